@@ -1,0 +1,32 @@
+# Two entry points for a fresh machine: `make play` and `make test` (see README.md).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: play test lint typecheck bench golden clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+play: $(STAMP)
+	$(BIN)/spite demo
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests
+	$(BIN)/mypy
+
+test: $(STAMP) lint
+	$(BIN)/pytest
+
+bench: $(STAMP)
+	$(BIN)/spite bench engine --seconds 10 --baseline ../shared/bench/bare_loop.py
+
+golden: $(STAMP)
+	$(BIN)/python tests/golden/make_golden.py
+
+clean:
+	rm -rf $(VENV) build src/*.egg-info

@@ -1,0 +1,1 @@
+"""Benchmarks: measured figures for the README, never timed tests."""

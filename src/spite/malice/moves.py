@@ -1,0 +1,174 @@
+"""Moves of the Spite and Malice family and their notation (records.md §2).
+
+Moves are interned: there is exactly one :class:`Move` object per move text and deck kind, so
+``legal_moves()`` allocates nothing and moves compare by identity.
+
+>>> m = parse_move("h10-b3")
+>>> m.text, m.kind == BUILD, m.source == HAND, m.rank, m.target
+('H10-B3', True, True, 10, 2)
+>>> str(parse_move("S-B1")), str(parse_move("D3-B1")), str(parse_move("HQ-D2")), str(parse_move("pass"))
+('S-B1', 'D3-B1', 'HQ-D2', 'pass')
+>>> parse_move("H12-B1", skipbo=True).text
+'H12-B1'
+>>> parse_move("H12-B1")
+Traceback (most recent call last):
+...
+spite.errors.IllegalMoveError: 'H12-B1' is no move of this game
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from spite.cards import RANK_TOKENS, WILD_RANK
+from spite.errors import IllegalMoveError
+
+__all__ = [
+    "BUILD",
+    "DISCARD",
+    "DISCARD_PILE",
+    "HAND",
+    "PASS",
+    "STOCK",
+    "Move",
+    "build_move",
+    "discard_move",
+    "parse_move",
+    "pass_move",
+    "rank_token",
+]
+
+BUILD: Final = 0
+"""A card onto a build pile (the turn goes on)."""
+DISCARD: Final = 1
+"""A hand card onto an own discard pile (ends the turn)."""
+PASS: Final = 2
+"""End the turn without a discard (only when no card may be discarded)."""
+
+STOCK: Final = 0
+HAND: Final = 1
+DISCARD_PILE: Final = 2
+
+MAX_PILES: Final = 12
+
+
+def rank_token(rank: int, skipbo: bool) -> str:
+    """How a hand card's rank is written in a move: ``A``, ``10``, ``K``, ``X``; Skip-Bo ``1``..``12``."""
+    if rank == WILD_RANK:
+        return "X"
+    return str(rank) if skipbo else RANK_TOKENS[rank]
+
+
+class Move:
+    """One move. Use :func:`parse_move` or the constructors below; never instantiate directly.
+
+    ``kind`` is :data:`BUILD`, :data:`DISCARD` or :data:`PASS`. For a build play ``source`` is
+    :data:`STOCK`, :data:`HAND` or :data:`DISCARD_PILE`; ``rank`` names the hand card (its rank
+    number, 14 for ``X``); ``pile`` is the 0-based discard pile a card comes from; ``target`` the
+    0-based build or discard pile it goes to.
+    """
+
+    __slots__ = ("kind", "pile", "rank", "skipbo", "source", "target", "text")
+
+    kind: int
+    source: int
+    rank: int
+    pile: int
+    target: int
+    skipbo: bool
+    text: str
+
+    def __repr__(self) -> str:
+        return f"Move({self.text!r})"
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __reduce__(self) -> tuple[object, tuple[str, bool]]:
+        return (parse_move, (self.text, self.skipbo))
+
+    @property
+    def ends_turn(self) -> bool:
+        """True for a discard or a pass."""
+        return self.kind != BUILD
+
+
+_CACHE: dict[tuple[bool, int, int, int, int, int], Move] = {}
+
+
+def _intern(skipbo: bool, kind: int, source: int, rank: int, pile: int, target: int) -> Move:
+    key = (skipbo, kind, source, rank, pile, target)
+    move = _CACHE.get(key)
+    if move is None:
+        move = object.__new__(Move)
+        move.kind, move.source, move.rank, move.pile, move.target, move.skipbo = (
+            kind, source, rank, pile, target, skipbo)
+        if kind == PASS:
+            move.text = "pass"
+        elif kind == DISCARD:
+            move.text = f"H{rank_token(rank, skipbo)}-D{target + 1}"
+        elif source == STOCK:
+            move.text = f"S-B{target + 1}"
+        elif source == HAND:
+            move.text = f"H{rank_token(rank, skipbo)}-B{target + 1}"
+        else:
+            move.text = f"D{pile + 1}-B{target + 1}"
+        _CACHE[key] = move
+    return move
+
+
+def build_move(source: int, target: int, *, rank: int = 0, pile: int = 0, skipbo: bool = False) -> Move:
+    """A build play: ``source`` STOCK, HAND (with ``rank``) or DISCARD_PILE (with ``pile``) onto ``target``."""
+    if source == HAND:
+        return _intern(skipbo, BUILD, HAND, rank, 0, target)
+    if source == DISCARD_PILE:
+        return _intern(skipbo, BUILD, DISCARD_PILE, 0, pile, target)
+    return _intern(skipbo, BUILD, STOCK, 0, 0, target)
+
+
+def discard_move(rank: int, target: int, *, skipbo: bool = False) -> Move:
+    """A hand card of ``rank`` onto own discard pile ``target`` (0-based)."""
+    return _intern(skipbo, DISCARD, HAND, rank, 0, target)
+
+
+def pass_move(skipbo: bool = False) -> Move:
+    """The move that ends a turn without a discard."""
+    return _intern(skipbo, PASS, 0, 0, 0, 0)
+
+
+_MOVE_RE: Final = re.compile(r"^(S|D(\d{1,2})|H(10|1[0-2]|[2-9]|[AJQKXT1]))-([BD])(\d{1,2})$")
+_STD_RANKS: Final = {tok: r for r, tok in enumerate(RANK_TOKENS) if tok} | {"T": 10}
+_SKIPBO_RANKS: Final = {str(n): n for n in range(1, 13)} | {"X": WILD_RANK}
+
+
+def parse_move(text: str, skipbo: bool = False) -> Move:
+    """The move a text names (upper or lower case; ``T`` for ``10``); :class:`IllegalMoveError` if none."""
+    if not isinstance(text, str):
+        raise IllegalMoveError(f"{text!r} is no move of this game")
+    norm = text.strip().upper()
+    if norm == "PASS":
+        return pass_move(skipbo)
+    m = _MOVE_RE.match(norm)
+    if m is None:
+        raise IllegalMoveError(f"{text!r} is no move of this game")
+    src, pile_s, rank_s, dst_kind, dst_s = m.groups()
+    target = int(dst_s) - 1
+    if not 0 <= target < MAX_PILES:
+        raise IllegalMoveError(f"{text!r} is no move of this game")
+    if src.startswith("H"):
+        table = _SKIPBO_RANKS if skipbo else _STD_RANKS
+        rank = table.get(rank_s)
+        if rank is None:
+            raise IllegalMoveError(f"{text!r} is no move of this game")
+        if dst_kind == "D":
+            return discard_move(rank, target, skipbo=skipbo)
+        return build_move(HAND, target, rank=rank, skipbo=skipbo)
+    if dst_kind == "D":
+        raise IllegalMoveError(f"{text!r} is no move of this game: only hand cards go onto discard piles")
+    if src == "S":
+        return build_move(STOCK, target, skipbo=skipbo)
+    pile = int(pile_s) - 1
+    if not 0 <= pile < MAX_PILES:
+        raise IllegalMoveError(f"{text!r} is no move of this game")
+    return build_move(DISCARD_PILE, target, pile=pile, skipbo=skipbo)

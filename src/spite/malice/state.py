@@ -1,0 +1,819 @@
+"""The game state of the Spite and Malice family: deal, legal moves, play, undo, views.
+
+The rules are those of rulings.md §1.3; every choice the engine makes where that page is silent is
+written down in ``docs/rules.md``. A state is pure and deterministic: everything that chance
+decides comes from the game's seed (one generator per chance event, see
+:func:`spite.cards.chance_rng`) or from outcomes the caller queues in :attr:`State.chance_queue`
+(a record's chance entries).
+
+>>> from spite.malice import Options, State
+>>> state = State.new(Options.from_preset("short"), seed=7)
+>>> len(state.hands[state.to_move]), len(state.stocks[0]), state.is_over
+(5, 13, False)
+>>> move = state.legal_moves()[0]
+>>> state.play(move)
+>>> state.undo() is move
+True
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from spite.cards import (
+    JOKER,
+    KING,
+    N_CODES,
+    RANKS,
+    WILD_RANK,
+    chance_rng,
+    describe_rank,
+    format_card,
+    format_cards,
+    multiset_difference,
+    shuffle_cards,
+)
+from spite.errors import ChanceError, DealError, IllegalMoveError, MissingChanceError
+from spite.malice.moves import (
+    BUILD,
+    DISCARD,
+    DISCARD_PILE,
+    HAND,
+    STOCK,
+    Move,
+    build_move,
+    discard_move,
+    parse_move,
+    pass_move,
+)
+from spite.malice.options import Options
+
+if TYPE_CHECKING:
+    from spite.malice.view import SeatView
+
+__all__ = ["Result", "State"]
+
+COMPLETE = 12
+"""A build pile is complete when its value reaches the Queen (12)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a game ended (records.md §4)."""
+
+    winner: int | None
+    reason: str
+    points: int | None = None
+    team: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as records.md §4 writes it."""
+        out: dict[str, Any] = {"winner": self.winner, "reason": self.reason}
+        if self.team is not None:
+            out["team"] = self.team
+        if self.points is not None:
+            out["points"] = self.points
+        return out
+
+
+def _value_table(opts: Options) -> list[int]:
+    """``table[card]``: the value a card is played as (1..12), 0 for a wild, 13+ for a dead card."""
+    table = [KING] * N_CODES
+    for code in range(N_CODES):
+        r = RANKS[code]
+        if r == WILD_RANK:
+            table[code] = 0
+        elif r == KING and code < JOKER:
+            table[code] = 0 if opts.kings_wild else KING
+        else:
+            table[code] = r
+    return table
+
+
+class State:
+    """A position of a Spite and Malice game, and the game so far (for undo and records).
+
+    Piles are lists of card codes, bottom to top (``pile[-1]`` is the top). Attributes are public
+    for reading; change a state only through :meth:`play` and :meth:`undo`.
+
+    * ``stocks[i]``: stock ``i`` (one per seat, or per team with partnerships);
+    * ``hands[seat]``, ``discards[seat][j]``, ``builds[b]``, ``draw``, ``set_aside``;
+    * ``to_move``; ``turn`` (turns ended so far); ``result`` (``None`` while the game goes on).
+    """
+
+    __slots__ = (
+        "_all_build_rows",
+        "_discard_rows",
+        "_hand_build_rows",
+        "_pass",
+        "_pile_build_rows",
+        "_stock_rows",
+        "_value",
+        "builds",
+        "chance_log",
+        "chance_queue",
+        "discards",
+        "draw",
+        "hands",
+        "history",
+        "idle_turns",
+        "initial",
+        "opts",
+        "played_this_turn",
+        "result",
+        "seed",
+        "set_aside",
+        "shuffles",
+        "stocks",
+        "to_move",
+        "turn",
+    )
+
+    opts: Options
+    seed: int | str | None
+    _value: list[int]
+    _stock_rows: list[Move]
+    _pile_build_rows: list[list[Move]]
+    _hand_build_rows: list[list[Move]]
+    _all_build_rows: int
+    _discard_rows: list[list[Move]]
+    _pass: Move
+    stocks: list[list[int]]
+    hands: list[list[int]]
+    discards: list[list[list[int]]]
+    builds: list[list[int]]
+    draw: list[int]
+    set_aside: list[int]
+    to_move: int
+    turn: int
+    idle_turns: int
+    played_this_turn: int
+    result: Result | None
+    shuffles: int
+    history: list[tuple[Any, ...]]
+    chance_log: list[tuple[int, tuple[int, ...]]]
+    chance_queue: list[list[int]]
+    initial: dict[str, Any]
+
+    # ================================================================== construction
+    @classmethod
+    def new(cls, opts: Options | None = None, seed: int | str = 0, *, first: int | None = None) -> State:
+        """A fresh game dealt from ``seed``; ``first`` fixes who begins (else the cut decides)."""
+        opts = opts or Options()
+        rng = chance_rng(seed, "deal", 0)
+        deck = opts.deck_cards()
+        shuffle_cards(deck, rng)
+        starter = rng.randrange(opts.players) if first is None else first
+        ss, hs = opts.stock_size, opts.hand_size
+        stocks = [deck[i * ss:(i + 1) * ss] for i in range(opts.n_stocks)]
+        pos = opts.n_stocks * ss
+        hands = [deck[pos + i * hs: pos + (i + 1) * hs] for i in range(opts.players)]
+        draw = deck[pos + opts.players * hs:]
+        return cls.from_deal(opts, stocks=stocks, hands=hands, draw=draw, to_move=starter, seed=seed)
+
+    @classmethod
+    def from_deal(
+        cls,
+        opts: Options,
+        *,
+        stocks: Sequence[Sequence[int]],
+        hands: Sequence[Sequence[int]],
+        draw: Sequence[int],
+        builds: Sequence[Sequence[int]] | None = None,
+        discards: Sequence[Sequence[Sequence[int]]] | None = None,
+        set_aside: Sequence[int] = (),
+        to_move: int = 0,
+        seed: int | str | None = None,
+        chance_queue: Iterable[Sequence[int]] = (),
+    ) -> State:
+        """A game from an explicit position at the start of ``to_move``'s turn (the engine draws first).
+
+        Raises :class:`DealError` when the position is not one of this game (records.md §3).
+        """
+        self = object.__new__(cls)
+        self.opts = opts
+        self.seed = seed
+        self._value = _value_table(opts)
+        n = opts.players
+        if len(stocks) != opts.n_stocks:
+            what = "teams" if opts.partnerships else "players"
+            raise DealError(f"deal: {len(stocks)} stocks, but {opts.n_stocks} {what} need one each")
+        if len(hands) != n:
+            raise DealError(f"deal: {len(hands)} hands for {n} players")
+        if builds is None or len(builds) == 0:
+            builds = [[] for _ in range(opts.build_piles)]
+        if len(builds) != opts.build_piles:
+            raise DealError(f"deal: {len(builds)} build piles, the options say {opts.build_piles}")
+        if discards is None or len(discards) == 0:
+            discards = [[[] for _ in range(opts.discard_piles)] for _ in range(n)]
+        if len(discards) != n:
+            raise DealError(f"deal: discard piles for {len(discards)} players, there are {n}")
+        for seat, piles in enumerate(discards):
+            if len(piles) != opts.discard_piles:
+                raise DealError(
+                    f"deal: player {seat} has {len(piles)} discard piles, the options say {opts.discard_piles}")
+        if not 0 <= to_move < n:
+            raise DealError(f"deal: to_move must be a seat from 0 to {n - 1}, not {to_move}")
+        for i, stock in enumerate(stocks):
+            if not stock:
+                raise DealError(f"deal: stock {i} is empty, so the game would be over before it starts")
+        for b, pile in enumerate(builds):
+            if len(pile) >= COMPLETE:
+                raise DealError(f"deal: build pile {b + 1} holds {len(pile)} cards, a complete pile leaves at once")
+            for pos, card in enumerate(pile):
+                value = self._value[card]
+                if value != 0 and value != pos + 1:
+                    raise DealError(
+                        f"deal: build pile {b + 1} has {format_card(card)} as its card {pos + 1}, "
+                        f"it needs {describe_rank(pos + 1, opts.skipbo)} or a wild card")
+        everything: Counter[int] = Counter()
+        for group in (stocks, hands, builds):
+            for pile in group:
+                everything.update(pile)
+        for piles in discards:
+            for pile in piles:
+                everything.update(pile)
+        everything.update(draw)
+        everything.update(set_aside)
+        deck = Counter(opts.deck_cards())
+        if everything != deck:
+            raise DealError(f"deal: {multiset_difference(everything, deck)}")
+        for piles in discards:
+            for pile in piles:
+                for card in pile:
+                    if RANKS[card] == 1 and not opts.discard_aces:
+                        raise DealError(f"deal: {format_card(card)} lies on a discard pile, aces may not be discarded")
+
+        self.stocks = [list(s) for s in stocks]
+        self.hands = [list(h) for h in hands]
+        self.discards = [[list(p) for p in piles] for piles in discards]
+        self.builds = [list(b) for b in builds]
+        self.draw = list(draw)
+        self.set_aside = list(set_aside)
+        self.to_move = to_move
+        self.turn = 0
+        self.idle_turns = 0
+        self.played_this_turn = 0
+        self.result = None
+        self.shuffles = 0
+        self.history = []
+        self.chance_log = []
+        self.chance_queue = [list(c) for c in chance_queue]
+        self.initial = {
+            "stocks": [list(s) for s in stocks],
+            "hands": [list(h) for h in hands],
+            "draw": list(draw),
+            "builds": [list(b) for b in builds],
+            "discards": [[list(p) for p in piles] for piles in discards],
+            "set_aside": list(set_aside),
+            "to_move": to_move,
+        }
+        self._make_move_tables()
+        # The position is the one before the turn-start draw: the engine draws first. What this
+        # draw shuffles is logged at ply -1 (before the first move).
+        self._draw(to_move, opts.hand_size - len(self.hands[to_move]))
+        self.chance_log = [(-1, outcome) for _, outcome in self.chance_log]
+        return self
+
+    def _make_move_tables(self) -> None:
+        opts = self.opts
+        sk = opts.skipbo
+        nb = opts.build_piles
+        self._stock_rows = [build_move(STOCK, b, skipbo=sk) for b in range(nb)]
+        self._pile_build_rows = [
+            [build_move(DISCARD_PILE, b, pile=j, skipbo=sk) for b in range(nb)] for j in range(opts.discard_piles)
+        ]
+        self._hand_build_rows = [
+            [build_move(HAND, b, rank=r, skipbo=sk) for b in range(nb)] for r in range(WILD_RANK + 1)
+        ]
+        self._all_build_rows = nb
+        aces_ok = opts.discard_aces
+        self._discard_rows = [
+            [] if (r == 1 and not aces_ok) or r == 0 else
+            [discard_move(r, d, skipbo=sk) for d in range(opts.discard_piles)]
+            for r in range(WILD_RANK + 1)
+        ]
+        self._pass = pass_move(sk)
+
+    def copy(self, *, stack: bool = True) -> State:
+        """An independent copy; with ``stack=False`` the copy cannot undo what came before it."""
+        other = object.__new__(State)
+        other.opts = self.opts
+        other.seed = self.seed
+        other._value = self._value
+        other._stock_rows = self._stock_rows
+        other._pile_build_rows = self._pile_build_rows
+        other._hand_build_rows = self._hand_build_rows
+        other._all_build_rows = self._all_build_rows
+        other._discard_rows = self._discard_rows
+        other._pass = self._pass
+        other.stocks = [s[:] for s in self.stocks]
+        other.hands = [h[:] for h in self.hands]
+        other.discards = [[p[:] for p in piles] for piles in self.discards]
+        other.builds = [b[:] for b in self.builds]
+        other.draw = self.draw[:]
+        other.set_aside = self.set_aside[:]
+        other.to_move = self.to_move
+        other.turn = self.turn
+        other.idle_turns = self.idle_turns
+        other.played_this_turn = self.played_this_turn
+        other.result = self.result
+        other.shuffles = self.shuffles
+        other.history = self.history[:] if stack else []
+        other.chance_log = self.chance_log[:] if stack else []
+        other.chance_queue = []
+        other.initial = self.initial
+        return other
+
+    # ================================================================== facts
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended (a stock was emptied, or a draw)."""
+        return self.result is not None
+
+    @property
+    def players(self) -> int:
+        """The number of seats."""
+        return self.opts.players
+
+    @property
+    def plies(self) -> int:
+        """Moves played so far (chance outcomes not counted)."""
+        return len(self.history)
+
+    def stock_of(self, seat: int) -> list[int]:
+        """The stock ``seat`` plays from (its team's with partnerships)."""
+        return self.stocks[seat % 2 if self.opts.partnerships else seat]
+
+    def build_value(self, pile: int) -> int:
+        """The value of build pile ``pile`` (0-based): 0 when empty, else the value of its top card."""
+        return len(self.builds[pile])
+
+    def card_value(self, card: int) -> int:
+        """The value ``card`` is played as: 1..12, 0 for a wild card, 13 for a King that is not wild."""
+        return self._value[card]
+
+    # ================================================================== legal moves
+    def build_moves(self) -> list[Move]:
+        """Every legal build play of the player to move (none once the game is over)."""
+        if self.result is not None:
+            return []
+        seat = self.to_move
+        value = self._value
+        needs = [len(p) + 1 for p in self.builds]
+        moves: list[Move] = []
+        stock = self.stocks[seat % 2 if self.opts.partnerships else seat]
+        if stock:
+            v = value[stock[-1]]
+            row = self._stock_rows
+            if v == 0:
+                moves.extend(row)
+            elif v in needs:
+                for b, need in enumerate(needs):
+                    if need == v:
+                        moves.append(row[b])
+        hand = self.hands[seat]
+        if hand:
+            seen = 0
+            rows = self._hand_build_rows
+            for card in hand:
+                r = RANKS[card]
+                bit = 1 << r
+                if seen & bit:
+                    continue
+                seen |= bit
+                v = value[card]
+                if v == 0:
+                    moves.extend(rows[r])
+                elif v in needs:
+                    row = rows[r]
+                    for b, need in enumerate(needs):
+                        if need == v:
+                            moves.append(row[b])
+        for j, pile in enumerate(self.discards[seat]):
+            if pile:
+                v = value[pile[-1]]
+                if v == 0:
+                    moves.extend(self._pile_build_rows[j])
+                elif v in needs:
+                    row = self._pile_build_rows[j]
+                    for b, need in enumerate(needs):
+                        if need == v:
+                            moves.append(row[b])
+        return moves
+
+    def end_moves(self) -> list[Move]:
+        """Every legal turn-ending move (discards, or ``pass`` when no card may be discarded)."""
+        if self.result is not None:
+            return []
+        if self.opts.no_blocking and self._blocking_play() is not None:
+            return []
+        moves: list[Move] = []
+        seen = 0
+        rows = self._discard_rows
+        for card in self.hands[self.to_move]:
+            r = RANKS[card]
+            bit = 1 << r
+            if not seen & bit:
+                seen |= bit
+                moves.extend(rows[r])
+        if not moves:
+            moves.append(self._pass)
+        return moves
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the player to move: build plays first, then turn-ending moves."""
+        moves = self.build_moves()
+        moves.extend(self.end_moves())
+        return moves
+
+    def is_legal(self, move: Move | str) -> bool:
+        """True if ``move`` may be played now."""
+        try:
+            self._check(self._as_move(move))
+        except IllegalMoveError:
+            return False
+        return True
+
+    def _blocking_play(self) -> str | None:
+        """A legal build play of a non-wild card (no_blocking forbids ending the turn while there is one)."""
+        seat = self.to_move
+        value = self._value
+        needs = {len(p) + 1 for p in self.builds}
+        stock = self.stock_of(seat)
+        if stock and value[stock[-1]] in needs:
+            return f"your stock card {format_card(stock[-1])} can be played"
+        for card in self.hands[seat]:
+            if value[card] in needs:
+                return f"{describe_rank(RANKS[card], self.opts.skipbo)} from your hand can be played"
+        for j, pile in enumerate(self.discards[seat]):
+            if pile and value[pile[-1]] in needs:
+                return f"the {format_card(pile[-1])} on your discard pile {j + 1} can be played"
+        return None
+
+    # ================================================================== checking a move
+    def _as_move(self, move: Move | str) -> Move:
+        if isinstance(move, str):
+            return parse_move(move, self.opts.skipbo)
+        if move.skipbo != self.opts.skipbo:
+            return parse_move(move.text, self.opts.skipbo)
+        return move
+
+    def _name(self, card: int) -> str:
+        return describe_rank(RANKS[card], self.opts.skipbo)
+
+    def _check(self, move: Move) -> None:
+        """Raise :class:`IllegalMoveError` with a player's reason unless ``move`` is legal now."""
+        opts = self.opts
+        if self.result is not None:
+            raise IllegalMoveError("the game is over")
+        seat = self.to_move
+        if move.kind == BUILD:
+            b = move.target
+            if b >= opts.build_piles:
+                raise IllegalMoveError(f"there is no build pile {b + 1} (there are {opts.build_piles})")
+            need = len(self.builds[b]) + 1
+            if move.source == STOCK:
+                stock = self.stock_of(seat)
+                card = stock[-1]
+                where = "your stock card"
+            elif move.source == HAND:
+                card = self._hand_card(seat, move.rank)
+                where = ""
+            else:
+                j = move.pile
+                if j >= opts.discard_piles:
+                    raise IllegalMoveError(f"there is no discard pile {j + 1} (there are {opts.discard_piles})")
+                pile = self.discards[seat][j]
+                if not pile:
+                    raise IllegalMoveError(f"your discard pile {j + 1} is empty")
+                card = pile[-1]
+                where = f"the top of your discard pile {j + 1},"
+            v = self._value[card]
+            if v != 0 and v != need:
+                what = f"{where} {format_card(card)}" if where else self._name(card)
+                if v > COMPLETE:
+                    raise IllegalMoveError(f"{what} cannot go on a build pile: kings are not wild in this game")
+                raise IllegalMoveError(
+                    f"{what} cannot go on build pile {b + 1}, it needs {describe_rank(need, opts.skipbo)}")
+            return
+        if move.kind == DISCARD:
+            d = move.target
+            if d >= opts.discard_piles:
+                raise IllegalMoveError(f"there is no discard pile {d + 1} (there are {opts.discard_piles})")
+            card = self._hand_card(seat, move.rank)
+            if RANKS[card] == 1 and not opts.discard_aces:
+                raise IllegalMoveError(f"{self._name(card)} may not be discarded")
+            if opts.no_blocking:
+                reason = self._blocking_play()
+                if reason is not None:
+                    raise IllegalMoveError(f"no blocking: you may not end your turn while {reason}")
+            return
+        # pass
+        if self.end_moves() != [self._pass]:
+            if opts.no_blocking and (reason := self._blocking_play()) is not None:
+                raise IllegalMoveError(f"no blocking: you may not end your turn while {reason}")
+            raise IllegalMoveError("you may pass only when you have no card that may be discarded")
+
+    def _hand_card(self, seat: int, rank: int) -> int:
+        for card in self.hands[seat]:
+            if RANKS[card] == rank:
+                return card
+        raise IllegalMoveError(f"you hold no {describe_rank(rank, self.opts.skipbo).split(' ', 1)[1]}")
+
+    # ================================================================== playing
+    def play(self, move: Move | str) -> None:
+        """Play ``move`` (a :class:`Move` or its text) for the player to move.
+
+        Raises :class:`IllegalMoveError` with a player's reason if the move may not be made; the
+        state is then unchanged.
+        """
+        if isinstance(move, str) or move.skipbo != self.opts.skipbo:
+            move = self._as_move(move)
+        if self.result is not None:
+            raise IllegalMoveError("the game is over")
+        seat = self.to_move
+        kind = move.kind
+        before = (self.to_move, self.turn, self.idle_turns, self.played_this_turn, self.result, self.shuffles)
+        if kind == BUILD:
+            b = move.target
+            builds = self.builds
+            if b >= len(builds):
+                self._check(move)
+            pile = builds[b]
+            need = len(pile) + 1
+            source = move.source
+            hand = self.hands[seat]
+            hand_pos = -1
+            if source == STOCK:
+                stock = self.stocks[seat % 2 if self.opts.partnerships else seat]
+                card = stock[-1]
+                v = self._value[card]
+                if v and v != need:
+                    self._check(move)
+                stock.pop()
+            elif source == HAND:
+                r = move.rank
+                for i, card in enumerate(hand):  # noqa: B007 (i is used after the loop)
+                    if RANKS[card] == r:
+                        break
+                else:
+                    self._check(move)
+                    raise AssertionError("unreachable")
+                v = self._value[card]
+                if v and v != need:
+                    self._check(move)
+                del hand[i]
+                hand_pos = i
+            else:
+                piles = self.discards[seat]
+                j = move.pile
+                if j >= len(piles) or not piles[j]:
+                    self._check(move)
+                dpile = piles[j]
+                card = dpile[-1]
+                v = self._value[card]
+                if v and v != need:
+                    self._check(move)
+                dpile.pop()
+            pile.append(card)
+            self.played_this_turn += 1
+            completed: tuple[int, tuple[int, ...], tuple[int, ...] | None, int] | None = None
+            refill: tuple[Any, ...] | None = None
+            ply = len(self.history)
+            if source == STOCK and not stock:
+                self._win(seat)
+            else:
+                if len(pile) == COMPLETE:
+                    done = tuple(pile)
+                    builds[b] = []
+                    if self.opts.completed == "shuffle_in":
+                        old = tuple(self.draw)
+                        merged = self.draw + pile
+                        self.draw = self._shuffled(merged, ply)
+                        completed = (b, done, old, -1)
+                    else:
+                        completed = (b, done, None, len(self.set_aside))
+                        self.set_aside.extend(pile)
+                if not hand and self.opts.refill_empty_hand:
+                    refill = self._draw(seat, self.opts.hand_size)
+            self.history.append((move, before, card, hand_pos, completed, refill, None))
+            return
+        # a turn-ending move
+        if kind == DISCARD:
+            self._check(move)
+            hand = self.hands[seat]
+            r = move.rank
+            for i, card in enumerate(hand):  # noqa: B007 (i is used after the loop)
+                if RANKS[card] == r:
+                    break
+            del hand[i]
+            self.discards[seat][move.target].append(card)
+            turn_end = (card, i)
+            passed = False
+        else:
+            self._check(move)
+            turn_end = None
+            passed = True
+        drew = self._end_turn(passed)
+        self.history.append((move, before, -1, -1, None, drew, turn_end))
+
+    def _win(self, seat: int) -> None:
+        opts = self.opts
+        team = None
+        if opts.partnerships:
+            team = seat % 2
+            losers = [self.stocks[1 - team]]
+        else:
+            losers = [s for i, s in enumerate(self.stocks) if i != seat]
+        points = sum(len(s) for s in losers) if opts.scoring == "payoff" else None
+        self.result = Result(seat, "stock", points, team)
+
+    def _draw_result(self, reason: str) -> None:
+        self.result = Result(None, reason, 0 if self.opts.scoring == "payoff" else None)
+
+    def _end_turn(self, passed: bool) -> tuple[Any, ...] | None:
+        if passed and self.played_this_turn == 0:
+            self.idle_turns += 1
+        else:
+            self.idle_turns = 0
+        self.turn += 1
+        if self.idle_turns >= self.opts.players:
+            self._draw_result("blocked")
+            return None
+        if self.turn >= self.opts.turn_limit:
+            self._draw_result("turn-limit")
+            return None
+        nxt = self.to_move + 1
+        if nxt == self.opts.players:
+            nxt = 0
+        self.to_move = nxt
+        self.played_this_turn = 0
+        return self._draw(nxt, self.opts.hand_size - len(self.hands[nxt]))
+
+    def _draw(self, seat: int, due: int) -> tuple[Any, ...] | None:
+        """Draw ``due`` cards for ``seat``; the undo information (or None if nothing happened)."""
+        if due <= 0:
+            return None
+        draw = self.draw
+        if len(draw) >= due:
+            hand = self.hands[seat]
+            for _ in range(due):
+                hand.append(draw.pop())
+            return (seat, due)
+        if self.opts.on_empty_draw == "draw_game" and len(draw) + len(self.set_aside) < due:
+            self._draw_result("draw-pile-empty")
+            return None
+        hand = self.hands[seat]
+        snapshot = (seat, len(hand), tuple(draw), tuple(self.set_aside))
+        ply = len(self.history)
+        while due:
+            if not self.draw:
+                if not self.set_aside:
+                    break
+                heap = self.set_aside
+                self.set_aside = []
+                self.draw = self._shuffled(heap, ply)
+            hand.append(self.draw.pop())
+            due -= 1
+        return snapshot
+
+    def _shuffled(self, cards: list[int], ply: int) -> list[int]:
+        """The cards shuffled as chance decides: a queued outcome, else the seed."""
+        if self.chance_queue:
+            given = self.chance_queue.pop(0)
+            if Counter(given) != Counter(cards):
+                have = Counter(given)
+                want = Counter(cards)
+                diff = "; ".join(
+                    f"{have.get(c, 0)} of {format_card(c)}, the shuffled cards hold {want.get(c, 0)}"
+                    for c in sorted(set(have) | set(want)) if have.get(c, 0) != want.get(c, 0))
+                raise ChanceError(f"the shuffle entry is not the {len(cards)} cards being shuffled: {diff}")
+            out = list(given)
+        elif self.seed is not None:
+            out = list(cards)
+            shuffle_cards(out, chance_rng(self.seed, "shuffle", self.shuffles))
+        else:
+            raise MissingChanceError(
+                f"the rules shuffle {len(cards)} cards here, but the record gives no shuffle entry and no seed")
+        self.shuffles += 1
+        self.chance_log.append((ply, tuple(out)))
+        return out
+
+    # ================================================================== undo
+    def undo(self) -> Move:
+        """Take back the last move and return it; the state is exactly as before that move."""
+        if not self.history:
+            raise IllegalMoveError("there is no move to undo")
+        entry = self.history.pop()
+        move: Move = entry[0]
+        before, card, hand_pos, completed, drew, turn_end = entry[1:]
+        ply = len(self.history)
+        while self.chance_log and self.chance_log[-1][0] == ply:
+            self.chance_log.pop()
+        self._undo_draw(drew)
+        seat = before[0]
+        if move.kind == BUILD:
+            if completed is not None:
+                b, done, old_draw, aside_len = completed
+                self.builds[b] = list(done)
+                if old_draw is not None:
+                    self.draw = list(old_draw)
+                else:
+                    del self.set_aside[aside_len:]
+            pile = self.builds[move.target]
+            pile.pop()
+            if move.source == STOCK:
+                self.stock_of(seat).append(card)
+            elif move.source == HAND:
+                self.hands[seat].insert(hand_pos, card)
+            else:
+                self.discards[seat][move.pile].append(card)
+        elif turn_end is not None:
+            dcard, pos = turn_end
+            self.discards[seat][move.target].pop()
+            self.hands[seat].insert(pos, dcard)
+        (self.to_move, self.turn, self.idle_turns, self.played_this_turn, self.result, self.shuffles) = before
+        return move
+
+    def _undo_draw(self, drew: tuple[Any, ...] | None) -> None:
+        if drew is None:
+            return
+        if len(drew) == 2:
+            seat, count = drew
+            hand = self.hands[seat]
+            draw = self.draw
+            for _ in range(count):
+                draw.append(hand.pop())
+            return
+        seat, hand_len, draw, aside = drew
+        del self.hands[seat][hand_len:]
+        self.draw = list(draw)
+        self.set_aside = list(aside)
+
+    # ================================================================== records
+    def move_log(self) -> list[Move]:
+        """The moves played so far, in order."""
+        return [entry[0] for entry in self.history]
+
+    def record_moves(self) -> list[Any]:
+        """The record's ``moves``: every move's text, each followed by the shuffles it caused."""
+        out: list[Any] = []
+        chance = self.chance_log
+        k = 0
+        while k < len(chance) and chance[k][0] == -1:
+            out.append({"shuffle": format_cards(chance[k][1])})
+            k += 1
+        for ply, entry in enumerate(self.history):
+            out.append(entry[0].text)
+            while k < len(chance) and chance[k][0] == ply:
+                out.append({"shuffle": format_cards(chance[k][1])})
+                k += 1
+        return out
+
+    def deal_json(self) -> dict[str, Any]:
+        """The start position as a record's ``deal`` object (records.md §3)."""
+        ini = self.initial
+        return {
+            "stocks": [format_cards(s) for s in ini["stocks"]],
+            "hands": [format_cards(h) for h in ini["hands"]],
+            "draw": format_cards(ini["draw"]),
+            "builds": [format_cards(b) for b in ini["builds"]],
+            "discards": [[format_cards(p) for p in piles] for piles in ini["discards"]],
+            "set_aside": format_cards(ini["set_aside"]),
+            "to_move": ini["to_move"],
+        }
+
+    # ================================================================== views
+    def view(self, seat: int | None) -> SeatView:
+        """Exactly what ``seat`` may know (``None``: a spectator, who sees no hand)."""
+        from spite.malice.view import SeatView
+
+        return SeatView.of(self, seat)
+
+    def show_json(self, seat: int | None = None, *, everything: bool = False) -> dict[str, Any]:
+        """``spite show --json`` (records.md §5): with ``everything`` the whole table, else ``seat``'s view."""
+        return self.view(None if everything else seat).to_json(full=self if everything else None)
+
+    def stock_tops(self, stock_index: int) -> list[int]:
+        """The face-up cards of a stock, bottom to top (1 card, or 3 with ``open_stock: 3``)."""
+        stock = self.stocks[stock_index]
+        return stock[-self.opts.open_stock:] if stock else []
+
+    def apply_all(self, moves: Iterable[Move | str]) -> None:
+        """Play several moves in order (a convenience for tests and examples)."""
+        for move in moves:
+            self.play(move)
+
+    def __repr__(self) -> str:
+        status = f"result={self.result.to_json()}" if self.result else f"to_move={self.to_move}"
+        stocks = "/".join(str(len(s)) for s in self.stocks)
+        return f"<State turn={self.turn} {status} stocks={stocks} draw={len(self.draw)}>"
+
+
+def parse_options(preset: str, overrides: Mapping[str, Any]) -> Options:
+    """Options for a preset and overrides (re-exported for the records layer)."""
+    return Options.from_preset(preset, overrides)

@@ -1,0 +1,160 @@
+"""What one seat may know: the only thing that leaves the engine towards a bot, client or spectator.
+
+A :class:`SeatView` holds the seat's own hand, every face-up card on the table (stock tops, build
+piles, discard piles), and counts of what lies face down (stocks, draw pile, set-aside heap,
+other hands). It never holds another hand, a face-down card, the draw order or the seed.
+
+>>> from spite.malice import Options, State
+>>> state = State.new(Options(), seed=3)
+>>> view = state.view(0)
+>>> view.hand is not None and len(view.hand) == len(state.hands[0])
+True
+>>> state.view(None).hand is None
+True
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from spite.cards import format_card, format_cards
+from spite.malice.moves import Move
+from spite.malice.options import Options
+
+if TYPE_CHECKING:
+    from spite.malice.state import Result, State
+
+__all__ = ["SeatView"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """A seat's knowledge of a position. ``seat`` is ``None`` for a spectator."""
+
+    opts: Options
+    seat: int | None
+    to_move: int
+    turn: int
+    result: Result | None
+    hand: tuple[int, ...] | None
+    hand_sizes: tuple[int, ...]
+    stock_sizes: tuple[int, ...]
+    stock_tops: tuple[tuple[int, ...], ...]
+    builds: tuple[tuple[int, ...], ...]
+    discards: tuple[tuple[tuple[int, ...], ...], ...]
+    draw_size: int
+    set_aside_size: int
+    played_this_turn: int
+    legal_moves: tuple[Move, ...]
+    log: tuple[tuple[int, str], ...]
+
+    @classmethod
+    def of(cls, state: State, seat: int | None) -> SeatView:
+        """The view of ``seat`` (``None``: spectator) of ``state``."""
+        opts = state.opts
+        if seat is not None and not 0 <= seat < opts.players:
+            raise ValueError(f"there is no seat {seat} (seats 0 to {opts.players - 1})")
+        mine = seat is not None and seat == state.to_move and state.result is None
+        return cls(
+            opts=opts,
+            seat=seat,
+            to_move=state.to_move,
+            turn=state.turn,
+            result=state.result,
+            hand=tuple(state.hands[seat]) if seat is not None else None,
+            hand_sizes=tuple(len(h) for h in state.hands),
+            stock_sizes=tuple(len(s) for s in state.stocks),
+            stock_tops=tuple(tuple(state.stock_tops(i)) for i in range(len(state.stocks))),
+            builds=tuple(tuple(b) for b in state.builds),
+            discards=tuple(tuple(tuple(p) for p in piles) for piles in state.discards),
+            draw_size=len(state.draw),
+            set_aside_size=len(state.set_aside),
+            played_this_turn=state.played_this_turn,
+            legal_moves=tuple(state.legal_moves()) if mine else (),
+            log=tuple((entry[1][0], entry[0].text) for entry in state.history),
+        )
+
+    # ------------------------------------------------------------------ helpers for bots
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        return self.result is not None
+
+    def stock_index(self, seat: int) -> int:
+        """Which stock ``seat`` plays from."""
+        return self.opts.stock_of(seat)
+
+    def stock_top(self, seat: int) -> int | None:
+        """The playable top card of ``seat``'s stock (``None`` if empty)."""
+        tops = self.stock_tops[self.stock_index(seat)]
+        return tops[-1] if tops else None
+
+    def build_values(self) -> tuple[int, ...]:
+        """The value of each build pile (0 for an empty slot)."""
+        return tuple(len(b) for b in self.builds)
+
+    def visible_cards(self) -> Counter[int]:
+        """Every card this seat can see: own hand, stock tops, build and discard piles."""
+        seen: Counter[int] = Counter()
+        if self.hand:
+            seen.update(self.hand)
+        for tops in self.stock_tops:
+            seen.update(tops)
+        for pile in self.builds:
+            seen.update(pile)
+        for piles in self.discards:
+            for pile in piles:
+                seen.update(pile)
+        return seen
+
+    def unseen_cards(self) -> Counter[int]:
+        """The cards this seat cannot see (other hands, face-down stock cards, draw pile, set-aside heap)."""
+        unseen = Counter(self.opts.deck_cards())
+        unseen.subtract(self.visible_cards())
+        return +unseen
+
+    # ------------------------------------------------------------------ JSON (records.md §5)
+    def to_json(self, full: State | None = None) -> dict[str, Any]:
+        """``spite show --json``: this view, or with ``full`` the whole table of that state."""
+        opts = self.opts
+        players = []
+        for s in range(opts.players):
+            si = opts.stock_of(s)
+            if full is not None:
+                hand: list[str] | None = format_cards(full.hands[s])
+            elif self.seat == s and self.hand is not None:
+                hand = format_cards(self.hand)
+            else:
+                hand = None
+            entry: dict[str, Any] = {
+                "stock": self.stock_sizes[si],
+                "stock_top": format_cards(self.stock_tops[si]),
+                "hand": hand,
+                "hand_size": self.hand_sizes[s],
+                "discards": [format_cards(p) for p in self.discards[s]],
+            }
+            if opts.partnerships:
+                entry["team"] = s % 2
+            if full is not None:
+                entry["stock_cards"] = format_cards(full.stocks[si])
+            players.append(entry)
+        out: dict[str, Any] = {
+            "to_move": self.to_move,
+            "turn": self.turn + 1,
+            "finished": self.result is not None,
+            "result": self.result.to_json() if self.result else None,
+            "builds": [
+                {"value": len(b), "cards": len(b), "top": format_card(b[-1]) if b else None} for b in self.builds
+            ],
+            "draw": self.draw_size,
+            "set_aside": self.set_aside_size,
+            "players": players,
+        }
+        if self.seat is not None and full is None:
+            out["seat"] = self.seat
+        if full is not None:
+            out["draw_pile"] = format_cards(full.draw)
+            out["set_aside_pile"] = format_cards(full.set_aside)
+        return out

@@ -1,0 +1,160 @@
+"""Game records (``spite-record/1``, records.md §3): read, write, replay, for every game.
+
+A record is JSON. :func:`parse_record` checks its outer shape and gives a :class:`Record`;
+:func:`replay` hands it to the family's replayer (:mod:`spite.records.malice` for Spite and
+Malice, :mod:`spite.records.spit` for Spit and Speed), which plays every entry through the engine
+and gives a :class:`Replay`: the position reached, or the first illegal move.
+
+Errors: :class:`~spite.errors.MalformedRecordError` (the record cannot be read: exit code 2) and
+:class:`~spite.errors.RecordMoveError` (a move that may not be made: exit code 1).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from spite.errors import MalformedRecordError, RecordMoveError
+
+FORMAT = "spite-record/1"
+GAMES = ("spite-malice", "spit", "speed")
+DEFAULT_PRESETS = {"spite-malice": "classic", "spit": "spit", "speed": "speed"}
+
+__all__ = [
+    "DEFAULT_PRESETS",
+    "FORMAT",
+    "GAMES",
+    "Record",
+    "Replay",
+    "dump_record",
+    "load_record",
+    "parse_record",
+    "replay",
+]
+
+
+@dataclass
+class Record:
+    """One game as records.md §3 writes it (the JSON object, checked for shape only)."""
+
+    game: str = "spite-malice"
+    preset: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    seed: int | str | None = None
+    deal: dict[str, Any] | None = None
+    moves: list[Any] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as a JSON object, keys in the order of records.md."""
+        out: dict[str, Any] = {"format": FORMAT, "game": self.game}
+        out["preset"] = self.preset if self.preset is not None else DEFAULT_PRESETS[self.game]
+        out["options"] = dict(self.options)
+        if self.seed is not None:
+            out["seed"] = self.seed
+        if self.deal is not None:
+            out["deal"] = self.deal
+        out["moves"] = list(self.moves)
+        if self.result is not None:
+            out["result"] = self.result
+        return out
+
+
+class Replay(Protocol):
+    """What replaying a record gives: the position reached, ready for the three commands."""
+
+    plies: int
+
+    def check(self) -> dict[str, Any]:
+        """``spite check``'s JSON for a record whose every entry was legal."""
+
+    def legal(self) -> list[str]:
+        """``spite legal``'s lines: every legal move in the position reached, canonical, each once."""
+
+    def show(self, seat: int | None = None) -> dict[str, Any]:
+        """``spite show --json``: the whole table, or exactly what ``seat`` may know."""
+
+    def show_text(self, seat: int | None = None) -> str:
+        """``spite show``: the same position drawn for a person."""
+
+
+def parse_record(text: str | bytes) -> Record:
+    """Read a record from JSON text, checking its outer shape (not its moves)."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise MalformedRecordError(f"not valid JSON: {exc}") from None
+    return record_from_json(data)
+
+
+def record_from_json(data: object) -> Record:
+    """A :class:`Record` from an already decoded JSON value."""
+    if not isinstance(data, dict):
+        raise MalformedRecordError("a record is a JSON object")
+    fmt = data.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise MalformedRecordError(f"format {fmt!r} is not {FORMAT!r}")
+    known = {"format", "game", "preset", "options", "seed", "deal", "moves", "result"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise MalformedRecordError(f"unknown record field {unknown[0]!r}")
+    game = data.get("game", "spite-malice")
+    if game not in GAMES:
+        raise MalformedRecordError(f"unknown game {game!r} (one of {', '.join(GAMES)})")
+    preset = data.get("preset")
+    if preset is not None and not isinstance(preset, str):
+        raise MalformedRecordError("preset must be a string")
+    options = data.get("options", {})
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise MalformedRecordError("options must be a JSON object")
+    seed = data.get("seed")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | str)):
+        raise MalformedRecordError("seed must be an integer")
+    deal = data.get("deal")
+    if deal is not None and not isinstance(deal, dict):
+        raise MalformedRecordError("deal must be a JSON object")
+    moves = data.get("moves", [])
+    if not isinstance(moves, list):
+        raise MalformedRecordError("moves must be a list")
+    result = data.get("result")
+    return Record(
+        game=game,
+        preset=preset,
+        options=options,
+        seed=seed,
+        deal=deal,
+        moves=moves,
+        result=result if isinstance(result, dict) else None,
+    )
+
+
+def load_record(path: str | Path) -> Record:
+    """Read a record file (``-`` is not special here; the CLI handles standard input)."""
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise MalformedRecordError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return parse_record(raw)
+
+
+def dump_record(record: Record, indent: int | None = 1) -> str:
+    """The record as JSON text (UTF-8 safe, ends with a newline)."""
+    return json.dumps(record.to_json(), indent=indent, ensure_ascii=False) + "\n"
+
+
+def replay(record: Record) -> Replay:
+    """Replay every entry of ``record``; raises on a malformed record or an illegal move."""
+    if record.game == "spite-malice":
+        from spite.records.malice import replay_malice
+
+        return replay_malice(record)
+    from spite.records.spit import replay_spit
+
+    return replay_spit(record)
+
+
+_ = RecordMoveError  # re-exported for callers that catch it from here

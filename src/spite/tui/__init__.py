@@ -1,0 +1,1 @@
+"""Terminal front ends: the Rich demo now, the Textual app later."""

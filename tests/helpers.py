@@ -1,0 +1,80 @@
+"""Helpers for building explicit positions in tests (like chess perft positions)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from spite.cards import parse_card, parse_cards
+from spite.malice import Options, State
+
+
+def cards(text: str) -> list[int]:
+    """``cards("AS 2H X")`` → card codes, bottom to top."""
+    return parse_cards(text.split()) if text.strip() else []
+
+
+def position(
+    opts: Options | None = None,
+    *,
+    stocks: Sequence[str],
+    hands: Sequence[str],
+    draw: str = "",
+    builds: Sequence[str] | None = None,
+    discards: Sequence[Sequence[str]] | None = None,
+    set_aside: str = "",
+    to_move: int = 0,
+    rest: str = "stock",
+    seed: int | None = 1,
+) -> State:
+    """A state from a compact position; the deck's remaining cards go to ``rest``.
+
+    ``rest`` is ``"stock"`` (under the stock of the seat after ``to_move``, where the cards only make
+    that stock longer), ``"draw"`` (under the draw pile), ``"set_aside"``, or ``"stock:N"``.
+    """
+    opts = opts or Options()
+    st = [cards(s) for s in stocks]
+    hd = [cards(h) for h in hands]
+    dr = cards(draw)
+    bd = [cards(b) for b in builds] if builds is not None else None
+    ds = [[cards(p) for p in piles] for piles in discards] if discards is not None else None
+    sa = cards(set_aside)
+    used: Counter[int] = Counter()
+    for group in (st, hd, bd or [], [dr, sa]):
+        for pile in group:
+            used.update(pile)
+    for piles in ds or []:
+        for pile in piles:
+            used.update(pile)
+    leftover = Counter(opts.deck_cards())
+    leftover.subtract(used)
+    if any(v < 0 for v in leftover.values()):
+        raise ValueError(f"more cards than the deck has: {-leftover}")
+    rest_cards = sorted(leftover.elements())
+    if rest == "stock":
+        rest = f"stock:{opts.stock_of((to_move + 1) % opts.players)}"
+    if rest == "draw":
+        dr = rest_cards + dr
+    elif rest == "set_aside":
+        sa = rest_cards + sa
+    elif rest.startswith("stock:"):
+        i = int(rest.split(":")[1])
+        st[i] = rest_cards + st[i]
+    else:
+        raise ValueError(rest)
+    return State.from_deal(opts, stocks=st, hands=hd, draw=dr, builds=bd, discards=ds, set_aside=sa,
+                           to_move=to_move, seed=seed)
+
+
+def hand_text(state: State, seat: int) -> list[str]:
+    from spite.cards import format_cards
+
+    return format_cards(state.hands[seat])
+
+
+def card(token: str) -> int:
+    return parse_card(token)
+
+
+def legal_texts(state: State) -> set[str]:
+    return {m.text for m in state.legal_moves()}

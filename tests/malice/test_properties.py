@@ -1,0 +1,154 @@
+"""Property tests over random games of every preset (Hypothesis picks presets, seeds and moves)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from spite.malice import PRESETS, Options, State
+from spite.records import dump_record, parse_record
+from spite.records.malice import record_from_state, replay_malice
+
+PRESET_NAMES = sorted(PRESETS)
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def all_cards(state: State) -> Counter[int]:
+    out: Counter[int] = Counter(state.draw)
+    out.update(state.set_aside)
+    for group in (state.stocks, state.hands, state.builds):
+        for pile in group:
+            out.update(pile)
+    for piles in state.discards:
+        for pile in piles:
+            out.update(pile)
+    return out
+
+
+def snapshot(state: State) -> tuple[object, ...]:
+    return (
+        [s[:] for s in state.stocks], [h[:] for h in state.hands], [[p[:] for p in ps] for ps in state.discards],
+        [b[:] for b in state.builds], state.draw[:], state.set_aside[:], state.to_move, state.turn,
+        state.idle_turns, state.played_this_turn, state.result, state.shuffles, list(state.chance_log),
+    )
+
+
+def random_play(state: State, rng: random.Random, limit: int) -> None:
+    for _ in range(limit):
+        if state.is_over:
+            return
+        moves = state.legal_moves()
+        builds = [m for m in moves if not m.ends_turn]
+        state.play(rng.choice(builds if builds and rng.random() < 0.8 else moves))
+
+
+@SETTINGS
+@given(preset=st.sampled_from(PRESET_NAMES), seed=st.integers(0, 10**6), plies=st.integers(0, 600))
+def test_cards_are_conserved_and_every_listed_move_can_be_played(preset: str, seed: int, plies: int) -> None:
+    state = State.new(Options.from_preset(preset), seed)
+    deck = Counter(state.opts.deck_cards())
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if state.is_over:
+            break
+        assert all_cards(state) == deck
+        moves = state.legal_moves()
+        assert moves, "a game that is not over always has a legal move"
+        assert len({m.text for m in moves}) == len(moves)
+        for move in moves:  # every listed move can be played, and undone exactly
+            before = snapshot(state)
+            state.play(move)
+            assert all_cards(state) == deck
+            assert state.undo() is move
+            assert snapshot(state) == before
+        builds = [m for m in moves if not m.ends_turn]
+        state.play(rng.choice(builds if builds and rng.random() < 0.8 else moves))
+    assert all_cards(state) == deck
+
+
+@SETTINGS
+@given(preset=st.sampled_from(PRESET_NAMES), seed=st.integers(0, 10**6), plies=st.integers(0, 300))
+def test_moves_not_listed_are_refused_and_leave_the_state_unchanged(preset: str, seed: int, plies: int) -> None:
+    from spite.malice.moves import parse_move
+
+    state = State.new(Options.from_preset(preset), seed)
+    random_play(state, random.Random(seed), plies)
+    sk = state.opts.skipbo
+    ranks = [str(n) for n in range(1, 13)] if sk else ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+    candidates = ["pass"] + [f"S-B{b}" for b in range(1, 6)] + [
+        f"D{d}-B{b}" for d in range(1, 5) for b in range(1, 6)] + [
+        f"H{r}-{k}{i}" for r in [*ranks, "X"] for k in "BD" for i in range(1, 6)]
+    legal = {m.text for m in state.legal_moves()}
+    for text in candidates:
+        move = parse_move(text, sk)
+        assert state.is_legal(move) == (text in legal), text
+        if text not in legal:
+            before = snapshot(state)
+            try:
+                state.play(move)
+            except ValueError:
+                pass
+            else:
+                raise AssertionError(f"{text} was played but is not listed as legal")
+            assert snapshot(state) == before
+
+
+@SETTINGS
+@given(preset=st.sampled_from(PRESET_NAMES), seed=st.integers(0, 10**6), plies=st.integers(0, 400),
+       shuffle_seed=st.integers(0, 1000))
+def test_a_view_does_not_change_when_hidden_cards_are_reshuffled(preset: str, seed: int, plies: int,
+                                                                  shuffle_seed: int) -> None:
+    state = State.new(Options.from_preset(preset), seed)
+    random_play(state, random.Random(seed), plies)
+    seat = state.to_move
+    view = state.view(seat)
+    # gather every card the seat cannot see and deal them back at random into the same places
+    other = state.copy()
+    hidden_slots: list[tuple[list[int], int]] = []
+    for s, hand in enumerate(other.hands):
+        if s != seat:
+            hidden_slots += [(hand, i) for i in range(len(hand))]
+    for stock in other.stocks:
+        hidden_slots += [(stock, i) for i in range(len(stock) - other.opts.open_stock)]
+    hidden_slots += [(other.draw, i) for i in range(len(other.draw))]
+    hidden_slots += [(other.set_aside, i) for i in range(len(other.set_aside))]
+    hidden = [pile[i] for pile, i in hidden_slots]
+    random.Random(shuffle_seed).shuffle(hidden)
+    for (pile, i), c in zip(hidden_slots, hidden, strict=True):
+        pile[i] = c
+    assert other.view(seat) == view
+    assert other.show_json(seat) == state.show_json(seat)
+
+
+@SETTINGS
+@given(preset=st.sampled_from(PRESET_NAMES), seed=st.integers(0, 10**6), plies=st.integers(0, 800))
+def test_a_written_record_replays_to_the_same_position(preset: str, seed: int, plies: int) -> None:
+    state = State.new(Options.from_preset(preset), seed)
+    random_play(state, random.Random(seed), plies)
+    record = parse_record(dump_record(record_from_state(state, preset)))
+    record.seed = None  # the record must replay from its own chance entries alone
+    again = replay_malice(record).state
+    assert again.show_json(everything=True) == state.show_json(everything=True)
+    assert [m.text for m in again.move_log()] == [m.text for m in state.move_log()]
+
+
+@SETTINGS
+@given(preset=st.sampled_from(PRESET_NAMES), seed=st.integers(0, 10**6), plies=st.integers(1, 500))
+def test_undo_all_the_way_restores_the_start_and_copies_are_independent(preset: str, seed: int,
+                                                                         plies: int) -> None:
+    state = State.new(Options.from_preset(preset), seed)
+    start = snapshot(state)
+    random_play(state, random.Random(seed), plies)
+    copy = state.copy()
+    end = snapshot(state)
+    while state.history:
+        state.undo()
+    assert snapshot(state) == start
+    assert snapshot(copy) == end
+    # replaying the same moves from the start gives the same game again (chance comes from the seed)
+    for move in copy.move_log():
+        state.play(move)
+    assert snapshot(state) == end

@@ -1,0 +1,192 @@
+"""The ``spite`` command: the three record commands, new, random-game, bench; exit codes and errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from spite.cli import app
+
+CONFORMANCE = Path(__file__).resolve().parent / "conformance"
+runner = CliRunner()
+
+
+def run(*args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args), input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def write(tmp_path: Path, record: dict[str, object], name: str = "r.json") -> str:
+    path = tmp_path / name
+    path.write_text(json.dumps(record))
+    return str(path)
+
+
+def base_record() -> dict[str, object]:
+    return json.loads((CONFORMANCE / "classic-11-mid.json").read_text())
+
+
+def test_check_a_good_record() -> None:
+    code, out, _ = run("check", str(CONFORMANCE / "classic-11.json"))
+    assert code == 0
+    data = json.loads(out)
+    assert data["ok"] is True and data["plies"] == 329 and data["finished"] is True
+    assert data["result"] == {"winner": 1, "reason": "stock"}
+
+
+def test_check_names_the_illegal_ply_in_words(tmp_path: Path) -> None:
+    rec = base_record()
+    moves = rec["moves"]
+    assert isinstance(moves, list)
+    moves.append("H7-B9")
+    code, out, _ = run("check", write(tmp_path, rec))
+    assert code == 1
+    data = json.loads(out)
+    assert data == {"ok": False, "ply": len(moves) - 1, "move": "H7-B9", "error": data["error"]}
+    assert "build pile 9" in data["error"] or "hold no 7" in data["error"]
+
+
+@pytest.mark.parametrize("bad", ["H12-B1", "Z-B1", "HX-B1", "S-D1", ""])
+def test_texts_that_are_no_move_of_the_game_are_illegal_moves(tmp_path: Path, bad: str) -> None:
+    rec = base_record()
+    rec["preset"] = "kings-only" if bad == "HX-B1" else "classic"
+    if bad == "HX-B1":
+        rec = {"game": "spite-malice", "preset": "kings-only", "seed": 5, "moves": ["HX-B1"]}
+    else:
+        moves = rec["moves"]
+        assert isinstance(moves, list)
+        moves.append(bad)
+    code, out, _ = run("check", write(tmp_path, rec))
+    assert code == 1, out
+    assert json.loads(out)["ok"] is False
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda r: r.update(options={"colour": 1}), "unknown option"),
+        (lambda r: r.update(preset="bridge"), "unknown preset"),
+        (lambda r: r["deal"]["stocks"][0].__setitem__(0, "ZZ"), "is not a card"),
+        (lambda r: r["deal"]["stocks"][0].__setitem__(0, r["deal"]["stocks"][0][1]), "the deck has"),
+        (lambda r: r.update(format="pgn"), "format"),
+        (lambda r: r.pop("deal"), "neither a deal nor a seed"),
+    ],
+)
+def test_malformed_records_exit_2_with_one_line(tmp_path: Path, change, message: str) -> None:  # type: ignore[no-untyped-def]
+    rec = base_record()
+    change(rec)
+    code, out, _ = run("check", write(tmp_path, rec))
+    assert code == 2
+    data = json.loads(out)
+    assert data["ok"] is False and message in data["error"]
+    code, out, err = run("legal", write(tmp_path, rec))
+    assert code == 2 and out == "" and message in err and err.count("\n") == 1
+
+
+def test_missing_chance_entry_is_malformed_and_a_seed_fills_it_in(tmp_path: Path) -> None:
+    rec = json.loads((CONFORMANCE / "classic-11.json").read_text())
+    moves = rec["moves"]
+    first = next(i for i, m in enumerate(moves) if isinstance(m, dict))
+    del moves[first]
+    code, out, _ = run("check", write(tmp_path, rec))
+    assert code == 2
+    assert f"ply {first}" in json.loads(out)["error"]
+    rec["seed"] = 1  # with a seed the engine shuffles itself; the game goes on differently but legally
+    rec["moves"] = moves[:first]
+    code, out, _ = run("check", write(tmp_path, rec))
+    assert code == 0 and json.loads(out)["plies"] == first
+
+
+def test_shuffle_entry_that_is_not_the_shuffled_cards_is_malformed(tmp_path: Path) -> None:
+    rec = json.loads((CONFORMANCE / "classic-11.json").read_text())
+    first = next(i for i, m in enumerate(rec["moves"]) if isinstance(m, dict))
+    rec["moves"][first]["shuffle"][0] = "X" if rec["moves"][first]["shuffle"][0] != "X" else "AS"
+    code, out, _ = run("check", write(tmp_path, rec))
+    assert code == 2 and f"ply {first}" in json.loads(out)["error"]
+    rec["moves"].insert(1, {"shuffle": ["AS"]})  # a stray entry where nothing is shuffled
+    code, out, _ = run("check", write(tmp_path, rec))
+    assert code == 2 and "ply 1" in json.loads(out)["error"]
+
+
+def test_bad_json_and_missing_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    code, out, _ = run("check", str(bad))
+    assert code == 2 and "not valid JSON" in json.loads(out)["error"]
+    code, out, _ = run("check", str(tmp_path / "nope.json"))
+    assert code == 2 and "no such file" in json.loads(out)["error"]
+
+
+def test_legal_prints_sorted_canonical_moves_and_nothing_when_over() -> None:
+    code, out, _ = run("legal", str(CONFORMANCE / "classic-15-mid.json"))
+    expected = json.loads((CONFORMANCE / "classic-15.expected.json").read_text())["mid"]["legal"]
+    assert code == 0 and out.split() == sorted(expected)
+    code, out, _ = run("legal", str(CONFORMANCE / "classic-15.json"))
+    assert code == 0 and out == ""
+
+
+def test_show_as_a_seat_hides_the_other_hands_and_the_draw_order() -> None:
+    path = str(CONFORMANCE / "partners-14-mid.json")
+    code, out, _ = run("show", path, "--json")
+    full = json.loads(out)
+    assert code == 0 and all(p["hand"] is not None for p in full["players"]) and "draw_pile" in full
+    code, out, _ = run("show", path, "--as", "2", "--json")
+    mine = json.loads(out)
+    assert [p["hand"] is not None for p in mine["players"]] == [False, False, True, False]
+    assert mine["players"][2]["hand"] == full["players"][2]["hand"]
+    assert "draw_pile" not in mine and all("stock_cards" not in p for p in mine["players"])
+    assert mine["players"][0]["stock"] == mine["players"][2]["stock"]  # the team stock on both partners
+    code, out, _ = run("show", path, "--as", "2")
+    assert code == 0 and "Seat 2" in out
+    code, _, err = run("show", path, "--as", "7")
+    assert code == 2 and "no seat 7" in err
+
+
+def test_standard_input_is_read_for_dash() -> None:
+    text = (CONFORMANCE / "skip-bo-13.json").read_text()
+    code, out, _ = run("check", "-", stdin=text)
+    assert code == 0 and json.loads(out)["result"]["winner"] == 0
+
+
+def test_new_writes_a_record_that_replays(tmp_path: Path) -> None:
+    out_file = tmp_path / "new.json"
+    code, _, _ = run("new", "--preset", "short", "--option", "open_stock=3", "--seed", "9", "-o", str(out_file))
+    assert code == 0
+    rec = json.loads(out_file.read_text())
+    assert rec["preset"] == "short" and rec["options"] == {"open_stock": 3} and rec["seed"] == 9
+    assert len(rec["deal"]["stocks"][0]) == 13
+    code, out, _ = run("check", str(out_file))
+    assert code == 0 and json.loads(out)["plies"] == 0
+    code, _, err = run("new", "--preset", "party", "--option", "partnerships=true")
+    assert code == 2 and "partnerships need exactly 4 players" in err
+
+
+def test_random_game_plays_to_the_end_and_the_record_checks(tmp_path: Path) -> None:
+    out_file = tmp_path / "game.json"
+    code, _, _ = run("random-game", "--preset", "match", "--seed", "3", "-o", str(out_file))
+    assert code == 0
+    rec = json.loads(out_file.read_text())
+    assert rec["result"] is not None
+    code, out, _ = run("check", str(out_file))
+    data = json.loads(out)
+    assert code == 0 and data["finished"] is True and data["result"] == rec["result"]
+
+
+def test_bench_engine_prints_one_json_line() -> None:
+    code, out, _ = run("bench", "engine", "--seconds", "0.3", "--json")
+    assert code == 0
+    data = json.loads(out.strip().splitlines()[-1])
+    assert data["games_per_s"] > 0 and data["moves_per_s"] > data["games_per_s"]
+
+
+def test_the_installed_command_never_prints_a_traceback(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"game": "spite-malice", "seed": 1, "moves": [42]}')
+    proc = subprocess.run([sys.executable, "-m", "spite", "legal", str(bad)], capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
