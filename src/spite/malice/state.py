@@ -79,6 +79,25 @@ class Result:
         return out
 
 
+_TABLES: dict[Options, tuple[Any, ...]] = {}
+
+
+def _move_tables(opts: Options) -> tuple[Any, ...]:
+    """The value table and the interned move rows of a set of options (shared by all its states)."""
+    sk = opts.skipbo
+    nb = opts.build_piles
+    stock_rows = [build_move(STOCK, b, skipbo=sk) for b in range(nb)]
+    pile_rows = [[build_move(DISCARD_PILE, b, pile=j, skipbo=sk) for b in range(nb)]
+                 for j in range(opts.discard_piles)]
+    hand_rows = [[build_move(HAND, b, rank=r, skipbo=sk) for b in range(nb)] for r in range(WILD_RANK + 1)]
+    discard_rows = [
+        [] if (r == 1 and not opts.discard_aces) or r == 0 else
+        [discard_move(r, d, skipbo=sk) for d in range(opts.discard_piles)]
+        for r in range(WILD_RANK + 1)
+    ]
+    return (_value_table(opts), stock_rows, pile_rows, hand_rows, nb, discard_rows, pass_move(sk))
+
+
 def _value_table(opts: Options) -> list[int]:
     """``table[card]``: the value a card is played as (1..12), 0 for a wild, 13+ for a dead card."""
     table = [KING] * N_CODES
@@ -196,7 +215,7 @@ class State:
         self = object.__new__(cls)
         self.opts = opts
         self.seed = seed
-        self._value = _value_table(opts)
+        self._make_move_tables()
         n = opts.players
         if len(stocks) != opts.n_stocks:
             what = "teams" if opts.partnerships else "players"
@@ -271,7 +290,6 @@ class State:
             "set_aside": list(set_aside),
             "to_move": to_move,
         }
-        self._make_move_tables()
         # The position is the one before the turn-start draw: the engine draws first. What this
         # draw shuffles is logged at ply -1 (before the first move).
         self._draw(to_move, opts.hand_size - len(self.hands[to_move]))
@@ -279,24 +297,11 @@ class State:
         return self
 
     def _make_move_tables(self) -> None:
-        opts = self.opts
-        sk = opts.skipbo
-        nb = opts.build_piles
-        self._stock_rows = [build_move(STOCK, b, skipbo=sk) for b in range(nb)]
-        self._pile_build_rows = [
-            [build_move(DISCARD_PILE, b, pile=j, skipbo=sk) for b in range(nb)] for j in range(opts.discard_piles)
-        ]
-        self._hand_build_rows = [
-            [build_move(HAND, b, rank=r, skipbo=sk) for b in range(nb)] for r in range(WILD_RANK + 1)
-        ]
-        self._all_build_rows = nb
-        aces_ok = opts.discard_aces
-        self._discard_rows = [
-            [] if (r == 1 and not aces_ok) or r == 0 else
-            [discard_move(r, d, skipbo=sk) for d in range(opts.discard_piles)]
-            for r in range(WILD_RANK + 1)
-        ]
-        self._pass = pass_move(sk)
+        tables = _TABLES.get(self.opts)
+        if tables is None:
+            tables = _TABLES[self.opts] = _move_tables(self.opts)
+        (self._value, self._stock_rows, self._pile_build_rows, self._hand_build_rows, self._all_build_rows,
+         self._discard_rows, self._pass) = tables
 
     def copy(self, *, stack: bool = True) -> State:
         """An independent copy; with ``stack=False`` the copy cannot undo what came before it."""

@@ -1,0 +1,66 @@
+"""Computer opponents for Spite and Malice: the :class:`Bot` interface, the bots, levels, hints.
+
+>>> from spite.bots import make_bot
+>>> make_bot("greedy").name
+'greedy'
+>>> make_bot("medium").name
+'heuristic'
+>>> make_bot("chess")  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+spite.errors.OptionsError: unknown bot 'chess' (one of random, greedy, ...)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from spite.bots.base import Bot, Decision
+from spite.bots.simple import GreedyBot, RandomBot
+from spite.errors import OptionsError
+
+__all__ = ["BOTS", "LEVELS", "Bot", "Decision", "make_bot", "register_bot"]
+
+BOTS: dict[str, Callable[[str], Bot]] = {
+    "random": lambda arg: RandomBot(),
+    "greedy": lambda arg: GreedyBot(),
+}
+"""Bot factories by name; the text after ``:`` in a spec (``search:0.5``) is passed to the factory."""
+
+LEVELS: dict[str, str] = {
+    "easy": "greedy",
+    "medium": "heuristic",
+    "hard": "search:0.3",
+    "expert": "search:1.0",
+}
+"""Difficulty levels and the bot spec each stands for."""
+
+
+def register_bot(name: str, factory: Callable[[str], Bot]) -> None:
+    """Make ``name`` (or ``name:ARG``) available to :func:`make_bot`."""
+    BOTS[name] = factory
+
+
+def make_bot(spec: str) -> Bot:
+    """A bot from a spec: a name (``heuristic``), a name with an argument (``search:0.5``), a level
+    (``easy`` … ``expert``) or an external program (``cmd:python mybot.py``)."""
+    spec = LEVELS.get(spec, spec)
+    name, _, arg = spec.partition(":")
+    _load_builtin()
+    factory = BOTS.get(name)
+    if factory is None:
+        known = ", ".join([*BOTS, *LEVELS])
+        raise OptionsError(f"unknown bot {spec!r} (one of {known}, or cmd:PROGRAM)")
+    return factory(arg)
+
+
+def _load_builtin() -> None:
+    """Import the bots that live in their own modules (they register themselves)."""
+    import importlib
+
+    for module in ("spite.bots.heuristic", "spite.bots.search", "spite.bots.external"):
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise

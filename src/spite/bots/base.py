@@ -1,0 +1,46 @@
+"""The bot interface: a seat's view in, a move out.
+
+A bot never sees a :class:`~spite.malice.State`: the arena, the server and the hint command hand
+it a :class:`~spite.malice.SeatView` (what its seat may know), a seeded random source, and an
+optional time budget in seconds. It answers one move at a time; a turn is several calls (build
+plays, then the discard). A bot may keep a plan between the calls of one turn, but must check that
+the view it gets is the one it planned for.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+from spite.malice import Move, Options, SeatView
+
+__all__ = ["Bot", "Decision"]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A move and one line of why (for hints and logs)."""
+
+    move: Move
+    why: str = ""
+
+
+class Bot(ABC):
+    """Base of every Spite and Malice bot."""
+
+    name: str = "bot"
+
+    def start_game(self, opts: Options, seat: int) -> None:  # noqa: B027 - optional hook
+        """Called once before a game (bots that keep state across turns reset it here)."""
+
+    @abstractmethod
+    def decide(self, view: SeatView, rng: random.Random, budget: float | None = None) -> Decision:
+        """The move to play in ``view`` (``view.legal_moves`` is never empty when asked)."""
+
+    def choose(self, view: SeatView, rng: random.Random, budget: float | None = None) -> Move:
+        """Just the move of :meth:`decide`."""
+        return self.decide(view, rng, budget).move
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"

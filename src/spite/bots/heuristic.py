@@ -1,0 +1,373 @@
+"""The heuristic bot: the seed's "Tipps und Strategien" made concrete, planning whole turns.
+
+Each turn the bot enumerates every sequence of build plays it can make with what it sees (hand,
+discard tops, stock top), merging sequences that reach the same position, and scores every end
+of turn (each position with each possible discard) with :func:`evaluate`. It then plays the best
+sequence move by move, planning again whenever something new comes to light (a stock card turned
+up, a refilled hand). The score follows the seed's tips:
+
+* the stock is all that counts: a plan that plays the stock top beats any that does not;
+* wild cards are not wasted: using one costs more the lower the value it stands for;
+* discard piles are kept ordered: a card one below the top it covers is best, burying a lower
+  card (or a wild) is bad; queens are discarded early; aces are kept;
+* watch the opponents' stock tops: leaving a build pile one below an opponent's stock top is
+  penalised, so the bot blocks when it is cheap, and it avoids building up to just below them;
+* build just below the own stock top, and keep the cards that bridge to it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from spite.bots.base import Bot, Decision
+from spite.cards import RANKS
+from spite.malice import BUILD, DISCARD, PASS, STOCK, Move, Options, SeatView, State
+from spite.malice.determinize import determinize
+
+__all__ = ["HeuristicBot", "Plan", "Weights", "evaluate", "plan_from_state", "plan_turn"]
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The weights of :func:`evaluate` (tuned by tournaments; see the README's strength table)."""
+
+    stock_card: float = 1000.0
+    win: float = 1e6
+    refill: float = 40.0
+    hand_card_played: float = 3.0
+    discard_card_played: float = 5.0
+    wild_base: float = 12.0
+    wild_per_low_value: float = 2.0
+    threat_now: float = 100.0
+    threat_steps: tuple[float, ...] = (0.0, 0.0, 0.0)
+    threat_min_factor: float = 0.1
+    threat_max_factor: float = 3.0
+    threat_ratio_power: float = 1.0
+    own_reach_now: float = 30.0
+    own_reach_steps: tuple[float, ...] = (12.0, 6.0, 3.0)
+    own_bridge: float = 25.0
+    discard_sequence: float = 6.0
+    discard_same: float = 3.0
+    discard_lower: float = 1.0
+    discard_bury: float = 4.0
+    discard_bury_needed: float = 6.0
+    discard_bury_wild: float = 20.0
+    discard_empty_pile: float = 2.0
+    discard_wild: float = 10.0
+    discard_queen: float = 5.0
+    discard_playable: float = 10.0
+    discard_bridge: float = 4.0
+    completion: float = 10.0
+    distinct_needs: float = 4.0
+    scarcity: float = 60.0
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+@dataclass
+class Plan:
+    """A planned sequence of moves for one turn and the score of where it leads."""
+
+    moves: list[Move]
+    signatures: list[tuple[object, ...]]
+    score: float
+    why: str
+    nodes: int = 0
+    alternatives: list[tuple[float, list[Move]]] = field(default_factory=list)
+
+
+def signature(view: SeatView) -> tuple[object, ...]:
+    """What must be unchanged for a plan made earlier in the turn to still hold."""
+    seat = view.seat
+    assert seat is not None
+    return (view.builds, view.hand, view.discards[seat], view.stock_tops, view.turn)
+
+
+def _state_signature(state: State, seat: int) -> tuple[object, ...]:
+    k = state.opts.open_stock
+    return (
+        tuple([tuple(b) for b in state.builds]),
+        tuple(state.hands[seat]),
+        tuple([tuple(p) for p in state.discards[seat]]),
+        tuple([tuple(s[-k:]) for s in state.stocks]),
+        state.turn,
+    )
+
+
+def _opponents(state: State, seat: int) -> list[int]:
+    """Seats that play against ``seat`` (not its partner), in the order they move after it."""
+    n = state.opts.players
+    order = [(seat + k) % n for k in range(1, n)]
+    if state.opts.partnerships:
+        return [s for s in order if s % 2 != seat % 2]
+    return order
+
+
+def evaluate(state: State, seat: int, end: Move, played: Sequence[tuple[Move, int, int]], start_stock: int,
+             refilled: bool, w: Weights = DEFAULT_WEIGHTS) -> float:
+    """Score of ending the turn in ``state`` with ``end`` after the build plays ``played``.
+
+    ``played`` lists (move, card, value it was played as); ``state`` is the position before ``end``.
+    Higher is better for ``seat``.
+    """
+    value = state.card_value
+    stock = state.stock_of(seat)
+    score = 0.0
+    if state.result is not None:
+        winner = state.result.winner
+        if winner is None:
+            return 0.0
+        same_side = winner % 2 == seat % 2 if state.opts.partnerships else winner == seat
+        return w.win if same_side else -w.win
+    stock_played = start_stock - len(stock)
+    score += w.stock_card * stock_played
+    if refilled:
+        score += w.refill
+    # cards are scarce when the draw pile runs low: every build play (and every completed pile,
+    # which goes back into the draw pile) then keeps the game from stalling into a blocked draw
+    scarce = w.scarcity / (len(state.draw) + len(state.set_aside) + 5)
+    for move, card, as_value in played:
+        score += scarce
+        if as_value == 12:
+            score += w.completion + 4 * scarce
+        if value(card) == 0:
+            score -= w.wild_base + w.wild_per_low_value * (12 - as_value)
+        elif move.source == STOCK:
+            pass
+        elif move.kind == BUILD and move.source == 1:
+            score += w.hand_card_played
+        else:
+            score += w.discard_card_played
+    builds = [len(b) for b in state.builds]
+    needs = {b + 1 for b in builds}
+    # piles standing at different values take more different cards: fewer stalls
+    score += (w.distinct_needs + scarce) * len(needs)
+    # the discard
+    hand = list(state.hands[seat])
+    discard_card = -1
+    if end.kind == DISCARD:
+        for c in hand:
+            if RANKS[c] == end.rank:
+                discard_card = c
+                break
+        hand.remove(discard_card)
+    own_tops = [p[-1] if p else -1 for p in state.discards[seat]]
+    if discard_card >= 0:
+        dv = value(discard_card)
+        pile = state.discards[seat][end.target]
+        if dv == 0:
+            score -= w.discard_wild
+        elif dv in needs:
+            score -= w.discard_playable
+        if dv == 12 and not (needs & {11, 12}):
+            score += w.discard_queen
+        if not pile:
+            score += w.discard_empty_pile
+        else:
+            tv = value(pile[-1])
+            if tv == 0:
+                score -= w.discard_bury_wild
+            elif dv == 0:
+                pass
+            elif dv == tv - 1:
+                score += w.discard_sequence
+            elif dv == tv:
+                score += w.discard_same
+            elif dv < tv:
+                score += w.discard_lower
+            else:
+                score -= w.discard_bury
+                if any(0 <= tv - n <= 2 for n in needs):
+                    score -= w.discard_bury_needed
+        own_tops[end.target] = discard_card
+    # threats: opponents' stock tops against the build piles we leave
+    for opp in _opponents(state, seat)[:1] if state.opts.players == 2 else _opponents(state, seat):
+        ostock = state.stock_of(opp)
+        if not ostock:
+            continue
+        t = value(ostock[-1])
+        if t == 0:
+            continue
+        # block hard when behind, race when ahead: a stock far from empty is little danger
+        ratio = (len(stock) + 1) / (len(ostock) + 1)
+        factor = min(w.threat_max_factor, max(w.threat_min_factor, ratio ** w.threat_ratio_power))
+        if t in needs:
+            score -= w.threat_now * factor
+            continue
+        for k, weight in enumerate(w.threat_steps, start=1):
+            if t - k in needs:
+                score -= weight * factor
+                break
+    # own reach for the next turn (the stock top, if still known)
+    if stock_played == 0 and stock:
+        s = value(stock[-1])
+        if s == 0 or s in needs:
+            score += w.own_reach_now
+        else:
+            for k, weight in enumerate(w.own_reach_steps, start=1):
+                if s - k in needs:
+                    score += weight
+                    break
+            # bridge: can our own cards (hand after the discard, discard tops) carry a pile up to s - 1?
+            mine = sorted({value(c) for c in hand} | {value(c) for c in own_tops if c >= 0})
+            for b in builds:
+                if b + 1 < s and all(v in mine for v in range(b + 1, s)):
+                    score += w.own_bridge
+                    break
+            if discard_card >= 0 and 0 < value(discard_card) < s and value(discard_card) >= min(needs):
+                score -= w.discard_bridge
+    return score
+
+
+def plan_turn(view: SeatView, rng: random.Random, *, max_nodes: int = 3000, keep: int = 0,
+              w: Weights = DEFAULT_WEIGHTS) -> Plan:
+    """The best plan for the rest of this turn, from ``view`` (the seat to move).
+
+    With ``keep`` > 0 the best ``keep`` alternatives (score, moves) are kept too, for the search bot.
+    """
+    assert view.seat is not None and view.seat == view.to_move
+    plan = plan_from_state(determinize(view, rng), max_nodes=max_nodes, keep=keep, w=w)
+    if not plan.moves:  # cannot happen in a live game: there is always an end move or a build play
+        return Plan([view.legal_moves[0]], [signature(view)], 0.0, "the only move", plan.nodes)
+    return plan
+
+
+def plan_from_state(state: State, *, max_nodes: int = 3000, keep: int = 0, w: Weights = DEFAULT_WEIGHTS) -> Plan:
+    """:func:`plan_turn` on a full state (a determinization): the player to move plans with the
+    cards it holds and the face-up cards; the state is played and undone, and left as it was."""
+    seat = state.to_move
+    start_stock = len(state.stock_of(seat))
+    best: list[tuple[float, list[Move], list[tuple[object, ...]]]] = []
+    seen: set[tuple[object, ...]] = set()
+    nodes = 0
+    path: list[Move] = []
+    sigs: list[tuple[object, ...]] = []
+    played: list[tuple[Move, int, int]] = []
+
+    def consider(score: float, moves: list[Move], signatures: list[tuple[object, ...]]) -> None:
+        best.append((score, moves, signatures))
+        if len(best) > max(64, 4 * keep):
+            best.sort(key=lambda item: -item[0])
+            del best[max(32, 2 * keep):]
+
+    def key() -> tuple[object, ...]:
+        return (
+            tuple(sorted(len(b) for b in state.builds)),
+            tuple(sorted(RANKS[c] for c in state.hands[seat])),
+            tuple(len(p) for p in state.discards[seat]),
+            len(state.stock_of(seat)),
+        )
+
+    def visit(refilled: bool) -> None:
+        nonlocal nodes
+        nodes += 1
+        k = key()
+        if k in seen:
+            return
+        seen.add(k)
+        over = state.result is not None
+        stock_moved = len(state.stock_of(seat)) != start_stock
+        if over or stock_moved or refilled:
+            # new information (a stock card turned up, fresh cards in hand) or the end: plan again then
+            score = evaluate(state, seat, _NO_MOVE, played, start_stock, refilled, w)
+            consider(score, list(path), list(sigs))
+            return
+        for end in state.end_moves():
+            score = evaluate(state, seat, end, played, start_stock, refilled, w)
+            consider(score, [*path, end], [*sigs, _state_signature(state, seat)])
+        if nodes >= max_nodes:
+            return
+        for move in state.build_moves():
+            sig = _state_signature(state, seat)
+            hand_before = len(state.hands[seat])
+            need = len(state.builds[move.target]) + 1
+            state.play(move)
+            card = _completed_card(state)
+            path.append(move)
+            sigs.append(sig)
+            played.append((move, card, need))
+            hand_after = len(state.hands[seat])
+            now_refilled = move.source == 1 and hand_before == 1 and hand_after > 0
+            visit(refilled or now_refilled)
+            path.pop()
+            sigs.pop()
+            played.pop()
+            state.undo()
+
+    visit(False)
+    best.sort(key=lambda item: -item[0])
+    if not best:
+        return Plan([], [], 0.0, "no move", nodes)
+    score, moves, signatures = best[0]
+    plan = Plan(moves, signatures, score, _why(moves, score, start_stock, state, seat), nodes)
+    if keep:
+        plan.alternatives = [(s, m) for s, m, _ in best[:keep]]
+    return plan
+
+
+def _completed_card(state: State) -> int:
+    """The card that completed a pile (it left with the pile: read it from the undo history)."""
+    entry = state.history[-1]
+    card: int = entry[2]
+    return card
+
+
+class _NoMove:
+    kind = PASS
+    rank = 0
+    target = 0
+    source = 0
+
+
+_NO_MOVE: Move = _NoMove()  # type: ignore[assignment]
+
+
+def _why(moves: list[Move], score: float, start_stock: int, state: State, seat: int) -> str:
+    plays = [m for m in moves if m.kind == BUILD]
+    if any(m.source == STOCK for m in plays):
+        return f"reaches the stock top in {len(plays)} play{'s' if len(plays) != 1 else ''} (score {score:.0f})"
+    if plays:
+        return f"{len(plays)} build play{'s' if len(plays) != 1 else ''} then a discard (score {score:.0f})"
+    return f"the best discard (score {score:.0f})"
+
+
+class HeuristicBot(Bot):
+    """Plans the whole turn with :func:`plan_turn` and plays it move by move."""
+
+    name = "heuristic"
+
+    def __init__(self, weights: Weights = DEFAULT_WEIGHTS, max_nodes: int = 3000) -> None:
+        self.weights = weights
+        self.max_nodes = max_nodes
+        self._plan: Plan | None = None
+        self._step = 0
+
+    def start_game(self, opts: Options, seat: int) -> None:
+        self._plan = None
+
+    def decide(self, view: SeatView, rng: random.Random, budget: float | None = None) -> Decision:
+        plan = self._plan
+        if plan is not None and self._step < len(plan.moves) and plan.signatures[self._step] == signature(view):
+            move = plan.moves[self._step]
+            if move in view.legal_moves:
+                self._step += 1
+                return Decision(move, plan.why)
+        plan = plan_turn(view, rng, max_nodes=self.max_nodes, w=self.weights)
+        self._plan, self._step = plan, 1
+        move = plan.moves[0]
+        if move not in view.legal_moves:  # never expected; keep the game going with a legal move
+            self._plan = None
+            return Decision(view.legal_moves[0], "fallback")
+        return Decision(move, plan.why)
+
+
+def _register() -> None:
+    from spite.bots import register_bot
+
+    register_bot("heuristic", lambda arg: HeuristicBot())
+
+
+_register()

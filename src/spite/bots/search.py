@@ -1,0 +1,217 @@
+"""The search bot: Monte-Carlo search over whole turns under hidden information.
+
+When its turn starts (and again whenever new cards come to light during the turn) the bot:
+
+1. asks the heuristic planner for the best few plans for the rest of the turn (each a sequence of
+   build plays ending with a discard, or ending where a stock card or a fresh hand turns up);
+2. samples the cards it cannot see — other hands, the face-down stock cards, the draw pile order —
+   consistently with its view (:func:`~spite.malice.determinize.determinize`), many times;
+3. in each sample plays every candidate plan and then the next few turns of every player with the
+   heuristic planner, and scores where that leads (stock cards each side got rid of, and wins);
+4. keeps the candidates that do best on the same samples (successive halving), until its time
+   budget (default 1 s) or its number of samples runs out, and plays the best one.
+
+Every candidate is scored on the same samples, so the comparison is fair even with few samples.
+With ``iterations`` set (``search:iters=64``) the bot is reproducible for a fixed seed; with only a
+time budget, how far it gets depends on the machine.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+from spite.bots.base import Bot, Decision
+from spite.bots.heuristic import DEFAULT_WEIGHTS, Plan, Weights, plan_from_state, plan_turn, signature
+from spite.errors import OptionsError
+from spite.malice import Move, Options, SeatView, State
+from spite.malice.determinize import determinize
+
+__all__ = ["SearchBot"]
+
+
+@dataclass
+class _Candidate:
+    moves: list[Move]
+    prior: float
+    values: list[float] = field(default_factory=list)
+
+    @property
+    def samples(self) -> int:
+        return len(self.values)
+
+    def gain_over(self, other: _Candidate) -> tuple[float, float]:
+        """Mean and standard error of this candidate's value minus ``other``'s on the same samples."""
+        n = min(len(self.values), len(other.values))
+        if n == 0:
+            return 0.0, float("inf")
+        diffs = [a - b for a, b in zip(self.values[:n], other.values[:n], strict=True)]
+        mean = sum(diffs) / n
+        if n < 2:
+            return mean, float("inf")
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return mean, math.sqrt(var / n)
+
+
+def _side(opts: Options, seat: int) -> int:
+    return seat % 2 if opts.partnerships else seat
+
+
+def rollout_value(state: State, seat: int, turns: int, rng: random.Random, w: Weights = DEFAULT_WEIGHTS,
+                  max_nodes: int = 400) -> float:
+    """Play ``turns`` more turns with the heuristic planner for everyone; the value for ``seat``.
+
+    The value is the stock cards ``seat``'s side got rid of minus those the best other side got rid
+    of, with ±50 for a game won or lost on the way.
+    """
+    opts = state.opts
+    sides = 2 if opts.partnerships else opts.players
+    start = [len(s) for s in state.stocks]
+    end_turn = state.turn + turns
+    guard = 0
+    while state.result is None and state.turn < end_turn and guard < 400:
+        plan = plan_from_state(state, max_nodes=max_nodes, w=w)
+        if not plan.moves:
+            break
+        for move in plan.moves:
+            guard += 1
+            if state.result is not None:
+                break
+            state.play(move)
+    mine = _side(opts, seat)
+    if state.result is not None and state.result.winner is not None:
+        return 50.0 if _side(opts, state.result.winner) == mine else -50.0
+    progress = [start[i] - len(state.stocks[i]) for i in range(len(start))]
+    others = [progress[i] for i in range(sides) if i != mine]
+    return float(progress[mine] - (max(others) if others else 0))
+
+
+class SearchBot(Bot):
+    """Information-set Monte-Carlo search over whole turns (see the module docstring)."""
+
+    name = "search"
+
+    def __init__(self, budget: float = 1.0, iterations: int | None = None, candidates: int = 8,
+                 horizon: int = 4, confidence: float = 2.0, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        self.budget = budget
+        self.iterations = iterations
+        self.candidates = candidates
+        self.horizon = horizon
+        self.confidence = confidence
+        self.weights = weights
+        self._plan: Plan | None = None
+        self._step = 0
+        self.last_samples = 0
+
+    def start_game(self, opts: Options, seat: int) -> None:
+        self._plan = None
+
+    def decide(self, view: SeatView, rng: random.Random, budget: float | None = None) -> Decision:
+        plan = self._plan
+        if plan is not None and self._step < len(plan.moves) and plan.signatures[self._step] == signature(view):
+            move = plan.moves[self._step]
+            if move in view.legal_moves:
+                self._step += 1
+                return Decision(move, plan.why)
+        plan = self._search(view, rng, self.budget if budget is None else budget)
+        self._plan, self._step = plan, 1
+        move = plan.moves[0]
+        if move not in view.legal_moves:
+            self._plan = None
+            return Decision(view.legal_moves[0], "fallback")
+        return Decision(move, plan.why)
+
+    def _search(self, view: SeatView, rng: random.Random, budget: float) -> Plan:
+        deadline = time.perf_counter() + max(0.0, budget)
+        base = plan_turn(view, rng, keep=self.candidates, w=self.weights)
+        alternatives = base.alternatives or [(base.score, base.moves)]
+        unique: dict[tuple[str, ...], _Candidate] = {}
+        for score, moves in alternatives:
+            unique.setdefault(tuple(m.text for m in moves), _Candidate(moves, score))
+        pool = list(unique.values())
+        if len(pool) <= 1 or (budget <= 0 and not self.iterations):
+            base.why = f"{base.why}; no alternative worth searching"
+            return base
+        seat = view.seat
+        assert seat is not None
+        favourite = pool[0]  # the heuristic's choice: the search must show it is beaten to leave it
+        samples = 0
+        limit = self.iterations
+        round_size = 4
+        while True:
+            if limit is not None and samples >= limit:
+                break
+            if limit is None and time.perf_counter() >= deadline:
+                break
+            sample_seed = rng.getrandbits(48)
+            for cand in pool:
+                world = determinize(view, random.Random(sample_seed))
+                for move in cand.moves:
+                    if world.result is not None:
+                        break
+                    world.play(move)
+                cand.values.append(rollout_value(world, seat, self.horizon, random.Random(sample_seed + 1),
+                                                 self.weights))
+            samples += 1
+            if samples % round_size == 0 and len(pool) > 2:
+                rivals = sorted(pool[1:], key=lambda c: -c.gain_over(favourite)[0])
+                pool = [favourite, *rivals[: max(1, len(rivals) // 2)]]
+                round_size *= 2
+        self.last_samples = samples
+        best, gain, err = favourite, 0.0, 0.0
+        for cand in pool[1:]:
+            mean, se = cand.gain_over(favourite)
+            if mean > 0 and mean > self.confidence * se and mean > gain:
+                best, gain, err = cand, mean, se
+        signatures = _signatures(view, best.moves)
+        if best is favourite:
+            why = f"{base.why}; no other plan did better in {samples} samples"
+        else:
+            why = (f"beats the first plan by {gain:+.2f} stock cards (±{err:.2f}) over {self.horizon} turns "
+                   f"in {samples} samples")
+        return Plan(best.moves, signatures, best.prior, why, base.nodes)
+
+
+def _signatures(view: SeatView, moves: list[Move]) -> list[tuple[object, ...]]:
+    """The signature of the position before each move of a plan (for following it move by move)."""
+    from spite.bots.heuristic import _state_signature
+
+    world = determinize(view, random.Random(0))
+    assert view.seat is not None
+    out: list[tuple[object, ...]] = []
+    for move in moves:
+        out.append(_state_signature(world, view.seat))
+        if world.result is not None:
+            break
+        world.play(move)
+    return out
+
+
+def _factory(arg: str) -> SearchBot:
+    """``search``, ``search:0.5`` (seconds per plan) or ``search:iters=64``."""
+    try:
+        if not arg:
+            return SearchBot()
+        if arg.startswith("iters="):
+            iterations = int(arg[6:])
+            if iterations < 1:
+                raise ValueError
+            return SearchBot(iterations=iterations)
+        budget = float(arg)
+        if not budget > 0:
+            raise ValueError
+        return SearchBot(budget=budget)
+    except ValueError:
+        raise OptionsError(f"search takes seconds (search:0.5) or a number of samples (search:iters=64), "
+                           f"not {arg!r}") from None
+
+
+def _register() -> None:
+    from spite.bots import register_bot
+
+    register_bot("search", _factory)
+
+
+_register()

@@ -1,0 +1,230 @@
+"""Records of Spit and Speed: replay, write, and the three commands' answers.
+
+Move entries are objects ``{"t": ms, "p": seat, "m": "T3-C1"}`` with ``t`` never decreasing. The
+replayer lets the time pass to ``t`` (firing what falls due: automatic spit calls and slaps, the
+time limit), then plays the move. A bare ``{"t": ms}`` only lets the time pass (the engine writes
+one where the time limit ended the game). Chance entries (``{"deal": {...}}`` for a Spit round,
+``{"shuffle": [...]}`` for Speed's side piles) stand right after the entry whose play made the
+chance event happen.
+
+>>> record = new_record("spit", None, {"auto_spit_ms": 0}, 5)
+>>> replayed = replay_spit(record)
+>>> replayed.check()["finished"], replayed.plies
+(False, 0)
+>>> state = replayed.state
+>>> t = 0
+>>> while not state.finished and t < 400_000:
+...     t += 100
+...     for seat in (0, 1):
+...         moves = state.legal_moves(seat)
+...         if moves:
+...             _ = state.apply(seat, moves[0], t)
+>>> again = replay_spit(record_from_state(state))
+>>> again.show() == replayed.show(), again.check()["result"] == state.result, again.plies > 0
+(True, True, True)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from spite.cards import format_card, format_cards
+from spite.errors import IllegalMoveError, MalformedRecordError, OptionsError, RecordMoveError
+from spite.records import Record
+from spite.spit import AnyState, new_game
+from spite.spit.deals import parse_speed_deal, parse_spit_deal
+from spite.spit.options import SpitOptions
+from spite.spit.speed import SpeedState
+from spite.spit.state import SpitState
+from spite.spit.table import SLAPPING
+
+__all__ = ["SpitReplay", "new_record", "record_from_state", "render_text", "replay_spit", "state_from_record"]
+
+
+class SpitReplay:
+    """A Spit or Speed record replayed to its last entry (see :class:`spite.records.Replay`)."""
+
+    def __init__(self, state: AnyState, plies: int) -> None:
+        self.state = state
+        self.plies = plies
+
+    def check(self) -> dict[str, Any]:
+        """``spite check``: Spit has no player to move, so ``to_move`` is null."""
+        return {
+            "ok": True,
+            "plies": self.plies,
+            "to_move": None,
+            "finished": self.state.finished,
+            "result": self.state.result,
+        }
+
+    def legal(self) -> list[str]:
+        """``spite legal``: ``"<seat> <move>"`` lines, sorted, each once; nothing once the game is over."""
+        return sorted({f"{seat} {move}" for seat in (0, 1) for move in self.state.legal_moves(seat)})
+
+    def show(self, seat: int | None = None) -> dict[str, Any]:
+        """``spite show --json``: the whole table, or what ``seat`` may know (records.md §5)."""
+        _check_seat(seat)
+        if seat is None:
+            return self.state.full_view().to_json()
+        return self.state.view(seat).to_json()
+
+    def show_text(self, seat: int | None = None) -> str:
+        """``spite show``: the table drawn in plain text."""
+        return render_text(self.state, seat)
+
+
+def _check_seat(seat: int | None) -> None:
+    if seat is not None and seat not in (0, 1):
+        raise ValueError(f"there is no seat {seat} (seats 0 and 1)")
+
+
+# ---------------------------------------------------------------------- reading
+def _options(record: Record) -> SpitOptions:
+    try:
+        return SpitOptions.from_preset(record.preset, record.options, game=record.game)
+    except OptionsError as exc:
+        raise MalformedRecordError(str(exc)) from None
+
+
+def state_from_record(record: Record) -> AnyState:
+    """The start of the game a record describes (its deal, else its seed), no move played."""
+    opts = _options(record)
+    preset = record.preset if record.preset is not None else record.game
+    if record.deal is None and record.seed is None:
+        raise MalformedRecordError("the record has neither a deal nor a seed")
+    if opts.game == "speed":
+        deal = None if record.deal is None else parse_speed_deal(record.deal, opts)
+        return SpeedState.new(opts, seed=record.seed, deal=deal, preset=preset)
+    sdeal = None if record.deal is None else parse_spit_deal(record.deal, opts)
+    return SpitState.new(opts, seed=record.seed, deal=sdeal, preset=preset)
+
+
+def _is_chance(entry: object) -> bool:
+    return isinstance(entry, dict) and ("deal" in entry or "shuffle" in entry)
+
+
+def _entry_text(entry: object) -> str:
+    return json.dumps(entry, ensure_ascii=False)
+
+
+def replay_spit(record: Record) -> SpitReplay:
+    """Replay every entry of a Spit or Speed record.
+
+    Raises :class:`MalformedRecordError` for a record that cannot be read (bad options or deal, a
+    bad entry, time going backwards, a chance entry where nothing is shuffled, a missing chance
+    entry) and :class:`RecordMoveError` for a move that may not be made where it stands.
+    """
+    state = state_from_record(record)
+    moves = record.moves
+    n = len(moves)
+    i = 0
+    while i < n:
+        entry = moves[i]
+        if _is_chance(entry):
+            raise MalformedRecordError(f"ply {i}: a chance entry where the rules shuffle nothing")
+        if not isinstance(entry, dict):
+            raise MalformedRecordError(
+                f'ply {i}: a {record.game} move is an object {{"t": ms, "p": seat, "m": move}}, '
+                f"not {_entry_text(entry)}"
+            )
+        unknown = sorted(set(entry) - {"t", "p", "m"})
+        if unknown:
+            raise MalformedRecordError(f"ply {i}: unknown field {unknown[0]!r} in a move entry")
+        t = entry.get("t")
+        if isinstance(t, bool) or not isinstance(t, int) or t < 0:
+            raise MalformedRecordError(f"ply {i}: 't' must be a time in ms (a whole number, 0 or more)")
+        if t < state.now:
+            raise MalformedRecordError(f"ply {i}: time goes backwards ({t} ms after {state.now} ms)")
+        is_tick = "p" not in entry and "m" not in entry
+        seat, text = entry.get("p"), entry.get("m")
+        if not is_tick:
+            if isinstance(seat, bool) or not isinstance(seat, int) or seat not in (0, 1):
+                raise MalformedRecordError(f"ply {i}: 'p' must be a seat, 0 or 1")
+            if not isinstance(text, str):
+                raise MalformedRecordError(f"ply {i}: 'm' must be a move written as text")
+        j = i + 1
+        while j < n and _is_chance(moves[j]):
+            state.supply_chance(moves[j])
+            j += 1
+        try:
+            if isinstance(seat, int) and isinstance(text, str):
+                state.apply(seat, text, t)
+            else:
+                state.advance(t)
+        except IllegalMoveError as exc:
+            raise RecordMoveError(i, _entry_text(entry), str(exc)) from None
+        except MalformedRecordError as exc:
+            raise type(exc)(f"ply {i}: {exc}") from None
+        if state.pending_chance:
+            raise MalformedRecordError(
+                f"ply {j - state.pending_chance}: a chance entry where the rules shuffle nothing"
+            )
+        i = j
+    return SpitReplay(state, n)
+
+
+# ---------------------------------------------------------------------- writing
+def record_from_state(state: AnyState) -> Record:
+    """A complete record of a game so far: the start deal (and seed), every move (automatic ones
+    written as the seat's own), every chance entry, and the result."""
+    return Record(
+        game=state.options.game,
+        preset=state.preset,
+        options=state.options.overrides_from(state.preset),
+        seed=state.seed,
+        deal=state.start_deal,
+        moves=state.to_record_moves(),
+        result=state.result,
+    )
+
+
+def new_record(game: str, preset: str | None, options: dict[str, Any] | None, seed: int | str) -> Record:
+    """A fresh game's record, dealt from ``seed`` (``spite new --game spit``). Raises
+    :class:`OptionsError` for bad options."""
+    return record_from_state(new_game(game, preset, options, seed=seed))
+
+
+# ---------------------------------------------------------------------- plain text
+def _pile(top: int | None, cards: int) -> str:
+    return "--" if top is None else f"{format_card(top)}({cards})"
+
+
+def render_text(state: AnyState, seat: int | None = None) -> str:
+    """A plain drawing of the table for a terminal (``spite show`` without ``--json``)."""
+    _check_seat(seat)
+    name = "Spit" if state.game == "spit" else "Speed"
+    head = f"{name}" + (f", round {state.round}" if isinstance(state, SpitState) else "")
+    head += f", {state.now / 1000:.1f} s"
+    res = state.result
+    if res is not None:
+        who = f"seat {res['winner']} wins" if res["winner"] is not None else "nobody wins"
+        head += f": game over, {who} ({res['reason']})"
+    elif isinstance(state, SpitState) and state.phase == SLAPPING:
+        head += f": round won by seat {state.round_winner}, who slaps a center pile"
+    elif state.stuck:
+        called = [s for s in (0, 1) if state.called[s]]
+        head += ": stuck, call spit" + (f" (called: seat {', '.join(map(str, called))})" if called else "")
+    else:
+        head += ": playing"
+        if state.now < state.play_from:
+            head += f" from {state.play_from / 1000:.1f} s (slowpoke)"
+    lines = [head]
+    lines.append(
+        "Centers   " + "  ".join(f"C{j + 1} {_pile(c[-1] if c else None, len(c))}" for j, c in enumerate(state.centers))
+    )
+    for s in (0, 1):
+        who = f"Seat {s}" + (" (you)" if seat == s else "")
+        if isinstance(state, SpitState):
+            tab = "  ".join(f"T{i + 1} {_pile(p[-1] if p else None, len(p))}" for i, p in enumerate(state.tableaus[s]))
+            extra = f"spit {len(state.spits[s])}, {state.cards_held(s)} cards, rounds won {state.rounds_won[s]}"
+            lines.append(f"{who:<14}{tab}   {extra}")
+        else:
+            hand = state.hands[s]
+            shown = " ".join(format_cards(hand)) if seat is None or seat == s else f"{len(hand)} cards"
+            lines.append(
+                f"{who:<14}hand {shown or '-'}   draw {len(state.draws[s])}, side {len(state.sides[s])}, "
+                f"{state.cards_held(s)} cards"
+            )
+    return "\n".join(lines)

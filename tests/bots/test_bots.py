@@ -1,0 +1,143 @@
+"""Bots: they play every preset to the end, see only their seat's view, and follow the seed's tips."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from helpers import legal_texts, position
+from spite.bots import LEVELS, make_bot
+from spite.bots.heuristic import plan_turn
+from spite.errors import OptionsError
+from spite.malice import PRESETS, Options, State
+from spite.malice.determinize import determinize
+
+
+def play_game(specs: list[str], opts: Options, seed: int) -> State:
+    state = State.new(opts, seed)
+    bots = [make_bot(spec) for spec in specs]
+    for seat, bot in enumerate(bots):
+        bot.start_game(opts, seat)
+    rngs = [random.Random(f"{seed}/{seat}") for seat in range(len(bots))]
+    while not state.is_over:
+        seat = state.to_move
+        move = bots[seat].choose(state.view(seat), rngs[seat])
+        assert move in state.legal_moves()
+        state.play(move)
+    return state
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_heuristic_and_greedy_play_every_preset_to_the_end(preset: str) -> None:
+    opts = Options.from_preset(preset)
+    specs = ["heuristic", "greedy", "random", "heuristic"][: opts.players]
+    state = play_game(specs, opts, seed=3)
+    assert state.result is not None
+
+
+def test_four_player_party_and_partners_with_every_bot_kind() -> None:
+    for opts in (Options.from_preset("party", {"players": 4}), Options.from_preset("partners")):
+        state = play_game(["heuristic", "search:iters=2", "greedy", "random"], opts.with_options(stock_size=6),
+                          seed=5)
+        assert state.result is not None
+
+
+def test_levels_map_onto_bots() -> None:
+    assert {make_bot(level).name for level in LEVELS} == {"greedy", "heuristic", "search"}
+    with pytest.raises(OptionsError, match="unknown bot"):
+        make_bot("grandmaster")
+    with pytest.raises(OptionsError, match="search takes seconds"):
+        make_bot("search:fast")
+
+
+def hidden_reshuffled(state: State, seat: int, seed: int) -> State:
+    """A copy of ``state`` whose cards that ``seat`` cannot see are dealt again at random."""
+    other = state.copy()
+    slots: list[tuple[list[int], int]] = []
+    for s, hand in enumerate(other.hands):
+        if s != seat:
+            slots += [(hand, i) for i in range(len(hand))]
+    for stock in other.stocks:
+        slots += [(stock, i) for i in range(len(stock) - other.opts.open_stock)]
+    slots += [(other.draw, i) for i in range(len(other.draw))]
+    hidden = [pile[i] for pile, i in slots]
+    random.Random(seed).shuffle(hidden)
+    for (pile, i), card in zip(slots, hidden, strict=True):
+        pile[i] = card
+    return other
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "heuristic", "search:iters=3"])
+def test_no_bot_can_see_hidden_cards(spec: str) -> None:
+    """Two states that differ only in hidden cards give the same decision with the same seed."""
+    for seed in range(4):
+        state = State.new(Options(), seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(0, 60)):  # somewhere into the game
+            if state.is_over:
+                break
+            state.play(rng.choice(state.build_moves() or state.end_moves()))
+        if state.is_over:
+            continue
+        seat = state.to_move
+        twin = hidden_reshuffled(state, seat, seed)
+        assert twin.hands[1 - seat] != state.hands[1 - seat] or twin.draw != state.draw
+        first = make_bot(spec).decide(state.view(seat), random.Random(99))
+        second = make_bot(spec).decide(twin.view(seat), random.Random(99))
+        assert first.move is second.move and first.why == second.why
+
+
+def test_a_determinization_keeps_everything_the_seat_knows() -> None:
+    state = State.new(Options.from_preset("open-stock"), 4)
+    view = state.view(state.to_move)
+    for k in range(5):
+        guess = determinize(view, random.Random(k))
+        assert guess.view(state.to_move) == view
+
+
+# ---------------------------------------------------------------- the seed's tips
+def test_heuristic_plans_a_chain_that_reaches_the_stock_top() -> None:
+    # stock top 6; pile at 3; hand holds 4 and 5: play 4, 5, then the stock card
+    state = position(stocks=["9C 6C", "9D"], hands=["4D 5H JD QD 10S", "4H"], builds=["AS 2S 3S", "", "", ""])
+    plan = plan_turn(state.view(0), random.Random(1))
+    assert [m.text for m in plan.moves] == ["H4-B1", "H5-B1", "S-B1"]
+    assert "stock" in plan.why
+
+
+def test_heuristic_does_not_waste_a_wild_when_a_natural_card_does() -> None:
+    state = position(stocks=["9C 5C", "9D"], hands=["KD 4H JD QD 10S", "4H"], builds=["AS 2S 3S", "", "", ""])
+    plan = plan_turn(state.view(0), random.Random(1))
+    assert [m.text for m in plan.moves][:2] == ["H4-B1", "S-B1"]
+
+
+def test_heuristic_does_not_open_the_way_for_the_opponents_stock() -> None:
+    # the opponent's stock top is a 5; building our pile from 3 to 4 would let it play
+    state = position(stocks=["9C QC", "5D"], hands=["4H JD JS 10S 10C", "8H"], builds=["AS 2S 3S", "", "", ""],
+                     rest="stock:0")
+    plan = plan_turn(state.view(0), random.Random(1))
+    assert "H4-B1" not in [m.text for m in plan.moves]
+    assert "H4-B1" in legal_texts(state)
+
+
+def test_heuristic_keeps_discard_piles_ordered() -> None:
+    # a 9 onto the 10 is a sequence; onto the 3 it would bury a low card
+    state = position(stocks=["9C 2C", "9D"], hands=["9H", "8H"], builds=["AS 2S 3S 4S 5S 6S 7S 8S 9S 10S", "", "", ""],
+                     discards=[["3D", "10D", "QH", "QS"], ["", "", "", ""]], rest="stock:1")
+    plan = plan_turn(state.view(0), random.Random(1))
+    assert plan.moves[-1].text == "H9-D2"
+
+
+def test_heuristic_discards_queens_before_useful_cards() -> None:
+    state = position(stocks=["9C 5C", "9D"], hands=["QH 7D", "8H"], builds=["AS 2S", "AH 2H 3H", "", ""],
+                     rest="stock:1")
+    plan = plan_turn(state.view(0), random.Random(1))
+    assert plan.moves[-1].text.startswith("HQ-D")
+
+
+def test_search_is_reproducible_with_a_fixed_number_of_samples() -> None:
+    state = State.new(Options.from_preset("short"), 11)
+    view = state.view(state.to_move)
+    a = make_bot("search:iters=4").decide(view, random.Random(5))
+    b = make_bot("search:iters=4").decide(view, random.Random(5))
+    assert a == b and "samples" in a.why
