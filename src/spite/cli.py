@@ -252,6 +252,16 @@ def bench_engine(
                    f"ratio {result['ratio_games']} (games/s), {result['ratio_moves']} (moves/s)")
 
 
+def _register_layers() -> None:
+    """Commands that live with their layers (tournaments and hints; later the server and the UIs)."""
+    from spite.cli_arena import register as register_arena
+
+    register_arena(app)
+
+
+_register_layers()
+
+
 def main() -> None:
     """Entry point: run the app, turning any unexpected failure into one line and exit code 3."""
     try:

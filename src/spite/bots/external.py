@@ -172,6 +172,16 @@ class ExternalBot(Bot):
         text = value if isinstance(value, str) else json.dumps(value)
         return repr(text[:80] + ("…" if len(text) > 80 else ""))
 
+    def _drain(self) -> None:
+        """Forget anything the program wrote that was not asked for (a late or extra answer)."""
+        proc = self._proc
+        assert proc is not None and proc.stdout is not None
+        fd = proc.stdout.fileno()
+        self._buf = b""
+        while select.select([fd], [], [], 0)[0]:
+            if not os.read(fd, 65536):
+                self._died("between moves")
+
     def _receive(self, deadline: float, what: str) -> dict[str, Any]:
         """The next non-empty line as a JSON object (raises :class:`BotError` on garbage, death, time)."""
         proc = self._proc
@@ -224,6 +234,7 @@ class ExternalBot(Bot):
             "time_limit": round(limit, 3),
             "seed": rng.getrandbits(32),
         }
+        self._drain()
         self._send(request)
         deadline = time.monotonic() + limit
         what = f"with a move within {limit:g} s"

@@ -1,0 +1,125 @@
+"""Where the games run: ``local`` (this process, or a pool of processes) and ``ray`` (a Ray cluster).
+
+Both play the same :class:`~spite.arena.schedule.GameSpec` list with the same
+:func:`~spite.arena.runner.run_games`, in chunks; results come back in any order and are put back
+in schedule order, so the backend and the number of jobs change nothing but the time taken.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import multiprocessing
+import os
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from spite.arena.runner import GameResult, Setup, run_games
+from spite.arena.schedule import GameSpec
+from spite.errors import OptionsError
+
+__all__ = ["BACKENDS", "chunks", "run_local", "run_ray"]
+
+BACKENDS = ("local", "ray")
+
+OnDone = Callable[[GameResult], None]
+
+
+def chunks(games: Sequence[GameSpec], jobs: int, per_job: int = 8, largest: int = 32) -> list[list[GameSpec]]:
+    """Split the schedule into chunks: about ``per_job`` chunks per job (so the load evens out and the
+    progress bar moves), at most ``largest`` games each.
+
+    >>> [len(c) for c in chunks(list(range(10)), jobs=1, per_job=4)]
+    [3, 3, 3, 1]
+    """
+    size = max(1, min(largest, -(-len(games) // max(1, jobs * per_job))))
+    return [list(games[i:i + size]) for i in range(0, len(games), size)]
+
+
+def _worker_signals() -> None:
+    """Workers leave Ctrl-C to the parent; when the parent stops them (SIGTERM) they unwind, so the
+    external bot programs they run are closed."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(1))
+
+
+def _run_chunk(setup: Setup, chunk: list[GameSpec]) -> list[GameResult]:
+    return run_games(setup, chunk)
+
+
+def run_local(setup: Setup, games: Sequence[GameSpec], jobs: int = 1,
+              on_done: OnDone | None = None) -> list[GameResult]:
+    """Play ``games`` here (``jobs`` 1) or in a pool of ``jobs`` processes."""
+    results: list[GameResult] = []
+    if jobs <= 1:
+        for chunk in chunks(games, 1):
+            for res in run_games(setup, chunk):
+                results.append(res)
+                if on_done:
+                    on_done(res)
+    else:
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        pool = ctx.Pool(jobs, initializer=_worker_signals)
+        try:
+            from functools import partial
+
+            for batch in pool.imap_unordered(partial(_run_chunk, setup), chunks(games, jobs)):
+                for res in batch:
+                    results.append(res)
+                    if on_done:
+                        on_done(res)
+            pool.close()
+        except BaseException:
+            pool.terminate()
+            raise
+        finally:
+            pool.join()
+    results.sort(key=lambda r: r.index)
+    return results
+
+
+def _ray_chunk(setup: Setup, chunk: list[GameSpec]) -> list[GameResult]:
+    return run_games(setup, chunk)
+
+
+def run_ray(setup: Setup, games: Sequence[GameSpec], jobs: int = 1, on_done: OnDone | None = None) -> list[GameResult]:
+    """Play ``games`` as Ray tasks: on the cluster at ``RAY_ADDRESS``, else on a local Ray started here
+    with ``jobs`` CPUs (and shut down afterwards)."""
+    try:
+        ray: Any = importlib.import_module("ray")  # optional, and untyped here on purpose
+    except ImportError:
+        raise OptionsError("the ray backend needs Ray: pip install 'spite[ray]' (or pip install ray)") from None
+    started = False
+    if not ray.is_initialized():
+        address = os.environ.get("RAY_ADDRESS")
+        quiet: dict[str, Any] = {"logging_level": logging.WARNING, "log_to_driver": False, "configure_logging": True}
+        try:
+            if address:
+                ray.init(address=address, **quiet)
+            else:
+                ray.init(num_cpus=max(1, jobs), include_dashboard=False, **quiet)
+        except Exception as exc:  # Ray raises many kinds; all mean the same to the user
+            where = f"the Ray cluster at {address}" if address else "a local Ray"
+            raise OptionsError(f"cannot start or reach {where}: {type(exc).__name__}: {exc}") from None
+        started = True
+    try:
+        task = ray.remote(num_cpus=1)(_ray_chunk)
+        setup_ref = ray.put(setup)
+        n_cpus = max(1, int(ray.cluster_resources().get("CPU", jobs)))
+        pending = [task.remote(setup_ref, chunk) for chunk in chunks(games, n_cpus)]
+        results: list[GameResult] = []
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for batch in ray.get(done):
+                for res in batch:
+                    results.append(res)
+                    if on_done:
+                        on_done(res)
+    finally:
+        if started:
+            ray.shutdown()
+    results.sort(key=lambda r: r.index)
+    return results

@@ -1,0 +1,168 @@
+"""The ``spite tournament``, ``spite hint`` and ``spite bench tournament`` commands.
+
+:func:`register` adds them to the main app (``spite.cli.app``) and its ``bench`` sub-app.
+Errors are one line on standard error, exit code 2 for bad input (1 for a record with an illegal
+move, as for ``spite check``); never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from spite.errors import IllegalMoveError, OptionsError, RecordMoveError, SpiteError
+
+__all__ = ["register"]
+
+# the same as spite.cli's (defined here so that this module never imports spite.cli at import time)
+RecordArg = Annotated[str, typer.Argument(help="A record file (spite-record/1 JSON); - reads standard input.")]
+OptionOpt = Annotated[
+    list[str] | None,
+    typer.Option("--option", "-O", help="An option as key=value (repeatable), e.g. stock_size=13."),
+]
+
+
+def _human_table(summary: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{summary['preset']}: {summary['games']} games ({summary['deals']} deals), "
+                        f"seed {summary['seed']}")
+    for col in ("bot", "games", "wins", "draws", "win%", "95% CI", "Elo", "turns", "ms/move"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for name, b in summary["bots"].items():
+        table.add_row(name, str(b["games"]), str(b["wins"]), str(b["draws"]), f"{100 * b['win_rate']:.1f}%",
+                      f"{100 * b['ci95'][0]:.0f}–{100 * b['ci95'][1]:.0f}%", f"{b['elo']:+.0f}",
+                      f"{b['mean_turns']:.1f}", f"{b['mean_think_ms']:.3f}")
+    console = Console(highlight=False)
+    console.print(table)
+    for f in summary["forfeits"][:10]:
+        console.print(f"game {f['game']}: {f['error']}", markup=False)
+    if len(summary["forfeits"]) > 10:
+        console.print(f"… and {len(summary['forfeits']) - 10} more forfeits (see games.csv)")
+    console.print(f"{summary['moves']} moves in {summary['elapsed_s']} s ({summary['moves_per_s']} moves/s, "
+                  f"{summary['backend']}, {summary['jobs']} job{'s' if summary['jobs'] > 1 else ''})")
+    if "out" in summary:
+        console.print(f"wrote {summary['out']}/games.csv, records/, win_rates.png, summary.json", markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``tournament`` and ``hint`` to ``app``, and ``tournament`` to ``spite.cli.bench_app``."""
+    from spite.cli import EXIT_ILLEGAL, EXIT_MALFORMED, _fail, _parse_options, _read, bench_app
+
+    @app.command(context_settings={"allow_extra_args": True})
+    def tournament(
+        ctx: typer.Context,
+        bots: Annotated[list[str], typer.Option(
+            "--bots", help="The bots: --bots A B [C D] (specs such as random, greedy, heuristic, search:0.5, "
+                           "easy…expert, 'cmd:python mybot.py'; the same spec twice is allowed).")],
+        games: Annotated[int, typer.Option(help="Games to play (rounded up to whole deals: each deal is "
+                                                "played once per seat rotation).")] = 100,
+        preset: Annotated[str, typer.Option(help="A Spite and Malice preset.")] = "classic",
+        option: OptionOpt = None,
+        seed: Annotated[int | None, typer.Option(help="Tournament seed (deals and bots' random sources; "
+                                                      "default: a random one, reported).")] = None,
+        jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes to play in (1: this one).")] = 1,
+        backend: Annotated[str, typer.Option(help="local (processes here) or ray (RAY_ADDRESS or a local Ray).")]
+        = "local",
+        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object (the last line).")] = False,
+        out: Annotated[Path | None, typer.Option(help="Write games.csv, records/, win_rates.png, summary.json "
+                                                      "into this folder.")] = None,
+        seconds: Annotated[float | None, typer.Option(help="Time budget per move, in seconds.")] = None,
+    ) -> None:
+        """Play bots against each other: rotated seats, duplicate deals, win rates with 95% intervals, Elo."""
+        from spite.arena import Tournament, run_tournament
+
+        extra = [a for a in ctx.args]
+        stray = [a for a in extra if a.startswith("-")]
+        if stray:
+            _fail(f"unknown option {stray[0]!r}", EXIT_MALFORMED)
+        specs = list(bots) + extra
+        t_seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+        try:
+            t = Tournament(bots=specs, games=games, preset=preset, options=_parse_options(option), seed=t_seed,
+                           jobs=jobs, backend=backend, seconds=seconds, out=out)
+            total = len(t.check()[1])
+        except SpiteError as exc:
+            _fail(str(exc), EXIT_MALFORMED)
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        try:
+            with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                          console=Console(stderr=True), transient=True) as bar:
+                task = bar.add_task("games", total=total)
+                result = run_tournament(t, lambda done, total: bar.update(task, completed=done, total=total))
+        except SpiteError as exc:
+            _fail(str(exc), EXIT_MALFORMED)
+        except OSError as exc:
+            _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_MALFORMED)
+        if as_json:
+            typer.echo(json.dumps(result.summary))
+        else:
+            _human_table(result.summary)
+
+    @app.command()
+    def hint(
+        record: RecordArg,
+        bot: Annotated[str, typer.Option(help="The bot or level that gives the hint.")] = "medium",
+        seconds: Annotated[float | None, typer.Option(help="Time to think, in seconds.")] = None,
+        seed: Annotated[int, typer.Option(help="Seed of the bot's random source.")] = 0,
+        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    ) -> None:
+        """Print the move a bot would play for the player to move in a record's position, and why."""
+        from spite.arena import hint as make_hint
+        from spite.records import replay
+
+        try:
+            rec = _read(record)
+            if rec.game != "spite-malice":
+                raise OptionsError(f"hints are for Spite and Malice records, not {rec.game}")
+            state = replay(rec).state  # type: ignore[attr-defined]
+            decision = make_hint(state, bot, seconds, seed)
+        except RecordMoveError as exc:
+            _fail(f"ply {exc.ply}: {exc.move}: {exc.message}", EXIT_ILLEGAL)
+        except IllegalMoveError as exc:
+            _fail(str(exc), EXIT_ILLEGAL)
+        except SpiteError as exc:
+            _fail(str(exc), EXIT_MALFORMED)
+        if as_json:
+            typer.echo(json.dumps({"seat": state.to_move, "bot": bot, "move": decision.move.text,
+                                   "why": decision.why}))
+        else:
+            typer.echo(decision.move.text)
+            typer.echo(f"why: {decision.why or '(the bot gave no reason)'}")
+
+    @bench_app.command("tournament")
+    def bench_tournament(
+        seconds: Annotated[float, typer.Option(help="How long to measure each part.")] = 5.0,
+        jobs: Annotated[int, typer.Option("--jobs", "-j", help="Jobs for the speed-up part.")] = 2,
+        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
+    ) -> None:
+        """Random-vs-random tournament throughput per core (against the engine's own playouts) and the
+        --jobs speed-up."""
+        from spite.bench.tournament import run_tournament_bench
+
+        if seconds <= 0:
+            _fail("--seconds must be more than 0", EXIT_MALFORMED)
+        if jobs < 2:
+            _fail("--jobs must be at least 2 (the speed-up compares it with 1 job)", EXIT_MALFORMED)
+        if as_json:
+            result = run_tournament_bench(seconds, jobs)
+            typer.echo(json.dumps(result))
+            return
+        from rich.console import Console
+        from rich.progress import Progress
+
+        with Progress(console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("tournament bench", total=1.0)
+            result = run_tournament_bench(seconds, jobs, progress=lambda f: bar.update(task, completed=f))
+        typer.echo(f"arena: {result['arena_moves_per_s']} moves/s per core, engine playouts "
+                   f"{result['engine_moves_per_s']} moves/s: ratio {result['ratio_moves']}")
+        typer.echo(f"{result['speedup_games']} games: 1 job {result['jobs1_s']} s, {jobs} jobs "
+                   f"{result[f'jobs{jobs}_s']} s: speed-up {result['speedup']}× on {result['cpus']} cpus "
+                   f"(CPU time ×{result['cpu_overhead']}, load average {result['load_avg']})")
