@@ -60,6 +60,7 @@ class Weights:
     discard_playable: float = 10.0
     discard_bridge: float = 4.0
     completion: float = 10.0
+    stuck_ace: float = 15.0
     distinct_needs: float = 4.0
     scarcity: float = 60.0
 
@@ -155,6 +156,9 @@ def evaluate(state: State, seat: int, end: Move, played: Sequence[tuple[Move, in
                 break
         hand.remove(discard_card)
     own_tops = [p[-1] if p else -1 for p in state.discards[seat]]
+    # aces cannot be discarded: held while every slot is taken they only clog the hand
+    if 1 not in needs and not state.opts.discard_aces:
+        score -= (w.stuck_ace + scarce) * sum(1 for c in hand if value(c) == 1)
     if discard_card >= 0:
         dv = value(discard_card)
         pile = state.discards[seat][end.target]
