@@ -795,9 +795,7 @@ class State:
     # ================================================================== views
     def view(self, seat: int | None) -> SeatView:
         """Exactly what ``seat`` may know (``None``: a spectator, who sees no hand)."""
-        from spite.malice.view import SeatView
-
-        return SeatView.of(self, seat)
+        return _view_of(self, seat)
 
     def show_json(self, seat: int | None = None, *, everything: bool = False) -> dict[str, Any]:
         """``spite show --json`` (records.md §5): with ``everything`` the whole table, else ``seat``'s view."""
@@ -822,3 +820,8 @@ class State:
 def parse_options(preset: str, overrides: Mapping[str, Any]) -> Options:
     """Options for a preset and overrides (re-exported for the records layer)."""
     return Options.from_preset(preset, overrides)
+
+
+from spite.malice.view import SeatView as _SeatView  # noqa: E402  (the view module imports this one)
+
+_view_of = _SeatView.of

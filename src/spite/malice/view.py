@@ -16,7 +16,7 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from spite.cards import format_card, format_cards
 from spite.malice.moves import Move
@@ -27,29 +27,10 @@ if TYPE_CHECKING:
 
 __all__ = ["SeatView"]
 
-
-_FIELDS = (
-    "opts", "seat", "to_move", "turn", "result", "hand", "hand_sizes", "stock_sizes", "stock_tops", "builds",
-    "discards", "draw_size", "set_aside_size", "played_this_turn", "idle_turns", "legal_moves",
-)
+_new = tuple.__new__
 
 
-class SeatView:
-    """A seat's knowledge of a position. ``seat`` is ``None`` for a spectator.
-
-    Every field is an immutable copy (ints and tuples), so a view cannot reach back into the state.
-
-    * ``hand``: the seat's own hand in hand order (``None`` for a spectator);
-    * ``hand_sizes``, ``stock_sizes`` (per stock: one per seat, or per team), ``stock_tops`` (the
-      face-up cards of each stock, bottom to top), ``builds``, ``discards`` (per seat, per pile);
-    * ``draw_size``, ``set_aside_size``; ``to_move``, ``turn`` (turns ended), ``played_this_turn``
-      (build plays so far in this turn), ``idle_turns`` (turns in a row that ended with a pass
-      and no build play), ``result``;
-    * ``legal_moves``: the seat's legal moves when it is to move (else empty).
-    """
-
-    __slots__ = _FIELDS
-
+class _ViewFields(NamedTuple):
     opts: Options
     seat: int | None
     to_move: int
@@ -67,21 +48,23 @@ class SeatView:
     idle_turns: int
     legal_moves: tuple[Move, ...]
 
-    def __init__(self, **fields: Any) -> None:
-        for name in _FIELDS:
-            object.__setattr__(self, name, fields[name])
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError("a SeatView is read-only")
+class SeatView(_ViewFields):
+    """A seat's knowledge of a position. ``seat`` is ``None`` for a spectator.
 
-    def _key(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in _FIELDS)
+    An immutable snapshot (a named tuple of ints and tuples), so a view cannot reach back into the
+    state, and a view kept by a bot does not change when the game goes on.
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, SeatView) and self._key() == other._key()
+    * ``hand``: the seat's own hand in hand order (``None`` for a spectator);
+    * ``hand_sizes``, ``stock_sizes`` (per stock: one per seat, or per team), ``stock_tops`` (the
+      face-up cards of each stock, bottom to top), ``builds``, ``discards`` (per seat, per pile);
+    * ``draw_size``, ``set_aside_size``; ``to_move``, ``turn`` (turns ended), ``played_this_turn``
+      (build plays so far in this turn), ``idle_turns`` (turns in a row that ended with a pass
+      and no build play), ``result``;
+    * ``legal_moves``: the seat's legal moves when it is to move (else empty).
+    """
 
-    def __hash__(self) -> int:
-        return hash(self._key())
+    __slots__ = ()
 
     def __repr__(self) -> str:
         return f"<SeatView seat={self.seat} to_move={self.to_move} turn={self.turn}>"
@@ -92,27 +75,26 @@ class SeatView:
         opts = state.opts
         if seat is not None and not 0 <= seat < opts.players:
             raise ValueError(f"there is no seat {seat} (seats 0 to {opts.players - 1})")
-        view = object.__new__(cls)
-        put = object.__setattr__
-        put(view, "opts", opts)
-        put(view, "seat", seat)
-        put(view, "to_move", state.to_move)
-        put(view, "turn", state.turn)
-        put(view, "result", state.result)
-        put(view, "hand", tuple(state.hands[seat]) if seat is not None else None)
-        put(view, "hand_sizes", tuple([len(h) for h in state.hands]))
-        put(view, "stock_sizes", tuple([len(s) for s in state.stocks]))
         k = opts.open_stock
-        put(view, "stock_tops", tuple([tuple(s[-k:]) for s in state.stocks]))
-        put(view, "builds", tuple([tuple(b) for b in state.builds]))
-        put(view, "discards", tuple([tuple([tuple(p) for p in piles]) for piles in state.discards]))
-        put(view, "draw_size", len(state.draw))
-        put(view, "set_aside_size", len(state.set_aside))
-        put(view, "played_this_turn", state.played_this_turn)
-        put(view, "idle_turns", state.idle_turns)
-        mine = seat is not None and seat == state.to_move and state.result is None
-        put(view, "legal_moves", tuple(state.legal_moves()) if mine else ())
-        return view
+        stocks = state.stocks
+        return _new(cls, (
+            opts,
+            seat,
+            state.to_move,
+            state.turn,
+            state.result,
+            tuple(state.hands[seat]) if seat is not None else None,
+            tuple(map(len, state.hands)),
+            tuple(map(len, stocks)),
+            tuple([tuple(s[-k:]) for s in stocks]),
+            tuple(map(tuple, state.builds)),
+            tuple([tuple(map(tuple, piles)) for piles in state.discards]),
+            len(state.draw),
+            len(state.set_aside),
+            state.played_this_turn,
+            state.idle_turns,
+            tuple(state.legal_moves()) if seat == state.to_move and state.result is None else (),
+        ))
 
     # ------------------------------------------------------------------ helpers for bots
     @property
