@@ -252,6 +252,24 @@ def bench_engine(
                    f"ratio {result['ratio_games']} (games/s), {result['ratio_moves']} (moves/s)")
 
 
+@bench_app.command("rl")
+def bench_rl(
+    seconds: Annotated[float, typer.Option(help="How long to measure.")] = 5.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
+) -> None:
+    """Research environments: PettingZoo steps/s (with and without the text view), encodings/s."""
+    try:
+        from spite.bench.rl import run_rl_bench
+
+        result = run_rl_bench(seconds)
+    except ImportError as exc:
+        _fail(f"{exc} (install the extra: pip install 'spite[rl]')", EXIT_MALFORMED)
+    if as_json:
+        typer.echo(json.dumps(result))
+    else:
+        typer.echo(", ".join(f"{k}: {v}" for k, v in result.items()))
+
+
 def _register_layers() -> None:
     """Commands that live with their layers (tournaments and hints; later the server and the UIs)."""
     from spite.cli_arena import register as register_arena

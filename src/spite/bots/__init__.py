@@ -58,7 +58,7 @@ def _load_builtin() -> None:
     """Import the bots that live in their own modules (they register themselves)."""
     import importlib
 
-    for module in ("spite.bots.heuristic", "spite.bots.search", "spite.bots.external"):
+    for module in ("spite.bots.heuristic", "spite.bots.search", "spite.bots.external", "spite.rl.policy"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:

@@ -36,8 +36,8 @@ class Weights:
     stock_card: float = 1000.0
     win: float = 1e6
     refill: float = 40.0
-    hand_card_played: float = 3.0
-    discard_card_played: float = 5.0
+    hand_card_played: float = 15.0
+    discard_card_played: float = 15.0
     wild_base: float = 12.0
     wild_per_low_value: float = 2.0
     threat_now: float = 100.0
