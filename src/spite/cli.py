@@ -270,6 +270,39 @@ def bench_rl(
         typer.echo(", ".join(f"{k}: {v}" for k, v in result.items()))
 
 
+@bench_app.command("spit")
+def bench_spit(
+    seconds: Annotated[float, typer.Option(help="How long to simulate.")] = 5.0,
+    game: Annotated[str, typer.Option(help="spit or speed.")] = "spit",
+    curve: Annotated[Path | None, typer.Option(help="Also measure win rate against the reaction-time gap and "
+                                                    "plot it into this PNG.")] = None,
+    deals: Annotated[int, typer.Option(help="Deals per point of the curve (each played twice).")] = 100,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
+) -> None:
+    """Simulated Spit/Speed games per second (expert vs expert), and the reaction-gap curve."""
+    from spite.bench.spit import reaction_gap_curve, run_spit_bench
+
+    if game not in ("spit", "speed"):
+        _fail(f"--game must be spit or speed, not {game!r}", EXIT_MALFORMED)
+    if seconds <= 0 or deals < 1:
+        _fail("--seconds must be more than 0 and --deals at least 1", EXIT_MALFORMED)
+    result: dict[str, Any] = run_spit_bench(seconds, game=game)
+    if curve is not None:
+        from rich.console import Console
+        from rich.progress import Progress
+
+        with Progress(console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("reaction-gap curve", total=1.0)
+            gap = reaction_gap_curve(deals=deals, game=game, png=str(curve),
+                                     progress=lambda f: bar.update(task, completed=f))
+        result["reaction_gap"] = {k: v for k, v in gap.items() if k in ("gap75_ms", "ratio75", "gap75_fit_ms")}
+        result["plot"] = str(curve)
+    if as_json:
+        typer.echo(json.dumps(result))
+    else:
+        typer.echo(", ".join(f"{k}: {v}" for k, v in result.items()))
+
+
 def _register_layers() -> None:
     """Commands that live with their layers (tournaments and hints; later the server and the UIs)."""
     from spite.cli_arena import register as register_arena

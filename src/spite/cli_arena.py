@@ -62,7 +62,7 @@ def register(app: typer.Typer) -> None:
                            "easy…expert, 'cmd:python mybot.py'; the same spec twice is allowed).")],
         games: Annotated[int, typer.Option(help="Games to play (rounded up to whole deals: each deal is "
                                                 "played once per seat rotation).")] = 100,
-        preset: Annotated[str, typer.Option(help="A Spite and Malice preset.")] = "classic",
+        preset: Annotated[str, typer.Option(help="A preset of the game (default: its basic one).")] = "classic",
         option: OptionOpt = None,
         seed: Annotated[int | None, typer.Option(help="Tournament seed (deals and bots' random sources; "
                                                       "default: a random one, reported).")] = None,
@@ -73,6 +73,8 @@ def register(app: typer.Typer) -> None:
         out: Annotated[Path | None, typer.Option(help="Write games.csv, records/, win_rates.png, summary.json "
                                                       "into this folder.")] = None,
         seconds: Annotated[float | None, typer.Option(help="Time budget per move, in seconds.")] = None,
+        game: Annotated[str, typer.Option(help="spite-malice, or spit / speed (reflex bots: beginner, club, "
+                                               "expert, reflex:MS; played in virtual time).")] = "spite-malice",
     ) -> None:
         """Play bots against each other: rotated seats, duplicate deals, win rates with 95% intervals, Elo."""
         from spite.arena import Tournament, run_tournament
@@ -85,7 +87,7 @@ def register(app: typer.Typer) -> None:
         t_seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
         try:
             t = Tournament(bots=specs, games=games, preset=preset, options=_parse_options(option), seed=t_seed,
-                           jobs=jobs, backend=backend, seconds=seconds, out=out)
+                           jobs=jobs, backend=backend, seconds=seconds, out=out, game=game)
             total = len(t.check()[1])
         except SpiteError as exc:
             _fail(str(exc), EXIT_MALFORMED)

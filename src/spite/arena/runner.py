@@ -40,6 +40,8 @@ class Setup:
     """Seconds per move handed to every bot (``None``: the bot's own default)."""
     records: bool = False
     """Keep each game's record (``spite-record/1`` JSON text) in its result."""
+    game: str = "spite-malice"
+    """``spite-malice``, or a real-time game (``spit``, ``speed``) played by the simulator."""
 
     def opts(self) -> Options:
         """The checked options of every game."""
@@ -207,6 +209,10 @@ def play_game(game: GameSpec, setup: Setup, opts: Options | None = None,
 def run_games(setup: Setup, games: Sequence[GameSpec]) -> list[GameResult]:
     """Play several games in this process; external bots keep their process between games, and all are
     closed at the end."""
+    if setup.game != "spite-malice":
+        from spite.sim import run_spit_games
+
+        return run_spit_games(setup, games, setup.game)
     opts = setup.opts()
     cache: dict[tuple[str, int], Bot] = {}
 

@@ -43,6 +43,8 @@ class Tournament:
     seconds: float | None = None
     """Budget per move, in seconds."""
     out: Path | None = None
+    game: str = "spite-malice"
+    """``spite-malice``, ``spit`` or ``speed`` (the real-time games are played in virtual time)."""
 
     def check(self) -> tuple[Setup, list[GameSpec]]:
         """Check every setting (one clear :class:`OptionsError` if wrong) and make the schedule."""
@@ -57,7 +59,16 @@ class Tournament:
         if self.games < 1:
             raise OptionsError(f"--games must be at least 1, not {self.games}")
         setup = Setup(specs=tuple(self.bots), preset=self.preset, options=dict(self.options), seed=self.seed,
-                      budget=self.seconds, records=self.out is not None)
+                      budget=self.seconds, records=self.out is not None, game=self.game)
+        if self.out is not None and self.out.exists() and not self.out.is_dir():
+            raise OptionsError(f"--out {self.out} is a file, not a folder")
+        if self.game in ("spit", "speed"):
+            from spite.sim import check_spit_tournament
+
+            check_spit_tournament(self.bots, self.game, self.preset, self.options)
+            return setup, schedule(len(self.bots), players=2, games=self.games, seed=self.seed)
+        if self.game != "spite-malice":
+            raise OptionsError(f"unknown game {self.game!r} (one of spite-malice, spit, speed)")
         opts = setup.opts()
         check_lineup(len(self.bots), opts.players)
         check_bots(self.bots)
@@ -78,7 +89,10 @@ def run_tournament(t: Tournament, progress: Callable[[int, int], None] | None = 
     """Play a tournament; ``progress(done, total)`` is called after each game."""
     setup, games = t.check()
     names = bot_names(t.bots)
-    opts = setup.opts()
+    players, sides = 2, 2
+    if t.game == "spite-malice":
+        opts = setup.opts()
+        players, sides = opts.players, (2 if opts.partnerships else len(names))
     writer = None
     if t.out is not None:
         t.out.mkdir(parents=True, exist_ok=True)
@@ -103,10 +117,11 @@ def run_tournament(t: Tournament, progress: Callable[[int, int], None] | None = 
         "bots": summarize(names, results),
         "games": len(results),
         "deals": len(results) // len(names),
+        "game": t.game,
         "preset": t.preset,
         "options": dict(t.options),
-        "players": opts.players,
-        "sides": 2 if opts.partnerships else len(names),
+        "players": players,
+        "sides": sides,
         "seed": t.seed,
         "seconds_per_move": t.seconds,
         "backend": t.backend,
