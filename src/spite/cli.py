@@ -306,8 +306,10 @@ def bench_spit(
 def _register_layers() -> None:
     """Commands that live with their layers (tournaments and hints; later the server and the UIs)."""
     from spite.cli_arena import register as register_arena
+    from spite.tui.cli import register as register_tui
 
     register_arena(app)
+    register_tui(app)
 
 
 _register_layers()

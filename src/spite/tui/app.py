@@ -1,0 +1,229 @@
+"""The Textual app of ``spite tui``: a start screen, then a Spite and Malice table or a Spit table.
+
+>>> config = TuiConfig(game="spite-malice", preset="short", seats="human,easy", seed=1)
+>>> app = SpiteApp(config)
+>>> app.config.lang
+'en'
+
+Run it with ``spite tui`` (see ``docs/tui.md``) or ``SpiteApp(config).run()``.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
+
+from rich.console import Console
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.theme import BUILTIN_THEMES
+from textual.widgets import Button, Footer, Input, Label, Select, Static
+
+from spite.errors import OptionsError
+from spite.malice import PRESETS as MALICE_PRESETS
+from spite.malice import Options
+from spite.spit import PRESETS as SPIT_PRESETS
+from spite.spit.options import GAME_OF_PRESET
+from spite.tui.i18n import LANGUAGES, tr
+from spite.tui.malice_screen import MaliceScreen
+from spite.tui.session import MaliceTable, parse_seats
+from spite.tui.spit_screen import SpitScreen
+from spite.tui.spit_session import REACTION_MS, SpitTable
+
+__all__ = ["GAMES", "SpiteApp", "TuiConfig", "build_screen", "check_config"]
+
+GAMES = ("spite-malice", "spit")
+THEMES = tuple(sorted(BUILTIN_THEMES))
+SPIT_ONLY_PRESETS = tuple(p for p in SPIT_PRESETS if GAME_OF_PRESET[p] == "spit")
+
+
+@dataclass
+class TuiConfig:
+    """Everything ``spite tui`` was asked for."""
+
+    game: str = "spite-malice"
+    preset: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    seats: str | None = None
+    seed: int = 0
+    lang: str = "en"
+    bot_delay: float = 0.5
+    """Seconds between two bot moves (0 in tests)."""
+    start_screen: bool = False
+    """Show the start screen first (game, preset, seats, language)."""
+    clock: Callable[[], float] = time.monotonic
+    """Spit's clock in seconds (tests pass a fake one)."""
+    tick_seconds: float = 0.05
+    first: int | None = None
+    """Spite and Malice: the seat that begins the first game (``None``: the cut decides)."""
+    theme: str | None = None
+    """A Textual theme (``textual-light`` for a light terminal); ``None``: Textual's default."""
+
+
+def check_config(config: TuiConfig) -> None:
+    """Raise :class:`OptionsError` with one line when the configuration cannot be played."""
+    if config.game not in GAMES:
+        raise OptionsError(f"unknown game {config.game!r} (one of {', '.join(GAMES)})")
+    if config.lang not in LANGUAGES:
+        raise OptionsError(f"unknown language {config.lang!r} (en or de)")
+    if config.theme is not None and config.theme not in THEMES:
+        raise OptionsError(f"unknown theme {config.theme!r} (one of {', '.join(THEMES)})")
+    if config.game == "spite-malice":
+        opts = Options.from_preset(config.preset or "classic", config.options)
+        parse_seats(config.seats, opts.players, config.seed)
+    else:
+        _spit_level(config)
+        SpitTable(config.preset or "spit", config.options, config.seed, level="easy")
+
+
+def _spit_level(config: TuiConfig) -> str:
+    names = [s.strip().lower() for s in (config.seats or "human,medium").split(",")]
+    if len(names) != 2 or names[0] != "human" or names[1] not in REACTION_MS:
+        raise OptionsError(
+            f"Spit is played by you against a bot: --seats human,LEVEL with LEVEL one of {', '.join(REACTION_MS)}"
+            f" (not {config.seats!r})")
+    return names[1]
+
+
+def build_screen(config: TuiConfig) -> Screen[Any]:
+    """The game screen for a checked configuration."""
+    if config.game == "spit":
+        level = _spit_level(config)
+        table = SpitTable(config.preset or "spit", config.options, config.seed, level=level)
+        return SpitScreen(table, config.clock, config.lang, config.tick_seconds)
+    preset = config.preset or "classic"
+    opts = Options.from_preset(preset, config.options)
+    malice = MaliceTable(opts, parse_seats(config.seats, opts.players, config.seed), seed=config.seed,
+                         first=config.first)
+    return MaliceScreen(malice, config.lang, config.bot_delay, preset)
+
+
+class StartScreen(Screen[TuiConfig]):
+    """Pick the game, the preset, the seats and the language."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "start", "Start")]
+    DEFAULT_CSS = """
+    StartScreen { align: center middle; }
+    #start-box { width: 72; height: auto; border: double $accent; padding: 0 1; }
+    #start-title { text-style: bold; padding: 0 1; }
+    .field { height: 3; }
+    .field Label { width: 12; height: 3; content-align: left middle; padding: 0 1; }
+    .field Select, .field Input { width: 1fr; }
+    #start-error { color: $error; height: auto; padding: 0 1; }
+    #start-foot { height: 3; }
+    #start-help { width: 1fr; height: 3; content-align: left middle; padding: 0 1; color: $text-muted; }
+    """
+
+    def __init__(self, config: TuiConfig) -> None:
+        super().__init__()
+        self.config = config
+
+    def compose(self) -> ComposeResult:
+        """The form."""
+        c = self.config
+        t = c.lang
+        with Vertical(id="start-box"):
+            yield Static(tr(t, "start_title"), id="start-title")
+            with Horizontal(classes="field"):
+                yield Label(tr(t, "game"))
+                yield Select([(tr(t, "malice"), "spite-malice"), (tr(t, "spit"), "spit")], value=c.game,
+                             allow_blank=False, id="start-game")
+            with Horizontal(classes="field"):
+                yield Label(tr(t, "preset"))
+                yield Select(self._presets(c.game), value=c.preset or self._presets(c.game)[0][1],
+                             allow_blank=False, id="start-preset")
+            with Horizontal(classes="field"):
+                yield Label(tr(t, "seats"))
+                yield Input(c.seats or "human,medium", id="start-seats")
+            with Horizontal(classes="field"):
+                yield Label(tr(t, "language"))
+                yield Select([("English", "en"), ("Deutsch", "de")], value=c.lang, allow_blank=False,
+                             id="start-lang")
+            yield Static("", id="start-error")
+            with Horizontal(id="start-foot"):
+                yield Static("human, easy, medium, hard, expert · Tab · Ctrl+S", id="start-help")
+                yield Button(tr(t, "start"), id="start-go", variant="primary")
+        yield Footer()
+
+    @staticmethod
+    def _presets(game: str) -> list[tuple[str, str]]:
+        names = list(MALICE_PRESETS) if game == "spite-malice" else list(SPIT_ONLY_PRESETS)
+        return [(name, name) for name in names]
+
+    @on(Select.Changed, "#start-game")
+    def _game_changed(self, event: Select.Changed) -> None:
+        presets = self.query_one("#start-preset", Select)
+        options = self._presets(str(event.value))
+        presets.set_options(options)
+        presets.value = options[0][1]
+
+    @on(Button.Pressed, "#start-go")
+    def _pressed(self) -> None:
+        self.action_start()
+
+    def action_start(self) -> None:
+        """Check the choices and start (an error is shown in one line)."""
+        config = replace(
+            self.config,
+            game=str(self.query_one("#start-game", Select).value),
+            preset=str(self.query_one("#start-preset", Select).value),
+            seats=self.query_one("#start-seats", Input).value.strip() or None,
+            lang=str(self.query_one("#start-lang", Select).value),
+        )
+        if config.game != self.config.game:
+            config.options = {}
+        try:
+            check_config(config)
+        except (OptionsError, ValueError) as exc:
+            self.query_one("#start-error", Static).update(str(exc))
+            return
+        self.dismiss(config)
+
+
+class SpiteApp(App[None]):
+    """``spite tui``: play Spite and Malice (people and bots) or Spit against a bot."""
+
+    TITLE = "spite"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, config: TuiConfig) -> None:
+        super().__init__()
+        self.config = config
+
+    def on_mount(self) -> None:
+        """The start screen, or straight to the table."""
+        if self.config.theme:
+            self.theme = self.config.theme
+        if self.config.start_screen:
+            self.push_screen(StartScreen(self.config), self._start)
+        else:
+            self._start(self.config)
+
+    def _start(self, config: TuiConfig | None) -> None:
+        if config is None:
+            self.exit()
+            return
+        self.config = config
+        self.push_screen(build_screen(config))
+
+    def screen_text(self) -> str:
+        """The screen as plain text, line by line (what :meth:`export_screenshot` draws, without styles)."""
+        width, height = self.size
+        console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
+                          color_system="truecolor", record=True, legacy_windows=False, safe_box=False)
+        console.print(self.screen._compositor.render_update(full=True, screen_stack=self._background_screens))
+        return console.export_text()
+
+    @property
+    def game_screen(self) -> MaliceScreen | SpitScreen | None:
+        """The table screen (for tests and tools), if one is open."""
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, MaliceScreen | SpitScreen):
+                return screen
+        return None

@@ -1,0 +1,82 @@
+"""The ``spite tui`` command. The main command line adds it with :func:`register`.
+
+>>> import typer
+>>> app = typer.Typer()
+>>> register(app)
+>>> [c.name for c in app.registered_commands]
+['tui']
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Annotated, Any
+
+import typer
+
+from spite.errors import OptionsError
+
+__all__ = ["parse_option_items", "register", "tui"]
+
+EXIT_MALFORMED = 2
+
+
+def parse_option_items(items: list[str] | None) -> dict[str, Any]:
+    """``["stock_size=5", "jokers=0"]`` → ``{"stock_size": 5, "jokers": 0}`` (values read as JSON if they are)."""
+    options: dict[str, Any] = {}
+    for item in items or []:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise OptionsError(f"an option is written key=value, not {item!r}")
+        try:
+            value: Any = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        options[key.strip()] = value
+    return options
+
+
+def tui(
+    game: Annotated[str | None, typer.Option("--game", "-g", help="spite-malice or spit.")] = None,
+    preset: Annotated[str | None, typer.Option("--preset", "-p", help="A preset of the game (default: its first).")]
+    = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-O", help="An option key=value (repeatable).")]
+    = None,
+    seats: Annotated[str | None, typer.Option(
+        "--seats", help="Who plays each seat: human or a bot level (easy, medium, hard, expert), comma-separated; "
+                        "human,human is hot-seat. Spit: human,LEVEL.")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the deal (random if not given).")] = None,
+    lang: Annotated[str, typer.Option("--lang", help="en or de.")] = "en",
+    bot_delay: Annotated[float, typer.Option("--bot-delay", help="Seconds between bot moves.")] = 0.6,
+    theme: Annotated[str | None, typer.Option("--theme", help="A Textual theme, e.g. textual-light.")] = None,
+) -> None:
+    """Play in the terminal (Textual): Spite and Malice with people and bots, or Spit against a bot.
+
+    Without --game, --preset or --seats a start screen asks. Joining a server table (--connect) is
+    not there yet: the server does not exist.
+    """
+    from spite.tui.app import SpiteApp, TuiConfig, check_config
+
+    try:
+        config = TuiConfig(
+            game=game or "spite-malice",
+            preset=preset,
+            options=parse_option_items(option),
+            seats=seats,
+            seed=seed if seed is not None else random.randrange(1 << 31),
+            lang=lang.lower(),
+            bot_delay=max(0.0, bot_delay),
+            start_screen=game is None and preset is None and seats is None,
+            theme=theme,
+        )
+        check_config(config)
+    except (OptionsError, ValueError) as exc:
+        typer.echo(f"spite: {exc}", err=True)
+        raise typer.Exit(EXIT_MALFORMED) from None
+    SpiteApp(config).run()
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``tui`` command to the ``spite`` command line."""
+    app.command(name="tui")(tui)

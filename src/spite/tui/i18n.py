@@ -1,0 +1,144 @@
+"""The words of the terminal app in English and German.
+
+The German terms are the seeds' (``../shared/seeds/*.de.txt``): Vorratsstapel (stock),
+Mittelstapel (build piles), Ablagestapel (discard piles), Blatt (hand), Nachziehstapel (draw pile).
+Move notation and card tokens (``H7-B2``, ``QS``) are the records' and stay the same in both
+languages; so do the keys, which follow the notation (S stock, D discard, B build).
+
+>>> tr("en", "stock"), tr("de", "stock")
+('Stock', 'Vorratsstapel')
+>>> tr("de", "wins", name="Spieler 1")
+'Spieler 1 gewinnt'
+>>> tr("fr", "stock")
+Traceback (most recent call last):
+...
+ValueError: unknown language 'fr' (en or de)
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = ["LANGUAGES", "has_text", "tr"]
+
+LANGUAGES: Final = ("en", "de")
+
+_TEXTS: Final[dict[str, tuple[str, str]]] = {
+    # the table
+    "malice": ("Spite and Malice", "Spite and Malice"),
+    "spit": ("Spit", "Spit"),
+    "stock": ("Stock", "Vorratsstapel"),
+    "stock_short": ("Stock", "Vorrat"),
+    "build": ("Build piles", "Mittelstapel"),
+    "build_short": ("Build", "Mitte"),
+    "discard": ("Discard piles", "Ablagestapel"),
+    "discard_short": ("Discards", "Ablage"),
+    "hand": ("Hand", "Blatt"),
+    "draw": ("Draw pile", "Nachziehstapel"),
+    "draw_short": ("Draw", "Nachz."),
+    "set_aside": ("Set aside", "Beiseite"),
+    "cards": ("cards", "Karten"),
+    "turn": ("Turn", "Zug"),
+    "seat": ("Seat {n}", "Platz {n}"),
+    "you": ("you", "du"),
+    "team": ("team {n}", "Team {n}"),
+    "human": ("human", "Mensch"),
+    "to_move": ("{name} to move", "{name} ist am Zug"),
+    "thinking": ("{name} is thinking …", "{name} überlegt …"),
+    "log": ("Log", "Protokoll"),
+    "score": ("Match {scores} (to {target})", "Partie {scores} (bis {target})"),
+    "empty": ("empty", "leer"),
+    # prompts
+    "pick_source": (
+        "Pick a card: S stock, 1-{h} hand, D1-D{d} discard · ? hint · U undo",
+        "Karte wählen: S Vorrat, 1-{h} Blatt, D1-D{d} Ablage · ? Tipp · U zurück",
+    ),
+    "pick_target": (
+        "{card} → where? B1-B{b} build{discard} · Esc cancel",
+        "{card} → wohin? B1-B{b} Mitte{discard} · Esc abbrechen",
+    ),
+    "or_discard": (", D1-D{d} discard (ends the turn)", ", D1-D{d} Ablage (beendet den Zug)"),
+    "no_target": ("{card} cannot be played now", "{card} kann jetzt nicht gespielt werden"),
+    "pass_hint": ("No card may be discarded: P passes", "Keine Karte darf abgelegt werden: P passt"),
+    "waiting_digit": ("{what}: which one? (a digit)", "{what}: welcher? (eine Ziffer)"),
+    "hint": ("Hint: {move} — {why}", "Tipp: {move} — {why}"),
+    "no_undo": (
+        "Nothing to undo: only build plays of this turn, until a hidden card is revealed",
+        "Nichts zurückzunehmen: nur Ausspiele dieses Zuges, bis eine verdeckte Karte aufgedeckt wurde",
+    ),
+    "undone": ("Took back {move}", "{move} zurückgenommen"),
+    "not_your_turn": ("Wait: it is not your turn", "Warte: du bist nicht am Zug"),
+    "illegal": ("Not allowed: {reason}", "Nicht erlaubt: {reason}"),
+    # hot seat
+    "pass_title": ("Pass the keyboard", "Tastatur weitergeben"),
+    "pass_body": (
+        "{name}, it is your turn.\nThe others look away, please.\n\nPress Enter to show your hand.",
+        "{name}, du bist am Zug.\nDie anderen schauen bitte weg.\n\nEnter zeigt dein Blatt.",
+    ),
+    # the end
+    "game_over": ("Game over", "Spielende"),
+    "wins": ("{name} wins", "{name} gewinnt"),
+    "draw_result": ("A draw ({reason})", "Unentschieden ({reason})"),
+    "reason_stock": ("the last stock card was played", "die letzte Karte des Vorratsstapels ist gespielt"),
+    "reason_blocked": ("nobody could play", "niemand konnte spielen"),
+    "reason_turn-limit": ("the turn limit", "das Zuglimit"),
+    "reason_draw-pile-empty": ("the draw pile ran out", "der Nachziehstapel ist leer"),
+    "points": ("{points} points", "{points} Punkte"),
+    "turns_played": ("{turns} turns, {moves} moves", "{turns} Züge, {moves} Spielzüge"),
+    "stock_left": ("{name}: {n} stock cards left", "{name}: noch {n} Karten im Vorratsstapel"),
+    "match_over": ("{name} wins the match", "{name} gewinnt die Partie"),
+    "end_keys": ("N next game · Q quit", "N nächstes Spiel · Q beenden"),
+    "end_keys_final": ("Q quit", "Q beenden"),
+    # footer
+    "key_hint": ("Hint", "Tipp"),
+    "key_undo": ("Undo", "Zurück"),
+    "key_pass_turn": ("Pass", "Passen"),
+    "key_quit": ("Quit", "Beenden"),
+    "key_cancel": ("Cancel", "Abbrechen"),
+    "key_go": ("Show my hand", "Blatt zeigen"),
+    "key_next": ("Next game", "Nächstes Spiel"),
+    "key_leave": ("Quit", "Beenden"),
+    "key_close": ("Look at the table", "Tisch ansehen"),
+    "key_spit": ("Spit", "Spit"),
+    "key_slap": ("Slap", "Abschlagen"),
+    "key_start": ("Start", "Los"),
+    # start screen
+    "start_title": ("spite — play in the terminal", "spite — Spielen im Terminal"),
+    "game": ("Game", "Spiel"),
+    "preset": ("Preset", "Variante"),
+    "seats": ("Seats", "Plätze"),
+    "language": ("Language", "Sprache"),
+    "start": ("Start", "Los"),
+    # spit
+    "spit_keys": (
+        "1-5 pile, then Q/W{e} center or another pile's slot · Space spit · S slap · Esc cancel",
+        "1-5 Stapel, dann Q/W{e} Mitte oder freier Platz · Leertaste Spit · S abschlagen · Esc abbrechen",
+    ),
+    "spit_pile": ("Spit pile", "Spit-Stapel"),
+    "tableau": ("Tableau", "Tableau"),
+    "centers": ("Centers", "Mitte"),
+    "round": ("Round {n}", "Runde {n}"),
+    "stuck": ("Stuck: press Space to spit", "Nichts geht mehr: Leertaste für Spit"),
+    "slap_now": (
+        "You won the round: S slaps the smaller pile (or Q/W)",
+        "Runde gewonnen: S schlägt den kleineren Stapel ab (oder Q/W)",
+    ),
+    "slap_wait": ("{name} won the round", "{name} hat die Runde gewonnen"),
+    "rounds_won": ("rounds won {n}", "Runden {n}"),
+    "spit_over": ("Game over: {text} · Q quit", "Spielende: {text} · Q beenden"),
+    "selected": ("Pile {n} selected", "Stapel {n} gewählt"),
+    "wait": ("wait …", "warte …"),
+}
+
+
+def tr(lang: str, key: str, **values: object) -> str:
+    """The text ``key`` in ``lang`` with ``values`` filled in."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r} (en or de)")
+    text = _TEXTS[key][LANGUAGES.index(lang)]
+    return text.format(**values) if values else text
+
+
+def has_text(key: str) -> bool:
+    """True when there is a text ``key``."""
+    return key in _TEXTS

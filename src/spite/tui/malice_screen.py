@@ -1,0 +1,627 @@
+"""The Spite and Malice table screen, the hot-seat hand-over screen and the end-of-game summary.
+
+Keys (shown on the cards' borders and in the prompt line): ``S`` the own stock, ``1``–``9`` hand
+cards (the hand is shown sorted by rank), ``D`` + digit (or ``F1``–``F9``) an own discard pile,
+``B`` + digit a build pile; first the source, then the target. ``Esc`` cancels, ``?``/``H`` asks the
+heuristic bot for a hint, ``U`` takes back a build play of this turn, ``P`` passes when no card may
+be discarded. German aliases: ``V`` (Vorrat), ``A`` + digit (Ablage), ``M`` + digit (Mitte).
+The mouse works the same way: click a source, then a target.
+
+The screen draws from :class:`~spite.malice.SeatView` objects only (what the seat at the keyboard
+may know); the rules stay in the engine: a target is offered when the view's legal moves have it,
+and a refused move shows the engine's reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Static
+
+from spite.cards import RANKS
+from spite.errors import IllegalMoveError
+from spite.malice import PASS, SeatView
+from spite.malice.moves import parse_move, rank_token
+from spite.tui.i18n import tr
+from spite.tui.render import card_label, card_text, is_wild
+from spite.tui.session import MaliceTable, Place, move_places, sorted_hand, targets_of
+from spite.tui.widgets import PileWidget, set_text, translate_bindings
+
+if TYPE_CHECKING:
+    from spite.tui.app import SpiteApp
+
+__all__ = ["MaliceScreen", "PassScreen", "SummaryScreen"]
+
+_PREFIX_KEYS = {"d": "D", "a": "D", "b": "B", "m": "B"}
+_DIGITS = {str(n): n for n in range(1, 10)} | {"0": 10}
+
+
+class PassScreen(Screen[None]):
+    """Hot-seat: covers the whole table until the next person presses Enter."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space", "go", "Show my hand")]
+    DEFAULT_CSS = """
+    PassScreen { align: center middle; }
+    PassScreen > Static { width: 60; height: auto; border: double $accent; padding: 1 2; text-align: center; }
+    """
+
+    def __init__(self, lang: str, name: str) -> None:
+        super().__init__()
+        translate_bindings(self, lang)
+        self.lang = lang
+        self.player = name
+
+    def compose(self) -> ComposeResult:
+        """A single notice."""
+        yield Static(Text.assemble((tr(self.lang, "pass_title") + "\n\n", "bold"),
+                                   tr(self.lang, "pass_body", name=self.player)), id="pass-notice")
+
+    def action_go(self) -> None:
+        """Back to the table."""
+        self.dismiss(None)
+
+
+class SummaryScreen(ModalScreen[str]):
+    """The end of a game: result, counts, the match score; N for the next game of a match."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "next", "Next game"),
+        Binding("q", "leave", "Quit"),
+        Binding("escape", "close", "Look at the table"),
+    ]
+    DEFAULT_CSS = """
+    SummaryScreen { align: center middle; }
+    SummaryScreen > Static { width: 64; height: auto; border: double $accent; padding: 1 2; background: $panel; }
+    """
+
+    def __init__(self, text: Text, more: bool, lang: str = "en") -> None:
+        super().__init__()
+        translate_bindings(self, lang)
+        self.text = text
+        self.more = more
+
+    def compose(self) -> ComposeResult:
+        """The summary text."""
+        yield Static(self.text, id="summary")
+
+    def action_next(self) -> None:
+        """N: the next game of the match (only while it goes on)."""
+        if self.more:
+            self.dismiss("next")
+
+    def action_leave(self) -> None:
+        """Q: quit the app."""
+        self.dismiss("quit")
+
+    def action_close(self) -> None:
+        """Esc: look at the final table."""
+        self.dismiss("close")
+
+
+class MaliceScreen(Screen[None]):
+    """The table of a Spite and Malice game played at this keyboard."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "hint", "Hint"),
+        Binding("u", "undo", "Undo"),
+        Binding("p", "pass_turn", "Pass"),
+        Binding("escape", "cancel", "Cancel", show=False),
+        Binding("q", "app.quit", "Quit"),
+    ]
+    DEFAULT_CSS = """
+    MaliceScreen { layout: vertical; }
+    #head { height: 1; background: $panel; padding: 0 1; }
+    #opponents { height: auto; padding: 0 1; }
+    #main { height: auto; }
+    #table { width: 1fr; height: auto; }
+    .row { height: auto; padding: 0 1; }
+    .label { width: 14; height: 3; content-align: left middle; color: $text-muted; }
+    .label2 { width: 13; height: 3; content-align: right middle; color: $text-muted; }
+    #prompt { height: 1; padding: 0 1; text-style: bold; }
+    #message { height: 2; padding: 0 1; }
+    #log { height: 4; padding: 0 1; color: $text-muted; }
+    #drawpile { width: 20; }
+    MaliceScreen.-wide #log { dock: right; width: 32; height: 100%; border-left: solid $foreground 30%; }
+    MaliceScreen.-large PileWidget { width: 11; height: 5; }
+    MaliceScreen.-large .label, MaliceScreen.-large .label2 { height: 5; }
+    MaliceScreen.-large PileWidget.discard { height: auto; min-height: 5; max-height: 12; content-align: center top; }
+    """
+
+    def __init__(self, table: MaliceTable, lang: str = "en", bot_delay: float = 0.5, preset: str = "") -> None:
+        super().__init__()
+        translate_bindings(self, lang)
+        self.composed = False
+        self.table = table
+        self.lang = lang
+        self.bot_delay = bot_delay
+        self.preset = preset
+        self.source: Place | None = None
+        self.prefix: str | None = None
+        self.hinted: tuple[list[Place], Place | None] | None = None
+        self.shown: int | None = None
+        """The seat whose hand is on screen (None: no hand shown)."""
+        self.bottom = table.humans[0] if table.humans else 0
+        """The seat drawn at the bottom (its stock, discards and hand in big boxes)."""
+        self.message = ""
+        self.bots_running = False
+        self.handing_over = False
+        self.summary_open = False
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        """Head line, opponents, build piles, own stock and discards, hand, prompt, log, footer."""
+        opts = self.table.opts
+        t = self.lang
+        yield Static(id="head")
+        yield Static(id="opponents")
+        with Horizontal(id="main"), Vertical(id="table"):
+            with Horizontal(classes="row", id="builds"):
+                yield Static(tr(t, "build"), classes="label")
+                for b in range(opts.build_piles):
+                    yield PileWidget(("B", b), f"B{b + 1}", id=f"B{b}", classes="build")
+                yield PileWidget(None, "", id="drawpile")
+            with Horizontal(classes="row", id="own"):
+                yield Static(tr(t, "stock"), classes="label", id="stock-label")
+                yield PileWidget(("S",), "S", id="S", classes="stock")
+                yield Static(tr(t, "discard"), classes="label2")
+                for j in range(opts.discard_piles):
+                    yield PileWidget(("D", j), f"D{j + 1}", id=f"D{j}", classes="discard")
+            with Horizontal(classes="row", id="hand"):
+                yield Static(tr(t, "hand"), classes="label", id="hand-label")
+                for i in range(min(opts.hand_size, 10)):
+                    yield PileWidget(("H", i), str((i + 1) % 10), id=f"H{i}", classes="handcard")
+            yield Static(id="prompt")
+            yield Static(id="message")
+        yield Static(id="log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Size classes, then the first move."""
+        self.composed = True
+        self.query_one("#opponents", Static).styles.height = self.table.opts.players - 1
+        self._size_classes()
+        self.advance()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Bigger terminals: bigger cards, fanned discard piles, a log panel."""
+        self._size_classes()
+        self.redraw()
+
+    def _size_classes(self) -> None:
+        width, height = self.app.size
+        self.set_class(height >= 34 and width >= 90, "-large")
+        self.set_class(width >= 112, "-wide")
+
+    # ------------------------------------------------------------------ turn flow
+    @property
+    def spite_app(self) -> SpiteApp:
+        """The app (typed)."""
+        from spite.tui.app import SpiteApp
+
+        assert isinstance(self.app, SpiteApp)
+        return self.app
+
+    @property
+    def waiting_for_human(self) -> bool:
+        """True when a person at this keyboard may act now (tests wait for this)."""
+        return (self.table.human_to_move and not self.bots_running and not self.handing_over
+                and self.shown == self.table.to_move)
+
+    def advance(self) -> None:
+        """After any change: the summary, the hand-over, or the bots' moves."""
+        table = self.table
+        if table.state.is_over:
+            self.source = self.prefix = None
+            self.redraw()
+            if not self.summary_open:
+                self.show_summary()
+            return
+        seat = table.to_move
+        if table.seats[seat].human:
+            if table.hot_seat and self.shown != seat:
+                self.shown = None
+                self.bottom = seat
+                self.redraw()
+                self.handing_over = True
+                self.app.push_screen(PassScreen(self.lang, self.seat_name(seat)), self._handed_over)
+                return
+            self.shown = seat
+            self.bottom = seat
+            self.redraw()
+            return
+        if table.hot_seat:
+            self.shown = None
+        elif table.humans:
+            self.shown = table.humans[0]
+        self.redraw()
+        if not self.bots_running:
+            self.bots_running = True
+            self.run_worker(self._bots(), group="bots")
+
+    def _handed_over(self, _: None = None) -> None:
+        self.handing_over = False
+        self.shown = self.table.to_move
+        self.message = ""
+        self.redraw()
+
+    async def _bots(self) -> None:
+        """Let the non-human seats play until a person is to move or the game ends."""
+        table = self.table
+        try:
+            while not table.state.is_over and not table.human_to_move:
+                if self.bot_delay:
+                    await asyncio.sleep(self.bot_delay)
+                seat = table.to_move
+                driver = table.seats[seat].driver
+                assert driver is not None
+                decision = await driver.choose(table.view(seat))
+                table.play(decision.move)
+                self.redraw()
+        finally:
+            self.bots_running = False
+        self.advance()
+
+    def show_summary(self) -> None:
+        """The end-of-game screen."""
+        self.summary_open = True
+        more = not self.table.match_over
+        self.app.push_screen(SummaryScreen(self.summary_text(), more, self.lang), self._summary_closed)
+
+    def _summary_closed(self, choice: str | None) -> None:
+        self.summary_open = choice == "close"
+        if choice == "quit":
+            self.app.exit()
+        elif choice == "next":
+            self.table.new_game()
+            self.shown = None
+            self.message = ""
+            self.advance()
+
+    # ------------------------------------------------------------------ names and texts
+    def seat_name(self, seat: int) -> str:
+        """``P1 (you)``, ``P2 medium``; with hot-seat every person is named by seat."""
+        s = self.table.seats[seat]
+        who = (tr(self.lang, "you") if not self.table.hot_seat else tr(self.lang, "human")) if s.human else s.name
+        return f"P{seat + 1} ({who})"
+
+    def summary_text(self) -> Text:
+        """What the summary says: result, turns, stocks left, match score."""
+        t = self.lang
+        state = self.table.state
+        result = state.result
+        assert result is not None
+        out = Text(tr(t, "game_over") + "\n\n", style="bold")
+        if result.winner is not None:
+            name = self.seat_name(result.winner)
+            if result.team is not None:
+                name = self.table.side_name(result.team)
+            out.append(tr(t, "wins", name=name), style="bold")
+            out.append(f" — {tr(t, 'reason_' + result.reason)}")
+            if result.points is not None:
+                out.append(" · " + tr(t, "points", points=result.points))
+        else:
+            out.append(tr(t, "draw_result", reason=tr(t, "reason_" + result.reason)), style="bold")
+        out.append("\n" + tr(t, "turns_played", turns=state.turn + (0 if result.reason != "stock" else 1),
+                                 moves=state.plies) + "\n")
+        for i in range(state.opts.n_stocks):
+            name = self.seat_name(i) if not state.opts.partnerships else tr(t, "team", n=i + 1)
+            out.append(tr(t, "stock_left", name=name, n=len(state.stocks[i])) + "\n")
+        match = self.table.match
+        if match is not None:
+            out.append("\n" + self.score_text() + "\n", style="bold")
+            if match.is_over and match.winner is not None:
+                out.append(tr(t, "match_over", name=self.side_label(match.winner)) + "\n", style="bold")
+        out.append("\n" + tr(t, "end_keys" if not self.table.match_over else "end_keys_final"))
+        return out
+
+    def side_label(self, side: int) -> str:
+        """A scoring side's name."""
+        if self.table.opts.partnerships:
+            return tr(self.lang, "team", n=side + 1)
+        return self.seat_name(side)
+
+    def score_text(self) -> str:
+        """``Match 12:4 (to 50)``."""
+        match = self.table.match
+        assert match is not None
+        self.table.finish()
+        return tr(self.lang, "score", scores=":".join(str(s) for s in match.scores), target=match.target)
+
+    # ------------------------------------------------------------------ drawing
+    def redraw(self) -> None:
+        """Draw everything from the views."""
+        if not self.composed:
+            return
+        table = self.table
+        t = self.lang
+        large = self.has_class("-large")
+        view = table.view(self.shown)
+        opts = table.opts
+        skipbo = opts.skipbo
+        # head
+        head = Text(f"{tr(t, 'malice')} · {self.preset} · {tr(t, 'turn')} {view.turn + 1} · ", style="bold")
+        if view.result is None:
+            mover = self.seat_name(view.to_move)
+            head.append(tr(t, "thinking" if self.bots_running and not table.human_to_move else "to_move",
+                           name=mover))
+        else:
+            head.append(tr(t, "game_over"))
+        if table.match is not None:
+            head.append(" · " + self.score_text())
+        set_text(self.query_one("#head", Static), head, layout=False)
+        # opponents
+        lines = Text()
+        for seat in range(opts.players):
+            if seat == self.bottom:
+                continue
+            if lines:
+                lines.append("\n")
+            lines.append_text(self._seat_line(view, seat))
+        set_text(self.query_one("#opponents", Static), lines, layout=False)
+        # marks
+        legal_targets: dict[Place, object] = {}
+        human_view = self.shown is not None and self.shown == view.to_move and view.result is None
+        if self.source is not None and human_view:
+            legal_targets = dict(targets_of(view, self.source))
+        hint_places: set[Place] = set()
+        if self.hinted is not None:
+            hint_places = {*self.hinted[0], *([self.hinted[1]] if self.hinted[1] else [])}
+
+        def marks(place: Place) -> frozenset[str]:
+            out = set()
+            if place == self.source:
+                out.add("source")
+            if place in legal_targets:
+                out.add("target")
+            if place in hint_places:
+                out.add("hint")
+            return frozenset(out)
+
+        # build piles
+        for b, pile in enumerate(view.builds):
+            top = pile[-1] if pile else None
+            wild = top is not None and is_wild(top, opts)
+            content = card_text(top, wild=wild, empty=tr(t, "empty"))
+            self.query_one(f"#B{b}", PileWidget).show(content, f"={len(pile)}" if pile else "", marks=marks(("B", b)))
+        draw = Text("▒▒▒", style="dim")
+        extra = f"+{view.set_aside_size}" if view.set_aside_size else ""
+        self.query_one("#drawpile", PileWidget).show(draw, f"{view.draw_size}{extra}")
+        self.query_one("#drawpile", PileWidget).border_title = tr(t, "draw")
+        # own stock and discards (of the bottom seat)
+        seat = self.bottom
+        si = opts.stock_of(seat)
+        tops = view.stock_tops[si]
+        if large and len(tops) > 1:
+            stock = Text("\n").join([card_text(c, wild=is_wild(c, opts)) for c in tops])
+        else:
+            stock = card_text(tops[-1] if tops else None, wild=bool(tops) and is_wild(tops[-1], opts),
+                              empty=tr(t, "empty"))
+        self.query_one("#S", PileWidget).show(stock, str(view.stock_sizes[si]), marks=marks(("S",)))
+        set_text(self.query_one("#stock-label", Static),
+                 Text.assemble((self.seat_name(seat) + "\n", "bold"), tr(t, "stock")), layout=False)
+        for j, pile in enumerate(view.discards[seat]):
+            if large and len(pile) > 1:
+                shown = pile[-8:]
+                content = Text("\n").join([card_text(c, wild=is_wild(c, opts)) for c in shown])
+                if len(pile) > 8:
+                    content = Text(f"+{len(pile) - 8}\n", style="dim") + content
+            else:
+                content = card_text(pile[-1] if pile else None, wild=bool(pile) and is_wild(pile[-1], opts))
+            self.query_one(f"#D{j}", PileWidget).show(content, str(len(pile)) if pile else "", marks=marks(("D", j)),
+                                                      layout=large)
+        # hand
+        hand = sorted_hand(view) if view.hand is not None else []
+        size = view.hand_sizes[seat]
+        for i in range(min(opts.hand_size, 10)):
+            widget = self.query_one(f"#H{i}", PileWidget)
+            if view.hand is None:
+                widget.show(Text("▒▒▒", style="dim"), "", marks=frozenset({"faded"} if i < size else {"hidden"}))
+            elif i < len(hand):
+                card = hand[i]
+                wild = is_wild(card, opts)
+                widget.show(card_text(card, wild=wild), "", marks=marks(("H", i)))
+            else:
+                widget.show(Text(""), "", marks=frozenset({"hidden"}))
+        set_text(self.query_one("#hand-label", Static),
+                 tr(t, "hand") + (f" ({size})" if view.hand is None else ""), layout=False)
+        # prompt, message, log
+        set_text(self.query_one("#prompt", Static), self._prompt(view, skipbo), layout=False)
+        set_text(self.query_one("#message", Static), Text(self.message, style="italic"), layout=False)
+        wide = self.has_class("-wide")
+        log_lines = table.turn_log(None if wide else 4)
+        if wide:
+            log_lines = [tr(t, "log"), *log_lines[-(max(self.app.size.height - 3, 3)):]]
+        set_text(self.query_one("#log", Static), "\n".join(log_lines), layout=False)
+
+    def _seat_line(self, view: SeatView, seat: int) -> Text:
+        t = self.lang
+        opts = view.opts
+        si = opts.stock_of(seat)
+        tops = view.stock_tops[si]
+        line = Text()
+        marker = "▶ " if seat == view.to_move and view.result is None else "  "
+        line.append(f"{marker}{self.seat_name(seat)}", style="bold")
+        if opts.partnerships:
+            mate = seat % 2 == self.bottom % 2
+            line.append(f" [{tr(t, 'team', n=seat % 2 + 1)}{' ★' if mate else ''}]")
+        line.append(f"  {tr(t, 'stock_short')} {view.stock_sizes[si]}: ")
+        line.append_text(card_text(tops[-1] if tops else None, wild=bool(tops) and is_wild(tops[-1], opts)))
+        line.append(f"  {tr(t, 'hand')} {view.hand_sizes[seat]}  {tr(t, 'discard_short')}")
+        for pile in view.discards[seat]:
+            line.append(" ")
+            line.append_text(card_text(pile[-1] if pile else None, wild=bool(pile) and is_wild(pile[-1], opts)))
+            if len(pile) > 1:
+                line.append(f"({len(pile)})", style="dim")
+        return line
+
+    def _prompt(self, view: SeatView, skipbo: bool) -> Text:
+        t = self.lang
+        opts = view.opts
+        if view.result is not None or self.shown is None or self.shown != view.to_move:
+            return Text("")
+        if self.prefix is not None:
+            what = tr(t, "discard_short") if self.prefix == "D" else tr(t, "build_short")
+            return Text(tr(t, "waiting_digit", what=what))
+        if self.source is None:
+            text = tr(t, "pick_source", h=min(len(view.hand or ()), 10), d=opts.discard_piles)
+            if any(m.kind == PASS for m in view.legal_moves):
+                text += " · " + tr(t, "pass_hint")
+            return Text(text)
+        card = self._card_at(view, self.source)
+        name = card_label(card) if card is not None else "?"
+        discard = tr(t, "or_discard", d=opts.discard_piles) if self.source[0] == "H" else ""
+        targets = targets_of(view, self.source)
+        if not targets:
+            return Text(tr(t, "no_target", card=name))
+        return Text(tr(t, "pick_target", card=name, b=opts.build_piles, discard=discard))
+
+    def _card_at(self, view: SeatView, place: Place) -> int | None:
+        seat = self.bottom
+        if place[0] == "S":
+            tops = view.stock_tops[view.opts.stock_of(seat)]
+            return tops[-1] if tops else None
+        index = int(place[1])
+        if place[0] == "H":
+            hand = sorted_hand(view)
+            return hand[index] if index < len(hand) else None
+        if place[0] == "D":
+            pile = view.discards[seat][index]
+            return pile[-1] if pile else None
+        pile = view.builds[index]
+        return pile[-1] if pile else None
+
+    # ------------------------------------------------------------------ input
+    def on_key(self, event: events.Key) -> None:
+        """Places: S, digits, D/B + digit, F1–F9 (bindings handle the rest)."""
+        key = event.key.lower()
+        if self.prefix is not None:
+            if key in _DIGITS:
+                event.stop()
+                prefix, self.prefix = self.prefix, None
+                self.pick((prefix, _DIGITS[key] - 1))
+                return
+            if key != "escape":
+                self.prefix = None
+        if key in ("s", "v"):
+            event.stop()
+            self.pick(("S",))
+        elif key in _DIGITS:
+            event.stop()
+            self.pick(("H", _DIGITS[key] - 1))
+        elif key in _PREFIX_KEYS:
+            event.stop()
+            if self._may_act():
+                self.prefix = _PREFIX_KEYS[key]
+                self.redraw()
+        elif key.startswith("f") and key[1:].isdigit():
+            event.stop()
+            self.pick(("D", int(key[1:]) - 1))
+        elif key == "h":
+            event.stop()
+            self.action_hint()
+        elif key == "n" and self.table.state.is_over and not self.summary_open:
+            event.stop()
+            self.show_summary()
+
+    @on(PileWidget.Clicked)
+    def _clicked(self, message: PileWidget.Clicked) -> None:
+        if message.pile.place is not None:
+            self.pick(message.pile.place)
+
+    def _may_act(self) -> bool:
+        if self.waiting_for_human:
+            return True
+        if not self.table.state.is_over:
+            self.message = tr(self.lang, "not_your_turn")
+            self.redraw()
+        return False
+
+    def pick(self, place: Place) -> None:
+        """A place was named (by key or click): pick it as the source, or play to it as the target."""
+        if not self._may_act():
+            return
+        view = self.table.view(self.shown)
+        self.message = ""
+        if self.source is not None and place == self.source:
+            self.source = None
+        elif self.source is not None and (place[0] == "B" or (place[0] == "D" and (
+                self.source[0] == "H" or self._card_at(view, place) is None))):
+            self._play_to(view, self.source, place)
+        elif place[0] == "B":
+            self.message = tr(self.lang, "pick_source", h=len(view.hand or ()), d=view.opts.discard_piles)
+        elif self._card_at(view, place) is None:
+            self.source = None
+        else:
+            self.source = place
+        self.hinted = None
+        self.redraw()
+
+    def _play_to(self, view: SeatView, source: Place, target: Place) -> None:
+        card = self._card_at(view, source)
+        if card is None:
+            self.source = None
+            return
+        skipbo = view.opts.skipbo
+        src = "S" if source[0] == "S" else (f"D{int(source[1]) + 1}" if source[0] == "D" else
+                                             "H" + rank_token(RANKS[card], skipbo))
+        try:
+            move = parse_move(f"{src}-{target[0]}{int(target[1]) + 1}", skipbo)
+            self.table.play(move)
+        except IllegalMoveError as exc:
+            self.message = tr(self.lang, "illegal", reason=str(exc))
+            return
+        self.source = None
+        self.hinted = None
+        self.advance()
+
+    # ------------------------------------------------------------------ actions
+    def action_cancel(self) -> None:
+        """Esc: drop the picked source (and a pending D/B)."""
+        self.source = self.prefix = None
+        self.message = ""
+        self.redraw()
+
+    def action_hint(self) -> None:
+        """What the heuristic bot would play here, and why."""
+        if not self._may_act():
+            return
+        decision = self.table.hint()
+        view = self.table.view(self.shown)
+        self.hinted = move_places(view, decision.move)
+        self.message = tr(self.lang, "hint", move=decision.move.text, why=decision.why or "—")
+        self.redraw()
+
+    def action_undo(self) -> None:
+        """Take back the last build play of this turn, if no hidden card has shown since."""
+        if not self._may_act():
+            return
+        if not self.table.can_undo():
+            self.message = tr(self.lang, "no_undo")
+        else:
+            move = self.table.undo()
+            self.message = tr(self.lang, "undone", move=move.text)
+        self.source = None
+        self.hinted = None
+        self.redraw()
+
+    def action_pass_turn(self) -> None:
+        """P: end the turn without a discard (only when that is legal)."""
+        if not self._may_act():
+            return
+        view = self.table.view(self.shown)
+        moves = [m for m in view.legal_moves if m.kind == PASS]
+        if not moves:
+            self.message = tr(self.lang, "illegal", reason="you may pass only when you have no card that may be "
+                                                          "discarded")
+            self.redraw()
+            return
+        self.table.play(moves[0])
+        self.source = None
+        self.advance()

@@ -1,0 +1,261 @@
+"""Spit against a bot in real time, with the keys of the web page.
+
+``1``–``5`` pick an own tableau pile, then ``Q``/``W`` (``E`` with three centers) put its top card
+on that center pile, or another digit moves it into that empty slot. ``Space`` calls spit, ``S``
+slaps the smaller center pile once you have won a round (``Q``/``W`` slap that pile instead).
+``Esc`` cancels. Clicking works the same way (a pile, then a center).
+
+A Textual interval timer reads the clock (``time.monotonic`` unless the app was given another) and
+feeds the engine's ``advance(t)`` through :meth:`~spite.tui.spit_session.SpitTable.tick`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from spite.errors import IllegalMoveError
+from spite.spit import OVER, SLAPPING, SpitView
+from spite.tui.i18n import tr
+from spite.tui.render import card_text
+from spite.tui.spit_session import SpitTable
+from spite.tui.widgets import PileWidget, set_text, translate_bindings
+
+__all__ = ["SpitScreen"]
+
+CENTER_KEYS = "qwe"
+
+
+class SpitScreen(Screen[None]):
+    """The Spit table: the bot's tableau at the top, the centers, yours at the bottom."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("space", "spit", "Spit"),
+        Binding("s", "slap", "Slap"),
+        Binding("escape", "cancel", "Cancel", show=False),
+        Binding("ctrl+q", "app.quit", "Quit"),
+    ]
+    DEFAULT_CSS = """
+    SpitScreen { layout: vertical; }
+    #spit-head { height: 1; background: $panel; padding: 0 1; }
+    .row { height: auto; padding: 0 1; }
+    .label { width: 14; height: 3; content-align: left middle; color: $text-muted; }
+    #spit-prompt { height: 2; padding: 0 1; text-style: bold; }
+    #spit-message { height: 2; padding: 0 1; }
+    #spit-log { height: 3; padding: 0 1; color: $text-muted; }
+    #bot-spit, #my-spit { width: 12; }
+    """
+
+    def __init__(self, table: SpitTable, clock: Callable[[], float], lang: str = "en",
+                 tick_seconds: float = 0.05) -> None:
+        super().__init__()
+        translate_bindings(self, lang)
+        self.composed = False
+        self.table = table
+        self.clock = clock
+        self.lang = lang
+        self.tick_seconds = tick_seconds
+        self.start = clock()
+        self.source: int | None = None
+        self.message = ""
+        self.flash = ""
+
+    def compose(self) -> ComposeResult:
+        """Head, bot row, centers, own row, prompt, message, log, footer."""
+        t = self.lang
+        n_centers = len(self.table.state.centers)
+        yield Static(id="spit-head")
+        with Horizontal(classes="row"):
+            yield Static(f"P2 ({self.table.level})", classes="label", id="bot-label")
+            for i in range(5):
+                yield PileWidget(None, f"T{i + 1}", id=f"bot-T{i}")
+            yield PileWidget(None, tr(t, "spit"), id="bot-spit")
+        with Horizontal(classes="row"):
+            yield Static(tr(t, "centers"), classes="label")
+            for j in range(n_centers):
+                yield PileWidget(("C", j), f"{CENTER_KEYS[j].upper()}", id=f"C{j}")
+        with Horizontal(classes="row"):
+            yield Static(f"P1 ({tr(t, 'you')})", classes="label", id="me-label")
+            for i in range(5):
+                yield PileWidget(("T", i), str(i + 1), id=f"T{i}")
+            yield PileWidget(None, tr(t, "spit"), id="my-spit")
+        yield Static(id="spit-prompt")
+        yield Static(id="spit-message")
+        yield Static(id="spit-log")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Start the clock."""
+        self.composed = True
+        self.start = self.clock()
+        self.redraw()
+        self.set_interval(self.tick_seconds, self.tick)
+
+    def now_ms(self) -> int:
+        """Ms since the game began, by the clock."""
+        return int((self.clock() - self.start) * 1000)
+
+    def tick(self) -> None:
+        """Let the time pass: automatic events, the bot's moves; then draw."""
+        if self.table.over:
+            return
+        events = self.table.tick(self.now_ms())
+        for ev in events:
+            if ev.kind == "game-over":
+                self.message = tr(self.lang, "spit_over", text=self._result_text())
+        self.redraw()
+
+    # ------------------------------------------------------------------ drawing
+    def _result_text(self) -> str:
+        result = self.table.state.result or {}
+        winner = result.get("winner")
+        name = "P1 (" + tr(self.lang, "you") + ")" if winner == 0 else f"P2 ({self.table.level})"
+        return (tr(self.lang, "wins", name=name) if winner is not None else "—") + f" ({result.get('reason')})"
+
+    def redraw(self) -> None:
+        """Draw the table from the person's view."""
+        if not self.composed:
+            return
+        t = self.lang
+        view = self.table.view()
+        me, bot = view.players[0], view.players[1]
+        head = Text(f"{tr(t, 'spit')} · {tr(t, 'round', n=view.round)} · {view.t / 1000:.1f} s · "
+                    f"P1 {tr(t, 'rounds_won', n=me.rounds_won)} · P2 {tr(t, 'rounds_won', n=bot.rounds_won)}",
+                    style="bold")
+        set_text(self.query_one("#spit-head", Static), head)
+        targets = self._targets(view)
+        for i, pile in enumerate(bot.tableau):
+            self.query_one(f"#bot-T{i}", PileWidget).show(card_text(pile.top), str(pile.cards or ""))
+        self.query_one("#bot-spit", PileWidget).show(Text("▒▒▒" if bot.spit else "", style="dim"), str(bot.spit),
+                                                     marks=frozenset({"source"} if bot.called_spit else set()))
+        for j, center in enumerate(view.centers):
+            marks = {"target"} if ("C", j) in targets else set()
+            self.query_one(f"#C{j}", PileWidget).show(card_text(center.top), str(center.cards), marks=frozenset(marks))
+        for i, pile in enumerate(me.tableau):
+            marks = set()
+            if self.source == i:
+                marks.add("source")
+            if ("T", i) in targets:
+                marks.add("target")
+            self.query_one(f"#T{i}", PileWidget).show(card_text(pile.top), str(pile.cards or ""),
+                                                      marks=frozenset(marks))
+        self.query_one("#my-spit", PileWidget).show(Text("▒▒▒" if me.spit else "", style="dim"), str(me.spit),
+                                                    marks=frozenset({"source"} if me.called_spit else set()))
+        set_text(self.query_one("#spit-prompt", Static), self._prompt(view))
+        set_text(self.query_one("#spit-message", Static), Text(self.message, style="italic"))
+        recent = [f"{'P1' if e.seat == 0 else 'P2' if e.seat == 1 else '--'} {e.text}" for e in self.table.events
+                  if e.kind in ("move", "flip", "round-won", "game-over")][-6:]
+        set_text(self.query_one("#spit-log", Static), " · ".join(recent))
+
+    def _prompt(self, view: SpitView) -> Text:
+        t = self.lang
+        if view.phase == OVER:
+            return Text(tr(t, "spit_over", text=self._result_text()))
+        if view.phase == SLAPPING:
+            if view.round_winner == 0:
+                return Text(tr(t, "slap_now"))
+            return Text(tr(t, "slap_wait", name=f"P2 ({self.table.level})"))
+        if view.t < view.play_from:
+            return Text(tr(t, "wait"))
+        if "spit" in view.legal:
+            return Text(tr(t, "stuck"))
+        if self.source is not None:
+            return Text(tr(t, "selected", n=self.source + 1) + " · " + tr(t, "spit_keys", e=self._e(view)))
+        return Text(tr(t, "spit_keys", e=self._e(view)))
+
+    @staticmethod
+    def _e(view: SpitView) -> str:
+        return "/E" if len(view.centers) == 3 else ""
+
+    def _targets(self, view: SpitView) -> set[tuple[str, int]]:
+        out: set[tuple[str, int]] = set()
+        if self.source is None:
+            return out
+        prefix = f"T{self.source + 1}-"
+        for move in view.legal:
+            if move.startswith(prefix):
+                kind, number = move[len(prefix)], int(move[len(prefix) + 1:]) - 1
+                out.add(("C" if kind == "C" else "T", number))
+        return out
+
+    # ------------------------------------------------------------------ input
+    def try_move(self, move: str) -> bool:
+        """Play the person's move now; a refusal (a lost race too) shows the engine's reason."""
+        try:
+            self.table.play(move, self.now_ms())
+        except IllegalMoveError as exc:
+            self.message = tr(self.lang, "illegal", reason=str(exc))
+            self.redraw()
+            return False
+        self.message = ""
+        if self.table.over:
+            self.message = tr(self.lang, "spit_over", text=self._result_text())
+        self.redraw()
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        """Digits, Q/W/E and S."""
+        key = event.key.lower()
+        if key in "12345" and len(key) == 1:
+            event.stop()
+            self.pick(("T", int(key) - 1))
+        elif len(key) == 1 and key in CENTER_KEYS[: len(self.table.state.centers)]:
+            event.stop()
+            self.pick(("C", CENTER_KEYS.index(key)))
+        elif key == "q" and self.table.over:
+            event.stop()
+            self.app.exit()
+
+    @on(PileWidget.Clicked)
+    def _clicked(self, message: PileWidget.Clicked) -> None:
+        place = message.pile.place
+        if place is not None:
+            self.pick((str(place[0]), int(place[1])))
+
+    def pick(self, place: tuple[str, int]) -> None:
+        """A pile or center was named."""
+        kind, number = place
+        view = self.table.view()
+        if self.table.over:
+            return
+        if kind == "C":
+            if view.phase == SLAPPING:
+                self.try_move(f"slap C{number + 1}")
+            elif self.source is not None:
+                source, self.source = self.source, None
+                self.try_move(f"T{source + 1}-C{number + 1}")
+            return
+        if self.source is None or self.source == number:
+            self.source = None if self.source == number else number
+        elif view.players[0].tableau[number].cards == 0:
+            source, self.source = self.source, None
+            self.try_move(f"T{source + 1}-T{number + 1}")
+            return
+        else:
+            self.source = number
+        self.redraw()
+
+    def action_spit(self) -> None:
+        """Space: call spit."""
+        self.source = None
+        self.try_move("spit")
+
+    def action_slap(self) -> None:
+        """S: slap the smaller center pile (after winning a round)."""
+        view = self.table.view()
+        sizes = [c.cards for c in view.centers]
+        self.try_move(f"slap C{sizes.index(min(sizes)) + 1}")
+
+    def action_cancel(self) -> None:
+        """Esc: drop the picked pile."""
+        self.source = None
+        self.message = ""
+        self.redraw()

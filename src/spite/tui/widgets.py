@@ -1,0 +1,99 @@
+"""Widgets shared by the screens: a card pile that shows its key and can be clicked.
+
+A :class:`PileWidget` is a bordered box: the border title is the key that picks it (``S``, ``3``,
+``D2``, ``B1``), the subtitle a count, the inside the top card (or a fan of cards). States are
+shown by the border's *shape* as well as its colour, so they survive any theme: a picked source has
+a double border, a legal target a heavy one (and an arrow in its title), a hint a dashed one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rich.text import Text
+from textual import events
+from textual.dom import DOMNode
+from textual.message import Message
+from textual.widgets import Static
+
+from spite.tui.i18n import has_text, tr
+
+__all__ = ["PileWidget", "set_text", "translate_bindings"]
+
+
+def set_text(widget: Static, content: Text | str, *, layout: bool = True) -> None:
+    """Update a Static only when its content changed (a redraw of the whole table stays cheap)."""
+    text = content if isinstance(content, Text) else Text(content)
+    key = (text.plain, tuple(text.spans), text.style)
+    if getattr(widget, "_spite_shown", None) == key:
+        return
+    widget._spite_shown = key  # type: ignore[attr-defined]
+    widget.update(text, layout=layout)
+
+
+def translate_bindings(node: DOMNode, lang: str) -> None:
+    """Put the footer's descriptions of ``node``'s key bindings into ``lang`` (keys ``key_<action>``)."""
+    table = node._bindings.key_to_bindings
+    for key, bindings in table.items():
+        table[key] = [
+            replace(b, description=tr(lang, name)) if has_text(name := "key_" + b.action.split(".")[-1]) else b
+            for b in bindings
+        ]
+
+
+class PileWidget(Static):
+    """One pile (or hand card) on the table; ``place`` is what it means to the screen."""
+
+    DEFAULT_CSS = """
+    PileWidget {
+        width: 9;
+        height: 3;
+        border: round $foreground 60%;
+        border-title-align: left;
+        border-subtitle-align: right;
+        content-align: center middle;
+        text-align: center;
+        margin: 0 1 0 0;
+    }
+    PileWidget.-faded { border: round $foreground 25%; color: $text-muted; }
+    PileWidget.-source { border: double $accent; text-style: bold; }
+    PileWidget.-target { border: heavy $success; text-style: bold; }
+    PileWidget.-hint { border: dashed $warning; }
+    PileWidget.-hidden { visibility: hidden; }
+    """
+
+    class Clicked(Message):
+        """The pile was clicked."""
+
+        def __init__(self, pile: PileWidget) -> None:
+            super().__init__()
+            self.pile = pile
+
+    def __init__(self, place: tuple[str, ...] | tuple[str, int] | None, key: str = "", **kwargs: object) -> None:
+        super().__init__("", **kwargs)  # type: ignore[arg-type]
+        self.place = place
+        self.key_label = key
+        self.border_title = key
+        self._shown: object = None
+
+    def show(self, content: Text, count: str = "", *, marks: frozenset[str] = frozenset(),
+             layout: bool = False) -> None:
+        """Draw ``content`` with ``count`` in the subtitle; ``marks`` among source/target/hint/faded/hidden.
+
+        Nothing is redrawn when nothing changed; ``layout`` for a pile whose height follows its cards.
+        """
+        key = (content.plain, tuple(content.spans), content.style, count, marks)
+        if key == self._shown:
+            return
+        self._shown = key
+        arrow = "→" if "target" in marks else ("●" if "source" in marks else "")
+        self.border_title = f"{self.key_label}{arrow}" if self.key_label else arrow
+        self.border_subtitle = count
+        for mark in ("source", "target", "hint", "faded", "hidden"):
+            self.set_class(mark in marks, f"-{mark}")
+        self.update(content, layout=layout)
+
+    def on_click(self, event: events.Click) -> None:
+        """Tell the screen."""
+        event.stop()
+        self.post_message(self.Clicked(self))

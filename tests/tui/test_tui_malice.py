@@ -1,0 +1,298 @@
+"""The Spite and Malice screen driven by keys through Textual's pilot."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from textual.pilot import Pilot
+from tui_helpers import keys_for, malice, run, type_keys, wait_for, wait_for_human
+
+from spite.bots import make_bot
+from spite.cards import RANKS
+from spite.malice import BUILD, HAND, STOCK, Options, State
+from spite.malice.moves import rank_token
+from spite.tui.app import SpiteApp, TuiConfig
+from spite.tui.malice_screen import PassScreen, SummaryScreen
+from spite.tui.session import sorted_hand
+
+
+def test_whole_game_against_a_bot_by_keys() -> None:
+    """A short game to the end: every human move is typed (source key, target key)."""
+    config = TuiConfig(preset="short", options={"stock_size": 5}, seats="human,easy", seed=23, bot_delay=0)
+    chooser = make_bot("medium")
+    rng = random.Random(0)
+    typed: list[str] = []
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = malice(app)
+        human = screen.table.humans[0]
+        chooser.start_game(screen.table.opts, human)
+        for _ in range(400):
+            await wait_for_human(pilot, app)
+            if screen.table.state.is_over:
+                break
+            view = screen.table.view(human)
+            move = chooser.decide(view, rng).move
+            plies = screen.table.state.plies
+            await type_keys(pilot, *keys_for(view, move))
+            assert screen.table.state.plies > plies, (move, screen.message)
+            typed.append(move.text)
+        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen))
+        text = app.screen_text()
+        assert "Game over" in text
+        assert "wins" in text or "draw" in text.lower()
+        state = screen.table.state
+        assert state.is_over and state.result is not None
+        human_moves = [e.move for e in screen.table.log if e.seat == human]
+        assert human_moves == typed
+        await pilot.press("q")
+
+    run(config, body)
+
+
+def test_hot_seat_hides_hands_between_turns() -> None:
+    config = TuiConfig(preset="short", seats="human,human", seed=4, bot_delay=0)
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = malice(app)
+        first = screen.table.to_move
+        await wait_for(pilot, lambda: isinstance(app.screen, PassScreen))
+        assert screen.shown is None
+        cover = app.screen_text()
+        assert "Pass the keyboard" in cover and "P" + str(first + 1) in cover
+        assert "Hand" not in cover and "Stock" not in cover  # nothing of the table shows
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.waiting_for_human)
+        assert screen.shown == first
+        view = screen.table.view(first)
+        # end the turn with a discard typed by keys
+        move = next(m for m in view.legal_moves if m.kind != BUILD)
+        await pilot.press(*keys_for(view, move))
+        await wait_for(pilot, lambda: isinstance(app.screen, PassScreen))
+        assert screen.table.to_move != first
+        assert screen.shown is None  # nobody's hand is on screen behind the cover
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.shown == screen.table.to_move)
+        assert screen.bottom == screen.table.to_move
+
+    run(config, body)
+
+
+def _seed_with(predicate: Any, preset: str = "short") -> int:
+    opts = Options.from_preset(preset)
+    for seed in range(500):
+        state = State.new(opts, seed, first=0)
+        if predicate(state):
+            return seed
+    raise AssertionError("no seed found")
+
+
+def _hand_build(state: State) -> Any:
+    return next((m for m in state.legal_moves() if m.kind == BUILD and m.source == HAND), None)
+
+
+def test_undo_inside_a_turn() -> None:
+    """A hand build play is taken back; after the turn ends nothing can be undone."""
+    seed = _seed_with(lambda s: _hand_build(s) is not None and
+                      not any(m.source == STOCK and m.kind == BUILD for m in s.legal_moves()))
+    config = TuiConfig(preset="short", seats="human,human", seed=seed, bot_delay=0, first=0)
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = malice(app)
+        table = screen.table
+        await wait_for(pilot, lambda: isinstance(app.screen, PassScreen))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.waiting_for_human)
+        before = (list(table.state.hands[0]), [list(b) for b in table.state.builds])
+        view = table.view(0)
+        move = _hand_build(table.state)
+        await pilot.press(*keys_for(view, move))
+        assert table.log[-1].move == move.text
+        assert table.can_undo()
+        await pilot.press("u")
+        assert (list(table.state.hands[0]), [list(b) for b in table.state.builds]) == before
+        assert "Took back " + move.text in app.screen_text()
+        assert not table.can_undo()
+        await pilot.press("u")
+        assert "Nothing to undo" in app.screen_text()
+        # a discard ends the turn: the next player cannot take anything back
+        view = table.view(0)
+        end = next(m for m in view.legal_moves if m.kind != BUILD)
+        await pilot.press(*keys_for(view, end))
+        await wait_for(pilot, lambda: isinstance(app.screen, PassScreen))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.waiting_for_human)
+        plies = table.state.plies
+        await pilot.press("u")
+        assert table.state.plies == plies
+
+    run(config, body)
+
+
+def test_no_undo_after_the_stock_card_is_played() -> None:
+    seed = _seed_with(lambda s: any(m.source == STOCK and m.kind == BUILD for m in s.legal_moves()))
+    config = TuiConfig(preset="short", seats="human,easy", seed=seed, bot_delay=0, first=0)
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = malice(app)
+        table = screen.table
+        await wait_for(pilot, lambda: screen.waiting_for_human)
+        move = next(m for m in table.state.legal_moves() if m.source == STOCK and m.kind == BUILD)
+        await pilot.press(*keys_for(table.view(0), move))
+        assert table.log[-1].move == move.text
+        plies = table.state.plies
+        await pilot.press("u")
+        assert table.state.plies == plies
+        assert "Nothing to undo" in app.screen_text()
+
+    run(config, body)
+
+
+def test_mouse_click_source_then_target_and_highlights() -> None:
+    seed = _seed_with(lambda s: _hand_build(s) is not None)
+    config = TuiConfig(preset="short", seats="human,easy", seed=seed, bot_delay=0, first=0)
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = malice(app)
+        table = screen.table
+        await wait_for(pilot, lambda: screen.waiting_for_human)
+        view = table.view(0)
+        move = _hand_build(table.state)
+        keys = keys_for(view, move)
+        await pilot.click(f"#H{int(keys[0]) - 1}")
+        assert screen.source == ("H", int(keys[0]) - 1)
+        target = screen.query_one(f"#B{move.target}")
+        assert target.has_class("-target")
+        assert "→" in str(target.border_title)
+        await pilot.press("escape")
+        assert screen.source is None and not target.has_class("-target")
+        await pilot.click(f"#H{int(keys[0]) - 1}")
+        await pilot.click(f"#B{move.target}")
+        assert table.log[-1].move == move.text
+
+    run(config, body)
+
+
+def test_hint_and_illegal_target_message() -> None:
+    config = TuiConfig(preset="short", seats="human,easy", seed=2, bot_delay=0, first=0)
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = malice(app)
+        await wait_for_human(pilot, app)
+        await pilot.press("question_mark")
+        assert "Hint: " in screen.message
+        assert screen.table.hint().move.text in screen.message
+        # the stock onto a (still empty) discard pile is no move: the engine's reason is shown
+        await pilot.press("s", "d", "1")
+        assert "Not allowed" in screen.message and "only hand cards" in screen.message
+        # a hand card where it does not fit
+        view = screen.table.view(0)
+        legal = {m.text for m in view.legal_moves}
+        for slot, card in enumerate(sorted_hand(view)):
+            token = "H" + rank_token(RANKS[card], False)
+            bad = [b for b in range(4) if f"{token}-B{b + 1}" not in legal]
+            if bad:
+                await pilot.press(str(slot + 1), "b", str(bad[0] + 1))
+                assert f"cannot go on build pile {bad[0] + 1}" in screen.message
+                assert f"cannot go on build pile {bad[0] + 1}" in app.screen_text()
+                break
+        else:
+            raise AssertionError("every card fits everywhere")
+
+    run(config, body)
+
+
+def test_german_labels() -> None:
+    config = TuiConfig(preset="classic", seats="human,easy", seed=5, bot_delay=0, lang="de")
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        await wait_for_human(pilot, app)
+        text = app.screen_text()
+        for word in ("Vorratsstapel", "Mittelstapel", "Ablagestapel", "Blatt", "Nachziehstapel", "Tipp", "Zug"):
+            assert word in text, word
+        await pilot.press("1")
+        assert "wohin?" in app.screen_text()
+
+    run(config, body)
+
+
+def test_layout_80x24_shows_counts_piles_and_hand() -> None:
+    """A snapshot-style check of the regions of an 80×24 screen."""
+    config = TuiConfig(preset="short", seats="human,easy", seed=9, bot_delay=0)
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = malice(app)
+        await wait_for_human(pilot, app)
+        lines = app.screen_text().splitlines()
+        assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
+        text = "\n".join(lines)
+        view = screen.table.view(0)
+        me, other = 0, 1
+        assert f"Stock {view.stock_sizes[other]}:" in lines[1]  # the opponent's line
+        build_rows = [line for line in lines if "B1" in line]
+        assert build_rows and all(f"B{b}" in build_rows[0] for b in range(1, 5))
+        assert "Draw pile" in build_rows[0]
+        stock_box = next(i for i, line in enumerate(lines) if "─ S " in line)
+        assert f" {view.stock_sizes[me]} " in lines[stock_box + 2]
+        hand_row = next(i for i, line in enumerate(lines) if "─ 1 " in line)
+        from spite.tui.render import card_label
+        from spite.tui.session import sorted_hand
+        for card in sorted_hand(view):
+            assert card_label(card) in lines[hand_row + 1] or card_label(card) + "★" in lines[hand_row + 1]
+        assert "S stock, 1-5 hand, D1-D4 discard" in text
+        svg = app.export_screenshot()
+        assert svg.startswith("<svg")
+
+    run(config, body)
+
+
+def test_match_score_and_next_game() -> None:
+    """The match preset scores: the head shows the match score, the summary offers the next game."""
+    config = TuiConfig(preset="match", options={"stock_size": 2, "match_target": 100}, seats="easy,easy",
+                       seed=3, bot_delay=0)
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = malice(app)
+        assert re.search(r"Match \d+:\d+ \(to 100\)", app.screen_text())
+        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen))
+        text = app.screen_text()
+        assert "Match " in text and "N next game" in text
+        await pilot.press("n")
+        await wait_for(pilot, lambda: screen.table.games == 2)
+        assert screen.table.match is not None and len(screen.table.match.results) >= 1
+        assert sum(screen.table.match.scores) > 0 or screen.table.match.results[0].winner is None
+
+    run(config, body)
+
+
+def test_large_terminal_fans_discards_and_shows_the_log() -> None:
+    """At 120×40 the cards grow, discard piles show every card (up to 8), the log is a side panel."""
+    config = TuiConfig(preset="short", seats="human,easy", seed=23, bot_delay=0)
+    chooser = make_bot("medium")
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = malice(app)
+        assert screen.has_class("-large") and screen.has_class("-wide")
+        chooser.start_game(screen.table.opts, 0)
+        rng = random.Random(1)
+        while screen.table.state.turn < 8 and not screen.table.state.is_over:
+            await wait_for_human(pilot, app)
+            if screen.table.state.is_over:
+                break
+            view = screen.table.view(0)
+            await type_keys(pilot, *keys_for(view, chooser.decide(view, rng).move))
+        await wait_for_human(pilot, app)
+        text = app.screen_text()
+        lines = text.splitlines()
+        assert len(lines) == 40
+        assert "Log" in text and "1 P" in text
+        view = screen.table.view(0)
+        deep = [pile for pile in view.discards[0] if len(pile) > 1]
+        if deep:
+            from spite.tui.render import card_label
+            labels = [card_label(c) for c in deep[0]]
+            assert all(any(label in line for line in lines) for label in labels)
+
+    run(config, body, size=(120, 40))

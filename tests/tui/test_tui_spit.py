@@ -1,0 +1,118 @@
+"""Spit against a bot in real time, played by keys, on a virtual clock."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.pilot import Pilot
+from tui_helpers import run, type_keys
+
+from spite.spit import SLAPPING
+from spite.tui.app import SpiteApp, TuiConfig
+from spite.tui.spit_screen import SpitScreen
+
+
+class FakeClock:
+    """A clock the test moves by hand (seconds)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def spit_screen(app: SpiteApp) -> SpitScreen:
+    screen = app.game_screen
+    assert isinstance(screen, SpitScreen)
+    return screen
+
+
+def test_a_spit_round_against_a_bot_by_keys() -> None:
+    """Keys 1-5 then Q/W play on the centers, Space calls spit, S slaps; the bot plays on its timer."""
+    clock = FakeClock()
+    config = TuiConfig(game="spit", seats="human,easy", seed=21, clock=clock, tick_seconds=60)
+    pressed: set[str] = set()
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = spit_screen(app)
+        table = screen.table
+        for _ in range(3000):
+            clock.now += 0.25
+            screen.tick()
+            view = table.view()
+            if view.phase == SLAPPING and view.round_winner == 0:
+                await type_keys(pilot, "s")
+                pressed.add("s")
+            elif view.phase == SLAPPING or view.round > 1 or table.over:
+                if table.state.round > 1 or table.over:
+                    break
+                continue
+            plays = [m for m in view.legal if "-C" in m]
+            if plays:
+                pile, center = int(plays[0][1]), int(plays[0][-1])
+                moves_before = len(table.events)
+                await type_keys(pilot, str(pile), "qwe"[center - 1])
+                pressed.add("play")
+                assert len(table.events) > moves_before or "Not allowed" in screen.message
+            elif "spit" in view.legal:
+                await type_keys(pilot, "space")
+                pressed.add("space")
+        assert table.state.round > 1 or table.over
+        kinds = {e.kind for e in table.events}
+        assert "round-won" in kinds and "flip" in kinds
+        mine = [e.text for e in table.events if e.kind == "move" and e.seat == 0 and not e.auto]
+        assert any(m.startswith("T") for m in mine)
+        assert any(e.kind == "move" and e.seat == 1 for e in table.events)  # the bot played too
+        assert "play" in pressed
+
+    run(config, body)
+
+
+def test_spit_layout_in_german_and_cancel() -> None:
+    clock = FakeClock()
+    config = TuiConfig(game="spit", seats="human,medium", seed=4, clock=clock, tick_seconds=60, lang="de")
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = spit_screen(app)
+        await pilot.pause()
+        text = app.screen_text()
+        lines = text.splitlines()
+        assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
+        assert "Runde 1" in text and "Leertaste" in text
+        for key in ("─ 1 ", "─ 5 ", "─ Q ", "─ W "):
+            assert key in text, key
+        await type_keys(pilot, "1")
+        assert screen.source == 0
+        await type_keys(pilot, "escape")
+        assert screen.source is None
+        # a card onto a center where it does not fit: the engine's reason
+        view = screen.table.view()
+        bad = next(((i, j) for i in range(5) for j in range(2)
+                    if view.players[0].tableau[i].cards and f"T{i + 1}-C{j + 1}" not in view.legal), None)
+        if bad is not None:
+            await type_keys(pilot, str(bad[0] + 1), "qw"[bad[1]])
+            assert "Nicht erlaubt" in screen.message
+
+    run(config, body)
+
+
+def test_spit_slot_move_by_keys_and_click() -> None:
+    """T1 is played out, then 5 then 1 moves pile 5's top card into the empty slot."""
+    clock = FakeClock()
+    config = TuiConfig(game="spit", seats="human,easy", seed=2, clock=clock, tick_seconds=60)
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = spit_screen(app)
+        await pilot.pause()
+        assert "T1-C1" in screen.table.view().legal
+        await type_keys(pilot, "1", "q")
+        assert screen.table.view().players[0].tableau[0].cards == 0
+        await type_keys(pilot, "5")
+        assert screen.query_one("#T0").has_class("-target")  # the empty slot is a legal target
+        await pilot.click("#T0")
+        mine = [e.text for e in screen.table.events if e.kind == "move" and e.seat == 0]
+        assert mine == ["T1-C1", "T5-T1"]
+        assert screen.table.view().players[0].tableau[0].cards == 1
+
+    run(config, body)

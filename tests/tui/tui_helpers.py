@@ -1,0 +1,82 @@
+"""Helpers for the Textual app tests: run an app headless, wait for the human, press a move's keys."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from textual import events
+from textual.pilot import Pilot
+
+from spite.cards import RANKS
+from spite.malice import DISCARD, DISCARD_PILE, PASS, STOCK, Move, SeatView
+from spite.tui.app import SpiteApp, TuiConfig
+from spite.tui.malice_screen import MaliceScreen
+from spite.tui.session import sorted_hand
+
+
+def run(config: TuiConfig, body: Callable[[SpiteApp, Pilot[Any]], Awaitable[None]],
+        size: tuple[int, int] = (80, 24)) -> SpiteApp:
+    """Run ``body`` against a headless app of ``config`` and return the app."""
+    app = SpiteApp(config)
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await body(app, pilot)
+
+    asyncio.run(main())
+    return app
+
+
+def malice(app: SpiteApp) -> MaliceScreen:
+    """The Spite and Malice screen of the app."""
+    screen = app.game_screen
+    assert isinstance(screen, MaliceScreen), screen
+    return screen
+
+
+async def wait_for(pilot: Pilot[Any], done: Callable[[], bool], rounds: int = 2000) -> None:
+    """Let the app run until ``done()`` (bots moving in worker threads), or fail."""
+    for _ in range(rounds):
+        if done():
+            return
+        await pilot.pause(0.002)
+    raise AssertionError("the app never reached the expected state")
+
+
+async def wait_for_human(pilot: Pilot[Any], app: SpiteApp) -> None:
+    """Wait until a person may act, or the game is over."""
+    await wait_for(pilot, lambda: malice(app).waiting_for_human or malice(app).table.state.is_over)
+
+
+def keys_for(view: SeatView, move: Move) -> list[str]:
+    """The keys that play ``move`` on the screen: source, then target (``p`` for a pass)."""
+    if move.kind == PASS:
+        return ["p"]
+    if move.source == STOCK and move.kind != DISCARD:
+        keys = ["s"]
+    elif move.source == DISCARD_PILE and move.kind != DISCARD:
+        keys = ["d", str(move.pile + 1)]
+    else:
+        slot = next(i for i, c in enumerate(sorted_hand(view)) if RANKS[c] == move.rank)
+        keys = [str(slot + 1)]
+    keys += ["d" if move.kind == DISCARD else "b", str(move.target + 1)]
+    return keys
+
+
+_CHARS = {"space": " ", "question_mark": "?", "escape": None, "enter": "\r"}
+
+
+async def type_keys(pilot: Pilot[Any], *keys: str) -> None:
+    """Press keys like :meth:`Pilot.press`, without its idle-CPU waits (slow on a busy machine).
+
+    Each key event goes into the app's queue as the terminal driver would put it there; then the
+    screen and its widgets work off every message pending (three rounds: app → screen → bubbling).
+    """
+    app = pilot.app
+    for key in keys:
+        app.post_message(events.Key(key, _CHARS.get(key, key if len(key) == 1 else None)))
+        for _ in range(3):
+            await pilot._wait_for_screen()
