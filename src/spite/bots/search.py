@@ -146,14 +146,21 @@ class SearchBot(Bot):
             if limit is None and time.perf_counter() >= deadline:
                 break
             sample_seed = rng.getrandbits(48)
+            values: list[float] = []
             for cand in pool:
+                if limit is None and values and time.perf_counter() >= deadline:
+                    break  # out of time mid-sample: candidates are compared on whole samples only
                 world = determinize(view, random.Random(sample_seed))
                 for move in cand.moves:
                     if world.result is not None:
                         break
                     world.play(move)
-                cand.values.append(rollout_value(world, seat, self.horizon, random.Random(sample_seed + 1),
-                                                 self.weights))
+                values.append(rollout_value(world, seat, self.horizon, random.Random(sample_seed + 1),
+                                            self.weights))
+            if len(values) < len(pool):
+                break
+            for cand, value in zip(pool, values, strict=True):
+                cand.values.append(value)
             samples += 1
             if samples % round_size == 0 and len(pool) > 2:
                 rivals = sorted(pool[1:], key=lambda c: -c.gain_over(favourite)[0])
