@@ -66,6 +66,27 @@ def position(
                            to_move=to_move, seed=seed)
 
 
+def hidden_reshuffled(state: State, seat: int, seed: int) -> State:
+    """A copy of ``state`` whose cards that ``seat`` cannot see (other hands, face-down stock cards,
+    the draw pile, the set-aside heap) are dealt again at random into the same places."""
+    import random
+
+    other = state.copy()
+    slots: list[tuple[list[int], int]] = []
+    for s, hand in enumerate(other.hands):
+        if s != seat:
+            slots += [(hand, i) for i in range(len(hand))]
+    for stock in other.stocks:
+        slots += [(stock, i) for i in range(len(stock) - other.opts.open_stock)]
+    slots += [(other.draw, i) for i in range(len(other.draw))]
+    slots += [(other.set_aside, i) for i in range(len(other.set_aside))]
+    hidden = [pile[i] for pile, i in slots]
+    random.Random(seed).shuffle(hidden)
+    for (pile, i), c in zip(slots, hidden, strict=True):
+        pile[i] = c
+    return other
+
+
 def hand_text(state: State, seat: int) -> list[str]:
     from spite.cards import format_cards
 

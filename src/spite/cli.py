@@ -56,6 +56,7 @@ def _read(path: str) -> Record:
 
 
 def _parse_options(items: list[str] | None) -> dict[str, Any]:
+    """``["stock_size=5", "jokers=0"]`` → ``{"stock_size": 5, "jokers": 0}`` (values read as JSON if they are)."""
     options: dict[str, Any] = {}
     for item in items or []:
         key, sep, raw = item.partition("=")

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from helpers import legal_texts, position
+from helpers import hidden_reshuffled, legal_texts, position
 from spite.bots import LEVELS, make_bot
 from spite.bots.heuristic import plan_turn
 from spite.errors import OptionsError
@@ -51,21 +51,6 @@ def test_levels_map_onto_bots() -> None:
         make_bot("search:fast")
 
 
-def hidden_reshuffled(state: State, seat: int, seed: int) -> State:
-    """A copy of ``state`` whose cards that ``seat`` cannot see are dealt again at random."""
-    other = state.copy()
-    slots: list[tuple[list[int], int]] = []
-    for s, hand in enumerate(other.hands):
-        if s != seat:
-            slots += [(hand, i) for i in range(len(hand))]
-    for stock in other.stocks:
-        slots += [(stock, i) for i in range(len(stock) - other.opts.open_stock)]
-    slots += [(other.draw, i) for i in range(len(other.draw))]
-    hidden = [pile[i] for pile, i in slots]
-    random.Random(seed).shuffle(hidden)
-    for (pile, i), card in zip(slots, hidden, strict=True):
-        pile[i] = card
-    return other
 
 
 @pytest.mark.parametrize("spec", ["random", "greedy", "heuristic", "search:iters=3"])

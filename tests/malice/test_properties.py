@@ -8,6 +8,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers import hidden_reshuffled
 from spite.malice import PRESETS, Options, State
 from spite.records import dump_record, parse_record
 from spite.records.malice import record_from_state, replay_malice
@@ -105,20 +106,7 @@ def test_a_view_does_not_change_when_hidden_cards_are_reshuffled(preset: str, se
     random_play(state, random.Random(seed), plies)
     seat = state.to_move
     view = state.view(seat)
-    # gather every card the seat cannot see and deal them back at random into the same places
-    other = state.copy()
-    hidden_slots: list[tuple[list[int], int]] = []
-    for s, hand in enumerate(other.hands):
-        if s != seat:
-            hidden_slots += [(hand, i) for i in range(len(hand))]
-    for stock in other.stocks:
-        hidden_slots += [(stock, i) for i in range(len(stock) - other.opts.open_stock)]
-    hidden_slots += [(other.draw, i) for i in range(len(other.draw))]
-    hidden_slots += [(other.set_aside, i) for i in range(len(other.set_aside))]
-    hidden = [pile[i] for pile, i in hidden_slots]
-    random.Random(shuffle_seed).shuffle(hidden)
-    for (pile, i), c in zip(hidden_slots, hidden, strict=True):
-        pile[i] = c
+    other = hidden_reshuffled(state, seat, shuffle_seed)
     assert other.view(seat) == view
     assert other.show_json(seat) == state.show_json(seat)
 

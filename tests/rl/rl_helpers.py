@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+from helpers import hidden_reshuffled  # noqa: F401  (re-exported for the rl tests)
 from spite.malice import Options, State
 
 PRESET_CASES: list[tuple[str, dict[str, object]]] = [
@@ -31,19 +32,3 @@ def positions(opts: Options, games: int, seed: int = 0) -> Iterator[State]:
         yield state
 
 
-def hidden_reshuffled(state: State, seat: int, seed: int) -> State:
-    """A copy of ``state`` whose cards that ``seat`` cannot see are dealt again at random."""
-    other = state.copy()
-    slots: list[tuple[list[int], int]] = []
-    for s, hand in enumerate(other.hands):
-        if s != seat:
-            slots += [(hand, i) for i in range(len(hand))]
-    for stock in other.stocks:
-        slots += [(stock, i) for i in range(len(stock) - other.opts.open_stock)]
-    slots += [(other.draw, i) for i in range(len(other.draw))]
-    slots += [(other.set_aside, i) for i in range(len(other.set_aside))]
-    hidden = [pile[i] for pile, i in slots]
-    random.Random(seed).shuffle(hidden)
-    for (pile, i), card in zip(slots, hidden, strict=True):
-        pile[i] = card
-    return other

@@ -26,7 +26,7 @@ from spite.cards import RANKS
 from spite.malice import BUILD, DISCARD, PASS, STOCK, Move, Options, SeatView, State
 from spite.malice.determinize import determinize
 
-__all__ = ["HeuristicBot", "Plan", "Weights", "evaluate", "plan_from_state", "plan_turn"]
+__all__ = ["HeuristicBot", "Plan", "PlanningBot", "Weights", "evaluate", "plan_from_state", "plan_turn"]
 
 
 @dataclass(frozen=True)
@@ -338,19 +338,23 @@ def _why(moves: list[Move], score: float, start_stock: int, state: State, seat: 
     return f"the best discard (score {score:.0f})"
 
 
-class HeuristicBot(Bot):
-    """Plans the whole turn with :func:`plan_turn` and plays it move by move."""
+class PlanningBot(Bot):
+    """A bot that plans the rest of its turn at once and then follows the plan move by move.
 
-    name = "heuristic"
+    It plans again whenever the view is not the one the plan expected (a stock card turned up, a
+    refilled hand, a new turn). Subclasses say how to plan in :meth:`make_plan`.
+    """
 
-    def __init__(self, weights: Weights = DEFAULT_WEIGHTS, max_nodes: int = 3000) -> None:
-        self.weights = weights
-        self.max_nodes = max_nodes
+    def __init__(self) -> None:
         self._plan: Plan | None = None
         self._step = 0
 
     def start_game(self, opts: Options, seat: int) -> None:
         self._plan = None
+
+    def make_plan(self, view: SeatView, rng: random.Random, budget: float | None) -> Plan:
+        """A plan for the rest of the turn from ``view``."""
+        raise NotImplementedError
 
     def decide(self, view: SeatView, rng: random.Random, budget: float | None = None) -> Decision:
         plan = self._plan
@@ -359,13 +363,27 @@ class HeuristicBot(Bot):
             if move in view.legal_moves:
                 self._step += 1
                 return Decision(move, plan.why)
-        plan = plan_turn(view, rng, max_nodes=self.max_nodes, w=self.weights)
+        plan = self.make_plan(view, rng, budget)
         self._plan, self._step = plan, 1
         move = plan.moves[0]
         if move not in view.legal_moves:  # never expected; keep the game going with a legal move
             self._plan = None
             return Decision(view.legal_moves[0], "fallback")
         return Decision(move, plan.why)
+
+
+class HeuristicBot(PlanningBot):
+    """Plans the whole turn with :func:`plan_turn` and plays it move by move."""
+
+    name = "heuristic"
+
+    def __init__(self, weights: Weights = DEFAULT_WEIGHTS, max_nodes: int = 3000) -> None:
+        super().__init__()
+        self.weights = weights
+        self.max_nodes = max_nodes
+
+    def make_plan(self, view: SeatView, rng: random.Random, budget: float | None) -> Plan:
+        return plan_turn(view, rng, max_nodes=self.max_nodes, w=self.weights)
 
 
 def _register() -> None:

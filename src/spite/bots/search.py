@@ -23,8 +23,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from spite.bots.base import Bot, Decision
-from spite.bots.heuristic import DEFAULT_WEIGHTS, Plan, Weights, plan_from_state, plan_turn, signature
+from spite.bots.heuristic import DEFAULT_WEIGHTS, Plan, PlanningBot, Weights, plan_from_state, plan_turn
 from spite.errors import OptionsError
 from spite.malice import Move, Options, SeatView, State
 from spite.malice.determinize import determinize
@@ -88,40 +87,24 @@ def rollout_value(state: State, seat: int, turns: int, rng: random.Random, w: We
     return float(progress[mine] - (max(others) if others else 0))
 
 
-class SearchBot(Bot):
+class SearchBot(PlanningBot):
     """Information-set Monte-Carlo search over whole turns (see the module docstring)."""
 
     name = "search"
 
     def __init__(self, budget: float = 1.0, iterations: int | None = None, candidates: int = 8,
                  horizon: int = 4, confidence: float = 2.0, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        super().__init__()
         self.budget = budget
         self.iterations = iterations
         self.candidates = candidates
         self.horizon = horizon
         self.confidence = confidence
         self.weights = weights
-        self._plan: Plan | None = None
-        self._step = 0
         self.last_samples = 0
 
-    def start_game(self, opts: Options, seat: int) -> None:
-        self._plan = None
-
-    def decide(self, view: SeatView, rng: random.Random, budget: float | None = None) -> Decision:
-        plan = self._plan
-        if plan is not None and self._step < len(plan.moves) and plan.signatures[self._step] == signature(view):
-            move = plan.moves[self._step]
-            if move in view.legal_moves:
-                self._step += 1
-                return Decision(move, plan.why)
-        plan = self._search(view, rng, self.budget if budget is None else budget)
-        self._plan, self._step = plan, 1
-        move = plan.moves[0]
-        if move not in view.legal_moves:
-            self._plan = None
-            return Decision(view.legal_moves[0], "fallback")
-        return Decision(move, plan.why)
+    def make_plan(self, view: SeatView, rng: random.Random, budget: float | None) -> Plan:
+        return self._search(view, rng, self.budget if budget is None else budget)
 
     def _search(self, view: SeatView, rng: random.Random, budget: float) -> Plan:
         deadline = time.perf_counter() + max(0.0, budget)

@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 from typing import Annotated, Any
 
@@ -23,18 +22,10 @@ EXIT_MALFORMED = 2
 
 
 def parse_option_items(items: list[str] | None) -> dict[str, Any]:
-    """``["stock_size=5", "jokers=0"]`` → ``{"stock_size": 5, "jokers": 0}`` (values read as JSON if they are)."""
-    options: dict[str, Any] = {}
-    for item in items or []:
-        key, sep, raw = item.partition("=")
-        if not sep or not key.strip():
-            raise OptionsError(f"an option is written key=value, not {item!r}")
-        try:
-            value: Any = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        options[key.strip()] = value
-    return options
+    """``["stock_size=5", "jokers=0"]`` → ``{"stock_size": 5, "jokers": 0}`` (the ``spite`` command's reading)."""
+    from spite.cli import _parse_options
+
+    return _parse_options(items)
 
 
 def tui(
