@@ -307,10 +307,12 @@ def bench_spit(
 def _register_layers() -> None:
     """Commands that live with their layers (tournaments and hints; later the server and the UIs)."""
     from spite.cli_arena import register as register_arena
+    from spite.server.cli import register as register_server
     from spite.tui.cli import register as register_tui
 
     register_arena(app)
     register_tui(app)
+    register_server(app)
 
 
 _register_layers()

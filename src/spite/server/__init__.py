@@ -1,0 +1,15 @@
+"""The game server: tables, seats and bots over WebSockets, a REST lobby, and a database.
+
+``spite serve`` runs :func:`create_app` under uvicorn. The pieces:
+
+* :mod:`spite.server.protocol`: every message as a pydantic model (``docs/protocol.md``);
+* :mod:`spite.server.tables`: one table's state, seats, connections, bots and grace timers;
+* :mod:`spite.server.manager`: the tables of a process, the lobby, restoring after a restart;
+* :mod:`spite.server.store` and :mod:`spite.server.db`: SQLAlchemy, group commits, Alembic;
+* :mod:`spite.server.bots`: bots thinking in worker processes within their budgets.
+"""
+
+from spite.server.app import create_app
+from spite.server.config import ServerConfig
+
+__all__ = ["ServerConfig", "create_app"]

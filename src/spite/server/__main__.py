@@ -1,0 +1,33 @@
+"""``python -m spite.server``: the same as ``spite serve`` (for when the CLI is not at hand)."""
+
+from __future__ import annotations
+
+import argparse
+
+from spite.server.config import ServerConfig
+from spite.server.run import serve
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Parse the command line and serve."""
+    p = argparse.ArgumentParser(prog="python -m spite.server", description="Serve Spite and Malice tables.")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--db", default=None, help="database URL (default: SQLite in the user's data folder)")
+    p.add_argument("--grace", type=float, default=60.0, help="seconds a dropped seat waits before a bot takes it")
+    p.add_argument("--bot-delay", type=float, default=0.0, help="pause before each bot move (seconds)")
+    p.add_argument("--bot-workers", type=int, default=1, help="bot processes (0: a thread)")
+    p.add_argument("--bot-budget", type=float, default=1.0, help="most seconds a bot may think per move")
+    p.add_argument("--rate", type=float, default=30.0, help="messages a second a connection may send")
+    p.add_argument("--sqlite-sync", default="NORMAL", choices=["NORMAL", "FULL"],
+                   help="SQLite synchronous mode: NORMAL survives kill -9, FULL also a power cut")
+    p.add_argument("--log-level", default="info")
+    a = p.parse_args(argv)
+    serve(ServerConfig(db_url=a.db, grace_seconds=a.grace, bot_delay=a.bot_delay, bot_workers=a.bot_workers,
+                       bot_budget=a.bot_budget, rate=a.rate, sqlite_synchronous=a.sqlite_sync,
+                       burst=max(2.0 * a.rate, 10.0)),
+          a.host, a.port, a.log_level)
+
+
+if __name__ == "__main__":
+    main()

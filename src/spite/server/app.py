@@ -1,0 +1,196 @@
+"""The ASGI application: the REST lobby, the WebSocket play endpoint and ``/healthz``.
+
+>>> from spite.server import ServerConfig, create_app
+>>> app = create_app(ServerConfig(db_url="sqlite://", bot_workers=0))
+>>> sorted(r.path for r in app.routes if "healthz" in r.path or "ws" in r.path)
+['/healthz', '/ws/{table_id}']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import JSONResponse, Response
+
+from spite.server import db
+from spite.server.bots import BotRunner
+from spite.server.config import ServerConfig
+from spite.server.manager import LobbyError, Manager
+from spite.server.protocol import (
+    CreateTableRequest,
+    GameInfo,
+    JoinedInfo,
+    JoinRequest,
+    QuickPlayRequest,
+    SeatRequest,
+    StatsInfo,
+    TableInfo,
+)
+from spite.server.store import Store
+from spite.server.tables import Connection
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("spite.server")
+
+
+def _joined(table_info: TableInfo, seat: int, token: str) -> JoinedInfo:
+    return JoinedInfo(table=table_info, seat=seat, token=token, ws=f"/ws/{table_info.id}")
+
+
+def create_app(config: ServerConfig | None = None) -> FastAPI:
+    """The server as an ASGI app; the database is opened (and migrated) when it starts."""
+    config = config or ServerConfig()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        url = config.resolved_db_url()
+        engine = db.make_engine(url, sqlite_synchronous=config.sqlite_synchronous)
+        if config.migrate:
+            await asyncio.to_thread(db.migrate, engine)
+        store = Store(engine)
+        await store.start()
+        bots = BotRunner(config.bot_workers, config.bot_budget)
+        bots.start()
+        manager = Manager(config, store, bots)
+        await manager.start()
+        app.state.manager = manager
+        log.info("serving on database %s (%s)", engine.url.render_as_string(hide_password=True), store.dialect)
+        try:
+            yield
+        finally:
+            await manager.close()
+            bots.close()
+            await store.close()
+            log.info("stopped")
+
+    app = FastAPI(title="spite server", version="1", lifespan=lifespan,
+                  description="Spite and Malice tables over WebSockets; see docs/protocol.md.")
+
+    def manager_of(request: Request | WebSocket) -> Manager:
+        return request.app.state.manager  # type: ignore[no-any-return]
+
+    @app.exception_handler(LobbyError)
+    async def lobby_error(_request: Request, exc: LobbyError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=exc.status)
+
+    @app.get("/healthz")
+    async def healthz(request: Request) -> dict[str, Any]:
+        """The server is up: table and move counts, the database kind."""
+        return manager_of(request).health()
+
+    @app.get("/api/tables", response_model=list[TableInfo])
+    async def list_tables(request: Request, status: str = "open") -> list[TableInfo]:
+        """Open tables (free seats to join), or ``?status=playing`` for games to watch."""
+        if status not in ("open", "playing"):
+            raise LobbyError("status is open or playing")
+        return manager_of(request).open_tables(status)
+
+    @app.post("/api/tables", response_model=JoinedInfo | TableInfo)
+    async def create_table(request: Request, body: CreateTableRequest) -> JoinedInfo | TableInfo:
+        """Create a table; the creator takes the first person seat (and gets its token)."""
+        table, seat, token = await manager_of(request).create(
+            game=body.game, preset=body.preset, options=body.options, seats=body.seats, name=body.name, join=body.join)
+        if seat is None or token is None:
+            return table.info()
+        return _joined(table.info(), seat, token)
+
+    async def _table_info(request: Request, table_id: str) -> TableInfo:
+        manager = manager_of(request)
+        table = manager.tables.get(table_id)
+        if table is not None:
+            return table.info()
+        found = await manager.store.read(lambda c: Store.table_summary(c, table_id))
+        if found is None:
+            raise LobbyError(f"there is no table {table_id}", 404)
+        row = found["row"]
+        seats = [{"seat": s["seat"], "kind": s["kind"], "level": s["level"] if s["kind"] == "bot" else None,
+                  "player": s["player"], "status": "bot" if s["controller"] == "bot" else
+                  ("free" if s["controller"] == "free" else "disconnected"),
+                  "botLevel": s["level"] if s["controller"] == "bot" else None} for s in found["seats"]]
+        return TableInfo.model_validate({
+            "id": row["id"], "game": row["game"], "preset": row["preset"], "options": json.loads(row["options"]),
+            "status": row["status"], "seats": seats, "stateVersion": row["plies"], "link": f"/t/{row['id']}",
+            "gameId": found["game_id"]})
+
+    @app.get("/api/tables/{table_id}", response_model=TableInfo)
+    async def get_table(request: Request, table_id: str) -> TableInfo:
+        """One table (also finished ones, with the id of their game record)."""
+        return await _table_info(request, table_id)
+
+    @app.get("/t/{table_id}", response_model=TableInfo)
+    async def join_link(request: Request, table_id: str) -> TableInfo:
+        """The link to share: the table; POST ``/api/tables/{id}/join`` takes a seat."""
+        return await _table_info(request, table_id)
+
+    @app.post("/api/tables/{table_id}/join", response_model=JoinedInfo)
+    async def join_table(request: Request, table_id: str, body: JoinRequest) -> JoinedInfo:
+        """Take a free seat; the answer holds the seat's secret token."""
+        manager = manager_of(request)
+        seat, token = await manager.join(table_id, body.name, body.seat)
+        return _joined(manager.tables[table_id].info(), seat, token)
+
+    @app.post("/api/quickplay", response_model=JoinedInfo)
+    async def quick_play(request: Request, body: QuickPlayRequest) -> JoinedInfo:
+        """A two-player game against a bot of ``level``, started at once."""
+        seats = [SeatRequest(kind="person"), SeatRequest(kind="bot", level=body.level)]
+        table, seat, token = await manager_of(request).create(
+            game="spite-malice", preset=body.preset, options=body.options, seats=seats, name=body.name, join=True)
+        assert seat is not None and token is not None
+        return _joined(table.info(), seat, token)
+
+    @app.get("/api/players/{player}/games", response_model=list[GameInfo])
+    async def player_games(request: Request, player: str, limit: int = 100, offset: int = 0) -> list[GameInfo]:
+        """A player's finished games, newest first."""
+        limit = max(1, min(limit, 500))
+        rows = await manager_of(request).store.read(lambda c: Store.games_of(c, player, limit, max(0, offset)))
+        return [GameInfo(id=r["id"], tableId=r["table_id"], game=r["game"], preset=r["preset"], result=r["result"],
+                         plies=r["plies"], turns=r["turns"], finishedAt=r["finished_at"],
+                         players=[{"seat": p["seat"], "player": p["player"], "isBot": p["is_bot"], "won": p["won"],
+                                   "points": p["points"]} for p in r["players"]],
+                         recordUrl=f"/api/games/{r['id']}/record") for r in rows]
+
+    @app.get("/api/players/{player}/stats", response_model=StatsInfo)
+    async def player_stats(request: Request, player: str) -> StatsInfo:
+        """Games, wins, points and mean length per game and preset."""
+        rows = await manager_of(request).store.read(lambda c: Store.stats_of(c, player))
+        return StatsInfo(player=player, presets=rows)
+
+    @app.get("/api/games/{game_id}/record")
+    async def game_record(request: Request, game_id: int) -> Response:
+        """A finished game's record (spite-record/1), as a file."""
+        record = await manager_of(request).store.read(lambda c: Store.record_of(c, game_id))
+        if record is None:
+            raise LobbyError(f"there is no finished game {game_id}", 404)
+        return Response(json.dumps(record, indent=1) + "\n", media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="spite-game-{game_id}.json"'})
+
+    @app.websocket("/ws/{table_id}")
+    async def play(websocket: WebSocket, table_id: str) -> None:
+        """Play or watch a table: send ``hello`` first (docs/protocol.md)."""
+        manager = manager_of(websocket)
+        await websocket.accept()
+        conn = Connection(websocket, config.rate, config.burst)
+        sender = asyncio.create_task(conn.run_sender(), name="ws-sender")
+        try:
+            while not conn.closing:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                await manager.handle(conn, table_id, message.get("text") if message.get("text") is not None
+                                     else message.get("bytes"))
+        except Exception as exc:  # a broken socket: the connection is simply gone
+            log.debug("table %s: connection ended: %s", table_id, exc)
+        finally:
+            await manager.detach(conn)
+            conn.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(sender, 2.0)
+
+    return app

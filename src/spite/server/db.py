@@ -1,0 +1,146 @@
+"""The database: schema (SQLAlchemy Core), engines for SQLite and PostgreSQL, Alembic upgrades.
+
+What is stored (see ``docs/scaling.md``):
+
+* ``spite_tables``: one row per table: game, preset, options, the seed and the start of the record
+  (the deal and any shuffle before the first move), its status and how many moves it has;
+* ``spite_seats``: one row per seat: person or bot, the player's name, a hash of the seat's secret
+  token, and who controls it now (the person, or a bot that took it over);
+* ``spite_moves``: one row per accepted move, with the shuffle entries it caused; a table is
+  rebuilt by replaying its start and its moves;
+* ``spite_games`` and ``spite_game_players``: finished games as complete records, and one row per
+  seat of each for the statistics.
+
+The schema is created and upgraded only by Alembic (``spite/server/migrations``);
+:data:`metadata` mirrors the newest revision for queries.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+
+__all__ = [
+    "game_players",
+    "games",
+    "make_engine",
+    "metadata",
+    "migrate",
+    "moves",
+    "normalize_url",
+    "seats",
+    "tables",
+]
+
+log = logging.getLogger("spite.server.db")
+
+metadata = sa.MetaData()
+
+tables = sa.Table(
+    "spite_tables",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("game", sa.String(16), nullable=False),
+    sa.Column("preset", sa.String(40), nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("seed", sa.String(64), nullable=False),
+    sa.Column("start", sa.Text, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False, index=True),
+    sa.Column("plies", sa.Integer, nullable=False, default=0),
+    sa.Column("owner", sa.String(128), nullable=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+
+seats = sa.Table(
+    "spite_seats",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("spite_tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("level", sa.String(32), nullable=True),
+    sa.Column("player", sa.String(64), nullable=True, index=True),
+    sa.Column("token_hash", sa.String(64), nullable=True),
+    sa.Column("controller", sa.String(8), nullable=False),
+)
+
+moves = sa.Table(
+    "spite_moves",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("spite_tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("ply", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("entries", sa.Text, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+games = sa.Table(
+    "spite_games",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.String(32), nullable=False, unique=True),
+    sa.Column("game", sa.String(16), nullable=False),
+    sa.Column("preset", sa.String(40), nullable=False, index=True),
+    sa.Column("record", sa.Text, nullable=False),
+    sa.Column("result", sa.Text, nullable=False),
+    sa.Column("plies", sa.Integer, nullable=False),
+    sa.Column("turns", sa.Integer, nullable=False),
+    sa.Column("finished_at", sa.Float, nullable=False),
+)
+
+game_players = sa.Table(
+    "spite_game_players",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("spite_games.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("player", sa.String(64), nullable=False, index=True),
+    sa.Column("is_bot", sa.Boolean, nullable=False),
+    sa.Column("won", sa.Boolean, nullable=False),
+    sa.Column("points", sa.Integer, nullable=False),
+)
+
+
+def normalize_url(url: str) -> str:
+    """Use the psycopg 3 driver for plain ``postgresql://`` URLs (psycopg2 is not a dependency)."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def make_engine(url: str, *, sqlite_synchronous: str = "NORMAL") -> Engine:
+    """An engine for ``url``. SQLite gets WAL mode (readers never wait for the writer), foreign
+    keys, and ``synchronous`` as configured (NORMAL survives a killed process, FULL a power cut)."""
+    url = normalize_url(url)
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        sync = sqlite_synchronous.upper()
+        if sync not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+            raise ValueError(f"sqlite synchronous must be OFF, NORMAL, FULL or EXTRA, not {sqlite_synchronous!r}")
+
+        @sa.event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute(f"PRAGMA synchronous={sync}")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    return sa.create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Upgrade the schema to ``revision`` with the Alembic scripts shipped in this package."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", "spite.server:migrations")
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)
+    log.info("database schema at %s", revision)

@@ -1,0 +1,267 @@
+"""Every message of the server, as pydantic models (documented in ``docs/protocol.md``).
+
+WebSocket messages are JSON objects with a ``type``. A client sends :data:`ClientMessage`
+(``hello``, ``move``, ``sync``, ``ping``); the server sends ``welcome``, ``state``, ``ack``,
+``table``, ``gameOver``, ``pong`` and ``error``. The REST lobby's requests and answers are the
+``*Request``/``*Info`` models (they make the OpenAPI schema at ``/openapi.json``).
+
+A ``view`` is always exactly ``State.view(seat).to_json()`` of the receiving seat (a spectator's
+for spectators): the only game data a client ever receives.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+__all__ = [
+    "Ack",
+    "ClientMessage",
+    "CreateTableRequest",
+    "ErrorMessage",
+    "GameInfo",
+    "GameOver",
+    "Hello",
+    "JoinRequest",
+    "JoinedInfo",
+    "LastMove",
+    "MoveMessage",
+    "Ping",
+    "Pong",
+    "QuickPlayRequest",
+    "SeatInfo",
+    "SeatRequest",
+    "StateMessage",
+    "StatsInfo",
+    "Sync",
+    "TableEvent",
+    "TableInfo",
+    "TableMessage",
+    "Welcome",
+    "client_adapter",
+]
+
+NAME = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")]
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# ====================================================================== client → server
+class Hello(_Msg):
+    """The first message on a connection: a seat's token, or ``spectate``."""
+
+    type: Literal["hello"]
+    token: str | None = Field(None, max_length=200, description="The seat's secret token (absent when spectating).")
+    spectate: bool = Field(False, description="Watch with the spectator's view (no token needed).")
+
+
+class MoveMessage(_Msg):
+    """A move for the seat this connection holds, made in the position ``stateVersion``."""
+
+    type: Literal["move"]
+    move: str = Field(max_length=32, description="records.md §2 notation, e.g. 'H7-B2' or 'pass'.")
+    stateVersion: int = Field(description="The version the move was chosen in; a stale one is refused.")
+    id: str | None = Field(None, max_length=64, description="Echoed in the ack or error.")
+
+
+class Sync(_Msg):
+    """Ask for the current position (after a gap in ``stateVersion``)."""
+
+    type: Literal["sync"]
+
+
+class Ping(_Msg):
+    """Keep-alive; answered with ``pong``."""
+
+    type: Literal["ping"]
+    id: str | None = Field(None, max_length=64)
+
+
+ClientMessage = Annotated[Hello | MoveMessage | Sync | Ping, Field(discriminator="type")]
+client_adapter: TypeAdapter[Hello | MoveMessage | Sync | Ping] = TypeAdapter(ClientMessage)
+
+# ====================================================================== shared pieces
+SeatStatus = Literal["free", "connected", "disconnected", "bot"]
+
+
+class SeatInfo(_Msg):
+    """A seat as everyone may see it (never its token)."""
+
+    seat: int
+    kind: Literal["person", "bot"] = Field(description="What the table was created with.")
+    level: str | None = Field(None, description="The bot level of a bot seat.")
+    player: str | None = Field(None, description="The name of the person who took the seat.")
+    status: SeatStatus = Field(description="free, connected, disconnected (grace time running) or bot.")
+    botLevel: str | None = Field(None, description="The level of the bot playing this seat now, if any.")
+
+
+class TableInfo(_Msg):
+    """A table in the lobby."""
+
+    id: str
+    game: str
+    preset: str
+    options: dict[str, Any]
+    status: Literal["open", "playing", "finished", "abandoned"]
+    seats: list[SeatInfo]
+    stateVersion: int
+    link: str = Field(description="Path to share: GET it for this table, POST …/join to take a seat.")
+    gameId: int | None = Field(None, description="The finished game's id (its record is downloadable).")
+
+
+class LastMove(_Msg):
+    """The move that led to this position."""
+
+    seat: int
+    move: str
+    byBot: bool = False
+
+
+class TableEvent(_Msg):
+    """What changed at a table."""
+
+    kind: Literal["joined", "started", "connected", "disconnected", "takeover", "returned", "abandoned"]
+    seat: int | None = None
+    text: str
+
+
+# ====================================================================== server → client
+class Welcome(_Msg):
+    """The answer to ``hello``: who you are at this table and the position."""
+
+    type: Literal["welcome"] = "welcome"
+    table: TableInfo
+    seat: int | None = Field(description="Your seat; null for a spectator.")
+    stateVersion: int
+    view: dict[str, Any]
+    legal: list[str] = Field(description="Your legal moves (empty unless you are to move).")
+
+
+class StateMessage(_Msg):
+    """The position after a change (or in answer to ``sync``)."""
+
+    type: Literal["state"] = "state"
+    stateVersion: int
+    view: dict[str, Any]
+    legal: list[str]
+    last: LastMove | None = None
+
+
+class Ack(_Msg):
+    """Your move was accepted and stored."""
+
+    type: Literal["ack"] = "ack"
+    id: str | None = None
+    move: str
+    stateVersion: int = Field(description="The version after the move.")
+
+
+class TableMessage(_Msg):
+    """Seats or status changed (a join, a drop, a bot taking over, a return, the start)."""
+
+    type: Literal["table"] = "table"
+    table: TableInfo
+    event: TableEvent
+
+
+class GameOver(_Msg):
+    """The game has ended; its record is at ``recordUrl``."""
+
+    type: Literal["gameOver"] = "gameOver"
+    stateVersion: int
+    result: dict[str, Any]
+    gameId: int | None
+    recordUrl: str | None
+
+
+class Pong(_Msg):
+    """The answer to ``ping``."""
+
+    type: Literal["pong"] = "pong"
+    id: str | None = None
+
+
+ErrorCode = Literal[
+    "bad-json", "unknown-message", "bad-message", "too-long", "flood", "hello-first", "already-hello",
+    "wrong-token", "no-table", "not-your-seat", "not-your-turn", "not-started", "game-over", "stale",
+    "illegal", "storage", "internal",
+]
+
+
+class ErrorMessage(_Msg):
+    """Something was refused. The game is unchanged."""
+
+    type: Literal["error"] = "error"
+    code: ErrorCode
+    message: str = Field(description="One line for a person.")
+    id: str | None = None
+    stateVersion: int | None = None
+
+
+# ====================================================================== REST
+class SeatRequest(_Msg):
+    """One seat of a new table: a person (who joins by the link) or a bot of a level."""
+
+    kind: Literal["person", "bot"]
+    level: Literal["random", "easy", "medium", "hard", "expert"] | None = None
+
+
+class CreateTableRequest(_Msg):
+    """Create a table. The creator takes the first person seat unless ``join`` is false."""
+
+    game: Literal["spite-malice", "spit", "speed"] = "spite-malice"
+    preset: str | None = Field(None, max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatRequest] | None = Field(None, description="One per player; default: all persons.")
+    name: NAME = "guest"
+    join: bool = True
+
+
+class JoinRequest(_Msg):
+    """Take a free person seat (the first one, or ``seat``)."""
+
+    name: NAME = "guest"
+    seat: int | None = None
+
+
+class QuickPlayRequest(_Msg):
+    """A two-player game against a bot, started at once."""
+
+    name: NAME = "guest"
+    level: Literal["random", "easy", "medium", "hard", "expert"] = "medium"
+    preset: str = Field("classic", max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class JoinedInfo(_Msg):
+    """Your seat and its secret token (keep it: it is the only way to act for this seat)."""
+
+    table: TableInfo
+    seat: int
+    token: str
+    ws: str = Field(description="WebSocket path; send hello with the token first.")
+
+
+class GameInfo(_Msg):
+    """A finished game."""
+
+    id: int
+    tableId: str
+    game: str
+    preset: str
+    result: dict[str, Any]
+    plies: int
+    turns: int
+    finishedAt: float
+    players: list[dict[str, Any]]
+    recordUrl: str
+
+
+class StatsInfo(_Msg):
+    """A player's statistics per game and preset (bots are players named ``bot:LEVEL``)."""
+
+    player: str
+    presets: list[dict[str, Any]]

@@ -1,0 +1,20 @@
+"""Running the server under uvicorn (what ``spite serve`` and ``python -m spite.server`` do)."""
+
+from __future__ import annotations
+
+import logging
+
+from spite.server.config import ServerConfig
+
+__all__ = ["serve"]
+
+
+def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:
+    """Serve until interrupted (Ctrl-C or SIGTERM shut down cleanly; everything is stored anyway)."""
+    import uvicorn
+
+    from spite.server.app import create_app
+
+    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    uvicorn.run(create_app(config), host=host, port=port, log_level=log_level, ws_max_size=64 * 1024,
+                ws_ping_interval=20.0, ws_ping_timeout=20.0, ws_per_message_deflate=False, lifespan="on")

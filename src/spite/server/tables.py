@@ -1,0 +1,505 @@
+"""A table in play: its engine state, seats, connections, bots and grace timers.
+
+Everything that changes a table happens under its :attr:`Table.lock`, in this order: check, play
+the move in the engine, commit it to the database (awaiting the commit), and only then acknowledge
+it and tell every connection. If the commit fails the move is undone and the mover is told; no
+one else ever saw it. ``stateVersion`` is the number of moves played (it survives restarts).
+
+What a connection receives is built here and only here: :meth:`Table.view_for` is
+``state.view(seat).to_json()`` for its seat (a spectator's for spectators) and the seat's own legal
+moves. Nothing else of the state ever leaves the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from spite.cards import format_cards
+from spite.errors import IllegalMoveError
+from spite.malice import State
+from spite.records.malice import record_from_state
+from spite.server.protocol import (
+    Ack,
+    ErrorMessage,
+    GameOver,
+    LastMove,
+    SeatInfo,
+    StateMessage,
+    TableEvent,
+    TableInfo,
+    TableMessage,
+    Welcome,
+)
+from spite.server.store import Store
+
+if TYPE_CHECKING:
+    from starlette.websockets import WebSocket
+
+    from spite.server.manager import Manager
+
+__all__ = ["Connection", "Seat", "Table", "hash_token", "new_token"]
+
+log = logging.getLogger("spite.server.table")
+
+
+def new_token() -> str:
+    """A fresh secret seat token (192 random bits)."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    """What the database keeps of a token (never the token itself)."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+class Connection:
+    """One WebSocket: an outgoing queue drained by its own task (a slow client stalls nobody), a
+    token bucket against floods, and which table and seat it speaks for."""
+
+    MAX_QUEUE = 512
+
+    def __init__(self, ws: WebSocket, rate: float, burst: float) -> None:
+        self.ws = ws
+        self.table: Table | None = None
+        self.seat: int | None = None
+        self.hello = False
+        self.closing = False
+        self._queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self._rate = rate
+        self._burst = burst
+        self._tokens = burst
+        self._stamp = time.monotonic()
+        self.flooded = 0
+        self._flood_told = 0.0
+        self.close_code = 1000
+
+    def allow(self) -> bool:
+        """Take a token for one incoming message; ``False`` when the client floods."""
+        now = time.monotonic()
+        self._tokens = min(self._burst, self._tokens + (now - self._stamp) * self._rate)
+        self._stamp = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        self.flooded += 1
+        return False
+
+    def should_tell_flood(self) -> bool:
+        """At most one flood error a second."""
+        now = time.monotonic()
+        if now - self._flood_told >= 1.0:
+            self._flood_told = now
+            return True
+        return False
+
+    def send(self, msg: BaseModel | str) -> None:
+        """Queue a message (a model or its JSON text)."""
+        if self.closing:
+            return
+        self._queue.put_nowait(msg if isinstance(msg, str) else msg.model_dump_json())
+        if self._queue.qsize() > self.MAX_QUEUE:
+            log.warning("a client reads too slowly (%d messages waiting); closing it", self._queue.qsize())
+            self.close(1008)
+
+    def error(self, code: str, message: str, *, msg_id: str | None = None, version: int | None = None) -> None:
+        """Queue an error message."""
+        self.send(ErrorMessage(code=code, message=message, id=msg_id, stateVersion=version))  # type: ignore[arg-type]
+
+    def close(self, code: int = 1000) -> None:
+        """Send what is queued, then close."""
+        if not self.closing:
+            self.close_code = code
+            self._queue.put_nowait(None)
+            self.closing = True
+
+    async def run_sender(self) -> None:
+        """Drain the queue into the socket until closed."""
+        try:
+            while True:
+                text = await self._queue.get()
+                if text is None:
+                    with contextlib.suppress(Exception):
+                        await self.ws.close(self.close_code)
+                    return
+                await self.ws.send_text(text)
+        except Exception:  # the client went away; the receive loop notices too
+            self.closing = True
+
+
+@dataclass
+class Seat:
+    """A seat at a table.
+
+    ``kind`` is what the table was made with (``person`` or ``bot``); ``controller`` who plays it
+    now: ``free`` (a person seat nobody took yet), ``person``, or ``bot`` (a bot seat, or a person's
+    seat a bot took over after the grace time; ``level`` is then the bot's level).
+    """
+
+    seat: int
+    kind: str
+    level: str | None
+    player: str | None
+    token_hash: str | None
+    controller: str
+    conns: set[Connection] = field(default_factory=set)
+    grace: asyncio.Task[None] | None = None
+
+    def status(self) -> str:
+        """free, connected, disconnected or bot."""
+        if self.controller == "free":
+            return "free"
+        if self.controller == "bot":
+            return "bot"
+        return "connected" if self.conns else "disconnected"
+
+    def info(self) -> SeatInfo:
+        """The public face of this seat."""
+        return SeatInfo(seat=self.seat, kind=self.kind, level=self.level if self.kind == "bot" else None,  # type: ignore[arg-type]
+                        player=self.player, status=self.status(),  # type: ignore[arg-type]
+                        botLevel=self.level if self.controller == "bot" else None)
+
+    def player_name(self) -> str:
+        """The name statistics count this seat under."""
+        if self.kind == "bot":
+            return f"bot:{self.level}"
+        return self.player or "guest"
+
+
+class Table:
+    """A Spite and Malice table served by this process."""
+
+    def __init__(self, manager: Manager, *, table_id: str, preset: str, options: dict[str, Any], seed: int | str,
+                 state: State, seats: list[Seat], status: str, created_at: float) -> None:
+        self.manager = manager
+        self.id = table_id
+        self.game = "spite-malice"
+        self.preset = preset
+        self.options = options
+        self.seed = seed
+        self.state = state
+        self.seats = seats
+        self.status = status
+        self.created_at = created_at
+        self.version = state.plies
+        self.lock = asyncio.Lock()
+        self.spectators: set[Connection] = set()
+        self.game_id: int | None = None
+        self._bot_task: asyncio.Task[None] | None = None
+        self.moves_played = 0
+
+    # ------------------------------------------------------------------ what clients see
+    @property
+    def store(self) -> Store:
+        """The manager's store."""
+        return self.manager.store
+
+    def info(self) -> TableInfo:
+        """The table as the lobby shows it."""
+        return TableInfo(id=self.id, game=self.game, preset=self.preset, options=self.options,
+                         status=self.status, seats=[s.info() for s in self.seats],  # type: ignore[arg-type]
+                         stateVersion=self.version, link=f"/t/{self.id}", gameId=self.game_id)
+
+    def view_for(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
+        """The view JSON of ``seat`` (``None``: spectator) and its legal moves: all a client gets."""
+        view = self.state.view(seat)
+        return view.to_json(), [m.text for m in view.legal_moves]
+
+    def state_message(self, seat: int | None, last: LastMove | None = None) -> StateMessage:
+        """A ``state`` message for ``seat``."""
+        view, legal = self.view_for(seat)
+        return StateMessage(stateVersion=self.version, view=view, legal=legal, last=last)
+
+    def connections(self) -> list[Connection]:
+        """Every connection at this table."""
+        out = list(self.spectators)
+        for s in self.seats:
+            out.extend(s.conns)
+        return out
+
+    def _state_text(self, seat: int | None, last: LastMove | None) -> str:
+        """A :class:`StateMessage` as JSON text, built directly (the hot path of every move)."""
+        view, legal = self.view_for(seat)
+        return json.dumps({"type": "state", "stateVersion": self.version, "view": view, "legal": legal,
+                           "last": last.model_dump() if last is not None else None}, separators=(",", ":"))
+
+    def _broadcast_state(self, last: LastMove | None) -> None:
+        for s in self.seats:
+            if s.conns:
+                text = self._state_text(s.seat, last)
+                for conn in s.conns:
+                    conn.send(text)
+        if self.spectators:
+            text = self._state_text(None, last)
+            for conn in self.spectators:
+                conn.send(text)
+
+    def broadcast(self, msg: BaseModel) -> None:
+        """Send the same message to everyone at the table."""
+        text = msg.model_dump_json()
+        for conn in self.connections():
+            conn.send(text)
+
+    def tell(self, kind: str, seat: int | None, text: str) -> None:
+        """Tell everyone what changed at the table (with the table as it is now)."""
+        self.broadcast(TableMessage(table=self.info(), event=TableEvent(kind=kind, seat=seat, text=text)))  # type: ignore[arg-type]
+
+    # ------------------------------------------------------------------ connections
+    def seat_for_token(self, token: str) -> Seat | None:
+        """The seat whose token this is, or ``None``."""
+        digest = hash_token(token)
+        for s in self.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                return s
+        return None
+
+    async def attach(self, conn: Connection, seat: Seat | None) -> None:
+        """A connection says hello: as a seat's player (with its token) or as a spectator."""
+        async with self.lock:
+            conn.table = self
+            conn.hello = True
+            if seat is None:
+                conn.seat = None
+                self.spectators.add(conn)
+                self._welcome(conn, None)
+                return
+            conn.seat = seat.seat
+            first = not seat.conns
+            seat.conns.add(conn)
+            if seat.grace is not None:
+                seat.grace.cancel()
+                seat.grace = None
+            self._welcome(conn, seat.seat)
+            if seat.controller == "bot" and seat.kind == "person":
+                await self.store.write(Store.update_seat(self.id, seat.seat, controller="person", level=None))
+                seat.controller = "person"
+                seat.level = None
+                log.info("table %s: %s is back at seat %d; the bot leaves", self.id, seat.player, seat.seat)
+                self.tell("returned", seat.seat, f"{seat.player} is back at seat {seat.seat}; the bot leaves")
+            elif first:
+                self.tell("connected", seat.seat, f"{seat.player} is at seat {seat.seat}")
+
+    def _welcome(self, conn: Connection, seat: int | None) -> None:
+        view, legal = self.view_for(seat)
+        conn.send(Welcome(table=self.info(), seat=seat, stateVersion=self.version, view=view, legal=legal))
+        if self.status == "finished" and self.state.result is not None:
+            conn.send(self._game_over())
+
+    async def detach(self, conn: Connection) -> None:
+        """A connection went away. A seat left with no connection starts its grace time."""
+        async with self.lock:
+            if conn in self.spectators:
+                self.spectators.discard(conn)
+                return
+            if conn.seat is None:
+                return
+            seat = self.seats[conn.seat]
+            seat.conns.discard(conn)
+            if seat.conns or seat.controller != "person" or self.status in ("finished", "abandoned"):
+                return
+            grace = self.manager.config.grace_seconds
+            self.tell("disconnected", seat.seat,
+                      f"{seat.player} dropped from seat {seat.seat}; a bot takes over in {grace:g} s")
+            if self.status == "playing":
+                self._start_grace(seat)
+
+    def _start_grace(self, seat: Seat) -> None:
+        if seat.grace is None or seat.grace.done():
+            seat.grace = asyncio.create_task(self._grace(seat), name=f"grace-{self.id}-{seat.seat}")
+
+    def start_grace_timers(self) -> None:
+        """Every person seat with no connection gets its grace time (at the start, after a restart)."""
+        for s in self.seats:
+            if s.controller == "person" and not s.conns:
+                self._start_grace(s)
+
+    async def _grace(self, seat: Seat) -> None:
+        grace = self.manager.config.grace_seconds
+        await asyncio.sleep(grace)
+        async with self.lock:
+            if seat.conns or seat.controller != "person" or self.status != "playing":
+                return
+            level = self.manager.config.replacement_level
+            await self.store.write(Store.update_seat(self.id, seat.seat, controller="bot", level=level))
+            seat.controller = "bot"
+            seat.level = level
+            seat.grace = None
+            log.info("table %s: seat %d (%s) gone for %g s; a %s bot takes it", self.id, seat.seat, seat.player,
+                     grace, level)
+            self.tell("takeover", seat.seat,
+                      f"{seat.player} did not come back within {grace:g} s: a {level} bot plays seat {seat.seat}")
+        self.schedule_bot()
+
+    # ------------------------------------------------------------------ moves
+    async def player_move(self, conn: Connection, move: str, version: int, msg_id: str | None) -> None:
+        """A move sent by a seat's connection: checked, played, stored, acknowledged, broadcast."""
+        if conn.seat is None:
+            conn.error("not-your-seat", "spectators cannot move", msg_id=msg_id, version=self.version)
+            return
+        async with self.lock:
+            seat = self.seats[conn.seat]
+            if self.status == "open":
+                conn.error("not-started", "the game starts when every seat is taken", msg_id=msg_id,
+                           version=self.version)
+            elif self.status != "playing" or self.state.result is not None:
+                conn.error("game-over", "the game is over", msg_id=msg_id, version=self.version)
+            elif seat.controller != "person" or conn not in seat.conns:
+                conn.error("not-your-seat", "a bot plays this seat now", msg_id=msg_id, version=self.version)
+            elif version != self.version:
+                conn.error("stale", f"the position has changed (now version {self.version}, your move was for "
+                           f"{version}); sync and choose again", msg_id=msg_id, version=self.version)
+            elif self.state.to_move != conn.seat:
+                conn.error("not-your-turn", f"it is seat {self.state.to_move}'s turn", msg_id=msg_id,
+                           version=self.version)
+            else:
+                await self._apply(conn.seat, move, conn=conn, msg_id=msg_id)
+
+    async def _apply(self, seat: int, text: str, *, conn: Connection | None = None, msg_id: str | None = None,
+                     by_bot: bool = False) -> str:
+        """Play, store, acknowledge and broadcast one move (the lock is held): ``ok``, ``illegal`` or
+        ``storage`` (the database refused; the move was taken back)."""
+        state = self.state
+        try:
+            state.play(text)
+        except IllegalMoveError as exc:
+            if conn is not None:
+                conn.error("illegal", str(exc), msg_id=msg_id, version=self.version)
+            else:
+                log.error("table %s: the bot at seat %d chose an illegal move %r: %s", self.id, seat, text, exc)
+            return "illegal"
+        ply = len(state.history) - 1
+        played = state.history[-1][0].text
+        log_ = state.chance_log
+        k = len(log_)
+        while k and log_[k - 1][0] == ply:
+            k -= 1
+        shuffles = log_[k:]
+        entries: list[Any] = [played, *({"shuffle": format_cards(cards)} for _, cards in shuffles)]
+        insert = Store.insert_move(self.id, ply, seat, entries)
+        write = insert
+        over = state.result is not None
+        if over:
+            record = record_from_state(state, self.preset).to_json()
+            finish = Store.insert_game(self.id, self.game, self.preset, record, state.plies, state.turn,
+                                       self._players(record.get("result") or {}))
+
+            def both(c: Any) -> Any:
+                insert(c)
+                return finish(c)
+
+            write = both
+        try:
+            game_id = await self.store.write(write)
+        except Exception as exc:
+            state.undo()
+            log.error("table %s: move %s could not be stored (%s); taken back", self.id, played, exc)
+            if conn is not None:
+                conn.error("storage", "the move could not be saved; try again", msg_id=msg_id, version=self.version)
+            return "storage"
+        self.version = state.plies
+        self.moves_played += 1
+        self.manager.moves_played += 1
+        if conn is not None:
+            conn.send(Ack(id=msg_id, move=played, stateVersion=self.version))
+        self._broadcast_state(LastMove(seat=seat, move=played, byBot=by_bot))
+        if over:
+            self.status = "finished"
+            self.game_id = game_id
+            self._finish()
+        else:
+            self.schedule_bot()
+        return "ok"
+
+    def _players(self, result: dict[str, Any]) -> list[dict[str, Any]]:
+        winner = result.get("winner")
+        team = result.get("team")
+        points = result.get("points") or 0
+        partners = self.state.opts.partnerships
+        out = []
+        for s in self.seats:
+            won = winner is not None and (s.seat % 2 == team if partners and team is not None else s.seat == winner)
+            out.append({"seat": s.seat, "player": s.player_name(), "is_bot": s.kind == "bot", "won": won,
+                        "points": points if won else 0})
+        return out
+
+    def _game_over(self) -> GameOver:
+        result = self.state.result
+        assert result is not None
+        url = f"/api/games/{self.game_id}/record" if self.game_id is not None else None
+        return GameOver(stateVersion=self.version, result=result.to_json(), gameId=self.game_id, recordUrl=url)
+
+    def _finish(self) -> None:
+        assert self.state.result is not None
+        log.info("table %s: game over after %d moves: %s (game %s)", self.id, self.version,
+                 self.state.result.to_json(), self.game_id)
+        self.broadcast(self._game_over())
+        for s in self.seats:
+            if s.grace is not None:
+                s.grace.cancel()
+                s.grace = None
+        self.manager.finished(self)
+
+    # ------------------------------------------------------------------ bots
+    def schedule_bot(self) -> None:
+        """Start the bot loop if a bot is to move and none is thinking."""
+        if self.status != "playing" or self.state.result is not None:
+            return
+        if self.seats[self.state.to_move].controller != "bot":
+            return
+        if self._bot_task is None or self._bot_task.done():
+            self._bot_task = asyncio.create_task(self._bot_loop(), name=f"bots-{self.id}")
+
+    async def _bot_loop(self) -> None:
+        """Play bot moves while a bot is to move (each decision off the event loop)."""
+        try:
+            await self._bot_moves()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: the bot loop failed", self.id)
+
+    async def _bot_moves(self) -> None:
+        config = self.manager.config
+        while True:
+            async with self.lock:
+                if self.status != "playing" or self.state.result is not None:
+                    return
+                seat = self.seats[self.state.to_move]
+                if seat.controller != "bot":
+                    return
+                version = self.version
+                view = self.state.view(seat.seat)
+                level = seat.level or config.replacement_level
+            if config.bot_delay > 0:
+                await asyncio.sleep(config.bot_delay)
+            text, _fallback = await self.manager.bots.decide(self.id, level, view, f"{self.id}:{version}")
+            async with self.lock:
+                if self.version != version or self.seats[seat.seat].controller != "bot" or self.status != "playing":
+                    continue
+                outcome = await self._apply(seat.seat, text, by_bot=True)
+                if outcome == "illegal":
+                    # never loop on a broken bot: the first legal move keeps the game going
+                    outcome = await self._apply(seat.seat, self.state.legal_moves()[0].text, by_bot=True)
+            if outcome == "storage":
+                await asyncio.sleep(1.0)  # the database is in trouble: do not hammer it
+
+    async def close(self) -> None:
+        """Stop this table's tasks (server shutdown; everything is already stored)."""
+        tasks = [t for t in (self._bot_task, *(s.grace for s in self.seats)) if t is not None]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+        for conn in self.connections():
+            conn.close(1001)

@@ -1,0 +1,34 @@
+"""Fixtures for the server tests: a database URL per backend, a server in a thread."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from server_helpers import PG_ENV, ServerThread, pg_database
+
+from spite.server import ServerConfig
+
+BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
+    not os.environ.get(PG_ENV), reason=f"{PG_ENV} is not set"))]
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """SQLite in a temporary folder; PostgreSQL (a fresh database) when SPITE_TEST_PG_URL is set."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'spite.db'}"
+        return
+    with pg_database(os.environ[PG_ENV]) as url:
+        yield url
+
+
+@pytest.fixture
+def server(db_url: str) -> Iterator[ServerThread]:
+    """A real server (uvicorn, real sockets) in a thread; bots in a thread, short grace time."""
+    config = ServerConfig(db_url=db_url, bot_workers=0, grace_seconds=0.4, rate=200, burst=400,
+                          replacement_level="easy")
+    with ServerThread(config) as srv:
+        yield srv

@@ -1,0 +1,207 @@
+"""Helpers for the server tests: a real server on a free port (thread or subprocess), clients."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import sqlalchemy as sa
+from websockets.sync.client import ClientConnection, connect
+
+from spite.server import ServerConfig, create_app
+
+PG_ENV = "SPITE_TEST_PG_URL"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def db_urls(tmp: Path) -> list[str]:
+    """SQLite always; PostgreSQL too when SPITE_TEST_PG_URL is set (a fresh database each time)."""
+    return [f"sqlite:///{tmp / 'spite.db'}"]
+
+
+@contextlib.contextmanager
+def pg_database(base_url: str) -> Iterator[str]:
+    """A fresh, empty database on the PostgreSQL server of ``base_url``; dropped afterwards."""
+    from spite.server.db import normalize_url
+
+    url = sa.make_url(normalize_url(base_url))
+    name = f"spite_test_{uuid.uuid4().hex[:10]}"
+    admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield url.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+class ServerThread:
+    """The app under uvicorn in a thread of the test process (so tests can look at its tables)."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        import uvicorn
+
+        self.port = free_port()
+        self.app = create_app(config)
+        self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
+                                                    ws_max_size=64 * 1024, lifespan="on"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def manager(self) -> Any:
+        return self.app.state.manager
+
+    def __enter__(self) -> ServerThread:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(20)
+
+    def run(self, coro: Any) -> Any:
+        """Run a coroutine in the server's loop (to look at tables safely)."""
+        loop = self.server_loop()
+        return asyncio.run_coroutine_threadsafe(coro, loop).result(20)
+
+    def server_loop(self) -> asyncio.AbstractEventLoop:
+        return self.manager.store._task.get_loop()  # type: ignore[no-any-return]
+
+
+class ServerProcess:
+    """``python -m spite.server`` in a subprocess (for kill -9)."""
+
+    def __init__(self, db_url: str, port: int | None = None, *extra: str) -> None:
+        self.db_url = db_url
+        self.port = port or free_port()
+        self.extra = extra
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = b""
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        env = dict(os.environ)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "spite.server", "--port", str(self.port), "--db", self.db_url, "--log-level",
+             "warning", *self.extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.proc.stdout.read().decode() if self.proc.stdout else ''}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
+                    return self
+            time.sleep(0.1)
+        raise RuntimeError("the server did not answer /healthz")
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.kill()
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+class Client:
+    """A WebSocket client that keeps every message it received."""
+
+    def __init__(self, base: str, table_id: str) -> None:
+        url = base.replace("http", "ws", 1) + f"/ws/{table_id}"
+        self.ws: ClientConnection = connect(url, open_timeout=10).__enter__()
+        self.received: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+        self.last_state: dict[str, Any] | None = None
+        self.newest = -1
+
+    def send(self, msg: dict[str, Any] | str) -> None:
+        self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        text = self.ws.recv(timeout)
+        assert isinstance(text, str)
+        self.raw.append(text)
+        msg = json.loads(text)
+        self.received.append(msg)
+        version = msg.get("stateVersion")
+        if isinstance(version, int):
+            self.newest = max(self.newest, version)
+        if msg["type"] in ("state", "welcome") and (self.last_state is None
+                                                   or version >= self.last_state["stateVersion"]):
+            self.last_state = msg
+        return msg  # type: ignore[no-any-return]
+
+    def until(self, kind: str, timeout: float = 10, **match: Any) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                if left <= 0:
+                    raise TimeoutError
+                msg = self.recv(left)
+            except TimeoutError:
+                tail = [json.dumps(m)[:160] for m in self.received[-3:]]
+                raise TimeoutError(f"no {kind} message within {timeout} s; the last ones: {tail}") from None
+            if msg["type"] == kind and all(msg.get(k) == v for k, v in match.items()):
+                return msg
+
+    def hello(self, token: str | None = None, spectate: bool = False) -> dict[str, Any]:
+        msg: dict[str, Any] = {"type": "hello", "spectate": spectate}
+        if token is not None:
+            msg["token"] = token
+        self.send(msg)
+        return self.until("welcome")
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.ws.close()
+
+
+def latest_state(client: Client, timeout: float = 10) -> dict[str, Any]:
+    """Wait for the newest position in which the client's seat is to move (or the game is over)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        last = client.last_state
+        if last is not None and last["stateVersion"] >= client.newest and (last["legal"] or last["view"]["finished"]):
+            return last
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("not my turn in time")
+        client.recv(left)

@@ -1,0 +1,150 @@
+"""Hidden information, property-based over random games: no message to a seat holds anything
+outside that seat's view.
+
+Every message any client received is checked against a replay of the table's record made here:
+each ``view`` must be exactly ``state.view(seat).to_json()`` at that ``stateVersion`` (a spectator's
+for spectators), ``legal`` exactly the seat's legal moves, and every card named anywhere in a message
+must be a card the seat can see. No message may hold the seed, a token of another seat, or the
+whole-table keys (``draw_pile``, ``stock_cards``, ``set_aside_pile``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from collections import Counter
+from typing import Any
+
+import httpx
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from server_helpers import Client, ServerThread
+from test_protocol import check_models
+
+from spite.cards import parse_card
+from spite.errors import CardError
+from spite.malice import State
+from spite.records.malice import record_from_state, state_from_record
+
+FORBIDDEN_KEYS = ("draw_pile", "stock_cards", "set_aside_pile", "seed", "deal", "token", "history", "chance")
+
+
+def cards_in(obj: Any, skip: frozenset[str] = frozenset({"legal", "last", "move", "text", "player", "preset",
+                                                          "id", "link", "level", "botLevel", "kind"})) -> Counter[int]:
+    """Every card named anywhere in a message (move texts and names aside)."""
+    found: Counter[int] = Counter()
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            if key not in skip:
+                found.update(cards_in(value, skip))
+    elif isinstance(obj, list):
+        for value in obj:
+            found.update(cards_in(value, skip))
+    elif isinstance(obj, str):
+        with contextlib.suppress(CardError, ValueError):
+            found[parse_card(obj)] += 1
+    return found
+
+
+def positions(state: State, preset: str) -> list[State]:
+    """The positions of a game from its record, one per stateVersion."""
+    record = record_from_state(state, preset)
+    _, replayed = state_from_record(record)
+    out = [replayed.copy()]
+    for move in state.move_log():
+        replayed.play(move.text)
+        out.append(replayed.copy())
+    return out
+
+
+def play_table(srv: ServerThread, preset: str, players: int, rng: random.Random, limit: int) -> None:
+    created = httpx.post(srv.base + "/api/tables", json={"preset": preset, "name": "p0"}).json()
+    table_id = created["table"]["id"]
+    tokens = [created["token"]]
+    for i in range(1, players):
+        tokens.append(httpx.post(srv.base + f"/api/tables/{table_id}/join", json={"name": f"p{i}"}).json()["token"])
+    clients = [Client(srv.base, table_id) for _ in range(players)]
+    for c, token in zip(clients, tokens, strict=True):
+        c.hello(token)
+    watcher = Client(srv.base, table_id)
+    watcher.hello(spectate=True)
+    try:
+        played = 0
+        version = 0
+        while played < limit:
+            # the mover learns it is its turn from its newest state
+            movers = [c for c in clients if c.last_state and c.last_state["stateVersion"] == version
+                      and c.last_state["legal"]]
+            if any(c.last_state and c.last_state["view"]["finished"] for c in clients):
+                break
+            if not movers:
+                for c in clients:
+                    while c.last_state is None or c.last_state["stateVersion"] < version:
+                        c.recv(5)
+                continue
+            mover = movers[0]
+            assert mover.last_state is not None
+            move = rng.choice(mover.last_state["legal"])
+            mover.send({"type": "move", "move": move, "stateVersion": version})
+            mover.until("ack")
+            version += 1
+            played += 1
+        for c in [*clients, watcher]:
+            while c.last_state is None or c.last_state["stateVersion"] < version:
+                c.recv(5)
+        table = srv.manager.tables[table_id]
+        assert table.version == version
+        check_messages(table.state, preset, clients, watcher, tokens)
+    finally:
+        for c in [*clients, watcher]:
+            c.close()
+
+
+def check_messages(state: State, preset: str, clients: list[Client], watcher: Client, tokens: list[str]) -> None:
+    history = positions(state, preset)
+    seed = str(state.seed)
+    for seat, client in [*enumerate(clients), (None, watcher)]:
+        views = [pos.view(seat) for pos in history]
+        others = [t for i, t in enumerate(tokens) if i != seat]
+        checked = 0
+        for raw, msg in zip(client.raw, client.received, strict=True):
+            for token in others:
+                assert token not in raw
+            if seat is None:
+                assert all(t not in raw for t in tokens)
+            assert seed not in raw
+            for key in FORBIDDEN_KEYS:
+                assert f'"{key}"' not in raw, (key, raw[:200])
+            if "view" in msg:
+                view = views[msg["stateVersion"]]
+                assert msg["view"] == view.to_json()
+                assert msg["legal"] == [m.text for m in view.legal_moves]
+                for i, player in enumerate(msg["view"]["players"]):
+                    if i != seat:
+                        assert player["hand"] is None
+                checked += 1
+            seen = +Counter(cards_in(msg))
+            visible = views[msg.get("stateVersion") or 0].visible_cards() if "view" in msg else Counter()
+            if "view" not in msg:
+                assert not seen, msg
+            else:
+                # a set, not a multiset: a team stock shows on both partners, a build top twice
+                assert set(seen) <= set(visible), set(seen) - set(visible)
+        assert checked >= 1
+        check_models(client)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                HealthCheck.too_slow])
+@given(preset=st.sampled_from([("short", 2), ("party", 3), ("partners", 4), ("skip-bo", 2), ("open-stock", 2)]),
+       seed=st.integers(0, 2**32), limit=st.integers(1, 70))
+def test_no_message_holds_more_than_the_view(server: ServerThread, preset: tuple[str, int], seed: int,
+                                             limit: int) -> None:
+    play_table(server, preset[0], preset[1], random.Random(seed), limit)
+
+
+def test_cards_in_finds_cards() -> None:
+    assert cards_in({"a": ["AS", "short", "ann"], "legal": ["HA-B1"], "b": {"c": "10H"}}) == Counter(
+        {parse_card("AS"): 1, parse_card("10H"): 1})
+    assert json.dumps(cards_in({"x": "hello"})) == "{}"

@@ -1,0 +1,241 @@
+"""Protocol tests over a real WebSocket: every message type, the lobby, records and statistics."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import time
+
+import httpx
+import sqlalchemy as sa
+from server_helpers import Client, ServerThread, latest_state
+
+from spite.records import record_from_json, replay
+from spite.server import db
+from spite.server.protocol import (
+    Ack,
+    ErrorMessage,
+    GameOver,
+    Pong,
+    StateMessage,
+    TableMessage,
+    Welcome,
+)
+
+MODELS = {"welcome": Welcome, "state": StateMessage, "ack": Ack, "table": TableMessage, "gameOver": GameOver,
+          "pong": Pong, "error": ErrorMessage}
+
+
+def check_models(client: Client) -> None:
+    """Every message the server sent is exactly one of its models (no field more)."""
+    for msg in client.received:
+        MODELS[msg["type"]].model_validate(msg)
+
+
+def two_person_table(srv: ServerThread, preset: str = "short") -> tuple[str, list[str]]:
+    r = httpx.post(srv.base + "/api/tables", json={"preset": preset, "name": "ann"})
+    assert r.status_code == 200, r.text
+    created = r.json()
+    table_id = created["table"]["id"]
+    assert created["seat"] == 0 and created["table"]["status"] == "open"
+    joined = httpx.post(srv.base + f"/api/tables/{table_id}/join", json={"name": "bob"}).json()
+    assert joined["seat"] == 1 and joined["table"]["status"] == "playing"
+    return table_id, [created["token"], joined["token"]]
+
+
+def play_random(clients: dict[int, Client], rng: random.Random, limit: int = 10_000) -> int:
+    """Every seat plays random legal moves (waiting for each ack) until the game ends or ``limit``."""
+    moves = 0
+    while moves < limit:
+        mover = None
+        for seat, c in clients.items():
+            st = c.last_state
+            if st is not None and st["stateVersion"] >= c.newest and st["view"]["finished"]:
+                return moves
+            if st is not None and st["stateVersion"] >= c.newest and st["legal"]:
+                mover = seat
+        if mover is None:  # nobody knows yet: read from the seat to move
+            for c in clients.values():
+                with contextlib.suppress(TimeoutError):
+                    c.recv(0.05)
+            continue
+        c = clients[mover]
+        st = c.last_state
+        assert st is not None
+        c.send({"type": "move", "move": rng.choice(st["legal"]), "stateVersion": st["stateVersion"],
+                "id": f"m{moves}"})
+        ack = c.until("ack")
+        assert ack["id"] == f"m{moves}" and ack["stateVersion"] == st["stateVersion"] + 1
+        moves += 1
+    return moves
+
+
+def test_healthz_and_openapi(server: ServerThread) -> None:
+    health = httpx.get(server.base + "/healthz").json()
+    assert health["ok"] is True and health["db"] in ("sqlite", "postgresql")
+    schema = httpx.get(server.base + "/openapi.json").json()
+    assert "/api/tables" in schema["paths"] and "CreateTableRequest" in schema["components"]["schemas"]
+
+
+def test_lobby_join_play_spectate_record_stats(server: ServerThread) -> None:
+    base = server.base
+    r = httpx.post(base + "/api/tables", json={"preset": "short", "name": "ann"}).json()
+    table_id, token0 = r["table"]["id"], r["token"]
+    assert r["ws"] == f"/ws/{table_id}"
+    listed = httpx.get(base + "/api/tables").json()
+    assert [t["id"] for t in listed] == [table_id]
+    assert [s["status"] for s in listed[0]["seats"]] == ["disconnected", "free"]
+    assert "token" not in json.dumps(listed)
+    link = httpx.get(base + r["table"]["link"]).json()
+    assert link["id"] == table_id
+
+    ann = Client(base, table_id)
+    welcome = ann.hello(token0)
+    assert welcome["seat"] == 0 and welcome["stateVersion"] == 0 and welcome["table"]["status"] == "open"
+    ann.send({"type": "move", "move": "pass", "stateVersion": 0})
+    assert ann.until("error")["code"] == "not-started"
+
+    joined = httpx.post(base + f"/api/tables/{table_id}/join", json={"name": "bob"}).json()
+    token1 = joined["token"]
+    assert httpx.get(base + "/api/tables").json() == []
+    playing = httpx.get(base + "/api/tables", params={"status": "playing"}).json()
+    assert [t["id"] for t in playing] == [table_id]
+    assert ann.until("table", event={"kind": "joined", "seat": 1, "text": "bob took seat 1"})
+    assert ann.until("table")["event"]["kind"] == "started"
+
+    bob = Client(base, table_id)
+    assert bob.hello(token1)["seat"] == 1
+    assert ann.until("table")["event"] == {"kind": "connected", "seat": 1, "text": "bob is at seat 1"}
+    watcher = Client(base, table_id)
+    seen = watcher.hello(spectate=True)
+    assert seen["seat"] is None and seen["legal"] == []
+    assert all(p["hand"] is None for p in seen["view"]["players"])
+
+    # ping, sync
+    ann.send({"type": "ping", "id": "p1"})
+    assert ann.until("pong") == {"type": "pong", "id": "p1"}
+    ann.send({"type": "sync"})
+    synced = ann.until("state")
+    assert synced["stateVersion"] == 0 and synced["view"] == welcome["view"]
+
+    # a move: ack to the mover (committed first), state to everyone
+    mover, other = (ann, bob) if welcome["view"]["to_move"] == 0 else (bob, ann)
+    st = latest_state(mover)
+    move = st["legal"][0]
+    mover.send({"type": "move", "move": move, "stateVersion": 0, "id": "x"})
+    ack = mover.until("ack")
+    assert ack == {"type": "ack", "id": "x", "move": move, "stateVersion": 1}
+    with server.manager.store.engine.connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(db.moves)).scalar() == 1
+    for c in (mover, other, watcher):
+        state = c.until("state", stateVersion=1)
+        assert state["last"] == {"seat": 0 if mover is ann else 1, "move": move, "byBot": False}
+
+    # play to the end; game over to everyone, with the record
+    play_random({0: ann, 1: bob}, random.Random(3))
+    over = ann.until("gameOver")
+    assert bob.until("gameOver") == over and watcher.until("gameOver") == over
+    record = httpx.get(base + over["recordUrl"])
+    assert record.status_code == 200 and "attachment" in record.headers["content-disposition"]
+    replayed = replay(record_from_json(record.json()))
+    assert replayed.check()["finished"] and replayed.check()["result"] == over["result"]
+    assert replayed.plies >= over["stateVersion"]
+    for c in (ann, bob, watcher):
+        check_models(c)
+        c.close()
+
+    games = httpx.get(base + "/api/players/ann/games").json()
+    assert [g["id"] for g in games] == [over["gameId"]] and games[0]["tableId"] == table_id
+    stats = httpx.get(base + "/api/players/ann/stats").json()
+    (row,) = stats["presets"]
+    assert row["preset"] == "short" and row["games"] == 1 and row["wins"] == int(over["result"]["winner"] == 0)
+    assert row["mean_turns"] > 0
+    finished = httpx.get(base + f"/api/tables/{table_id}").json()
+    assert finished["status"] == "finished" and finished["gameId"] == over["gameId"]
+    late = Client(base, table_id)
+    late.send({"type": "hello", "spectate": True})
+    err = late.until("error")
+    assert err["code"] == "no-table" and str(over["gameId"]) in err["message"]
+
+
+def test_quick_play_against_a_bot(server: ServerThread) -> None:
+    r = httpx.post(server.base + "/api/quickplay", json={"name": "cat", "level": "easy", "preset": "short"}).json()
+    assert r["table"]["status"] == "playing" and r["table"]["seats"][1]["status"] == "bot"
+    c = Client(server.base, r["table"]["id"])
+    c.hello(r["token"])
+    play_random({0: c}, random.Random(1))
+    over = c.until("gameOver")
+    assert any(m["type"] == "state" and m["last"] and m["last"]["byBot"] for m in c.received)
+    stats = httpx.get(server.base + "/api/players/bot:easy/stats").json()
+    assert stats["presets"][0]["games"] == 1
+    assert over["result"]["reason"] in ("stock", "blocked", "turn-limit", "draw-pile-empty")
+    check_models(c)
+
+
+def test_bots_only_table_plays_itself(server: ServerThread) -> None:
+    r = httpx.post(server.base + "/api/tables", json={
+        "preset": "short", "join": False,
+        "seats": [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "random"}]})
+    info = r.json()
+    assert info["status"] == "playing" and "token" not in info
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        got = httpx.get(server.base + f"/api/tables/{info['id']}").json()
+        if got["status"] == "finished":
+            break
+        time.sleep(0.1)
+    assert got["status"] == "finished" and got["gameId"] is not None
+
+
+def test_disconnect_grace_takeover_and_return(server: ServerThread) -> None:
+    table_id, tokens = two_person_table(server)
+    ann, bob = Client(server.base, table_id), Client(server.base, table_id)
+    ann.hello(tokens[0])
+    bob.hello(tokens[1])
+    bob.close()
+    dropped = ann.until("table", event={"kind": "disconnected", "seat": 1,
+                                        "text": "bob dropped from seat 1; a bot takes over in 0.4 s"})
+    assert dropped["table"]["seats"][1]["status"] == "disconnected"
+    took = ann.until("table", timeout=5)
+    assert took["event"]["kind"] == "takeover" and took["table"]["seats"][1]["status"] == "bot"
+    assert took["table"]["seats"][1]["botLevel"] == "easy"
+    # the bot plays seat 1 whenever it is to move; ann plays a few moves
+    play_random({0: ann}, random.Random(2), limit=12)
+    bob = Client(server.base, table_id)
+    welcome = bob.hello(tokens[1])
+    assert welcome["seat"] == 1
+    back = bob.until("table")
+    assert back["event"]["kind"] == "returned" and back["table"]["seats"][1]["status"] == "connected"
+    assert ann.until("table", event=back["event"])
+    play_random({0: ann, 1: bob}, random.Random(4))
+    ann.until("gameOver")
+
+
+REFUSALS = [
+    ({"preset": "chess"}, 400, "unknown preset 'chess'"),
+    ({"options": {"players": 3, "partnerships": True}}, 400, "partnerships need exactly 4 players"),
+    ({"seats": [{"kind": "person"}]}, 400, "has 2 seats, not 1"),
+    ({"seats": [{"kind": "person"}, {"kind": "bot", "level": "cmd:rm"}]}, 422, ""),
+    ({"seats": [{"kind": "person"}, {"kind": "bot"}]}, 400, "a bot seat needs a level"),
+    ({"game": "spit"}, 501, "not served yet"),
+    ({"name": ""}, 422, ""),
+]
+
+
+def test_lobby_refusals(server: ServerThread) -> None:
+    for body, status, text in REFUSALS:
+        r = httpx.post(server.base + "/api/tables", json=body)
+        assert r.status_code == status, (body, r.text)
+        if text:
+            assert text in r.json()["detail"] and "\n" not in r.json()["detail"]
+    assert httpx.get(server.base + "/api/tables").json() == []
+
+
+def test_join_refusals(server: ServerThread) -> None:
+    table_id, _tokens = two_person_table(server)
+    r = httpx.post(server.base + f"/api/tables/{table_id}/join", json={"name": "eve"})
+    assert r.status_code == 409 and "playing" in r.json()["detail"]
+    assert httpx.post(server.base + "/api/tables/nope/join", json={}).status_code == 404
+    assert httpx.get(server.base + "/api/tables/nope").status_code == 404
+    assert httpx.get(server.base + "/api/games/999/record").status_code == 404

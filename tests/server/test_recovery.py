@@ -1,0 +1,98 @@
+"""Crash recovery: the real server in a subprocess, ``kill -9`` mid-game, restart, play on to the end."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import httpx
+import sqlalchemy as sa
+from server_helpers import Client, ServerProcess, latest_state
+from test_protocol import play_random
+
+from spite.records import record_from_json, replay
+from spite.server import db
+from spite.server.db import make_engine
+
+SMALL = {"stock_size": 8}
+ARGS = ("--grace", "30", "--bot-workers", "0", "--bot-delay", "0.02", "--rate", "2000")
+
+
+def wait_finished(base: str, table_id: str, timeout: float = 40) -> dict[str, object]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        info = httpx.get(base + f"/api/tables/{table_id}").json()
+        if info["status"] == "finished":
+            return info  # type: ignore[no-any-return]
+        time.sleep(0.1)
+    raise TimeoutError(f"table {table_id} did not finish")
+
+
+def test_kill_9_and_play_on(db_url: str) -> None:
+    server = ServerProcess(db_url, None, *ARGS).start()
+    try:
+        base = server.base
+        # a table of two people
+        created = httpx.post(base + "/api/tables", json={"preset": "short", "options": SMALL, "name": "ann"}).json()
+        table_a = created["table"]["id"]
+        joined = httpx.post(base + f"/api/tables/{table_a}/join", json={"name": "bob"}).json()
+        tokens = [created["token"], joined["token"]]
+        ann, bob = Client(base, table_a), Client(base, table_a)
+        ann.hello(tokens[0])
+        bob.hello(tokens[1])
+        rng = random.Random(11)
+        play_random({0: ann, 1: bob}, rng, limit=15)
+        # a quick game against a bot, and a table of bots alone
+        quick = httpx.post(base + "/api/quickplay", json={"name": "cat", "level": "easy", "preset": "short",
+                                                          "options": SMALL}).json()
+        cat = Client(base, quick["table"]["id"])
+        cat.hello(quick["token"])
+        play_random({0: cat}, rng, limit=6)
+        bots = httpx.post(base + "/api/tables", json={"preset": "short", "options": SMALL, "join": False, "seats": [
+            {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "random"}]}).json()
+        time.sleep(0.5)
+        for c in (ann, bob):  # read everything sent so far
+            while True:
+                try:
+                    c.recv(0.1)
+                except TimeoutError:
+                    break
+        before_a = {0: ann.last_state, 1: bob.last_state}
+        before_cat = latest_state(cat)
+
+        server.kill9()
+        for c in (ann, bob, cat):
+            c.close()
+        engine = make_engine(db_url)
+        with engine.connect() as conn:
+            status = conn.execute(sa.select(db.tables.c.status).where(db.tables.c.id == bots["id"])).scalar()
+            plies = conn.execute(sa.select(sa.func.count()).select_from(db.moves)
+                                 .where(db.moves.c.table_id == bots["id"])).scalar()
+        engine.dispose()
+        assert status == "playing" and plies > 0, "the bots' table should be mid-game at the kill"
+
+        server = ServerProcess(db_url, None, *ARGS).start()
+        base = server.base
+        # every seat goes on exactly where it was
+        ann, bob, cat = Client(base, table_a), Client(base, table_a), Client(base, quick["table"]["id"])
+        for client, token, before in ((ann, tokens[0], before_a[0]), (bob, tokens[1], before_a[1]),
+                                      (cat, quick["token"], before_cat)):
+            assert before is not None
+            welcome = client.hello(token)
+            assert welcome["stateVersion"] == before["stateVersion"]
+            assert welcome["view"] == before["view"] and welcome["legal"] == before["legal"]
+        play_random({0: ann, 1: bob}, rng)
+        over_a = ann.until("gameOver")
+        play_random({0: cat}, rng)
+        over_cat = cat.until("gameOver")
+        info = wait_finished(base, bots["id"])
+        for game_id, result in ((over_a["gameId"], over_a["result"]), (over_cat["gameId"], over_cat["result"]),
+                                (info["gameId"], None)):
+            record = httpx.get(base + f"/api/games/{game_id}/record").json()
+            check = replay(record_from_json(record)).check()
+            assert check["finished"]
+            if result is not None:
+                assert check["result"] == result
+        assert httpx.get(base + "/api/players/ann/stats").json()["presets"][0]["games"] == 1
+    finally:
+        server.stop()
