@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck bench golden clean
+.PHONY: play test lint typecheck bench golden clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +19,11 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests
 	$(BIN)/mypy
 
-test: $(STAMP) lint
+chromium:
+	@test -x /usr/bin/chromium || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+		|| echo "Debian's chromium could not be installed: the browser tests will be skipped"
+
+test: $(STAMP) lint chromium
 	$(BIN)/pytest
 
 bench: $(STAMP)

@@ -34,6 +34,8 @@ from spite.server.protocol import (
 )
 from spite.server.store import Store
 from spite.server.tables import Connection
+from spite.web import index_response, wants_html
+from spite.web import install as install_web
 
 __all__ = ["create_app"]
 
@@ -125,8 +127,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return await _table_info(request, table_id)
 
     @app.get("/t/{table_id}", response_model=TableInfo)
-    async def join_link(request: Request, table_id: str) -> TableInfo:
-        """The link to share: the table; POST ``/api/tables/{id}/join`` takes a seat."""
+    async def join_link(request: Request, table_id: str) -> TableInfo | Response:
+        """The link to share: the table (a browser gets the page); POST ``/api/tables/{id}/join`` takes a seat."""
+        if wants_html(request):
+            return index_response()
         return await _table_info(request, table_id)
 
     @app.post("/api/tables/{table_id}/join", response_model=JoinedInfo)
@@ -193,4 +197,5 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(sender, 2.0)
 
+    install_web(app)  # the browser page: /, /replay/{id}, /static/… (and /t/{id} above for browsers)
     return app

@@ -1,0 +1,47 @@
+"""The browser page: static HTML, JS modules and CSS served by the game server (no build step).
+
+:func:`install` adds ``/`` (the lobby), ``/replay/{id}`` and ``/static/…`` to a FastAPI app;
+``/t/{id}`` stays the server's own route and answers with the page when a browser asks for HTML
+(:func:`wants_html`), with the table's JSON otherwise.
+
+>>> (STATIC_DIR / "index.html").is_file()
+True
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+__all__ = ["STATIC_DIR", "index_response", "install", "wants_html"]
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+"""The page's files: ``index.html``, ``*.js`` (ES modules), ``style.css``."""
+
+
+def wants_html(request: Request) -> bool:
+    """A browser navigating (``Accept: text/html…``), not an API client."""
+    accept = request.headers.get("accept", "")
+    return "text/html" in accept
+
+
+def index_response() -> FileResponse:
+    """The single page (it routes by its URL itself)."""
+    return FileResponse(STATIC_DIR / "index.html", media_type="text/html", headers={"Cache-Control": "no-cache"})
+
+
+def install(app: FastAPI) -> None:
+    """Serve the page on ``app``: ``/``, ``/replay/{id}`` and the static files under ``/static``."""
+
+    async def page() -> FileResponse:
+        return index_response()
+
+    async def replay_page(game_id: str) -> FileResponse:
+        return index_response()
+
+    app.add_api_route("/", page, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/replay/{game_id}", replay_page, methods=["GET"], include_in_schema=False)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

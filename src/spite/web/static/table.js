@@ -1,0 +1,517 @@
+// The Spite and Malice table: one WebSocket (docs/protocol.md), the seat's view drawn as cards,
+// click-to-play and drag-and-drop with the legal targets highlighted, the log in the notation.
+
+import { main, setRerender, setStatus } from "./app.js";
+import { backSVG, cardSVG, handToken, rankValue, slotSVG, valueName } from "./cards.js";
+import { t } from "./i18n.js";
+import { LEVELS, createTable, quickPlay } from "./lobby.js";
+import { api, forgetSeat, getName, getSeat, saveSeat } from "./store.js";
+
+function esc(s) {
+  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+/** Open the page of table ``id``: play with a stored token, join a free seat, or watch. */
+export async function openTable(id) {
+  setStatus(t("connecting"));
+  let info;
+  try {
+    info = await api("GET", `/api/tables/${encodeURIComponent(id)}`);
+  } catch (err) {
+    main().innerHTML = `<section class="panel"><p class="error">${esc(err.message)}</p><a href="/">${t("back_lobby")}</a></section>`;
+    return;
+  }
+  if (info.game !== "spite-malice") {
+    main().innerHTML = `<section class="panel"><p>${t("spit_soon")}</p><a href="/">${t("back_lobby")}</a></section>`;
+    setStatus("");
+    return;
+  }
+  const held = getSeat(id);
+  const watch = new URLSearchParams(location.search).has("watch");
+  if (info.status === "finished" || info.status === "abandoned") {
+    showFinishedTable(info);
+  } else if (held && !watch) {
+    new TableClient(info, held.token).connect();
+  } else if (info.status === "open" && !watch) {
+    showJoin(info);
+  } else {
+    new TableClient(info, null).connect();
+  }
+}
+
+function showJoin(info) {
+  const draw = () => {
+    setStatus(t("table_open_join"));
+    main().innerHTML = `<section class="panel join">
+      <p>${t("table_open_join")} (${esc(info.preset)})</p>
+      <form id="join-form"><label>${t("your_name")} <input name="name" maxlength="40" value="${esc(getName())}" placeholder="${esc(t("guest"))}"></label>
+      <button type="submit" class="primary" id="join">${t("join")}</button>
+      <a class="btn" href="${esc(info.link)}?watch=1">${t("watch")}</a></form><p class="error" role="alert"></p></section>`;
+    const form = document.getElementById("join-form");
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const name = form.name.value.trim() || t("guest");
+      localStorage.setItem("spite.name", name);
+      try {
+        const joined = await api("POST", `/api/tables/${info.id}/join`, { name });
+        saveSeat(info.id, joined.seat, joined.token);
+        new TableClient(joined.table, joined.token).connect();
+      } catch (err) {
+        main().querySelector(".error").textContent = err.message;
+      }
+    });
+  };
+  setRerender(draw);
+  draw();
+}
+
+function showFinishedTable(info) {
+  const draw = () => {
+    setStatus(t("table_gone", { status: info.status }));
+    const rec = info.gameId != null ? `<a href="/api/games/${info.gameId}/record">${t("record")}</a> · ` : "";
+    main().innerHTML = `<section class="panel"><p>${t("table_gone", { status: esc(info.status) })}</p>
+      <p>${rec}<a href="/">${t("back_lobby")}</a></p></section>`;
+  };
+  setRerender(draw);
+  draw();
+}
+
+/** Parse the legal moves into source → set of targets ("S" → {"B1","B3"}). */
+function parseLegal(legal) {
+  const map = new Map();
+  for (const m of legal) {
+    const i = m.indexOf("-");
+    if (i < 0) continue;
+    const src = m.slice(0, i);
+    if (!map.has(src)) map.set(src, new Set());
+    map.get(src).add(m.slice(i + 1));
+  }
+  return map;
+}
+
+class TableClient {
+  constructor(info, token) {
+    this.table = info;
+    this.token = token;
+    this.seat = null;
+    this.view = null;
+    this.legal = [];
+    this.moves = new Map();
+    this.version = -1;
+    this.log = [];
+    this.selected = null; // {source, el index}
+    this.over = null;
+    this.message = "";
+    this.pending = false;
+    this.ws = null;
+    this.closedByUs = false;
+    this.flash = null;
+    this.counter = 0;
+  }
+
+  connect() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${proto}//${location.host}/ws/${this.table.id}`);
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      ws.send(JSON.stringify(this.token ? { type: "hello", token: this.token } : { type: "hello", spectate: true }));
+    });
+    ws.addEventListener("message", (ev) => this.onMessage(JSON.parse(ev.data)));
+    ws.addEventListener("close", () => {
+      if (this.ws !== ws || this.closedByUs || this.over) return;
+      setStatus(t("reconnecting"));
+      setTimeout(() => this.connect(), 1000);
+    });
+    window.addEventListener("pagehide", () => {
+      this.closedByUs = true;
+    }, { once: true });
+    setRerender(() => this.render());
+    if (!this.keysBound) {
+      this.keysBound = true;
+      document.addEventListener("keydown", (ev) => this.onKey(ev));
+    }
+  }
+
+  /** Keyboard play, as in the terminal app: S stock, 1–9 hand card, D+n discard pile, B+n build pile,
+   * P pass, Esc cancel. A source first, then a target. */
+  onKey(ev) {
+    if (ev.target.closest?.("input, select, textarea") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (!this.myTurn()) return;
+    const key = ev.key.toLowerCase();
+    const prefix = this.prefix;
+    this.prefix = null;
+    if (key === "escape") {
+      this.selected = null;
+    } else if (key === "p" && this.legal.includes("pass")) {
+      this.play("pass");
+      return;
+    } else if (key === "s" && !this.selected) {
+      const el = document.querySelector('.me [data-source="S"][data-playable="1"]');
+      if (el) this.select(el);
+    } else if (key === "d" || key === "b") {
+      this.prefix = key;
+      return;
+    } else if (/^[1-9]$/.test(key)) {
+      if (prefix) {
+        const name = `${prefix.toUpperCase()}${key}`;
+        if (this.selected && this.moves.get(this.selected.source)?.has(name)) {
+          this.play(`${this.selected.source}-${name}`);
+          return;
+        }
+        const el = !this.selected && prefix === "d" && document.querySelector(`.me [data-source="${name}"][data-playable="1"]`);
+        if (el) this.select(el);
+      } else {
+        const el = document.querySelector(`.me .hand-card[data-index="${Number(key) - 1}"][data-playable="1"]`);
+        if (el) this.select(el);
+      }
+    } else {
+      return;
+    }
+    ev.preventDefault();
+    this.render();
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+  }
+
+  name(seat) {
+    const s = this.table.seats[seat];
+    let name = s?.player || (s?.kind === "bot" ? t("bot", { level: s.level }) : t("seat_n", { n: seat }));
+    if (seat === this.seat) name += ` (${t("you")})`;
+    return name;
+  }
+
+  setPosition(msg) {
+    if (msg.stateVersion < this.version) return;
+    this.version = msg.stateVersion;
+    this.view = msg.view;
+    this.legal = msg.legal || [];
+    this.moves = parseLegal(this.legal);
+    this.selected = null;
+    this.pending = false;
+  }
+
+  onMessage(msg) {
+    switch (msg.type) {
+      case "welcome":
+        this.table = msg.table;
+        this.seat = msg.seat;
+        if (this.version < 0 && msg.stateVersion > 0 && !this.log.length) this.log.push({ earlier: msg.stateVersion });
+        this.version = -1;
+        this.setPosition(msg);
+        if (msg.view.finished) this.over = { result: msg.view.result };
+        break;
+      case "state": {
+        if (msg.stateVersion > this.version + 1 && this.version >= 0) this.send({ type: "sync" });
+        if (msg.last && msg.stateVersion > this.version) {
+          this.log.push({ seat: msg.last.seat, move: msg.last.move, v: msg.stateVersion });
+          this.flash = msg.last.seat !== this.seat ? { seat: msg.last.seat, move: msg.last.move, at: Date.now() } : null;
+        }
+        this.setPosition(msg);
+        this.message = "";
+        break;
+      }
+      case "ack":
+        break;
+      case "table":
+        this.table = msg.table;
+        this.log.push({ text: msg.event.text });
+        break;
+      case "gameOver":
+        this.over = { result: msg.result, gameId: msg.gameId, recordUrl: msg.recordUrl };
+        this.table = { ...this.table, status: "finished", gameId: msg.gameId };
+        break;
+      case "error":
+        this.pending = false;
+        if (msg.code === "stale") {
+          this.send({ type: "sync" });
+        } else if (msg.code === "wrong-token") {
+          forgetSeat(this.table.id);
+          this.closedByUs = true;
+          openTable(this.table.id);
+          return;
+        } else if (msg.code === "no-table") {
+          this.closedByUs = true;
+          openTable(this.table.id);
+          return;
+        }
+        this.message = msg.code === "illegal" ? t("illegal", { reason: msg.message }) : msg.message;
+        break;
+      default:
+        return;
+    }
+    this.render();
+  }
+
+  myTurn() {
+    return this.seat !== null && this.table.status === "playing" && !this.over && this.legal.length > 0 && !this.pending;
+  }
+
+  play(move) {
+    this.pending = true;
+    this.selected = null;
+    this.counter += 1;
+    this.send({ type: "move", move, stateVersion: this.version, id: `m${this.counter}` });
+    this.render();
+  }
+
+  // ------------------------------------------------------------------ drawing
+  pileHTML(cards, { attrs = "", label = "", count = null, fan = false, back = false, cls = "" } = {}) {
+    let inner;
+    if (back) inner = `<div class="card">${backSVG()}</div>`;
+    else if (!cards.length) inner = `<div class="card slot">${slotSVG(label)}</div>`;
+    else if (fan) inner = cards.map((c) => `<div class="card" data-card="${esc(c)}">${cardSVG(c)}</div>`).join("");
+    else inner = `<div class="card" data-card="${esc(cards[cards.length - 1])}">${cardSVG(cards[cards.length - 1])}</div>`;
+    const badge = count !== null ? `<span class="count">${count}</span>` : "";
+    return `<div class="pile ${fan ? "fan" : ""} ${cls}" ${attrs}>${inner}${badge}</div>`;
+  }
+
+  sourceAttrs(source) {
+    if (this.seat === null) return "";
+    const playable = this.myTurn() && this.moves.has(source);
+    const sel = this.selected && this.selected.source === source;
+    return `data-source="${source}"${playable ? ` data-playable="1" draggable="true" data-targets="${[...this.moves.get(source)].join(" ")}"` : ""}${sel ? ' data-selected="1"' : ""}`;
+  }
+
+  targetAttrs(target) {
+    const legal = this.selected && this.moves.get(this.selected.source)?.has(target);
+    return `data-target="${target}"${legal ? ' data-legal="1"' : ""}`;
+  }
+
+  playerHTML(s, mine) {
+    const p = this.view.players[s];
+    const stockCards = p.stock_top || [];
+    const flashMove = this.flash && this.flash.seat === s ? this.flash.move : "";
+    const stock = this.pileHTML(stockCards.slice(-1), {
+      attrs: `${mine ? this.sourceAttrs("S") : ""} data-pile="stock" data-seat="${s}" title="${esc(t("stock"))}"`,
+      count: p.stock, label: t("empty"), cls: `stock${flashMove.startsWith("S-") ? " flash" : ""}`,
+    });
+    const discards = p.discards.map((pile, i) => {
+      const name = `D${i + 1}`;
+      let attrs = `data-pile="discard" data-seat="${s}" data-index="${i + 1}"`;
+      if (mine) attrs += ` ${this.targetAttrs(name)}` + (pile.length ? ` ${this.sourceAttrs(name)}` : "");
+      const flash = flashMove.startsWith(`${name}-`) || flashMove.endsWith(`-${name}`);
+      return this.pileHTML(pile, { attrs, fan: true, label: name, cls: `discard${flash ? " flash" : ""}` });
+    }).join("");
+    let hand;
+    if (p.hand) {
+      hand = p.hand.map((c, i) => {
+        const src = handToken(c);
+        const playable = mine && this.myTurn() && this.moves.has(src);
+        const sel = this.selected && this.selected.source === src && this.selected.index === i;
+        return `<div class="card hand-card" data-card="${esc(c)}" data-index="${i}"${mine ? ` data-source="${src}"` : ""}` +
+          `${playable ? ` data-playable="1" draggable="true" data-targets="${[...this.moves.get(src)].join(" ")}"` : ""}` +
+          `${sel ? ' data-selected="1"' : ""}>${cardSVG(c)}</div>`;
+      }).join("");
+    } else {
+      hand = Array.from({ length: p.hand_size }, () => `<div class="card small">${backSVG()}</div>`).join("");
+    }
+    const seatInfo = this.table.seats[s] || {};
+    const toMove = this.view.to_move === s && !this.view.finished;
+    return `<section class="player ${mine ? "me" : "opponent"}${toMove ? " to-move" : ""}" data-seat="${s}">
+      <h3>${esc(this.name(s))} <span class="seat-status">${t(`seat_status_${seatInfo.status || "free"}`)}</span>
+        ${p.team !== undefined ? `<span class="team">team ${p.team}</span>` : ""}</h3>
+      <div class="row">
+        <div class="group"><div class="label">${t("stock")}</div>${stock}</div>
+        <div class="group"><div class="label">${t("discard")}</div><div class="discards">${discards}</div></div>
+        <div class="group handgroup"><div class="label">${t("hand")}</div><div class="hand ${p.hand ? "" : "backs"}">${hand}</div></div>
+      </div></section>`;
+  }
+
+  isSkipBo() {
+    const all = [];
+    for (const p of this.view.players) {
+      all.push(...(p.stock_top || []), ...(p.hand || []));
+      for (const d of p.discards) all.push(...d);
+    }
+    for (const b of this.view.builds) if (b.top) all.push(b.top);
+    if (this.table.preset === "skip-bo" || this.table.options?.deck === "skip-bo") return true;
+    return all.some((c) => /^\d+$/.test(c));
+  }
+
+  buildsHTML() {
+    const skipbo = this.isSkipBo();
+    const flashMove = this.flash ? this.flash.move : "";
+    const builds = this.view.builds.map((b, i) => {
+      const name = `B${i + 1}`;
+      let label = b.value ? t("value", { v: valueName(b.value, skipbo) }) : t("empty");
+      let wild = "";
+      if (b.top && rankValue(b.top) !== b.value) {
+        label = t("wild_as", { card: b.top, value: valueName(b.value, skipbo) });
+        wild = " wild";
+      }
+      const cards = b.top ? [b.top] : [];
+      const flash = flashMove.endsWith(`-${name}`) ? " flash" : "";
+      return `<div class="group"><div class="label">${name}</div>
+        ${this.pileHTML(cards, { attrs: `${this.targetAttrs(name)} data-pile="build" data-value="${b.value}"`, label: name, cls: `build${wild}${flash}` })}
+        <div class="value${wild}" data-build-value="${b.value}">${esc(label)}</div></div>`;
+    }).join("");
+    const draw = this.pileHTML([], { back: this.view.draw > 0, count: this.view.draw, attrs: 'data-pile="draw"', label: t("empty") });
+    return `<section class="center">
+      <div class="group"><div class="label">${t("draw")}</div>${draw}
+        ${this.view.set_aside ? `<div class="muted">${t("set_aside")}: ${this.view.set_aside}</div>` : ""}</div>
+      <div class="group builds"><div class="label">${t("build")}</div><div class="row">${builds}</div></div>
+    </section>`;
+  }
+
+  logHTML() {
+    const items = this.log.slice(-200).map((e) => e.earlier
+      ? `<li class="event">${esc(t("earlier", { n: e.earlier }))}</li>`
+      : e.text !== undefined
+      ? `<li class="event">${esc(e.text)}</li>`
+      : `<li data-seat="${e.seat}"><span class="who">${esc(this.name(e.seat))}</span> <code>${esc(e.move)}</code></li>`).join("");
+    return `<aside class="side"><h3>${t("log")}</h3><ol class="log" id="log">${items}</ol></aside>`;
+  }
+
+  overHTML() {
+    if (!this.over) return "";
+    const r = this.over.result || {};
+    let head;
+    if (r.winner !== undefined && r.winner !== null) head = t("wins", { name: this.name(r.winner) });
+    else if (r.team !== undefined && r.team !== null) head = t("wins", { name: `team ${r.team}` });
+    else head = t("draw_result");
+    const reason = r.reason ? t(`reason_${r.reason}`) : "";
+    const pts = r.points ? ` · ${t("points", { n: r.points })}` : "";
+    const lefts = this.view.players.map((p, s) => `<li>${esc(t("stock_left", { name: this.name(s), n: p.stock }))}</li>`).join("");
+    const rec = this.over.recordUrl ? `<a href="${esc(this.over.recordUrl)}">${t("record")}</a>` : "";
+    const canRematch = this.seat !== null;
+    return `<div class="overlay" id="game-over" data-winner="${r.winner ?? ""}">
+      <div class="dialog"><h2>${t("game_over")}</h2><p class="result">${esc(head)}</p><p>${esc(reason)}${esc(pts)}</p>
+      <ul>${lefts}</ul>
+      <p>${canRematch ? `<button type="button" class="primary" id="rematch">${t("rematch")}</button> ` : ""}${rec} · <a href="/">${t("back_lobby")}</a></p>
+      <p class="error" role="alert"></p></div></div>`;
+  }
+
+  statusText() {
+    if (this.over) return t("game_over");
+    if (this.table.status === "open") return t("waiting_players");
+    const turn = t("turn", { n: this.view.turn });
+    if (this.seat === null) return `${turn} · ${t("spectating")} ${t("to_move", { name: this.name(this.view.to_move) })}`;
+    if (this.view.to_move === this.seat) {
+      if (this.selected) return `${turn} · ${t("pick_target", { card: this.selected.label })}`;
+      return `${turn} · ${t("your_turn")}`;
+    }
+    return `${turn} · ${t("to_move", { name: this.name(this.view.to_move) })}`;
+  }
+
+  shareHTML() {
+    if (this.table.status !== "open") return "";
+    const url = `${location.origin}/t/${this.table.id}`;
+    return `<section class="panel share"><p>${t("share")}</p>
+      <input id="share-link" readonly value="${esc(url)}"> <button type="button" id="copy">${t("copy")}</button>
+      <p>${t("not_started")}</p></section>`;
+  }
+
+  render() {
+    if (!this.view) return;
+    if (this.flash && Date.now() - this.flash.at > 1500) this.flash = null;
+    const me = this.seat ?? 0;
+    const n = this.view.players.length;
+    const others = [];
+    for (let k = 1; k < n; k++) others.push((me + k) % n);
+    const passBtn = this.myTurn() && this.legal.includes("pass")
+      ? `<button type="button" id="pass" class="primary">${t("pass")}</button> <span>${t("pass_hint")}</span>` : "";
+    const root = main();
+    root.innerHTML = `${this.shareHTML()}
+      <div class="table" data-version="${this.version}" data-my-turn="${this.myTurn() ? 1 : 0}"
+           data-seat="${this.seat ?? ""}" data-over="${this.over ? 1 : 0}" data-status="${esc(this.table.status)}">
+        <div class="board">
+          <div class="opponents">${others.map((s) => this.playerHTML(s, false)).join("")}</div>
+          ${this.buildsHTML()}
+          ${this.playerHTML(me, this.seat !== null)}
+          <div class="actions">${passBtn}<span class="message" role="alert">${esc(this.message)}</span></div>
+        </div>
+        ${this.logHTML()}
+      </div>${this.overHTML()}`;
+    setStatus(this.statusText());
+    const log = document.getElementById("log");
+    if (log) log.scrollTop = log.scrollHeight;
+    this.bind(root);
+  }
+
+  bind(root) {
+    root.querySelector("#pass")?.addEventListener("click", () => this.play("pass"));
+    root.querySelector("#copy")?.addEventListener("click", async (ev) => {
+      const input = document.getElementById("share-link");
+      input.select();
+      try {
+        await navigator.clipboard.writeText(input.value);
+        ev.target.textContent = t("copied");
+      } catch {
+        /* the text is selected: the player copies it by hand */
+      }
+    });
+    root.querySelector("#rematch")?.addEventListener("click", () => this.rematch());
+    const board = root.querySelector(".board");
+    if (!board) return;
+    board.addEventListener("click", (ev) => this.onClick(ev));
+    board.addEventListener("dragstart", (ev) => {
+      const src = ev.target.closest?.("[data-playable]");
+      if (!src) return;
+      this.select(src);
+      ev.dataTransfer.setData("text/plain", src.dataset.source);
+      ev.dataTransfer.effectAllowed = "move";
+      this.markTargets(root);
+    });
+    board.addEventListener("dragover", (ev) => {
+      if (ev.target.closest?.('[data-legal="1"]')) ev.preventDefault();
+    });
+    board.addEventListener("drop", (ev) => {
+      const target = ev.target.closest?.('[data-legal="1"]');
+      if (!target || !this.selected) return;
+      ev.preventDefault();
+      this.play(`${this.selected.source}-${target.dataset.target}`);
+    });
+  }
+
+  /** Mark the selected source's legal targets without redrawing (while dragging). */
+  markTargets(root) {
+    const targets = this.moves.get(this.selected?.source) || new Set();
+    for (const el of root.querySelectorAll("[data-target]")) {
+      if (targets.has(el.dataset.target)) el.dataset.legal = "1";
+      else delete el.dataset.legal;
+    }
+  }
+
+  select(el) {
+    const idx = el.dataset.index !== undefined && el.classList.contains("hand-card") ? Number(el.dataset.index) : null;
+    const cards = el.querySelectorAll(".card[data-card]");
+    const card = el.dataset.card || cards[cards.length - 1]?.dataset.card || el.dataset.source;
+    this.selected = { source: el.dataset.source, index: idx, label: `${el.dataset.source} (${card})` };
+  }
+
+  onClick(ev) {
+    if (!this.myTurn()) return;
+    const target = ev.target.closest('[data-legal="1"]');
+    if (target && this.selected) {
+      this.play(`${this.selected.source}-${target.dataset.target}`);
+      return;
+    }
+    const src = ev.target.closest("[data-source]");
+    if (src && src.dataset.playable) {
+      const idx = src.classList.contains("hand-card") ? Number(src.dataset.index) : null;
+      if (this.selected && this.selected.source === src.dataset.source && this.selected.index === idx) this.selected = null;
+      else this.select(src);
+    } else {
+      this.selected = null;
+    }
+    this.render();
+  }
+
+  async rematch() {
+    const seats = this.table.seats;
+    const err = document.querySelector("#game-over .error");
+    try {
+      const bots = seats.filter((s) => s.kind === "bot");
+      if (seats.length === 2 && bots.length === 1 && LEVELS.includes(bots[0].level) && this.seat === 0) {
+        await quickPlay(this.table.preset, bots[0].level, this.table.options || {});
+      } else {
+        await createTable(this.table.preset, this.table.options || {},
+          seats.map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level } : { kind: "person" })));
+      }
+    } catch (e) {
+      if (err) err.textContent = e.message;
+    }
+  }
+}

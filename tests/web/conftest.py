@@ -1,0 +1,113 @@
+"""Fixtures for the browser tests: the real server in a subprocess (temporary SQLite, free port) and
+Debian's Chromium driven by Playwright's sync API. Everything skips when /usr/bin/chromium is missing."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+if not CHROMIUM.exists():
+    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium): no browser tests", allow_module_level=True)
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class WebServer:
+    """``python -m spite.server`` on a free port with a temporary SQLite database; bots without delay."""
+
+    def __init__(self, db: Path) -> None:
+        self.port = _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "spite.server", "--port", str(self.port), "--db", f"sqlite:///{db}",
+             "--log-level", "warning", "--bot-delay", "0", "--bot-workers", "0", "--bot-budget", "0.2"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ))
+        deadline = time.monotonic() + 30
+        while True:
+            if self.proc.poll() is not None:
+                out = self.proc.stdout.read().decode() if self.proc.stdout else ""
+                raise RuntimeError(f"the server exited: {out}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
+                    return
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError("the server did not answer /healthz")
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    server = WebServer(tmp_path_factory.mktemp("web") / "spite.db")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+class ConsoleWatch:
+    """Every console error and uncaught exception of a page."""
+
+    def __init__(self, page: Any) -> None:
+        self.errors: list[str] = []
+        page.on("console", lambda msg: self.errors.append(f"console.{msg.type}: {msg.text}")
+                if msg.type == "error" else None)
+        page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
+
+
+@pytest.fixture
+def context(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US")
+    ctx.set_default_timeout(15_000)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+@pytest.fixture
+def page(context: Any) -> Iterator[Any]:
+    p = context.new_page()
+    watch = ConsoleWatch(p)
+    yield p
+    assert watch.errors == [], f"errors in the browser console: {watch.errors}"

@@ -1,0 +1,207 @@
+"""The browser page against the real server, in headless Chromium (Playwright's sync API).
+
+The tests play only through the page: a move is chosen from the sources the page marks playable
+(``data-playable``) and the targets it highlights after a click (``data-legal``), never by asking
+the engine.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+import httpx
+from conftest import DOCS, WebServer
+
+GAME_TIMEOUT = 40.0
+
+
+def start_quick_game(page: Any, server: WebServer, *, name: str = "Ann", stock: int = 3, level: str = "easy",
+                     preset: str = "short", shot: str | None = None) -> str:
+    """From the lobby: quick play against the computer; returns the table id."""
+    page.goto(server.base + "/")
+    page.fill("#name", name)
+    page.select_option("#quick select[name=preset]", preset)
+    page.select_option("#quick select[name=level]", level)
+    page.fill("#quick input[name=stock_size]", str(stock))
+    if shot:
+        page.screenshot(path=str(DOCS / shot), full_page=True)
+    page.click("#quick-play")
+    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+    page.wait_for_selector(".table[data-status=playing]")
+    return str(page.url.rsplit("/", 1)[1])
+
+
+def wait_for_turn(page: Any, timeout: float = 20.0) -> bool:
+    """Wait until it is this seat's turn (True) or the game is over (False)."""
+    page.wait_for_selector('.table[data-my-turn="1"], .table[data-over="1"]', timeout=timeout * 1000)
+    return bool(page.locator('.table[data-my-turn="1"]').count())
+
+
+def version(page: Any) -> int:
+    return int(page.get_attribute(".table", "data-version"))
+
+
+def play_one_move(page: Any) -> str:
+    """Play one move by clicks: a build play if the page offers one (stock first, then discard piles,
+    then the hand), else a discard from the hand, else pass. The choice comes from the page's marks:
+    ``data-playable`` sources and their ``data-targets``; the click then highlights the target
+    (``data-legal``), which is clicked. Returns the move played."""
+    before = version(page)
+    offers = page.eval_on_selector_all('.board [data-playable="1"]',
+                                       "els => els.map(e => [e.dataset.source, e.dataset.targets])")
+    options = [(src, target) for src, targets in offers for target in targets.split()]
+    options.sort(key=lambda m: (not m[1].startswith("B"), m[0] != "S", not m[0].startswith("D")))
+    if not options:
+        page.click("#pass")
+        move = "pass"
+    else:
+        src, target = options[0]
+        page.click(f'.board [data-source="{src}"][data-playable="1"] >> nth=0')
+        page.click(f'[data-legal="1"][data-target="{target}"] >> nth=0')
+        move = f"{src}-{target}"
+    page.wait_for_function(f"() => Number(document.querySelector('.table').dataset.version) > {before}"
+                           " || document.querySelector('.table').dataset.over === '1'")
+    return move
+
+
+def play_to_the_end(page: Any, shot_after: int | None = None, shot: str | None = None) -> int:
+    """Play by clicks until the game is over; returns the number of our moves."""
+    moves = 0
+    deadline = time.monotonic() + GAME_TIMEOUT
+    while wait_for_turn(page):
+        assert time.monotonic() < deadline, f"the game did not end within {GAME_TIMEOUT} s ({moves} moves)"
+        if shot and moves == shot_after:
+            # show a selected card with its highlighted targets
+            page.click('.board [data-playable="1"] >> nth=0')
+            page.screenshot(path=str(DOCS / shot), full_page=True)
+            page.click('.board [data-playable="1"][data-selected="1"] >> nth=0')
+        play_one_move(page)
+        moves += 1
+    return moves
+
+
+def test_routes_serve_the_page_and_keep_the_api(web_server: WebServer) -> None:
+    root = httpx.get(web_server.base + "/")
+    assert root.status_code == 200 and "text/html" in root.headers["content-type"]
+    assert '<script type="module" src="/static/app.js">' in root.text
+    for name in ("app.js", "table.js", "lobby.js", "cards.js", "i18n.js", "store.js", "style.css"):
+        assert httpx.get(f"{web_server.base}/static/{name}").status_code == 200, name
+    joined = httpx.post(web_server.base + "/api/quickplay", json={"name": "api", "level": "random"}).json()
+    link = web_server.base + joined["table"]["link"]
+    assert httpx.get(link, headers={"Accept": "text/html"}).text == root.text
+    assert httpx.get(link).json()["id"] == joined["table"]["id"]          # API clients still get the JSON
+    assert httpx.get(web_server.base + "/replay/1", headers={"Accept": "text/html"}).status_code == 200
+
+
+def test_a_whole_game_against_a_bot_by_clicks(web_server: WebServer, page: Any) -> None:
+    table_id = start_quick_game(page, web_server, shot="web-lobby.png")
+    assert page.evaluate("localStorage.getItem('spite.name')") == "Ann"
+    assert json.loads(page.evaluate("localStorage.getItem('spite.seats')"))[table_id]["seat"] == 0
+    moves = play_to_the_end(page, shot_after=2, shot="web-table.png")
+    assert moves > 0
+    over = page.locator("#game-over")
+    over.wait_for()
+    assert re.search(r"(Ann|computer \(easy\)).*wins", over.inner_text())
+    assert page.locator("#game-over a[href^='/api/games/']").count() == 1
+    info = httpx.get(f"{web_server.base}/api/tables/{table_id}").json()
+    assert info["status"] == "finished"
+    # the log holds the moves in the notation, the bot's too when it moved
+    log = page.locator("#log li code").all_inner_texts()
+    assert log and all(re.fullmatch(r"(S|H\w+|D\d+)-[BD]\d+|pass", m) for m in log)
+    page.click("#rematch")
+    page.wait_for_url(lambda url: table_id not in url and "/t/" in url)
+    page.wait_for_selector(".table[data-status=playing]")
+
+
+def test_reload_resumes_the_seat(web_server: WebServer, page: Any) -> None:
+    table_id = start_quick_game(page, web_server, name="Rita", stock=10, level="random")
+    assert wait_for_turn(page)
+    play_one_move(page)
+    wait_for_turn(page)
+    hand = page.eval_on_selector_all(".me .hand-card", "els => els.map(e => e.dataset.card)")
+    v = version(page)
+    page.reload()
+    page.wait_for_selector(f'.table[data-seat="0"][data-version="{v}"]')
+    assert page.eval_on_selector_all(".me .hand-card", "els => els.map(e => e.dataset.card)") == hand
+    assert table_id in page.url
+    assert wait_for_turn(page)
+    play_by_keys(page)   # the resumed seat still plays, here with the keyboard
+
+
+def play_by_keys(page: Any) -> None:
+    """One move with the keyboard: a hand card by its digit (or S), then B+n / D+n."""
+    before = version(page)
+    if page.locator('.me [data-source="S"][data-playable="1"]').count():
+        page.keyboard.press("s")
+    else:
+        index = int(page.get_attribute('.me .hand-card[data-playable="1"] >> nth=0', "data-index"))
+        page.keyboard.press(str(index + 1))
+    page.wait_for_selector('[data-selected="1"]')
+    target = page.get_attribute('[data-legal="1"] >> nth=0', "data-target")
+    page.keyboard.press(target[0].lower())
+    page.keyboard.press(target[1:])
+    page.wait_for_function(f"() => Number(document.querySelector('.table').dataset.version) > {before}")
+
+
+def test_german_page(web_server: WebServer, page: Any) -> None:
+    page.goto(web_server.base + "/")
+    page.click("button.lang[data-lang=de]")
+    assert "Schnell gegen den Computer" in page.inner_text("main")
+    assert page.evaluate("document.documentElement.lang") == "de"
+    start_quick_game(page, web_server, name="Udo", stock=5, level="random")
+    text = page.inner_text("main")
+    for term in ("Vorratsstapel", "Mittelstapel", "Ablagestapel", "Blatt", "Nachziehstapel"):
+        assert term in text, term
+    page.screenshot(path=str(DOCS / "web-table-de.png"), full_page=True)
+    # drag and drop: a playable card onto the first target the page highlights for it
+    assert wait_for_turn(page)
+    before = version(page)
+    source = '.board [data-playable="1"] >> nth=0'
+    page.click(source)
+    target = page.get_attribute('[data-legal="1"] >> nth=0', "data-target")
+    page.click('.board [data-selected="1"] >> nth=0')  # deselect
+    page.drag_and_drop(source, f'[data-target="{target}"] >> nth=0')
+    page.wait_for_function(f"() => Number(document.querySelector('.table').dataset.version) > {before}")
+    page.click("button.lang[data-lang=en]")
+    assert "Build piles" in page.inner_text("main")
+
+
+def test_a_table_for_a_friend_join_and_spectate(web_server: WebServer, browser: Any, page: Any) -> None:
+    page.goto(web_server.base + "/")
+    page.fill("#name", "Ann")
+    page.select_option("#friend select[name=preset]", "short")
+    page.click("#create-table")
+    page.wait_for_selector(".table[data-status=open]")
+    link = page.input_value("#share-link")
+    assert re.fullmatch(re.escape(web_server.base) + r"/t/[A-Za-z0-9_-]+", link)
+    friend_ctx = browser.new_context()
+    watch_ctx = browser.new_context()
+    try:
+        friend = friend_ctx.new_page()
+        friend.goto(link)
+        friend.fill("#join-form input[name=name]", "Bob")
+        friend.click("#join")
+        friend.wait_for_selector('.table[data-status=playing][data-seat="1"]')
+        page.wait_for_selector(".table[data-status=playing]")
+        assert "Bob" in page.inner_text(".opponents")
+        watcher = watch_ctx.new_page()
+        watcher.goto(web_server.base + "/")
+        watcher.click("#play-list a[data-action=watch] >> nth=-1")
+        watcher.wait_for_selector('.table[data-seat=""]')
+        assert watcher.locator(".hand-card").count() == 0       # a spectator sees no hand
+        assert watcher.locator("[data-playable]").count() == 0
+        # whoever is to move plays one move; the other and the watcher see it in the log
+        deadline = time.monotonic() + 10
+        while not any(p.locator('.table[data-my-turn="1"]').count() for p in (page, friend)):
+            assert time.monotonic() < deadline, "nobody is to move"
+            page.wait_for_timeout(50)
+        mover, other = (page, friend) if page.locator('.table[data-my-turn="1"]').count() else (friend, page)
+        move = play_one_move(mover)
+        for p in (other, watcher):
+            p.wait_for_selector(f'#log li code:text-is("{move}")')
+    finally:
+        friend_ctx.close()
+        watch_ctx.close()
