@@ -195,7 +195,7 @@ def test_disconnect_grace_takeover_and_return(server: ServerThread) -> None:
     bob.hello(tokens[1])
     bob.close()
     dropped = ann.until("table", event={"kind": "disconnected", "seat": 1,
-                                        "text": "bob dropped from seat 1; a bot takes over in 0.4 s"})
+                                        "text": "bob dropped from seat 1; a bot takes over in 2 s"})
     assert dropped["table"]["seats"][1]["status"] == "disconnected"
     took = ann.until("table", timeout=5)
     assert took["event"]["kind"] == "takeover" and took["table"]["seats"][1]["status"] == "bot"
@@ -218,7 +218,9 @@ REFUSALS = [
     ({"seats": [{"kind": "person"}]}, 400, "has 2 seats, not 1"),
     ({"seats": [{"kind": "person"}, {"kind": "bot", "level": "cmd:rm"}]}, 422, ""),
     ({"seats": [{"kind": "person"}, {"kind": "bot"}]}, 400, "a bot seat needs a level"),
-    ({"game": "spit"}, 501, "not served yet"),
+    ({"seats": [{"kind": "person"}, {"kind": "bot", "level": "club"}]}, 400, "a bot seat needs a level"),
+    ({"game": "spit", "options": {"centers": 4}}, 400, "centers must be 2 or 3"),
+    ({"game": "spit", "seats": [{"kind": "person"}, {"kind": "bot", "level": "easy"}]}, 400, "reflex:MS"),
     ({"name": ""}, 422, ""),
 ]
 

@@ -19,21 +19,27 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from spite.bots.reflex import make_reflex_bot
 from spite.errors import OptionsError, SpiteError
 from spite.malice import Options, State
 from spite.records import Record
 from spite.records.malice import replay_malice
+from spite.records.spit import record_from_state as spit_record_from_state
+from spite.records.spit import replay_spit
 from spite.server.bots import BotRunner
 from spite.server.config import BOT_LEVELS, ServerConfig
 from spite.server.protocol import Hello, MoveMessage, Ping, Pong, SeatRequest, Sync, TableInfo, client_adapter
+from spite.server.spit_tables import SpitTable
 from spite.server.store import Store, StoredTable
 from spite.server.tables import Connection, Seat, Table, hash_token, new_token
+from spite.spit import new_game as new_spit_game
 
 __all__ = ["LobbyError", "Manager"]
 
 log = logging.getLogger("spite.server")
 
 _TYPES = ("hello", "move", "sync", "ping")
+REALTIME = ("spit", "speed")
 
 
 class LobbyError(SpiteError):
@@ -98,6 +104,8 @@ class Manager:
             log.info("restored %d tables (%d moves) in %.2f s", len(self.tables), moves, time.perf_counter() - t0)
 
     def _rebuild(self, st: StoredTable) -> Table:
+        if st.game in REALTIME:
+            return self._rebuild_spit(st)
         if st.game != "spite-malice":
             raise ValueError(f"game {st.game!r} is not served by this version")
         flat: list[Any] = list(st.start.get("leading", []))
@@ -110,6 +118,19 @@ class Manager:
                       controller=s.controller) for s in st.seats]
         return Table(self, table_id=st.id, preset=st.preset, options=st.options, seed=st.seed, state=state,
                      seats=seats, status=st.status, created_at=st.created_at)
+
+    def _rebuild_spit(self, st: StoredTable) -> SpitTable:
+        flat: list[Any] = []
+        for entries in st.moves:
+            flat.extend(entries)
+        record = Record(game=st.game, preset=st.preset, options=st.options, seed=st.seed, deal=st.start["deal"],
+                        moves=flat)
+        state = replay_spit(record).state
+        seats = [Seat(seat=s.seat, kind=s.kind, level=s.level, player=s.player, token_hash=s.token_hash,
+                      controller=s.controller) for s in st.seats]
+        return SpitTable(self, table_id=st.id, game=st.game, preset=st.preset, options=st.options, seed=st.seed,
+                         state=state, stored=len(flat), rows=len(st.moves), seats=seats, status=st.status,
+                         created_at=st.created_at)
 
     async def _sweep(self) -> None:
         """Abandon open tables nobody filled within ``open_table_ttl``."""
@@ -141,8 +162,11 @@ class Manager:
     async def create(self, *, game: str, preset: str | None, options: dict[str, Any],
                      seats: list[SeatRequest] | None, name: str, join: bool) -> tuple[Table, int | None, str | None]:
         """A new table (and the creator's seat and token when ``join``)."""
+        if game in REALTIME:
+            return await self._create_spit(game=game, preset=preset, options=options, seats=seats, name=name,
+                                           join=join)
         if game != "spite-malice":
-            raise LobbyError(f"{game} tables are not served yet (only spite-malice)", 501)
+            raise LobbyError(f"{game} tables are not served (spite-malice, spit, speed)", 501)
         preset = preset or "classic"
         try:
             opts = Options.from_preset(preset, options)
@@ -177,6 +201,56 @@ class Manager:
                       seats=seat_list, status=status, created_at=now)
         self.tables[table_id] = table
         log.info("table %s: created (%s, %s, seats %s)", table_id, game, preset,
+                 ", ".join(s.kind if s.kind == "person" else f"bot:{s.level}" for s in seat_list))
+        if all_bots:
+            table.schedule_bot()
+        if not join:
+            return table, None, None
+        seat, token = await self.join(table_id, name, None)
+        return table, seat, token
+
+    async def _create_spit(self, *, game: str, preset: str | None, options: dict[str, Any],
+                           seats: list[SeatRequest] | None, name: str,
+                           join: bool) -> tuple[Table, int | None, str | None]:
+        """A new Spit or Speed table (two seats; bots are reflex bots)."""
+        seed = secrets.randbits(62)
+        try:
+            state = new_spit_game(game, preset, options, seed=seed)
+        except OptionsError as exc:
+            raise LobbyError(str(exc)) from None
+        requests = seats if seats is not None else [SeatRequest(kind="person") for _ in range(2)]
+        if len(requests) != 2:
+            raise LobbyError(f"{game} is a game for 2 seats, not {len(requests)}")
+        for r in requests:
+            if r.kind == "bot":
+                if r.level is None or (r.level in BOT_LEVELS and r.level != "expert"):
+                    raise LobbyError(f"a {game} bot seat needs a level (beginner, club, expert or reflex:MS)")
+                try:
+                    make_reflex_bot(r.level)
+                except OptionsError as exc:
+                    raise LobbyError(str(exc)) from None
+        if join and not any(r.kind == "person" for r in requests):
+            raise LobbyError("there is no person seat to join (set join to false for a bots-only table)")
+        record = spit_record_from_state(state)
+        preset_name = state.preset
+        overrides = record.options
+        table_id = secrets.token_urlsafe(9)
+        now = time.time()
+        seat_list = [Seat(seat=i, kind=r.kind, level=r.level if r.kind == "bot" else None, player=None,
+                          token_hash=None, controller="bot" if r.kind == "bot" else "free")
+                     for i, r in enumerate(requests)]
+        all_bots = all(s.controller == "bot" for s in seat_list)
+        status = "playing" if all_bots else "open"
+        row = {"id": table_id, "game": game, "preset": preset_name, "options": json.dumps(overrides),
+               "seed": json.dumps(seed), "start": json.dumps({"deal": record.deal}),
+               "status": status, "plies": 0, "owner": self.config.process_name, "created_at": now, "updated_at": now}
+        seat_rows = [{"seat": s.seat, "kind": s.kind, "level": s.level, "player": None, "token_hash": None,
+                      "controller": s.controller} for s in seat_list]
+        await self.store.write(Store.insert_table(row, seat_rows))
+        table = SpitTable(self, table_id=table_id, game=game, preset=preset_name, options=overrides, seed=seed,
+                          state=state, stored=0, rows=0, seats=seat_list, status=status, created_at=now)
+        self.tables[table_id] = table
+        log.info("table %s: created (%s, %s, seats %s)", table_id, game, preset_name,
                  ", ".join(s.kind if s.kind == "person" else f"bot:{s.level}" for s in seat_list))
         if all_bots:
             table.schedule_bot()

@@ -18,8 +18,10 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 __all__ = [
     "Ack",
     "ClientMessage",
+    "Clock",
     "CreateTableRequest",
     "ErrorMessage",
+    "GameEvent",
     "GameInfo",
     "GameOver",
     "Hello",
@@ -47,6 +49,20 @@ NAME = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\
 
 class _Msg(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+_REALTIME_ONLY = ("clock", "events", "t")
+
+
+class _OutMsg(_Msg):
+    """A server message whose Spit-only fields (``clock``, ``events``, ``t``) are left out when
+    empty, so Spite and Malice messages stay exactly as they were."""
+
+    def model_dump_json(self, **kwargs: Any) -> str:
+        if "exclude" not in kwargs:
+            kwargs["exclude"] = {k for k in _REALTIME_ONLY
+                                 if k in type(self).model_fields and getattr(self, k) is None} or None
+        return super().model_dump_json(**kwargs)
 
 
 # ====================================================================== client → server
@@ -120,6 +136,27 @@ class LastMove(_Msg):
     byBot: bool = False
 
 
+class GameEvent(_Msg):
+    """Spit and Speed: one thing the engine did (a move, an automatic spit call or slap, a flip, a
+    round won, a new deal, Speed's reshuffle, the end), at the game clock's ``t`` (ms)."""
+
+    t: int
+    kind: Literal["move", "flip", "round-won", "deal", "shuffle", "game-over"]
+    seat: int | None = None
+    text: str = ""
+    auto: bool = Field(False, description="A move the engine made for the seat (automatic spit call or slap).")
+
+
+class Clock(_Msg):
+    """Spit and Speed: the table's clock and phase when the message was sent (all public)."""
+
+    now: int = Field(description="The game clock in ms (since the game began) when this was sent.")
+    phase: Literal["play", "slap", "over"]
+    playFrom: int = Field(description="No card may go to a center pile before this time (slowpoke).")
+    roundWinner: int | None = None
+    nextEvent: int | None = Field(None, description="When the engine fires its next automatic event, if any.")
+
+
 class TableEvent(_Msg):
     """What changed at a table."""
 
@@ -129,7 +166,7 @@ class TableEvent(_Msg):
 
 
 # ====================================================================== server → client
-class Welcome(_Msg):
+class Welcome(_OutMsg):
     """The answer to ``hello``: who you are at this table and the position."""
 
     type: Literal["welcome"] = "welcome"
@@ -138,9 +175,10 @@ class Welcome(_Msg):
     stateVersion: int
     view: dict[str, Any]
     legal: list[str] = Field(description="Your legal moves (empty unless you are to move).")
+    clock: Clock | None = Field(default=None, description="Spit and Speed only.")
 
 
-class StateMessage(_Msg):
+class StateMessage(_OutMsg):
     """The position after a change (or in answer to ``sync``)."""
 
     type: Literal["state"] = "state"
@@ -148,15 +186,18 @@ class StateMessage(_Msg):
     view: dict[str, Any]
     legal: list[str]
     last: LastMove | None = None
+    events: list[GameEvent] | None = Field(default=None, description="Spit and Speed: what happened, in order.")
+    clock: Clock | None = Field(default=None, description="Spit and Speed only.")
 
 
-class Ack(_Msg):
+class Ack(_OutMsg):
     """Your move was accepted and stored."""
 
     type: Literal["ack"] = "ack"
     id: str | None = None
     move: str
     stateVersion: int = Field(description="The version after the move.")
+    t: int | None = Field(default=None, description="Spit and Speed: the game clock (ms) at which the move landed.")
 
 
 class TableMessage(_Msg):
@@ -187,7 +228,7 @@ class Pong(_Msg):
 ErrorCode = Literal[
     "bad-json", "unknown-message", "bad-message", "too-long", "flood", "hello-first", "already-hello",
     "wrong-token", "no-table", "not-your-seat", "not-your-turn", "not-started", "game-over", "stale",
-    "illegal", "storage", "internal",
+    "illegal", "too-late", "storage", "internal",
 ]
 
 
@@ -202,11 +243,19 @@ class ErrorMessage(_Msg):
 
 
 # ====================================================================== REST
+MaliceLevel = Literal["random", "easy", "medium", "hard", "expert"]
+SpitLevel = Literal["beginner", "club", "expert"]
+ReflexLevel = Annotated[str, Field(pattern=r"^reflex:[0-9]{1,5}$")]
+
+
 class SeatRequest(_Msg):
-    """One seat of a new table: a person (who joins by the link) or a bot of a level."""
+    """One seat of a new table: a person (who joins by the link) or a bot of a level.
+
+    Spite and Malice: random, easy, medium, hard, expert. Spit and Speed (reflex bots): beginner,
+    club, expert, or ``reflex:MS`` (an expert with a mean reaction of MS ms, 1 … 60000)."""
 
     kind: Literal["person", "bot"]
-    level: Literal["random", "easy", "medium", "hard", "expert"] | None = None
+    level: MaliceLevel | SpitLevel | ReflexLevel | None = None
 
 
 class CreateTableRequest(_Msg):

@@ -180,18 +180,19 @@ class Table:
     """A Spite and Malice table served by this process."""
 
     def __init__(self, manager: Manager, *, table_id: str, preset: str, options: dict[str, Any], seed: int | str,
-                 state: State, seats: list[Seat], status: str, created_at: float) -> None:
+                 state: Any, seats: list[Seat], status: str, created_at: float, game: str = "spite-malice",
+                 version: int | None = None) -> None:
         self.manager = manager
         self.id = table_id
-        self.game = "spite-malice"
+        self.game = game
         self.preset = preset
         self.options = options
         self.seed = seed
-        self.state = state
+        self.state: State = state
         self.seats = seats
         self.status = status
         self.created_at = created_at
-        self.version = state.plies
+        self.version = state.plies if version is None else version
         self.lock = asyncio.Lock()
         self.spectators: set[Connection] = set()
         self.game_id: int | None = None

@@ -64,6 +64,8 @@ class TuiConfig:
     """Spite and Malice: the seat that begins the first game (``None``: the cut decides)."""
     theme: str | None = None
     """A Textual theme (``textual-light`` for a light terminal); ``None``: Textual's default."""
+    remote: Any = None
+    """A :class:`~spite.tui.remote.RemoteMaliceTable` to play at (``--connect``); ``None``: a local game."""
 
 
 def check_config(config: TuiConfig) -> None:
@@ -74,6 +76,8 @@ def check_config(config: TuiConfig) -> None:
         raise OptionsError(f"unknown language {config.lang!r} (en or de)")
     if config.theme is not None and config.theme not in THEMES:
         raise OptionsError(f"unknown theme {config.theme!r} (one of {', '.join(THEMES)})")
+    if config.remote is not None:
+        return
     if config.game == "spite-malice":
         opts = Options.from_preset(config.preset or "classic", config.options)
         parse_seats(config.seats, opts.players, config.seed)
@@ -93,6 +97,10 @@ def _spit_level(config: TuiConfig) -> str:
 
 def build_screen(config: TuiConfig) -> Screen[Any]:
     """The game screen for a checked configuration."""
+    if config.remote is not None:
+        from spite.tui.remote_screen import RemoteMaliceScreen
+
+        return RemoteMaliceScreen(config.remote, config.lang)
     if config.game == "spit":
         level = _spit_level(config)
         table = SpitTable(config.preset or "spit", config.options, config.seed, level=level)

@@ -41,14 +41,24 @@ def tui(
     lang: Annotated[str, typer.Option("--lang", help="en or de.")] = "en",
     bot_delay: Annotated[float, typer.Option("--bot-delay", help="Seconds between bot moves.")] = 0.6,
     theme: Annotated[str | None, typer.Option("--theme", help="A Textual theme, e.g. textual-light.")] = None,
+    connect: Annotated[str | None, typer.Option(
+        "--connect", help="Join a table of a running server (spite serve), e.g. http://host:8000.")] = None,
+    table: Annotated[str | None, typer.Option("--table", help="With --connect: the table's id or link (/t/ID).")]
+    = None,
+    token: Annotated[str | None, typer.Option("--token", help="With --connect: your seat's token.")] = None,
+    name: Annotated[str | None, typer.Option(
+        "--name", help="With --connect: take a free seat under this name (no --token: watch).")] = None,
 ) -> None:
     """Play in the terminal (Textual): Spite and Malice with people and bots, or Spit against a bot.
 
-    Without --game, --preset or --seats a start screen asks. Joining a server table (--connect) is
-    not there yet: the server does not exist.
+    Without --game, --preset or --seats a start screen asks. With --connect URL --table ID you play
+    a seat of a server's table (--token, or --name to take a free seat), or watch it.
     """
     from spite.tui.app import SpiteApp, TuiConfig, check_config
 
+    if connect is not None or table is not None or token is not None or name is not None:
+        _remote(connect, table, token, name, lang.lower(), theme)
+        return
     try:
         config = TuiConfig(
             game=game or "spite-malice",
@@ -66,6 +76,28 @@ def tui(
         typer.echo(f"spite: {exc}", err=True)
         raise typer.Exit(EXIT_MALFORMED) from None
     SpiteApp(config).run()
+
+
+def _remote(connect: str | None, table: str | None, token: str | None, name: str | None, lang: str,
+            theme: str | None) -> None:
+    """``--connect``: join (or watch) a server's table; every refusal is one line and exit code 2."""
+    from spite.tui.app import SpiteApp, TuiConfig, check_config
+    from spite.tui.remote import RemoteError, connect_table
+
+    try:
+        if connect is None:
+            raise RemoteError("--table, --token and --name go with --connect URL")
+        config = TuiConfig(lang=lang, theme=theme)
+        check_config(config)
+        config.remote = connect_table(connect, table, token=token, name=name)
+    except (RemoteError, OptionsError) as exc:
+        typer.echo(f"spite: {exc}", err=True)
+        raise typer.Exit(EXIT_MALFORMED) from None
+    remote = config.remote
+    SpiteApp(config).run()
+    if name and remote.token and remote.seat is not None and not remote.view_json.get("finished"):
+        typer.echo(f"Your seat P{remote.seat + 1} at table {remote.table_id}; come back with: spite tui --connect "
+                   f"{remote.base} --table {remote.table_id} --token {remote.token}")
 
 
 def register(app: typer.Typer) -> None:

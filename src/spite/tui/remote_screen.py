@@ -1,0 +1,140 @@
+"""The Spite and Malice screen for a seat at a server table (``spite tui --connect``).
+
+The same screen, keys and drawing as a local game (:class:`~spite.tui.malice_screen.MaliceScreen`);
+the table is a :class:`~spite.tui.remote.RemoteMaliceTable` whose position comes from the server,
+and a :class:`~spite.tui.remote.RemoteLink` worker carries the messages. The server's bots and
+people play the other seats, so nothing runs here between moves: each ``state`` redraws the table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.widgets import Static
+
+from spite.tui.i18n import has_text, tr
+from spite.tui.malice_screen import MaliceScreen, SummaryScreen
+from spite.tui.remote import RemoteLink, RemoteMaliceTable
+from spite.tui.widgets import set_text
+
+__all__ = ["RemoteMaliceScreen"]
+
+_TEXTS = {
+    "watching": ("watching table {id} (spectator)", "du schaust an Tisch {id} zu (Zuschauer)"),
+    "at_table": ("table {id} · seat P{seat}", "Tisch {id} · Platz P{seat}"),
+    "waiting_server": ("sent {move}, waiting for the server …", "{move} gesendet, warte auf den Server …"),
+    "record": ("The record: {url}", "Die Partie: {url}"),
+}
+
+
+def _reason(lang: str, reason: str) -> str:
+    return tr(lang, "reason_" + reason) if has_text("reason_" + reason) else reason
+
+
+def _t(lang: str, key: str, **values: object) -> str:
+    en, de = _TEXTS[key]
+    return (de if lang == "de" else en).format(**values)
+
+
+class RemoteMaliceScreen(MaliceScreen):
+    """A server's Spite and Malice table, played (or watched) from this keyboard."""
+
+    table: RemoteMaliceTable  # type: ignore[assignment]
+
+    def __init__(self, table: RemoteMaliceTable, lang: str = "en") -> None:
+        super().__init__(table, lang, 0.0, table.preset)  # type: ignore[arg-type]
+        self.link: RemoteLink | None = None
+        if table.seat is None:
+            self.bottom = 0
+
+    def on_mount(self) -> None:
+        """Draw the welcome's position, then open the link."""
+        super().on_mount()
+        self.link = RemoteLink(self.table, self._received, self._status)
+        self.run_worker(self.link.run(), group="remote", name="remote-link")
+
+    # ------------------------------------------------------------------ messages
+    def _received(self, msg: dict[str, Any]) -> None:
+        update = self.table.handle(msg)
+        if update.sync and self.link is not None:
+            self.link.send({"type": "sync"})
+        if update.error is not None:
+            self.message = tr(self.lang, "illegal", reason=update.error)
+        elif update.notice is not None:
+            self.message = update.notice
+        self.advance()
+        summary = self.app.screen
+        if msg.get("type") == "gameOver" and isinstance(summary, SummaryScreen):
+            summary.text = self.summary_text()  # before it is drawn, or
+            for widget in summary.query("#summary").results(Static):  # once it is
+                widget.update(summary.text)
+
+    def _status(self, text: str) -> None:
+        self.table.status = text
+        self.redraw()
+
+    # ------------------------------------------------------------------ turn flow
+    def advance(self) -> None:
+        """No bots here: show this seat's view; the summary once the game is over."""
+        table = self.table
+        self.shown = table.seat
+        if table.seat is not None:
+            self.bottom = table.seat
+        if table.state.is_over:
+            super().advance()
+            return
+        self.redraw()
+
+    @property
+    def waiting_for_human(self) -> bool:
+        """True when this seat may move (its turn, connected, no move waiting for the server)."""
+        return self.table.human_to_move and self.shown == self.table.to_move
+
+    def redraw(self) -> None:
+        """The local drawing, and the connection's state on the prompt line."""
+        super().redraw()
+        if not self.composed:
+            return
+        table = self.table
+        line: str | None = None
+        if table.status:
+            line = table.status
+        elif table.pending is not None:
+            line = _t(self.lang, "waiting_server", move=table.pending[1])
+        elif table.seat is None:
+            line = _t(self.lang, "watching", id=table.table_id)
+        if line is not None:
+            set_text(self.query_one("#prompt", Static), Text(line, style="italic"), layout=False)
+
+    def seat_name(self, seat: int) -> str:
+        """``P1 (you)``, ``P2 (hard)``, ``P2 (bob)``."""
+        s = self.table.seats[seat]
+        who = tr(self.lang, "you") if s.human else s.name
+        return f"P{seat + 1} ({who})"
+
+    def summary_text(self) -> Text:
+        """Result, turns, stocks left (from the view) and where the record is."""
+        t = self.lang
+        view = self.table.view(self.table.seat)
+        result = view.result
+        assert result is not None
+        out = Text(tr(t, "game_over") + "\n\n", style="bold")
+        if result.winner is not None:
+            name = self.seat_name(result.winner) if result.team is None else self.table.side_name(result.team)
+            out.append(tr(t, "wins", name=name), style="bold")
+            out.append(f" — {_reason(t, result.reason)}")
+            if result.points is not None:
+                out.append(" · " + tr(t, "points", points=result.points))
+        else:
+            out.append(tr(t, "draw_result", reason=_reason(t, result.reason)), style="bold")
+        out.append("\n" + tr(t, "turns_played", turns=view.turn + (0 if result.reason != "stock" else 1),
+                                 moves=self.table.version) + "\n")
+        for i in range(view.opts.n_stocks):
+            name = self.seat_name(i) if not view.opts.partnerships else tr(t, "team", n=i + 1)
+            out.append(tr(t, "stock_left", name=name, n=view.stock_sizes[i]) + "\n")
+        over = self.table.game_over or {}
+        if over.get("recordUrl"):
+            out.append("\n" + _t(t, "record", url=self.table.base + str(over["recordUrl"])) + "\n")
+        out.append("\n" + tr(t, "end_keys_final"))
+        return out

@@ -1,0 +1,221 @@
+"""Spit and Speed tables in real time over a real WebSocket: a person against a fast reflex bot to
+the end, a race between two people (exactly one move lands, the other is told why), and crash
+recovery (kill -9) in the middle of a round."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import Client, ServerProcess, ServerThread
+
+from spite.records import record_from_json, replay
+
+# short timeouts so that games end quickly
+FAST = {"auto_spit_ms": 150, "auto_slap_ms": 150, "rounds_in_a_row": 2, "time_limit_s": 12}
+
+
+def drain(client: Client, quiet: float = 0.15) -> None:
+    """Read what has arrived until the socket is quiet for ``quiet`` seconds."""
+    while True:
+        try:
+            client.recv(quiet)
+        except TimeoutError:
+            return
+
+
+def play_until_over(clients: dict[int, Client], rng: random.Random, timeout: float = 25,
+                    pause: float = 0.03) -> dict[str, Any]:
+    """Each seat sends a random legal move of its newest view every ``pause`` s until gameOver."""
+    deadline = time.monotonic() + timeout
+    over: dict[str, Any] | None = None
+    sent = 0
+    while over is None:
+        assert time.monotonic() < deadline, "the game did not end in time"
+        for seat, client in clients.items():
+            try:
+                while True:
+                    msg = client.recv(pause / len(clients))
+                    if msg["type"] == "gameOver":
+                        over = msg
+            except TimeoutError:
+                pass
+            last = client.last_state
+            if over is None and last is not None and last["legal"]:
+                move = rng.choice(last["legal"])
+                client.send({"type": "move", "move": move, "stateVersion": last["stateVersion"],
+                             "id": f"{seat}-{sent}"})
+                sent += 1
+    return over
+
+
+def test_person_against_a_fast_bot_to_the_end(server: ServerThread) -> None:
+    base = server.base
+    created = httpx.post(base + "/api/tables", json={
+        "game": "spit", "options": FAST, "name": "ann",
+        "seats": [{"kind": "person"}, {"kind": "bot", "level": "reflex:40"}]}).json()
+    assert created["table"]["game"] == "spit" and created["table"]["status"] == "playing"
+    ann = Client(base, created["table"]["id"])
+    try:
+        welcome = ann.hello(created["token"])
+        assert welcome["seat"] == 0 and welcome["clock"]["phase"] == "play"
+        assert "players" in welcome["view"] and welcome["view"]["centers"]
+        over = play_until_over({0: ann}, random.Random(3))
+        # every state message carries the engine's events and the clock; the bot's moves arrive
+        states = [m for m in ann.received if m["type"] == "state"]
+        assert states and all(m["clock"] is not None and m["events"] for m in states)
+        assert any(e["kind"] == "move" and e["seat"] == 1 for m in states for e in m["events"])
+        assert [m["stateVersion"] for m in states] == sorted(m["stateVersion"] for m in states)
+        acks = [m for m in ann.received if m["type"] == "ack"]
+        assert acks and all(isinstance(a["t"], int) for a in acks)
+        record = httpx.get(base + over["recordUrl"]).json()
+        assert record["game"] == "spit" and all("t" in e for e in record["moves"] if "p" in e)
+        assert replay(record_from_json(record)).check()["result"] == over["result"]
+        info = httpx.get(base + f"/api/tables/{created['table']['id']}").json()
+        assert info["status"] == "finished" and info["gameId"] == over["gameId"]
+        stats = httpx.get(base + "/api/players/ann/stats").json()["presets"]
+        assert stats[0]["game"] == "spit" and stats[0]["games"] == 1
+    finally:
+        ann.close()
+
+
+def _two_people(base: str, game: str = "spit", options: dict[str, Any] | None = None) -> tuple[str, list[str]]:
+    created = httpx.post(base + "/api/tables", json={"game": game, "options": options or {}, "name": "ann"}).json()
+    table_id = created["table"]["id"]
+    joined = httpx.post(base + f"/api/tables/{table_id}/join", json={"name": "bob"}).json()
+    return table_id, [created["token"], joined["token"]]
+
+
+def _race(legal: list[list[str]]) -> tuple[str, str, int] | None:
+    """Two plays (seat 0's, seat 1's) onto the same center pile, if the deal offers one."""
+    for m0 in legal[0]:
+        for m1 in legal[1]:
+            if "-C" in m0 and m0[m0.index("-C"):] == m1[m1.index("-C"):] if "-C" in m1 else False:
+                return m0, m1, int(m0.split("-C")[1])
+    return None
+
+
+def test_a_race_one_move_lands_and_the_loser_is_told_why(server: ServerThread) -> None:
+    base = server.base
+    for _attempt in range(40):
+        table_id, tokens = _two_people(base)
+        ann, bob = Client(base, table_id), Client(base, table_id)
+        try:
+            w0, w1 = ann.hello(tokens[0]), bob.hello(tokens[1])
+            race = _race([w0["legal"], w1["legal"]])
+            if race is None:
+                continue
+            m0, m1, center = race
+            # both reach for the same pile at once; the server takes them in arrival order
+            ann.send({"type": "move", "move": m0, "stateVersion": w0["stateVersion"], "id": "a"})
+            bob.send({"type": "move", "move": m1, "stateVersion": w1["stateVersion"], "id": "b"})
+            answers = {}
+            for name, client in (("a", ann), ("b", bob)):
+                while name not in answers:
+                    msg = client.recv(5)
+                    if msg["type"] in ("ack", "error") and msg.get("id") == name:
+                        answers[name] = msg
+            kinds = sorted(m["type"] for m in answers.values())
+            assert kinds == ["ack", "error"], answers
+            loser = next(m for m in answers.values() if m["type"] == "error")
+            winner = next(m for m in answers.values() if m["type"] == "ack")
+            assert loser["code"] == "too-late"
+            assert loser["message"].startswith(f"too late: center {center} is now "), loser
+            # both see the winner's card on the pile, and only one move was stored
+            drain(ann)
+            drain(bob)
+            for client in (ann, bob):
+                assert client.last_state is not None
+                assert client.last_state["last"]["move"] == winner["move"]
+            assert ann.last_state is not None and bob.last_state is not None
+            assert ann.last_state["view"] == bob.last_state["view"]
+            assert ann.last_state["stateVersion"] == w0["stateVersion"] + 1
+            return
+        finally:
+            ann.close()
+            bob.close()
+    pytest.fail("no deal with a race in 40 tables")
+
+
+def test_speed_table_plays(server: ServerThread) -> None:
+    base = server.base
+    created = httpx.post(base + "/api/tables", json={
+        "game": "speed", "options": {"auto_spit_ms": 150, "time_limit_s": 6}, "name": "cat",
+        "seats": [{"kind": "person"}, {"kind": "bot", "level": "reflex:40"}]}).json()
+    cat = Client(base, created["table"]["id"])
+    try:
+        welcome = cat.hello(created["token"])
+        assert welcome["view"]["players"][0]["hand"]
+        assert welcome["view"]["players"][1]["hand"] is None  # the bot's hand is never sent
+        over = play_until_over({0: cat}, random.Random(5))
+        record = httpx.get(base + over["recordUrl"]).json()
+        assert replay(record_from_json(record)).check()["result"] == over["result"]
+    finally:
+        cat.close()
+
+
+def test_bad_spit_requests(server: ServerThread) -> None:
+    base = server.base
+    r = httpx.post(base + "/api/tables", json={"game": "spit", "seats": [
+        {"kind": "person"}, {"kind": "bot", "level": "medium"}]})
+    assert r.status_code == 400 and "reflex" in r.json()["detail"]
+    r = httpx.post(base + "/api/tables", json={"game": "spit", "options": {"centers": 4}})
+    assert r.status_code == 400 and "centers" in r.json()["detail"]
+    r = httpx.post(base + "/api/tables", json={"game": "spit", "seats": [{"kind": "person"}] * 3})
+    assert r.status_code == 400
+    table_id, tokens = _two_people(base)
+    ann = Client(base, table_id)
+    try:
+        ann.hello(tokens[0])
+        ann.send({"type": "move", "move": "H7-C1", "stateVersion": 0, "id": "x"})
+        err = ann.until("error")
+        assert err["code"] == "illegal" and err["id"] == "x"
+    finally:
+        ann.close()
+
+
+def test_kill_9_mid_round_and_play_on(db_url: str) -> None:
+    args = ("--grace", "30", "--bot-workers", "0", "--rate", "2000")
+    server = ServerProcess(db_url, None, *args).start()
+    try:
+        table_id, tokens = _two_people(server.base, options={"auto_spit_ms": 150, "auto_slap_ms": 150,
+                                                             "rounds_in_a_row": 2, "time_limit_s": 6})
+        ann, bob = Client(server.base, table_id), Client(server.base, table_id)
+        ann.hello(tokens[0])
+        bob.hello(tokens[1])
+        rng = random.Random(8)
+        for _ in range(12):  # a few moves each, mid-round
+            for client in (ann, bob):
+                drain(client, 0.03)
+                last = client.last_state
+                if last is not None and last["legal"]:
+                    client.send({"type": "move", "move": rng.choice(last["legal"]),
+                                 "stateVersion": last["stateVersion"]})
+        drain(ann, 0.3)
+        drain(bob, 0.3)
+        before = {0: ann.last_state, 1: bob.last_state}
+        assert before[0] is not None and before[0]["stateVersion"] > 0
+        assert not before[0]["view"]["finished"]
+
+        server.kill9()
+        ann.close()
+        bob.close()
+        server = ServerProcess(db_url, None, *args).start()
+        ann, bob = Client(server.base, table_id), Client(server.base, table_id)
+        for client, token, seat in ((ann, tokens[0], 0), (bob, tokens[1], 1)):
+            welcome = client.hello(token)
+            old = before[seat]
+            assert old is not None
+            assert welcome["stateVersion"] == old["stateVersion"]
+            assert welcome["view"] == old["view"] and welcome["legal"] == old["legal"]
+            assert welcome["clock"]["now"] >= old["clock"]["now"]
+        over = play_until_over({0: ann, 1: bob}, rng)
+        record = httpx.get(server.base + over["recordUrl"]).json()
+        assert replay(record_from_json(record)).check()["result"] == over["result"]
+        ann.close()
+        bob.close()
+    finally:
+        server.stop()
