@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 play: $(STAMP)
-	$(BIN)/spite demo
+	$(BIN)/spite serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests

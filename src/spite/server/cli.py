@@ -33,13 +33,16 @@ def register(app: typer.Typer) -> None:
                                                  "(survives a power cut).")] = "NORMAL",
         log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
     ) -> None:
-        """Serve Spite and Malice tables: REST lobby, WebSocket play, bots; the database is migrated on start."""
+        """Serve the game: the browser page, REST lobby, WebSocket play (Spite and Malice, Spit, Speed), bots;
+        the database is migrated on start."""
         from spite.server.config import ServerConfig
         from spite.server.run import serve as run
 
         if sqlite_sync.upper() not in ("NORMAL", "FULL"):
             typer.echo(f"spite: --sqlite-sync is NORMAL or FULL, not {sqlite_sync}", err=True)
             raise typer.Exit(2)
+        shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+        typer.echo(f"spite: open http://{shown}:{port}/ in a browser to play (Ctrl-C stops the server)", err=True)
         try:
             run(ServerConfig(db_url=db, grace_seconds=grace, bot_delay=bot_delay, bot_workers=bot_workers,
                              bot_budget=bot_budget, sqlite_synchronous=sqlite_sync.upper()),
