@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from spite.arena.stats import wilson
 from spite.errors import OptionsError
 from spite.sim.core import simulate
 
@@ -72,16 +73,6 @@ def run_spit_bench(seconds: float = 5.0, game: str = "spit", bots: tuple[str, st
         "races_lost_per_game": round(rejected / games, 2),
         "wins": {bots[0]: wins[0], bots[1] if bots[1] != bots[0] else f"{bots[1]}#2": wins[1]},
     }
-
-
-def _wilson(k: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    if n <= 0:
-        return (0.0, 1.0)
-    p = k / n
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def crossing(xs: Sequence[float], ys: Sequence[float], level: float = 0.75) -> float | None:
@@ -180,7 +171,7 @@ def reaction_gap_curve(
                 if progress is not None:
                     progress(done / total)
         n = 2 * deals
-        lo, hi = _wilson(wins, n)
+        lo, hi = wilson(wins, n)
         points.append({"gap_ms": gap, "fast_ms": fast, "slow_ms": slow, "games": n, "wins": wins,
                        "win_rate": round(wins / n, 4), "ci95": [round(lo, 4), round(hi, 4)]})
     xs = [float(p["gap_ms"]) for p in points]
