@@ -65,7 +65,8 @@ class TuiConfig:
     theme: str | None = None
     """A Textual theme (``textual-light`` for a light terminal); ``None``: Textual's default."""
     remote: Any = None
-    """A :class:`~spite.tui.remote.RemoteMaliceTable` to play at (``--connect``); ``None``: a local game."""
+    """A :class:`~spite.tui.remote.RemoteMaliceTable` or :class:`~spite.tui.remote_spit.RemoteSpitTable` to play
+    at (``--connect``); ``None``: a local game."""
 
 
 def check_config(config: TuiConfig) -> None:
@@ -98,8 +99,11 @@ def _spit_level(config: TuiConfig) -> str:
 def build_screen(config: TuiConfig) -> Screen[Any]:
     """The game screen for a checked configuration."""
     if config.remote is not None:
-        from spite.tui.remote_screen import RemoteMaliceScreen
+        from spite.tui.remote_screen import RemoteMaliceScreen, RemoteSpitScreen
+        from spite.tui.remote_spit import RemoteSpitTable
 
+        if isinstance(config.remote, RemoteSpitTable):
+            return RemoteSpitScreen(config.remote, config.lang, config.clock)
         return RemoteMaliceScreen(config.remote, config.lang)
     if config.game == "spit":
         level = _spit_level(config)

@@ -148,14 +148,19 @@ def probe(base: str, table_id: str, token: str | None, timeout: float = 10) -> d
 
 
 def connect_table(connect: str, table: str | None, token: str | None = None,
-                  name: str | None = None) -> RemoteMaliceTable:
-    """Everything ``spite tui --connect`` does before the app starts: join (``name``), hello, the table."""
+                  name: str | None = None) -> Any:
+    """Everything ``spite tui --connect`` does before the app starts: join (``name``), hello, the table:
+    a :class:`RemoteMaliceTable`, or a :class:`~spite.tui.remote_spit.RemoteSpitTable` for a Spit table."""
     base, table_id = parse_address(connect, table)
     if token and name:
         raise RemoteError("give --token (your seat) or --name (take a free seat), not both")
     if name:
         _, token = join_table(base, table_id, name)
     welcome = probe(base, table_id, token)
+    if (welcome.get("table") or {}).get("game") == "spit":
+        from spite.tui.remote_spit import RemoteSpitTable
+
+        return RemoteSpitTable.from_welcome(base, welcome, token=token)
     return RemoteMaliceTable.from_welcome(base, welcome, token=token)
 
 
@@ -262,7 +267,7 @@ class RemoteMaliceTable:
         info = welcome["table"]
         if info.get("game", "spite-malice") != "spite-malice":
             raise RemoteError(f"table {info.get('id')} plays {info.get('game')}: the terminal joins only Spite and "
-                              "Malice tables so far")
+                              "Malice and Spit tables so far")
         try:
             opts = Options.from_preset(info["preset"], info.get("options") or {})
         except OptionsError as exc:
@@ -441,11 +446,15 @@ class RemoteMaliceTable:
 class RemoteLink:
     """The WebSocket to a table: hello, messages in and out, reconnecting with the token when it drops.
 
+    ``table`` is a :class:`RemoteMaliceTable` or a :class:`~spite.tui.remote_spit.RemoteSpitTable`
+    (it reads ``base``, ``table_id``, ``token``, ``fatal``, ``game_over`` and sets ``send``,
+    ``connected``, ``pending``).
+
     ``on_message`` gets every server message (decoded); ``on_status`` a line on the connection's
     state (``""`` when connected). Runs in the app's event loop (a Textual worker).
     """
 
-    def __init__(self, table: RemoteMaliceTable, on_message: Callable[[dict[str, Any]], None],
+    def __init__(self, table: Any, on_message: Callable[[dict[str, Any]], None],
                  on_status: Callable[[str], None], delays: tuple[float, ...] = RETRY_DELAYS) -> None:
         self.table = table
         self.url = ws_url(table.base, table.table_id)

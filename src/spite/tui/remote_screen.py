@@ -1,13 +1,20 @@
-"""The Spite and Malice screen for a seat at a server table (``spite tui --connect``).
+"""The screens for a seat at a server table (``spite tui --connect``): Spite and Malice, and Spit.
 
 The same screen, keys and drawing as a local game (:class:`~spite.tui.malice_screen.MaliceScreen`);
 the table is a :class:`~spite.tui.remote.RemoteMaliceTable` whose position comes from the server,
 and a :class:`~spite.tui.remote.RemoteLink` worker carries the messages. The server's bots and
 people play the other seats, so nothing runs here between moves: each ``state`` redraws the table.
+
+A Spit table (:class:`RemoteSpitScreen`) uses the local Spit screen and its keys the same way: the
+table is a :class:`~spite.tui.remote_spit.RemoteSpitTable`, moves go out at once, the server's
+clock and reflex bots run the game, and a move that lost a race (``too-late``) shows the engine's
+reason for a moment.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
@@ -16,15 +23,18 @@ from textual.widgets import Static
 from spite.tui.i18n import has_text, tr
 from spite.tui.malice_screen import MaliceScreen, SummaryScreen
 from spite.tui.remote import RemoteLink, RemoteMaliceTable
+from spite.tui.remote_spit import RemoteSpitTable
+from spite.tui.spit_screen import SpitScreen
 from spite.tui.widgets import set_text
 
-__all__ = ["RemoteMaliceScreen"]
+__all__ = ["RemoteMaliceScreen", "RemoteSpitScreen"]
 
 _TEXTS = {
     "watching": ("watching table {id} (spectator)", "du schaust an Tisch {id} zu (Zuschauer)"),
     "at_table": ("table {id} · seat P{seat}", "Tisch {id} · Platz P{seat}"),
     "waiting_server": ("sent {move}, waiting for the server …", "{move} gesendet, warte auf den Server …"),
     "record": ("The record: {url}", "Die Partie: {url}"),
+    "sent": ("sent {move} …", "{move} gesendet …"),
 }
 
 
@@ -138,3 +148,80 @@ class RemoteMaliceScreen(MaliceScreen):
             out.append("\n" + _t(t, "record", url=self.table.base + str(over["recordUrl"])) + "\n")
         out.append("\n" + tr(t, "end_keys_final"))
         return out
+
+
+class RemoteSpitScreen(SpitScreen):
+    """A server's Spit table, played (or watched) from this keyboard."""
+
+    table: RemoteSpitTable  # type: ignore[assignment]
+
+    FLASH_SECONDS = 2.5
+    """How long a lost race's reason (``too-late``) stays on the message line."""
+
+    def __init__(self, table: RemoteSpitTable, lang: str = "en", clock: Callable[[], float] = time.monotonic,
+                 tick_seconds: float = 0.1) -> None:
+        super().__init__(table, clock, lang, tick_seconds)  # type: ignore[arg-type]
+        self.link: RemoteLink | None = None
+        self.message_until: float | None = None
+
+    def on_mount(self) -> None:
+        """Draw the welcome's position, start the drawing timer, open the link."""
+        super().on_mount()
+        self.link = RemoteLink(self.table, self._received, self._status)
+        self.run_worker(self.link.run(), group="remote", name="remote-link")
+
+    def now_ms(self) -> int:
+        """The server's game time (as last told, plus the time since)."""
+        return self.table.now_ms()
+
+    def _received(self, msg: dict[str, Any]) -> None:
+        update = self.table.handle(msg)
+        if update.error is not None:
+            if update.too_late:
+                self.message = update.error
+                self.message_until = self.clock() + self.FLASH_SECONDS
+            else:
+                self.message = tr(self.lang, "illegal", reason=update.error)
+                self.message_until = None
+        elif update.notice is not None:
+            self.message = update.notice
+            self.message_until = self.clock() + self.FLASH_SECONDS
+        if self.table.over:
+            self.message = tr(self.lang, "spit_over", text=self._result_text())
+            self.message_until = None
+        self.redraw()
+
+    def _status(self, text: str) -> None:
+        self.table.status = text
+        self.redraw()
+
+    def tick(self) -> None:
+        """Take the events the server reported, let a lost race's reason fade, redraw (the time runs)."""
+        for ev in self.table.tick(self.now_ms()):
+            if ev.kind == "game-over":
+                self.message = tr(self.lang, "spit_over", text=self._result_text())
+                self.message_until = None
+        if self.message_until is not None and self.clock() >= self.message_until:
+            self.message, self.message_until = "", None
+        self.redraw()
+
+    def try_move(self, move: str) -> bool:
+        """Send the move (the server answers); a refusal here is only for a spectator or no connection."""
+        self.message_until = None
+        return super().try_move(move)
+
+    def redraw(self) -> None:
+        """The local drawing, and the connection's state on the prompt line."""
+        super().redraw()
+        if not self.composed:
+            return
+        table = self.table
+        line: str | None = None
+        if table.status:
+            line = table.status
+        elif table.seat is None:
+            line = _t(self.lang, "watching", id=table.table_id)
+        elif table.pending is not None and not table.over:
+            line = _t(self.lang, "sent", move=table.pending[1])
+        if line is not None:
+            set_text(self.query_one("#spit-prompt", Static), Text(line, style="italic"))

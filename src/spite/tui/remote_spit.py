@@ -1,0 +1,265 @@
+"""A seat at a server's Spit table in real time (``spite tui --connect`` of a ``"game": "spit"`` table).
+
+No Textual here. :class:`RemoteSpitTable` stands in for :class:`~spite.tui.spit_session.SpitTable`
+on the Spit screen: the position is the server's Spit view JSON (records.md §5) with the ``clock``
+of the ``welcome`` and ``state`` messages, a move of this keyboard goes out as a ``move`` message at
+once (Spit checks no ``stateVersion``: the server tries it against the table as it is when it
+arrives), and the server's clock, reflex bots and people do the rest. The screen draws from
+:meth:`RemoteSpitTable.view`, rebuilt as a :class:`~spite.spit.SpitView` seen from this seat: this
+seat is always ``players[0]`` (the bottom row, "P1"), the other seat ``players[1]``, so the screen
+of a local game draws it unchanged (moves such as ``T1-C2`` name the mover's own piles anyway).
+
+>>> table = RemoteSpitTable.from_welcome("http://h:1", SPIT_WELCOME_EXAMPLE, token="t0k")
+>>> table.seat, table.level, table.view().players[0].tableau[0].top is not None, table.view().legal[:1]
+(1, 'reflex:2000', True, ('T1-C1',))
+>>> update = table.handle({"type": "error", "code": "too-late", "message": "too late: center 1 is now 7S"})
+>>> update.error, update.too_late
+('too late: center 1 is now 7S', True)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from spite.cards import parse_card
+from spite.errors import IllegalMoveError
+from spite.spit import SpitView
+from spite.spit.table import Event
+from spite.spit.views import PileView, SpitPlayerView
+from spite.tui.remote import FATAL_CODES, RemoteError, RemoteUpdate, _seat_name
+
+__all__ = ["RemoteSpitTable", "SpitUpdate", "spit_view_from_server"]
+
+
+@dataclass
+class SpitUpdate(RemoteUpdate):
+    """A :class:`RemoteUpdate` that also says whether a refusal was a lost race (``too-late``)."""
+
+    too_late: bool = False
+
+
+def _pile(obj: dict[str, Any]) -> PileView:
+    top = obj.get("top")
+    return PileView(None if top is None else parse_card(str(top)), int(obj.get("cards") or 0))
+
+
+def spit_view_from_server(view: dict[str, Any], clock: dict[str, Any] | None, legal: list[str], seat: int | None,
+                          now: int | None = None, rounds_won: tuple[int, int] = (0, 0)) -> SpitView:
+    """The :class:`SpitView` of a server's Spit ``view`` and ``clock``, seen from ``seat``.
+
+    ``seat`` (``None``: a spectator, seen from seat 0) becomes ``players[0]``; ``round_winner`` and
+    the result's ``winner`` are turned the same way (0: this seat). ``now`` is the game time to
+    show (default: the clock's ``now``); ``rounds_won`` is by seat (the JSON does not say it).
+    """
+    clock = clock or {}
+    me = seat or 0
+    order = [me, 1 - me]
+    players = view.get("players") or []
+    turned = tuple(
+        SpitPlayerView(tableau=tuple(_pile(p) for p in players[s].get("tableau") or []), spit=int(players[s]["spit"]),
+                       cards=int(players[s]["cards"]), called_spit=bool(players[s].get("called_spit")),
+                       rounds_won=rounds_won[s])
+        for s in order)
+
+    def rel(s: Any) -> int | None:
+        return None if s is None else (0 if int(s) == me else 1)
+
+    result = view.get("result")
+    if result:
+        result = {**result, "winner": rel(result.get("winner"))}
+    phase = str(clock.get("phase") or ("over" if view.get("finished") else "play"))
+    return SpitView(seat=0 if seat is not None else None, t=int(now if now is not None else clock.get("now") or 0),
+                    round=int(view.get("round") or 1), phase=phase, stuck=bool(view.get("stuck")),
+                    play_from=int(clock.get("playFrom") or 0), round_winner=rel(clock.get("roundWinner")),
+                    result=result or None, centers=tuple(_pile(c) for c in view.get("centers") or []),
+                    legal=tuple(legal), players=turned)
+
+
+@dataclass(frozen=True)
+class RemoteSpitPosition:
+    """What the Spit screen asks of ``table.state``: the centers and the result (winner 0: this seat)."""
+
+    centers: tuple[PileView, ...]
+    result: dict[str, Any] | None
+
+
+@dataclass
+class RemoteSpitTable:
+    """A Spit table on a server, as :class:`~spite.tui.spit_screen.SpitScreen` reads it."""
+
+    base: str
+    table_id: str
+    preset: str
+    seat: int | None
+    token: str | None
+    info: dict[str, Any]
+    version: int
+    view_json: dict[str, Any]
+    legal: list[str]
+    clock_json: dict[str, Any] = field(default_factory=dict)
+    received_at: float = 0.0
+    """``time.monotonic()`` when ``clock_json`` arrived (to let the shown time run between messages)."""
+    events: list[Event] = field(default_factory=list)
+    """Every engine event seen over this connection, seats turned (0: this seat)."""
+    fresh: list[Event] = field(default_factory=list)
+    """Events not yet handed to the screen by :meth:`tick`."""
+    pending: tuple[str, str] | None = None
+    """The latest move sent and not yet answered: ``(id, text)``."""
+    acked: list[tuple[str, int]] = field(default_factory=list)
+    """Every move of this seat the server acknowledged: ``(move, t)``."""
+    refused: list[tuple[str, str]] = field(default_factory=list)
+    """Every ``error`` of the server: ``(code, message)``."""
+    connected: bool = True
+    fatal: str | None = None
+    status: str = ""
+    game_over: dict[str, Any] | None = None
+    rounds_won: list[int] = field(default_factory=lambda: [0, 0])
+    """Rounds won per seat (absolute), counted from the ``round-won`` events seen."""
+    clock: Callable[[], float] = field(default=time.monotonic, repr=False)
+    send: Callable[[dict[str, Any]], bool] = field(default=lambda msg: False, repr=False)
+    """Hands a message to the link; False when there is no connection."""
+    _counter: int = 0
+
+    @classmethod
+    def from_welcome(cls, base: str, welcome: dict[str, Any], token: str | None) -> RemoteSpitTable:
+        """The table of a ``welcome`` message of a Spit table."""
+        info = welcome["table"]
+        if info.get("game") != "spit":
+            raise RemoteError(f"table {info.get('id')} plays {info.get('game')}, not spit")
+        table = cls(base=base, table_id=str(info["id"]), preset=str(info.get("preset") or "spit"),
+                    seat=welcome.get("seat"), token=token, info=info, version=int(welcome["stateVersion"]),
+                    view_json=welcome["view"], legal=list(welcome.get("legal") or []))
+        table.clock_json = dict(welcome.get("clock") or {})
+        table.received_at = table.clock()
+        return table
+
+    # ------------------------------------------------------------------ what the screen reads
+    @property
+    def me(self) -> int:
+        """The seat drawn at the bottom (a spectator sees seat 0 there)."""
+        return self.seat or 0
+
+    @property
+    def level(self) -> str:
+        """The other seat's name (a bot's level such as ``reflex:2000``, or a person's name)."""
+        seats = {int(s["seat"]): s for s in self.info.get("seats", [])}
+        other = seats.get(1 - self.me)
+        return _seat_name(other) if other else "?"
+
+    @property
+    def over(self) -> bool:
+        """True once the server says the game has ended."""
+        return bool(self.view_json.get("finished")) or self.game_over is not None
+
+    def now_ms(self) -> int:
+        """The game time now: the clock's ``now`` plus the time since it arrived (while play goes on)."""
+        base = int(self.clock_json.get("now") or 0)
+        if self.over or not self.connected:
+            return base
+        return base + int((self.clock() - self.received_at) * 1000)
+
+    def view(self) -> SpitView:
+        """The newest position the server sent, seen from this seat (this seat is ``players[0]``)."""
+        return spit_view_from_server(self.view_json, self.clock_json, self.legal if self.seat is not None else [],
+                                     self.seat, self.now_ms(), (self.rounds_won[0], self.rounds_won[1]))
+
+    @property
+    def state(self) -> RemoteSpitPosition:
+        """The centers and the result, as the screen asks for them."""
+        view = self.view()
+        return RemoteSpitPosition(centers=view.centers, result=view.result)
+
+    def tick(self, t: int) -> list[Event]:
+        """Nothing runs here: the events the server reported since the last tick."""
+        out, self.fresh = self.fresh, []
+        return out
+
+    def play(self, move: str, t: int = 0) -> list[Event]:
+        """Send a move of this seat now; the server's ``ack`` or ``error`` (``too-late``) answers it."""
+        if self.seat is None:
+            raise IllegalMoveError("you are watching: a spectator cannot move")
+        if self.over:
+            raise IllegalMoveError("the game is over")
+        self._counter += 1
+        ident = f"m{self._counter}"
+        if not self.send({"type": "move", "move": move, "stateVersion": self.version, "id": ident}):
+            raise IllegalMoveError("not connected to the server; reconnecting")
+        self.pending = (ident, move)
+        return []
+
+    # ------------------------------------------------------------------ server messages
+    def _turn(self, ev: dict[str, Any]) -> Event:
+        seat = ev.get("seat")
+        rel = None if seat is None else (0 if int(seat) == self.me else 1)
+        return Event(t=int(ev.get("t") or 0), kind=str(ev.get("kind")), seat=rel, text=str(ev.get("text") or ""),
+                     auto=bool(ev.get("auto")))
+
+    def _set_position(self, msg: dict[str, Any]) -> None:
+        self.version = int(msg["stateVersion"])
+        self.view_json = msg["view"]
+        self.legal = list(msg.get("legal") or [])
+        if msg.get("clock"):
+            self.clock_json = dict(msg["clock"])
+            self.received_at = self.clock()
+
+    def handle(self, msg: dict[str, Any]) -> SpitUpdate:
+        """Take in one server message; say what the screen should show."""
+        kind = msg.get("type")
+        out = SpitUpdate()
+        version = msg.get("stateVersion")
+        if kind == "welcome":
+            self.info = msg.get("table") or self.info
+            self.seat = msg.get("seat", self.seat)
+            self._set_position(msg)
+            self.pending = None
+            self.connected = True
+            self.status = ""
+        elif kind == "state" and isinstance(version, int):
+            if version >= self.version:  # one WebSocket: states arrive in order; each is the whole view
+                self._set_position(msg)
+            for raw in msg.get("events") or []:
+                ev = self._turn(raw)
+                if raw.get("kind") == "round-won" and raw.get("seat") in (0, 1):
+                    self.rounds_won[int(raw["seat"])] += 1
+                self.events.append(ev)
+                self.fresh.append(ev)
+        elif kind == "ack":
+            if self.pending is not None and msg.get("id") == self.pending[0]:
+                self.pending = None
+            self.acked.append((str(msg.get("move")), int(msg.get("t") or 0)))
+        elif kind == "error":
+            code, text = str(msg.get("code")), str(msg.get("message"))
+            self.refused.append((code, text))
+            if self.pending is not None and msg.get("id") in (None, self.pending[0]):
+                self.pending = None
+            out.error, out.too_late = text, code == "too-late"
+            if code in FATAL_CODES:
+                self.fatal = text
+        elif kind == "table":
+            self.info = msg.get("table") or self.info
+            event = msg.get("event") or {}
+            if event.get("text") and event.get("seat") != self.seat:
+                out.notice = str(event["text"])
+        elif kind == "gameOver":
+            self.game_over = msg
+        return out
+
+
+SPIT_WELCOME_EXAMPLE: dict[str, Any] = {
+    "type": "welcome", "seat": 1, "stateVersion": 1,
+    "table": {"id": "s9", "game": "spit", "preset": "spit", "options": {}, "status": "playing",
+              "seats": [{"seat": 0, "kind": "bot", "level": "reflex:2000", "status": "bot",
+                         "botLevel": "reflex:2000"},
+                        {"seat": 1, "kind": "person", "player": "ann", "status": "connected"}]},
+    "view": {"round": 1, "stuck": False, "finished": False, "result": None,
+             "centers": [{"top": "5H", "cards": 1}, {"top": "9C", "cards": 1}],
+             "players": [{"tableau": [{"top": "KD", "cards": 1}] * 5, "spit": 11, "cards": 26, "called_spit": False},
+                         {"tableau": [{"top": "4S", "cards": 1}] * 5, "spit": 11, "cards": 26,
+                          "called_spit": False}]},
+    "legal": ["T1-C1"],
+    "clock": {"now": 0, "phase": "play", "playFrom": 0, "roundWinner": None, "nextEvent": None},
+}
+"""A ``welcome`` of a Spit table, seat 1 (for the examples above)."""

@@ -1,0 +1,127 @@
+"""``spite tui --connect`` at a Spit table of a real server (a subprocess): moves by key presses,
+the server's answers (``ack`` with ``t``, ``illegal``, ``too-late``) on the screen."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from textual.pilot import Pilot
+from tui_helpers import run, type_keys, wait_for
+
+from spite.cards import parse_card
+from spite.tui.app import SpiteApp, TuiConfig
+from spite.tui.remote import RemoteError, connect_table
+from spite.tui.remote_screen import RemoteSpitScreen
+from spite.tui.remote_spit import SPIT_WELCOME_EXAMPLE, RemoteSpitTable
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
+from server_helpers import ServerProcess
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = tmp_path_factory.mktemp("remote-spit") / "spite.db"
+    proc = ServerProcess(f"sqlite:///{db}", None, "--bot-workers", "0", "--bot-delay", "0", "--rate", "200").start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+def create(server: ServerProcess, game: str = "spit") -> dict[str, Any]:
+    answer = httpx.post(server.base + "/api/tables", json={
+        "game": game, "options": {"auto_spit_ms": 300}, "name": "ann",
+        "seats": [{"kind": "person"}, {"kind": "bot", "level": "reflex:2000"}]}, timeout=10)
+    assert answer.status_code == 200, answer.text
+    return answer.json()  # type: ignore[no-any-return]
+
+
+def keys_of(move: str) -> list[str]:
+    """The keys of a Spit move: ``T2-C1`` → 2 q, ``T1-T3`` → 1 3, ``spit`` → space, ``slap C2`` → w."""
+    if move == "spit":
+        return ["space"]
+    if move.startswith("slap C"):
+        return ["qwe"[int(move[-1]) - 1]]
+    source, target = move.split("-")
+    second = "qwe"[int(target[1]) - 1] if target[0] == "C" else target[1]
+    return [source[1], second]
+
+
+def screen_of(app: SpiteApp) -> RemoteSpitScreen:
+    for screen in app.screen_stack:
+        if isinstance(screen, RemoteSpitScreen):
+            return screen
+    raise AssertionError(app.screen_stack)
+
+
+def test_play_spit_moves_at_a_server_table_by_keys(server: ServerProcess) -> None:
+    created = create(server)
+    table_id, token = created["table"]["id"], created["token"]
+    remote = connect_table(server.base, table_id, token=token)
+    assert isinstance(remote, RemoteSpitTable) and remote.seat == 0 and remote.level == "reflex:2000"
+    seen: dict[str, Any] = {}
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = screen_of(app)
+        table = screen.table
+        await wait_for(pilot, lambda: screen.link is not None and screen.link.connects == 1, 5000)
+        assert "Spit · Round 1" in app.screen_text() and "P1 (you)" in app.screen_text()
+        # a card that fits no center: the server says why, word for word
+        view = table.view()
+        bad = next((f"T{i + 1}-C{j + 1}" for i, p in enumerate(view.players[0].tableau) if p.cards
+                    for j in range(len(view.centers)) if f"T{i + 1}-C{j + 1}" not in table.legal), None)
+        if bad is not None:
+            await type_keys(pilot, *keys_of(bad))
+            await wait_for(pilot, lambda: bool(table.refused), 5000)
+            code, text = table.refused[-1]
+            assert code in ("illegal", "too-late")
+            await wait_for(pilot, lambda: text[:40] in app.screen_text().replace("\n", " "), 500)
+            seen["refused"] = text
+        # three moves of the legal list, by keys; each acknowledged with its game time
+        played: list[str] = []
+        for _ in range(40):
+            if len(table.acked) >= 3 or table.over:
+                break
+            await wait_for(pilot, lambda: bool(table.legal) and table.pending is None, 5000)
+            legal = table.legal
+            move = next((m for m in legal if "-C" in m), next((m for m in legal if "-T" in m), legal[0]))
+            acked, refused = len(table.acked), len(table.refused)
+            await type_keys(pilot, *keys_of(move))
+            await wait_for(pilot, lambda: len(table.acked) > acked or len(table.refused) > refused, 5000)  # noqa: B023
+            if len(table.acked) > acked:
+                played.append(move)
+        seen["played"], seen["acked"] = played, list(table.acked)
+        # the board follows the server: the first acked move's event is in the log line
+        await wait_for(pilot, lambda: any(e.kind == "move" and e.seat == 0 for e in table.events), 2000)
+        # a lost race: the engine's reason shows for a moment, then goes
+        screen.FLASH_SECONDS = 0.3
+        screen._received({"type": "error", "code": "too-late", "message": "too late: center 1 is now 7S", "id": "x"})
+        assert "too late: center 1 is now 7S" in app.screen_text()
+        await wait_for(pilot, lambda: "too late: center 1" not in app.screen_text(), 2000)
+
+    run(TuiConfig(remote=remote), body)
+    assert len(seen["played"]) >= 3 and seen["refused"], seen
+    assert [m for m, _ in seen["acked"]][:3] == seen["played"][:3]
+    assert all(t >= 0 for _, t in seen["acked"])
+    info = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=10).json()
+    assert info["game"] == "spit" and info["stateVersion"] >= 3
+
+
+def test_seat_two_is_drawn_at_the_bottom_and_speed_is_refused(server: ServerProcess) -> None:
+    table = RemoteSpitTable.from_welcome("http://h:1", SPIT_WELCOME_EXAMPLE, token="t")
+    view = table.view()
+    # seat 1's own cards (4S) are players[0] of the screen's view
+    assert view.players[0].tableau[0].top == parse_card("4S") and view.players[1].tableau[0].top == parse_card("KD")
+    table.handle({"type": "state", "stateVersion": 2, "view": SPIT_WELCOME_EXAMPLE["view"], "legal": [],
+                  "events": [{"t": 5, "kind": "round-won", "seat": 1, "text": "emptied"}],
+                  "clock": {"now": 5, "phase": "slap", "playFrom": 0, "roundWinner": 1}})
+    view = table.view()
+    assert view.round_winner == 0 and view.players[0].rounds_won == 1 and table.events[-1].seat == 0
+    created = create(server, game="speed")
+    with pytest.raises(RemoteError, match="plays speed"):
+        connect_table(server.base, created["table"]["id"], token=created["token"])
