@@ -12,7 +12,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from spite.cards import format_card, format_cards, parse_cards
@@ -27,7 +27,7 @@ from spite.malice.options import Options
 from spite.malice.state import State
 from spite.records import DEFAULT_PRESETS, Record
 
-__all__ = ["MaliceReplay", "new_record", "record_from_state", "replay_malice", "state_from_record"]
+__all__ = ["MaliceReplay", "new_record", "positions", "record_from_state", "replay_malice", "state_from_record"]
 
 
 class MaliceReplay:
@@ -140,8 +140,10 @@ def state_from_record(record: Record, chance: Sequence[list[int]] = ()) -> tuple
     return preset, state
 
 
-def replay_malice(record: Record) -> MaliceReplay:
-    """Replay every entry of a Spite and Malice record (records.md §3, §5)."""
+def replay_malice(record: Record, on_move: Callable[[int, str, State], None] | None = None) -> MaliceReplay:
+    """Replay every entry of a Spite and Malice record (records.md §3, §5).
+
+    ``on_move(seat, move, state)`` is called after each move (with its shuffles) has been played."""
     moves = record.moves
     i = 0
     leading: list[list[int]] = []
@@ -163,6 +165,7 @@ def replay_malice(record: Record) -> MaliceReplay:
             queue.append(_shuffle_entry(moves[j], j))
             j += 1
         state.chance_queue = queue
+        seat = state.to_move
         try:
             state.play(entry)
         except MalformedRecordError as exc:
@@ -173,9 +176,39 @@ def replay_malice(record: Record) -> MaliceReplay:
         if state.chance_queue:
             raise MalformedRecordError(
                 f"ply {j - len(state.chance_queue)}: a shuffle entry, but {entry} shuffles nothing there")
+        if on_move is not None:
+            on_move(seat, entry, state)
         i = j
     state.chance_queue = []
     return MaliceReplay(state, len(moves), preset)
+
+
+def positions(record: Record) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every move of a record and the whole table before the first and after each move, in one pass.
+
+    Gives ``(moves, positions)``: ``moves[k]`` is ``{"seat", "move"}`` and ``positions[k + 1]`` is
+    ``show_json(everything=True)`` after it; ``positions[0]`` is the deal.
+
+    >>> from spite.malice import Options, State
+    >>> state = State.new(Options.from_preset("short"), seed=5)
+    >>> for _ in range(12):
+    ...     state.play(state.legal_moves()[-1])
+    >>> moves, shown = positions(record_from_state(state, "short"))
+    >>> len(shown) == len(moves) + 1 == 13 and shown[-1] == state.show_json(everything=True)
+    True
+    """
+    moves: list[dict[str, Any]] = []
+    shown: list[dict[str, Any]] = []
+
+    def on_move(seat: int, move: str, state: State) -> None:
+        moves.append({"seat": seat, "move": move})
+        shown.append(state.show_json(everything=True))
+
+    # the deal: the start position before any move (leading shuffle entries need no draw here)
+    _, start = state_from_record(record)
+    shown.append(start.show_json(everything=True))
+    replay_malice(record, on_move)
+    return moves, shown
 
 
 def record_from_state(state: State, preset: str = "classic") -> Record:

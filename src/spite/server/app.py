@@ -15,9 +15,12 @@ import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
+import sqlalchemy as sa
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
 
+from spite.records import record_from_json
+from spite.records.malice import positions as malice_positions
 from spite.server import db
 from spite.server.bots import BotRunner
 from spite.server.config import ServerConfig
@@ -27,6 +30,7 @@ from spite.server.protocol import (
     GameInfo,
     JoinedInfo,
     JoinRequest,
+    PositionsInfo,
     QuickPlayRequest,
     SeatRequest,
     StatsInfo,
@@ -174,6 +178,34 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             raise LobbyError(f"there is no finished game {game_id}", 404)
         return Response(json.dumps(record, indent=1) + "\n", media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="spite-game-{game_id}.json"'})
+
+    @app.get("/api/games/{game_id}/positions", response_model=PositionsInfo)
+    async def game_positions(request: Request, game_id: int) -> PositionsInfo:
+        """A finished game replayed for the replay viewer: every move and the whole table after each."""
+
+        def read(c: Any) -> tuple[dict[str, Any], list[dict[str, Any]], str] | None:
+            record = Store.record_of(c, game_id)
+            if record is None:
+                return None
+            table_id = c.execute(sa.select(db.games.c.table_id).where(db.games.c.id == game_id)).scalar()
+            gp = db.game_players
+            rows = c.execute(sa.select(gp).where(gp.c.game_id == game_id).order_by(gp.c.seat)).mappings().all()
+            return record, [{"seat": r["seat"], "player": r["player"], "isBot": r["is_bot"], "won": r["won"],
+                             "points": r["points"]} for r in rows], table_id
+
+        found = await manager_of(request).store.read(read)
+        if found is None:
+            raise LobbyError(f"there is no finished game {game_id}", 404)
+        raw, players, table_id = found
+        record = record_from_json(raw)
+        if record.game != "spite-malice":
+            raise LobbyError(f"game {game_id} is {record.game}: its replay is not available yet", 409)
+        if not record.result:
+            raise LobbyError(f"game {game_id} is not finished", 409)
+        moves, shown = await asyncio.to_thread(malice_positions, record)
+        return PositionsInfo(gameId=game_id, tableId=table_id, game=record.game, preset=record.preset or "classic",
+                             options=record.options, players=players, moves=moves, positions=shown,
+                             result=record.result)
 
     @app.websocket("/ws/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:

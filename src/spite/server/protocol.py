@@ -314,3 +314,18 @@ class StatsInfo(_Msg):
 
     player: str
     presets: list[dict[str, Any]]
+
+
+class PositionsInfo(_Msg):
+    """A finished Spite and Malice game replayed: the whole table before the first move and after each."""
+
+    gameId: int
+    tableId: str
+    game: str
+    preset: str
+    options: dict[str, Any]
+    players: list[dict[str, Any]] = Field(description="Per seat: seat, player, isBot, won, points.")
+    moves: list[dict[str, Any]] = Field(description="Each move: {seat, move} in the notation.")
+    positions: list[dict[str, Any]] = Field(
+        description="len(moves) + 1 positions (``show --json`` of the whole table, every card shown).")
+    result: dict[str, Any]

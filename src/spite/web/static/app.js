@@ -3,6 +3,7 @@
 
 import { LANGS, getLang, setLang, t } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
+import { openReplay } from "./replay.js";
 import { openTable } from "./table.js";
 
 export const main = () => document.getElementById("main");
@@ -35,13 +36,7 @@ function route() {
     openTable(m[1]);
   } else if ((m = path.match(/^\/replay\/(\d+)\/?$/))) {
     document.body.dataset.page = "replay";
-    const id = m[1];
-    setRerender(() => {
-      main().innerHTML = `<section class="panel"><h2>Replay ${id}</h2>
-        <p>The replay viewer is not built yet.</p>
-        <p><a href="/api/games/${id}/record">${t("record")}</a> · <a href="/">${t("back_lobby")}</a></p></section>`;
-    });
-    rerender();
+    openReplay(m[1]);
   } else {
     document.body.dataset.page = "lobby";
     renderLobby();

@@ -73,6 +73,16 @@ const TEXTS = {
   value: ["value {v}", "Wert {v}"],
   empty: ["empty", "leer"],
   guest: ["guest", "Gast"],
+  // the replay viewer and the statistics
+  replay: ["Replay", "Wiedergabe"],
+  replay_title: ["Replay of game {id}", "Wiedergabe von Spiel {id}"],
+  replay_start: ["The deal", "Das Austeilen"],
+  replay_ply: ["move {k} of {n}", "Spielzug {k} von {n}"],
+  replay_first: ["To the deal", "Zum Austeilen"],
+  replay_prev: ["One move back", "Einen Spielzug zurück"],
+  replay_next: ["One move forward", "Einen Spielzug vor"],
+  replay_last: ["To the end", "Zum Ende"],
+  replay_keys: ["Keys: ← → step, Home/End", "Tasten: ← → blättern, Pos1/Ende"],
   earlier: ["{n} earlier moves (not seen by this page)", "{n} frühere Spielzüge (von dieser Seite nicht gesehen)"],
 };
 

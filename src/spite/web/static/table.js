@@ -68,7 +68,8 @@ function showJoin(info) {
 function showFinishedTable(info) {
   const draw = () => {
     setStatus(t("table_gone", { status: info.status }));
-    const rec = info.gameId != null ? `<a href="/api/games/${info.gameId}/record">${t("record")}</a> · ` : "";
+    const rec = info.gameId != null ? `<a href="/replay/${info.gameId}" id="replay-link">${t("replay")}</a> · ` +
+      `<a href="/api/games/${info.gameId}/record">${t("record")}</a> · ` : "";
     main().innerHTML = `<section class="panel"><p>${t("table_gone", { status: esc(info.status) })}</p>
       <p>${rec}<a href="/">${t("back_lobby")}</a></p></section>`;
   };
@@ -89,7 +90,7 @@ function parseLegal(legal) {
   return map;
 }
 
-class TableClient {
+export class TableClient {
   constructor(info, token) {
     this.table = info;
     this.token = token;

@@ -1,0 +1,61 @@
+"""``GET /api/games/{id}/positions``: a finished game replayed for the browser's replay viewer."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+from server_helpers import ServerThread
+
+from spite.records import record_from_json, replay
+from spite.records.malice import new_record
+from spite.server.protocol import PositionsInfo
+from spite.server.store import Store
+
+
+def finished_bot_game(server: ServerThread) -> int:
+    r = httpx.post(server.base + "/api/tables", json={
+        "preset": "short", "join": False, "options": {"stock_size": 4},
+        "seats": [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "random"}]})
+    assert r.status_code == 200, r.text
+    table_id = r.json()["id"]
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        got = httpx.get(server.base + f"/api/tables/{table_id}").json()
+        if got["status"] == "finished":
+            return int(got["gameId"])
+        time.sleep(0.05)
+    raise AssertionError("the bots did not finish in time")
+
+
+def test_positions_of_a_finished_game(server: ServerThread) -> None:
+    game_id = finished_bot_game(server)
+    record = httpx.get(server.base + f"/api/games/{game_id}/record").json()
+    r = httpx.get(server.base + f"/api/games/{game_id}/positions")
+    assert r.status_code == 200, r.text
+    info = PositionsInfo.model_validate(r.json())
+    texts = [m for m in record["moves"] if isinstance(m, str)]
+    assert [m["move"] for m in info.moves] == texts
+    assert len(info.positions) == len(texts) + 1
+    assert info.result == record["result"] and info.preset == "short" and info.tableId
+    assert [p["player"] for p in info.players] == ["bot:easy", "bot:random"]
+    last = info.positions[-1]
+    assert last["finished"] and last["result"] == record["result"]
+    assert last == replay(record_from_json(record)).show()
+    first = info.positions[0]
+    assert not first["finished"] and all(p["stock"] == 4 for p in first["players"])
+    assert all("hand" in p and "stock_cards" in p for p in first["players"])  # the whole table
+    assert info.moves[0]["seat"] == first["to_move"]
+
+
+def test_positions_unknown_and_unfinished(server: ServerThread) -> None:
+    assert httpx.get(server.base + "/api/games/999/positions").status_code == 404
+    assert httpx.get(server.base + "/api/games/abc/positions").status_code == 422
+    # a stored game without a result (never written by the server itself): 409, not a crash
+    table = httpx.post(server.base + "/api/tables", json={"preset": "short", "name": "ann"}).json()["table"]
+    record = new_record("short", {}, seed=3).to_json()
+    assert "result" not in record
+    game_id = server.run(server.manager.store.write(
+        Store.insert_game(table["id"], "spite-malice", "short", record, 0, 0, [])))
+    r = httpx.get(server.base + f"/api/games/{game_id}/positions")
+    assert r.status_code == 409 and "not finished" in r.json()["detail"]
