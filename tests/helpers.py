@@ -99,3 +99,23 @@ def card(token: str) -> int:
 
 def legal_texts(state: State) -> set[str]:
     return {m.text for m in state.legal_moves()}
+
+
+def finished_bot_game(base: str, stock_size: int) -> int:
+    """Two bots play a short game by themselves on the server at ``base``; its stored game id."""
+    import time
+
+    import httpx
+
+    r = httpx.post(base + "/api/tables", json={
+        "preset": "short", "join": False, "options": {"stock_size": stock_size},
+        "seats": [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "random"}]})
+    assert r.status_code == 200, r.text
+    table_id = r.json()["id"]
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        got = httpx.get(base + f"/api/tables/{table_id}").json()
+        if got["status"] == "finished":
+            return int(got["gameId"])
+        time.sleep(0.05)
+    raise AssertionError("the bots did not finish in time")

@@ -2,34 +2,18 @@
 
 from __future__ import annotations
 
-import time
-
 import httpx
 from server_helpers import ServerThread
 
+from helpers import finished_bot_game
 from spite.records import record_from_json, replay
 from spite.records.malice import new_record
 from spite.server.protocol import PositionsInfo
 from spite.server.store import Store
 
 
-def finished_bot_game(server: ServerThread) -> int:
-    r = httpx.post(server.base + "/api/tables", json={
-        "preset": "short", "join": False, "options": {"stock_size": 4},
-        "seats": [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "random"}]})
-    assert r.status_code == 200, r.text
-    table_id = r.json()["id"]
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        got = httpx.get(server.base + f"/api/tables/{table_id}").json()
-        if got["status"] == "finished":
-            return int(got["gameId"])
-        time.sleep(0.05)
-    raise AssertionError("the bots did not finish in time")
-
-
 def test_positions_of_a_finished_game(server: ServerThread) -> None:
-    game_id = finished_bot_game(server)
+    game_id = finished_bot_game(server.base, stock_size=4)
     record = httpx.get(server.base + f"/api/games/{game_id}/record").json()
     r = httpx.get(server.base + f"/api/games/{game_id}/positions")
     assert r.status_code == 200, r.text

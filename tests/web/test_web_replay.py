@@ -2,27 +2,12 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import httpx
 from conftest import DOCS, ConsoleWatch, WebServer
 
-
-def finished_game(server: WebServer) -> int:
-    """Two bots play a short game by themselves; returns its game id."""
-    r = httpx.post(server.base + "/api/tables", json={
-        "preset": "short", "join": False, "options": {"stock_size": 3},
-        "seats": [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "random"}]})
-    assert r.status_code == 200, r.text
-    table_id = r.json()["id"]
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        got = httpx.get(server.base + f"/api/tables/{table_id}").json()
-        if got["status"] == "finished":
-            return int(got["gameId"])
-        time.sleep(0.05)
-    raise AssertionError("the bots did not finish in time")
+from helpers import finished_bot_game
 
 
 def ply(page: Any) -> int:
@@ -34,7 +19,7 @@ def stock_count(page: Any, seat: int) -> int:
 
 
 def test_replay_steps_forwards_and_back(page: Any, web_server: WebServer) -> None:
-    game_id = finished_game(web_server)
+    game_id = finished_bot_game(web_server.base, stock_size=3)
     data = httpx.get(web_server.base + f"/api/games/{game_id}/positions").json()
     moves, positions = data["moves"], data["positions"]
     # the first stock play: the mover's stock count drops by one

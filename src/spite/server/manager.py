@@ -15,6 +15,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
@@ -178,36 +179,16 @@ class Manager:
         for r in requests:
             if r.kind == "bot" and r.level not in BOT_LEVELS:
                 raise LobbyError(f"a bot seat needs a level ({', '.join(BOT_LEVELS)})")
-        if join and not any(r.kind == "person" for r in requests):
-            raise LobbyError("there is no person seat to join (set join to false for a bots-only table)")
         seed = secrets.randbits(62)
         state = State.new(opts, seed)
         leading = [entry for entry in state.record_moves() if isinstance(entry, dict)]
-        table_id = secrets.token_urlsafe(9)
-        now = time.time()
-        seat_list = [Seat(seat=i, kind=r.kind, level=r.level if r.kind == "bot" else None, player=None,
-                          token_hash=None, controller="bot" if r.kind == "bot" else "free")
-                     for i, r in enumerate(requests)]
         overrides = opts.overrides_from(preset)
-        all_bots = all(s.controller == "bot" for s in seat_list)
-        status = "playing" if all_bots else "open"
-        row = {"id": table_id, "game": game, "preset": preset, "options": json.dumps(overrides),
-               "seed": json.dumps(seed), "start": json.dumps({"deal": state.deal_json(), "leading": leading}),
-               "status": status, "plies": 0, "owner": self.config.process_name, "created_at": now, "updated_at": now}
-        seat_rows = [{"seat": s.seat, "kind": s.kind, "level": s.level, "player": None, "token_hash": None,
-                      "controller": s.controller} for s in seat_list]
-        await self.store.write(Store.insert_table(row, seat_rows))
-        table = Table(self, table_id=table_id, preset=preset, options=overrides, seed=seed, state=state,
-                      seats=seat_list, status=status, created_at=now)
-        self.tables[table_id] = table
-        log.info("table %s: created (%s, %s, seats %s)", table_id, game, preset,
-                 ", ".join(s.kind if s.kind == "person" else f"bot:{s.level}" for s in seat_list))
-        if all_bots:
-            table.schedule_bot()
-        if not join:
-            return table, None, None
-        seat, token = await self.join(table_id, name, None)
-        return table, seat, token
+        start = {"deal": state.deal_json(), "leading": leading}
+        return await self._open_table(
+            game, preset, overrides, seed, start, requests, name, join,
+            lambda table_id, seats, status, now: Table(self, table_id=table_id, preset=preset, options=overrides,
+                                                       seed=seed, state=state, seats=seats, status=status,
+                                                       created_at=now))
 
     async def _create_spit(self, *, game: str, preset: str | None, options: dict[str, Any],
                            seats: list[SeatRequest] | None, name: str,
@@ -229,11 +210,22 @@ class Manager:
                     make_reflex_bot(r.level)
                 except OptionsError as exc:
                     raise LobbyError(str(exc)) from None
-        if join and not any(r.kind == "person" for r in requests):
-            raise LobbyError("there is no person seat to join (set join to false for a bots-only table)")
         record = spit_record_from_state(state)
         preset_name = state.preset
         overrides = record.options
+        return await self._open_table(
+            game, preset_name, overrides, seed, {"deal": record.deal}, requests, name, join,
+            lambda table_id, seats, status, now: SpitTable(self, table_id=table_id, game=game, preset=preset_name,
+                                                           options=overrides, seed=seed, state=state, stored=0,
+                                                           rows=0, seats=seats, status=status, created_at=now))
+
+    async def _open_table(self, game: str, preset: str, overrides: dict[str, Any], seed: int,
+                          start: dict[str, Any], requests: list[SeatRequest], name: str, join: bool,
+                          make: Callable[[str, list[Seat], str, float], Table]) -> tuple[Table, int | None, str | None]:
+        """Store a new table and its seats, put it in play (bots-only tables start at once) and, with
+        ``join``, seat its creator. ``make(table_id, seats, status, now)`` builds the table object."""
+        if join and not any(r.kind == "person" for r in requests):
+            raise LobbyError("there is no person seat to join (set join to false for a bots-only table)")
         table_id = secrets.token_urlsafe(9)
         now = time.time()
         seat_list = [Seat(seat=i, kind=r.kind, level=r.level if r.kind == "bot" else None, player=None,
@@ -241,16 +233,15 @@ class Manager:
                      for i, r in enumerate(requests)]
         all_bots = all(s.controller == "bot" for s in seat_list)
         status = "playing" if all_bots else "open"
-        row = {"id": table_id, "game": game, "preset": preset_name, "options": json.dumps(overrides),
-               "seed": json.dumps(seed), "start": json.dumps({"deal": record.deal}),
+        row = {"id": table_id, "game": game, "preset": preset, "options": json.dumps(overrides),
+               "seed": json.dumps(seed), "start": json.dumps(start),
                "status": status, "plies": 0, "owner": self.config.process_name, "created_at": now, "updated_at": now}
         seat_rows = [{"seat": s.seat, "kind": s.kind, "level": s.level, "player": None, "token_hash": None,
                       "controller": s.controller} for s in seat_list]
         await self.store.write(Store.insert_table(row, seat_rows))
-        table = SpitTable(self, table_id=table_id, game=game, preset=preset_name, options=overrides, seed=seed,
-                          state=state, stored=0, rows=0, seats=seat_list, status=status, created_at=now)
+        table = make(table_id, seat_list, status, now)
         self.tables[table_id] = table
-        log.info("table %s: created (%s, %s, seats %s)", table_id, game, preset_name,
+        log.info("table %s: created (%s, %s, seats %s)", table_id, game, preset,
                  ", ".join(s.kind if s.kind == "person" else f"bot:{s.level}" for s in seat_list))
         if all_bots:
             table.schedule_bot()

@@ -139,15 +139,7 @@ class SpitTable(Table):
             conn.error("not-your-seat", "spectators cannot move", msg_id=msg_id, version=self.version)
             return
         async with self.lock:
-            seat = self.seats[conn.seat]
-            if self.status == "open":
-                conn.error("not-started", "the game starts when every seat is taken", msg_id=msg_id,
-                           version=self.version)
-            elif self.status != "playing" or self.rt.result is not None:
-                conn.error("game-over", "the game is over", msg_id=msg_id, version=self.version)
-            elif seat.controller != "person" or conn not in seat.conns:
-                conn.error("not-your-seat", "a bot plays this seat now", msg_id=msg_id, version=self.version)
-            else:
+            if not self._refuse_move(conn, msg_id, over=self.rt.result is not None):
                 await self._play(conn.seat, move, conn=conn, msg_id=msg_id)
         self._wake.set()
 

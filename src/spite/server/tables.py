@@ -348,14 +348,8 @@ class Table:
             conn.error("not-your-seat", "spectators cannot move", msg_id=msg_id, version=self.version)
             return
         async with self.lock:
-            seat = self.seats[conn.seat]
-            if self.status == "open":
-                conn.error("not-started", "the game starts when every seat is taken", msg_id=msg_id,
-                           version=self.version)
-            elif self.status != "playing" or self.state.result is not None:
-                conn.error("game-over", "the game is over", msg_id=msg_id, version=self.version)
-            elif seat.controller != "person" or conn not in seat.conns:
-                conn.error("not-your-seat", "a bot plays this seat now", msg_id=msg_id, version=self.version)
+            if self._refuse_move(conn, msg_id, over=self.state.result is not None):
+                pass
             elif version != self.version:
                 conn.error("stale", f"the position has changed (now version {self.version}, your move was for "
                            f"{version}); sync and choose again", msg_id=msg_id, version=self.version)
@@ -364,6 +358,22 @@ class Table:
                            version=self.version)
             else:
                 await self._apply(conn.seat, move, conn=conn, msg_id=msg_id)
+
+    def _refuse_move(self, conn: Connection, msg_id: str | None, *, over: bool) -> bool:
+        """Tell ``conn`` why its seat may not move now (the table not started or over, or the seat not
+        its to play); False when nothing stands in the way. The lock is held."""
+        assert conn.seat is not None
+        seat = self.seats[conn.seat]
+        if self.status == "open":
+            conn.error("not-started", "the game starts when every seat is taken", msg_id=msg_id,
+                       version=self.version)
+        elif self.status != "playing" or over:
+            conn.error("game-over", "the game is over", msg_id=msg_id, version=self.version)
+        elif seat.controller != "person" or conn not in seat.conns:
+            conn.error("not-your-seat", "a bot plays this seat now", msg_id=msg_id, version=self.version)
+        else:
+            return False
+        return True
 
     async def _apply(self, seat: int, text: str, *, conn: Connection | None = None, msg_id: str | None = None,
                      by_bot: bool = False) -> str:
