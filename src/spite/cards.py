@@ -82,11 +82,6 @@ def rank(card: int) -> int:
     return RANKS[card]
 
 
-def is_standard(card: int) -> bool:
-    """True for the 52 cards of a standard deck (not the joker, not Skip-Bo cards)."""
-    return 0 <= card < JOKER
-
-
 def format_card(card: int) -> str:
     """The canonical token of a card (``AS``, ``10H``, ``X``, ``12``)."""
     return TOKENS[card]
@@ -144,11 +139,6 @@ def describe_rank(rank_: int, skipbo: bool = False) -> str:
     if word is None:
         return f"an {rank_}" if rank_ == 8 else f"a {rank_}"
     return f"an {word}" if word == "Ace" else f"a {word}"
-
-
-def value_name(value: int, skipbo: bool = False) -> str:
-    """A build value as a player says it: 1 → "an Ace" (standard) or "a 1" (Skip-Bo)."""
-    return describe_rank(value, skipbo)
 
 
 def multiset_difference(have: Counter[int], want: Counter[int]) -> str:

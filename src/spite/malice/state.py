@@ -19,7 +19,7 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -95,7 +95,7 @@ def _move_tables(opts: Options) -> tuple[Any, ...]:
         [discard_move(r, d, skipbo=sk) for d in range(opts.discard_piles)]
         for r in range(WILD_RANK + 1)
     ]
-    return (_value_table(opts), stock_rows, pile_rows, hand_rows, nb, discard_rows, pass_move(sk))
+    return (_value_table(opts), stock_rows, pile_rows, hand_rows, discard_rows, pass_move(sk))
 
 
 def _value_table(opts: Options) -> list[int]:
@@ -124,7 +124,6 @@ class State:
     """
 
     __slots__ = (
-        "_all_build_rows",
         "_discard_rows",
         "_hand_build_rows",
         "_pass",
@@ -157,7 +156,6 @@ class State:
     _stock_rows: list[Move]
     _pile_build_rows: list[list[Move]]
     _hand_build_rows: list[list[Move]]
-    _all_build_rows: int
     _discard_rows: list[list[Move]]
     _pass: Move
     stocks: list[list[int]]
@@ -300,8 +298,8 @@ class State:
         tables = _TABLES.get(self.opts)
         if tables is None:
             tables = _TABLES[self.opts] = _move_tables(self.opts)
-        (self._value, self._stock_rows, self._pile_build_rows, self._hand_build_rows, self._all_build_rows,
-         self._discard_rows, self._pass) = tables
+        (self._value, self._stock_rows, self._pile_build_rows, self._hand_build_rows, self._discard_rows,
+         self._pass) = tables
 
     def copy(self, *, stack: bool = True) -> State:
         """An independent copy; with ``stack=False`` the copy cannot undo what came before it."""
@@ -312,7 +310,6 @@ class State:
         other._stock_rows = self._stock_rows
         other._pile_build_rows = self._pile_build_rows
         other._hand_build_rows = self._hand_build_rows
-        other._all_build_rows = self._all_build_rows
         other._discard_rows = self._discard_rows
         other._pass = self._pass
         other.stocks = [s[:] for s in self.stocks]
@@ -815,11 +812,6 @@ class State:
         status = f"result={self.result.to_json()}" if self.result else f"to_move={self.to_move}"
         stocks = "/".join(str(len(s)) for s in self.stocks)
         return f"<State turn={self.turn} {status} stocks={stocks} draw={len(self.draw)}>"
-
-
-def parse_options(preset: str, overrides: Mapping[str, Any]) -> Options:
-    """Options for a preset and overrides (re-exported for the records layer)."""
-    return Options.from_preset(preset, overrides)
 
 
 from spite.malice.view import SeatView as _SeatView  # noqa: E402  (the view module imports this one)
