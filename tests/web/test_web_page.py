@@ -29,8 +29,9 @@ def start_quick_game(page: Any, server: WebServer, *, name: str = "Ann", stock: 
     if shot:
         page.screenshot(path=str(DOCS / shot), full_page=True)
     page.click("#quick-play")
-    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
-    page.wait_for_selector(".table[data-status=playing]")
+    # generous: the first table of a fresh machine also pays for the server's and the browser's cold start
+    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"), timeout=45_000)
+    page.wait_for_selector(".table[data-status=playing]", timeout=45_000)
     return str(page.url.rsplit("/", 1)[1])
 
 
