@@ -5,13 +5,13 @@ REINFORCE (policy gradient with a batch-mean baseline and Adam) of a small MLP o
 action space of ``spite/SpiteMalice-v0`` (``docs/rl.md``), against a built-in bot. Needs the
 ``[rl]`` extra (gymnasium) for training; the trained policy itself needs only numpy.
 
-    python examples/train_policy.py train --preset short --opponent random --minutes 3 -o policy.npz
-    python examples/train_policy.py evaluate policy.npz --opponent random --games 200
+    python examples/train_policy.py train --preset short --opponent uniform --minutes 3 -o policy.npz
+    python examples/train_policy.py evaluate policy.npz --opponent uniform --games 200
 
 The trained policy is a :class:`spite.rl.policy.PolicyBot`, so it plays in tournaments either as
 an external program (this script's ``serve`` command speaks docs/bot-protocol.md)::
 
-    spite tournament --bots 'cmd:python examples/train_policy.py serve policy.npz' random \\
+    spite tournament --bots 'cmd:python examples/train_policy.py serve policy.npz' uniform \\
         --games 100 --preset short
 
 or, where ``spite.rl.policy`` is loaded with the built-in bots, by name: ``policy:policy.npz``.
@@ -132,7 +132,7 @@ def train(args: argparse.Namespace) -> None:
     policy.save(args.out)
     print(f"saved {args.out} after {episode} episodes")
     if args.eval_games:
-        for opponent in ("random", "greedy"):
+        for opponent in ("uniform", "random", "greedy"):
             evaluate_policy(args.out, args.preset, opponent, args.eval_games, seed=10_000)
 
 
@@ -199,7 +199,7 @@ def main(argv: list[str] | None = None) -> None:
     sub = parser.add_subparsers(dest="command", required=True)
     t = sub.add_parser("train", help="train a policy and save its weights")
     t.add_argument("--preset", default="short")
-    t.add_argument("--opponent", default="random", help="bot spec to train against (random, greedy, ...)")
+    t.add_argument("--opponent", default="uniform", help="bot spec to train against (random, greedy, ...)")
     t.add_argument("--minutes", type=float, default=3.0)
     t.add_argument("--hidden", type=int, nargs="*", default=[64], help="hidden layer sizes (none: linear)")
     t.add_argument("--batch", type=int, default=16, help="episodes per update")
@@ -208,12 +208,12 @@ def main(argv: list[str] | None = None) -> None:
     t.add_argument("--entropy", type=float, default=0.003)
     t.add_argument("--stock-reward", type=float, default=0.1, help="shaping: reward per own stock card played")
     t.add_argument("--seed", type=int, default=1)
-    t.add_argument("--eval-games", type=int, default=200, help="games vs random and greedy after training")
+    t.add_argument("--eval-games", type=int, default=200, help="games vs uniform, random and greedy after training")
     t.add_argument("-o", "--out", default="policy.npz")
     e = sub.add_parser("evaluate", help="win rate of a saved policy against a bot")
     e.add_argument("weights")
     e.add_argument("--preset", default=None, help="default: the preset the policy was trained for")
-    e.add_argument("--opponent", default="random")
+    e.add_argument("--opponent", default="uniform")
     e.add_argument("--games", type=int, default=200)
     s = sub.add_parser("serve", help="play the policy over the external bot protocol (for cmd:)")
     s.add_argument("weights")

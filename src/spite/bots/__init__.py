@@ -16,13 +16,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from spite.bots.base import Bot, Decision
-from spite.bots.simple import GreedyBot, RandomBot
+from spite.bots.simple import GreedyBot, RandomBot, UniformBot
 from spite.errors import OptionsError
 
 __all__ = ["BOTS", "LEVELS", "Bot", "Decision", "make_bot", "register_bot"]
 
 BOTS: dict[str, Callable[[str], Bot]] = {
     "random": lambda arg: RandomBot(),
+    "uniform": lambda arg: UniformBot(),
     "greedy": lambda arg: GreedyBot(),
 }
 """Bot factories by name; the text after ``:`` in a spec (``search:0.5``) is passed to the factory."""

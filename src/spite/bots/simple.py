@@ -1,4 +1,5 @@
-"""The two baseline bots: ``random`` (any legal move) and ``greedy`` (towards the stock top, no planning)."""
+"""The baseline bots: ``random`` (random build plays, then a random turn end), ``uniform`` (any legal
+move) and ``greedy`` (towards the stock top, no planning)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,36 @@ from spite.bots.base import Bot, Decision
 from spite.cards import RANKS
 from spite.malice import BUILD, DISCARD_PILE, STOCK, Move, SeatView
 
-__all__ = ["GreedyBot", "RandomBot"]
+__all__ = ["GreedyBot", "RandomBot", "UniformBot"]
 
 
 class RandomBot(Bot):
-    """Plays a uniformly random legal move."""
+    """The random player of random playouts: a uniformly random build play while there is any,
+    then a uniformly random turn end (a discard, or ``pass``).
+
+    This is the player of ``spite bench engine`` and of the reference ``bare_loop.py`` ("uniformly
+    random legal plays, then a random discard"), so tournaments against it and the engine's
+    playouts play the same kind of game. :class:`UniformBot` picks among all legal moves at once.
+    """
 
     name = "random"
+
+    def decide(self, view: SeatView, rng: random.Random, budget: float | None = None) -> Decision:
+        moves = view.legal_moves
+        builds = [m for m in moves if m.kind == BUILD]
+        if builds:
+            return Decision(rng.choice(builds), "a random build play")
+        return Decision(rng.choice(moves), "a random turn end")
+
+
+class UniformBot(Bot):
+    """Plays a uniformly random legal move: build plays and turn ends alike.
+
+    It ends most turns at once and hoards cards on its discard piles, so against it games often
+    stall when the draw pile runs dry (a blocked draw).
+    """
+
+    name = "uniform"
 
     def decide(self, view: SeatView, rng: random.Random, budget: float | None = None) -> Decision:
         return Decision(rng.choice(view.legal_moves), "a random legal move")
