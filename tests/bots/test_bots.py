@@ -126,3 +126,25 @@ def test_search_is_reproducible_with_a_fixed_number_of_samples() -> None:
     a = make_bot("search:iters=4").decide(view, random.Random(5))
     b = make_bot("search:iters=4").decide(view, random.Random(5))
     assert a == b and "samples" in a.why
+
+
+def test_random_builds_while_it_can_and_uniform_does_not() -> None:
+    """``random`` is the playout player (build plays first); ``uniform`` ends turns with builds left."""
+    from spite.malice import BUILD
+
+    ended_early = {"random": 0, "uniform": 0}
+    for spec in ended_early:
+        for seed in range(6):
+            state = State.new(Options.from_preset("classic"), seed)
+            bots = [make_bot(spec), make_bot(spec)]
+            rng = random.Random(seed)
+            for _ in range(200):
+                if state.is_over:
+                    break
+                view = state.view(state.to_move)
+                move = bots[state.to_move].choose(view, rng)
+                if move.kind != BUILD and any(m.kind == BUILD for m in view.legal_moves):
+                    ended_early[spec] += 1
+                state.play(move)
+    assert ended_early["random"] == 0
+    assert ended_early["uniform"] > 0
