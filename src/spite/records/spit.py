@@ -27,19 +27,29 @@ chance event happen.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from spite.cards import format_card, format_cards
 from spite.errors import IllegalMoveError, MalformedRecordError, OptionsError, RecordMoveError
 from spite.records import Record
-from spite.spit import AnyState, new_game
+from spite.spit import AnyState, Event, new_game
 from spite.spit.deals import parse_speed_deal, parse_spit_deal
 from spite.spit.options import SpitOptions
 from spite.spit.speed import SpeedState
 from spite.spit.state import SpitState
 from spite.spit.table import SLAPPING
 
-__all__ = ["SpitReplay", "new_record", "record_from_state", "render_text", "replay_spit", "state_from_record"]
+__all__ = [
+    "SpitReplay",
+    "new_record",
+    "positions",
+    "record_from_state",
+    "render_text",
+    "replay_spit",
+    "state_from_record",
+    "whole_table",
+]
 
 
 class SpitReplay:
@@ -109,8 +119,16 @@ def _entry_text(entry: object) -> str:
     return json.dumps(entry, ensure_ascii=False)
 
 
-def replay_spit(record: Record) -> SpitReplay:
+OnEntry = Callable[[int | None, str | None, int, list[Event], AnyState], None]
+"""``on_entry(seat, move, t, events, state)``: one move or time entry replayed (seat and move None
+for a bare ``{"t": ms}``), with the engine's events and the state after it (its chance entries
+used)."""
+
+
+def replay_spit(record: Record, on_entry: OnEntry | None = None) -> SpitReplay:
     """Replay every entry of a Spit or Speed record.
+
+    ``on_entry`` (if given) is called after each move or time entry has been played.
 
     Raises :class:`MalformedRecordError` for a record that cannot be read (bad options or deal, a
     bad entry, time going backwards, a chance entry where nothing is shuffled, a missing chance
@@ -149,10 +167,8 @@ def replay_spit(record: Record) -> SpitReplay:
             state.supply_chance(moves[j])
             j += 1
         try:
-            if isinstance(seat, int) and isinstance(text, str):
-                state.apply(seat, text, t)
-            else:
-                state.advance(t)
+            events = (state.apply(seat, text, t) if isinstance(seat, int) and isinstance(text, str)
+                      else state.advance(t))
         except IllegalMoveError as exc:
             raise RecordMoveError(i, _entry_text(entry), str(exc)) from None
         except MalformedRecordError as exc:
@@ -161,8 +177,87 @@ def replay_spit(record: Record) -> SpitReplay:
             raise MalformedRecordError(
                 f"ply {j - state.pending_chance}: a chance entry where the rules shuffle nothing"
             )
+        if on_entry is not None:
+            on_entry(seat if isinstance(seat, int) else None, text if isinstance(text, str) else None, t, events,
+                     state)
         i = j
     return SpitReplay(state, n)
+
+
+def whole_table(state: AnyState) -> dict[str, Any]:
+    """The whole table for the replay viewer: ``spite show --json`` of the whole table
+    (``full_view()``), every key and value as it is there, and besides
+
+    * the clock: ``t`` (ms), ``phase`` (``"play"``, ``"slap"``, ``"over"``), ``play_from`` (no
+      card to a center pile before it: the slowpoke wait) and ``round_winner`` (Spit; None);
+    * per player, the face-down cards too: Spit ``tableau_cards`` (each pile bottom to top),
+      ``spit_cards`` (bottom to top) and ``rounds_won``; Speed ``draw_cards`` and ``side_cards``
+      (bottom to top) and ``side`` (the side pile's size).
+
+    >>> from spite.spit import new_game
+    >>> table = whole_table(new_game("spit", seed=4))
+    >>> table["t"], table["phase"], [len(p) for p in table["players"][0]["tableau_cards"]]
+    (0, 'play', [1, 2, 3, 4, 5])
+    >>> [p["tableau"][1]["top"] == p["tableau_cards"][1][-1] for p in table["players"]]
+    [True, True]
+    """
+    out = state.full_view().to_json()
+    out["t"] = state.now
+    out["phase"] = state.phase
+    out["play_from"] = state.play_from
+    if isinstance(state, SpitState):
+        out["round_winner"] = state.round_winner
+        for s, player in enumerate(out["players"]):
+            player["tableau_cards"] = [format_cards(p) for p in state.tableaus[s]]
+            player["spit_cards"] = format_cards(state.spits[s])
+            player["rounds_won"] = state.rounds_won[s]
+    else:
+        out["round_winner"] = None
+        for s, player in enumerate(out["players"]):
+            player["draw_cards"] = format_cards(state.draws[s])
+            player["side_cards"] = format_cards(state.sides[s])
+            player["side"] = len(state.sides[s])
+    return out
+
+
+def positions(record: Record) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every step of a Spit or Speed record and the whole table before the first and after each.
+
+    Gives ``(steps, positions)``. A step is one move or time entry of the record (chance entries
+    belong to the step whose play made them happen): ``{"seat", "move", "t", "events"}``, where
+    ``seat`` and ``move`` are None for a bare ``{"t": ms}`` (the time limit ended the game there),
+    ``t`` is the entry's time (ms) and ``events`` lists what else happened with it
+    (``{"kind", "seat", "text"}``: ``flip``, ``round-won``, ``deal``, ``shuffle``, ``game-over``;
+    see :class:`spite.spit.Event`). ``positions[0]`` is the start (the first flip made) and
+    ``positions[k + 1]`` the table after ``steps[k]``, each as :func:`whole_table` (``spite show
+    --json`` of the whole table, with the clock and the face-down cards besides).
+
+    >>> record = new_record("spit", None, {"auto_spit_ms": 0}, 5)
+    >>> state = replay_spit(record).state
+    >>> for t in range(100, 2000, 100):
+    ...     for seat in (0, 1):
+    ...         moves = state.legal_moves(seat)
+    ...         if moves:
+    ...             _ = state.apply(seat, moves[0], t)
+    >>> steps, shown = positions(record_from_state(state))
+    >>> len(shown) == len(steps) + 1 and len(steps) > 3
+    True
+    >>> shown[-1] == whole_table(state), steps[0]["t"] >= 100, shown[0]["t"]
+    (True, True, 0)
+    """
+    steps: list[dict[str, Any]] = []
+    shown = [whole_table(state_from_record(record))]
+
+    def on_entry(seat: int | None, move: str | None, t: int, events: list[Event], state: AnyState) -> None:
+        own = next((k for k, e in enumerate(events) if e.kind == "move" and e.seat == seat), None)
+        steps.append({
+            "seat": seat, "move": move, "t": t,
+            "events": [{"kind": e.kind, "seat": e.seat, "text": e.text} for k, e in enumerate(events) if k != own],
+        })
+        shown.append(whole_table(state))
+
+    replay_spit(record, on_entry)
+    return steps, shown
 
 
 # ---------------------------------------------------------------------- writing
