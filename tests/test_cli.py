@@ -184,6 +184,25 @@ def test_bench_engine_prints_one_json_line() -> None:
     assert data["games_per_s"] > 0 and data["moves_per_s"] > data["games_per_s"]
 
 
+def test_bench_server_prints_its_figures_as_the_last_json_line() -> None:
+    code, out, _ = run("bench", "server", "--tables", "2", "--seconds", "2", "--think", "0.05", "--warmup", "0.5",
+                       "--json")
+    assert code == 0
+    data = json.loads(out.strip().splitlines()[-1])
+    for key in ("tables", "think_s", "setup_s", "seconds", "moves", "offered_moves_per_s", "moves_per_s", "p50_ms",
+                "p95_ms", "p99_ms", "max_ms", "games_finished", "errors", "server_cpu_pct", "server_cpu_ms_per_move",
+                "server_cpu_wait_pct", "client_cpu_pct"):
+        assert key in data, key
+    assert data["tables"] == 2 and data["think_s"] == 0.05 and data["offered_moves_per_s"] == 40.0
+    assert data["moves"] > 0 and data["errors"] == {}
+    assert 0 < data["p50_ms"] <= data["p95_ms"] <= data["p99_ms"] <= data["max_ms"]
+
+
+def test_bench_server_refuses_bad_flags() -> None:
+    code, _, err = run("bench", "server", "--think", "-1")
+    assert code == 2 and "--think" in err
+
+
 def test_the_installed_command_never_prints_a_traceback(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"game": "spite-malice", "seed": 1, "moves": [42]}')

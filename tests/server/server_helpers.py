@@ -114,7 +114,8 @@ class ServerProcess:
         env = dict(os.environ)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "spite.server", "--port", str(self.port), "--db", self.db_url, "--log-level",
-             "warning", *self.extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+             "warning", "--spit-countdown", "0", *self.extra],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import httpx
+import pytest
 from server_helpers import ServerThread
 
-from helpers import finished_bot_game
+from helpers import finished_bot_game, finished_spit_game
 from spite.records import record_from_json, replay
 from spite.records.malice import new_record
 from spite.server.protocol import PositionsInfo
@@ -30,6 +31,29 @@ def test_positions_of_a_finished_game(server: ServerThread) -> None:
     assert not first["finished"] and all(p["stock"] == 4 for p in first["players"])
     assert all("hand" in p and "stock_cards" in p for p in first["players"])  # the whole table
     assert info.moves[0]["seat"] == first["to_move"]
+
+
+@pytest.mark.parametrize("game", ["spit", "speed"])
+def test_positions_of_a_finished_spit_or_speed_game(server: ServerThread, game: str) -> None:
+    game_id = finished_spit_game(server.base, game)
+    record = httpx.get(server.base + f"/api/games/{game_id}/record").json()
+    r = httpx.get(server.base + f"/api/games/{game_id}/positions")
+    assert r.status_code == 200, r.text
+    info = PositionsInfo.model_validate(r.json())
+    assert info.game == game and info.preset == game and info.result == record["result"]
+    entries = [e for e in record["moves"] if "t" in e]  # moves and the time limit's tick, not chance entries
+    assert [(m["seat"], m["move"], m["t"]) for m in info.moves] == [(e.get("p"), e.get("m"), e["t"]) for e in entries]
+    assert len(info.positions) == len(info.moves) + 1
+    assert [p["player"] for p in info.players] == ["bot:reflex:30", "bot:reflex:60"]
+    last, first = info.positions[-1], info.positions[0]
+    assert last["finished"] and last["result"] == record["result"] and last["phase"] == "over"
+    shown = replay(record_from_json(record)).show()
+    assert {k: v for k, v in last.items() if k in shown} == {k: v for k, v in shown.items() if k != "players"} | {
+        "players": last["players"]}
+    for mine, theirs in zip(last["players"], shown["players"], strict=True):
+        assert {k: v for k, v in mine.items() if k in theirs} == theirs
+    assert not first["finished"] and first["t"] == 0
+    assert [p["t"] for p in info.positions[1:]] == [m["t"] for m in info.moves]
 
 
 def test_positions_unknown_and_unfinished(server: ServerThread) -> None:

@@ -219,3 +219,33 @@ def test_kill_9_mid_round_and_play_on(db_url: str) -> None:
         bob.close()
     finally:
         server.stop()
+
+
+def test_a_new_spit_game_begins_with_a_countdown(db_url: str) -> None:
+    """Moves sent during the start countdown are refused (``not-started``, the time left in the
+    message); the clock says how long is left and stands at 0; once it ends the same move lands."""
+    from spite.server.config import ServerConfig
+
+    config = ServerConfig(db_url=db_url, bot_workers=0, rate=200, burst=400, spit_countdown=1.5)
+    with ServerThread(config) as srv:
+        created = httpx.post(srv.base + "/api/tables", json={
+            "game": "spit", "name": "ann",
+            "seats": [{"kind": "person"}, {"kind": "bot", "level": "reflex:60000"}]}).json()
+        ann = Client(srv.base, created["table"]["id"])
+        try:
+            welcome = ann.hello(created["token"])
+            clock = welcome["clock"]
+            assert clock["now"] == 0 and 0 < clock["startsIn"] <= 1500
+            move = welcome["legal"][0]  # what the seat may play once the countdown is over
+            ann.send({"type": "move", "move": move, "stateVersion": welcome["stateVersion"], "id": "early"})
+            err = ann.until("error")
+            assert err["code"] == "not-started" and "starts in" in err["message"] and err["id"] == "early"
+            time.sleep(clock["startsIn"] / 1000 + 0.1)
+            ann.send({"type": "sync"})
+            state = ann.until("state")
+            assert state["clock"].get("startsIn") is None and state["clock"]["now"] >= 0
+            ann.send({"type": "move", "move": move, "stateVersion": state["stateVersion"], "id": "on-time"})
+            ack = ann.until("ack")
+            assert ack["id"] == "on-time" and ack["move"] == move
+        finally:
+            ann.close()

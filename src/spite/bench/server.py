@@ -4,7 +4,14 @@ The server runs in its own process (``python -m spite.server`` on a free port, a
 every move committed before its ack). This process holds the clients: for each of ``tables``
 table slots it creates a two-seat table, takes both seats, and plays uniformly random legal moves
 for both over two WebSockets; when a game ends the slot starts a new table, so ``tables`` games
-are always in play. Each move's time from send to its ``ack`` is measured.
+are always in play. Each move's time from send to its ``ack`` is measured, over ``seconds`` that
+start ``warmup`` seconds after every table has been seated.
+
+``think`` is the clients' pace: when it becomes a seat's turn to move, the seat waits a time drawn
+uniformly from [0.5 × think, 1.5 × think] (a seeded RNG) before it sends its move, like a person
+(or a bot at a person's pace) would. ``think=0`` plays flat out (a closed loop with no pause): the
+server is then saturated and the send→ack time is mostly queueing (about tables / throughput), so
+it measures throughput, not what a player at one of that many tables would see.
 """
 
 from __future__ import annotations
@@ -12,19 +19,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["run_server_bench"]
+__all__ = ["DEFAULT_THINK", "run_server_bench"]
+
+SETUP_LIMIT = 120.0
+"""The most seconds to wait for every table to be seated before the warm-up starts regardless."""
+
+DEFAULT_THINK = 1.0
+"""Mean seconds a client seat waits before each move: a fast human, a card a second."""
 
 
 @dataclass
@@ -33,6 +49,39 @@ class _Tally:
     moves: int = 0
     games: int = 0
     errors: dict[str, int] = field(default_factory=dict)
+    welcomes: int = 0
+    stop: float = math.inf
+    """When the seats stop sending moves (set once the measured window is known)."""
+
+    def error(self, code: str) -> None:
+        self.errors[code] = self.errors.get(code, 0) + 1
+
+
+_PROFILED = """
+import signal, sys
+path = sys.argv[1]
+if path.endswith((".txt", ".html")):
+    from pyinstrument import Profiler
+    prof = Profiler()
+    def start(*_): prof.start()
+    def stop(*_):
+        prof.stop()
+        with open(path, "w") as f:
+            f.write(prof.output_html() if path.endswith(".html") else prof.output_text(unicode=True))
+else:
+    import cProfile
+    prof = cProfile.Profile()
+    def start(*_): prof.enable()
+    def stop(*_):
+        prof.disable()
+        prof.dump_stats(path)
+signal.signal(signal.SIGUSR1, start)
+signal.signal(signal.SIGUSR2, stop)
+from spite.server.__main__ import main
+main(sys.argv[3:])
+"""
+"""The server under a profiler that runs from SIGUSR1 to SIGUSR2 (the measured window only; the event
+loop's thread only: the database writer's thread is not in it)."""
 
 
 def _free_port() -> int:
@@ -41,20 +90,43 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def _seat(url: str, token: str, rng: random.Random, tally: _Tally, stop: float) -> None:
+def _cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds a process has used so far (Linux ``/proc``), or ``None``."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _cpu_wait_seconds(pid: int) -> float | None:
+    """Seconds the threads of a process have waited, runnable, for a CPU (Linux schedstat), or ``None``:
+    how much other work on the machine held the server back."""
+    try:
+        return sum(int((task / "schedstat").read_text().split()[1]) for task in Path(f"/proc/{pid}/task").iterdir()
+                   ) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+async def _seat(url: str, token: str, rng: random.Random, tally: _Tally, think: float) -> bool:
+    """Play one seat until the game ends or the time is up; ``True`` when the game ended."""
     import websockets
 
-    async with websockets.connect(url, max_size=2**20) as ws:
+    async with websockets.connect(url, max_size=2**20, open_timeout=60) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         sent_at: float | None = None
         pending = False
         while True:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), max(0.5, stop - time.perf_counter() + 0.5))
+            try:  # (asyncio.timeout, not wait_for: that makes a task per message, in the clients' CPU)
+                async with asyncio.timeout(max(0.5, min(60.0, tally.stop - time.perf_counter() + 0.5))):
+                    raw = await ws.recv()
             except TimeoutError:
-                return
-            if time.perf_counter() > stop and not pending:
-                return
+                if time.perf_counter() > tally.stop:
+                    return False
+                continue
+            if time.perf_counter() > tally.stop and not pending:
+                return False
             msg = json.loads(raw)
             kind = msg["type"]
             if kind == "ack":
@@ -63,31 +135,64 @@ async def _seat(url: str, token: str, rng: random.Random, tally: _Tally, stop: f
                 tally.moves += 1
                 pending = False
             elif kind == "error":
-                tally.errors[msg["code"]] = tally.errors.get(msg["code"], 0) + 1
+                tally.error(msg["code"])
                 pending = False
             elif kind == "gameOver":
-                return
+                return True
+            elif kind == "welcome":
+                tally.welcomes += 1
             if kind in ("welcome", "state") and msg["view"]["finished"]:
-                return
+                continue  # the gameOver message follows
             if kind in ("welcome", "state") and msg["legal"] and not pending:
-                if time.perf_counter() > stop:
-                    return
+                if think > 0:
+                    await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                if time.perf_counter() > tally.stop:
+                    return False
+                move = json.dumps({"type": "move", "move": rng.choice(msg["legal"]),
+                                   "stateVersion": msg["stateVersion"]})
                 sent_at = time.perf_counter()
                 pending = True
-                await ws.send(json.dumps({"type": "move", "move": rng.choice(msg["legal"]),
-                                          "stateVersion": msg["stateVersion"]}))
+                await ws.send(move)
 
 
-async def _slot(http: Any, base: str, preset: str, rng: random.Random, tally: _Tally, stop: float) -> None:
-    ws_base = base.replace("http", "ws", 1)
-    while time.perf_counter() < stop:
-        created = (await http.post("/api/tables", json={"preset": preset, "name": "bench-a"})).json()
-        table_id = created["table"]["id"]
-        joined = (await http.post(f"/api/tables/{table_id}/join", json={"name": "bench-b"})).json()
-        url = f"{ws_base}/ws/{table_id}"
-        await asyncio.gather(_seat(url, created["token"], random.Random(rng.random()), tally, stop),
-                             _seat(url, joined["token"], random.Random(rng.random()), tally, stop))
-        tally.games += 1
+async def _post(port: int, path: str, body: dict[str, Any]) -> Any:
+    """POST JSON to the server on 127.0.0.1 and return the JSON answer (a plain HTTP/1.1 request on its own
+    connection: httpx's pool costs the client far more CPU than the server spends on the request when
+    hundreds of requests queue, and the clients share the machine with the server)."""
+    data = json.dumps(body).encode()
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+                     f"Content-Length: {len(data)}\r\nConnection: close\r\n\r\n".encode() + data)
+        await writer.drain()
+        answer = await reader.read()
+    finally:
+        writer.close()
+        with contextlib.suppress(OSError):
+            await writer.wait_closed()
+    head, _, payload = answer.partition(b"\r\n\r\n")
+    status = head.split(b" ", 2)[1:2]
+    if status != [b"200"]:
+        raise RuntimeError(f"POST {path}: {head[:40]!r} {payload[:200]!r}")
+    return json.loads(payload)
+
+
+async def _slot(port: int, preset: str, rng: random.Random, tally: _Tally, think: float) -> None:
+    while time.perf_counter() < tally.stop:
+        try:
+            created = await _post(port, "/api/tables", {"preset": preset, "name": "bench-a"})
+            table_id = created["table"]["id"]
+            joined = await _post(port, f"/api/tables/{table_id}/join", {"name": "bench-b"})
+            url = f"ws://127.0.0.1:{port}/ws/{table_id}"
+            ended = await asyncio.gather(
+                _seat(url, created["token"], random.Random(rng.random()), tally, think),
+                _seat(url, joined["token"], random.Random(rng.random()), tally, think))
+        except Exception as exc:  # a client-side failure (refused, reset, timed out) is counted, not fatal
+            tally.error(f"client:{type(exc).__name__}")
+            await asyncio.sleep(0.5)
+            continue
+        if any(ended):
+            tally.games += 1
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -97,67 +202,129 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def _clients(base: str, tables: int, seconds: float, preset: str, seed: int, warmup: float) -> dict[str, Any]:
-    import httpx
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000, 2)
 
+
+async def _clients(port: int, tables: int, seconds: float, preset: str, seed: int, warmup: float, think: float,
+                   server_pid: int | None, progress: Callable[[dict[str, Any]], None] | None,
+                   mark: Callable[[int], None] | None = None) -> dict[str, Any]:
     rng = random.Random(seed)
     tally = _Tally()
     start = time.perf_counter()
-    stop = start + warmup + seconds
-    # one HTTP client for all (each new client builds an SSL context: tens of ms of blocked loop)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=httpx.Limits(max_connections=32)) as http:
-        tasks = [asyncio.create_task(_slot(http, base, preset, random.Random(rng.random()), tally, stop))
-                 for _ in range(tables)]
-        await asyncio.sleep(max(0.0, start + warmup - time.perf_counter()))
-        tally.latencies.clear()
-        moves0, t0 = tally.moves, time.perf_counter()
-        await asyncio.gather(*tasks, return_exceptions=False)
-    elapsed = time.perf_counter() - t0
+    tasks = [asyncio.create_task(_slot(port, preset, random.Random(rng.random()), tally, think))
+             for _ in range(tables)]
+    # the warm-up runs from the moment every table is seated (or at most SETUP_LIMIT seconds)
+    shown = start
+    while tally.welcomes < 2 * tables and (now := time.perf_counter()) - start < SETUP_LIMIT:
+        await asyncio.sleep(0.05)
+        if progress is not None and now - shown >= 1.0:
+            shown = now
+            progress({"phase": "setup", "elapsed": round(now - start, 1), "seated": min(tables, tally.welcomes // 2),
+                      "tables": tables})
+    setup = time.perf_counter() - start
+    if progress is not None:
+        progress({"phase": "warmup", "elapsed": round(setup, 1), "seated": min(tables, tally.welcomes // 2),
+                  "tables": tables, "warmup": warmup})
+    await asyncio.sleep(warmup)
+    tally.stop = time.perf_counter() + seconds
+    stop = tally.stop
+    tally.latencies.clear()
+    tally.errors.clear()
+    if mark is not None:
+        mark(signal.SIGUSR1)
+    moves0, games0, t0 = tally.moves, tally.games, time.perf_counter()
+    cpu0 = _cpu_seconds(server_pid) if server_pid is not None else None
+    wait0 = _cpu_wait_seconds(server_pid) if server_pid is not None else None
+    own0 = time.process_time()
+    while (now := time.perf_counter()) < stop:
+        await asyncio.sleep(min(1.0, stop - now))
+        now = time.perf_counter()
+        if progress is not None and now < stop - 0.05:
+            progress({"phase": "measure", "elapsed": round(now - t0, 1), "seconds": seconds,
+                      "moves": tally.moves - moves0,
+                      "moves_per_s": round((tally.moves - moves0) / max(1e-9, now - t0), 1),
+                      "p99_ms": _ms(_percentile(tally.latencies, 0.99)), "games": tally.games - games0,
+                      "errors": sum(tally.errors.values())})
+    # the measured window ends: moves sent before it are still acknowledged (and their latency counted)
+    cpu1 = _cpu_seconds(server_pid) if server_pid is not None else None
+    wait1 = _cpu_wait_seconds(server_pid) if server_pid is not None else None
+    t1, own1, moves1, games1 = time.perf_counter(), time.process_time(), tally.moves, tally.games
+    if mark is not None:
+        mark(signal.SIGUSR2)
+    await asyncio.gather(*tasks)
+    elapsed = t1 - t0
     lat = tally.latencies
+    moves = moves1 - moves0
+    server_cpu = cpu1 - cpu0 if cpu0 is not None and cpu1 is not None else None
     return {
-        "tables": tables, "seconds": round(elapsed, 2), "moves": tally.moves - moves0,
-        "moves_per_s": round((tally.moves - moves0) / elapsed, 1) if elapsed > 0 else 0.0,
-        "p50_ms": round(_percentile(lat, 0.50) * 1000, 2), "p99_ms": round(_percentile(lat, 0.99) * 1000, 2),
-        "mean_ms": round(statistics.fmean(lat) * 1000, 2) if lat else float("nan"),
-        "games_finished": tally.games, "errors": tally.errors,
+        "tables": tables, "think_s": think, "setup_s": round(setup, 2), "seconds": round(elapsed, 2), "moves": moves,
+        "offered_moves_per_s": round(tables / think, 1) if think > 0 else None,
+        "moves_per_s": round(moves / elapsed, 1) if elapsed > 0 else 0.0,
+        "p50_ms": _ms(_percentile(lat, 0.50)), "p95_ms": _ms(_percentile(lat, 0.95)),
+        "p99_ms": _ms(_percentile(lat, 0.99)), "max_ms": _ms(max(lat)) if lat else float("nan"),
+        "mean_ms": _ms(statistics.fmean(lat)) if lat else float("nan"),
+        "games_finished": games1 - games0, "errors": dict(tally.errors),
+        "server_cpu_pct": round(100 * server_cpu / elapsed, 1) if server_cpu is not None and elapsed > 0 else None,
+        "server_cpu_ms_per_move": round(1000 * server_cpu / moves, 3) if server_cpu is not None and moves else None,
+        "server_cpu_wait_pct": round(100 * (wait1 - wait0) / elapsed, 1)
+        if wait0 is not None and wait1 is not None and elapsed > 0 else None,
+        "client_cpu_pct": round(100 * (own1 - own0) / elapsed, 1) if elapsed > 0 else None,
     }
 
 
-def run_server_bench(tables: int = 50, seconds: float = 10.0, *, preset: str = "classic", db: str | None = None,
-                     seed: int = 1, warmup: float = 2.0, server_args: tuple[str, ...] = ()) -> dict[str, Any]:
-    """Start a server process, run the clients here, return the figures (moves/s, p50/p99 send→ack)."""
+def run_server_bench(tables: int = 50, seconds: float = 10.0, *, think: float = DEFAULT_THINK,
+                     preset: str = "classic", db: str | None = None, seed: int = 1, warmup: float = 3.0,
+                     server_args: tuple[str, ...] = (), profile: str | None = None,
+                     progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """Start a server process, run the clients here, return the figures: offered and achieved moves/s,
+    send→ack p50/p95/p99/max, games finished, errors, and the server process's CPU use.
+
+    ``profile``: a file for a profile of the server process (pyinstrument's text report if the name
+    ends in ``.txt``, or ``.html``; a cProfile dump otherwise)."""
+    if tables < 1 or seconds <= 0 or think < 0 or warmup < 0:
+        raise ValueError("tables ≥ 1, seconds > 0, think ≥ 0 and warmup ≥ 0")
     port = _free_port()
     with tempfile.TemporaryDirectory(prefix="spite-bench-") as tmp:
         url = db or f"sqlite:///{Path(tmp) / 'bench.db'}"
+        runner = [sys.executable, "-m"] if profile is None else [sys.executable, "-c", _PROFILED, profile]
+        # the server's messages go to a file (a pipe nobody reads would stall the server once full)
+        errors = open(Path(tmp) / "server.err", "w+b")  # noqa: SIM115 (closed below)
         proc = subprocess.Popen(
-            [sys.executable, "-m", "spite.server", "--port", str(port), "--db", url, "--log-level", "warning",
+            [*runner, "spite.server", "--port", str(port), "--db", url, "--log-level", "warning",
              "--rate", "1000", "--bot-workers", "0", *server_args],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=dict(os.environ))
+            stdout=subprocess.DEVNULL, stderr=errors, env=dict(os.environ))
         try:
-            base = f"http://127.0.0.1:{port}"
-            _wait_up(base, proc)
-            figures = asyncio.run(_clients(base, tables, seconds, preset, seed, warmup))
+            _wait_up(f"http://127.0.0.1:{port}", proc, errors)
+            mark = (lambda sig: proc.send_signal(sig)) if profile is not None else None
+            figures = asyncio.run(_clients(port, tables, seconds, preset, seed, warmup, think, proc.pid, progress,
+                                           mark))
             figures["db"] = url.split(":", 1)[0]
             figures["server_pid"] = proc.pid
             return figures
         finally:
             proc.terminate()
             with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(15)
+                proc.wait(30 if profile else 15)
             if proc.poll() is None:
                 proc.kill()
+                proc.wait()
+            errors.close()
 
 
-def _wait_up(base: str, proc: subprocess.Popen[bytes]) -> None:
-    import httpx
+def _wait_up(base: str, proc: subprocess.Popen[bytes], errors: Any) -> None:
+    import urllib.error
+    import urllib.request
 
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+            errors.seek(0)
+            err = errors.read().decode(errors="replace")
             raise RuntimeError(f"the server exited: {err.strip().splitlines()[-1] if err.strip() else proc.returncode}")
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+        with contextlib.suppress(OSError, urllib.error.URLError), urllib.request.urlopen(base + "/healthz",
+                                                                                        timeout=1) as answer:
+            if answer.status == 200:
                 return
         time.sleep(0.1)
     raise RuntimeError("the server did not start within 30 s")

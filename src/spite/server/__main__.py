@@ -19,13 +19,18 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--bot-workers", type=int, default=1, help="bot processes (0: a thread)")
     p.add_argument("--bot-budget", type=float, default=1.0, help="most seconds a bot may think per move")
     p.add_argument("--rate", type=float, default=30.0, help="messages a second a connection may send")
+    p.add_argument("--next-game", type=float, default=30.0,
+                   help="match tables: seconds before the next game begins when not everyone sent next")
     p.add_argument("--sqlite-sync", default="NORMAL", choices=["NORMAL", "FULL"],
                    help="SQLite synchronous mode: NORMAL survives kill -9, FULL also a power cut")
+    p.add_argument("--spit-countdown", type=float, default=3.0,
+                   help="seconds from a Spit or Speed game's start to the first card (the countdown)")
     p.add_argument("--log-level", default="info")
     a = p.parse_args(argv)
     serve(ServerConfig(db_url=a.db, grace_seconds=a.grace, bot_delay=a.bot_delay, bot_workers=a.bot_workers,
                        bot_budget=a.bot_budget, rate=a.rate, sqlite_synchronous=a.sqlite_sync,
-                       burst=max(2.0 * a.rate, 10.0)),
+                       burst=max(2.0 * a.rate, 10.0), next_game_seconds=a.next_game,
+                       spit_countdown=a.spit_countdown),
           a.host, a.port, a.log_level)
 
 

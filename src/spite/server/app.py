@@ -21,6 +21,7 @@ from fastapi.responses import JSONResponse, Response
 
 from spite.records import record_from_json
 from spite.records.malice import positions as malice_positions
+from spite.records.spit import positions as spit_positions
 from spite.server import db
 from spite.server.bots import BotRunner
 from spite.server.config import ServerConfig
@@ -122,7 +123,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                   "botLevel": s["level"] if s["controller"] == "bot" else None} for s in found["seats"]]
         return TableInfo.model_validate({
             "id": row["id"], "game": row["game"], "preset": row["preset"], "options": json.loads(row["options"]),
-            "status": row["status"], "seats": seats, "stateVersion": row["plies"], "link": f"/t/{row['id']}",
+            "status": row["status"], "seats": seats, "stateVersion": row["plies"] + (row.get("version_base") or 0),
+            "link": f"/t/{row['id']}",
             "gameId": found["game_id"]})
 
     @app.get("/api/tables/{table_id}", response_model=TableInfo)
@@ -181,7 +183,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/positions", response_model=PositionsInfo)
     async def game_positions(request: Request, game_id: int) -> PositionsInfo:
-        """A finished game replayed for the replay viewer: every move and the whole table after each."""
+        """A finished game replayed for the replay viewer: every move and the whole table after each
+        (Spite and Malice, Spit and Speed)."""
 
         def read(c: Any) -> tuple[dict[str, Any], list[dict[str, Any]], str] | None:
             record = Store.record_of(c, game_id)
@@ -198,12 +201,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             raise LobbyError(f"there is no finished game {game_id}", 404)
         raw, players, table_id = found
         record = record_from_json(raw)
-        if record.game != "spite-malice":
-            raise LobbyError(f"game {game_id} is {record.game}: its replay is not available yet", 409)
         if not record.result:
             raise LobbyError(f"game {game_id} is not finished", 409)
-        moves, shown = await asyncio.to_thread(malice_positions, record)
-        return PositionsInfo(gameId=game_id, tableId=table_id, game=record.game, preset=record.preset or "classic",
+        malice = record.game == "spite-malice"
+        moves, shown = await asyncio.to_thread(malice_positions if malice else spit_positions, record)
+        preset = record.preset or ("classic" if malice else record.game)
+        return PositionsInfo(gameId=game_id, tableId=table_id, game=record.game, preset=preset,
                              options=record.options, players=players, moves=moves, positions=shown,
                              result=record.result)
 

@@ -8,6 +8,9 @@ they run in a thread of the server process (tests).
 
 If a bot fails or overruns its budget by far, the runner plays the first legal move and logs it:
 a table never waits forever on a bot.
+
+:meth:`BotRunner.hint` asks a fresh bot, on the same workers, what it would play for a person's seat
+(``hint`` messages): it too sees only that seat's view.
 """
 
 from __future__ import annotations
@@ -90,6 +93,22 @@ def decide(key: tuple[str, int, str], spec: str, fields: dict[str, Any], legal: 
     return decision.move.text, decision.why, time.perf_counter() - t0
 
 
+def hint(spec: str, fields: dict[str, Any], legal: list[str], rng_seed: str) -> tuple[str, str]:
+    """Worker side: what a fresh bot of ``spec`` would play in the view, and why (one line)."""
+    view = _unpack(fields, legal)
+    bot = make_bot(spec)
+    try:
+        assert view.seat is not None
+        bot.start_game(view.opts, view.seat)
+        decision = bot.decide(view, random.Random(rng_seed), None)
+    finally:
+        close = getattr(bot, "close", None)
+        if close is not None:
+            close()
+    why = " ".join(decision.why.split()) or "the bot's choice"
+    return decision.move.text, why
+
+
 def forget(table_id: str) -> None:
     """Worker side: drop a finished table's bots."""
     for key in [k for k in _CACHE if k[0] == table_id]:
@@ -158,6 +177,18 @@ class BotRunner:
         if seconds > self.budget * 1.5 + 0.2:
             log.info("table %s: bot %s took %.2f s (budget %.2f s)", table_id, level, seconds, self.budget)
         return text, False
+
+    async def hint(self, table_id: str, level: str, view: SeatView, rng_seed: str,
+                   budget: float = 0.3) -> tuple[str, str]:
+        """What a bot of ``level`` would play in ``view`` (a person's seat to move) and why, thought
+        out in the table's worker within ``budget`` seconds (capped by the runner's). Raises
+        :class:`TimeoutError` or the bot's error when there is no answer."""
+        assert view.seat is not None and view.legal_moves
+        spec = bot_spec(level, min(budget, self.budget))
+        fields, legal = _pack(view)
+        loop = asyncio.get_running_loop()
+        fut = loop.run_in_executor(self._executor(table_id), hint, spec, fields, legal, rng_seed)
+        return await asyncio.wait_for(fut, 3 * budget + 5.0)
 
     def forget(self, table_id: str) -> None:
         """Drop a table's bots from their worker."""

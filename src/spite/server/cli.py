@@ -7,7 +7,7 @@ and on ``spite.cli.bench_app`` (``bench server``).
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -29,8 +29,12 @@ def register(app: typer.Typer) -> None:
         bot_delay: Annotated[float, typer.Option(help="Pause before each bot move, in seconds.")] = 0.3,
         bot_workers: Annotated[int, typer.Option(help="Processes that run bots (0: a thread).")] = 1,
         bot_budget: Annotated[float, typer.Option(help="Most seconds a bot may think per move.")] = 1.0,
+        next_game: Annotated[float, typer.Option(help="Match tables: seconds before the next game begins when not "
+                                                 "every player sent next.")] = 30.0,
         sqlite_sync: Annotated[str, typer.Option(help="SQLite synchronous: NORMAL (survives kill -9) or FULL "
                                                  "(survives a power cut).")] = "NORMAL",
+        spit_countdown: Annotated[float, typer.Option(help="Seconds from a Spit or Speed game's start to the "
+                                                      "first card (the countdown).")] = 3.0,
         log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
     ) -> None:
         """Serve the game: the browser page, REST lobby, WebSocket play (Spite and Malice, Spit, Speed), bots;
@@ -45,7 +49,8 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"spite: open http://{shown}:{port}/ in a browser to play (Ctrl-C stops the server)", err=True)
         try:
             run(ServerConfig(db_url=db, grace_seconds=grace, bot_delay=bot_delay, bot_workers=bot_workers,
-                             bot_budget=bot_budget, sqlite_synchronous=sqlite_sync.upper()),
+                             bot_budget=bot_budget, sqlite_synchronous=sqlite_sync.upper(),
+                             next_game_seconds=next_game, spit_countdown=spit_countdown),
                 host, port, log_level.lower())
         except OSError as exc:
             typer.echo(f"spite: cannot serve on {host}:{port}: {exc.strerror or exc}", err=True)
@@ -54,25 +59,67 @@ def register(app: typer.Typer) -> None:
     @bench_app.command("server")
     def bench_server(
         tables: Annotated[int, typer.Option(help="Tables in play at once (two client seats each).")] = 50,
+        think: Annotated[float, typer.Option(
+            help="Mean seconds a client seat waits before each of its moves (drawn uniformly from 0.5-1.5 times "
+                 "this, seeded). The default, 1 s, is a fast human: a card a second. 0 plays flat out: the server "
+                 "is saturated and send→ack is mostly queueing (about tables / throughput), which measures "
+                 "throughput, not what a player sees.")] = 1.0,
         seconds: Annotated[float, typer.Option(help="Seconds to measure (after the warm-up).")] = 10.0,
         warmup: Annotated[float, typer.Option(help="Seconds of play before measuring.")] = 3.0,
         preset: Annotated[str, typer.Option(help="Preset of every table.")] = "classic",
+        seed: Annotated[int, typer.Option(help="Seed of the clients' moves and think times.")] = 1,
         db: Annotated[str | None, typer.Option("--db", help="Database URL (default: a temporary SQLite file).")] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+        profile: Annotated[str | None, typer.Option(
+            help="Profile the server process into this file (pyinstrument: .txt or .html; cProfile: other names).")]
+            = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON line (the last line).")]
+            = False,
     ) -> None:
-        """N bot-vs-bot tables over real WebSockets (clients here, server in its own process):
-        moves/s and p50/p99 from send to ack."""
+        """N bot-vs-bot tables over real WebSockets (clients here, server in its own process): offered and
+        achieved moves/s, send→ack p50/p95/p99/max, games, errors and the server's CPU use."""
+        import sys
+
         from spite.bench.server import run_server_bench
 
+        if tables < 1 or seconds <= 0 or think < 0 or warmup < 0:
+            typer.echo("spite: --tables must be ≥ 1, --seconds > 0, --think and --warmup ≥ 0", err=True)
+            raise typer.Exit(2)
+        tty = sys.stderr.isatty()
+        shown = [0.0]
+
+        def progress(p: dict[str, Any]) -> None:
+            if p["phase"] == "setup":
+                line = f"seating tables: {p['seated']}/{p['tables']} ({p['elapsed']:.0f} s)"
+            elif p["phase"] == "warmup":
+                line = f"{p['seated']}/{p['tables']} tables seated in {p['elapsed']:.1f} s; warm-up {p['warmup']:g} s"
+            else:
+                line = (f"{p['elapsed']:5.1f}/{p['seconds']:g} s  {p['moves']} moves  {p['moves_per_s']} moves/s  "
+                        f"p99 {p['p99_ms']} ms  {p['games']} games  {p['errors']} errors")
+            if tty:
+                sys.stderr.write("\r" + line.ljust(100))
+                sys.stderr.flush()
+            elif p["phase"] == "warmup" or p["elapsed"] - shown[0] >= 5.0:
+                shown[0] = p["elapsed"] if p["phase"] == "measure" else 0.0
+                typer.echo(line, err=True)
+
+        typer.echo(f"spite: {tables} tables, think {think:g} s, {warmup:g} s warm-up + {seconds:g} s measured…",
+                   err=True)
         try:
-            figures = run_server_bench(tables, seconds, preset=preset, db=db, warmup=warmup)
+            figures = run_server_bench(tables, seconds, think=think, preset=preset, db=db, seed=seed, warmup=warmup,
+                                       profile=profile, progress=progress)
         except RuntimeError as exc:
             typer.echo(f"spite: {exc}", err=True)
             raise typer.Exit(2) from None
+        finally:
+            if tty:
+                sys.stderr.write("\n")
         if as_json:
             typer.echo(json.dumps(figures))
             return
-        typer.echo(f"{figures['tables']} tables, {figures['seconds']} s: {figures['moves']} moves, "
-                   f"{figures['moves_per_s']} moves/s; send→ack p50 {figures['p50_ms']} ms, "
-                   f"p99 {figures['p99_ms']} ms; {figures['games_finished']} games; "
-                   f"errors {figures['errors'] or 'none'}")
+        rate = figures["offered_moves_per_s"]
+        offered = f"{rate} moves/s offered, " if rate else "flat out, "
+        cpu = f"; server CPU {figures['server_cpu_pct']} % of a core" if figures["server_cpu_pct"] is not None else ""
+        typer.echo(f"{figures['tables']} tables, think {think:g} s, {figures['seconds']} s: {figures['moves']} moves, "
+                   f"{offered}{figures['moves_per_s']} moves/s achieved; send→ack p50 {figures['p50_ms']} ms, "
+                   f"p95 {figures['p95_ms']} ms, p99 {figures['p99_ms']} ms, max {figures['max_ms']} ms; "
+                   f"{figures['games_finished']} games finished; errors {figures['errors'] or 'none'}{cpu}")

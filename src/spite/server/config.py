@@ -37,6 +37,11 @@ class ServerConfig:
     * ``max_message``: longest client message in bytes.
     * ``open_table_ttl``: seconds an open table waits for its players before it is abandoned.
     * ``migrate``: upgrade the database schema on start (Alembic).
+    * ``hint_level``: the bot that answers ``hint`` (a level; it sees only the asking seat's view).
+    * ``next_game_seconds``: at a match table, how long the finished game stays on show before the
+      next one begins when not every person seat has sent ``next`` (bots never wait).
+    * ``spit_countdown``: seconds between a Spit or Speed game's start (the last seat taken) and the
+      first moment a card may be played ("one, two, three — spit!").
     * ``sqlite_synchronous``: SQLite's ``synchronous`` in WAL mode. ``NORMAL`` (default): a commit
       survives the server's death (``kill -9``) but an OS crash or power cut may lose the last
       commits; ``FULL``: every commit is fsynced (survives power cuts; ~5 ms per group commit here).
@@ -52,6 +57,9 @@ class ServerConfig:
     burst: float = 60.0
     max_message: int = 4096
     open_table_ttl: float = 24 * 3600.0
+    hint_level: str = "medium"
+    next_game_seconds: float = 30.0
+    spit_countdown: float = 3.0
     migrate: bool = True
     sqlite_synchronous: str = "NORMAL"
     process_name: str = field(default_factory=lambda: _process_name())

@@ -3,13 +3,17 @@
 What is stored (see ``docs/scaling.md``):
 
 * ``spite_tables``: one row per table: game, preset, options, the seed and the start of the record
-  (the deal and any shuffle before the first move), its status and how many moves it has;
+  (the deal and any shuffle before the first move; at a match table the game's own seed too), its
+  status and how many moves it has; ``version_base`` (``stateVersion`` is ``version_base`` plus the
+  moves stored: an undo adds 2, a match's next game starts one past the last version) and, at a
+  match table, ``match`` (JSON: scores, who began and how each finished game ended, their ids);
 * ``spite_seats``: one row per seat: person or bot, the player's name, a hash of the seat's secret
   token, and who controls it now (the person, or a bot that took it over);
-* ``spite_moves``: one row per accepted move, with the shuffle entries it caused; a table is
-  rebuilt by replaying its start and its moves;
-* ``spite_games`` and ``spite_game_players``: finished games as complete records, and one row per
-  seat of each for the statistics.
+* ``spite_moves``: one row per accepted move, with the shuffle entries it caused (an undone move's
+  row is deleted; a match's next game starts with none); a table is rebuilt by replaying its start
+  and its moves;
+* ``spite_games`` and ``spite_game_players``: finished games as complete records (each game of a
+  match is one), and one row per seat of each for the statistics.
 
 The schema is created and upgraded only by Alembic (``spite/server/migrations``);
 :data:`metadata` mirrors the newest revision for queries.
@@ -53,6 +57,8 @@ tables = sa.Table(
     sa.Column("owner", sa.String(128), nullable=True),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("updated_at", sa.Float, nullable=False),
+    sa.Column("version_base", sa.Integer, nullable=False, default=0, server_default="0"),
+    sa.Column("match", sa.Text, nullable=True),
 )
 
 seats = sa.Table(
@@ -81,7 +87,7 @@ games = sa.Table(
     "spite_games",
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("table_id", sa.String(32), nullable=False, unique=True),
+    sa.Column("table_id", sa.String(32), nullable=False, index=True),
     sa.Column("game", sa.String(16), nullable=False),
     sa.Column("preset", sa.String(40), nullable=False, index=True),
     sa.Column("record", sa.Text, nullable=False),

@@ -22,24 +22,37 @@ from pydantic import ValidationError
 
 from spite.bots.reflex import make_reflex_bot
 from spite.errors import OptionsError, SpiteError
-from spite.malice import Options, State
+from spite.malice import Match, Options, State
 from spite.records import Record
 from spite.records.malice import replay_malice
 from spite.records.spit import record_from_state as spit_record_from_state
 from spite.records.spit import replay_spit
 from spite.server.bots import BotRunner
 from spite.server.config import BOT_LEVELS, ServerConfig
-from spite.server.protocol import Hello, MoveMessage, Ping, Pong, SeatRequest, Sync, TableInfo, client_adapter
+from spite.server.protocol import (
+    AnyClientMessage,
+    Hello,
+    HintRequest,
+    MoveMessage,
+    NextGame,
+    Ping,
+    Pong,
+    SeatRequest,
+    Sync,
+    TableInfo,
+    UndoMessage,
+    client_adapter,
+)
 from spite.server.spit_tables import SpitTable
 from spite.server.store import Store, StoredTable
-from spite.server.tables import Connection, Seat, Table, hash_token, new_token
+from spite.server.tables import Connection, Seat, Table, hash_token, match_from_json, new_token, wants_match
 from spite.spit import new_game as new_spit_game
 
 __all__ = ["LobbyError", "Manager"]
 
 log = logging.getLogger("spite.server")
 
-_TYPES = ("hello", "move", "sync", "ping")
+_TYPES = ("hello", "move", "sync", "ping", "hint", "undo", "next")
 REALTIME = ("spit", "speed")
 
 
@@ -112,13 +125,19 @@ class Manager:
         flat: list[Any] = list(st.start.get("leading", []))
         for entries in st.moves:
             flat.extend(entries)
-        record = Record(game=st.game, preset=st.preset, options=st.options, seed=st.seed, deal=st.start["deal"],
-                        moves=flat)
+        # a match's game has its own seed (derived from the table's)
+        record = Record(game=st.game, preset=st.preset, options=st.options, seed=st.start.get("seed", st.seed),
+                        deal=st.start["deal"], moves=flat)
         state = replay_malice(record).state
         seats = [Seat(seat=s.seat, kind=s.kind, level=s.level, player=s.player, token_hash=s.token_hash,
                       controller=s.controller) for s in st.seats]
+        match: Match | None = None
+        game_ids: list[int] = []
+        if st.match is not None:
+            match, game_ids = match_from_json(state.opts, st.seed, st.match)
         return Table(self, table_id=st.id, preset=st.preset, options=st.options, seed=st.seed, state=state,
-                     seats=seats, status=st.status, created_at=st.created_at)
+                     seats=seats, status=st.status, created_at=st.created_at, version_base=st.version_base,
+                     match=match, game_ids=game_ids)
 
     def _rebuild_spit(self, st: StoredTable) -> SpitTable:
         flat: list[Any] = []
@@ -180,15 +199,20 @@ class Manager:
             if r.kind == "bot" and r.level not in BOT_LEVELS:
                 raise LobbyError(f"a bot seat needs a level ({', '.join(BOT_LEVELS)})")
         seed = secrets.randbits(62)
-        state = State.new(opts, seed)
-        leading = [entry for entry in state.record_moves() if isinstance(entry, dict)]
         overrides = opts.overrides_from(preset)
-        start = {"deal": state.deal_json(), "leading": leading}
+        match = Match(opts, seed) if wants_match(opts, overrides) else None
+        state = match.start_game() if match is not None else State.new(opts, seed)
+        leading = [entry for entry in state.record_moves() if isinstance(entry, dict)]
+        start: dict[str, Any] = {"deal": state.deal_json(), "leading": leading}
+        extra: dict[str, Any] = {}
+        if match is not None:
+            start["seed"] = state.seed  # the game's own seed (the table's is the match's)
+            extra["match"] = json.dumps({"scores": match.scores, "starters": [], "results": [], "gameIds": []})
         return await self._open_table(
             game, preset, overrides, seed, start, requests, name, join,
             lambda table_id, seats, status, now: Table(self, table_id=table_id, preset=preset, options=overrides,
                                                        seed=seed, state=state, seats=seats, status=status,
-                                                       created_at=now))
+                                                       created_at=now, match=match), extra)
 
     async def _create_spit(self, *, game: str, preset: str | None, options: dict[str, Any],
                            seats: list[SeatRequest] | None, name: str,
@@ -221,9 +245,11 @@ class Manager:
 
     async def _open_table(self, game: str, preset: str, overrides: dict[str, Any], seed: int,
                           start: dict[str, Any], requests: list[SeatRequest], name: str, join: bool,
-                          make: Callable[[str, list[Seat], str, float], Table]) -> tuple[Table, int | None, str | None]:
+                          make: Callable[[str, list[Seat], str, float], Table],
+                          extra: dict[str, Any] | None = None) -> tuple[Table, int | None, str | None]:
         """Store a new table and its seats, put it in play (bots-only tables start at once) and, with
-        ``join``, seat its creator. ``make(table_id, seats, status, now)`` builds the table object."""
+        ``join``, seat its creator. ``make(table_id, seats, status, now)`` builds the table object;
+        ``extra`` are more columns of its row (a match's score)."""
         if join and not any(r.kind == "person" for r in requests):
             raise LobbyError("there is no person seat to join (set join to false for a bots-only table)")
         table_id = secrets.token_urlsafe(9)
@@ -235,7 +261,8 @@ class Manager:
         status = "playing" if all_bots else "open"
         row = {"id": table_id, "game": game, "preset": preset, "options": json.dumps(overrides),
                "seed": json.dumps(seed), "start": json.dumps(start),
-               "status": status, "plies": 0, "owner": self.config.process_name, "created_at": now, "updated_at": now}
+               "status": status, "plies": 0, "owner": self.config.process_name, "created_at": now, "updated_at": now,
+               **(extra or {})}
         seat_rows = [{"seat": s.seat, "kind": s.kind, "level": s.level, "player": None, "token_hash": None,
                       "controller": s.controller} for s in seat_list]
         await self.store.write(Store.insert_table(row, seat_rows))
@@ -335,7 +362,7 @@ class Manager:
             log.exception("table %s: a %s message failed", table_id, data["type"])
             conn.error("internal", "the server could not handle that message", version=version)
 
-    async def _dispatch(self, conn: Connection, table_id: str, msg: Hello | MoveMessage | Sync | Ping) -> None:
+    async def _dispatch(self, conn: Connection, table_id: str, msg: AnyClientMessage) -> None:
         if isinstance(msg, Ping):
             conn.send(Pong(id=msg.id))
             return
@@ -349,7 +376,18 @@ class Manager:
         if isinstance(msg, Sync):
             conn.send(table.state_message(conn.seat))
             return
-        await table.player_move(conn, msg.move, msg.stateVersion, msg.id)
+        if isinstance(msg, MoveMessage):
+            await table.player_move(conn, msg.move, msg.stateVersion, msg.id)
+            return
+        if isinstance(table, SpitTable):
+            conn.error("bad-message", f"{msg.type}: Spit and Speed tables have no hints, undo or matches",
+                       msg_id=msg.id, version=table.version)
+        elif isinstance(msg, HintRequest):
+            await table.player_hint(conn, msg.id)
+        elif isinstance(msg, UndoMessage):
+            await table.player_undo(conn, msg.stateVersion, msg.id)
+        elif isinstance(msg, NextGame):
+            await table.player_next(conn, msg.id)
 
     async def _hello(self, conn: Connection, table_id: str, msg: Hello) -> None:
         if conn.hello:

@@ -1,8 +1,9 @@
 """Every message of the server, as pydantic models (documented in ``docs/protocol.md``).
 
 WebSocket messages are JSON objects with a ``type``. A client sends :data:`ClientMessage`
-(``hello``, ``move``, ``sync``, ``ping``); the server sends ``welcome``, ``state``, ``ack``,
-``table``, ``gameOver``, ``pong`` and ``error``. The REST lobby's requests and answers are the
+(``hello``, ``move``, ``sync``, ``ping``; Spite and Malice also ``hint``, ``undo`` and ``next``);
+the server sends ``welcome``, ``state``, ``ack``, ``table``, ``gameOver``, ``hint``, ``pong`` and
+``error``. The REST lobby's requests and answers are the
 ``*Request``/``*Info`` models (they make the OpenAPI schema at ``/openapi.json``).
 
 A ``view`` is always exactly ``State.view(seat).to_json()`` of the receiving seat (a spectator's
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, TypeAdapter, model_serializer
 
 __all__ = [
     "Ack",
@@ -25,10 +26,14 @@ __all__ = [
     "GameInfo",
     "GameOver",
     "Hello",
+    "HintMessage",
+    "HintRequest",
     "JoinRequest",
     "JoinedInfo",
     "LastMove",
+    "MatchInfo",
     "MoveMessage",
+    "NextGame",
     "Ping",
     "Pong",
     "QuickPlayRequest",
@@ -40,6 +45,7 @@ __all__ = [
     "TableEvent",
     "TableInfo",
     "TableMessage",
+    "UndoMessage",
     "Welcome",
     "client_adapter",
 ]
@@ -52,17 +58,29 @@ class _Msg(BaseModel):
 
 
 _REALTIME_ONLY = ("clock", "events", "t")
+_OPTIONAL = (*_REALTIME_ONLY, "canUndo", "match", "undone")
+"""Fields left out of a message when they are ``None``: Spit's clock and events, Spite and Malice's
+``canUndo``, a match table's ``match``, an undo's ``undone`` (plain Spite and Malice tables send
+exactly what they always sent)."""
 
 
 class _OutMsg(_Msg):
-    """A server message whose Spit-only fields (``clock``, ``events``, ``t``) are left out when
-    empty, so Spite and Malice messages stay exactly as they were."""
+    """A server message whose optional fields (:data:`_OPTIONAL`: Spit's ``clock``, ``events``,
+    ``t``; ``canUndo``, ``match``, ``undone``) are left out when empty, so messages that do not use
+    them stay exactly as they were."""
+
+    def _omit(self) -> set[str] | None:
+        return {k for k in _OPTIONAL if k in type(self).model_fields and getattr(self, k) is None} or None
 
     def model_dump_json(self, **kwargs: Any) -> str:
         if "exclude" not in kwargs:
-            kwargs["exclude"] = {k for k in _REALTIME_ONLY
-                                 if k in type(self).model_fields and getattr(self, k) is None} or None
+            kwargs["exclude"] = self._omit()
         return super().model_dump_json(**kwargs)
+
+    def model_dump(self, **kwargs: Any) -> dict[str, Any]:
+        if "exclude" not in kwargs:
+            kwargs["exclude"] = self._omit()
+        return super().model_dump(**kwargs)
 
 
 # ====================================================================== client → server
@@ -96,8 +114,33 @@ class Ping(_Msg):
     id: str | None = Field(None, max_length=64)
 
 
-ClientMessage = Annotated[Hello | MoveMessage | Sync | Ping, Field(discriminator="type")]
-client_adapter: TypeAdapter[Hello | MoveMessage | Sync | Ping] = TypeAdapter(ClientMessage)
+class HintRequest(_Msg):
+    """Spite and Malice: ask what a bot would play for your seat now (your turn only); answered with
+    ``hint``. The bot sees only your seat's view."""
+
+    type: Literal["hint"]
+    id: str | None = Field(None, max_length=64, description="Echoed in the hint or error.")
+
+
+class UndoMessage(_Msg):
+    """Spite and Malice: take back your seat's last move, if it was a build play of this turn that
+    showed no hidden card (not a stock play, a discard, or a play that refilled your hand)."""
+
+    type: Literal["undo"]
+    stateVersion: int = Field(description="The version you saw; a stale one is refused.")
+    id: str | None = Field(None, max_length=64, description="Echoed in the ack or error.")
+
+
+class NextGame(_Msg):
+    """A match table between two games: you are ready for the next game."""
+
+    type: Literal["next"]
+    id: str | None = Field(None, max_length=64, description="Echoed in an error.")
+
+
+AnyClientMessage = Hello | MoveMessage | Sync | Ping | HintRequest | UndoMessage | NextGame
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+client_adapter: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
 # ====================================================================== shared pieces
 SeatStatus = Literal["free", "connected", "disconnected", "bot"]
@@ -129,11 +172,36 @@ class TableInfo(_Msg):
 
 
 class LastMove(_Msg):
-    """The move that led to this position."""
+    """The move that led to this position; with ``undone`` the move that was taken back (the
+    position is the one before it)."""
 
     seat: int
     move: str
     byBot: bool = False
+    undone: bool | None = Field(default=None, description="True: the seat took this move back (absent otherwise).")
+
+    @model_serializer(mode="wrap")
+    def _leave_out_undone(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out: dict[str, Any] = handler(self)
+        if out.get("undone") is None:
+            out.pop("undone", None)
+        return out
+
+
+class MatchInfo(_Msg):
+    """A match table (games until a side reaches ``target`` points; the loser begins the next game).
+
+    Sides are seats, or the two teams (seat % 2) with partnerships."""
+
+    scores: list[int] = Field(description="Points per side so far (finished games only).")
+    target: int = Field(description="Points that win the match.")
+    game: int = Field(description="The number of the game in play (or just finished), from 1.")
+    over: bool = Field(description="A side has reached the target: no game follows.")
+    winner: int | None = Field(default=None, description="The side that won the match, once over.")
+    betweenGames: bool = Field(default=False, description="The game is over and the next one has not begun: send next.")
+    ready: list[int] = Field(default_factory=list,
+                             description="Between games: the seats ready for the next one (bots always are).")
+    nextIn: float | None = Field(default=None, description="Between games: seconds until the next game begins anyway.")
 
 
 class GameEvent(_Msg):
@@ -155,12 +223,15 @@ class Clock(_Msg):
     playFrom: int = Field(description="No card may go to a center pile before this time (slowpoke).")
     roundWinner: int | None = None
     nextEvent: int | None = Field(None, description="When the engine fires its next automatic event, if any.")
+    startsIn: int | None = Field(None, description="A new game's countdown: ms left before play begins "
+                                 "(moves sent before then are refused with not-started); absent once play has begun.")
 
 
 class TableEvent(_Msg):
     """What changed at a table."""
 
-    kind: Literal["joined", "started", "connected", "disconnected", "takeover", "returned", "abandoned"]
+    kind: Literal["joined", "started", "connected", "disconnected", "takeover", "returned", "abandoned", "ready",
+                  "next-game"]
     seat: int | None = None
     text: str
 
@@ -175,6 +246,8 @@ class Welcome(_OutMsg):
     stateVersion: int
     view: dict[str, Any]
     legal: list[str] = Field(description="Your legal moves (empty unless you are to move).")
+    canUndo: bool | None = Field(default=None, description="Spite and Malice: you may take back your last move now.")
+    match: MatchInfo | None = Field(default=None, description="Match tables only: the score.")
     clock: Clock | None = Field(default=None, description="Spit and Speed only.")
 
 
@@ -186,6 +259,8 @@ class StateMessage(_OutMsg):
     view: dict[str, Any]
     legal: list[str]
     last: LastMove | None = None
+    canUndo: bool | None = Field(default=None, description="Spite and Malice: you may take back your last move now.")
+    match: MatchInfo | None = Field(default=None, description="Match tables only: the score.")
     events: list[GameEvent] | None = Field(default=None, description="Spit and Speed: what happened, in order.")
     clock: Clock | None = Field(default=None, description="Spit and Speed only.")
 
@@ -197,18 +272,21 @@ class Ack(_OutMsg):
     id: str | None = None
     move: str
     stateVersion: int = Field(description="The version after the move.")
+    undone: bool | None = Field(default=None, description="True: the answer to undo; ``move`` was taken back.")
     t: int | None = Field(default=None, description="Spit and Speed: the game clock (ms) at which the move landed.")
 
 
-class TableMessage(_Msg):
-    """Seats or status changed (a join, a drop, a bot taking over, a return, the start)."""
+class TableMessage(_OutMsg):
+    """Seats or status changed (a join, a drop, a bot taking over, a return, the start; at a match
+    table a seat ready for the next game, or the next game's start)."""
 
     type: Literal["table"] = "table"
     table: TableInfo
     event: TableEvent
+    match: MatchInfo | None = Field(default=None, description="Match tables only: the score.")
 
 
-class GameOver(_Msg):
+class GameOver(_OutMsg):
     """The game has ended; its record is at ``recordUrl``."""
 
     type: Literal["gameOver"] = "gameOver"
@@ -216,6 +294,17 @@ class GameOver(_Msg):
     result: dict[str, Any]
     gameId: int | None
     recordUrl: str | None
+    match: MatchInfo | None = Field(default=None, description="Match tables only: the score after this game.")
+
+
+class HintMessage(_Msg):
+    """The answer to ``hint``: what a bot would play for your seat in the position ``stateVersion``."""
+
+    type: Literal["hint"] = "hint"
+    move: str = Field(description="A legal move of your seat, in the notation.")
+    why: str = Field(description="One line on why.")
+    stateVersion: int = Field(description="The position the hint is for (it may have changed since).")
+    id: str | None = None
 
 
 class Pong(_Msg):
@@ -228,7 +317,7 @@ class Pong(_Msg):
 ErrorCode = Literal[
     "bad-json", "unknown-message", "bad-message", "too-long", "flood", "hello-first", "already-hello",
     "wrong-token", "no-table", "not-your-seat", "not-your-turn", "not-started", "game-over", "stale",
-    "illegal", "too-late", "storage", "internal",
+    "illegal", "too-late", "storage", "internal", "nothing-to-undo", "no-next-game",
 ]
 
 
@@ -317,7 +406,15 @@ class StatsInfo(_Msg):
 
 
 class PositionsInfo(_Msg):
-    """A finished Spite and Malice game replayed: the whole table before the first move and after each."""
+    """A finished game replayed: the whole table before the first move and after each.
+
+    Spite and Malice: ``moves`` are ``{seat, move}``, positions ``show --json`` of the whole table.
+    Spit and Speed: ``moves`` are the record's move and time entries, ``{seat, move, t, events}``
+    (``seat`` and ``move`` null where the time limit ended the game; ``t`` in ms; ``events`` the
+    flips, round ends, deals and shuffles that came with the step), and positions ``show --json``
+    of the whole table plus the clock (``t``, ``phase``, ``play_from``, ``round_winner``) and the
+    face-down cards (spite.records.spit.whole_table).
+    """
 
     gameId: int
     tableId: str
@@ -325,7 +422,8 @@ class PositionsInfo(_Msg):
     preset: str
     options: dict[str, Any]
     players: list[dict[str, Any]] = Field(description="Per seat: seat, player, isBot, won, points.")
-    moves: list[dict[str, Any]] = Field(description="Each move: {seat, move} in the notation.")
+    moves: list[dict[str, Any]] = Field(
+        description="Each move: {seat, move} in the notation (Spit and Speed: {seat, move, t, events}).")
     positions: list[dict[str, Any]] = Field(
         description="len(moves) + 1 positions (``show --json`` of the whole table, every card shown).")
     result: dict[str, Any]

@@ -1,8 +1,11 @@
 """A Spit or Speed table in real time: the server's clock drives the engine.
 
-Each playing table has one timer task. The game clock is ms since the game began (the moment the
-last seat was taken), read from the event loop's monotonic clock; after a restart it resumes at the
-time of the last stored entry (the downtime does not count: nobody could move). The timer task
+Each playing table has one timer task. The game clock is ms since the game began, read from the
+event loop's monotonic clock. A new game begins with a countdown ("one, two, three — spit!",
+``ServerConfig.spit_countdown`` seconds after the last seat was taken): the clock stands at 0
+until it ends, ``clock.startsIn`` says how long is left, and moves sent before then are refused
+(``not-started``). After a restart the clock resumes at the time of the last stored entry (the
+downtime does not count: nobody could move). The timer task
 sleeps until the first of: the engine's next automatic event (``next_event_time()``: automatic
 spit call, automatic slap, the time limit) and each bot's intended move (the reflex bots'
 ``plan``); a person's move wakes it so the bots re-plan at once.
@@ -67,6 +70,7 @@ class SpitTable(Table):
         self._stored = stored
         self._rows = rows
         self._t0: float | None = None
+        self._go: float = 0.0  # the loop time at which play may begin (the end of the countdown)
         self._wake = asyncio.Event()
         self._timer: asyncio.Task[None] | None = None
         self._bots: dict[int, tuple[str, ReflexBot, random.Random]] = {}
@@ -74,17 +78,29 @@ class SpitTable(Table):
 
     # ------------------------------------------------------------------ the clock
     def now_ms(self) -> int:
-        """The game clock (ms); starts on first use, at the state's own time (0, or the stored time)."""
+        """The game clock (ms); starts on first use, at the state's own time (0, or the stored time).
+
+        A game that has not begun yet (nothing stored) starts after the countdown; until then the
+        clock stands at 0."""
         loop = asyncio.get_running_loop()
         if self._t0 is None:
-            self._t0 = loop.time() - self.rt.now / 1000
+            countdown = self.manager.config.spit_countdown if self._stored == 0 and self.rt.now == 0 else 0.0
+            self._go = loop.time() + countdown
+            self._t0 = self._go - self.rt.now / 1000
         return max(self.rt.now, int((loop.time() - self._t0) * 1000))
+
+    def starts_in_ms(self) -> int:
+        """Milliseconds left of the countdown before play begins (0 once it has)."""
+        if self._t0 is None:
+            self.now_ms()
+        return max(0, int((self._go - asyncio.get_running_loop().time()) * 1000))
 
     def _clock(self) -> Clock:
         view = self.rt.view(None)
         now = self.now_ms() if self.status == "playing" else self.rt.now
+        starts_in = self.starts_in_ms() if self.status == "playing" else 0
         return Clock(now=now, phase=view.phase, playFrom=view.play_from, roundWinner=view.round_winner,  # type: ignore[arg-type]
-                     nextEvent=self.rt.next_event_time())
+                     nextEvent=self.rt.next_event_time(), startsIn=starts_in or None)
 
     # ------------------------------------------------------------------ what clients see
     def view_for(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
@@ -140,7 +156,12 @@ class SpitTable(Table):
             return
         async with self.lock:
             if not self._refuse_move(conn, msg_id, over=self.rt.result is not None):
-                await self._play(conn.seat, move, conn=conn, msg_id=msg_id)
+                wait = self.starts_in_ms() if self.status == "playing" else 0
+                if wait:
+                    conn.error("not-started", f"the game starts in {wait / 1000:.1f} s", msg_id=msg_id,
+                               version=self.version)
+                else:
+                    await self._play(conn.seat, move, conn=conn, msg_id=msg_id)
         self._wake.set()
 
     async def _play(self, seat: int | None, move: str | None, *, conn: Connection | None = None,
@@ -284,6 +305,9 @@ class SpitTable(Table):
                     if nxt is not None:
                         times.append(nxt)
                     delay = max(0.001, (min(times) - now) / 1000) if times else None
+                    wait = self.starts_in_ms() / 1000
+                    if wait:  # the countdown: nothing happens before it ends
+                        delay = max(delay or 0.0, wait)
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), delay)
         except asyncio.CancelledError:

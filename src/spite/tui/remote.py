@@ -410,7 +410,11 @@ class RemoteMaliceTable:
                     self.syncing = False
             elif version == self.version + 1:
                 last = msg.get("last") or None
-                if last:
+                if last and last.get("undone"):  # the seat took its move back: it leaves the log
+                    taken = LogEntry(int(self.view_json.get("turn", 1)), int(last["seat"]), str(last["move"]))
+                    if self.log and self.log[-1] == taken:
+                        self.log.pop()
+                elif last:
                     self.log.append(LogEntry(int(self.view_json.get("turn", 1)), int(last["seat"]), str(last["move"])))
                 self._set_position(version, msg["view"], msg.get("legal"))
             elif version > self.version + 1:
