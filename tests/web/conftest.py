@@ -41,7 +41,8 @@ class WebServer:
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "spite.server", "--port", str(self.port), "--db", f"sqlite:///{db}",
-             "--log-level", "warning", "--bot-delay", "0", "--bot-workers", "0", "--bot-budget", "0.2"],
+             "--log-level", "warning", "--bot-delay", "0", "--bot-workers", "0", "--bot-budget", "0.2",
+             "--spit-countdown", "0"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ))
         deadline = time.monotonic() + 30
         while True:

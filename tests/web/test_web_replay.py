@@ -7,7 +7,7 @@ from typing import Any
 import httpx
 from conftest import DOCS, ConsoleWatch, WebServer
 
-from helpers import finished_bot_game
+from helpers import finished_bot_game, finished_spit_game
 
 
 def ply(page: Any) -> int:
@@ -78,3 +78,115 @@ def test_replay_of_an_unknown_game(context: Any, web_server: WebServer) -> None:
     assert "no finished game" in page.text_content("#replay-error")
     # the page's own 404 answer is logged by the browser as a failed resource; nothing else
     assert all("404" in e and "Failed to load resource" in e for e in watch.errors), watch.errors
+
+
+def spit_ply(page: Any) -> int:
+    return int(page.get_attribute(".spit-table.replay", "data-ply"))
+
+
+def center_tops(page: Any) -> list[str | None]:
+    """The top card of each center pile as drawn (None: an empty pile)."""
+    out: list[str | None] = []
+    for pile in page.locator('.sp-centers .sp-pile').all():
+        card = pile.locator("[data-card]")
+        out.append(card.get_attribute("data-card") if card.count() else None)
+    return out
+
+
+def tableau_counts(page: Any, seat: int) -> list[int]:
+    side = page.locator(f'.sp-side[data-seat="{seat}"]')
+    return [int(v) for v in side.locator(".sp-tableau .sp-pile").evaluate_all("els => els.map(e => e.dataset.cards)")]
+
+
+def test_spit_replay_steps_forwards_and_back(page: Any, web_server: WebServer) -> None:
+    game_id = finished_spit_game(web_server.base, "spit")
+    data = httpx.get(web_server.base + f"/api/games/{game_id}/positions").json()
+    moves, positions = data["moves"], data["positions"]
+    assert data["game"] == "spit" and len(positions) == len(moves) + 1 and moves
+    # the first play onto a center pile
+    k = next(i for i, m in enumerate(moves) if m["move"] and "-C" in m["move"])
+    seat = moves[k]["seat"]
+
+    page.goto(web_server.base + f"/replay/{game_id}")
+    page.wait_for_selector(".spit-table.replay")
+    assert spit_ply(page) == 0 and page.text_content("#replay-move") == "The deal"
+    assert int(page.get_attribute("#replay-ply", "max")) == len(moves)
+    assert page.locator("#log li").count() == len(moves)
+    assert center_tops(page) == [c["top"] for c in positions[0]["centers"]]
+    assert page.text_content("#sp-clock") == "0:00.0"
+
+    page.click("#replay-next")
+    assert spit_ply(page) == 1 and moves[0]["move"] in page.text_content("#replay-move")
+    page.keyboard.press("ArrowRight")
+    assert spit_ply(page) == 2
+    page.keyboard.press("ArrowLeft")
+    page.click("#replay-prev")
+    assert spit_ply(page) == 0
+
+    # the slider to just before the center play, then ▶ (the card leaves the tableau) and ◀
+    page.fill("#replay-ply", str(k))
+    assert spit_ply(page) == k
+    before = tableau_counts(page, seat)
+    assert before == [p["cards"] for p in positions[k]["players"][seat]["tableau"]]
+    page.click("#replay-next")
+    assert spit_ply(page) == k + 1 and page.text_content("#replay-move").endswith(moves[k]["move"])
+    after = [p["cards"] for p in positions[k + 1]["players"][seat]["tableau"]]
+    assert tableau_counts(page, seat) == after and sum(after) == sum(before) - 1
+    assert center_tops(page) == [c["top"] for c in positions[k + 1]["centers"]]
+    # the game time of the step: in the step's words, on the clock and in the move list
+    t = moves[k]["t"]
+    shown = f"{t // 60000}:{t // 1000 % 60:02d}.{round(t / 100) % 10}"
+    assert int(page.get_attribute(".spit-table.replay", "data-t")) == t
+    assert page.text_content("#replay-move").startswith(shown) and page.text_content("#sp-clock") == shown
+    assert page.locator("#log li.current").get_attribute("data-ply") == str(k + 1)
+    assert shown in page.text_content("#log li.current")
+    page.screenshot(path=str(DOCS / "web-replay-spit.png"), full_page=True)
+    page.click("#replay-prev")
+    assert tableau_counts(page, seat) == before
+
+    # the end: the result and the final table; ▶ stays there
+    page.keyboard.press("End")
+    assert spit_ply(page) == len(moves)
+    assert page.is_visible("#replay-result") and page.get_attribute(".spit-table.replay", "data-over") == "1"
+    assert center_tops(page) == [c["top"] for c in positions[-1]["centers"]]
+    for s in (0, 1):
+        assert tableau_counts(page, s) == [p["cards"] for p in positions[-1]["players"][s]["tableau"]]
+    page.click("#replay-next")
+    assert spit_ply(page) == len(moves)
+    page.click('#log li[data-ply="1"]')
+    assert spit_ply(page) == 1
+    page.keyboard.press("Home")
+    assert spit_ply(page) == 0
+
+    # the finished table's page and the stats page link the replay
+    page.goto(web_server.base + f"/t/{data['tableId']}")
+    page.click("#replay-link")
+    page.wait_for_selector(".spit-table.replay")
+    assert spit_ply(page) == 0
+    page.goto(web_server.base + f"/stats/{data['players'][0]['player']}")
+    page.click(f'#games-list li[data-game-id="{game_id}"] a.replay-link')
+    page.wait_for_selector(".spit-table.replay")
+
+
+def test_speed_replay_from_the_game_over_dialog(page: Any, web_server: WebServer) -> None:
+    # two fast bots play Speed; the page watches until the game-over dialog, whose Replay link opens the viewer
+    r = httpx.post(web_server.base + "/api/tables", json={
+        "game": "speed", "join": False, "options": {"auto_spit_ms": 150, "time_limit_s": 6},
+        "seats": [{"kind": "bot", "level": "reflex:30"}, {"kind": "bot", "level": "reflex:60"}]})
+    assert r.status_code == 200, r.text
+    page.goto(web_server.base + f"/t/{r.json()['id']}?watch=1")
+    page.wait_for_selector("#game-over #replay-link", timeout=30_000)
+    page.click("#game-over #replay-link")
+    page.wait_for_selector(".spit-table.replay")
+    game_id = int(page.url.rstrip("/").rsplit("/", 1)[1])
+    data = httpx.get(web_server.base + f"/api/games/{game_id}/positions").json()
+    assert data["game"] == "speed" and data["tableId"] == r.json()["id"]
+    positions = data["positions"]
+    page.goto(web_server.base + f"/replay/{game_id}?ply=1")
+    page.wait_for_selector(".spit-table.replay")
+    assert spit_ply(page) == 1 and page.get_attribute(".spit-table.replay", "data-game") == "speed"
+    for s in (0, 1):
+        hand = page.locator(f'.sp-side[data-seat="{s}"] .sp-hand [data-card]')
+        assert hand.evaluate_all("els => els.map(e => e.dataset.card)") == positions[1]["players"][s]["hand"]
+    page.keyboard.press("End")
+    assert spit_ply(page) == len(data["moves"]) and page.is_visible("#replay-result")

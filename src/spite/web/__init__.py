@@ -1,6 +1,7 @@
 """The browser page: static HTML, JS modules and CSS served by the game server (no build step).
 
-:func:`install` adds ``/`` (the lobby), ``/replay/{id}`` and ``/static/…`` to a FastAPI app;
+:func:`install` adds ``/`` (the lobby), ``/replay/{id}``, ``/stats`` (``/stats/{player}``),
+``/rules/{game}`` and ``/static/…`` to a FastAPI app;
 ``/t/{id}`` stays the server's own route and answers with the page when a browser asks for HTML
 (:func:`wants_html`), with the table's JSON otherwise.
 
@@ -34,7 +35,8 @@ def index_response() -> FileResponse:
 
 
 def install(app: FastAPI) -> None:
-    """Serve the page on ``app``: ``/``, ``/replay/{id}`` and the static files under ``/static``."""
+    """Serve the page on ``app``: ``/``, ``/replay/{id}``, ``/stats[/{player}]``, ``/rules[/{game}]`` and
+    the static files under ``/static``. The page routes by its URL itself, so each is ``index.html``."""
 
     async def page() -> FileResponse:
         return index_response()
@@ -42,6 +44,16 @@ def install(app: FastAPI) -> None:
     async def replay_page(game_id: str) -> FileResponse:
         return index_response()
 
+    async def player_page(player: str) -> FileResponse:
+        return index_response()
+
+    async def rules_page(game: str) -> FileResponse:
+        return index_response()
+
     app.add_api_route("/", page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/replay/{game_id}", replay_page, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/stats", page, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/stats/{player}", player_page, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/rules", page, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/rules/{game}", rules_page, methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

@@ -1,9 +1,13 @@
-// The page: a tiny router (/, /t/{id}, /replay/{id}), the lobby and the Spite and Malice table.
+// The page: a tiny router (/, /t/{id}, /replay/{id}, /stats[/{player}], /rules/{game}), the lobby and the Spite and Malice table.
 // It only uses what the server gives a seat (docs/protocol.md): TableInfo, the seat's view, its legal moves.
 
 import { LANGS, getLang, setLang, t } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
 import { openReplay } from "./replay.js";
+import { renderRules } from "./rules.js";
+import { SPIT_GAMES, openSpit } from "./spit.js";
+import { renderStats } from "./stats.js";
+import { api } from "./store.js";
 import { openTable } from "./table.js";
 
 export const main = () => document.getElementById("main");
@@ -28,15 +32,35 @@ function applyLang() {
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
 }
 
+/** /t/{id}: the Spit/Speed screen for those games, else the Spite and Malice table (which also shows errors). */
+async function openAnyTable(id) {
+  let info = null;
+  try {
+    info = await api("GET", `/api/tables/${encodeURIComponent(id)}`);
+  } catch {
+    /* openTable shows the server's answer */
+  }
+  if (info && SPIT_GAMES.includes(info.game)) {
+    document.getElementById("nav-rules").href = "/rules/spit";
+    openSpit(info);
+  } else openTable(id);
+}
+
 function route() {
   const path = location.pathname;
   let m;
   if ((m = path.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/))) {
     document.body.dataset.page = "table";
-    openTable(m[1]);
+    openAnyTable(m[1]);
   } else if ((m = path.match(/^\/replay\/(\d+)\/?$/))) {
     document.body.dataset.page = "replay";
     openReplay(m[1]);
+  } else if ((m = path.match(/^\/stats(?:\/([^/]+))?\/?$/))) {
+    document.body.dataset.page = "stats";
+    renderStats(m[1]);
+  } else if ((m = path.match(/^\/rules(?:\/([a-z-]+))?\/?$/))) {
+    document.body.dataset.page = "rules";
+    renderRules(m[1] || "spite-malice");
   } else {
     document.body.dataset.page = "lobby";
     renderLobby();

@@ -3,6 +3,7 @@
 
 import { main, setRerender, setStatus } from "./app.js";
 import { t } from "./i18n.js";
+import { SPIT_GAMES, SPIT_LEVELS, SPIT_PRESETS } from "./spit.js";
 import { api, getName, saveSeat, setName } from "./store.js";
 
 export const PRESETS = ["classic", "cat-and-mouse", "match", "skip-bo", "short", "kings-only", "no-blocking",
@@ -35,18 +36,27 @@ export async function quickPlay(preset, level, opts) {
 }
 
 /** Create a table (seats: list of {kind, level}); the creator takes the first person seat. */
-export async function createTable(preset, opts, seatList) {
-  const joined = await api("POST", "/api/tables", { game: "spite-malice", preset, options: opts, seats: seatList, name: playerName() });
+export async function createTable(preset, opts, seatList, game = "spite-malice") {
+  const joined = await api("POST", "/api/tables", { game, preset, options: opts, seats: seatList, name: playerName() });
   saveSeat(joined.table.id, joined.seat, joined.token);
   location.assign(joined.table.link);
 }
 
-function seatsRows(preset) {
-  const n = PLAYERS[preset] || 2;
+/** The game select (Spite and Malice, Spit, Speed), and a game's presets and computer levels. */
+function gameOptions(selected) {
+  return ["spite-malice", ...SPIT_GAMES].map((g) => `<option value="${g}"${g === selected ? " selected" : ""}>` +
+    `${t({ "spite-malice": "malice", spit: "spit_game", speed: "speed_game" }[g])}</option>`).join("");
+}
+
+const presetsOf = (game) => SPIT_PRESETS[game] || PRESETS;
+const levelsOf = (game) => (SPIT_GAMES.includes(game) ? SPIT_LEVELS : LEVELS);
+
+function seatsRows(preset, game = "spite-malice") {
+  const n = SPIT_GAMES.includes(game) ? 2 : PLAYERS[preset] || 2;
   let rows = `<div class="seatrow">${t("seat_n", { n: 0 })}: <b>${t("you")}</b></div>`;
   for (let s = 1; s < n; s++) {
     const opts = [`<option value="person">${t("person")}</option>`]
-      .concat(LEVELS.map((l) => `<option value="bot:${l}">${esc(t("bot", { level: l }))}</option>`)).join("");
+      .concat(levelsOf(game).map((l) => `<option value="bot:${l}">${esc(t("bot", { level: l }))}</option>`)).join("");
     rows += `<label class="seatrow">${t("seat_n", { n: s })}: <select name="seat${s}" data-seat="${s}">${opts}</select></label>`;
   }
   return rows;
@@ -55,7 +65,8 @@ function seatsRows(preset) {
 function tableLine(info, action) {
   const who = info.seats.map((s) => (s.kind === "bot" ? esc(t("bot", { level: s.level })) : s.player ? esc(s.player) : "—")).join(" · ");
   const label = action === "join" ? t("join") : t("watch");
-  return `<li data-table="${esc(info.id)}"><span class="tname">${esc(info.preset)}</span> <span class="tseats">${who}</span>
+  const game = SPIT_GAMES.includes(info.game) ? `${t(`${info.game}_game`)} · ` : "";
+  return `<li data-table="${esc(info.id)}" data-game="${esc(info.game)}"><span class="tname">${esc(game)}${esc(info.preset)}</span> <span class="tseats">${who}</span>
     <a class="btn" data-action="${action}" href="${esc(info.link)}${action === "watch" ? "?watch=1" : ""}">${label}</a></li>`;
 }
 
@@ -65,16 +76,16 @@ async function loadLists() {
   if (!openList || !playList) return;
   try {
     const [open, playing] = await Promise.all([api("GET", "/api/tables"), api("GET", "/api/tables?status=playing")]);
-    const malice = (l) => l.filter((x) => x.game === "spite-malice");
-    openList.innerHTML = malice(open).map((x) => tableLine(x, "join")).join("") || `<li class="muted">${t("none")}</li>`;
-    playList.innerHTML = malice(playing).map((x) => tableLine(x, "watch")).join("") || `<li class="muted">${t("none")}</li>`;
+    const known = (l) => l.filter((x) => x.game === "spite-malice" || SPIT_GAMES.includes(x.game));
+    openList.innerHTML = known(open).map((x) => tableLine(x, "join")).join("") || `<li class="muted">${t("none")}</li>`;
+    playList.innerHTML = known(playing).map((x) => tableLine(x, "watch")).join("") || `<li class="muted">${t("none")}</li>`;
   } catch (err) {
     openList.innerHTML = `<li class="error">${esc(err.message)}</li>`;
   }
 }
 
 export function renderLobby() {
-  const state = { qpPreset: "short", qpLevel: "medium", ftPreset: "classic", stock: "" };
+  const state = { qpPreset: "short", qpLevel: "medium", ftPreset: "classic", stock: "", qpGame: "spite-malice", ftGame: "spite-malice" };
   const draw = () => {
     setStatus(t("lobby"));
     main().innerHTML = `
@@ -85,11 +96,10 @@ export function renderLobby() {
       <section class="panel">
         <h2>${t("quick_play")}</h2>
         <form id="quick">
-          <label>${t("game")} <select name="game"><option value="spite-malice">${t("malice")}</option>
-            <option value="spit" disabled>${t("spit_soon")}</option></select></label>
-          <label>${t("preset")} <select name="preset">${options(PRESETS.filter((p) => !PLAYERS[p]), state.qpPreset)}</select></label>
-          <label>${t("level")} <select name="level">${options(LEVELS, state.qpLevel)}</select></label>
-          <label>${t("stock_size")} <input name="stock_size" type="number" min="1" max="50" value="${esc(state.stock)}"></label>
+          <label>${t("game")} <select name="game">${gameOptions(state.qpGame)}</select></label>
+          <label>${t("preset")} <select name="preset">${options(presetsOf(state.qpGame).filter((p) => !PLAYERS[p]), state.qpPreset)}</select></label>
+          <label>${t("level")} <select name="level">${options(levelsOf(state.qpGame), state.qpLevel)}</select></label>
+          ${SPIT_GAMES.includes(state.qpGame) ? "" : `<label>${t("stock_size")} <input name="stock_size" type="number" min="1" max="50" value="${esc(state.stock)}"></label>`}
           <button type="submit" class="primary" id="quick-play">${t("play")}</button>
           <p class="error" role="alert"></p>
         </form>
@@ -97,9 +107,10 @@ export function renderLobby() {
       <section class="panel">
         <h2>${t("friend_table")}</h2>
         <form id="friend">
-          <label>${t("preset")} <select name="preset">${options(PRESETS, state.ftPreset)}</select></label>
-          <label>${t("stock_size")} <input name="stock_size" type="number" min="1" max="50"></label>
-          <div id="seats">${seatsRows(state.ftPreset)}</div>
+          <label>${t("game")} <select name="game">${gameOptions(state.ftGame)}</select></label>
+          <label>${t("preset")} <select name="preset">${options(presetsOf(state.ftGame), state.ftPreset)}</select></label>
+          ${SPIT_GAMES.includes(state.ftGame) ? "" : `<label>${t("stock_size")} <input name="stock_size" type="number" min="1" max="50"></label>`}
+          <div id="seats">${seatsRows(state.ftPreset, state.ftGame)}</div>
           <button type="submit" id="create-table">${t("create")}</button>
           <p class="error" role="alert"></p>
         </form>
@@ -115,23 +126,39 @@ export function renderLobby() {
     name.addEventListener("change", () => setName(name.value));
     name.addEventListener("input", () => setName(name.value));
     const quick = document.getElementById("quick");
+    quick.game.addEventListener("change", () => {
+      // Spit and Speed: their presets and reflex bots, no stock size
+      state.qpGame = quick.game.value;
+      state.qpPreset = presetsOf(state.qpGame)[0] === "classic" ? "short" : presetsOf(state.qpGame)[0];
+      state.qpLevel = SPIT_GAMES.includes(state.qpGame) ? "beginner" : "medium";
+      draw();
+    });
     quick.preset.addEventListener("change", () => (state.qpPreset = quick.preset.value));
     quick.level.addEventListener("change", () => (state.qpLevel = quick.level.value));
     quick.addEventListener("submit", async (ev) => {
       ev.preventDefault();
-      state.stock = quick.stock_size.value;
+      state.stock = quick.stock_size?.value ?? state.stock;
       const err = quick.querySelector(".error");
       err.textContent = "";
       try {
+        if (SPIT_GAMES.includes(quick.game.value)) {
+          await createTable(quick.preset.value, {}, [{ kind: "person" }, { kind: "bot", level: quick.level.value }], quick.game.value);
+          return;
+        }
         await quickPlay(quick.preset.value, quick.level.value, stockOption(quick));
       } catch (e) {
         err.textContent = e.message;
       }
     });
     const friend = document.getElementById("friend");
+    friend.game.addEventListener("change", () => {
+      state.ftGame = friend.game.value;
+      state.ftPreset = presetsOf(state.ftGame)[0];
+      draw();
+    });
     friend.preset.addEventListener("change", () => {
       state.ftPreset = friend.preset.value;
-      document.getElementById("seats").innerHTML = seatsRows(state.ftPreset);
+      document.getElementById("seats").innerHTML = seatsRows(state.ftPreset, state.ftGame);
     });
     friend.addEventListener("submit", async (ev) => {
       ev.preventDefault();
@@ -142,7 +169,8 @@ export function renderLobby() {
         seatList.push(sel.value === "person" ? { kind: "person" } : { kind: "bot", level: sel.value.slice(4) });
       }
       try {
-        await createTable(friend.preset.value, stockOption(friend), seatList);
+        const game = friend.game.value;
+        await createTable(friend.preset.value, SPIT_GAMES.includes(game) ? {} : stockOption(friend), seatList, game);
       } catch (e) {
         err.textContent = e.message;
       }

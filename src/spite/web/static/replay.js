@@ -1,9 +1,11 @@
 // The replay viewer: a finished game's positions (GET /api/games/{id}/positions), stepped with
-// ◀ ▶, a slider, the arrow keys (Home/End too) or a click in the move list. The table is drawn by
-// table.js's code, read-only, with every card shown.
+// ◀ ▶, a slider, the arrow keys (Home/End too) or a click in the move list. A Spite and Malice
+// table is drawn by table.js's code, a Spit or Speed table by spit.js's, read-only, with every card
+// shown (Spit and Speed: the face-down cards listed under each side) and the game time of each step.
 
 import { main, setRerender, setStatus } from "./app.js";
 import { t } from "./i18n.js";
+import { SPIT_GAMES, SpitClient } from "./spit.js";
 import { TableClient } from "./table.js";
 import { api } from "./store.js";
 
@@ -16,8 +18,7 @@ class ReplayBoard extends TableClient {
   constructor(data) {
     super({
       id: `game-${data.gameId}`, preset: data.preset, options: data.options, status: "finished",
-      seats: data.players.map((p) => ({ seat: p.seat, player: p.player, kind: p.isBot ? "bot" : "person",
-        status: p.isBot ? "bot" : "connected" })),
+      seats: replaySeats(data),
     }, null);
     this.data = data;
     this.ply = 0;
@@ -45,19 +46,7 @@ class ReplayBoard extends TableClient {
       : r.team !== undefined && r.team !== null ? t("wins", { name: `team ${r.team}` }) : t("draw_result");
     const end = this.ply === n ? `<p class="result" id="replay-result">${t("game_over")}: ${esc(winner)}` +
       `${r.reason ? ` (${esc(t(`reason_${r.reason}`))})` : ""}</p>` : "";
-    main().innerHTML = `<section class="panel replay-bar">
-        <h2>${t("replay_title", { id: data.gameId })} · ${esc(data.preset)}</h2>
-        <div class="replay-controls">
-          <button type="button" id="replay-first" title="Home" aria-label="${t("replay_first")}">|◀</button>
-          <button type="button" id="replay-prev" title="←" aria-label="${t("replay_prev")}">◀</button>
-          <input type="range" id="replay-ply" min="0" max="${n}" value="${this.ply}" aria-label="${t("replay_ply", { k: this.ply, n })}">
-          <button type="button" id="replay-next" title="→" aria-label="${t("replay_next")}">▶</button>
-          <button type="button" id="replay-last" title="End" aria-label="${t("replay_last")}">▶|</button>
-          <span id="replay-count">${t("replay_ply", { k: this.ply, n })}</span>
-          <strong id="replay-move">${esc(moveText)}</strong>
-        </div>${end}
-        <p class="muted">${t("replay_keys")} · <a href="/api/games/${data.gameId}/record">${t("record")}</a> · <a href="/">${t("back_lobby")}</a></p>
-      </section>
+    main().innerHTML = `${controlsHTML(data, this.ply, moveText, end)}
       <div class="table replay" data-ply="${this.ply}" data-plies="${n}" data-over="0" data-my-turn="0" data-seat="">
         <div class="board">
           <div class="opponents">${order.map((s) => this.playerHTML(s, false)).join("")}</div>
@@ -67,30 +56,184 @@ class ReplayBoard extends TableClient {
         <aside class="side"><h3>${t("log")}</h3><ol class="log" id="log">${items}</ol></aside>
       </div>`;
     setStatus(`${t("turn", { n: this.view.turn })} · ${t("replay_ply", { k: this.ply, n })}`);
-    const root = main();
-    root.querySelector("#replay-first").addEventListener("click", () => this.go(0));
-    root.querySelector("#replay-prev").addEventListener("click", () => this.go(this.ply - 1));
-    root.querySelector("#replay-next").addEventListener("click", () => this.go(this.ply + 1));
-    root.querySelector("#replay-last").addEventListener("click", () => this.go(n));
-    root.querySelector("#replay-ply").addEventListener("input", (ev) => this.go(Number(ev.target.value)));
-    for (const li of root.querySelectorAll("#log li")) li.addEventListener("click", () => this.go(Number(li.dataset.ply)));
-    const cur = root.querySelector("#log li.current");
-    if (cur) cur.scrollIntoView({ block: "nearest" });
+    bindControls(this, main(), n);
   }
 
   onReplayKey(ev) {
-    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    const step = { ArrowLeft: -1, ArrowRight: 1 }[ev.key];
-    if (step !== undefined) {
-      ev.preventDefault();
-      this.go(this.ply + step);
-    } else if (ev.key === "Home") {
-      ev.preventDefault();
-      this.go(0);
-    } else if (ev.key === "End") {
-      ev.preventDefault();
-      this.go(this.data.moves.length);
+    replayKey(this, ev);
+  }
+}
+
+/** The replay's seats as a TableInfo's seats. */
+function replaySeats(data) {
+  return data.players.map((p) => ({ seat: p.seat, player: p.player, kind: p.isBot ? "bot" : "person",
+    status: p.isBot ? "bot" : "connected" }));
+}
+
+/** The game time of a Spit or Speed step: minutes, seconds and tenths ("1:07.4"). */
+function gameTime(ms) {
+  const tenths = Math.max(0, Math.round(ms / 100));
+  const s = Math.floor(tenths / 10);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}.${tenths % 10}`;
+}
+
+/** spit.js's drawing without a socket: no seat, nothing playable; the clock stands at each step's time. */
+class SpitReplayBoard extends SpitClient {
+  constructor(data) {
+    super({
+      id: `game-${data.gameId}`, game: data.game, preset: data.preset, options: data.options, status: "finished",
+      gameId: data.gameId, seats: replaySeats(data),
+    }, null);
+    this.data = data;
+    this.ply = 0;
+  }
+
+  go(ply) {
+    this.ply = Math.max(0, Math.min(this.data.moves.length, ply));
+    this.render();
+  }
+
+  /** A step in words: who did what (or the time limit), then what came with it (flips, rounds, deals). */
+  stepText(step, round) {
+    const head = step.seat === null || step.seat === undefined ? t("rp_time_up") : `${this.name(step.seat)}: ${step.move}`;
+    const extra = (step.events || []).map((ev) => this.eventText(ev, round)).filter(Boolean);
+    return [head, extra];
+  }
+
+  eventText(ev, round) {
+    const who = ev.seat === null || ev.seat === undefined ? "" : this.name(ev.seat);
+    switch (ev.kind) {
+      case "flip": return `${t("sp_flip_log")}: ${ev.text}`;
+      case "round-won": return `${t("sp_round_won", { name: who, n: round })} (${t(`sp_why_${ev.text}`)})`;
+      case "deal": return t("sp_new_round", { n: Number(String(ev.text).replace(/\D/g, "")) || round + 1 });
+      case "shuffle": return t("sp_shuffle");
+      case "game-over": return t("game_over");
+      case "move": return `${who}: ${ev.text}`;
+      default: return "";
     }
+  }
+
+  /** The face-down cards of ``seat``, bottom to top: the tableau piles under their tops and the spit pile (Speed: draw and side pile). */
+  hiddenHTML(seat) {
+    const p = this.view.players[seat];
+    const parts = [];
+    if (this.game === "spit") {
+      (p.tableau_cards || []).forEach((pile, i) => {
+        if (pile.length > 1) parts.push(`T${i + 1} ${pile.slice(0, -1).join(" ")}`);
+      });
+      if (p.spit_cards?.length) parts.push(`${t("sp_spit_pile")} ${p.spit_cards.join(" ")}`);
+    } else {
+      if (p.draw_cards?.length) parts.push(`${t("sp_draw")} ${p.draw_cards.join(" ")}`);
+      if (p.side_cards?.length) parts.push(`${t("rp_side_pile")} ${p.side_cards.join(" ")}`);
+    }
+    return `<p class="muted sp-hidden" data-seat="${seat}"><span>${esc(t("rp_face_down"))}:</span> ` +
+      `<code>${esc(parts.join(" · ") || "–")}</code></p>`;
+  }
+
+  render() {
+    const data = this.data;
+    const n = data.moves.length;
+    const pos = data.positions[this.ply];
+    this.view = pos;
+    this.clock = { now: pos.t ?? 0, phase: pos.phase ?? "play", playFrom: pos.play_from ?? 0,
+      roundWinner: pos.round_winner ?? null, nextEvent: null };
+    this.roundsWon = pos.players.map((p) => p.rounds_won ?? 0);
+    this.flashes.clear();
+    const last = this.ply > 0 ? data.moves[this.ply - 1] : null;
+    if (last && last.move) this.flashMove(last.seat, last.move);
+    for (const ev of last?.events || []) {
+      if (ev.kind === "flip") for (const part of ev.text.split(",")) {
+        const c = part.trim().split(" ")[0];
+        if (c) this.flash(c, "flip");
+      }
+    }
+    this.banner = null;
+    const now = this.clock.now;
+    const before = this.ply > 0 ? data.positions[this.ply - 1].round : pos.round;
+    let moveText = t("replay_start");
+    if (last) {
+      const [head, extra] = this.stepText(last, before);
+      moveText = `${gameTime(last.t)} · ${head}${extra.length ? ` · ${extra.join(" · ")}` : ""}`;
+    }
+    const items = data.moves.map((m, i) => {
+      const [head, extra] = this.stepText(m, data.positions[i].round);
+      const who = m.seat === null || m.seat === undefined ? `<span class="event">${esc(head)}</span>`
+        : `<span class="who">${esc(this.name(m.seat))}</span> <code>${esc(m.move)}</code>`;
+      const evs = extra.length ? ` <span class="muted ev">${esc(extra.join(" · "))}</span>` : "";
+      return `<li data-ply="${i + 1}" data-seat="${m.seat ?? ""}"${i + 1 === this.ply ? ' class="current" aria-current="step"' : ""}>` +
+        `<span class="muted t">${gameTime(m.t)}</span> ${who}${evs}</li>`;
+    }).join("");
+    const r = data.result || {};
+    const winner = r.winner !== undefined && r.winner !== null ? t("wins", { name: this.name(r.winner) }) : t("draw_result");
+    const end = this.ply === n ? `<p class="result" id="replay-result">${t("game_over")}: ${esc(winner)}` +
+      `${r.reason ? ` (${esc(t(`reason_${r.reason}`))})` : ""}</p>` : "";
+    const name = t(this.game === "speed" ? "speed_game" : "spit_game");
+    main().innerHTML = `${controlsHTML(data, this.ply, moveText, end)}
+      <div class="spit-table replay" data-game="${this.game}" data-ply="${this.ply}" data-plies="${n}" data-t="${now}"
+           data-phase="${esc(this.clock.phase)}" data-round="${pos.round}" data-round-winner="${this.clock.roundWinner ?? ""}"
+           data-stuck="${pos.stuck ? 1 : 0}" data-over="${pos.finished ? 1 : 0}" data-seat="" data-centers="${pos.centers.length}">
+        <div class="sp-board">
+          <div class="sp-head"><b>${esc(name)}</b> · <span>${esc(data.preset)}</span>
+            ${this.game === "spit" ? ` · <span id="sp-round">${t("sp_round", { n: pos.round })}</span>` : ""}
+            · <span id="sp-clock">${gameTime(now)}</span></div>
+          ${this.sideHTML(this.opp, now, null)}
+          ${this.hiddenHTML(this.opp)}
+          ${this.centersHTML(now, null)}
+          ${this.sideHTML(this.me, now, null)}
+          ${this.hiddenHTML(this.me)}
+        </div>
+        <aside class="side sp-log-side"><h3>${t("log")}</h3><ol class="log sp-log" id="log">${items}</ol></aside>
+      </div>`;
+    setStatus(`${name} · ${gameTime(now)} · ${t("replay_ply", { k: this.ply, n })}`);
+    bindControls(this, main(), n);
+  }
+
+  onReplayKey(ev) {
+    replayKey(this, ev);
+  }
+}
+
+/** The bar above a replayed table: title, ◀ ▶ and the slider, the step in words, the result at the end. */
+function controlsHTML(data, ply, moveText, end) {
+  const n = data.moves.length;
+  return `<section class="panel replay-bar">
+        <h2>${t("replay_title", { id: data.gameId })} · ${esc(data.preset)}</h2>
+        <div class="replay-controls">
+          <button type="button" id="replay-first" title="Home" aria-label="${t("replay_first")}">|◀</button>
+          <button type="button" id="replay-prev" title="←" aria-label="${t("replay_prev")}">◀</button>
+          <input type="range" id="replay-ply" min="0" max="${n}" value="${ply}" aria-label="${t("replay_ply", { k: ply, n })}">
+          <button type="button" id="replay-next" title="→" aria-label="${t("replay_next")}">▶</button>
+          <button type="button" id="replay-last" title="End" aria-label="${t("replay_last")}">▶|</button>
+          <span id="replay-count">${t("replay_ply", { k: ply, n })}</span>
+          <strong id="replay-move">${esc(moveText)}</strong>
+        </div>${end}
+        <p class="muted">${t("replay_keys")} · <a href="/api/games/${data.gameId}/record" id="replay-record" download="spite-game-${data.gameId}.json">${t("record")}</a> · <a href="/">${t("back_lobby")}</a></p>
+      </section>`;
+}
+
+function bindControls(board, root, n) {
+  root.querySelector("#replay-first").addEventListener("click", () => board.go(0));
+  root.querySelector("#replay-prev").addEventListener("click", () => board.go(board.ply - 1));
+  root.querySelector("#replay-next").addEventListener("click", () => board.go(board.ply + 1));
+  root.querySelector("#replay-last").addEventListener("click", () => board.go(n));
+  root.querySelector("#replay-ply").addEventListener("input", (ev) => board.go(Number(ev.target.value)));
+  for (const li of root.querySelectorAll("#log li")) li.addEventListener("click", () => board.go(Number(li.dataset.ply)));
+  const cur = root.querySelector("#log li.current");
+  if (cur) cur.scrollIntoView({ block: "nearest" });
+}
+
+function replayKey(board, ev) {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const step = { ArrowLeft: -1, ArrowRight: 1 }[ev.key];
+  if (step !== undefined) {
+    ev.preventDefault();
+    board.go(board.ply + step);
+  } else if (ev.key === "Home") {
+    ev.preventDefault();
+    board.go(0);
+  } else if (ev.key === "End") {
+    ev.preventDefault();
+    board.go(board.data.moves.length);
   }
 }
 
@@ -105,13 +248,13 @@ export async function openReplay(id) {
       setStatus("");
       main().innerHTML = `<section class="panel"><h2>${t("replay_title", { id: esc(id) })}</h2>
         <p class="error" id="replay-error">${esc(err.message)}</p>
-        <p><a href="/api/games/${esc(id)}/record">${t("record")}</a> · <a href="/">${t("back_lobby")}</a></p></section>`;
+        <p><a href="/api/games/${esc(id)}/record" id="replay-record" download="spite-game-${esc(id)}.json">${t("record")}</a> · <a href="/">${t("back_lobby")}</a></p></section>`;
     };
     setRerender(draw);
     draw();
     return;
   }
-  const board = new ReplayBoard(data);
+  const board = SPIT_GAMES.includes(data.game) ? new SpitReplayBoard(data) : new ReplayBoard(data);
   const start = Number(new URLSearchParams(location.search).get("ply") || 0);
   setRerender(() => board.render());
   document.addEventListener("keydown", (ev) => {

@@ -1,5 +1,9 @@
 // The Spite and Malice table: one WebSocket (docs/protocol.md), the seat's view drawn as cards,
 // click-to-play and drag-and-drop with the legal targets highlighted, the log in the notation.
+// Hint (button, H or ?) shows the server's suggestion on the table (source and target marked) with
+// its reason; Undo (button, U) takes back a build play of this turn while the server says canUndo;
+// at a match table the score to the target heads the table, and the end-of-game summary offers the
+// next game.
 
 import { main, setRerender, setStatus } from "./app.js";
 import { backSVG, cardSVG, handToken, rankValue, slotSVG, valueName } from "./cards.js";
@@ -108,6 +112,10 @@ export class TableClient {
     this.closedByUs = false;
     this.flash = null;
     this.counter = 0;
+    this.canUndo = false;
+    this.match = null; // the server's MatchInfo at match tables
+    this.hint = null; // {move, why, stateVersion} for the position shown, or {asking: true}
+    this.readySent = false;
   }
 
   connect() {
@@ -119,7 +127,7 @@ export class TableClient {
     });
     ws.addEventListener("message", (ev) => this.onMessage(JSON.parse(ev.data)));
     ws.addEventListener("close", () => {
-      if (this.ws !== ws || this.closedByUs || this.over) return;
+      if (this.ws !== ws || this.closedByUs || (this.over && !this.matchGoesOn())) return;
       setStatus(t("reconnecting"));
       setTimeout(() => this.connect(), 1000);
     });
@@ -139,6 +147,16 @@ export class TableClient {
     if (ev.target.closest?.("input, select, textarea") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (!this.myTurn()) return;
     const key = ev.key.toLowerCase();
+    if ((key === "h" || key === "?") && !this.prefix) {
+      ev.preventDefault();
+      this.askHint();
+      return;
+    }
+    if (key === "u" && !this.prefix) {
+      ev.preventDefault();
+      this.undo();
+      return;
+    }
     const prefix = this.prefix;
     this.prefix = null;
     if (key === "escape") {
@@ -185,12 +203,20 @@ export class TableClient {
 
   setPosition(msg) {
     if (msg.stateVersion < this.version) return;
+    if (msg.stateVersion !== this.version) this.hint = null;
     this.version = msg.stateVersion;
     this.view = msg.view;
     this.legal = msg.legal || [];
     this.moves = parseLegal(this.legal);
+    this.canUndo = Boolean(msg.canUndo);
+    if (msg.match) this.match = msg.match;
     this.selected = null;
     this.pending = false;
+  }
+
+  /** A match table whose match is not over yet (between games, the next one is coming). */
+  matchGoesOn() {
+    return Boolean(this.match && !this.match.over);
   }
 
   onMessage(msg) {
@@ -202,12 +228,20 @@ export class TableClient {
         this.version = -1;
         this.setPosition(msg);
         if (msg.view.finished) this.over = { result: msg.view.result };
+        else this.over = null; // back after a match's next game began
         break;
       case "state": {
         if (msg.stateVersion > this.version + 1 && this.version >= 0) this.send({ type: "sync" });
         if (msg.last && msg.stateVersion > this.version) {
-          this.log.push({ seat: msg.last.seat, move: msg.last.move, v: msg.stateVersion });
-          this.flash = msg.last.seat !== this.seat ? { seat: msg.last.seat, move: msg.last.move, at: Date.now() } : null;
+          this.log.push({ seat: msg.last.seat, move: msg.last.move, v: msg.stateVersion, undone: Boolean(msg.last.undone) });
+          this.flash = msg.last.seat !== this.seat && !msg.last.undone
+            ? { seat: msg.last.seat, move: msg.last.move, at: Date.now() } : null;
+        }
+        if (this.over && !msg.view.finished && msg.stateVersion > this.version) {
+          // a match's next game: the summary goes, the new deal comes
+          this.over = null;
+          this.readySent = false;
+          this.flash = null;
         }
         this.setPosition(msg);
         this.message = "";
@@ -215,16 +249,24 @@ export class TableClient {
       }
       case "ack":
         break;
+      case "hint":
+        if (msg.stateVersion === this.version) this.hint = msg;
+        else if (this.hint?.asking) this.hint = null;
+        break;
       case "table":
         this.table = msg.table;
+        if (msg.match) this.match = msg.match;
         this.log.push({ text: msg.event.text });
         break;
       case "gameOver":
         this.over = { result: msg.result, gameId: msg.gameId, recordUrl: msg.recordUrl };
-        this.table = { ...this.table, status: "finished", gameId: msg.gameId };
+        if (msg.match) this.match = msg.match;
+        this.table = { ...this.table, status: this.matchGoesOn() ? this.table.status : "finished", gameId: msg.gameId };
+        this.hint = null;
         break;
       case "error":
         this.pending = false;
+        if (this.hint?.asking) this.hint = null;
         if (msg.code === "stale") {
           this.send({ type: "sync" });
         } else if (msg.code === "wrong-token") {
@@ -252,9 +294,46 @@ export class TableClient {
   play(move) {
     this.pending = true;
     this.selected = null;
+    this.hint = null;
     this.counter += 1;
     this.send({ type: "move", move, stateVersion: this.version, id: `m${this.counter}` });
     this.render();
+  }
+
+  /** Ask the server what a bot would play here (answered by a ``hint`` message). */
+  askHint() {
+    if (!this.myTurn() || this.hint?.asking) return;
+    this.counter += 1;
+    this.hint = { asking: true };
+    this.send({ type: "hint", id: `h${this.counter}` });
+    this.render();
+  }
+
+  /** Take back this seat's last build play (the server checks the rule). */
+  undo() {
+    if (!this.myTurn() || !this.canUndo) return;
+    this.pending = true;
+    this.selected = null;
+    this.hint = null;
+    this.counter += 1;
+    this.send({ type: "undo", stateVersion: this.version, id: `u${this.counter}` });
+    this.render();
+  }
+
+  /** Ready for the match's next game. */
+  nextGame() {
+    if (this.readySent || this.seat === null) return;
+    this.readySent = true;
+    this.send({ type: "next", id: "next" });
+    this.render();
+  }
+
+  /** The hinted move's source and target names (``H7-B2`` → ["H7", "B2"]; ``pass`` → ["pass", null]). */
+  hintParts() {
+    const move = this.hint && !this.hint.asking ? this.hint.move : "";
+    if (!move) return [null, null];
+    const i = move.indexOf("-");
+    return i < 0 ? [move, null] : [move.slice(0, i), move.slice(i + 1)];
   }
 
   // ------------------------------------------------------------------ drawing
@@ -272,12 +351,14 @@ export class TableClient {
     if (this.seat === null) return "";
     const playable = this.myTurn() && this.moves.has(source);
     const sel = this.selected && this.selected.source === source;
-    return `data-source="${source}"${playable ? ` data-playable="1" draggable="true" data-targets="${[...this.moves.get(source)].join(" ")}"` : ""}${sel ? ' data-selected="1"' : ""}`;
+    const hinted = this.hintParts()[0] === source;
+    return `data-source="${source}"${playable ? ` data-playable="1" draggable="true" data-targets="${[...this.moves.get(source)].join(" ")}"` : ""}${sel ? ' data-selected="1"' : ""}${hinted ? ' data-hint="source"' : ""}`;
   }
 
   targetAttrs(target) {
     const legal = this.selected && this.moves.get(this.selected.source)?.has(target);
-    return `data-target="${target}"${legal ? ' data-legal="1"' : ""}`;
+    const hinted = this.hintParts()[1] === target;
+    return `data-target="${target}"${legal ? ' data-legal="1"' : ""}${hinted ? ' data-hint="target"' : ""}`;
   }
 
   playerHTML(s, mine) {
@@ -297,13 +378,15 @@ export class TableClient {
     }).join("");
     let hand;
     if (p.hand) {
+      const hintSrc = mine ? this.hintParts()[0] : null;
+      const hintAt = hintSrc ? p.hand.findIndex((c) => handToken(c) === hintSrc) : -1;
       hand = p.hand.map((c, i) => {
         const src = handToken(c);
         const playable = mine && this.myTurn() && this.moves.has(src);
         const sel = this.selected && this.selected.source === src && this.selected.index === i;
         return `<div class="card hand-card" data-card="${esc(c)}" data-index="${i}"${mine ? ` data-source="${src}"` : ""}` +
           `${playable ? ` data-playable="1" draggable="true" data-targets="${[...this.moves.get(src)].join(" ")}"` : ""}` +
-          `${sel ? ' data-selected="1"' : ""}>${cardSVG(c)}</div>`;
+          `${sel ? ' data-selected="1"' : ""}${i === hintAt ? ' data-hint="source"' : ""}>${cardSVG(c)}</div>`;
       }).join("");
     } else {
       hand = Array.from({ length: p.hand_size }, () => `<div class="card small">${backSVG()}</div>`).join("");
@@ -361,6 +444,8 @@ export class TableClient {
       ? `<li class="event">${esc(t("earlier", { n: e.earlier }))}</li>`
       : e.text !== undefined
       ? `<li class="event">${esc(e.text)}</li>`
+      : e.undone
+      ? `<li data-seat="${e.seat}" class="undone"><span class="who">${esc(this.name(e.seat))}</span> ${esc(t("undid"))} <code>${esc(e.move)}</code></li>`
       : `<li data-seat="${e.seat}"><span class="who">${esc(this.name(e.seat))}</span> <code>${esc(e.move)}</code></li>`).join("");
     return `<aside class="side"><h3>${t("log")}</h3><ol class="log" id="log">${items}</ol></aside>`;
   }
@@ -376,15 +461,67 @@ export class TableClient {
     const pts = r.points ? ` · ${t("points", { n: r.points })}` : "";
     const lefts = this.view.players.map((p, s) => `<li>${esc(t("stock_left", { name: this.name(s), n: p.stock }))}</li>`).join("");
     const rec = this.over.recordUrl ? `<a href="${esc(this.over.recordUrl)}">${t("record")}</a>` : "";
-    const canRematch = this.seat !== null;
-    return `<div class="overlay" id="game-over" data-winner="${r.winner ?? ""}">
+    const goesOn = this.matchGoesOn();
+    const canRematch = this.seat !== null && !goesOn;
+    let matchPart = "";
+    if (this.match) {
+      const m = this.match;
+      let line = "";
+      if (m.over) {
+        line = `<p class="result" id="match-result">${esc(t("match_wins", { name: this.sideName(m.winner) }))}</p>`;
+      } else if (this.seat !== null && (this.readySent || (m.ready || []).includes(this.seat))) {
+        line = `<p id="match-next"><button type="button" class="primary" id="next-game" disabled>${t("next_game")}</button> ${esc(t("next_waiting"))}</p>`;
+      } else if (this.seat !== null) {
+        line = `<p id="match-next"><button type="button" class="primary" id="next-game">${t("next_game")}</button>${m.nextIn != null ? ` <span class="muted">${esc(t("next_in", { n: Math.round(m.nextIn) }))}</span>` : ""}</p>`;
+      } else {
+        line = `<p id="match-next" class="muted">${esc(t("next_soon"))}</p>`;
+      }
+      matchPart = `<div class="match-summary">${this.matchScoreHTML("match-final")}${line}</div>`;
+    }
+    return `<div class="overlay" id="game-over" data-winner="${r.winner ?? ""}" data-match="${this.match ? (this.match.over ? "over" : "on") : ""}">
       <div class="dialog"><h2>${t("game_over")}</h2><p class="result">${esc(head)}</p><p>${esc(reason)}${esc(pts)}</p>
-      <ul>${lefts}</ul>
+      <ul>${lefts}</ul>${matchPart}
       <p>${canRematch ? `<button type="button" class="primary" id="rematch">${t("rematch")}</button> ` : ""}${rec} · <a href="/">${t("back_lobby")}</a></p>
       <p class="error" role="alert"></p></div></div>`;
   }
 
+  /** A scoring side's name: a seat, or with partnerships the team of seats s and s + 2. */
+  sideName(side) {
+    if (side === null || side === undefined) return "";
+    const n = this.view?.players.length ?? this.table.seats.length;
+    const teams = this.match && this.match.scores.length === 2 && n === 4;
+    return teams ? `${this.name(side)} + ${this.name(side + 2)}` : this.name(side);
+  }
+
+  /** The match score: every side's points, the target and the game (``id``: the header's or the summary's). */
+  matchScoreHTML(id = "match-score") {
+    const m = this.match;
+    if (!m) return "";
+    const sides = m.scores.map((pts, side) => `<span class="side-score${m.winner === side ? " winner" : ""}" data-side="${side}">` +
+      `${esc(this.sideName(side))} <strong>${pts}</strong></span>`).join(" – ");
+    return `<div class="match-score" id="${id}" data-scores="${m.scores.join(" ")}" data-target="${m.target}" data-game="${m.game}">` +
+      `<span class="match-label">${esc(t("match_to", { target: m.target }))}</span> ${sides} ` +
+      `<span class="muted">· ${esc(t("match_game", { n: m.game }))}</span></div>`;
+  }
+
+  /** The Hint and Undo buttons, and the hint shown (its move and one line of why). */
+  helpHTML() {
+    if (this.seat === null || this.over || this.table.status !== "playing") return "";
+    const mine = this.myTurn();
+    const asking = this.hint?.asking;
+    const hintBtn = `<button type="button" id="hint" title="H / ?"${mine && !asking ? "" : " disabled"}>${t("hint")}</button>`;
+    const undoBtn = `<button type="button" id="undo" title="U"${mine && this.canUndo ? "" : " disabled"}>${t("undo")}</button>`;
+    let shown = "";
+    if (asking) shown = `<span class="hint-text muted" id="hint-text">${esc(t("hint_wait"))}</span>`;
+    else if (this.hint) {
+      shown = `<span class="hint-text" id="hint-text" data-move="${esc(this.hint.move)}">` +
+        `${esc(t("hint_text", { move: this.hint.move, why: this.hint.why }))}</span>`;
+    }
+    return `${hintBtn} ${undoBtn} ${shown}`;
+  }
+
   statusText() {
+    if (this.over && this.matchGoesOn()) return `${t("game_over")} · ${t("match_game", { n: this.match.game })}`;
     if (this.over) return t("game_over");
     if (this.table.status === "open") return t("waiting_players");
     const turn = t("turn", { n: this.view.turn });
@@ -411,17 +548,20 @@ export class TableClient {
     const n = this.view.players.length;
     const others = [];
     for (let k = 1; k < n; k++) others.push((me + k) % n);
+    const hintPass = this.hintParts()[0] === "pass";
     const passBtn = this.myTurn() && this.legal.includes("pass")
-      ? `<button type="button" id="pass" class="primary">${t("pass")}</button> <span>${t("pass_hint")}</span>` : "";
+      ? `<button type="button" id="pass" class="primary"${hintPass ? ' data-hint="source"' : ""}>${t("pass")}</button> <span>${t("pass_hint")}</span>` : "";
     const root = main();
     root.innerHTML = `${this.shareHTML()}
+      ${this.match ? `<section class="panel match-bar">${this.matchScoreHTML()}</section>` : ""}
       <div class="table" data-version="${this.version}" data-my-turn="${this.myTurn() ? 1 : 0}"
-           data-seat="${this.seat ?? ""}" data-over="${this.over ? 1 : 0}" data-status="${esc(this.table.status)}">
+           data-seat="${this.seat ?? ""}" data-over="${this.over ? 1 : 0}" data-status="${esc(this.table.status)}"
+           data-can-undo="${this.canUndo ? 1 : 0}">
         <div class="board">
           <div class="opponents">${others.map((s) => this.playerHTML(s, false)).join("")}</div>
           ${this.buildsHTML()}
           ${this.playerHTML(me, this.seat !== null)}
-          <div class="actions">${passBtn}<span class="message" role="alert">${esc(this.message)}</span></div>
+          <div class="actions">${passBtn}${this.helpHTML()}<span class="message" role="alert">${esc(this.message)}</span></div>
         </div>
         ${this.logHTML()}
       </div>${this.overHTML()}`;
@@ -444,6 +584,9 @@ export class TableClient {
       }
     });
     root.querySelector("#rematch")?.addEventListener("click", () => this.rematch());
+    root.querySelector("#hint")?.addEventListener("click", () => this.askHint());
+    root.querySelector("#undo")?.addEventListener("click", () => this.undo());
+    root.querySelector("#next-game")?.addEventListener("click", () => this.nextGame());
     const board = root.querySelector(".board");
     if (!board) return;
     board.addEventListener("click", (ev) => this.onClick(ev));

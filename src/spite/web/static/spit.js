@@ -1,0 +1,809 @@
+// Spit and Speed in real time (docs/spit.md, docs/protocol.md "Spit and Speed in real time").
+// Nothing waits for a turn: a key or a click sends a `move` at once; the server plays it when it
+// arrives and answers `ack` or an `error` (`too-late` when the race was lost), whose message is
+// shown on the card for a moment. Every `state` carries the whole view, the seat's legal moves, the
+// clock and the engine's `events` (what the other player did, flips, round ends), which flash.
+//
+// Keys (as in the terminal app): 1–5 pick a tableau pile (Speed: a hand card), then Q/W/E or ←/→
+// (↑/↓ the middle of three) put its top card on that center pile; a picked pile then the digit of
+// an empty slot moves it there; Space calls spit; S slaps the smaller center pile after winning a
+// round (Q/W/E slap that one); Esc cancels. The mouse does the same: a card, then a center pile.
+
+import { main, setRerender, setStatus } from "./app.js";
+import { backSVG, cardSVG, rankOf, slotSVG } from "./cards.js";
+import { t } from "./i18n.js";
+import { createTable } from "./lobby.js";
+import { api, forgetSeat, getName, getSeat, saveSeat } from "./store.js";
+
+export const SPIT_GAMES = ["spit", "speed"];
+export const SPIT_LEVELS = ["beginner", "club", "expert"];
+export const SPIT_PRESETS = {
+  spit: ["spit", "spit-jokers", "three-piles", "slowpoke", "ace-bridge", "timed", "rounds"],
+  speed: ["speed"],
+};
+
+const CENTER_KEYS = ["q", "w", "e"];
+const FLASH_MS = 900;
+const VERDICT_MS = 2600;
+const BANNER_MS = 1800;
+const SPEED_DECK = 52;
+
+function esc(s) {
+  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+function seconds(ms) {
+  return (Math.max(0, ms) / 1000).toFixed(1);
+}
+
+function clockText(ms) {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/** Parse legal moves into source → set of targets ("T1" → {"C2"}, "H7" → {"C1"}); "spit"/"slap Cn" stay whole. */
+function parseLegal(legal) {
+  const map = new Map();
+  for (const m of legal) {
+    const i = m.indexOf("-");
+    if (i < 0) continue;
+    const src = m.slice(0, i);
+    if (!map.has(src)) map.set(src, new Set());
+    map.get(src).add(m.slice(i + 1));
+  }
+  return map;
+}
+
+/** Open Spit/Speed table ``info`` (TableInfo): play with a stored token, join a free seat, or watch. */
+export function openSpit(info) {
+  const held = getSeat(info.id);
+  const watch = new URLSearchParams(location.search).has("watch");
+  if (info.status === "finished" || info.status === "abandoned") showFinished(info);
+  else if (held && !watch) new SpitClient(info, held.token).connect();
+  else if (info.status === "open" && !watch) showJoin(info);
+  else new SpitClient(info, null).connect();
+}
+
+async function reopen(id) {
+  try {
+    openSpit(await api("GET", `/api/tables/${encodeURIComponent(id)}`));
+  } catch (err) {
+    main().innerHTML = `<section class="panel"><p class="error">${esc(err.message)}</p><a href="/">${t("back_lobby")}</a></section>`;
+  }
+}
+
+function gameName(game) {
+  return t(game === "speed" ? "speed_game" : "spit_game");
+}
+
+function showJoin(info) {
+  const draw = () => {
+    setStatus(t("table_open_join"));
+    main().innerHTML = `<section class="panel join">
+      <p>${t("table_open_join")} (${esc(gameName(info.game))} · ${esc(info.preset)})</p>
+      <form id="join-form"><label>${t("your_name")} <input name="name" maxlength="40" value="${esc(getName())}" placeholder="${esc(t("guest"))}"></label>
+      <button type="submit" class="primary" id="join">${t("join")}</button>
+      <a class="btn" href="${esc(info.link)}?watch=1">${t("watch")}</a></form><p class="error" role="alert"></p></section>`;
+    const form = document.getElementById("join-form");
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const name = form.name.value.trim() || t("guest");
+      localStorage.setItem("spite.name", name);
+      try {
+        const joined = await api("POST", `/api/tables/${info.id}/join`, { name });
+        saveSeat(info.id, joined.seat, joined.token);
+        new SpitClient(joined.table, joined.token).connect();
+      } catch (err) {
+        main().querySelector(".error").textContent = err.message;
+      }
+    });
+  };
+  setRerender(draw);
+  draw();
+}
+
+function showFinished(info) {
+  const draw = () => {
+    setStatus(t("table_gone", { status: info.status }));
+    const rec = info.gameId != null ? `<a href="/replay/${info.gameId}" id="replay-link">${t("replay")}</a> · ` +
+      `<a href="/api/games/${info.gameId}/record" id="record-link">${t("record")}</a> · ` : "";
+    main().innerHTML = `<section class="panel"><p>${t("table_gone", { status: esc(info.status) })}</p>
+      <p>${rec}<a href="/">${t("back_lobby")}</a></p></section>`;
+  };
+  setRerender(draw);
+  draw();
+}
+
+let current = null;
+let keysBound = false;
+
+/** One seat (or a spectator) at a Spit or Speed table over one WebSocket. */
+export class SpitClient {
+  constructor(info, token) {
+    this.table = info;
+    this.token = token;
+    this.seat = null;
+    this.view = null;
+    this.legal = [];
+    this.moves = new Map();
+    this.version = -1;
+    this.clock = { now: 0, phase: "play", playFrom: 0, roundWinner: null, nextEvent: null };
+    this.clockAt = performance.now();
+    this.selected = null; // Spit: tableau pile index; Speed: hand card index
+    this.sent = new Map(); // move id → move text, until answered
+    this.counter = 0;
+    this.verdict = null; // {move, text, at}: the server's refusal, shown on the card
+    this.message = "";
+    this.flashes = new Map(); // place → {cls, at}
+    this.banner = null; // {text, cls, at}
+    this.log = [];
+    this.roundsWon = [0, 0];
+    this.over = null;
+    this.ws = null;
+    this.closedByUs = false;
+    this.synced = -1; // the playFrom we asked a fresh `state` for
+    this.startAt = 0; // performance.now() at which a new game's countdown ends (clock.startsIn)
+    this.started = true; // the countdown's end has been announced
+    this.timer = null;
+    this.nextExpiry = Infinity;
+  }
+
+  get game() {
+    return this.table.game === "speed" ? "speed" : "spit";
+  }
+
+  /** The seat drawn at the bottom (a spectator sees seat 0 there) and the other one. */
+  get me() {
+    return this.seat ?? 0;
+  }
+
+  get opp() {
+    return 1 - this.me;
+  }
+
+  connect() {
+    current = this;
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${proto}//${location.host}/ws/${this.table.id}`);
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      ws.send(JSON.stringify(this.token ? { type: "hello", token: this.token } : { type: "hello", spectate: true }));
+    });
+    ws.addEventListener("message", (ev) => this.onMessage(JSON.parse(ev.data)));
+    ws.addEventListener("close", () => {
+      if (this.ws !== ws || this.closedByUs || this.over) return;
+      setStatus(t("reconnecting"));
+      setTimeout(() => this.connect(), 1000);
+    });
+    window.addEventListener("pagehide", () => {
+      this.closedByUs = true;
+    }, { once: true });
+    setRerender(() => this.render());
+    if (!keysBound) {
+      keysBound = true;
+      document.addEventListener("keydown", (ev) => current?.onKey(ev));
+    }
+    if (!this.timer) this.timer = setInterval(() => this.tick(), 100);
+  }
+
+  /** Leave this table: no reconnect, no timer (another screen takes over). */
+  stop() {
+    this.closedByUs = true;
+    clearInterval(this.timer);
+    this.ws?.close();
+    if (current === this) current = null;
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(msg));
+      return true;
+    }
+    return false;
+  }
+
+  /** The game time now (ms): the clock's `now` plus the time since it arrived. */
+  now() {
+    if (this.over || this.table.status !== "playing") return this.clock.now;
+    // the game clock stands still during the start countdown
+    return this.clock.now + Math.max(0, Math.round(performance.now() - Math.max(this.clockAt, this.startAt)));
+  }
+
+  /** Milliseconds left of a new game's countdown ("one, two, three — spit!"), 0 once play has begun. */
+  startWait() {
+    return this.over ? 0 : Math.max(0, this.startAt - performance.now());
+  }
+
+  name(seat) {
+    const s = this.table.seats?.[seat];
+    let name = s?.player || (s?.kind === "bot" ? t("bot", { level: s.level }) : t("seat_n", { n: seat }));
+    if (seat === this.seat) name += ` (${t("you")})`;
+    return name;
+  }
+
+  // ------------------------------------------------------------------ server messages
+  setPosition(msg) {
+    if (msg.stateVersion < this.version) return;
+    this.version = msg.stateVersion;
+    this.view = msg.view;
+    this.legal = this.seat === null ? [] : msg.legal || [];
+    this.moves = parseLegal(this.legal);
+    if (msg.clock) {
+      this.clock = msg.clock;
+      this.clockAt = performance.now();
+      this.startAt = msg.clock.startsIn ? this.clockAt + msg.clock.startsIn : 0;
+      if (msg.clock.startsIn) this.started = false;
+    }
+    if (this.view.finished && !this.over) this.over = { result: this.view.result };
+    // a picked pile stays picked while it still holds a card (Spit) / the hand still has that card (Speed)
+    if (this.selected !== null && !this.sourceOf(this.selected)) this.selected = null;
+    if (this.clock.phase !== "play") this.selected = null;
+  }
+
+  onMessage(msg) {
+    switch (msg.type) {
+      case "welcome":
+        this.table = msg.table;
+        this.seat = msg.seat;
+        this.version = -1;
+        this.setPosition(msg);
+        break;
+      case "state":
+        this.setPosition(msg);
+        for (const ev of msg.events || []) this.onEvent(ev);
+        break;
+      case "ack":
+        this.sent.delete(msg.id);
+        if (this.verdict && this.verdict.move === msg.move) this.verdict = null;
+        return; // the `state` that follows draws the move
+      case "table":
+        this.table = msg.table;
+        if (msg.event?.text) this.pushLog({ text: msg.event.text, cls: "event" });
+        break;
+      case "gameOver":
+        this.over = { result: msg.result, gameId: msg.gameId, recordUrl: msg.recordUrl };
+        this.table = { ...this.table, status: "finished", gameId: msg.gameId };
+        break;
+      case "error": {
+        const move = this.sent.get(msg.id);
+        this.sent.delete(msg.id);
+        if (msg.code === "wrong-token" || msg.code === "no-table") {
+          if (msg.code === "wrong-token") forgetSeat(this.table.id);
+          this.stop();
+          reopen(this.table.id);
+          return;
+        }
+        this.refused(move ?? null, msg.message, msg.code);
+        break;
+      }
+      default:
+        return;
+    }
+    this.render();
+  }
+
+  /** The server refused ``move``: its reason on the card (and in the message line) for a moment. */
+  refused(move, text, code = "illegal") {
+    this.verdict = { move, text, code, at: Date.now() };
+    this.message = text;
+  }
+
+  pushLog(entry) {
+    this.log.push(entry);
+    if (this.log.length > 60) this.log.splice(0, this.log.length - 60);
+  }
+
+  flash(place, cls) {
+    this.flashes.set(place, { cls, at: Date.now() });
+  }
+
+  /** The places a move of ``seat`` touched ("T3-C1" → the pile and the center), to flash. */
+  flashMove(seat, text) {
+    const mine = seat === this.me;
+    const cls = mine ? "flash-me" : "flash-opp";
+    const pre = mine ? "" : "o";
+    if (text === "spit") {
+      this.flash(`${pre}S`, cls);
+      return;
+    }
+    const slap = text.match(/^slap (C\d)$/);
+    if (slap) {
+      this.flash(slap[1], "flash-slap");
+      this.banner = { text: t("sp_slapped", { name: this.name(seat), pile: slap[1] }), cls: "b-slap", at: Date.now() };
+      return;
+    }
+    const m = text.match(/^([TH]\w+)-([TC]\d)$/);
+    if (!m) return;
+    if (m[1].startsWith("T")) this.flash(`${pre}${m[1]}`, cls);
+    else this.flash(`${pre}H`, cls);
+    this.flash(m[2].startsWith("C") ? m[2] : `${pre}${m[2]}`, cls);
+  }
+
+  onEvent(ev) {
+    const who = ev.seat === null || ev.seat === undefined ? "" : this.name(ev.seat);
+    switch (ev.kind) {
+      case "move":
+        this.flashMove(ev.seat, ev.text);
+        this.pushLog({ who, seat: ev.seat, text: ev.text, auto: ev.auto, t: ev.t });
+        break;
+      case "flip":
+        for (const part of ev.text.split(",")) {
+          const c = part.trim().split(" ")[0];
+          if (c) this.flash(c, "flip");
+        }
+        this.banner = { text: t("sp_flip"), cls: "b-flip", at: Date.now() };
+        this.pushLog({ text: `${t("sp_flip_log")}: ${ev.text}`, cls: "ev-flip", t: ev.t });
+        break;
+      case "round-won":
+        if (ev.seat === 0 || ev.seat === 1) this.roundsWon[ev.seat] += 1;
+        this.selected = null;
+        this.banner = { text: t("sp_round_won", { name: who, n: this.view.round }), cls: "b-round", at: Date.now() };
+        this.pushLog({ text: `${t("sp_round_won", { name: who, n: this.view.round })} (${t(`sp_why_${ev.text}`)})`, cls: "ev-round", t: ev.t });
+        break;
+      case "deal":
+        this.banner = { text: t("sp_new_round", { n: this.view.round }), cls: "b-deal", at: Date.now() };
+        this.pushLog({ text: t("sp_new_round", { n: this.view.round }), cls: "ev-round", t: ev.t });
+        break;
+      case "shuffle":
+        this.banner = { text: t("sp_shuffle"), cls: "b-flip", at: Date.now() };
+        this.pushLog({ text: t("sp_shuffle"), cls: "event", t: ev.t });
+        break;
+      case "game-over":
+        this.pushLog({ text: t("game_over"), cls: "ev-round", t: ev.t });
+        break;
+      default:
+        break;
+    }
+  }
+
+  // ------------------------------------------------------------------ what may be played
+  myPlayer() {
+    return this.view.players[this.me];
+  }
+
+  /** The move source of a picked index: "T2" (a tableau pile with a card) or "H7" (a hand card), else null. */
+  sourceOf(index) {
+    if (!this.view || index === null) return null;
+    const p = this.myPlayer();
+    if (this.game === "speed") {
+      const card = p.hand?.[index];
+      return card ? `H${rankOf(card)}` : null;
+    }
+    return p.tableau?.[index]?.cards ? `T${index + 1}` : null;
+  }
+
+  canMove() {
+    return this.seat !== null && this.table.status === "playing" && !this.over;
+  }
+
+  isRoundWinner() {
+    return this.clock.phase === "slap" && this.clock.roundWinner === this.seat && this.seat !== null;
+  }
+
+  /** Send a move now; the server answers `ack` or `error` (shown on the card). */
+  play(move) {
+    if (!this.canMove()) return;
+    this.counter += 1;
+    const id = `m${this.counter}`;
+    this.sent.set(id, move);
+    if (!this.send({ type: "move", move, stateVersion: this.version, id })) {
+      this.sent.delete(id);
+      this.refused(move, t("reconnecting"));
+    } else {
+      this.message = "";
+      if (this.verdict) this.verdict = null;
+    }
+    this.selected = null;
+    this.render();
+  }
+
+  /** A digit or a click on one of my tableau piles (Spit) or hand cards (Speed). */
+  pick(index) {
+    if (!this.canMove() || !this.view) return;
+    const p = this.myPlayer();
+    if (this.game === "speed") {
+      if (!p.hand?.[index]) return;
+      this.selected = this.selected === index ? null : index;
+    } else {
+      const pile = p.tableau?.[index];
+      if (!pile) return;
+      if (this.selected === index) this.selected = null;
+      else if (this.selected !== null && pile.cards === 0) {
+        this.play(`T${this.selected + 1}-T${index + 1}`);
+        return;
+      } else if (pile.cards) this.selected = index;
+    }
+    this.message = "";
+    this.render();
+  }
+
+  /** Q/W/E, an arrow or a click on center pile ``j``: slap it, or play the picked card there. */
+  center(j) {
+    if (!this.canMove() || !this.view || j >= this.view.centers.length) return;
+    if (this.clock.phase === "slap") {
+      if (this.isRoundWinner()) this.play(`slap C${j + 1}`);
+      else this.note(t("sp_not_yours"));
+      return;
+    }
+    const src = this.sourceOf(this.selected);
+    if (src) this.play(`${src}-C${j + 1}`);
+    else this.note(t(this.game === "speed" ? "sp_pick_first_speed" : "sp_pick_first"));
+  }
+
+  callSpit() {
+    if (!this.canMove() || !this.view) return;
+    if (this.legal.includes("spit") || (this.view.stuck && !this.myPlayer().called_spit)) this.play("spit");
+    else this.refusedLocally("spit", t(this.myPlayer().called_spit ? "sp_called" : "sp_no_spit", { name: this.name(this.opp) }));
+  }
+
+  slap() {
+    if (!this.canMove() || !this.view) return;
+    if (!this.isRoundWinner()) {
+      this.note(t("sp_not_yours"));
+      return;
+    }
+    const sizes = this.view.centers.map((c) => c.cards);
+    this.play(`slap C${sizes.indexOf(Math.min(...sizes)) + 1}`);
+  }
+
+  note(text) {
+    this.message = text;
+    this.render();
+  }
+
+  refusedLocally(move, text) {
+    this.refused(move, text, "local");
+    this.render();
+  }
+
+  onKey(ev) {
+    if (ev.target.closest?.("input, select, textarea") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (!this.view) return;
+    const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+    const n = this.view.centers.length;
+    const arrows = { ArrowLeft: 0, ArrowRight: n - 1, ArrowUp: n === 3 ? 1 : -1, ArrowDown: n === 3 ? 1 : -1 };
+    if (/^[1-5]$/.test(key)) this.pick(Number(key) - 1);
+    else if (CENTER_KEYS.slice(0, n).includes(key)) this.center(CENTER_KEYS.indexOf(key));
+    else if (key in arrows && arrows[key] >= 0) this.center(arrows[key]);
+    else if (key === " " || key === "Spacebar") {
+      if (document.activeElement?.tagName === "BUTTON") document.activeElement.blur(); // no click on keyup
+      this.callSpit();
+    } else if (key === "s" && this.game === "spit") this.slap();
+    else if (key === "Escape") {
+      this.selected = null;
+      this.message = "";
+      this.render();
+    } else return;
+    ev.preventDefault();
+  }
+
+  onClick(ev) {
+    const el = ev.target.closest("[data-place]");
+    const button = ev.target.closest("button");
+    if (button) button.blur(); // Space must call spit, not press the focused button again
+    if (button?.id === "sp-spit") return this.callSpit();
+    if (button?.id === "sp-slap") return this.slap();
+    if (!el) return;
+    const place = el.dataset.place;
+    let m;
+    if ((m = place.match(/^T(\d)$/))) this.pick(Number(m[1]) - 1);
+    else if ((m = place.match(/^H(\d)$/))) this.pick(Number(m[1]));
+    else if ((m = place.match(/^C(\d)$/))) this.center(Number(m[1]) - 1);
+    else if (place === "S") this.callSpit();
+  }
+
+  // ------------------------------------------------------------------ time
+  tick() {
+    if (!this.view || !document.getElementById("sp-clock")) return;
+    const now = this.now();
+    document.getElementById("sp-clock").textContent = this.clockHTML(now);
+    const prompt = document.getElementById("sp-prompt");
+    if (prompt) prompt.textContent = this.promptText(now);
+    const cd = document.getElementById("sp-countdown");
+    const start = this.startWait();
+    const waiting = start > 0 || (this.clock.phase === "play" && now < this.clock.playFrom && !this.over);
+    if (cd) {
+      cd.hidden = !waiting;
+      if (waiting) cd.textContent = start > 0 ? String(Math.ceil(start / 1000)) : seconds(this.clock.playFrom - now);
+    }
+    // the start countdown is over: "Spit!", and ask for the seat's legal moves at the game's start
+    if (start === 0 && !this.started && !this.over) {
+      this.started = true;
+      this.banner = { text: t("sp_go"), cls: "b-flip", at: Date.now() };
+      this.send({ type: "sync" });
+      this.render();
+    }
+    // the slowpoke wait is over: ask for the seat's legal moves now (no engine event brings them)
+    if (!waiting && this.clock.playFrom > 0 && this.synced !== this.clock.playFrom && now > this.clock.playFrom + 60
+        && this.table.status === "playing" && !this.over) {
+      this.synced = this.clock.playFrom;
+      this.send({ type: "sync" });
+    }
+    if (Date.now() >= this.nextExpiry) this.render();
+  }
+
+  clockHTML(now) {
+    const limit = (this.table.options?.time_limit_s || 0) * 1000;
+    let text = clockText(now);
+    if (limit) text += ` · ${t("sp_time_left", { s: clockText(limit - now) })}`;
+    return text;
+  }
+
+  promptText(now) {
+    if (this.over) return this.resultText();
+    if (this.table.status === "open") return t("waiting_players");
+    const c = this.clock;
+    const auto = c.nextEvent != null && c.nextEvent > now ? seconds(c.nextEvent - now) : null;
+    const watching = this.seat === null ? `${t("spectating")} ` : "";
+    if (c.phase === "slap") {
+      const text = this.isRoundWinner()
+        ? t("sp_slap_now", { e: this.view.centers.length === 3 ? "/E" : "" })
+        : t("sp_slap_wait", { name: this.name(c.roundWinner) });
+      return watching + text + (auto ? ` · ${t("sp_auto_slap", { s: auto })}` : "");
+    }
+    const start = this.startWait();
+    if (start > 0) return watching + t("sp_ready", { s: String(Math.ceil(start / 1000)) });
+    if (now < c.playFrom) return watching + t("sp_wait", { s: seconds(c.playFrom - now) });
+    if (this.view.stuck) {
+      let text;
+      if (this.legal.includes("spit")) text = t("sp_stuck");
+      else if (this.view.players[this.me].called_spit) text = t("sp_called", { name: this.name(this.opp) });
+      else text = t("sp_stuck_wait");
+      return watching + text + (auto ? ` · ${t("sp_auto_spit", { s: auto })}` : "");
+    }
+    if (this.seat === null) return t("spectating");
+    if (this.selected !== null) {
+      const card = this.game === "speed" ? this.myPlayer().hand[this.selected] : this.myPlayer().tableau[this.selected].top;
+      return t(this.game === "speed" ? "sp_picked_speed" : "sp_picked", { card, e: this.view.centers.length === 3 ? "/E" : "" });
+    }
+    return t("sp_go");
+  }
+
+  resultText() {
+    const r = this.over?.result || this.view?.result || {};
+    const head = r.winner !== undefined && r.winner !== null ? t("wins", { name: this.name(r.winner) }) : t("draw_result");
+    return `${t("game_over")}: ${head}${r.reason ? ` (${t(`reason_${r.reason}`)})` : ""}`;
+  }
+
+  // ------------------------------------------------------------------ drawing
+  /** Class and style of a place that flashes (the animation resumes where it was after a redraw). */
+  fx(place, now) {
+    const f = this.flashes.get(place);
+    if (!f) return { cls: "", style: "" };
+    const age = now - f.at;
+    if (age >= FLASH_MS) {
+      this.flashes.delete(place);
+      return { cls: "", style: "" };
+    }
+    this.nextExpiry = Math.min(this.nextExpiry, f.at + FLASH_MS);
+    return { cls: ` ${f.cls}`, style: ` style="animation-delay:-${age}ms"` };
+  }
+
+  /** The place a refused move is shown on: the card tried (or the spit pile, or the center slapped). */
+  verdictPlace() {
+    const move = this.verdict?.move;
+    if (!move) return null;
+    if (move === "spit") return "S";
+    let m;
+    if ((m = move.match(/^slap (C\d)$/))) return m[1];
+    if ((m = move.match(/^(T\d)-/))) return m[1];
+    if ((m = move.match(/^H(\w+)-/))) {
+      const i = (this.myPlayer().hand || []).findIndex((c) => rankOf(c) === m[1]);
+      return i >= 0 ? `H${i}` : null;
+    }
+    return null;
+  }
+
+  verdictHTML(place, vplace) {
+    if (place !== vplace) return "";
+    return `<div class="sp-verdict" role="alert" data-code="${esc(this.verdict.code)}">${esc(this.verdict.text)}</div>`;
+  }
+
+  /** One pile: a face-up top (or a back, or an empty slot), a count badge, a key label. */
+  pileHTML({ place, top = null, back = false, count = null, down = 0, label = "", key = "", attrs = "", cls = "", now, vplace }) {
+    let card;
+    if (top) card = `<div class="card" data-card="${esc(top)}">${cardSVG(top)}</div>`;
+    else if (back) card = `<div class="card">${backSVG()}</div>`;
+    else card = `<div class="card slot">${slotSVG(label)}</div>`;
+    const fx = this.fx(place, now);
+    const badge = count !== null ? `<span class="count" title="${esc(t("cards", { n: count }))}">${count}</span>` : "";
+    const downBadge = down > 0 ? `<span class="down" title="${esc(t("sp_face_down", { n: down }))}">${down}</span>` : "";
+    const refused = place === vplace ? " refused" : "";
+    const k = key ? `<kbd>${esc(key)}</kbd>` : "";
+    return `<div class="sp-pile${down > 0 ? " stacked" : ""}${cls ? ` ${cls}` : ""}${fx.cls}${refused}" data-place="${place}"${attrs}${fx.style}>` +
+      `${card}${badge}${downBadge}${this.verdictHTML(place, vplace)}${k}</div>`;
+  }
+
+  /** Attributes of one of my move sources: playable (and where to), picked. */
+  sourceAttrs(index) {
+    const src = this.sourceOf(index);
+    let attrs = "";
+    if (src && this.canMove() && this.moves.has(src)) {
+      attrs += ` data-playable="1" data-source="${src}" data-targets="${[...this.moves.get(src)].join(" ")}"`;
+    } else if (src) attrs += ` data-source="${src}"`;
+    if (this.selected === index) attrs += ' data-selected="1"';
+    return attrs;
+  }
+
+  /** Is center/slot ``target`` a legal target of the picked card? */
+  targetLegal(target) {
+    if (this.isRoundWinner()) return target.startsWith("C") && this.legal.includes(`slap ${target}`);
+    const src = this.sourceOf(this.selected);
+    return !!(src && this.moves.get(src)?.has(target));
+  }
+
+  sideHTML(seat, now, vplace) {
+    const mine = seat === this.me && this.seat !== null;
+    const p = this.view.players[seat];
+    const pre = seat === this.me ? "" : "o";
+    let row = "";
+    if (this.game === "speed") {
+      if (p.hand) {
+        row += `<div class="sp-hand">${p.hand.map((c, i) => this.pileHTML({
+          place: `${pre}H${i}`, top: c, key: mine ? String(i + 1) : "", now, vplace,
+          attrs: mine ? this.sourceAttrs(i) : "", cls: "hand-card",
+        })).join("")}</div>`;
+      } else {
+        const n = Math.max(0, p.cards - p.draw);
+        const fx = this.fx(`${pre}H`, now);
+        row += `<div class="sp-hand backs${fx.cls}" data-place="${pre}H" data-hand-size="${n}"${fx.style}>` +
+          `${Array.from({ length: n }, () => `<div class="card">${backSVG()}</div>`).join("")}</div>`;
+      }
+      row += `<div class="sp-group"><div class="label">${t("sp_draw")}</div>${this.pileHTML({
+        place: `${pre}D`, back: p.draw > 0, count: p.draw, label: t("empty"), now, vplace })}</div>`;
+    } else {
+      row += `<div class="sp-tableau">${p.tableau.map((pile, i) => {
+        let attrs = mine ? this.sourceAttrs(i) : "";
+        if (mine && this.targetLegal(`T${i + 1}`)) attrs += ' data-legal="1"';
+        return this.pileHTML({ place: `${pre}T${i + 1}`, top: pile.top, down: Math.max(0, pile.cards - 1), label: `T${i + 1}`,
+          key: mine ? String(i + 1) : "", attrs: `${attrs} data-cards="${pile.cards}"`, now, vplace });
+      }).join("")}</div>`;
+    }
+    const spitCount = this.game === "speed" ? null : p.spit;
+    if (this.game === "spit") {
+      const canCall = mine && this.canMove() && this.legal.includes("spit");
+      const called = p.called_spit ? `<span class="called">${t("sp_called_tag")}</span>` : "";
+      row += `<div class="sp-group"><div class="label">${t("sp_spit_pile")}</div>${this.pileHTML({
+        place: `${pre}S`, back: p.spit > 0, count: spitCount, label: t("empty"), key: mine ? t("sp_space") : "", now, vplace,
+        attrs: canCall ? ' data-playable="1" data-legal-spit="1"' : "", cls: "spit-pile" })}${called}</div>`;
+    } else if (p.called_spit) {
+      row += `<span class="called">${t("sp_called_tag")}</span>`;
+    }
+    const info = this.table.seats?.[seat] || {};
+    const rounds = this.game === "spit" ? ` · ${t("sp_rounds", { n: this.roundsWon[seat] })}` : "";
+    const winner = this.clock.phase === "slap" && this.clock.roundWinner === seat ? " round-winner" : "";
+    return `<section class="sp-side ${seat === this.me ? "me" : "opponent"}${winner}" data-seat="${seat}">
+      <h3>${esc(this.name(seat))} <span class="seat-status">${t(`seat_status_${info.status || "free"}`)}${esc(rounds)}
+        · ${esc(t("cards", { n: p.cards }))}</span></h3>
+      <div class="sp-row">${row}</div></section>`;
+  }
+
+  centersHTML(now, vplace) {
+    const n = this.view.centers.length;
+    const keys = n === 3 ? ["Q ←", "W ↑", "E →"] : ["Q ←", "W →"];
+    const centers = this.view.centers.map((c, j) => {
+      const legal = this.targetLegal(`C${j + 1}`) ? ' data-legal="1"' : "";
+      return this.pileHTML({ place: `C${j + 1}`, top: c.top, count: c.cards, label: `C${j + 1}`, key: keys[j],
+        attrs: `${legal} data-target="C${j + 1}"`, cls: "center-pile", now, vplace });
+    }).join("");
+    let sides = "";
+    if (this.game === "speed") {
+      const held = this.view.players.reduce((a, p) => a + p.cards, 0) + this.view.centers.reduce((a, c) => a + c.cards, 0);
+      sides = `<div class="muted sp-sides">${t("sp_sides", { n: Math.max(0, SPEED_DECK - held) })}</div>`;
+    }
+    let banner = "";
+    if (this.banner && Date.now() - this.banner.at < BANNER_MS) {
+      this.nextExpiry = Math.min(this.nextExpiry, this.banner.at + BANNER_MS);
+      banner = `<div class="sp-banner ${this.banner.cls}" id="sp-banner">${esc(this.banner.text)}</div>`;
+    } else this.banner = null;
+    const start = this.startWait();
+    const waiting = start > 0 || (this.clock.phase === "play" && now < this.clock.playFrom && !this.over);
+    const count = start > 0 ? String(Math.ceil(start / 1000)) : seconds(this.clock.playFrom - now);
+    return `<section class="sp-centers"><div class="label">${t("sp_centers")}${this.view.stuck ? ` · <b>${t("sp_stuck_tag")}</b>` : ""}</div>
+      <div class="sp-row">${centers}</div>${sides}${banner}
+      <div class="sp-countdown" id="sp-countdown"${waiting ? "" : " hidden"}>${count}</div></section>`;
+  }
+
+  logHTML() {
+    const items = this.log.slice(-30).map((e) => {
+      const time = e.t !== undefined ? `<span class="muted">${clockText(e.t)}</span> ` : "";
+      if (e.who !== undefined) {
+        return `<li data-seat="${e.seat}">${time}<span class="who">${esc(e.who)}</span> <code>${esc(e.text)}</code>${e.auto ? ` <span class="muted">(${t("sp_auto")})</span>` : ""}</li>`;
+      }
+      return `<li class="${e.cls || "event"}">${time}${esc(e.text)}</li>`;
+    }).join("");
+    return `<aside class="side sp-log-side"><h3>${t("log")}</h3><ol class="log sp-log" id="sp-log">${items}</ol></aside>`;
+  }
+
+  overHTML() {
+    if (!this.over) return "";
+    const r = this.over.result || {};
+    const head = r.winner !== undefined && r.winner !== null ? t("wins", { name: this.name(r.winner) }) : t("draw_result");
+    const reason = r.reason ? t(`reason_${r.reason}`) : "";
+    const lefts = this.view.players.map((p, s) => `<li>${esc(t("sp_cards_left", { name: this.name(s), n: p.cards }))}` +
+      `${this.game === "spit" ? ` · ${esc(t("sp_rounds", { n: this.roundsWon[s] }))}` : ""}</li>`).join("");
+    const gameId = this.over.gameId ?? this.table.gameId;
+    const replay = gameId != null ? `<a href="/replay/${esc(gameId)}" id="replay-link">${t("replay")}</a> · ` : "";
+    const rec = this.over.recordUrl ? `<a href="${esc(this.over.recordUrl)}">${t("record")}</a> · ` : "";
+    const rematch = this.seat !== null ? `<button type="button" class="primary" id="rematch">${t("rematch")}</button> ` : "";
+    return `<div class="overlay" id="game-over" data-winner="${r.winner ?? ""}">
+      <div class="dialog"><h2>${t("game_over")}</h2><p class="result">${esc(head)}</p><p>${esc(reason)}</p>
+      <ul>${lefts}</ul><p>${rematch}${replay}${rec}<a href="/">${t("back_lobby")}</a></p>
+      <p class="error" role="alert"></p></div></div>`;
+  }
+
+  shareHTML() {
+    if (this.table.status !== "open") return "";
+    const url = `${location.origin}/t/${this.table.id}`;
+    return `<section class="panel share"><p>${t("share")}</p>
+      <input id="share-link" readonly value="${esc(url)}"> <button type="button" id="copy">${t("copy")}</button>
+      <p>${t("not_started")}</p></section>`;
+  }
+
+  render() {
+    if (!this.view) return;
+    const now = this.now();
+    const wall = Date.now();
+    this.nextExpiry = Infinity;
+    if (this.verdict && wall - this.verdict.at >= VERDICT_MS) {
+      if (this.message === this.verdict.text) this.message = "";
+      this.verdict = null;
+    }
+    if (this.verdict) this.nextExpiry = this.verdict.at + VERDICT_MS;
+    const vplace = this.verdict ? this.verdictPlace() : null;
+    const canSpit = this.canMove() && this.legal.includes("spit");
+    const canSlap = this.canMove() && this.isRoundWinner();
+    const e = this.view.centers.length === 3 ? "/E" : "";
+    const buttons = this.seat === null ? "" : `
+      ${this.game === "spit" || canSpit || this.view.stuck ? `<button type="button" id="sp-spit" class="${canSpit ? "primary" : ""}" data-legal="${canSpit ? 1 : 0}">${t("sp_spit_btn")}</button>` : ""}
+      ${this.game === "spit" ? `<button type="button" id="sp-slap" class="${canSlap ? "primary" : ""}" data-legal="${canSlap ? 1 : 0}">${t("sp_slap_btn")}</button>` : ""}`;
+    const root = main();
+    root.innerHTML = `${this.shareHTML()}
+      <div class="spit-table" data-game="${this.game}" data-version="${this.version}" data-seat="${this.seat ?? ""}"
+           data-status="${esc(this.table.status)}" data-phase="${esc(this.clock.phase)}" data-round="${this.view.round}"
+           data-round-winner="${this.clock.roundWinner ?? ""}" data-stuck="${this.view.stuck ? 1 : 0}"
+           data-over="${this.over ? 1 : 0}" data-picked="${this.selected ?? ""}" data-centers="${this.view.centers.length}">
+        <div class="sp-board">
+          <div class="sp-head"><b>${esc(gameName(this.game))}</b> · <span>${esc(this.table.preset)}</span>
+            ${this.game === "spit" ? ` · <span id="sp-round">${t("sp_round", { n: this.view.round })}</span>` : ""}
+            · <span id="sp-clock">${this.clockHTML(now)}</span></div>
+          ${this.sideHTML(this.opp, now, null)}
+          ${this.centersHTML(now, vplace)}
+          ${this.sideHTML(this.me, now, vplace)}
+          <p class="sp-prompt" id="sp-prompt" aria-live="polite">${esc(this.promptText(now))}</p>
+          <div class="actions sp-actions">${buttons}<span class="message" id="sp-message" role="alert">${esc(this.message)}</span></div>
+          ${this.seat === null ? "" : `<p class="muted sp-keys">${esc(t(this.game === "speed" ? "sp_keys_speed" : "sp_keys", { e }))}</p>`}
+        </div>
+        ${this.logHTML()}
+      </div>${this.overHTML()}`;
+    setStatus(this.over ? t("game_over") : `${gameName(this.game)} · ${this.name(this.me)} – ${this.name(this.opp)}`);
+    const log = document.getElementById("sp-log");
+    if (log) log.scrollTop = log.scrollHeight;
+    this.bind(root);
+  }
+
+  bind(root) {
+    root.querySelector(".sp-board")?.addEventListener("click", (ev) => this.onClick(ev));
+    root.querySelector("#copy")?.addEventListener("click", async (ev) => {
+      const input = document.getElementById("share-link");
+      input.select();
+      try {
+        await navigator.clipboard.writeText(input.value);
+        ev.target.textContent = t("copied");
+      } catch {
+        /* the text is selected: the player copies it by hand */
+      }
+    });
+    root.querySelector("#rematch")?.addEventListener("click", () => this.rematch());
+  }
+
+  async rematch() {
+    const err = document.querySelector("#game-over .error");
+    try {
+      const seats = this.table.seats.map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level } : { kind: "person" }));
+      await createTable(this.table.preset, this.table.options || {}, seats, this.game);
+    } catch (e) {
+      if (err) err.textContent = e.message;
+    }
+  }
+}

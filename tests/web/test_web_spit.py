@@ -1,0 +1,274 @@
+"""Spit and Speed in the browser (``spit.js``) against the real server, in headless Chromium.
+
+The test player plays by keys only (``1``–``5``, ``Q``/``W``/``E``, ``Space``, ``S``) and reads its
+moves only from the page's marks: its own piles marked ``data-playable`` with their
+``data-targets``, the Spit button's ``data-legal``, and the table's ``data-phase`` /
+``data-round-winner`` / ``data-round``; never from the engine. The bot is slow (``reflex:3000``)
+so that the test player wins most races.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import httpx
+from conftest import DOCS, ConsoleWatch, WebServer
+
+# three center piles (each flip takes three spit cards), quick automatic spit calls and slaps: a
+# round ends in about 15 s against a bot that reacts in 0.7 s on average
+FAST = {"centers": 3, "auto_spit_ms": 250, "auto_slap_ms": 1500}
+ROUND_BOT = [{"kind": "person"}, {"kind": "bot", "level": "reflex:700"}]
+SLOW_BOT = [{"kind": "person"}, {"kind": "bot", "level": "reflex:3000"}]
+CENTER_KEY = {"C1": "q", "C2": "w", "C3": "e"}
+ROUND_TIMEOUT = 45.0
+
+STATE_JS = """() => {
+  const t = document.querySelector('.spit-table');
+  return {phase: t.dataset.phase, winner: t.dataset.roundWinner, seat: t.dataset.seat, over: t.dataset.over === '1',
+          round: Number(t.dataset.round), version: Number(t.dataset.version), game: t.dataset.game,
+          plays: [...document.querySelectorAll('.me .sp-pile[data-playable="1"][data-targets]')]
+            .map(e => [e.dataset.place, e.dataset.targets.split(' ')]),
+          spit: document.querySelector('#sp-spit')?.dataset.legal === '1'};
+}"""
+
+CHANGED_JS = """v => { const t = document.querySelector('.spit-table');
+  return Number(t.dataset.version) > v || t.dataset.phase !== 'play' || t.dataset.over === '1'; }"""
+
+
+def create_table(server: WebServer, seats: list[dict[str, Any]], *, game: str = "spit",
+                 options: dict[str, Any] | None = None, name: str = "Ann") -> tuple[str, str]:
+    """A Spit/Speed table through the REST lobby; returns (table id, the creator's token)."""
+    r = httpx.post(server.base + "/api/tables", json={"game": game, "options": options or {}, "name": name,
+                                                      "seats": seats})
+    assert r.status_code == 200, r.text
+    return str(r.json()["table"]["id"]), str(r.json()["token"])
+
+
+def take_seat(page: Any, server: WebServer, table_id: str, seat: int, token: str) -> None:
+    """Give the browser the seat's token (as the lobby would) and open the table's link."""
+    page.goto(server.base + "/")
+    page.evaluate("([id, seat, token]) => localStorage.setItem('spite.seats',"
+                  " JSON.stringify({[id]: {seat, token, at: Date.now()}}))", [table_id, seat, token])
+    page.goto(f"{server.base}/t/{table_id}")
+    page.wait_for_selector(f'.spit-table[data-status=playing][data-seat="{seat}"]')
+
+
+def digit(place: str) -> str:
+    """The key of one of my sources: tableau pile ``T3`` → ``3``; Speed hand card ``H2`` (index) → ``3``."""
+    return place[1:] if place.startswith("T") else str(int(place[1:]) + 1)
+
+
+def state(page: Any) -> dict[str, Any]:
+    return dict(page.evaluate(STATE_JS))
+
+
+def play_one_by_keys(page: Any, st: dict[str, Any]) -> str | None:
+    """One move by keys from the page's marks: a center play, else a slot move, else spit."""
+    for place, targets in st["plays"]:
+        centers = [x for x in targets if x.startswith("C")]
+        if centers:
+            page.keyboard.press(digit(place))
+            page.keyboard.press(CENTER_KEY[centers[0]])
+            return f"{place}-{centers[0]}"
+    for place, targets in st["plays"]:
+        if targets and targets[0].startswith("T"):
+            page.keyboard.press(digit(place))
+            page.keyboard.press(targets[0][1:])
+            return f"{place}-{targets[0]}"
+    if st["spit"]:
+        page.keyboard.press("Space")
+        return "spit"
+    return None
+
+
+def wait_for_change(page: Any, version: int, timeout: float) -> None:
+    """Until a new position (or the round or the game ends); quietly gives up after ``timeout`` s."""
+    try:
+        page.wait_for_function(CHANGED_JS, arg=version, timeout=timeout * 1000)
+    except Exception as exc:  # playwright's TimeoutError: nothing happened, look again
+        if "Timeout" not in type(exc).__name__:
+            raise
+
+
+def play_round_by_keys(page: Any, shot: str | None = None) -> int:
+    """Play by keys until the round is won (phase ``slap``) or the game is over; returns our moves."""
+    deadline = time.monotonic() + ROUND_TIMEOUT
+    moves = 0
+    while True:
+        st = state(page)
+        if st["phase"] != "play" or st["over"]:
+            return moves
+        assert time.monotonic() < deadline, f"the round did not end within {ROUND_TIMEOUT} s ({moves} moves)"
+        if shot and moves == 6 and any(t.startswith("C") for _, ts in st["plays"] for t in ts):
+            # a picked pile with its center highlighted, for the docs
+            place = next(p for p, ts in st["plays"] if any(t.startswith("C") for t in ts))
+            page.keyboard.press(digit(place))
+            page.wait_for_selector('.sp-centers [data-legal="1"]')
+            page.screenshot(path=str(DOCS / shot), full_page=True)
+            page.keyboard.press("Escape")
+            shot = None
+        move = play_one_by_keys(page, st)
+        if move is not None:
+            moves += 1
+            wait_for_change(page, st["version"], 1.5)
+        else:
+            wait_for_change(page, st["version"], 0.5)
+
+
+def test_spit_from_the_lobby_by_mouse_and_on_a_phone(web_server: WebServer, browser: Any) -> None:
+    assert '<link rel="stylesheet" href="/static/spit.css">' in httpx.get(web_server.base + "/").text
+    for name in ("spit.js", "spit.css"):
+        assert httpx.get(f"{web_server.base}/static/{name}").status_code == 200, name
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    try:
+        page = ctx.new_page()
+        watch = ConsoleWatch(page)
+        page.goto(web_server.base + "/")
+        page.fill("#name", "Pia")
+        page.select_option("#quick select[name=game]", "spit")
+        assert page.eval_on_selector_all("#quick select[name=level] option", "els => els.map(e => e.value)") == [
+            "beginner", "club", "expert"]
+        assert "three-piles" in page.eval_on_selector_all("#quick select[name=preset] option",
+                                                          "els => els.map(e => e.value)")
+        assert page.locator("#quick input[name=stock_size]").count() == 0
+        page.select_option("#quick select[name=level]", "beginner")
+        page.click("#quick-play")
+        page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"), timeout=45_000)
+        page.wait_for_selector('.spit-table[data-status=playing][data-seat="0"][data-game="spit"]', timeout=45_000)
+        assert page.locator(".me .sp-tableau .sp-pile").count() == 5
+        assert page.locator(".opponent .sp-tableau .sp-pile").count() == 5
+        assert page.locator(".sp-centers .center-pile").count() == 2
+        assert "computer (beginner)" in page.inner_text(".opponent h3")
+        # by mouse: a playable card, then the center it may go on (the page highlights it)
+        deadline = time.monotonic() + 20
+        while True:
+            assert time.monotonic() < deadline, "nothing became playable"
+            st = state(page)
+            plays = [(p, t) for p, ts in st["plays"] for t in ts if t.startswith("C")]
+            if plays:
+                place, target = plays[0]
+                page.click(f'.me .sp-pile[data-place="{place}"]')
+                page.click(f'.sp-centers [data-place="{target}"][data-legal="1"]')
+                wait_for_change(page, st["version"], 3)
+                if state(page)["version"] > st["version"]:
+                    break
+            elif st["spit"]:
+                page.click("#sp-spit")
+                wait_for_change(page, st["version"], 2)
+            else:
+                wait_for_change(page, st["version"], 0.5)
+        # readable on a phone: nothing sticks out sideways
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.screenshot(path=str(DOCS / "web-spit-phone.png"), full_page=True)
+        # German: the seed's words
+        page.click("button.lang[data-lang=de]")
+        text = page.inner_text("main")
+        for term in ("Mittelstapel", "Spit-Stapel", "Tableau", "Leertaste"):
+            assert term in text, term
+        page.click("button.lang[data-lang=en]")
+        assert watch.errors == [], watch.errors
+    finally:
+        ctx.close()
+
+
+def test_a_spit_round_by_keys(web_server: WebServer, page: Any) -> None:
+    table_id, token = create_table(web_server, ROUND_BOT, options=FAST)
+    take_seat(page, web_server, table_id, 0, token)
+    assert state(page)["round"] == 1
+
+    # a refused move: the server's reason appears on the card tried, briefly
+    tops = page.eval_on_selector_all('.me .sp-tableau .sp-pile[data-cards]:not([data-cards="0"])',
+                                     "els => els.map(e => [e.dataset.place, e.dataset.targets || ''])")
+    place, center = next((p, c) for p, ts in tops for c in ("C1", "C2", "C3") if c not in ts.split())
+    page.keyboard.press(digit(place))
+    page.keyboard.press(CENTER_KEY[center])
+    verdict = page.locator(f'.me .sp-pile[data-place="{place}"] .sp-verdict')
+    verdict.wait_for()
+    assert "center" in verdict.inner_text()
+    assert page.inner_text("#sp-message") == verdict.inner_text()
+    verdict.wait_for(state="detached", timeout=6000)  # gone after a moment
+
+    moves = play_round_by_keys(page, shot="web-spit.png")
+    st = state(page)
+    assert moves > 0
+    assert st["phase"] == "slap" or st["over"], st
+    if not st["over"]:
+        # the round end is shown: who won, the slap to come, the winner's side framed
+        winner = int(st["winner"])
+        prompt = page.inner_text("#sp-prompt")
+        assert ("You won the round" in prompt) if winner == 0 else ("won the round" in prompt), prompt
+        assert page.locator(f'.sp-side.round-winner[data-seat="{winner}"]').count() == 1
+        assert re.search(r"wins round 1", page.inner_text("#sp-log")), page.inner_text("#sp-log")
+        if winner == 0:
+            assert page.get_attribute("#sp-slap", "data-legal") == "1"
+            page.keyboard.press("s")  # slap the smaller center pile
+        # the slap (ours, or the bot's / the automatic one) deals round 2 unless the game is over
+        page.wait_for_selector('.spit-table[data-round="2"][data-phase="play"], .spit-table[data-over="1"]',
+                               timeout=10_000)
+        if state(page)["over"]:
+            page.wait_for_selector("#game-over")
+        else:
+            assert "Round 2" in page.inner_text(".sp-head")
+            assert "Round 2: new deal" in page.inner_text("#sp-log")
+            assert re.search(r"slap C\d", page.inner_text("#sp-log"))
+
+
+def test_a_lost_race_shows_the_verdict_on_the_card(web_server: WebServer, browser: Any, page: Any) -> None:
+    other_ctx = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US")
+    bob = other_ctx.new_page()
+    watch = ConsoleWatch(bob)
+    try:
+        for _attempt in range(20):
+            # three centers: a deal where both can reach for the same center is likelier
+            table_id, token0 = create_table(web_server, [{"kind": "person"}, {"kind": "person"}],
+                                            options={"centers": 3})
+            token1 = httpx.post(f"{web_server.base}/api/tables/{table_id}/join", json={"name": "Bob"}).json()["token"]
+            take_seat(page, web_server, table_id, 0, token0)
+            take_seat(bob, web_server, table_id, 1, token1)
+            plays = [{t: p for p, ts in state(x)["plays"] for t in ts if t.startswith("C")} for x in (page, bob)]
+            common = sorted(set(plays[0]) & set(plays[1]))
+            if not common:
+                continue
+            center = common[0]
+            # both reach for the same center pile; exactly one card lands, the other is too late
+            for who, p in ((page, plays[0][center]), (bob, plays[1][center])):
+                who.keyboard.press(digit(p))
+            page.keyboard.press(CENTER_KEY[center])
+            bob.keyboard.press(CENTER_KEY[center])
+            deadline = time.monotonic() + 10
+            while not any(x.locator(".sp-verdict").count() for x in (page, bob)):
+                assert time.monotonic() < deadline, "no verdict shown"
+                page.wait_for_timeout(30)
+            loser, seat = (page, 0) if page.locator(".sp-verdict").count() else (bob, 1)
+            source = plays[seat][center]
+            verdict = loser.locator(f'.me .sp-pile[data-place="{source}"] .sp-verdict')
+            assert verdict.get_attribute("data-code") == "too-late"
+            assert re.fullmatch(rf"too late: center {center[1]} is now \w+", verdict.inner_text()), verdict.inner_text()
+            winner = bob if loser is page else page
+            assert winner.locator(".sp-verdict").count() == 0
+            return
+        raise AssertionError("no deal with a race in 20 tables")
+    finally:
+        other_ctx.close()
+        assert watch.errors == [], watch.errors
+
+
+def test_speed_by_keys(web_server: WebServer, page: Any) -> None:
+    table_id, token = create_table(web_server, SLOW_BOT, game="speed", options={"auto_spit_ms": 400})
+    take_seat(page, web_server, table_id, 0, token)
+    assert page.locator('.spit-table[data-game="speed"]').count() == 1
+    assert page.locator(".me .hand-card").count() == 5
+    assert int(page.get_attribute(".opponent .sp-hand.backs", "data-hand-size")) == 5
+    assert "Side piles" in page.inner_text(".sp-centers")
+    deadline = time.monotonic() + 20
+    while True:
+        assert time.monotonic() < deadline, "no Speed card was played"
+        st = state(page)
+        draw_before = int(page.inner_text('.me [data-place="D"] .count'))
+        move = play_one_by_keys(page, st)
+        wait_for_change(page, st["version"], 1.5)
+        if move and move.startswith("H") and int(page.inner_text('.me [data-place="D"] .count')) == draw_before - 1:
+            break  # the card landed and the hand was refilled from the draw pile
+    assert page.locator(".me .hand-card").count() == 5
