@@ -8,7 +8,7 @@
 >>> make_bot("chess")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-spite.errors.OptionsError: unknown bot 'chess' (one of random, greedy, ...)
+spite.errors.OptionsError: unknown bot 'chess' (one of random, uniform, greedy, ...)
 """
 
 from __future__ import annotations
