@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 import httpx
-from conftest import DOCS, ConsoleWatch, WebServer
+from conftest import DOCS, ConsoleWatch, WebServer, sync_api
 
 # three center piles (each flip takes three spit cards), quick automatic spit calls and slaps: a
 # round ends in about 15 s against a bot that reacts in 0.7 s on average
@@ -149,8 +149,13 @@ def test_spit_from_the_lobby_by_mouse_and_on_a_phone(web_server: WebServer, brow
             plays = [(p, t) for p, ts in st["plays"] for t in ts if t.startswith("C")]
             if plays:
                 place, target = plays[0]
-                page.click(f'.me .sp-pile[data-place="{place}"]')
-                page.click(f'.sp-centers [data-place="{target}"][data-legal="1"]')
+                try:
+                    # force: a center that has just flipped is still turning (never "stable") when
+                    # spits follow each other; a person clicks it all the same
+                    page.click(f'.me .sp-pile[data-place="{place}"]', force=True, timeout=3000)
+                    page.click(f'.sp-centers [data-place="{target}"][data-legal="1"]', force=True, timeout=3000)
+                except sync_api.TimeoutError:
+                    continue  # the position changed under the mouse: look again
                 wait_for_change(page, st["version"], 3)
                 if state(page)["version"] > st["version"]:
                     break
