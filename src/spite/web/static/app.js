@@ -1,6 +1,7 @@
 // The page: a tiny router (/, /t/{id}, /replay/{id}, /stats[/{player}], /rules/{game}), the lobby and the Spite and Malice table.
 // It only uses what the server gives a seat (docs/protocol.md): TableInfo, the seat's view, its legal moves.
 
+import { esc } from "./html.js";
 import { LANGS, getLang, setLang, t } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
 import { openReplay } from "./replay.js";
@@ -32,18 +33,20 @@ function applyLang() {
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
 }
 
-/** /t/{id}: the Spit/Speed screen for those games, else the Spite and Malice table (which also shows errors). */
+/** The page of table ``id``: its TableInfo fetched once, then the screen of its game. */
 async function openAnyTable(id) {
-  let info = null;
+  setStatus(t("connecting"));
+  let info;
   try {
     info = await api("GET", `/api/tables/${encodeURIComponent(id)}`);
-  } catch {
-    /* openTable shows the server's answer */
+  } catch (err) {
+    main().innerHTML = `<section class="panel"><p class="error">${esc(err.message)}</p><a href="/">${t("back_lobby")}</a></section>`;
+    return;
   }
-  if (info && SPIT_GAMES.includes(info.game)) {
+  if (SPIT_GAMES.includes(info.game)) {
     document.getElementById("nav-rules").href = "/rules/spit";
     openSpit(info);
-  } else openTable(id);
+  } else openTable(info);
 }
 
 function route() {

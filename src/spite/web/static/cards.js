@@ -1,4 +1,5 @@
 // Card tokens (records.md §1: "7H", "10S", "QD", "X", Skip-Bo "1".."12") and their SVG faces.
+import { esc } from "./html.js";
 
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RANK_VALUE = { A: 1, J: 11, Q: 12, K: 13, X: 14 };
@@ -30,10 +31,6 @@ export function handToken(card) {
 export function valueName(value, skipbo) {
   if (skipbo) return String(value);
   return { 1: "A", 11: "J", 12: "Q", 13: "K" }[value] ?? String(value);
-}
-
-function esc(s) {
-  return String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
 }
 
 /** An SVG card face (a string), 60×84 user units, scaled by CSS. */

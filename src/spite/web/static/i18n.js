@@ -10,7 +10,6 @@ const TEXTS = {
   friend_table: ["A table for a friend", "Ein Tisch für Freunde"],
   game: ["Game", "Spiel"],
   malice: ["Spite and Malice", "Spite and Malice"],
-  spit_soon: ["Spit (not in the browser yet)", "Spit (noch nicht im Browser)"],
   preset: ["Preset", "Variante"],
   level: ["Computer level", "Stärke des Computers"],
   stock_size: ["Stock size (empty: preset's)", "Vorratsstapel-Größe (leer: wie Variante)"],

@@ -1,6 +1,7 @@
 // The lobby: the player's name, quick play against the computer, a table for friends, open tables
 // to join and games in play to watch.
 
+import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
 import { t } from "./i18n.js";
 import { SPIT_GAMES, SPIT_LEVELS, SPIT_PRESETS } from "./spit.js";
@@ -10,10 +11,6 @@ export const PRESETS = ["classic", "cat-and-mouse", "match", "skip-bo", "short",
   "open-stock", "party", "partners"];
 const PLAYERS = { party: 3, partners: 4 };
 export const LEVELS = ["random", "easy", "medium", "hard", "expert"];
-
-function esc(s) {
-  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
 
 function options(list, selected) {
   return list.map((v) => `<option value="${esc(v)}"${v === selected ? " selected" : ""}>${esc(v)}</option>`).join("");

@@ -3,15 +3,12 @@
 // table is drawn by table.js's code, a Spit or Speed table by spit.js's, read-only, with every card
 // shown (Spit and Speed: the face-down cards listed under each side) and the game time of each step.
 
+import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
 import { t } from "./i18n.js";
 import { SPIT_GAMES, SpitClient } from "./spit.js";
 import { TableClient } from "./table.js";
 import { api } from "./store.js";
-
-function esc(s) {
-  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
 
 /** table.js's drawing without a socket: no seat, nothing playable. */
 class ReplayBoard extends TableClient {

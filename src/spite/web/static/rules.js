@@ -3,6 +3,7 @@
 // rulings (../shared/spec/rulings.md) and how the engine reads them (docs/rules.md, docs/spit.md).
 // The texts live here, not in i18n.js; the page's language buttons switch them.
 
+import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
 import { getLang } from "./i18n.js";
 
@@ -347,10 +348,6 @@ const RULES = {
     ],
   },
 };
-
-function esc(s) {
-  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
 
 function termsHTML(game, nav, lang) {
   const heading = lang === "de" ? "Begriffe" : "Terms";

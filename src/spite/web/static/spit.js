@@ -13,7 +13,9 @@ import { main, setRerender, setStatus } from "./app.js";
 import { backSVG, cardSVG, rankOf, slotSVG } from "./cards.js";
 import { t } from "./i18n.js";
 import { createTable } from "./lobby.js";
-import { api, forgetSeat, getName, getSeat, saveSeat } from "./store.js";
+import { esc, parseLegal } from "./html.js";
+import { openSeat } from "./seatpage.js";
+import { api, forgetSeat } from "./store.js";
 
 export const SPIT_GAMES = ["spit", "speed"];
 export const SPIT_LEVELS = ["beginner", "club", "expert"];
@@ -28,10 +30,6 @@ const VERDICT_MS = 2600;
 const BANNER_MS = 1800;
 const SPEED_DECK = 52;
 
-function esc(s) {
-  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
-
 function seconds(ms) {
   return (Math.max(0, ms) / 1000).toFixed(1);
 }
@@ -41,27 +39,10 @@ function clockText(ms) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-/** Parse legal moves into source → set of targets ("T1" → {"C2"}, "H7" → {"C1"}); "spit"/"slap Cn" stay whole. */
-function parseLegal(legal) {
-  const map = new Map();
-  for (const m of legal) {
-    const i = m.indexOf("-");
-    if (i < 0) continue;
-    const src = m.slice(0, i);
-    if (!map.has(src)) map.set(src, new Set());
-    map.get(src).add(m.slice(i + 1));
-  }
-  return map;
-}
 
 /** Open Spit/Speed table ``info`` (TableInfo): play with a stored token, join a free seat, or watch. */
 export function openSpit(info) {
-  const held = getSeat(info.id);
-  const watch = new URLSearchParams(location.search).has("watch");
-  if (info.status === "finished" || info.status === "abandoned") showFinished(info);
-  else if (held && !watch) new SpitClient(info, held.token).connect();
-  else if (info.status === "open" && !watch) showJoin(info);
-  else new SpitClient(info, null).connect();
+  openSeat(info, SpitClient, gameName(info.game));
 }
 
 async function reopen(id) {
@@ -74,44 +55,6 @@ async function reopen(id) {
 
 function gameName(game) {
   return t(game === "speed" ? "speed_game" : "spit_game");
-}
-
-function showJoin(info) {
-  const draw = () => {
-    setStatus(t("table_open_join"));
-    main().innerHTML = `<section class="panel join">
-      <p>${t("table_open_join")} (${esc(gameName(info.game))} · ${esc(info.preset)})</p>
-      <form id="join-form"><label>${t("your_name")} <input name="name" maxlength="40" value="${esc(getName())}" placeholder="${esc(t("guest"))}"></label>
-      <button type="submit" class="primary" id="join">${t("join")}</button>
-      <a class="btn" href="${esc(info.link)}?watch=1">${t("watch")}</a></form><p class="error" role="alert"></p></section>`;
-    const form = document.getElementById("join-form");
-    form.addEventListener("submit", async (ev) => {
-      ev.preventDefault();
-      const name = form.name.value.trim() || t("guest");
-      localStorage.setItem("spite.name", name);
-      try {
-        const joined = await api("POST", `/api/tables/${info.id}/join`, { name });
-        saveSeat(info.id, joined.seat, joined.token);
-        new SpitClient(joined.table, joined.token).connect();
-      } catch (err) {
-        main().querySelector(".error").textContent = err.message;
-      }
-    });
-  };
-  setRerender(draw);
-  draw();
-}
-
-function showFinished(info) {
-  const draw = () => {
-    setStatus(t("table_gone", { status: info.status }));
-    const rec = info.gameId != null ? `<a href="/replay/${info.gameId}" id="replay-link">${t("replay")}</a> · ` +
-      `<a href="/api/games/${info.gameId}/record" id="record-link">${t("record")}</a> · ` : "";
-    main().innerHTML = `<section class="panel"><p>${t("table_gone", { status: esc(info.status) })}</p>
-      <p>${rec}<a href="/">${t("back_lobby")}</a></p></section>`;
-  };
-  setRerender(draw);
-  draw();
 }
 
 let current = null;

@@ -2,15 +2,12 @@
 // length per game and preset (GET /api/players/{name}/stats), then their recent games
 // (GET /api/players/{name}/games) with links to the replay viewer and the record download.
 
+import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
 import { getLang, t } from "./i18n.js";
 import { api, getName } from "./store.js";
 
 const RECENT = 20;
-
-function esc(s) {
-  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
 
 const GAME_NAMES = { "spite-malice": "Spite and Malice", spit: "Spit", speed: "Speed" };
 

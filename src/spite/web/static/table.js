@@ -9,89 +9,13 @@ import { main, setRerender, setStatus } from "./app.js";
 import { backSVG, cardSVG, handToken, rankValue, slotSVG, valueName } from "./cards.js";
 import { t } from "./i18n.js";
 import { LEVELS, createTable, quickPlay } from "./lobby.js";
-import { api, forgetSeat, getName, getSeat, saveSeat } from "./store.js";
+import { esc, parseLegal } from "./html.js";
+import { openSeat } from "./seatpage.js";
+import { forgetSeat } from "./store.js";
 
-function esc(s) {
-  return String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
-
-/** Open the page of table ``id``: play with a stored token, join a free seat, or watch. */
-export async function openTable(id) {
-  setStatus(t("connecting"));
-  let info;
-  try {
-    info = await api("GET", `/api/tables/${encodeURIComponent(id)}`);
-  } catch (err) {
-    main().innerHTML = `<section class="panel"><p class="error">${esc(err.message)}</p><a href="/">${t("back_lobby")}</a></section>`;
-    return;
-  }
-  if (info.game !== "spite-malice") {
-    main().innerHTML = `<section class="panel"><p>${t("spit_soon")}</p><a href="/">${t("back_lobby")}</a></section>`;
-    setStatus("");
-    return;
-  }
-  const held = getSeat(id);
-  const watch = new URLSearchParams(location.search).has("watch");
-  if (info.status === "finished" || info.status === "abandoned") {
-    showFinishedTable(info);
-  } else if (held && !watch) {
-    new TableClient(info, held.token).connect();
-  } else if (info.status === "open" && !watch) {
-    showJoin(info);
-  } else {
-    new TableClient(info, null).connect();
-  }
-}
-
-function showJoin(info) {
-  const draw = () => {
-    setStatus(t("table_open_join"));
-    main().innerHTML = `<section class="panel join">
-      <p>${t("table_open_join")} (${esc(info.preset)})</p>
-      <form id="join-form"><label>${t("your_name")} <input name="name" maxlength="40" value="${esc(getName())}" placeholder="${esc(t("guest"))}"></label>
-      <button type="submit" class="primary" id="join">${t("join")}</button>
-      <a class="btn" href="${esc(info.link)}?watch=1">${t("watch")}</a></form><p class="error" role="alert"></p></section>`;
-    const form = document.getElementById("join-form");
-    form.addEventListener("submit", async (ev) => {
-      ev.preventDefault();
-      const name = form.name.value.trim() || t("guest");
-      localStorage.setItem("spite.name", name);
-      try {
-        const joined = await api("POST", `/api/tables/${info.id}/join`, { name });
-        saveSeat(info.id, joined.seat, joined.token);
-        new TableClient(joined.table, joined.token).connect();
-      } catch (err) {
-        main().querySelector(".error").textContent = err.message;
-      }
-    });
-  };
-  setRerender(draw);
-  draw();
-}
-
-function showFinishedTable(info) {
-  const draw = () => {
-    setStatus(t("table_gone", { status: info.status }));
-    const rec = info.gameId != null ? `<a href="/replay/${info.gameId}" id="replay-link">${t("replay")}</a> · ` +
-      `<a href="/api/games/${info.gameId}/record">${t("record")}</a> · ` : "";
-    main().innerHTML = `<section class="panel"><p>${t("table_gone", { status: esc(info.status) })}</p>
-      <p>${rec}<a href="/">${t("back_lobby")}</a></p></section>`;
-  };
-  setRerender(draw);
-  draw();
-}
-
-/** Parse the legal moves into source → set of targets ("S" → {"B1","B3"}). */
-function parseLegal(legal) {
-  const map = new Map();
-  for (const m of legal) {
-    const i = m.indexOf("-");
-    if (i < 0) continue;
-    const src = m.slice(0, i);
-    if (!map.has(src)) map.set(src, new Set());
-    map.get(src).add(m.slice(i + 1));
-  }
-  return map;
+/** Open the page of table ``info`` (TableInfo): play with a stored token, join a free seat, or watch. */
+export function openTable(info) {
+  openSeat(info, TableClient);
 }
 
 export class TableClient {

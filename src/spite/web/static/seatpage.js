@@ -1,0 +1,57 @@
+// What a table's link opens before any WebSocket, for every game: play with the seat's stored
+// token, a form to take a free seat, the spectator's view, or the end of a finished table.
+
+import { main, setRerender, setStatus } from "./app.js";
+import { esc } from "./html.js";
+import { t } from "./i18n.js";
+import { api, getName, getSeat, saveSeat } from "./store.js";
+
+/** Open table ``info`` (TableInfo) with ``Client`` (a class: ``new Client(info, token).connect()``);
+ * ``label`` names the game in the join form (optional). */
+export function openSeat(info, Client, label = "") {
+  const held = getSeat(info.id);
+  const watch = new URLSearchParams(location.search).has("watch");
+  if (info.status === "finished" || info.status === "abandoned") showFinished(info);
+  else if (held && !watch) new Client(info, held.token).connect();
+  else if (info.status === "open" && !watch) showJoin(info, Client, label);
+  else new Client(info, null).connect();
+}
+
+function showJoin(info, Client, label) {
+  const draw = () => {
+    setStatus(t("table_open_join"));
+    const what = label ? `${esc(label)} · ${esc(info.preset)}` : esc(info.preset);
+    main().innerHTML = `<section class="panel join">
+      <p>${t("table_open_join")} (${what})</p>
+      <form id="join-form"><label>${t("your_name")} <input name="name" maxlength="40" value="${esc(getName())}" placeholder="${esc(t("guest"))}"></label>
+      <button type="submit" class="primary" id="join">${t("join")}</button>
+      <a class="btn" href="${esc(info.link)}?watch=1">${t("watch")}</a></form><p class="error" role="alert"></p></section>`;
+    const form = document.getElementById("join-form");
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const name = form.name.value.trim() || t("guest");
+      localStorage.setItem("spite.name", name);
+      try {
+        const joined = await api("POST", `/api/tables/${info.id}/join`, { name });
+        saveSeat(info.id, joined.seat, joined.token);
+        new Client(joined.table, joined.token).connect();
+      } catch (err) {
+        main().querySelector(".error").textContent = err.message;
+      }
+    });
+  };
+  setRerender(draw);
+  draw();
+}
+
+function showFinished(info) {
+  const draw = () => {
+    setStatus(t("table_gone", { status: info.status }));
+    const rec = info.gameId != null ? `<a href="/replay/${info.gameId}" id="replay-link">${t("replay")}</a> · ` +
+      `<a href="/api/games/${info.gameId}/record" id="record-link">${t("record")}</a> · ` : "";
+    main().innerHTML = `<section class="panel"><p>${t("table_gone", { status: esc(info.status) })}</p>
+      <p>${rec}<a href="/">${t("back_lobby")}</a></p></section>`;
+  };
+  setRerender(draw);
+  draw();
+}
