@@ -104,37 +104,29 @@ def legal_texts(state: State) -> set[str]:
 
 def finished_bot_game(base: str, stock_size: int) -> int:
     """Two bots play a short game by themselves on the server at ``base``; its stored game id."""
-    import time
-
-    import httpx
-
-    r = httpx.post(base + "/api/tables", json={
+    return _bots_finish(base, {
         "preset": "short", "join": False, "options": {"stock_size": stock_size},
         "seats": [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "random"}]})
-    assert r.status_code == 200, r.text
-    table_id = r.json()["id"]
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        got = httpx.get(base + f"/api/tables/{table_id}").json()
-        if got["status"] == "finished":
-            return int(got["gameId"])
-        time.sleep(0.05)
-    raise AssertionError("the bots did not finish in time")
 
 
 def finished_spit_game(base: str, game: str = "spit", options: dict[str, Any] | None = None) -> int:
     """Two fast reflex bots play a short Spit (or Speed) game by themselves on the server at ``base``;
     its stored game id."""
+    opts = options if options is not None else (
+        {"auto_spit_ms": 150, "auto_slap_ms": 150, "rounds_in_a_row": 2, "time_limit_s": 6} if game == "spit"
+        else {"auto_spit_ms": 150, "time_limit_s": 6})
+    return _bots_finish(base, {
+        "game": game, "join": False, "options": opts,
+        "seats": [{"kind": "bot", "level": "reflex:30"}, {"kind": "bot", "level": "reflex:60"}]})
+
+
+def _bots_finish(base: str, table: dict[str, Any]) -> int:
+    """Create a bots-only ``table`` on the server at ``base`` and wait until it has finished; the game id."""
     import time
 
     import httpx
 
-    opts = options if options is not None else (
-        {"auto_spit_ms": 150, "auto_slap_ms": 150, "rounds_in_a_row": 2, "time_limit_s": 6} if game == "spit"
-        else {"auto_spit_ms": 150, "time_limit_s": 6})
-    r = httpx.post(base + "/api/tables", json={
-        "game": game, "join": False, "options": opts,
-        "seats": [{"kind": "bot", "level": "reflex:30"}, {"kind": "bot", "level": "reflex:60"}]})
+    r = httpx.post(base + "/api/tables", json=table)
     assert r.status_code == 200, r.text
     table_id = r.json()["id"]
     deadline = time.monotonic() + 30

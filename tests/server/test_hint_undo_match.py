@@ -13,7 +13,7 @@ import contextlib
 import random
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpx
 import pytest
@@ -112,15 +112,29 @@ def stock_build(st: dict[str, Any]) -> str | None:
     return next((m for m in st["legal"] if m.startswith("S-B")), None)
 
 
+class TwoPeople(NamedTuple):
+    table_id: str
+    clients: dict[int, Client]
+    welcomes: dict[int, dict[str, Any]]
+    tokens: dict[int, str]
+
+
+def ann_and_bob(base: str, body: dict[str, Any]) -> TwoPeople:
+    """A table made from ``body`` by ann, joined by bob, both seats connected."""
+    r = httpx.post(base + "/api/tables", json={**body, "name": "ann"}).json()
+    table_id = r["table"]["id"]
+    bob = httpx.post(base + f"/api/tables/{table_id}/join", json={"name": "bob"}).json()
+    tokens = {0: r["token"], 1: bob["token"]}
+    clients = {0: Client(base, table_id), 1: Client(base, table_id)}
+    welcomes = {seat: clients[seat].hello(tokens[seat]) for seat in (0, 1)}
+    return TwoPeople(table_id, clients, welcomes, tokens)
+
+
 @pytest.fixture
 def table(server: ServerThread) -> Iterator[tuple[str, dict[int, Client], Client]]:
     """A two-person table (stock 20), both seats connected, and a spectator."""
-    r = httpx.post(server.base + "/api/tables", json={"preset": "classic", "options": BIG, "name": "ann"}).json()
-    table_id = r["table"]["id"]
-    bob = httpx.post(server.base + f"/api/tables/{table_id}/join", json={"name": "bob"}).json()
-    clients = {0: Client(server.base, table_id), 1: Client(server.base, table_id)}
-    for seat, token in ((0, r["token"]), (1, bob["token"])):
-        welcome = clients[seat].hello(token)
+    table_id, clients, welcomes, _ = ann_and_bob(server.base, {"preset": "classic", "options": BIG})
+    for welcome in welcomes.values():
         assert welcome["canUndo"] is False and "match" not in welcome
     watcher = Client(server.base, table_id)
     watcher.hello(spectate=True)
@@ -242,13 +256,8 @@ def refilling(st: dict[str, Any]) -> str | None:
 def test_undo_refused_after_a_refill_over_the_socket(server: ServerThread) -> None:
     """With a hand of one card every build play from the hand refills it: never taken back."""
     for attempt in range(8):  # the deal is random: a game may end before such a play comes up
-        r = httpx.post(server.base + "/api/tables", json={"preset": "classic", "name": "ann",
-                                                          "options": {"hand_size": 1, "stock_size": 20}}).json()
-        table_id = r["table"]["id"]
-        bob = httpx.post(server.base + f"/api/tables/{table_id}/join", json={"name": "bob"}).json()
-        clients = {0: Client(server.base, table_id), 1: Client(server.base, table_id)}
-        for seat, token in ((0, r["token"]), (1, bob["token"])):
-            clients[seat].hello(token)
+        table_id, clients, _, _ = ann_and_bob(server.base, {"preset": "classic",
+                                                          "options": {"hand_size": 1, "stock_size": 20}})
         try:
             seat, c, st, move = play_until(clients, refilling, random.Random(6 + attempt))
             break
@@ -298,13 +307,7 @@ def test_undo_survives_kill_9(db_url: str) -> None:
     server = ServerProcess(db_url, None, *ARGS).start()
     try:
         base = server.base
-        created = httpx.post(base + "/api/tables", json={"preset": "classic", "options": BIG, "name": "ann"}).json()
-        table_id = created["table"]["id"]
-        joined = httpx.post(base + f"/api/tables/{table_id}/join", json={"name": "bob"}).json()
-        tokens = {0: created["token"], 1: joined["token"]}
-        clients = {s: Client(base, table_id) for s in (0, 1)}
-        for s in (0, 1):
-            clients[s].hello(tokens[s])
+        table_id, clients, _, tokens = ann_and_bob(base, {"preset": "classic", "options": BIG})
         rng = random.Random(21)
         seat, c, st, move = play_until(clients, hand_build, rng)
         v = st["stateVersion"]
@@ -370,12 +373,8 @@ def next_game(clients: dict[int, Client], version: int) -> None:
 
 
 def test_a_match_plays_games_to_the_target(server: ServerThread) -> None:
-    r = httpx.post(server.base + "/api/tables", json={**MATCH, "name": "ann"}).json()
-    table_id = r["table"]["id"]
-    bob = httpx.post(server.base + f"/api/tables/{table_id}/join", json={"name": "bob"}).json()
-    clients = {0: Client(server.base, table_id), 1: Client(server.base, table_id)}
-    for seat, token in ((0, r["token"]), (1, bob["token"])):
-        welcome = clients[seat].hello(token)
+    table_id, clients, welcomes, _ = ann_and_bob(server.base, MATCH)
+    for welcome in welcomes.values():
         assert welcome["match"] == {"scores": [0, 0], "target": 2, "game": 1, "over": False, "winner": None,
                                     "betweenGames": False, "ready": [], "nextIn": None}
     watcher = Client(server.base, table_id)
@@ -487,13 +486,7 @@ def test_a_match_resumes_after_kill_9(db_url: str) -> None:
     server = ServerProcess(db_url, None, *ARGS).start()
     try:
         base = server.base
-        r = httpx.post(base + "/api/tables", json={**MATCH, "name": "ann"}).json()
-        table_id = r["table"]["id"]
-        bob = httpx.post(base + f"/api/tables/{table_id}/join", json={"name": "bob"}).json()
-        tokens = {0: r["token"], 1: bob["token"]}
-        clients = {s: Client(base, table_id) for s in (0, 1)}
-        for s in (0, 1):
-            clients[s].hello(tokens[s])
+        table_id, clients, _, tokens = ann_and_bob(base, MATCH)
         rng = random.Random(9)
         over = finish_game(clients, rng)
         assert not over["match"]["over"]
