@@ -48,8 +48,10 @@ def test_kill_9_and_play_on(db_url: str) -> None:
         cat = Client(base, quick["table"]["id"])
         cat.hello(quick["token"])
         play_random({0: cat}, rng, limit=6)
-        bots = httpx.post(base + "/api/tables", json={"preset": "short", "options": SMALL, "join": False, "seats": [
-            {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "random"}]}).json()
+        # (a longer stock, so that the bots are still playing at the kill below)
+        bots = httpx.post(base + "/api/tables", json={"preset": "short", "options": {"stock_size": 20}, "join": False,
+                                                      "seats": [{"kind": "bot", "level": "easy"},
+                                                                {"kind": "bot", "level": "random"}]}).json()
         time.sleep(0.5)
         for c in (ann, bob):  # read everything sent so far
             while True:
