@@ -102,7 +102,7 @@ def test_a_pile_reaching_queen_leaves_at_once_and_is_shuffled_into_the_draw_pile
     state = position(stocks=["9C", "9D"], hands=["QH 5D 6D 7D 8D", "4H"], builds=builds, draw="2C 3C")
     draw_before = len(state.draw)
     state.play("HQ-B1")
-    assert state.builds[0] == []
+    assert state.builds[0] == ()
     assert len(state.draw) == draw_before + 12
     assert state.chance_log and len(state.chance_log[-1][1]) == draw_before + 12
     assert "HA-B1" not in legal_texts(state)  # the slot is empty and ready for an Ace (none in hand)
@@ -112,7 +112,7 @@ def test_a_wild_standing_for_the_queen_completes_the_pile() -> None:
     builds = ["AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS", "", "", ""]
     state = position(stocks=["9C", "9D"], hands=["KH 5D 6D 7D 8D", "4H"], builds=builds)
     state.play("HK-B1")
-    assert state.builds[0] == []
+    assert state.builds[0] == ()
 
 
 def test_set_aside_keeps_completed_piles_face_down_until_the_draw_pile_runs_out() -> None:

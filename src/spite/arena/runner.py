@@ -20,7 +20,7 @@ from typing import Any
 
 from spite.arena.schedule import GameSpec
 from spite.bots import Bot, make_bot
-from spite.malice import Options, State
+from spite.malice import Options, SeatView, State
 
 __all__ = ["GameResult", "Setup", "bot_rng", "outcomes", "play_game", "run_games"]
 
@@ -163,15 +163,16 @@ def play_game(game: GameSpec, setup: Setup, opts: Options | None = None,
     if forfeit is None:
         rngs = [bot_rng(setup.seed, game, seat) for seat in range(n)]
         budget = setup.budget
-        view_of = state.view
+        view_of = SeatView.of
         play = state.play
         clock = time.perf_counter
+        decide = [bot.decide for bot in bots]
         while state.result is None:
             seat = state.to_move
-            view = view_of(seat)
+            view = view_of(state, seat)
             t0 = clock()
             try:
-                move = bots[seat].decide(view, rngs[seat], budget).move
+                move = decide[seat](view, rngs[seat], budget).move
             except Exception as exc:
                 forfeit, error = seat, f"seat {seat} ({specs[game.seats[seat]]}) loses: {_describe(exc)}"
                 break

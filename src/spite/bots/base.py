@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from spite.malice import Move, Options, SeatView
 
 __all__ = ["Bot", "Decision"]
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """A move and one line of why (for hints and logs)."""
+class Decision(NamedTuple):
+    """A move and one line of why (for hints and logs). A named tuple: made once per move, it
+    must cost next to nothing."""
 
     move: Move
     why: str = ""

@@ -24,11 +24,10 @@ class RandomBot(Bot):
     name = "random"
 
     def decide(self, view: SeatView, rng: random.Random, budget: float | None = None) -> Decision:
-        moves = view.legal_moves
-        builds = [m for m in moves if m.kind == BUILD]
+        builds = view.build_moves()
         if builds:
             return Decision(rng.choice(builds), "a random build play")
-        return Decision(rng.choice(moves), "a random turn end")
+        return Decision(rng.choice(view.end_moves()), "a random turn end")
 
 
 class UniformBot(Bot):

@@ -58,7 +58,7 @@ def determinize(view: SeatView, rng: random.Random) -> State:
     state.stocks = stocks
     state.hands = hands
     state.discards = [[list(p) for p in piles] for piles in view.discards]
-    state.builds = [list(b) for b in view.builds]
+    state.builds = list(view.builds)
     state.draw = draw
     state.set_aside = set_aside
     state.to_move = view.to_move
@@ -71,5 +71,5 @@ def determinize(view: SeatView, rng: random.Random) -> State:
     state.chance_log = []
     state.chance_queue = []
     state.initial = {}
-    state._make_move_tables()
+    state._prepare()
     return state

@@ -24,11 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from spite.cards import (
-    JOKER,
-    KING,
-    N_CODES,
     RANKS,
-    WILD_RANK,
     chance_rng,
     describe_rank,
     format_card,
@@ -37,17 +33,16 @@ from spite.cards import (
     shuffle_cards,
 )
 from spite.errors import ChanceError, DealError, IllegalMoveError, MissingChanceError
+from spite.malice.legal import MoveTables, blocking_play, move_tables
+from spite.malice.legal import build_moves as _build_moves
+from spite.malice.legal import end_moves as _end_moves
 from spite.malice.moves import (
     BUILD,
     DISCARD,
-    DISCARD_PILE,
     HAND,
     STOCK,
     Move,
-    build_move,
-    discard_move,
     parse_move,
-    pass_move,
 )
 from spite.malice.options import Options
 
@@ -79,44 +74,12 @@ class Result:
         return out
 
 
-_TABLES: dict[Options, tuple[Any, ...]] = {}
-
-
-def _move_tables(opts: Options) -> tuple[Any, ...]:
-    """The value table and the interned move rows of a set of options (shared by all its states)."""
-    sk = opts.skipbo
-    nb = opts.build_piles
-    stock_rows = [build_move(STOCK, b, skipbo=sk) for b in range(nb)]
-    pile_rows = [[build_move(DISCARD_PILE, b, pile=j, skipbo=sk) for b in range(nb)]
-                 for j in range(opts.discard_piles)]
-    hand_rows = [[build_move(HAND, b, rank=r, skipbo=sk) for b in range(nb)] for r in range(WILD_RANK + 1)]
-    discard_rows = [
-        [] if (r == 1 and not opts.discard_aces) or r == 0 else
-        [discard_move(r, d, skipbo=sk) for d in range(opts.discard_piles)]
-        for r in range(WILD_RANK + 1)
-    ]
-    return (_value_table(opts), stock_rows, pile_rows, hand_rows, discard_rows, pass_move(sk))
-
-
-def _value_table(opts: Options) -> list[int]:
-    """``table[card]``: the value a card is played as (1..12), 0 for a wild, 13+ for a dead card."""
-    table = [KING] * N_CODES
-    for code in range(N_CODES):
-        r = RANKS[code]
-        if r == WILD_RANK:
-            table[code] = 0
-        elif r == KING and code < JOKER:
-            table[code] = 0 if opts.kings_wild else KING
-        else:
-            table[code] = r
-    return table
-
-
 class State:
     """A position of a Spite and Malice game, and the game so far (for undo and records).
 
-    Piles are lists of card codes, bottom to top (``pile[-1]`` is the top). Attributes are public
-    for reading; change a state only through :meth:`play` and :meth:`undo`.
+    Piles are lists of card codes, bottom to top (``pile[-1]`` is the top); build piles are tuples,
+    replaced rather than changed, so views share them without copying. Attributes are public for
+    reading; change a state only through :meth:`play` and :meth:`undo`.
 
     * ``stocks[i]``: stock ``i`` (one per seat, or per team with partnerships);
     * ``hands[seat]``, ``discards[seat][j]``, ``builds[b]``, ``draw``, ``set_aside``;
@@ -124,11 +87,9 @@ class State:
     """
 
     __slots__ = (
-        "_discard_rows",
-        "_hand_build_rows",
-        "_pass",
-        "_pile_build_rows",
-        "_stock_rows",
+        "_public_discards",
+        "_public_tops",
+        "_tables",
         "_value",
         "builds",
         "chance_log",
@@ -152,16 +113,17 @@ class State:
 
     opts: Options
     seed: int | str | None
+    _tables: MoveTables
     _value: list[int]
-    _stock_rows: list[Move]
-    _pile_build_rows: list[list[Move]]
-    _hand_build_rows: list[list[Move]]
-    _discard_rows: list[list[Move]]
-    _pass: Move
+    _public_discards: tuple[tuple[tuple[int, ...], ...], ...] | None
+    """Every discard pile as tuples (for views), ``None`` once a discard pile has changed."""
+    _public_tops: tuple[tuple[tuple[int, ...], ...], tuple[int, ...]] | None
+    """The face-up stock cards as tuples and the stock sizes (for views), ``None`` once a stock has
+    changed."""
     stocks: list[list[int]]
     hands: list[list[int]]
     discards: list[list[list[int]]]
-    builds: list[list[int]]
+    builds: list[tuple[int, ...]]
     draw: list[int]
     set_aside: list[int]
     to_move: int
@@ -213,7 +175,7 @@ class State:
         self = object.__new__(cls)
         self.opts = opts
         self.seed = seed
-        self._make_move_tables()
+        self._prepare()
         n = opts.players
         if len(stocks) != opts.n_stocks:
             what = "teams" if opts.partnerships else "players"
@@ -267,7 +229,7 @@ class State:
         self.stocks = [list(s) for s in stocks]
         self.hands = [list(h) for h in hands]
         self.discards = [[list(p) for p in piles] for piles in discards]
-        self.builds = [list(b) for b in builds]
+        self.builds = [tuple(b) for b in builds]
         self.draw = list(draw)
         self.set_aside = list(set_aside)
         self.to_move = to_move
@@ -294,28 +256,43 @@ class State:
         self.chance_log = [(-1, outcome) for _, outcome in self.chance_log]
         return self
 
-    def _make_move_tables(self) -> None:
-        tables = _TABLES.get(self.opts)
-        if tables is None:
-            tables = _TABLES[self.opts] = _move_tables(self.opts)
-        (self._value, self._stock_rows, self._pile_build_rows, self._hand_build_rows, self._discard_rows,
-         self._pass) = tables
+    def _prepare(self) -> None:
+        """Set the move tables of the options and empty the view caches (a new or rebuilt state)."""
+        self._tables = move_tables(self.opts)
+        self._value = self._tables.value
+        self._public_discards = None
+        self._public_tops = None
+
+    def public_discards(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """Every seat's discard piles as tuples (what every view shows), made again only after a change."""
+        out = self._public_discards
+        if out is None:
+            out = self._public_discards = tuple([tuple(map(tuple, piles)) for piles in self.discards])
+        return out
+
+    def public_stocks(self) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+        """The face-up cards of every stock as tuples, and the stock sizes (what every view shows),
+        made again only after a stock has changed."""
+        out = self._public_tops
+        if out is None:
+            k = self.opts.open_stock
+            stocks = self.stocks
+            out = self._public_tops = (tuple([tuple(s[-k:]) for s in stocks]), tuple(map(len, stocks)))
+        return out
 
     def copy(self, *, stack: bool = True) -> State:
         """An independent copy; with ``stack=False`` the copy cannot undo what came before it."""
         other = object.__new__(State)
         other.opts = self.opts
         other.seed = self.seed
+        other._tables = self._tables
         other._value = self._value
-        other._stock_rows = self._stock_rows
-        other._pile_build_rows = self._pile_build_rows
-        other._hand_build_rows = self._hand_build_rows
-        other._discard_rows = self._discard_rows
-        other._pass = self._pass
+        other._public_discards = self._public_discards
+        other._public_tops = self._public_tops
         other.stocks = [s[:] for s in self.stocks]
         other.hands = [h[:] for h in self.hands]
         other.discards = [[p[:] for p in piles] for piles in self.discards]
-        other.builds = [b[:] for b in self.builds]
+        other.builds = self.builds[:]
         other.draw = self.draw[:]
         other.set_aside = self.set_aside[:]
         other.to_move = self.to_move
@@ -364,67 +341,18 @@ class State:
         if self.result is not None:
             return []
         seat = self.to_move
-        value = self._value
-        needs = [len(p) + 1 for p in self.builds]
-        moves: list[Move] = []
         stock = self.stocks[seat % 2 if self.opts.partnerships else seat]
-        if stock:
-            v = value[stock[-1]]
-            row = self._stock_rows
-            if v == 0:
-                moves.extend(row)
-            elif v in needs:
-                for b, need in enumerate(needs):
-                    if need == v:
-                        moves.append(row[b])
-        hand = self.hands[seat]
-        if hand:
-            seen = 0
-            rows = self._hand_build_rows
-            for card in hand:
-                r = RANKS[card]
-                bit = 1 << r
-                if seen & bit:
-                    continue
-                seen |= bit
-                v = value[card]
-                if v == 0:
-                    moves.extend(rows[r])
-                elif v in needs:
-                    row = rows[r]
-                    for b, need in enumerate(needs):
-                        if need == v:
-                            moves.append(row[b])
-        for j, pile in enumerate(self.discards[seat]):
-            if pile:
-                v = value[pile[-1]]
-                if v == 0:
-                    moves.extend(self._pile_build_rows[j])
-                elif v in needs:
-                    row = self._pile_build_rows[j]
-                    for b, need in enumerate(needs):
-                        if need == v:
-                            moves.append(row[b])
-        return moves
+        return _build_moves(self._tables, self.hands[seat], stock[-1] if stock else None, self.discards[seat],
+                            self.builds)
 
     def end_moves(self) -> list[Move]:
         """Every legal turn-ending move (discards, or ``pass`` when no card may be discarded)."""
         if self.result is not None:
             return []
-        if self.opts.no_blocking and self._blocking_play() is not None:
-            return []
-        moves: list[Move] = []
-        seen = 0
-        rows = self._discard_rows
-        for card in self.hands[self.to_move]:
-            r = RANKS[card]
-            bit = 1 << r
-            if not seen & bit:
-                seen |= bit
-                moves.extend(rows[r])
-        if not moves:
-            moves.append(self._pass)
-        return moves
+        seat = self.to_move
+        stock = self.stocks[seat % 2 if self.opts.partnerships else seat]
+        return _end_moves(self._tables, self.hands[seat], stock[-1] if stock else None, self.discards[seat],
+                          self.builds)
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the player to move: build plays first, then turn-ending moves."""
@@ -443,18 +371,9 @@ class State:
     def _blocking_play(self) -> str | None:
         """A legal build play of a non-wild card (no_blocking forbids ending the turn while there is one)."""
         seat = self.to_move
-        value = self._value
-        needs = {len(p) + 1 for p in self.builds}
         stock = self.stock_of(seat)
-        if stock and value[stock[-1]] in needs:
-            return f"your stock card {format_card(stock[-1])} can be played"
-        for card in self.hands[seat]:
-            if value[card] in needs:
-                return f"{describe_rank(RANKS[card], self.opts.skipbo)} from your hand can be played"
-        for j, pile in enumerate(self.discards[seat]):
-            if pile and value[pile[-1]] in needs:
-                return f"the {format_card(pile[-1])} on your discard pile {j + 1} can be played"
-        return None
+        return blocking_play(self._tables, self.hands[seat], stock[-1] if stock else None, self.discards[seat],
+                             self.builds)
 
     # ================================================================== checking a move
     def _as_move(self, move: Move | str) -> Move:
@@ -515,7 +434,7 @@ class State:
                     raise IllegalMoveError(f"no blocking: you may not end your turn while {reason}")
             return
         # pass
-        if self.end_moves() != [self._pass]:
+        if self.end_moves() != [self._tables.pass_move]:
             if opts.no_blocking and (reason := self._blocking_play()) is not None:
                 raise IllegalMoveError(f"no blocking: you may not end your turn while {reason}")
             raise IllegalMoveError("you may pass only when you have no card that may be discarded")
@@ -557,6 +476,7 @@ class State:
                 if v and v != need:
                     self._check(move)
                 stock.pop()
+                self._public_tops = None
             elif source == HAND:
                 r = move.rank
                 for i, card in enumerate(hand):  # noqa: B007 (i is used after the loop)
@@ -581,7 +501,8 @@ class State:
                 if v and v != need:
                     self._check(move)
                 dpile.pop()
-            pile.append(card)
+                self._public_discards = None
+            pile = builds[b] = (*pile, card)
             self.played_this_turn += 1
             completed: tuple[int, tuple[int, ...], tuple[int, ...] | None, int] | None = None
             refill: tuple[Any, ...] | None = None
@@ -590,11 +511,11 @@ class State:
                 self._win(seat)
             else:
                 if len(pile) == COMPLETE:
-                    done = tuple(pile)
-                    builds[b] = []
+                    done = pile
+                    builds[b] = ()
                     if self.opts.completed == "shuffle_in":
                         old = tuple(self.draw)
-                        merged = self.draw + pile
+                        merged = [*self.draw, *pile]
                         self.draw = self._shuffled(merged, ply)
                         completed = (b, done, old, -1)
                     else:
@@ -614,6 +535,7 @@ class State:
                     break
             del hand[i]
             self.discards[seat][move.target].append(card)
+            self._public_discards = None
             turn_end = (card, i)
             passed = False
         else:
@@ -721,22 +643,24 @@ class State:
         if move.kind == BUILD:
             if completed is not None:
                 b, done, old_draw, aside_len = completed
-                self.builds[b] = list(done)
+                self.builds[b] = done
                 if old_draw is not None:
                     self.draw = list(old_draw)
                 else:
                     del self.set_aside[aside_len:]
-            pile = self.builds[move.target]
-            pile.pop()
+            self.builds[move.target] = self.builds[move.target][:-1]
             if move.source == STOCK:
                 self.stock_of(seat).append(card)
+                self._public_tops = None
             elif move.source == HAND:
                 self.hands[seat].insert(hand_pos, card)
             else:
                 self.discards[seat][move.pile].append(card)
+                self._public_discards = None
         elif turn_end is not None:
             dcard, pos = turn_end
             self.discards[seat][move.target].pop()
+            self._public_discards = None
             self.hands[seat].insert(pos, dcard)
         (self.to_move, self.turn, self.idle_turns, self.played_this_turn, self.result, self.shuffles) = before
         return move

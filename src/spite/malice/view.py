@@ -19,7 +19,10 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from spite.cards import format_card, format_cards
-from spite.malice.moves import Move
+from spite.malice.legal import build_moves as _build_moves
+from spite.malice.legal import end_moves as _end_moves
+from spite.malice.legal import move_tables
+from spite.malice.moves import BUILD, Move
 from spite.malice.options import Options
 
 if TYPE_CHECKING:
@@ -46,7 +49,7 @@ class _ViewFields(NamedTuple):
     set_aside_size: int
     played_this_turn: int
     idle_turns: int
-    legal_moves: tuple[Move, ...]
+    moves: tuple[Move, ...] | None = None
 
 
 class SeatView(_ViewFields):
@@ -61,7 +64,10 @@ class SeatView(_ViewFields):
     * ``draw_size``, ``set_aside_size``; ``to_move``, ``turn`` (turns ended), ``played_this_turn``
       (build plays so far in this turn), ``idle_turns`` (turns in a row that ended with a pass
       and no build play), ``result``;
-    * ``legal_moves``: the seat's legal moves when it is to move (else empty).
+    * ``moves``: the legal moves as given by whoever made the view (a server's list); ``None``
+      (the engine's views): :meth:`build_moves`, :meth:`end_moves` and :attr:`legal_moves` work
+      them out from the view itself when asked, since they depend only on cards the player to
+      move sees.
     """
 
     __slots__ = ()
@@ -75,8 +81,7 @@ class SeatView(_ViewFields):
         opts = state.opts
         if seat is not None and not 0 <= seat < opts.players:
             raise ValueError(f"there is no seat {seat} (seats 0 to {opts.players - 1})")
-        k = opts.open_stock
-        stocks = state.stocks
+        tops, stock_sizes = state.public_stocks()
         return _new(cls, (
             opts,
             seat,
@@ -85,16 +90,48 @@ class SeatView(_ViewFields):
             state.result,
             tuple(state.hands[seat]) if seat is not None else None,
             tuple(map(len, state.hands)),
-            tuple(map(len, stocks)),
-            tuple([tuple(s[-k:]) for s in stocks]),
-            tuple(map(tuple, state.builds)),
-            tuple([tuple(map(tuple, piles)) for piles in state.discards]),
+            stock_sizes,
+            tops,
+            tuple(state.builds),
+            state.public_discards(),
             len(state.draw),
             len(state.set_aside),
             state.played_this_turn,
             state.idle_turns,
-            tuple(state.legal_moves()) if seat == state.to_move and state.result is None else (),
+            None,
         ))
+
+    # ------------------------------------------------------------------ legal moves
+    def build_moves(self) -> list[Move]:
+        """The seat's legal build plays (none unless it is to move)."""
+        if self.moves is not None:
+            return [m for m in self.moves if m.kind == BUILD]
+        seat = self.seat
+        hand = self.hand
+        if seat != self.to_move or hand is None or self.result is not None:
+            return []
+        opts = self.opts
+        tops = self.stock_tops[seat % 2 if opts.partnerships else seat]
+        return _build_moves(move_tables(opts), hand, tops[-1] if tops else None, self.discards[seat], self.builds)
+
+    def end_moves(self) -> list[Move]:
+        """The seat's legal turn-ending moves (none unless it is to move)."""
+        if self.moves is not None:
+            return [m for m in self.moves if m.kind != BUILD]
+        seat = self.seat
+        hand = self.hand
+        if seat != self.to_move or hand is None or self.result is not None:
+            return []
+        opts = self.opts
+        tops = self.stock_tops[seat % 2 if opts.partnerships else seat]
+        return _end_moves(move_tables(opts), hand, tops[-1] if tops else None, self.discards[seat], self.builds)
+
+    @property
+    def legal_moves(self) -> tuple[Move, ...]:
+        """Every legal move of the seat, build plays first (empty unless it is to move)."""
+        if self.moves is not None:
+            return self.moves
+        return (*self.build_moves(), *self.end_moves())
 
     # ------------------------------------------------------------------ helpers for bots
     @property

@@ -307,7 +307,7 @@ def view_from_json(opts: Options, data: Mapping[str, Any], legal: Sequence[str] 
         set_aside_size=int(data.get("set_aside", 0)),
         played_this_turn=int(played_this_turn),
         idle_turns=0,
-        legal_moves=tuple(parse_move(t, opts.skipbo) for t in legal),
+        moves=tuple(parse_move(t, opts.skipbo) for t in legal),
     )
 
 

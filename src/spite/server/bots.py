@@ -65,7 +65,7 @@ def _pack(view: SeatView) -> tuple[dict[str, Any], list[str]]:
 
 def _unpack(fields: dict[str, Any], legal: list[str]) -> SeatView:
     skipbo = fields["opts"].skipbo
-    return SeatView(**fields, legal_moves=tuple(parse_move(t, skipbo=skipbo) for t in legal))
+    return SeatView(**fields, moves=tuple(parse_move(t, skipbo=skipbo) for t in legal))
 
 
 def _bot(key: tuple[str, int, str], spec: str, view: SeatView) -> Bot:
