@@ -140,3 +140,40 @@ def test_undo_all_the_way_restores_the_start_and_copies_are_independent(preset: 
     for move in copy.move_log():
         state.play(move)
     assert snapshot(state) == end
+
+
+def table_as_seen(state: State) -> tuple[object, ...]:
+    """The face-up table worked out from the state's piles directly (no view, no cache)."""
+    k = state.opts.open_stock
+    return (tuple(tuple(s[-k:]) for s in state.stocks), tuple(len(s) for s in state.stocks),
+            tuple(tuple(b) for b in state.builds),
+            tuple(tuple(tuple(p) for p in piles) for piles in state.discards))
+
+
+@SETTINGS
+@given(preset=st.sampled_from(PRESET_NAMES), seed=st.integers(0, 10**6), plies=st.integers(1, 400),
+       back=st.integers(1, 60))
+def test_views_list_the_engines_legal_moves_and_follow_every_move_and_undo(preset: str, seed: int, plies: int,
+                                                                            back: int) -> None:
+    """A view works its legal moves out from what the seat sees: they are the engine's, in the same
+    order, for the player to move and none for anyone else; its table is the state's after every
+    move and every undo."""
+    state = State.new(Options.from_preset(preset), seed)
+    rng = random.Random(seed)
+    views = []
+    for _ in range(plies):
+        seen = [state.view(s) for s in range(state.players)]
+        views.append(seen)
+        for s, view in enumerate(seen):
+            expected = tuple(state.legal_moves()) if s == state.to_move else ()
+            assert view.legal_moves == expected
+            assert view.build_moves() == (state.build_moves() if s == state.to_move else [])
+            assert (view.stock_tops, view.stock_sizes, view.builds, view.discards) == table_as_seen(state)
+        if state.is_over:
+            break
+        moves = state.legal_moves()
+        builds = [m for m in moves if not m.ends_turn]
+        state.play(rng.choice(builds if builds and rng.random() < 0.8 else moves))
+    for _ in range(min(back, len(state.history))):
+        state.undo()
+        assert [state.view(s) for s in range(state.players)] == views[len(state.history)]
