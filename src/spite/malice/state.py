@@ -77,9 +77,9 @@ class Result:
 class State:
     """A position of a Spite and Malice game, and the game so far (for undo and records).
 
-    Piles are lists of card codes, bottom to top (``pile[-1]`` is the top); build piles are tuples,
-    replaced rather than changed, so views share them without copying. Attributes are public for
-    reading; change a state only through :meth:`play` and :meth:`undo`.
+    Piles are lists of card codes, bottom to top (``pile[-1]`` is the top); the face-up build and
+    discard piles are tuples, replaced rather than changed, so views share them without copying.
+    Attributes are public for reading; change a state only through :meth:`play` and :meth:`undo`.
 
     * ``stocks[i]``: stock ``i`` (one per seat, or per team with partnerships);
     * ``hands[seat]``, ``discards[seat][j]``, ``builds[b]``, ``draw``, ``set_aside``;
@@ -116,13 +116,13 @@ class State:
     _tables: MoveTables
     _value: list[int]
     _public_discards: tuple[tuple[tuple[int, ...], ...], ...] | None
-    """Every discard pile as tuples (for views), ``None`` once a discard pile has changed."""
+    """Every seat's discard piles as a tuple (for views), ``None`` once a discard pile has changed."""
     _public_tops: tuple[tuple[tuple[int, ...], ...], tuple[int, ...]] | None
     """The face-up stock cards as tuples and the stock sizes (for views), ``None`` once a stock has
     changed."""
     stocks: list[list[int]]
     hands: list[list[int]]
-    discards: list[list[list[int]]]
+    discards: list[list[tuple[int, ...]]]
     builds: list[tuple[int, ...]]
     draw: list[int]
     set_aside: list[int]
@@ -228,7 +228,7 @@ class State:
 
         self.stocks = [list(s) for s in stocks]
         self.hands = [list(h) for h in hands]
-        self.discards = [[list(p) for p in piles] for piles in discards]
+        self.discards = [[tuple(p) for p in piles] for piles in discards]
         self.builds = [tuple(b) for b in builds]
         self.draw = list(draw)
         self.set_aside = list(set_aside)
@@ -267,7 +267,7 @@ class State:
         """Every seat's discard piles as tuples (what every view shows), made again only after a change."""
         out = self._public_discards
         if out is None:
-            out = self._public_discards = tuple([tuple(map(tuple, piles)) for piles in self.discards])
+            out = self._public_discards = tuple(map(tuple, self.discards))
         return out
 
     def public_stocks(self) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
@@ -291,7 +291,7 @@ class State:
         other._public_tops = self._public_tops
         other.stocks = [s[:] for s in self.stocks]
         other.hands = [h[:] for h in self.hands]
-        other.discards = [[p[:] for p in piles] for piles in self.discards]
+        other.discards = [piles[:] for piles in self.discards]
         other.builds = self.builds[:]
         other.draw = self.draw[:]
         other.set_aside = self.set_aside[:]
@@ -500,7 +500,7 @@ class State:
                 v = self._value[card]
                 if v and v != need:
                     self._check(move)
-                dpile.pop()
+                piles[j] = dpile[:-1]
                 self._public_discards = None
             pile = builds[b] = (*pile, card)
             self.played_this_turn += 1
@@ -534,7 +534,8 @@ class State:
                 if RANKS[card] == r:
                     break
             del hand[i]
-            self.discards[seat][move.target].append(card)
+            piles = self.discards[seat]
+            piles[move.target] = (*piles[move.target], card)
             self._public_discards = None
             turn_end = (card, i)
             passed = False
@@ -655,11 +656,13 @@ class State:
             elif move.source == HAND:
                 self.hands[seat].insert(hand_pos, card)
             else:
-                self.discards[seat][move.pile].append(card)
+                piles = self.discards[seat]
+                piles[move.pile] = (*piles[move.pile], card)
                 self._public_discards = None
         elif turn_end is not None:
             dcard, pos = turn_end
-            self.discards[seat][move.target].pop()
+            piles = self.discards[seat]
+            piles[move.target] = piles[move.target][:-1]
             self._public_discards = None
             self.hands[seat].insert(pos, dcard)
         (self.to_move, self.turn, self.idle_turns, self.played_this_turn, self.result, self.shuffles) = before
