@@ -81,7 +81,8 @@ class SeatView(_ViewFields):
         opts = state.opts
         if seat is not None and not 0 <= seat < opts.players:
             raise ValueError(f"there is no seat {seat} (seats 0 to {opts.players - 1})")
-        tops, stock_sizes = state.public_stocks()
+        # the state keeps these as tuples until they change (see State.public_stocks)
+        tops, stock_sizes = state._public_tops or state.public_stocks()
         return _new(cls, (
             opts,
             seat,
@@ -93,7 +94,7 @@ class SeatView(_ViewFields):
             stock_sizes,
             tops,
             tuple(state.builds),
-            state.public_discards(),
+            state._public_discards or state.public_discards(),
             len(state.draw),
             len(state.set_aside),
             state.played_this_turn,
