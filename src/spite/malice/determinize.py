@@ -57,7 +57,7 @@ def determinize(view: SeatView, rng: random.Random) -> State:
     state.seed = rng.getrandbits(48)
     state.stocks = stocks
     state.hands = hands
-    state.discards = [list(piles) for piles in view.discards]
+    state.discards = list(view.discards)
     state.builds = list(view.builds)
     state.draw = draw
     state.set_aside = set_aside

@@ -87,7 +87,6 @@ class State:
     """
 
     __slots__ = (
-        "_public_discards",
         "_public_tops",
         "_tables",
         "_value",
@@ -115,14 +114,12 @@ class State:
     seed: int | str | None
     _tables: MoveTables
     _value: list[int]
-    _public_discards: tuple[tuple[tuple[int, ...], ...], ...] | None
-    """Every seat's discard piles as a tuple (for views), ``None`` once a discard pile has changed."""
     _public_tops: tuple[tuple[tuple[int, ...], ...], tuple[int, ...]] | None
     """The face-up stock cards as tuples and the stock sizes (for views), ``None`` once a stock has
     changed."""
     stocks: list[list[int]]
     hands: list[list[int]]
-    discards: list[list[tuple[int, ...]]]
+    discards: list[tuple[tuple[int, ...], ...]]
     builds: list[tuple[int, ...]]
     draw: list[int]
     set_aside: list[int]
@@ -228,7 +225,7 @@ class State:
 
         self.stocks = [list(s) for s in stocks]
         self.hands = [list(h) for h in hands]
-        self.discards = [[tuple(p) for p in piles] for piles in discards]
+        self.discards = [tuple([tuple(p) for p in piles]) for piles in discards]
         self.builds = [tuple(b) for b in builds]
         self.draw = list(draw)
         self.set_aside = list(set_aside)
@@ -257,18 +254,10 @@ class State:
         return self
 
     def _prepare(self) -> None:
-        """Set the move tables of the options and empty the view caches (a new or rebuilt state)."""
+        """Set the move tables of the options and empty the view cache (a new or rebuilt state)."""
         self._tables = move_tables(self.opts)
         self._value = self._tables.value
-        self._public_discards = None
         self._public_tops = None
-
-    def public_discards(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
-        """Every seat's discard piles as tuples (what every view shows), made again only after a change."""
-        out = self._public_discards
-        if out is None:
-            out = self._public_discards = tuple(map(tuple, self.discards))
-        return out
 
     def public_stocks(self) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
         """The face-up cards of every stock as tuples, and the stock sizes (what every view shows),
@@ -287,11 +276,10 @@ class State:
         other.seed = self.seed
         other._tables = self._tables
         other._value = self._value
-        other._public_discards = self._public_discards
         other._public_tops = self._public_tops
         other.stocks = [s[:] for s in self.stocks]
         other.hands = [h[:] for h in self.hands]
-        other.discards = [piles[:] for piles in self.discards]
+        other.discards = self.discards[:]
         other.builds = self.builds[:]
         other.draw = self.draw[:]
         other.set_aside = self.set_aside[:]
@@ -500,8 +488,7 @@ class State:
                 v = self._value[card]
                 if v and v != need:
                     self._check(move)
-                piles[j] = dpile[:-1]
-                self._public_discards = None
+                self.discards[seat] = (*piles[:j], dpile[:-1], *piles[j + 1:])
             pile = builds[b] = (*pile, card)
             self.played_this_turn += 1
             completed: tuple[int, tuple[int, ...], tuple[int, ...] | None, int] | None = None
@@ -535,8 +522,8 @@ class State:
                     break
             del hand[i]
             piles = self.discards[seat]
-            piles[move.target] = (*piles[move.target], card)
-            self._public_discards = None
+            d = move.target
+            self.discards[seat] = (*piles[:d], (*piles[d], card), *piles[d + 1:])
             turn_end = (card, i)
             passed = False
         else:
@@ -657,13 +644,13 @@ class State:
                 self.hands[seat].insert(hand_pos, card)
             else:
                 piles = self.discards[seat]
-                piles[move.pile] = (*piles[move.pile], card)
-                self._public_discards = None
+                j = move.pile
+                self.discards[seat] = (*piles[:j], (*piles[j], card), *piles[j + 1:])
         elif turn_end is not None:
             dcard, pos = turn_end
             piles = self.discards[seat]
-            piles[move.target] = piles[move.target][:-1]
-            self._public_discards = None
+            d = move.target
+            self.discards[seat] = (*piles[:d], piles[d][:-1], *piles[d + 1:])
             self.hands[seat].insert(pos, dcard)
         (self.to_move, self.turn, self.idle_turns, self.played_this_turn, self.result, self.shuffles) = before
         return move

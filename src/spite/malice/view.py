@@ -94,7 +94,7 @@ class SeatView(_ViewFields):
             stock_sizes,
             tops,
             tuple(state.builds),
-            state._public_discards or state.public_discards(),
+            tuple(state.discards),
             len(state.draw),
             len(state.set_aside),
             state.played_this_turn,
