@@ -69,6 +69,16 @@ def test_person_against_a_fast_bot_to_the_end(server: ServerThread) -> None:
         assert states and all(m["clock"] is not None and m["events"] for m in states)
         assert any(e["kind"] == "move" and e["seat"] == 1 for m in states for e in m["events"])
         assert [m["stateVersion"] for m in states] == sorted(m["stateVersion"] for m in states)
+        # the clock counts the rounds each seat has won: the round-won events so far, and the winner's
+        assert welcome["clock"]["roundsWon"] == [0, 0]
+        won = [0, 0]
+        for m in states:
+            for e in m["events"]:
+                if e["kind"] == "round-won":
+                    won[e["seat"]] += 1
+            assert m["clock"]["roundsWon"] == won
+        if over["result"]["reason"] == "rounds":  # two rounds in a row won the game
+            assert won[over["result"]["winner"]] >= 2
         acks = [m for m in ann.received if m["type"] == "ack"]
         assert acks and all(isinstance(a["t"], int) for a in acks)
         record = httpx.get(base + over["recordUrl"]).json()

@@ -218,6 +218,11 @@ def test_a_spit_round_by_keys(web_server: WebServer, page: Any) -> None:
             assert "Round 2" in page.inner_text(".sp-head")
             assert "Round 2: new deal" in page.inner_text("#sp-log")
             assert re.search(r"slap C\d", page.inner_text("#sp-log"))
+            # a reload keeps the count of rounds won (the server's clock carries it)
+            page.reload()
+            page.wait_for_selector('.spit-table[data-round="2"]')
+            assert "rounds won: 1" in page.inner_text(f'.sp-side[data-seat="{winner}"] h3')
+            assert "rounds won: 0" in page.inner_text(f'.sp-side[data-seat="{1 - winner}"] h3')
 
 
 def test_a_lost_race_shows_the_verdict_on_the_card(web_server: WebServer, browser: Any, page: Any) -> None:

@@ -225,6 +225,8 @@ class Clock(_Msg):
     nextEvent: int | None = Field(None, description="When the engine fires its next automatic event, if any.")
     startsIn: int | None = Field(None, description="A new game's countdown: ms left before play begins "
                                  "(moves sent before then are refused with not-started); absent once play has begun.")
+    roundsWon: list[int] | None = Field(None, description="Spit: the rounds each seat has won so far "
+                                        "(absent for Speed, which is one round).")
 
 
 class TableEvent(_Msg):

@@ -38,7 +38,7 @@ from spite.records.spit import record_from_state
 from spite.server.protocol import Ack, Clock, GameEvent, GameOver, LastMove, StateMessage, Welcome
 from spite.server.store import Store
 from spite.server.tables import Connection, Seat, Table
-from spite.spit import AnyState, Event
+from spite.spit import AnyState, Event, SpitView
 
 if TYPE_CHECKING:
     from spite.server.manager import Manager
@@ -99,8 +99,9 @@ class SpitTable(Table):
         view = self.rt.view(None)
         now = self.now_ms() if self.status == "playing" else self.rt.now
         starts_in = self.starts_in_ms() if self.status == "playing" else 0
+        rounds = [p.rounds_won for p in view.players] if isinstance(view, SpitView) else None
         return Clock(now=now, phase=view.phase, playFrom=view.play_from, roundWinner=view.round_winner,  # type: ignore[arg-type]
-                     nextEvent=self.rt.next_event_time(), startsIn=starts_in or None)
+                     nextEvent=self.rt.next_event_time(), startsIn=starts_in or None, roundsWon=rounds)
 
     # ------------------------------------------------------------------ what clients see
     def view_for(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:

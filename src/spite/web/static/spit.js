@@ -176,6 +176,7 @@ export class SpitClient {
       this.clockAt = performance.now();
       this.startAt = msg.clock.startsIn ? this.clockAt + msg.clock.startsIn : 0;
       if (msg.clock.startsIn) this.started = false;
+      if (Array.isArray(msg.clock.roundsWon)) this.roundsWon = msg.clock.roundsWon.slice(0, 2);
     }
     if (this.view.finished && !this.over) this.over = { result: this.view.result };
     // a picked pile stays picked while it still holds a card (Spit) / the hand still has that card (Speed)
@@ -278,7 +279,6 @@ export class SpitClient {
         this.pushLog({ text: `${t("sp_flip_log")}: ${ev.text}`, cls: "ev-flip", t: ev.t });
         break;
       case "round-won":
-        if (ev.seat === 0 || ev.seat === 1) this.roundsWon[ev.seat] += 1;
         this.selected = null;
         this.banner = { text: t("sp_round_won", { name: who, n: this.view.round }), cls: "b-round", at: Date.now() };
         this.pushLog({ text: `${t("sp_round_won", { name: who, n: this.view.round })} (${t(`sp_why_${ev.text}`)})`, cls: "ev-round", t: ev.t });
