@@ -119,9 +119,13 @@ def test_seat_two_is_drawn_at_the_bottom_and_speed_is_refused(server: ServerProc
     assert view.players[0].tableau[0].top == parse_card("4S") and view.players[1].tableau[0].top == parse_card("KD")
     table.handle({"type": "state", "stateVersion": 2, "view": SPIT_WELCOME_EXAMPLE["view"], "legal": [],
                   "events": [{"t": 5, "kind": "round-won", "seat": 1, "text": "emptied"}],
-                  "clock": {"now": 5, "phase": "slap", "playFrom": 0, "roundWinner": 1}})
+                  "clock": {"now": 5, "phase": "slap", "playFrom": 0, "roundWinner": 1, "roundsWon": [0, 1]}})
     view = table.view()
     assert view.round_winner == 0 and view.players[0].rounds_won == 1 and table.events[-1].seat == 0
+    # a reconnect's welcome says the count as the server keeps it
+    table.handle({**SPIT_WELCOME_EXAMPLE, "stateVersion": 9,
+                  "clock": {"now": 9, "phase": "play", "playFrom": 0, "roundsWon": [2, 1]}})
+    assert [p.rounds_won for p in table.view().players] == [1, 2]
     created = create(server, game="speed")
     with pytest.raises(RemoteError, match="plays speed"):
         connect_table(server.base, created["table"]["id"], token=created["token"])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -32,7 +33,7 @@ def _card(card: int | None, state: State) -> Text:
     return Text(token, style=style)
 
 
-def _cards(cards: list[int], state: State) -> Text:
+def _cards(cards: Sequence[int], state: State) -> Text:
     out = Text()
     for i, c in enumerate(cards):
         if i:

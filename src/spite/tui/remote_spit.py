@@ -117,7 +117,7 @@ class RemoteSpitTable:
     status: str = ""
     game_over: dict[str, Any] | None = None
     rounds_won: list[int] = field(default_factory=lambda: [0, 0])
-    """Rounds won per seat (absolute), counted from the ``round-won`` events seen."""
+    """Rounds won per seat (absolute), as the server's clock says (so a reconnect keeps the count)."""
     clock: Callable[[], float] = field(default=time.monotonic, repr=False)
     send: Callable[[dict[str, Any]], bool] = field(default=lambda msg: False, repr=False)
     """Hands a message to the link; False when there is no connection."""
@@ -204,6 +204,9 @@ class RemoteSpitTable:
         if msg.get("clock"):
             self.clock_json = dict(msg["clock"])
             self.received_at = self.clock()
+            won = self.clock_json.get("roundsWon")
+            if isinstance(won, list) and len(won) == 2:
+                self.rounds_won = [int(won[0]), int(won[1])]
 
     def handle(self, msg: dict[str, Any]) -> SpitUpdate:
         """Take in one server message; say what the screen should show."""
@@ -222,8 +225,6 @@ class RemoteSpitTable:
                 self._set_position(msg)
             for raw in msg.get("events") or []:
                 ev = self._turn(raw)
-                if raw.get("kind") == "round-won" and raw.get("seat") in (0, 1):
-                    self.rounds_won[int(raw["seat"])] += 1
                 self.events.append(ev)
                 self.fresh.append(ev)
         elif kind == "ack":
