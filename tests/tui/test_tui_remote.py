@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,11 +17,19 @@ from tui_helpers import keys_for, run, type_keys, wait_for
 from typer.testing import CliRunner
 
 from spite.cards import RANKS
+from spite.errors import IllegalMoveError
 from spite.malice.moves import rank_token
 from spite.tui.app import SpiteApp, TuiConfig
 from spite.tui.cli import register
 from spite.tui.malice_screen import SummaryScreen
-from spite.tui.remote import WELCOME_EXAMPLE, RemoteError, RemoteMaliceTable, connect_table, parse_address
+from spite.tui.remote import (
+    WELCOME_EXAMPLE,
+    RemoteError,
+    RemoteMaliceTable,
+    connect_table,
+    parse_address,
+    probe,
+)
 from spite.tui.remote_screen import RemoteMaliceScreen
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
@@ -30,16 +39,19 @@ from server_helpers import ServerProcess
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     db = tmp_path_factory.mktemp("remote") / "spite.db"
-    proc = ServerProcess(f"sqlite:///{db}", None, "--bot-workers", "0", "--bot-delay", "0", "--rate", "200").start()
+    # --next-game 300: between a match's games the server waits for the person's N (not its own pause)
+    proc = ServerProcess(f"sqlite:///{db}", None, "--bot-workers", "0", "--bot-delay", "0", "--rate", "200",
+                         "--next-game", "300").start()
     try:
         yield proc
     finally:
         proc.stop()
 
 
-def create(server: ServerProcess, seats: list[dict[str, Any]], stock: int = 3) -> dict[str, Any]:
+def create(server: ServerProcess, seats: list[dict[str, Any]], stock: int = 3,
+           **options: Any) -> dict[str, Any]:
     answer = httpx.post(server.base + "/api/tables", json={
-        "game": "spite-malice", "preset": "classic", "options": {"stock_size": stock}, "seats": seats,
+        "game": "spite-malice", "preset": "classic", "options": {"stock_size": stock, **options}, "seats": seats,
         "name": "ann"}, timeout=10)
     assert answer.status_code == 200, answer.text
     return answer.json()  # type: ignore[no-any-return]
@@ -170,3 +182,305 @@ def test_versions_gaps_and_refusals_without_a_server() -> None:
     assert parse_address("ws://h:1/t/abc", None) == ("http://h:1", "abc")
     with pytest.raises(RemoteError):
         parse_address("ftp://h", "x")
+
+
+# ---------------------------------------------------------------------- undo and match tables
+def flat(text: str) -> str:
+    """The screen's text on one line (a long line may wrap)."""
+    return " ".join(text.split())
+
+
+def a_table_with_a_hand_build(server: ServerProcess) -> tuple[str, str, str]:
+    """A fresh table (ann against an easy bot) where ann is to move and may build from her hand:
+    ``(table id, token, the move)``. Deals differ: try fresh tables until one offers it."""
+    for _ in range(40):
+        joined = create(server, [{"kind": "person"}, {"kind": "bot", "level": "easy"}], stock=8)
+        table_id, token = joined["table"]["id"], joined["token"]
+        for _ in range(20):  # the bot may still be playing its first turn
+            welcome = probe(server.base, table_id, token)
+            if welcome["view"]["to_move"] == 0:
+                break
+            time.sleep(0.05)
+        build = next((m for m in welcome["legal"] if m.startswith("H") and "-B" in m), None)
+        if welcome["view"]["to_move"] == 0 and build is not None and welcome["canUndo"] is False:
+            return table_id, token, build
+    raise AssertionError("no deal offered a build play from the hand")
+
+
+def test_undo_a_build_play_by_key_on_a_server_table(server: ServerProcess) -> None:
+    table_id, token, build = a_table_with_a_hand_build(server)
+    remote = connect_table(server.base, table_id, token=token)
+    hand_before = sorted(remote.view_json["players"][0]["hand"])
+    seen: dict[str, Any] = {}
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = screen_of(app)
+        table = screen.table
+        await wait_for(pilot, lambda: screen.link is not None and screen.link.connects == 1, 5000)
+        await wait_for(pilot, lambda: screen.waiting_for_human, 5000)
+        start = table.version
+        # nothing played this turn: the server says no undo, and U says so without asking
+        assert not table.can_undo()
+        await type_keys(pilot, "u")
+        assert "Nothing to undo" in app.screen_text() and table.pending is None and not table.undone
+        # the build play by keys, then U: the server takes it back
+        move = next(m for m in table.view().legal_moves if m.text == build)
+        await type_keys(pilot, *keys_for(table.view(), move))
+        await wait_for(pilot, lambda: table.version == start + 1 and table.pending is None, 5000)
+        assert table.acked == [build] and table.can_undo() and table.turn_log()[-1].endswith(build)
+        assert sorted(table.view_json["players"][0]["hand"]) != hand_before
+        real_send, held = table.send, []
+        table.send = lambda msg: held.append(msg) is None  # the undo waits until the test has looked
+        await type_keys(pilot, "u")
+        table.send = real_send
+        assert held == [{"type": "undo", "stateVersion": start + 1, "id": held[0]["id"]}] and not table.can_undo()
+        seen["asked"] = flat(app.screen_text())
+        assert real_send(held[0])
+        await wait_for(pilot, lambda: table.undone == [build] and table.version == start + 2, 5000)
+        await pilot.pause()
+        seen["after_undo"] = flat(app.screen_text())
+        seen["version"] = table.version
+        seen["log"] = table.turn_log()
+        assert screen.waiting_for_human and not table.can_undo()  # the server's canUndo: nothing left
+        # a client whose canUndo is out of date asks anyway: the server refuses, with its reason
+        table.server_can_undo = True
+        await type_keys(pilot, "u")
+        await wait_for(pilot, lambda: bool(table.refused), 5000)
+        await pilot.pause()
+        seen["refused"] = table.refused[-1]
+        seen["refused_screen"] = flat(app.screen_text())
+        seen["refused_version"] = table.version
+
+    run(TuiConfig(remote=remote), body, size=(100, 30))
+    assert f"asked to take back {build}, waiting for the server" in seen["asked"], seen["asked"]
+    assert f"Took back {build}" in seen["after_undo"], seen["after_undo"]
+    assert all(not line.endswith(build) for line in seen["log"]), seen["log"]
+    # the server's position is back: the card in the hand again, one version more than the move's
+    welcome = probe(server.base, table_id, token)
+    assert welcome["stateVersion"] == seen["version"] and sorted(welcome["view"]["players"][0]["hand"]) == hand_before
+    info = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=10).json()
+    assert info["stateVersion"] == seen["version"]
+    code, text = seen["refused"]
+    assert code == "nothing-to-undo" and seen["refused_version"] == seen["version"]
+    assert f"Not allowed: {text}"[:70] in seen["refused_screen"], seen["refused_screen"]
+
+
+def test_a_match_table_game_after_game_by_keys(server: ServerProcess) -> None:
+    joined = create(server, [{"kind": "person"}, {"kind": "bot", "level": "easy"}], stock=2, match_target=2)
+    table_id, token = joined["table"]["id"], joined["token"]
+    remote = connect_table(server.base, table_id, token=token)
+    assert remote.match is not None and remote.match.scores == [0, 0] and not remote.match_over
+    seen: dict[str, Any] = {"summaries": [], "heads": []}
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = screen_of(app)
+        table = screen.table
+        await wait_for(pilot, lambda: screen.link is not None and screen.link.connects == 1, 5000)
+        real_send = table.send
+        held: list[dict[str, Any]] = []
+
+        def holding(msg: dict[str, Any]) -> bool:  # the first next waits until the test has looked
+            if msg["type"] == "next" and not seen.get("held"):
+                seen["held"] = True
+                held.append(msg)
+                return True
+            return real_send(msg)
+
+        table.send = holding
+        over = lambda: table.state.is_over  # noqa: E731
+        presses = 0
+        while True:
+            game = table.games
+            while not over():
+                await wait_for(pilot, lambda: screen.waiting_for_human or over(), 5000)
+                if over():
+                    break
+                if presses == 0:
+                    seen["heads"].append((table.games, app.screen_text().splitlines()[0]))
+                acked = len(table.acked)
+                await type_keys(pilot, *keys_for(table.view(), table.hint().move))
+                presses += 1
+                await wait_for(pilot, lambda: len(table.acked) > acked or over(), 5000)  # noqa: B023
+                assert presses < 300
+            await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen)
+                           and table.game_over is not None, 5000)
+            await pilot.pause()
+            assert table.match is not None
+            seen["summaries"].append((list(table.match.scores), table.match.is_over, flat(app.screen_text()),
+                                      table.game_over["gameId"]))
+            if table.match.is_over:
+                break
+            await type_keys(pilot, "n")
+            if held:  # the next is on its way: the table waits for the server's deal
+                await pilot.pause()
+                seen["waiting"] = (flat(app.screen_text()), isinstance(app.screen, SummaryScreen))
+                assert real_send(held.pop())
+            # the next game's position (a bot that begins it may even finish it at once with a small stock)
+            await wait_for(pilot, lambda: table.games == game + 1, 5000)  # noqa: B023
+            await wait_for(pilot, lambda: screen.waiting_for_human or over(), 5000)
+            await pilot.pause()
+            seen["heads"].append((table.games, app.screen_text().splitlines()[0]))
+            assert over() or not isinstance(app.screen, SummaryScreen)
+            assert len(table.log) <= table.state.plies, table.turn_log()  # the log of this game only
+        seen["games"] = table.games
+
+    run(TuiConfig(remote=remote), body, size=(110, 30))
+    summaries = seen["summaries"]
+    assert len(summaries) == seen["games"] >= 2
+    for scores, is_over, text, game_id in summaries:
+        assert "Game over" in text and f"Match {scores[0]}:{scores[1]} (to 2)" in text, text
+        # the moves of this game (not the table's stateVersion, which goes on over the match)
+        moves = httpx.get(f"{server.base}/api/games/{game_id}/positions", timeout=10).json()["moves"]
+        assert re.search(rf"\b{len(moves)} moves\b", text), (len(moves), text)
+        if is_over:
+            assert "wins the match" in text and "Q quit" in text and "N next game" not in text, text
+        else:
+            assert "N next game · Q quit" in text, text
+    assert summaries[-1][1] and max(summaries[-1][0]) == 2 and sum(summaries[-1][0]) == seen["games"]
+    waiting, summary_on_top = seen["waiting"]
+    assert "waiting for the next game" in waiting and not summary_on_top, waiting
+    assert "Match 0:0 (to 2)" in seen["heads"][0][1], seen["heads"]
+    games_heads = [h for g, h in seen["heads"] if g >= 2]
+    assert games_heads and all(re.search(r"Match \d:\d \(to 2\)", h) for h in games_heads), seen["heads"]
+    # the server: every game stored, the table finished at the client's version
+    info = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=10).json()
+    assert info["status"] == "finished" and info["stateVersion"] == remote.version
+    assert len({game_id for *_, game_id in summaries}) == seen["games"]
+
+
+def test_undo_and_match_messages_without_a_server() -> None:
+    match = {"scores": [0, 0], "target": 2, "game": 1, "over": False, "winner": None, "betweenGames": False,
+             "ready": [], "nextIn": None}
+    table = RemoteMaliceTable.from_welcome("http://h:1", {**WELCOME_EXAMPLE, "match": match}, token="t")
+    sent: list[dict[str, Any]] = []
+    table.send = lambda msg: sent.append(msg) or True  # type: ignore[func-returns-value]
+    assert table.match is not None and not table.match_over and not table.can_undo()
+    view1 = dict(WELCOME_EXAMPLE["view"])
+    table.play("H2-D1")
+    table.handle({"type": "ack", "id": "m1", "move": "H2-D1", "stateVersion": 1})
+    table.handle({"type": "state", "stateVersion": 1, "view": view1, "legal": ["S-B1"], "canUndo": True,
+                  "last": {"seat": 0, "move": "H2-D1", "byBot": False}, "match": match})
+    assert table.can_undo() and table.undo() == "H2-D1"
+    assert sent[-1] == {"type": "undo", "stateVersion": 1, "id": "u2"} and not table.can_undo()
+    with pytest.raises(IllegalMoveError):
+        table.undo()  # one request at a time
+    update = table.handle({"type": "ack", "id": "u2", "move": "H2-D1", "stateVersion": 2, "undone": True})
+    assert update.undone == "H2-D1" and table.pending is None and table.acked == ["H2-D1"]
+    table.handle({"type": "state", "stateVersion": 2, "view": view1, "legal": ["S-B1"], "canUndo": False,
+                  "last": {"seat": 0, "move": "H2-D1", "byBot": False, "undone": True}, "match": match})
+    assert table.turn_log() == [] and not table.can_undo() and table.state.plies == 0
+    # the game ends, the match goes on: next, then the next game's deal
+    between = {**match, "scores": [1, 0], "betweenGames": True, "ready": [1], "nextIn": 30.0}
+    table.handle({"type": "state", "stateVersion": 3, "legal": [],
+                  "view": dict(view1, finished=True, result={"winner": 0, "reason": "stock"}),
+                  "last": {"seat": 0, "move": "S-B1", "byBot": False}, "match": between})
+    table.handle({"type": "gameOver", "stateVersion": 3, "result": {"winner": 0, "reason": "stock"}, "gameId": 1,
+                  "recordUrl": "/api/games/1/record", "match": between})
+    assert table.state.is_over and not table.match_over and table.match.scores == [1, 0]
+    table.new_game()
+    assert sent[-1] == {"type": "next", "id": "n3"} and table.awaiting_next == "n3"
+    new = table.handle({"type": "state", "stateVersion": 4, "view": view1, "legal": ["S-B1"], "last": None,
+                        "canUndo": False, "match": {**match, "scores": [1, 0], "game": 2}})
+    assert new.new_game and table.games == 2 and table.game_over is None and table.awaiting_next is None
+    assert table.match.game == 2 and not table.state.is_over and table.turn_log() == [] and table.state.plies == 0
+    late = table.handle({"type": "error", "code": "no-next-game", "message": "a game is in play", "id": "n9"})
+    assert late.error is None  # a next that crossed the server's own deal
+    final = {**match, "scores": [2, 0], "game": 2, "over": True, "winner": 0}
+    table.handle({"type": "gameOver", "stateVersion": 9, "result": {"winner": 0, "reason": "stock"}, "match": final})
+    assert table.match_over and table.match.winner == 0
+    with pytest.raises(IllegalMoveError):
+        table.new_game()
+    watcher = RemoteMaliceTable.from_welcome("http://h:1", {**WELCOME_EXAMPLE, "seat": None, "match": match}, None)
+    assert watcher.match_over and not watcher.can_undo()  # a spectator starts no games and undoes nothing
+    with pytest.raises(IllegalMoveError):
+        watcher.undo()
+
+
+class QuietLink:
+    """Stands in for :class:`RemoteLink` (no socket): records what the screen sends; the test hands the
+    screen the server's messages itself."""
+
+    def __init__(self, table: Any, on_message: Any, on_status: Any) -> None:
+        self.table, self.sent, self.connects = table, [], 1
+        table.send = self.send
+
+    def send(self, msg: dict[str, Any]) -> bool:
+        self.sent.append(msg)
+        return True
+
+    async def run(self) -> None:
+        return None
+
+
+@pytest.mark.parametrize("seat", [0, None])
+def test_the_next_game_closes_the_summary_for_players_and_spectators(seat: int | None,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server deals the next game by itself (its pause ran out, or the players were ready): the
+    summary goes and the new game is shown; a spectator sees the score but is offered no N."""
+    monkeypatch.setattr("spite.tui.remote_screen.RemoteLink", QuietLink)
+    match = {"scores": [0, 0], "target": 2, "game": 1, "over": False, "winner": None, "betweenGames": False,
+             "ready": [], "nextIn": None}
+    view = dict(WELCOME_EXAMPLE["view"])
+    if seat is None:
+        view["players"] = [dict(p, hand=None) for p in view["players"]]
+    legal = ["S-B1"] if seat is not None else []
+    welcome = {**WELCOME_EXAMPLE, "seat": seat, "view": view, "legal": legal, "match": match}
+    remote = RemoteMaliceTable.from_welcome("http://h:1", welcome, token="t" if seat is not None else None)
+    seen: dict[str, Any] = {}
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = screen_of(app)
+        seen["start"] = flat(app.screen_text())
+        between = {**match, "scores": [1, 0], "betweenGames": True, "ready": [1], "nextIn": 30.0}
+        final = dict(view, finished=True, result={"winner": 0, "reason": "stock"})
+        screen._received({"type": "state", "stateVersion": 1, "view": final, "legal": [],
+                          "last": {"seat": 0, "move": "S-B1", "byBot": False}, "match": between})
+        screen._received({"type": "gameOver", "stateVersion": 1, "result": {"winner": 0, "reason": "stock"},
+                          "gameId": 1, "recordUrl": "/api/games/1/record", "match": between})
+        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), 5000)
+        await pilot.pause()
+        seen["summary"] = flat(app.screen_text())
+        await type_keys(pilot, "escape")  # a look at the table; N brings the summary back
+        await wait_for(pilot, lambda: not isinstance(app.screen, SummaryScreen), 5000)
+        await type_keys(pilot, "n")
+        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), 5000)
+        await type_keys(pilot, "n")  # a spectator's N does nothing; a player's sends next
+        seen["sent"] = list(screen.link.sent) if screen.link is not None else []
+        # another person of the table says next: the table waits on (no summary again)
+        screen._received({"type": "table", "table": remote.info, "match": {**between, "ready": [0, 1]},
+                          "event": {"kind": "ready", "seat": 1, "text": "bob is ready for the next game"}})
+        await pilot.pause()
+        seen["after_n"] = isinstance(app.screen, SummaryScreen)
+        seen["waiting"] = flat(app.screen_text())
+        screen._received({"type": "table", "table": remote.info, "match": {**match, "scores": [1, 0], "game": 2},
+                          "event": {"kind": "next-game", "seat": 1, "text": "game 2 of the match begins"}})
+        screen._received({"type": "state", "stateVersion": 2, "view": dict(view, to_move=1), "legal": [],
+                          "last": None, "match": {**match, "scores": [1, 0], "game": 2}})
+        await wait_for(pilot, lambda: not isinstance(app.screen, SummaryScreen), 5000)
+        await pilot.pause()
+        seen["game2"] = flat(app.screen_text())
+        # the next game ends too: its summary opens again
+        screen._received({"type": "state", "stateVersion": 3, "view": final, "legal": [],
+                          "last": {"seat": 0, "move": "S-B1", "byBot": False},
+                          "match": {**match, "scores": [2, 0], "game": 2, "over": True, "winner": 0}})
+        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), 5000)
+        await pilot.pause()
+        seen["final"] = flat(app.screen_text())
+
+    run(TuiConfig(remote=remote), body, size=(100, 30))
+    assert "Match 0:0 (to 2)" in seen["start"], seen["start"]
+    assert "Match 1:0 (to 2)" in seen["summary"]
+    if seat is None:
+        assert "N next game" not in seen["summary"] and "Q quit" in seen["summary"]
+        assert "the next game begins when the players are ready" in seen["summary"]
+        assert seen["after_n"] and seen["sent"] == []
+        assert "watching table" in seen["game2"]
+    else:
+        assert "N next game · Q quit" in seen["summary"], seen["summary"]
+        assert not seen["after_n"] and seen["sent"] == [{"type": "next", "id": "n1"}]
+        assert "waiting for the next game … (ready: P1, P2)" in seen["waiting"], seen["waiting"]
+        assert "bob is ready for the next game" in seen["waiting"]
+        assert "waiting for the next game" not in seen["game2"]
+    assert "game 2 of the match begins" in seen["game2"] and "Match 1:0 (to 2)" in seen["game2"], seen["game2"]
+    assert "Game over" not in seen["game2"]
+    assert "wins the match" in seen["final"] and "N next game" not in seen["final"], seen["final"]

@@ -7,6 +7,10 @@ messages (``view`` is ``SeatView.to_json()`` of this seat, rebuilt with
 and the server's bots and people play the other seats. :class:`RemoteLink` keeps the WebSocket
 open (``hello`` with the token, or as a spectator) and reconnects when it drops.
 
+Undo inside a turn is the server's (``undo``, allowed while the last ``canUndo`` says so), and a
+match table's score comes with the messages (:class:`RemoteMatch`); between its games ``next``
+asks for the next deal.
+
 >>> table = RemoteMaliceTable.from_welcome("http://127.0.0.1:8000", WELCOME_EXAMPLE, token="t0k")
 >>> table.seat, table.version, table.opts.stock_size, table.seats[1].name
 (0, 0, 3, 'hard')
@@ -42,6 +46,7 @@ __all__ = [
     "RemoteError",
     "RemoteLink",
     "RemoteMaliceTable",
+    "RemoteMatch",
     "RemoteUpdate",
     "connect_table",
     "join_table",
@@ -201,7 +206,8 @@ def _fill_builds(view: SeatView) -> SeatView:
 
 @dataclass(frozen=True)
 class RemotePosition:
-    """What the screen asks of ``table.state``: is the game over, its result, turn and ply."""
+    """What the screen asks of ``table.state``: is the game over, its result, turn and ply (the moves
+    that stand in this game, as far as this connection saw its versions go by)."""
 
     is_over: bool
     result: Result | None
@@ -212,11 +218,46 @@ class RemotePosition:
 
 @dataclass
 class RemoteUpdate:
-    """What a server message means for the screen: ``notice`` to show, ``sync`` to send, ``error`` text."""
+    """What a server message means for the screen: ``notice`` to show, ``sync`` to send, ``error`` text;
+    ``undone`` the move the server took back (its ``ack``), ``new_game`` when a match's next game began."""
 
     notice: str | None = None
     error: str | None = None
     sync: bool = False
+    undone: str | None = None
+    new_game: bool = False
+
+
+@dataclass(frozen=True)
+class RemoteMatch:
+    """A match table's score as the server sends it (``match`` of docs/protocol.md), read as the screen
+    reads :class:`spite.malice.Match`: ``scores``, ``target``, ``is_over``, ``winner`` (a side).
+
+    >>> m = RemoteMatch.from_json({"scores": [1, 0], "target": 2, "game": 1, "over": False, "winner": None,
+    ...                            "betweenGames": True, "ready": [1], "nextIn": 30.0})
+    >>> m.scores, m.target, m.is_over, m.between_games, m.ready
+    ([1, 0], 2, False, True, [1])
+    """
+
+    scores: list[int]
+    target: int
+    game: int = 1
+    is_over: bool = False
+    winner: int | None = None
+    between_games: bool = False
+    ready: list[int] = field(default_factory=list)
+    next_in: float | None = None
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RemoteMatch:
+        """The ``match`` object of a ``welcome``, ``state``, ``table`` or ``gameOver``."""
+        winner = data.get("winner")
+        next_in = data.get("nextIn")
+        return cls(scores=[int(s) for s in data.get("scores") or []], target=int(data.get("target") or 0),
+                   game=int(data.get("game") or 1), is_over=bool(data.get("over")),
+                   winner=None if winner is None else int(winner), between_games=bool(data.get("betweenGames")),
+                   ready=[int(s) for s in data.get("ready") or []],
+                   next_in=None if next_in is None else float(next_in))
 
 
 def _seat_name(info: dict[str, Any]) -> str:
@@ -243,12 +284,22 @@ class RemoteMaliceTable:
     legal: list[str]
     seats: list[Seat] = field(default_factory=list)
     log: list[LogEntry] = field(default_factory=list)
-    match: None = None
+    match: RemoteMatch | None = None
+    """A match table's score (from the last message that carried it); ``None`` at a table of one game."""
     games: int = 1
+    """Games seen over this connection (a match's next game adds one)."""
     pending: tuple[str, str] | None = None
-    """The move sent and not yet answered: ``(id, text)``."""
+    """The move (or undo) sent and not yet answered: ``(id, text)``."""
+    pending_undo: bool = False
+    """True when :attr:`pending` is an ``undo`` (``text`` the move asked to be taken back)."""
+    server_can_undo: bool = False
+    """The last ``canUndo`` of the server: may this seat take back its last move now."""
+    awaiting_next: str | None = None
+    """The id of the ``next`` sent between a match's games, until the next game is dealt."""
     acked: list[str] = field(default_factory=list)
     """Every move of this seat the server acknowledged (committed), canonical text."""
+    undone: list[str] = field(default_factory=list)
+    """Every move of this seat the server took back on its ``undo`` (its ``ack``), canonical text."""
     refused: list[tuple[str, str]] = field(default_factory=list)
     """Every ``error`` of the server: ``(code, message)``."""
     syncing: bool = False
@@ -260,6 +311,11 @@ class RemoteMaliceTable:
     game_over: dict[str, Any] | None = None
     _counter: int = 0
     _view: SeatView | None = None
+    _position_game: int = 1
+    """The match's game number of the position shown."""
+    version_base: int = 0
+    """``stateVersion`` minus the moves of the game in play, as seen here: a match's next game starts at
+    its first version, each undo adds 2 (a table joined after an undo or in a later game counts from 0)."""
 
     @classmethod
     def from_welcome(cls, base: str, welcome: dict[str, Any], token: str | None) -> RemoteMaliceTable:
@@ -276,6 +332,9 @@ class RemoteMaliceTable:
                     seat=welcome.get("seat"), token=token, info=info, version=int(welcome["stateVersion"]),
                     view_json=welcome["view"], legal=list(welcome.get("legal") or []))
         table._seats_from_info()
+        table.server_can_undo = bool(welcome.get("canUndo"))
+        table._match_from(welcome)
+        table._position_game = table.match.game if table.match is not None else 1
         return table
 
     # ------------------------------------------------------------------ what the screen reads
@@ -294,7 +353,7 @@ class RemoteMaliceTable:
         """The position's outline (the screen asks whether the game is over)."""
         view = self.view(self.seat)
         return RemotePosition(is_over=view.result is not None, result=view.result, turn=view.turn,
-                              plies=self.version, opts=self.opts)
+                              plies=max(0, self.version - self.version_base), opts=self.opts)
 
     @property
     def to_move(self) -> int:
@@ -309,8 +368,9 @@ class RemoteMaliceTable:
 
     @property
     def match_over(self) -> bool:
-        """A server table is one game."""
-        return True
+        """True when no next game follows for this keyboard: a table of one game, the match's end, or
+        a spectator (who does not start games)."""
+        return self.seat is None or self.match is None or self.match.is_over
 
     def view(self, seat: int | None = None) -> SeatView:
         """The newest view the server sent (this seat's; a spectator's has no hand)."""
@@ -355,12 +415,26 @@ class RemoteMaliceTable:
         return move
 
     def can_undo(self) -> bool:
-        """Moves on a server are final."""
-        return False
+        """True when the server's last ``canUndo`` allows taking back this seat's last move and this
+        keyboard may act (connected, its turn, nothing waiting for an answer)."""
+        return self.server_can_undo and self.human_to_move
 
-    def undo(self) -> Move:
-        """Never possible on a server table."""
-        raise IllegalMoveError("a move on a server table cannot be taken back")
+    def undo(self) -> str:
+        """Ask the server to take back this seat's last move; its ``ack`` (``undone``) or ``error``
+        answers later. Returns the move asked for (from the log; ``""`` when the log does not know it)."""
+        if self.seat is None:
+            raise IllegalMoveError("you are watching: a spectator cannot undo")
+        if self.pending is not None:
+            raise IllegalMoveError(f"wait: the server has not answered {self.pending[1]} yet")
+        last = self.log[-1] if self.log else None
+        text = last.move if last is not None and last.seat == self.seat else ""
+        self._counter += 1
+        ident = f"u{self._counter}"
+        if not self.send({"type": "undo", "stateVersion": self.version, "id": ident}):
+            raise IllegalMoveError("not connected to the server; reconnecting")
+        self.pending = (ident, text)
+        self.pending_undo = True
+        return text
 
     def hint(self, level: str = "medium") -> Decision:
         """What the heuristic bot would play in this seat's view."""
@@ -371,7 +445,16 @@ class RemoteMaliceTable:
         return bot.decide(self.view(self.seat), random.Random(f"spite-tui-hint/{self.version}"), None)
 
     def new_game(self) -> None:
-        """A server table plays one game."""
+        """Between a match's games: tell the server this seat is ready (``next``); the next game's
+        ``state`` comes when every person seat is (or after the server's pause)."""
+        if self.match_over:
+            raise IllegalMoveError("no next game: " + ("you are watching" if self.seat is None else
+                                                       "the match is over" if self.match else "a single game"))
+        self._counter += 1
+        ident = f"n{self._counter}"
+        if not self.send({"type": "next", "id": ident}):
+            raise IllegalMoveError("not connected to the server; reconnecting")
+        self.awaiting_next = ident
 
     def finish(self) -> None:
         """Nothing to count: the server keeps the result."""
@@ -383,11 +466,33 @@ class RemoteMaliceTable:
         while len(self.seats) < self.opts.players:
             self.seats.append(Seat("remote", "?"))
 
-    def _set_position(self, version: int, view: dict[str, Any], legal: list[str] | None) -> None:
+    def _set_position(self, version: int, view: dict[str, Any], legal: list[str] | None,
+                      msg: dict[str, Any] | None = None) -> bool:
+        """Take a position (with ``canUndo`` and ``match`` of its message); True when it is a new game."""
+        old_game = self._position_game
+        was_over = bool(self.view_json.get("finished"))
         self.version = version
         self.view_json = view
         self.legal = list(legal or [])
         self._view = None
+        if msg is not None:
+            self.server_can_undo = bool(msg.get("canUndo"))
+            self._match_from(msg)
+            if self.match is not None and isinstance(msg.get("match"), dict):
+                self._position_game = self.match.game
+        new = not view.get("finished") and (was_over or self._position_game > old_game)
+        if new:
+            self.version_base = version
+            self.games += 1
+            self.log.clear()
+            self.game_over = None
+            self.awaiting_next = None
+        return new
+
+    def _match_from(self, msg: dict[str, Any]) -> None:
+        data = msg.get("match")
+        if isinstance(data, dict):
+            self.match = RemoteMatch.from_json(data)
 
     def handle(self, msg: dict[str, Any]) -> RemoteUpdate:
         """Take in one server message; say what the screen should show or send."""
@@ -398,36 +503,48 @@ class RemoteMaliceTable:
             self.info = msg.get("table") or self.info
             self.seat = msg.get("seat", self.seat)
             self._seats_from_info()
-            self._set_position(int(msg["stateVersion"]), msg["view"], msg.get("legal"))
+            out.new_game = self._set_position(int(msg["stateVersion"]), msg["view"], msg.get("legal"), msg)
             self.pending = None
+            if self.awaiting_next is not None and not (self.match is not None and self.match.between_games
+                                                       and self.seat in self.match.ready):
+                self.awaiting_next = None  # the server forgot it (a restart): N asks again
             self.syncing = False
             self.connected = True
             self.status = ""
         elif kind == "state" and isinstance(version, int):
             if self.syncing:
                 if version >= self.version:
-                    self._set_position(version, msg["view"], msg.get("legal"))
+                    out.new_game = self._set_position(version, msg["view"], msg.get("legal"), msg)
                     self.syncing = False
             elif version == self.version + 1:
                 last = msg.get("last") or None
                 if last and last.get("undone"):  # the seat took its move back: it leaves the log
+                    self.version_base += 2
                     taken = LogEntry(int(self.view_json.get("turn", 1)), int(last["seat"]), str(last["move"]))
                     if self.log and self.log[-1] == taken:
                         self.log.pop()
                 elif last:
                     self.log.append(LogEntry(int(self.view_json.get("turn", 1)), int(last["seat"]), str(last["move"])))
-                self._set_position(version, msg["view"], msg.get("legal"))
+                out.new_game = self._set_position(version, msg["view"], msg.get("legal"), msg)
             elif version > self.version + 1:
                 self.syncing = out.sync = True  # a gap: ask for the whole position
         elif kind == "ack":
             if self.pending is not None and msg.get("id") == self.pending[0]:
                 self.pending = None
-            self.acked.append(str(msg.get("move")))
+            if msg.get("undone"):
+                self.undone.append(str(msg.get("move")))
+                out.undone = str(msg.get("move"))
+            else:
+                self.acked.append(str(msg.get("move")))
         elif kind == "error":
             code, text = str(msg.get("code")), str(msg.get("message"))
             self.refused.append((code, text))
             if self.pending is not None and msg.get("id") in (None, self.pending[0]):
                 self.pending = None
+            if self.awaiting_next is not None and msg.get("id") == self.awaiting_next:
+                self.awaiting_next = None
+            elif code == "no-next-game" and not self.view_json.get("finished"):
+                return out  # a late next: the server's pause had already dealt the next game
             out.error = text
             if code == "stale" or (isinstance(version, int) and version > self.version):
                 self.syncing = out.sync = True
@@ -436,23 +553,35 @@ class RemoteMaliceTable:
         elif kind == "table":
             self.info = msg.get("table") or self.info
             self._seats_from_info()
+            self._match_from(msg)
             event = msg.get("event") or {}
             if event.get("text") and event.get("seat") != self.seat:
                 out.notice = str(event["text"])
         elif kind == "gameOver":
             self.game_over = msg
+            self._match_from(msg)
             if isinstance(version, int) and version > self.version:
                 self.syncing = out.sync = True
         return out
 
 
 # ---------------------------------------------------------------------- the WebSocket
+def _ended(game_over: dict[str, Any] | None) -> bool:
+    """True after the table's last ``gameOver``: a game of one, or the end of a match (between a match's
+    games the table goes on, and a dropped link reconnects)."""
+    if game_over is None:
+        return False
+    match = game_over.get("match")
+    return not isinstance(match, dict) or bool(match.get("over", True))
+
+
 class RemoteLink:
     """The WebSocket to a table: hello, messages in and out, reconnecting with the token when it drops.
 
     ``table`` is a :class:`RemoteMaliceTable` or a :class:`~spite.tui.remote_spit.RemoteSpitTable`
     (it reads ``base``, ``table_id``, ``token``, ``fatal``, ``game_over`` and sets ``send``,
-    ``connected``, ``pending``).
+    ``connected``, ``pending``). After the last ``gameOver`` it does not reconnect (between a match's
+    games it does).
 
     ``on_message`` gets every server message (decoded); ``on_status`` a line on the connection's
     state (``""`` when connected). Runs in the app's event loop (a Textual worker).
@@ -521,7 +650,7 @@ class RemoteLink:
             self.ws = None
             self.table.connected = False
             self.table.pending = None
-            if self.table.fatal or self.table.game_over is not None or self.stopped:
+            if self.table.fatal or _ended(self.table.game_over) or self.stopped:
                 self.on_status(self.table.fatal or ("" if self.table.game_over else "disconnected"))
                 return
             delay = self.delays[min(attempt, len(self.delays) - 1)]

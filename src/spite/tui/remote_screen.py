@@ -4,6 +4,9 @@ The same screen, keys and drawing as a local game (:class:`~spite.tui.malice_scr
 the table is a :class:`~spite.tui.remote.RemoteMaliceTable` whose position comes from the server,
 and a :class:`~spite.tui.remote.RemoteLink` worker carries the messages. The server's bots and
 people play the other seats, so nothing runs here between moves: each ``state`` redraws the table.
+``U`` asks the server to take back a build play of this turn (while its ``canUndo`` allows); at a
+match table the head shows the score, and between games the summary's ``N`` tells the server this
+seat is ready and waits for the next deal.
 
 A Spit table (:class:`RemoteSpitScreen`) uses the local Spit screen and its keys the same way: the
 table is a :class:`~spite.tui.remote_spit.RemoteSpitTable`, moves go out at once, the server's
@@ -18,8 +21,10 @@ from collections.abc import Callable
 from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.widgets import Static
 
+from spite.errors import IllegalMoveError
 from spite.tui.i18n import has_text, tr
 from spite.tui.malice_screen import MaliceScreen, SummaryScreen
 from spite.tui.remote import RemoteLink, RemoteMaliceTable
@@ -35,6 +40,14 @@ _TEXTS = {
     "waiting_server": ("sent {move}, waiting for the server …", "{move} gesendet, warte auf den Server …"),
     "record": ("The record: {url}", "Die Partie: {url}"),
     "sent": ("sent {move} …", "{move} gesendet …"),
+    "undo_asked": ("asked to take back {move}, waiting for the server …",
+                   "Rücknahme von {move} erbeten, warte auf den Server …"),
+    "undo_asked_last": ("asked to take back the last move, waiting for the server …",
+                        "Rücknahme des letzten Spielzugs erbeten, warte auf den Server …"),
+    "waiting_next": ("waiting for the next game … (ready: {ready})", "warte auf das nächste Spiel … (bereit: {ready})"),
+    "next_game": ("game {game} of the match begins", "Spiel {game} der Partie beginnt"),
+    "watch_next": ("the next game begins when the players are ready",
+                   "das nächste Spiel beginnt, wenn alle bereit sind"),
 }
 
 
@@ -71,8 +84,20 @@ class RemoteMaliceScreen(MaliceScreen):
             self.link.send({"type": "sync"})
         if update.error is not None:
             self.message = tr(self.lang, "illegal", reason=update.error)
+        elif update.undone is not None:
+            self.message = tr(self.lang, "undone", move=update.undone)
+        elif update.new_game:
+            match = self.table.match
+            self.message = _t(self.lang, "next_game", game=match.game) if match is not None else ""
         elif update.notice is not None:
             self.message = update.notice
+        if update.new_game:
+            self.source = self.prefix = None
+            self.hinted = None
+            if self.summary_open or isinstance(self.app.screen, SummaryScreen):
+                if isinstance(self.app.screen, SummaryScreen):
+                    self.app.screen.dismiss("resume")  # the server dealt the next game (its pause ran out)
+                self.summary_open = False
         self.advance()
         summary = self.app.screen
         if msg.get("type") == "gameOver" and isinstance(summary, SummaryScreen):
@@ -91,9 +116,47 @@ class RemoteMaliceScreen(MaliceScreen):
         self.shown = table.seat
         if table.seat is not None:
             self.bottom = table.seat
-        if table.state.is_over:
+        if table.state.is_over and table.awaiting_next is None:
             super().advance()
             return
+        self.redraw()
+
+    def _summary_closed(self, choice: str | None) -> None:
+        """N sends ``next`` and waits for the server's deal (the table shows the finished game meanwhile)."""
+        if choice != "next":
+            super()._summary_closed(choice)
+            return
+        self.summary_open = False
+        try:
+            self.table.new_game()
+        except IllegalMoveError as exc:
+            self.message = tr(self.lang, "illegal", reason=str(exc))
+        else:
+            self.message = ""
+        self.redraw()
+
+    def on_key(self, event: events.Key) -> None:
+        """N on the finished table (after Esc closed the summary) opens the summary again (then
+        :meth:`MaliceScreen.on_key` runs, as Textual calls each class's handler)."""
+        if event.key.lower() == "n" and self.table.state.is_over and self.table.awaiting_next is None:
+            self.summary_open = False
+
+    def action_undo(self) -> None:
+        """U: ask the server to take back the last build play of this turn (while its ``canUndo`` allows);
+        its answer shows when it comes."""
+        if not self._may_act():
+            return
+        if not self.table.can_undo():
+            self.message = tr(self.lang, "no_undo")
+        else:
+            try:
+                self.table.undo()  # the prompt line says what was asked; the answer shows here
+            except IllegalMoveError as exc:
+                self.message = tr(self.lang, "illegal", reason=str(exc))
+            else:
+                self.message = ""
+        self.source = None
+        self.hinted = None
         self.redraw()
 
     @property
@@ -110,8 +173,14 @@ class RemoteMaliceScreen(MaliceScreen):
         line: str | None = None
         if table.status:
             line = table.status
+        elif table.pending is not None and table.pending_undo:
+            move = table.pending[1]
+            line = _t(self.lang, "undo_asked", move=move) if move else _t(self.lang, "undo_asked_last")
         elif table.pending is not None:
             line = _t(self.lang, "waiting_server", move=table.pending[1])
+        elif table.awaiting_next is not None and table.state.is_over:
+            ready = table.match.ready if table.match is not None else []
+            line = _t(self.lang, "waiting_next", ready=", ".join(f"P{s + 1}" for s in ready) or "—")
         elif table.seat is None:
             line = _t(self.lang, "watching", id=table.table_id)
         if line is not None:
@@ -139,14 +208,21 @@ class RemoteMaliceScreen(MaliceScreen):
         else:
             out.append(tr(t, "draw_result", reason=_reason(t, result.reason)), style="bold")
         out.append("\n" + tr(t, "turns_played", turns=view.turn + (0 if result.reason != "stock" else 1),
-                                 moves=self.table.version) + "\n")
+                                 moves=self.table.state.plies) + "\n")
         for i in range(view.opts.n_stocks):
             name = self.seat_name(i) if not view.opts.partnerships else tr(t, "team", n=i + 1)
             out.append(tr(t, "stock_left", name=name, n=view.stock_sizes[i]) + "\n")
         over = self.table.game_over or {}
         if over.get("recordUrl"):
             out.append("\n" + _t(t, "record", url=self.table.base + str(over["recordUrl"])) + "\n")
-        out.append("\n" + tr(t, "end_keys_final"))
+        match = self.table.match
+        if match is not None:
+            out.append("\n" + self.score_text() + "\n", style="bold")
+            if match.is_over and match.winner is not None:
+                out.append(tr(t, "match_over", name=self.side_label(match.winner)) + "\n", style="bold")
+            elif self.table.seat is None:
+                out.append(_t(t, "watch_next") + "\n")
+        out.append("\n" + tr(t, "end_keys" if not self.table.match_over else "end_keys_final"))
         return out
 
 
