@@ -2,16 +2,24 @@
 
 When its turn starts (and again whenever new cards come to light during the turn) the bot:
 
-1. asks the heuristic planner for the best few plans for the rest of the turn (each a sequence of
-   build plays ending with a discard, or ending where a stock card or a fresh hand turns up);
+1. asks the heuristic planner for its best plans for the rest of the turn (each a sequence of
+   build plays ending with a discard, or ending where a stock card or a fresh hand turns up) and
+   keeps the best few that lead to different positions (a discard onto one empty pile or another
+   is one candidate, not two);
 2. samples the cards it cannot see — other hands, the face-down stock cards, the draw pile order —
    consistently with its view (:func:`~spite.malice.determinize.determinize`), many times;
-3. in each sample plays every candidate plan and then the next few turns of every player with the
-   heuristic planner, and scores where that leads (stock cards each side got rid of, and wins);
+3. in each sample plays every candidate plan, then the rest of the turn and the next ``horizon``
+   turns (default 2: the opponent's reply and its own next turn) of every player with the
+   heuristic planner (its fast twin :func:`~spite.bots.search_fast.fast_plan`), and scores where
+   that leads: the stock cards its side got rid of since the search began minus the best other
+   side's, ±50 for a game won or lost;
 4. keeps the candidates that do best on the same samples (successive halving), until its time
-   budget (default 1 s) or its number of samples runs out, and plays the best one.
+   budget (default 1 s) or its number of samples runs out, and plays the best one — the
+   heuristic's own first choice unless another beat it by more than ``confidence`` (default 1)
+   standard errors.
 
-Every candidate is scored on the same samples, so the comparison is fair even with few samples.
+Every candidate is scored on the same samples (one sampled state, played and undone for each), so
+the comparison is fair even with few samples.
 With ``iterations`` set (``search:iters=64``) the bot is reproducible for a fixed seed; with only a
 time budget, how far it gets depends on the machine.
 """
@@ -23,7 +31,9 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from spite.bots.heuristic import DEFAULT_WEIGHTS, Plan, PlanningBot, Weights, plan_from_state, plan_turn
+from spite.bots.heuristic import DEFAULT_WEIGHTS, Plan, PlanningBot, Weights, plan_turn
+from spite.bots.search_fast import fast_plan
+from spite.cards import RANKS
 from spite.errors import OptionsError
 from spite.malice import Move, Options, SeatView, State
 from spite.malice.determinize import determinize
@@ -58,33 +68,37 @@ def _side(opts: Options, seat: int) -> int:
     return seat % 2 if opts.partnerships else seat
 
 
-def rollout_value(state: State, seat: int, turns: int, rng: random.Random, w: Weights = DEFAULT_WEIGHTS,
-                  max_nodes: int = 400) -> float:
-    """Play ``turns`` more turns with the heuristic planner for everyone; the value for ``seat``.
+def rollout_value(state: State, seat: int, turns: int, w: Weights = DEFAULT_WEIGHTS,
+                  max_nodes: int = 400, start: list[int] | None = None,
+                  end_turn: int | None = None) -> tuple[float, int]:
+    """Play ``turns`` more turns with the heuristic planner for everyone; the value for ``seat`` and
+    the number of moves played (to undo them).
 
-    The value is the stock cards ``seat``'s side got rid of minus those the best other side got rid
-    of, with ±50 for a game won or lost on the way.
+    The value is the stock cards ``seat``'s side got rid of (since ``start``, the stock sizes, by
+    default now) minus those the best other side got rid of, with ±50 for a game won or lost on the way.
     """
     opts = state.opts
     sides = 2 if opts.partnerships else opts.players
-    start = [len(s) for s in state.stocks]
-    end_turn = state.turn + turns
+    if start is None:
+        start = [len(s) for s in state.stocks]
+    if end_turn is None:
+        end_turn = state.turn + turns
     guard = 0
     while state.result is None and state.turn < end_turn and guard < 400:
-        plan = plan_from_state(state, max_nodes=max_nodes, w=w)
-        if not plan.moves:
+        moves = fast_plan(state, max_nodes, w)
+        if not moves:
             break
-        for move in plan.moves:
-            guard += 1
+        for move in moves:
             if state.result is not None:
                 break
+            guard += 1
             state.play(move)
     mine = _side(opts, seat)
     if state.result is not None and state.result.winner is not None:
-        return 50.0 if _side(opts, state.result.winner) == mine else -50.0
+        return (50.0 if _side(opts, state.result.winner) == mine else -50.0), guard
     progress = [start[i] - len(state.stocks[i]) for i in range(len(start))]
     others = [progress[i] for i in range(sides) if i != mine]
-    return float(progress[mine] - (max(others) if others else 0))
+    return float(progress[mine] - (max(others) if others else 0)), guard
 
 
 class SearchBot(PlanningBot):
@@ -93,7 +107,8 @@ class SearchBot(PlanningBot):
     name = "search"
 
     def __init__(self, budget: float = 1.0, iterations: int | None = None, candidates: int = 8,
-                 horizon: int = 4, confidence: float = 2.0, weights: Weights = DEFAULT_WEIGHTS) -> None:
+                 horizon: int = 2, confidence: float = 1.0, weights: Weights = DEFAULT_WEIGHTS,
+                 max_nodes: int = 400) -> None:
         super().__init__()
         self.budget = budget
         self.iterations = iterations
@@ -101,6 +116,7 @@ class SearchBot(PlanningBot):
         self.horizon = horizon
         self.confidence = confidence
         self.weights = weights
+        self.max_nodes = max_nodes
         self.last_samples = 0
 
     def make_plan(self, view: SeatView, rng: random.Random, budget: float | None) -> Plan:
@@ -108,12 +124,9 @@ class SearchBot(PlanningBot):
 
     def _search(self, view: SeatView, rng: random.Random, budget: float) -> Plan:
         deadline = time.perf_counter() + max(0.0, budget)
-        base = plan_turn(view, rng, keep=self.candidates, w=self.weights)
+        base = plan_turn(view, rng, keep=3 * self.candidates, w=self.weights)
         alternatives = base.alternatives or [(base.score, base.moves)]
-        unique: dict[tuple[str, ...], _Candidate] = {}
-        for score, moves in alternatives:
-            unique.setdefault(tuple(m.text for m in moves), _Candidate(moves, score))
-        pool = list(unique.values())
+        pool = _distinct(view, alternatives, self.candidates)
         if len(pool) <= 1 or (budget <= 0 and not self.iterations):
             base.why = f"{base.why}; no alternative worth searching"
             return base
@@ -130,16 +143,22 @@ class SearchBot(PlanningBot):
                 break
             sample_seed = rng.getrandbits(48)
             values: list[float] = []
+            world = determinize(view, random.Random(sample_seed))
+            start = [len(s) for s in world.stocks]
+            end_turn = world.turn + 1 + self.horizon  # the same end for every candidate: this turn and ``horizon`` more
             for cand in pool:
                 if limit is None and values and time.perf_counter() >= deadline:
                     break  # out of time mid-sample: candidates are compared on whole samples only
-                world = determinize(view, random.Random(sample_seed))
+                played = 0
                 for move in cand.moves:
                     if world.result is not None:
                         break
                     world.play(move)
-                values.append(rollout_value(world, seat, self.horizon, random.Random(sample_seed + 1),
-                                            self.weights))
+                    played += 1
+                value, more = rollout_value(world, seat, self.horizon, self.weights, self.max_nodes, start, end_turn)
+                values.append(value)
+                for _ in range(played + more):
+                    world.undo()
             if len(values) < len(pool):
                 break
             for cand, value in zip(pool, values, strict=True):
@@ -159,9 +178,42 @@ class SearchBot(PlanningBot):
         if best is favourite:
             why = f"{base.why}; no other plan did better in {samples} samples"
         else:
-            why = (f"beats the first plan by {gain:+.2f} stock cards (±{err:.2f}) over {self.horizon} turns "
-                   f"in {samples} samples")
+            why = (f"beats the first plan by {gain:+.2f} stock cards (±{err:.2f}) over this turn and "
+                   f"{self.horizon} more in {samples} samples")
         return Plan(best.moves, signatures, best.prior, why, base.nodes)
+
+
+def _distinct(view: SeatView, alternatives: list[tuple[float, list[Move]]], count: int) -> list[_Candidate]:
+    """The first ``count`` plans that lead to different positions (a discard onto one empty pile or
+    another, a card onto one of two equal build piles: the same position, searched once)."""
+    assert view.seat is not None
+    seat = view.seat
+    world = determinize(view, random.Random(0))
+    seen: set[tuple[object, ...]] = set()
+    out: list[_Candidate] = []
+    for score, moves in alternatives:
+        played = 0
+        for move in moves:
+            if world.result is not None:
+                break
+            world.play(move)
+            played += 1
+        key = (
+            tuple(sorted(len(b) for b in world.builds)),
+            tuple(sorted(RANKS[c] for c in world.hands[seat])),
+            tuple(sorted(tuple(RANKS[c] for c in p) for p in world.discards[seat])),
+            tuple(len(s) for s in world.stocks),
+            world.turn,
+            world.result is not None,
+        )
+        for _ in range(played):
+            world.undo()
+        if key not in seen:
+            seen.add(key)
+            out.append(_Candidate(moves, score))
+            if len(out) >= count:
+                break
+    return out
 
 
 def _signatures(view: SeatView, moves: list[Move]) -> list[tuple[object, ...]]:
