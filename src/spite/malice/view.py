@@ -19,9 +19,9 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from spite.cards import format_card, format_cards
+from spite.malice.legal import MoveTables, move_tables
 from spite.malice.legal import build_moves as _build_moves
 from spite.malice.legal import end_moves as _end_moves
-from spite.malice.legal import move_tables
 from spite.malice.moves import BUILD, Move
 from spite.malice.options import Options
 
@@ -103,29 +103,31 @@ class SeatView(_ViewFields):
         ))
 
     # ------------------------------------------------------------------ legal moves
+    def _generator_inputs(self) -> tuple[MoveTables, tuple[int, ...], int | None, tuple[tuple[int, ...], ...],
+                                         tuple[tuple[int, ...], ...]] | None:
+        """What move generation reads (tables, hand, stock top, own discard piles, builds) when this
+        seat is to move in a game that goes on, else ``None``."""
+        seat = self.seat
+        hand = self.hand
+        if seat != self.to_move or hand is None or self.result is not None:
+            return None
+        opts = self.opts
+        tops = self.stock_tops[seat % 2 if opts.partnerships else seat]
+        return move_tables(opts), hand, tops[-1] if tops else None, self.discards[seat], self.builds
+
     def build_moves(self) -> list[Move]:
         """The seat's legal build plays (none unless it is to move)."""
         if self.moves is not None:
             return [m for m in self.moves if m.kind == BUILD]
-        seat = self.seat
-        hand = self.hand
-        if seat != self.to_move or hand is None or self.result is not None:
-            return []
-        opts = self.opts
-        tops = self.stock_tops[seat % 2 if opts.partnerships else seat]
-        return _build_moves(move_tables(opts), hand, tops[-1] if tops else None, self.discards[seat], self.builds)
+        inputs = self._generator_inputs()
+        return _build_moves(*inputs) if inputs is not None else []
 
     def end_moves(self) -> list[Move]:
         """The seat's legal turn-ending moves (none unless it is to move)."""
         if self.moves is not None:
             return [m for m in self.moves if m.kind != BUILD]
-        seat = self.seat
-        hand = self.hand
-        if seat != self.to_move or hand is None or self.result is not None:
-            return []
-        opts = self.opts
-        tops = self.stock_tops[seat % 2 if opts.partnerships else seat]
-        return _end_moves(move_tables(opts), hand, tops[-1] if tops else None, self.discards[seat], self.builds)
+        inputs = self._generator_inputs()
+        return _end_moves(*inputs) if inputs is not None else []
 
     @property
     def legal_moves(self) -> tuple[Move, ...]:
