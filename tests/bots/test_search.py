@@ -52,3 +52,50 @@ def test_search_keeps_the_view_it_searched_and_says_why() -> None:
     assert decision.move in view.legal_moves
     assert bot.last_samples == 6 and "samples" in decision.why
     assert state.view(state.to_move) == view
+
+
+def test_the_budget_is_per_turn_and_shared_by_its_plans(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each plan of a turn gets 60 % of what is left of the turn's second; a new turn starts afresh;
+    a budget handed in by the caller (a hint's --seconds) is for that one plan."""
+    import spite.bots.search as search
+
+    now = [0.0]
+    given: list[float] = []
+
+    def spend_everything(self: SearchBot, view: object, rng: random.Random, budget: float) -> object:
+        given.append(round(budget, 6))
+        now[0] += budget
+        return None
+
+    monkeypatch.setattr(search.time, "perf_counter", lambda: now[0])
+    monkeypatch.setattr(SearchBot, "_search", spend_everything)
+    state = State.new(Options(), 5)
+    bot = SearchBot(budget=1.0)
+    view = state.view(state.to_move)
+    for _ in range(3):
+        bot.make_plan(view, random.Random(1), None)
+    later = state.copy()
+    later.play(later.end_moves()[0])
+    later.play(later.end_moves()[0])
+    bot.make_plan(later.view(later.to_move), random.Random(1), None)
+    bot.make_plan(view, random.Random(1), 2.5)
+    assert given == [0.6, 0.24, 0.096, 0.6, 2.5]
+    assert sum(given[:3]) < 1.0
+
+
+def test_a_settled_choice_stops_before_the_samples_run_out() -> None:
+    """With many samples allowed, a search whose choice is settled stops early (at least 24 samples in)."""
+    state = State.new(Options(), 5)
+    stopped_early = 0
+    rng = random.Random(7)
+    for _ in range(6):
+        view = state.view(state.to_move)
+        bot = SearchBot(iterations=400)
+        move = bot.decide(view, rng).move
+        if bot.last_samples > 0:
+            assert bot.last_samples >= 24 or bot.last_samples == 400
+            stopped_early += bot.last_samples < 400
+        state.play(move)
+        while state.to_move != 0 and not state.is_over:
+            state.play(make_bot("heuristic").choose(state.view(state.to_move), rng))
+    assert stopped_early >= 1

@@ -14,14 +14,26 @@ When its turn starts (and again whenever new cards come to light during the turn
    that leads: the stock cards its side got rid of since the search began minus the best other
    side's, ±50 for a game won or lost;
 4. keeps the candidates that do best on the same samples (successive halving), until its time
-   budget (default 1 s) or its number of samples runs out, and plays the best one — the
-   heuristic's own first choice unless another beat it by more than ``confidence`` (default 1)
-   standard errors.
+   runs out, its number of samples runs out, or the choice is settled, and plays the best one —
+   the heuristic's own first choice unless another beat it by more than ``confidence`` (default
+   1) standard errors.
+
+Time: the budget (default 1 s) is per turn. A turn may need several plans (a stock card turned
+up, a refilled hand); each plan may use ``share`` (default 0.6) of what is left of the turn's
+budget, so a turn never takes more than the budget. A budget handed in by the caller (a hint's
+``--seconds``) is for that one plan.
+
+Settled: once two candidates are left (the heuristic's choice and its best rival) and at least
+``settle_samples`` (default 24) samples are in, the search stops when the rival's gain is more
+than ``settle_z`` (default 2.5) standard errors from zero either way — more samples would not
+change the choice — or when that many standard errors are under ``settle_margin`` (default 0.3
+stock cards) — the two are as good as equal. So a clear choice costs a fraction of the budget.
 
 Every candidate is scored on the same samples (one sampled state, played and undone for each), so
 the comparison is fair even with few samples.
-With ``iterations`` set (``search:iters=64``) the bot is reproducible for a fixed seed; with only a
-time budget, how far it gets depends on the machine.
+With ``iterations`` set (``search:iters=64``: at most that many samples, fewer once settled) the
+bot is reproducible for a fixed seed; with only a time budget, how far it gets depends on the
+machine.
 """
 
 from __future__ import annotations
@@ -108,7 +120,8 @@ class SearchBot(PlanningBot):
 
     def __init__(self, budget: float = 1.0, iterations: int | None = None, candidates: int = 8,
                  horizon: int = 2, confidence: float = 1.0, weights: Weights = DEFAULT_WEIGHTS,
-                 max_nodes: int = 400) -> None:
+                 max_nodes: int = 400, share: float = 0.6, settle_samples: int = 24, settle_z: float = 2.5,
+                 settle_margin: float = 0.3) -> None:
         super().__init__()
         self.budget = budget
         self.iterations = iterations
@@ -117,10 +130,27 @@ class SearchBot(PlanningBot):
         self.confidence = confidence
         self.weights = weights
         self.max_nodes = max_nodes
+        self.share = share
+        self.settle_samples = settle_samples
+        self.settle_z = settle_z
+        self.settle_margin = settle_margin
         self.last_samples = 0
+        self._turn = -1
+        self._spent = 0.0
+
+    def start_game(self, opts: Options, seat: int) -> None:
+        super().start_game(opts, seat)
+        self._turn, self._spent = -1, 0.0
 
     def make_plan(self, view: SeatView, rng: random.Random, budget: float | None) -> Plan:
-        return self._search(view, rng, self.budget if budget is None else budget)
+        if budget is not None:  # the caller's limit for this one plan
+            return self._search(view, rng, budget)
+        if view.turn != self._turn:
+            self._turn, self._spent = view.turn, 0.0
+        started = time.perf_counter()
+        plan = self._search(view, rng, self.share * max(0.0, self.budget - self._spent))
+        self._spent += time.perf_counter() - started
+        return plan
 
     def _search(self, view: SeatView, rng: random.Random, budget: float) -> Plan:
         deadline = time.perf_counter() + max(0.0, budget)
@@ -168,6 +198,10 @@ class SearchBot(PlanningBot):
                 rivals = sorted(pool[1:], key=lambda c: -c.gain_over(favourite)[0])
                 pool = [favourite, *rivals[: max(1, len(rivals) // 2)]]
                 round_size *= 2
+            if len(pool) == 2 and samples >= self.settle_samples:
+                mean, se = pool[1].gain_over(favourite)
+                if abs(mean) > self.settle_z * se or self.settle_z * se < self.settle_margin:
+                    break  # settled: more samples would not change the choice, or not by anything that counts
         self.last_samples = samples
         best, gain, err = favourite, 0.0, 0.0
         for cand in pool[1:]:
