@@ -18,6 +18,9 @@ from spite.errors import IllegalMoveError, OptionsError, RecordMoveError, SpiteE
 
 __all__ = ["register"]
 
+EXIT_INTERRUPTED = 130
+"""Stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
+
 # the same as spite.cli's (defined here so that this module never imports spite.cli at import time)
 RecordArg = Annotated[str, typer.Argument(help="A record file (spite-record/1 JSON); - reads standard input.")]
 OptionOpt = Annotated[
@@ -44,14 +47,18 @@ def _human_table(summary: dict[str, Any]) -> None:
         console.print(f"game {f['game']}: {f['error']}", markup=False)
     if len(summary["forfeits"]) > 10:
         console.print(f"… and {len(summary['forfeits']) - 10} more forfeits (see games.csv)")
-    console.print(f"{summary['moves']} moves in {summary['elapsed_s']} s ({summary['moves_per_s']} moves/s, "
-                  f"{summary['backend']}, {summary['jobs']} job{'s' if summary['jobs'] > 1 else ''})")
+    jobs = f"{summary['backend']}, {summary['jobs']} job{'s' if summary['jobs'] > 1 else ''}"
+    resumed = summary.get("resumed_games", 0)
+    played = f"{summary['games'] - resumed} games played now, {resumed} kept from before; " if resumed else ""
+    rate = f"{summary['moves_per_s']} moves/s, " if summary["moves_per_s"] is not None else ""
+    console.print(f"{played}{summary['moves']} moves in {summary['elapsed_s']} s ({rate}{jobs})")
     if "out" in summary:
         console.print(f"wrote {summary['out']}/games.csv, records/, win_rates.png, summary.json", markup=False)
 
 
 def register(app: typer.Typer) -> None:
     """Add ``tournament`` and ``hint`` to ``app``, and ``tournament`` to ``spite.cli.bench_app``."""
+    from spite.arena.tournament import saved_settings
     from spite.cli import EXIT_ILLEGAL, EXIT_MALFORMED, _fail, _parse_options, _read, bench_app
 
     @app.command(context_settings={"allow_extra_args": True})
@@ -75,6 +82,8 @@ def register(app: typer.Typer) -> None:
         seconds: Annotated[float | None, typer.Option(help="Time budget per move, in seconds.")] = None,
         game: Annotated[str, typer.Option(help="spite-malice, or spit / speed (reflex bots: beginner, club, "
                                                "expert, reflex:MS; played in virtual time).")] = "spite-malice",
+        resume: Annotated[bool, typer.Option(help="Go on with the tournament kept in --out (the same command; "
+                                                  "--games may be more): play only the games it lacks.")] = False,
     ) -> None:
         """Play bots against each other: rotated seats, duplicate deals, win rates with 95% intervals, Elo."""
         from spite.arena import Tournament, run_tournament
@@ -84,13 +93,21 @@ def register(app: typer.Typer) -> None:
         if stray:
             _fail(f"unknown option {stray[0]!r}", EXIT_MALFORMED)
         specs = list(bots) + extra
-        t_seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
         try:
+            saved = saved_settings(out) if resume and out is not None else None
+            if seed is None and saved is not None and isinstance(saved.get("seed"), int):
+                seed = saved["seed"]  # a random seed chosen by the run being resumed
+            t_seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
             t = Tournament(bots=specs, games=games, preset=preset, options=_parse_options(option), seed=t_seed,
-                           jobs=jobs, backend=backend, seconds=seconds, out=out, game=game)
+                           jobs=jobs, backend=backend, seconds=seconds, out=out, game=game, resume=resume)
             total = len(t.check()[1])
         except SpiteError as exc:
             _fail(str(exc), EXIT_MALFORMED)
+        done = [0]
+
+        def advance(finished: int, total: int) -> None:
+            done[0] = finished
+            bar.update(task, completed=finished, total=total)
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -98,7 +115,11 @@ def register(app: typer.Typer) -> None:
             with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                           console=Console(stderr=True), transient=True) as bar:
                 task = bar.add_task("games", total=total)
-                result = run_tournament(t, lambda done, total: bar.update(task, completed=done, total=total))
+                result = run_tournament(t, advance)
+        except KeyboardInterrupt:
+            kept = (f"; they are kept in {out}: run the same command with --resume to go on" if out is not None
+                    else " (with --out DIR the games played are kept and --resume goes on)")
+            _fail(f"stopped after {done[0]} of {total} games{kept}", EXIT_INTERRUPTED)
         except SpiteError as exc:
             _fail(str(exc), EXIT_MALFORMED)
         except OSError as exc:

@@ -1,16 +1,26 @@
-"""What a tournament leaves behind: ``games.csv``, ``records/``, ``win_rates.png``, ``summary.json``."""
+"""What a tournament leaves behind: ``games.csv``, ``records/``, ``win_rates.png``, ``summary.json``;
+and, while it runs, ``tournament.json`` (its settings) and ``games.jsonl`` (each game as it ends), so
+that an interrupted tournament loses nothing and can go on (``spite tournament … --resume``).
+"""
 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from spite.arena.runner import GameResult
+from spite.errors import OptionsError
 
-__all__ = ["CSV_FIELDS", "GameWriter", "plot_win_rates", "record_name"]
+__all__ = ["CSV_FIELDS", "GAMES_FILE", "SETTINGS_FILE", "GameWriter", "load_games", "plot_win_rates", "record_name"]
+
+SETTINGS_FILE = "tournament.json"
+"""The settings of the tournament in a folder (what ``--resume`` must match)."""
+GAMES_FILE = "games.jsonl"
+"""One JSON line per finished game, written as each game ends."""
 
 CSV_FIELDS = ["game", "deal", "rotation", "seed", "seats", "winner", "team", "reason", "points", "winners",
               "scores", "turns", "plies", "think_ms", "error", "record"]
@@ -22,22 +32,71 @@ def record_name(index: int, total: int) -> str:
     return f"records/game-{index + 1:0{width}d}.json"
 
 
-class GameWriter:
-    """Writes each game as it arrives: its record file now, its CSV row (in game order) at :meth:`close`."""
+def _result_line(res: GameResult, record: str) -> str:
+    fields = {k: v for k, v in dataclasses.asdict(res).items() if k != "record"}
+    fields["scores"] = [[bot, score] for bot, score in res.scores.items()]
+    return json.dumps({**fields, "record_file": record}, separators=(",", ":"))
 
-    def __init__(self, out: Path, names: Sequence[str], total: int) -> None:
+
+def _result_of(line: str) -> tuple[GameResult, str]:
+    data = json.loads(line)
+    record = data.pop("record_file")
+    data["scores"] = {int(bot): float(score) for bot, score in data["scores"]}
+    for key in ("seats", "think", "decisions"):
+        data[key] = tuple(data[key])
+    return GameResult(**data), str(record)
+
+
+def load_games(out: Path) -> list[tuple[GameResult, str]]:
+    """The finished games kept in ``out/games.jsonl`` with their record files; a last line cut short (the
+    tournament was stopped while writing it) is dropped, and the file is written again without it.
+
+    Raises :class:`OptionsError` for a damaged file.
+    """
+    path = out / GAMES_FILE
+    if not path.exists():
+        return []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    games: list[tuple[GameResult, str]] = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            games.append(_result_of(line))
+        except (ValueError, KeyError, TypeError):
+            if number == len(lines):
+                path.write_text("".join(_result_line(g, r) + "\n" for g, r in games), encoding="utf-8")
+                break
+            raise OptionsError(f"{path} line {number} is damaged; cannot go on with this tournament") from None
+    return games
+
+
+class GameWriter:
+    """Writes each game as it arrives: its record file and its line in ``games.jsonl`` now, its CSV row
+    (in game order) at :meth:`close`. ``finished``: games kept from an earlier run (not written again)."""
+
+    def __init__(self, out: Path, names: Sequence[str], total: int,
+                 finished: Sequence[tuple[GameResult, str]] = ()) -> None:
         self.out = out
         self.names = list(names)
         self.total = total
         (out / "records").mkdir(parents=True, exist_ok=True)
         self.rows: dict[int, dict[str, Any]] = {}
+        for res, record in finished:
+            self._keep_row(res, record)
+        self.log = (out / GAMES_FILE).open("a", encoding="utf-8")
 
     def add(self, res: GameResult) -> None:
-        """Write the game's record and keep its row (the record text is dropped from ``res``)."""
+        """Write the game's record and its line, and keep its row (the record text is dropped from ``res``)."""
         name = record_name(res.index, self.total)
         if res.record is not None:
             (self.out / name).write_text(res.record, encoding="utf-8")
             res.record = None
+        self.log.write(_result_line(res, name) + "\n")
+        self.log.flush()  # a game that has ended is kept, whatever happens next
+        self._keep_row(res, name)
+
+    def _keep_row(self, res: GameResult, name: str) -> None:
         names = self.names
         self.rows[res.index] = {
             "game": res.index + 1,
@@ -60,6 +119,7 @@ class GameWriter:
 
     def close(self, summary: dict[str, Any]) -> None:
         """Write ``games.csv`` (one row per game, in order), ``summary.json`` and ``win_rates.png``."""
+        self.log.close()
         with (self.out / "games.csv").open("w", newline="", encoding="utf-8") as fh:
             writer = csv.DictWriter(fh, fieldnames=CSV_FIELDS)
             writer.writeheader()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -10,14 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from spite.arena.backends import BACKENDS, run_local, run_ray
-from spite.arena.output import GameWriter
+from spite.arena.output import GAMES_FILE, SETTINGS_FILE, GameWriter, load_games
 from spite.arena.runner import GameResult, Setup
 from spite.arena.schedule import GameSpec, bot_names, check_lineup, schedule
 from spite.arena.stats import summarize
 from spite.bots import make_bot
 from spite.errors import OptionsError
 
-__all__ = ["Tournament", "TournamentResult", "check_bots", "run_tournament"]
+__all__ = ["Tournament", "TournamentResult", "check_bots", "run_tournament", "saved_settings"]
 
 
 def check_bots(specs: Sequence[str]) -> None:
@@ -45,6 +46,38 @@ class Tournament:
     out: Path | None = None
     game: str = "spite-malice"
     """``spite-malice``, ``spit`` or ``speed`` (the real-time games are played in virtual time)."""
+    resume: bool = False
+    """Go on with the tournament kept in ``out`` (same settings; ``games`` may be more): play only the
+    games it does not hold yet."""
+
+    def settings(self) -> dict[str, Any]:
+        """What fixes the games (kept in ``out/tournament.json``; ``--resume`` must match it)."""
+        settings: dict[str, Any] = json.loads(json.dumps({  # as it reads back from the file
+            "game": self.game, "bots": list(self.bots), "preset": self.preset, "options": dict(self.options),
+            "seed": self.seed, "seconds": self.seconds}))
+        return settings
+
+    def _check_out(self) -> None:
+        out = self.out
+        if out is None:
+            if self.resume:
+                raise OptionsError("--resume needs --out: the folder of the tournament to go on with")
+            return
+        if out.exists() and not out.is_dir():
+            raise OptionsError(f"--out {out} is a file, not a folder")
+        saved = saved_settings(out)
+        if saved is None:
+            if (out / GAMES_FILE).exists():
+                raise OptionsError(f"{out} holds games but no {SETTINGS_FILE}; choose another folder")
+            return
+        if not self.resume:
+            raise OptionsError(f"{out} already holds a tournament; add --resume to go on with it, "
+                               f"or choose another folder")
+        mine = self.settings()
+        for key, value in saved.items():
+            if mine.get(key) != value:
+                raise OptionsError(f"{out} holds another tournament: its {key} is {json.dumps(value)}, "
+                                   f"not {json.dumps(mine.get(key))}")
 
     def check(self) -> tuple[Setup, list[GameSpec]]:
         """Check every setting (one clear :class:`OptionsError` if wrong) and make the schedule."""
@@ -60,8 +93,7 @@ class Tournament:
             raise OptionsError(f"--games must be at least 1, not {self.games}")
         setup = Setup(specs=tuple(self.bots), preset=self.preset, options=dict(self.options), seed=self.seed,
                       budget=self.seconds, records=self.out is not None, game=self.game)
-        if self.out is not None and self.out.exists() and not self.out.is_dir():
-            raise OptionsError(f"--out {self.out} is a file, not a folder")
+        self._check_out()
         if self.game in ("spit", "speed"):
             from spite.sim import check_spit_tournament
 
@@ -72,8 +104,6 @@ class Tournament:
         opts = setup.opts()
         check_lineup(len(self.bots), opts.players)
         check_bots(self.bots)
-        if self.out is not None and self.out.exists() and not self.out.is_dir():
-            raise OptionsError(f"--out {self.out} is a file, not a folder")
         return setup, schedule(len(self.bots), players=opts.players, games=self.games, seed=self.seed)
 
 
@@ -94,10 +124,18 @@ def run_tournament(t: Tournament, progress: Callable[[int, int], None] | None = 
         opts = setup.opts()
         players, sides = opts.players, (2 if opts.partnerships else len(names))
     writer = None
+    finished: list[GameResult] = []
     if t.out is not None:
+        kept = _finished_games(t.out, games) if t.resume else []
+        finished = [res for res, _ in kept]
         t.out.mkdir(parents=True, exist_ok=True)
-        writer = GameWriter(t.out, names, len(games))
-    done = 0
+        (t.out / SETTINGS_FILE).write_text(json.dumps(t.settings(), indent=1) + "\n", encoding="utf-8")
+        writer = GameWriter(t.out, names, len(games), kept)
+    played = {res.index for res in finished}
+    todo = [g for g in games if g.index not in played]
+    done = len(finished)
+    if progress is not None and done:
+        progress(done, len(games))
 
     def on_done(res: GameResult) -> None:
         nonlocal done
@@ -109,9 +147,11 @@ def run_tournament(t: Tournament, progress: Callable[[int, int], None] | None = 
 
     start = time.perf_counter()
     runner = run_local if t.backend == "local" else run_ray
-    results = runner(setup, games, t.jobs, on_done)
+    new = runner(setup, todo, t.jobs, on_done) if todo else []
     elapsed = time.perf_counter() - start
+    results = sorted(finished + new, key=lambda r: r.index)
     plies = sum(r.plies for r in results)
+    new_plies = sum(r.plies for r in new)
     forfeits = [{"game": r.index + 1, "error": r.error} for r in results if r.forfeit_seat is not None]
     summary: dict[str, Any] = {
         "bots": summarize(names, results),
@@ -128,7 +168,8 @@ def run_tournament(t: Tournament, progress: Callable[[int, int], None] | None = 
         "jobs": t.jobs,
         "elapsed_s": round(elapsed, 3),
         "moves": plies,
-        "moves_per_s": round(plies / elapsed) if elapsed > 0 else None,
+        "moves_per_s": round(new_plies / elapsed) if elapsed > 0 and new else None,
+        "resumed_games": len(finished),
         "forfeits": forfeits,
     }
     if t.out is not None:
@@ -136,3 +177,34 @@ def run_tournament(t: Tournament, progress: Callable[[int, int], None] | None = 
     if writer is not None:
         writer.close(summary)
     return TournamentResult(results, summary)
+
+
+def saved_settings(out: Path) -> dict[str, Any] | None:
+    """The settings of the tournament kept in ``out`` (``None`` if there is none)."""
+    path = out / SETTINGS_FILE
+    if not path.is_file():
+        return None
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        raise OptionsError(f"{path} is damaged; cannot go on with this tournament") from None
+    if not isinstance(saved, dict):
+        raise OptionsError(f"{path} is damaged; cannot go on with this tournament")
+    return saved
+
+
+def _finished_games(out: Path, games: Sequence[GameSpec]) -> list[tuple[GameResult, str]]:
+    """The games of this schedule already played in ``out`` (games past ``--games`` stay in the file
+    but are left out); each must be the very game the schedule says."""
+    kept = []
+    seen: set[int] = set()
+    for res, record in load_games(out):
+        if res.index >= len(games) or res.index in seen:
+            continue
+        seen.add(res.index)
+        spec = games[res.index]
+        if (res.deal, res.rotation, res.seed, tuple(res.seats)) != (spec.deal, spec.rotation, spec.seed, spec.seats):
+            raise OptionsError(f"game {res.index + 1} in {out / GAMES_FILE} is not the one this tournament "
+                               f"schedules; cannot go on with it")
+        kept.append((res, record))
+    return kept
