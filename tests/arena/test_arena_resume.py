@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -12,6 +13,12 @@ import time
 from pathlib import Path
 
 from arena_helpers import csv_rows, last_json, run, without_clock
+
+from spite.arena import GameResult, Setup, run_local, schedule
+from spite.arena.backends import chunks
+from spite.bots import BOTS, Decision, register_bot
+from spite.bots.simple import RandomBot
+from spite.malice import SeatView
 
 BASE = ("tournament", "--bots", "random", "greedy", "--preset", "short", "--seed", "5")
 
@@ -109,3 +116,50 @@ def test_a_folder_with_a_tournament_is_not_overwritten_and_resume_must_match(tmp
     log.write_text(lines[0] + "{not json\n" + "".join(lines[1:]))
     code, _, stderr = run(*BASE, "--games", "4", "--out", str(tmp_path), "--resume")
     assert code == 2 and f"{log} line 2 is damaged" in stderr
+
+
+class HeldBot(RandomBot):
+    """A random player that, from its second game in a process on, waits for a file to appear before
+    its first move (and gives up after 30 s: the game is then lost by forfeit)."""
+
+    games_here = 0
+
+    def __init__(self, release: str) -> None:
+        self.release = Path(release)
+        self.held = False
+
+    def start_game(self, opts: object, seat: int) -> None:
+        HeldBot.games_here += 1
+        self.held = HeldBot.games_here >= 2
+
+    def decide(self, view: SeatView, rng: random.Random, budget: float | None = None) -> Decision:
+        deadline = time.monotonic() + 30
+        while self.held and not self.release.exists():
+            if time.monotonic() > deadline:
+                raise RuntimeError("never released")
+            time.sleep(0.02)
+        self.held = False
+        return super().decide(view, rng, budget)
+
+
+def test_two_jobs_hand_back_each_game_as_it_ends_not_when_its_chunk_ends(tmp_path: Path) -> None:
+    """Each worker's second game waits until the parent has been handed two games: only a game handed
+    back the moment it ends lets that happen (else the waiting game forfeits after 30 s)."""
+    release = tmp_path / "release"
+    register_bot("held", lambda arg: HeldBot(arg))
+    arrived: list[int] = []
+
+    def on_done(res: GameResult) -> None:
+        arrived.append(res.index)
+        if len(arrived) == 2:
+            release.touch()
+
+    try:
+        setup = Setup(specs=(f"held:{release}", "random"), preset="short", seed=4)
+        games = schedule(2, players=2, games=20, seed=4)
+        assert all(len(c) >= 2 for c in chunks(games, 2)[:2])
+        results = run_local(setup, games, jobs=2, on_done=on_done)
+    finally:
+        BOTS.pop("held", None)
+    assert sorted(arrived) == list(range(20)) == [r.index for r in results]
+    assert [r.error for r in results if r.error] == []

@@ -1,8 +1,10 @@
 """Where the games run: ``local`` (this process, or a pool of processes) and ``ray`` (a Ray cluster).
 
 Both play the same :class:`~spite.arena.schedule.GameSpec` list with the same
-:func:`~spite.arena.runner.run_games`, in chunks; results come back in any order and are put back
-in schedule order, so the backend and the number of jobs change nothing but the time taken.
+:func:`~spite.arena.runner.iter_games`, in chunks; results come back in any order and are put back
+in schedule order, so the backend and the number of jobs change nothing but the time taken. The
+local backend hands each game back the moment it ends (a process pool's workers send it through a
+queue), so a tournament stopped part-way has kept every game played; Ray hands back whole chunks.
 """
 
 from __future__ import annotations
@@ -11,12 +13,13 @@ import importlib
 import logging
 import multiprocessing
 import os
+import queue
 import signal
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from spite.arena.runner import GameResult, Setup, run_games
+from spite.arena.runner import GameResult, Setup, iter_games, run_games
 from spite.arena.schedule import GameSpec
 from spite.errors import OptionsError
 
@@ -45,8 +48,20 @@ def _worker_signals() -> None:
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(1))
 
 
-def _run_chunk(setup: Setup, chunk: list[GameSpec]) -> list[GameResult]:
-    return run_games(setup, chunk)
+_finished: Any = None
+"""In a pool worker: the queue that takes each game's result to the parent as soon as it ends."""
+
+
+def _worker_start(finished: Any) -> None:
+    global _finished
+    _worker_signals()
+    _finished = finished
+
+
+def _play_chunk(setup: Setup, chunk: list[GameSpec]) -> int:
+    for res in iter_games(setup, chunk):
+        _finished.put(res)
+    return len(chunk)
 
 
 def run_local(setup: Setup, games: Sequence[GameSpec], jobs: int = 1,
@@ -54,23 +69,29 @@ def run_local(setup: Setup, games: Sequence[GameSpec], jobs: int = 1,
     """Play ``games`` here (``jobs`` 1) or in a pool of ``jobs`` processes."""
     results: list[GameResult] = []
     if jobs <= 1:
-        for chunk in chunks(games, 1):
-            for res in run_games(setup, chunk):
-                results.append(res)
-                if on_done:
-                    on_done(res)
+        for res in iter_games(setup, games):
+            results.append(res)
+            if on_done:
+                on_done(res)
     else:
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        pool = ctx.Pool(jobs, initializer=_worker_signals)
+        finished = ctx.Queue()
+        pool = ctx.Pool(jobs, initializer=_worker_start, initargs=(finished,))
         try:
             from functools import partial
 
-            for batch in pool.imap_unordered(partial(_run_chunk, setup), chunks(games, jobs)):
-                for res in batch:
-                    results.append(res)
-                    if on_done:
-                        on_done(res)
+            work = pool.map_async(partial(_play_chunk, setup), chunks(games, jobs))
+            while len(results) < len(games):
+                try:
+                    res = finished.get(timeout=0.1)
+                except queue.Empty:
+                    if work.ready() and not work.successful():
+                        work.get()  # raises what the worker raised
+                    continue
+                results.append(res)
+                if on_done:
+                    on_done(res)
             pool.close()
         except BaseException:
             pool.terminate()

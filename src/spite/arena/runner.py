@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +22,7 @@ from spite.arena.schedule import GameSpec
 from spite.bots import Bot, make_bot
 from spite.malice import Options, SeatView, State
 
-__all__ = ["GameResult", "Setup", "bot_rng", "outcomes", "play_game", "run_games"]
+__all__ = ["GameResult", "Setup", "bot_rng", "iter_games", "outcomes", "play_game", "run_games"]
 
 
 @dataclass(frozen=True)
@@ -207,13 +207,14 @@ def play_game(game: GameSpec, setup: Setup, opts: Options | None = None,
     )
 
 
-def run_games(setup: Setup, games: Sequence[GameSpec]) -> list[GameResult]:
-    """Play several games in this process; external bots keep their process between games, and all are
-    closed at the end."""
+def iter_games(setup: Setup, games: Sequence[GameSpec]) -> Iterator[GameResult]:
+    """Play several games in this process, each result as soon as its game ends; external bots keep
+    their process between games, and all are closed at the end."""
     if setup.game != "spite-malice":
         from spite.sim import run_spit_games
 
-        return run_spit_games(setup, games, setup.game)
+        yield from run_spit_games(setup, games, setup.game)
+        return
     opts = setup.opts()
     cache: dict[tuple[str, int], Bot] = {}
 
@@ -227,9 +228,15 @@ def run_games(setup: Setup, games: Sequence[GameSpec]) -> list[GameResult]:
         return bot
 
     try:
-        return [play_game(game, setup, opts, get_bot) for game in games]
+        for game in games:
+            yield play_game(game, setup, opts, get_bot)
     finally:
         for bot in cache.values():
             close = getattr(bot, "close", None)
             if close is not None:
                 close()
+
+
+def run_games(setup: Setup, games: Sequence[GameSpec]) -> list[GameResult]:
+    """Play several games in this process (see :func:`iter_games`)."""
+    return list(iter_games(setup, games))
