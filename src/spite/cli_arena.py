@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import signal
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,8 +19,6 @@ from spite.errors import IllegalMoveError, OptionsError, RecordMoveError, SpiteE
 
 __all__ = ["register"]
 
-EXIT_INTERRUPTED = 130
-"""Stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
 
 # the same as spite.cli's (defined here so that this module never imports spite.cli at import time)
 RecordArg = Annotated[str, typer.Argument(help="A record file (spite-record/1 JSON); - reads standard input.")]
@@ -104,13 +103,20 @@ def register(app: typer.Typer) -> None:
         except SpiteError as exc:
             _fail(str(exc), EXIT_MALFORMED)
         done = [0]
+        stopped_by = [signal.SIGINT]
 
         def advance(finished: int, total: int) -> None:
             done[0] = finished
             bar.update(task, completed=finished, total=total)
+
+        def stop(signum: int, frame: object) -> None:
+            stopped_by[0] = signal.Signals(signum)
+            raise KeyboardInterrupt  # `kill` stops a tournament as Ctrl-C does: games kept, workers ended
+
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+        previous = signal.signal(signal.SIGTERM, stop)
         try:
             with Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                           console=Console(stderr=True), transient=True) as bar:
@@ -119,11 +125,13 @@ def register(app: typer.Typer) -> None:
         except KeyboardInterrupt:
             kept = (f"; they are kept in {out}: run the same command with --resume to go on" if out is not None
                     else " (with --out DIR the games played are kept and --resume goes on)")
-            _fail(f"stopped after {done[0]} of {total} games{kept}", EXIT_INTERRUPTED)
+            _fail(f"stopped after {done[0]} of {total} games{kept}", 128 + stopped_by[0])
         except SpiteError as exc:
             _fail(str(exc), EXIT_MALFORMED)
         except OSError as exc:
             _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_MALFORMED)
+        finally:
+            signal.signal(signal.SIGTERM, previous)
         if as_json:
             typer.echo(json.dumps(result.summary))
         else:

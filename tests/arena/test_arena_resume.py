@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from arena_helpers import csv_rows, last_json, run, without_clock
 
 from spite.arena import GameResult, Setup, run_local, schedule
@@ -37,9 +38,11 @@ def summary_without_clock(stdout: str) -> dict[str, object]:
     return summary
 
 
-def test_ctrl_c_keeps_the_games_and_resume_ends_as_an_uninterrupted_run(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("stop", "jobs"), [(signal.SIGINT, "1"), (signal.SIGTERM, "2")])
+def test_ctrl_c_or_kill_keeps_the_games_and_resume_ends_as_an_uninterrupted_run(
+        tmp_path: Path, stop: signal.Signals, jobs: str) -> None:
     straight, stopped = tmp_path / "straight", tmp_path / "stopped"
-    args = [*BASE, "--games", "400"]
+    args = [*BASE, "--games", "400", "--jobs", jobs]
     code, whole, stderr = run(*args, "--json", "--out", str(straight))
     assert code == 0, stderr
 
@@ -50,15 +53,20 @@ def test_ctrl_c_keeps_the_games_and_resume_ends_as_an_uninterrupted_run(tmp_path
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not log.exists() or log.read_text().count("\n") < 20):
         time.sleep(0.01)
-    proc.send_signal(signal.SIGINT)
+    workers = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    assert len(workers) == int(jobs) - 1 if jobs == "1" else len(workers) >= 2
+    proc.send_signal(stop)
     _, err = proc.communicate(timeout=60)
     kept = log.read_text().count("\n")
     assert 20 <= kept < 400, "the run should have been stopped part-way"
-    assert proc.returncode == 130, err
+    assert proc.returncode == 128 + stop, err
     assert err.strip().splitlines()[-1] == (
         f"spite: stopped after {kept} of 400 games; they are kept in {stopped}: "
         f"run the same command with --resume to go on")
     assert "Traceback" not in err and not (stopped / "games.csv").exists()
+    for pid in workers:  # the pool's workers ended with the tournament
+        with pytest.raises(ProcessLookupError):
+            os.kill(int(pid), 0)
 
     code, resumed, stderr = run(*args, "--json", "--out", str(stopped), "--resume")
     assert code == 0, stderr
