@@ -55,13 +55,20 @@ def make_bot(spec: str) -> Bot:
     return factory(arg)
 
 
+_BUILTIN_MODULES = ["spite.bots.heuristic", "spite.bots.search", "spite.bots.external", "spite.rl.policy"]
+"""Modules whose bots register themselves on import; emptied as they are imported (a tournament
+makes two bots a game, and importing, even of a module already loaded, costs more than the bot)."""
+
+
 def _load_builtin() -> None:
     """Import the bots that live in their own modules (they register themselves)."""
     import importlib
 
-    for module in ("spite.bots.heuristic", "spite.bots.search", "spite.bots.external", "spite.rl.policy"):
+    while _BUILTIN_MODULES:
+        module = _BUILTIN_MODULES[0]
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:
             if exc.name != module:
                 raise
+        _BUILTIN_MODULES.pop(0)
