@@ -48,7 +48,9 @@ def test_ctrl_c_or_kill_keeps_the_games_and_resume_ends_as_an_uninterrupted_run(
 
     proc = subprocess.Popen([sys.executable, "-m", "spite", *args, "--out", str(stopped)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                            # as at a terminal: a run in the background (nohup, some CI runners) ignores Ctrl-C
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     log = stopped / "games.jsonl"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and (not log.exists() or log.read_text().count("\n") < 20):
