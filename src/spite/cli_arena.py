@@ -19,7 +19,6 @@ from spite.errors import IllegalMoveError, OptionsError, RecordMoveError, SpiteE
 
 __all__ = ["register"]
 
-
 # the same as spite.cli's (defined here so that this module never imports spite.cli at import time)
 RecordArg = Annotated[str, typer.Argument(help="A record file (spite-record/1 JSON); - reads standard input.")]
 OptionOpt = Annotated[
