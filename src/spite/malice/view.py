@@ -19,9 +19,10 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from spite.cards import format_card, format_cards
-from spite.malice.legal import MoveTables, move_tables
+from spite.malice import legal as _legal
 from spite.malice.legal import build_moves as _build_moves
 from spite.malice.legal import end_moves as _end_moves
+from spite.malice.legal import move_tables
 from spite.malice.moves import BUILD, Move
 from spite.malice.options import Options
 
@@ -103,30 +104,31 @@ class SeatView(_ViewFields):
         ))
 
     # ------------------------------------------------------------------ legal moves
-    def _generator_inputs(self) -> tuple[MoveTables, tuple[int, ...], int | None, tuple[tuple[int, ...], ...],
-                                         tuple[tuple[int, ...], ...]] | None:
-        """What move generation reads (tables, hand, stock top, own discard piles, builds) when this
-        seat is to move in a game that goes on, else ``None``."""
-        # one unpacking instead of eight attribute reads: this runs for every move of every bot
-        opts, seat, to_move, _, result, hand, _, _, stock_tops, builds, discards, _, _, _, _, _ = self
-        if seat != to_move or hand is None or result is not None:
-            return None
-        tops = stock_tops[seat % 2 if opts.partnerships else seat]
-        return move_tables(opts), hand, tops[-1] if tops else None, discards[seat], builds
-
+    # build_moves and end_moves run for every move of every bot, so each reads the view in one
+    # unpacking and finds the move tables without a call (the last options asked for are kept)
     def build_moves(self) -> list[Move]:
         """The seat's legal build plays (none unless it is to move)."""
-        if self.moves is not None:
-            return [m for m in self.moves if m.kind == BUILD]
-        inputs = self._generator_inputs()
-        return _build_moves(*inputs) if inputs is not None else []
+        opts, seat, to_move, _, result, hand, _, _, stock_tops, builds, discards, _, _, _, _, moves = self
+        if moves is not None:
+            return [m for m in moves if m.kind == BUILD]
+        if seat != to_move or hand is None or result is not None:
+            return []
+        tops = stock_tops[seat % 2 if opts.partnerships else seat]
+        last = _legal._last
+        tables = last[1] if last[0] is opts and last[1] is not None else move_tables(opts)
+        return _build_moves(tables, hand, tops[-1] if tops else None, discards[seat], builds)
 
     def end_moves(self) -> list[Move]:
         """The seat's legal turn-ending moves (none unless it is to move)."""
-        if self.moves is not None:
-            return [m for m in self.moves if m.kind != BUILD]
-        inputs = self._generator_inputs()
-        return _end_moves(*inputs) if inputs is not None else []
+        opts, seat, to_move, _, result, hand, _, _, stock_tops, builds, discards, _, _, _, _, moves = self
+        if moves is not None:
+            return [m for m in moves if m.kind != BUILD]
+        if seat != to_move or hand is None or result is not None:
+            return []
+        tops = stock_tops[seat % 2 if opts.partnerships else seat]
+        last = _legal._last
+        tables = last[1] if last[0] is opts and last[1] is not None else move_tables(opts)
+        return _end_moves(tables, hand, tops[-1] if tops else None, discards[seat], builds)
 
     @property
     def legal_moves(self) -> tuple[Move, ...]:
