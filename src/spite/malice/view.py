@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from spite.cards import format_card, format_cards
@@ -104,31 +105,13 @@ class SeatView(_ViewFields):
         ))
 
     # ------------------------------------------------------------------ legal moves
-    # build_moves and end_moves run for every move of every bot, so each reads the view in one
-    # unpacking and finds the move tables without a call (the last options asked for are kept)
     def build_moves(self) -> list[Move]:
         """The seat's legal build plays (none unless it is to move)."""
-        opts, seat, to_move, _, result, hand, _, _, stock_tops, builds, discards, _, _, _, _, moves = self
-        if moves is not None:
-            return [m for m in moves if m.kind == BUILD]
-        if seat != to_move or hand is None or result is not None:
-            return []
-        tops = stock_tops[seat % 2 if opts.partnerships else seat]
-        last = _legal._last
-        tables = last[1] if last[0] is opts and last[1] is not None else move_tables(opts)
-        return _build_moves(tables, hand, tops[-1] if tops else None, discards[seat], builds)
+        return _generate(self, _build_moves, True)
 
     def end_moves(self) -> list[Move]:
         """The seat's legal turn-ending moves (none unless it is to move)."""
-        opts, seat, to_move, _, result, hand, _, _, stock_tops, builds, discards, _, _, _, _, moves = self
-        if moves is not None:
-            return [m for m in moves if m.kind != BUILD]
-        if seat != to_move or hand is None or result is not None:
-            return []
-        tops = stock_tops[seat % 2 if opts.partnerships else seat]
-        last = _legal._last
-        tables = last[1] if last[0] is opts and last[1] is not None else move_tables(opts)
-        return _end_moves(tables, hand, tops[-1] if tops else None, discards[seat], builds)
+        return _generate(self, _end_moves, False)
 
     @property
     def legal_moves(self) -> tuple[Move, ...]:
@@ -219,3 +202,18 @@ class SeatView(_ViewFields):
             out["draw_pile"] = format_cards(full.draw)
             out["set_aside_pile"] = format_cards(full.set_aside)
         return out
+
+
+def _generate(view: SeatView, generate: Callable[..., list[Move]], builds_wanted: bool) -> list[Move]:
+    """The view's build plays or turn ends: from the maker's list, else worked out by ``generate``."""
+    # this runs for every move of every bot: one unpacking of the view, and the move tables of the
+    # last options asked for without a call
+    opts, seat, to_move, _, result, hand, _, _, stock_tops, builds, discards, _, _, _, _, moves = view
+    if moves is not None:
+        return [m for m in moves if (m.kind == BUILD) is builds_wanted]
+    if seat != to_move or hand is None or result is not None:
+        return []
+    tops = stock_tops[seat % 2 if opts.partnerships else seat]
+    last = _legal._last
+    tables = last[1] if last[0] is opts and last[1] is not None else move_tables(opts)
+    return generate(tables, hand, tops[-1] if tops else None, discards[seat], builds)
