@@ -166,13 +166,13 @@ def play_game(game: GameSpec, setup: Setup, opts: Options | None = None,
         view_of = SeatView.of
         play = state.play
         clock = time.perf_counter
-        decide = [bot.decide for bot in bots]
+        choose = [bot.choose for bot in bots]
         while state.result is None:
             seat = state.to_move
             view = view_of(state, seat)
             t0 = clock()
             try:
-                move = decide[seat](view, rngs[seat], budget).move
+                move = choose[seat](view, rngs[seat], budget)
             except Exception as exc:
                 forfeit, error = seat, f"seat {seat} ({specs[game.seats[seat]]}) loses: {_describe(exc)}"
                 break

@@ -39,7 +39,11 @@ class Bot(ABC):
         """The move to play in ``view`` (``view.legal_moves`` is never empty when asked)."""
 
     def choose(self, view: SeatView, rng: random.Random, budget: float | None = None) -> Move:
-        """Just the move of :meth:`decide`."""
+        """Just the move of :meth:`decide`, without the why: what tournaments ask for.
+
+        A bot whose why costs something to make (next to nothing else, like ``random``) overrides
+        this with the same choice, so a tournament does not pay for reasons nobody reads.
+        """
         return self.decide(view, rng, budget).move
 
     def __repr__(self) -> str:

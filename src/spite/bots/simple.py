@@ -23,11 +23,12 @@ class RandomBot(Bot):
 
     name = "random"
 
+    def choose(self, view: SeatView, rng: random.Random, budget: float | None = None) -> Move:
+        return rng.choice(view.build_moves() or view.end_moves())
+
     def decide(self, view: SeatView, rng: random.Random, budget: float | None = None) -> Decision:
-        builds = view.build_moves()
-        if builds:
-            return Decision(rng.choice(builds), "a random build play")
-        return Decision(rng.choice(view.end_moves()), "a random turn end")
+        move = self.choose(view, rng, budget)
+        return Decision(move, "a random build play" if move.kind == BUILD else "a random turn end")
 
 
 class UniformBot(Bot):

@@ -35,6 +35,30 @@ __all__ = ["SeatView"]
 _new = tuple.__new__
 
 
+def _moves_method(generate: Callable[..., list[Move]], builds_wanted: bool,
+                  doc: str) -> Callable[[SeatView], list[Move]]:
+    """A view method giving the build plays (``builds_wanted``) or the turn ends: from the maker's
+    list, else worked out by ``generate`` from the view's cards."""
+
+    # a closure, not a shared helper called by two methods: bots ask for moves at every move, and
+    # the call saved there is a tenth or more of what a tournament adds to the engine's playouts
+    def moves(view: SeatView) -> list[Move]:
+        opts, seat, to_move, _, result, hand, _, _, stock_tops, builds, discards, _, _, _, _, given = view[:]
+        if given is not None:
+            return [m for m in given if (m.kind == BUILD) is builds_wanted]
+        if seat != to_move or hand is None or result is not None:
+            return []
+        tops = stock_tops[seat % 2 if opts.partnerships else seat]
+        last = _legal._last  # the move tables of the last options asked for, without a call
+        tables = last[1] if last[0] is opts and last[1] is not None else move_tables(opts)
+        return generate(tables, hand, tops[-1] if tops else None, discards[seat], builds)
+
+    moves.__name__ = generate.__name__
+    moves.__qualname__ = f"SeatView.{generate.__name__}"
+    moves.__doc__ = doc
+    return moves
+
+
 class _ViewFields(NamedTuple):
     opts: Options
     seat: int | None
@@ -85,14 +109,17 @@ class SeatView(_ViewFields):
             raise ValueError(f"there is no seat {seat} (seats 0 to {opts.players - 1})")
         # the state keeps these as tuples until they change (see State.public_stocks)
         tops, stock_sizes = state._public_tops or state.public_stocks()
+        hands = state.hands
+        # the usual game has two hands: two lengths cost a third of a tuple built from an iterator
+        hand_sizes: tuple[int, ...] = (len(hands[0]), len(hands[1])) if len(hands) == 2 else tuple(map(len, hands))
         return _new(cls, (
             opts,
             seat,
             state.to_move,
             state.turn,
             state.result,
-            tuple(state.hands[seat]) if seat is not None else None,
-            tuple(map(len, state.hands)),
+            tuple(hands[seat]) if seat is not None else None,
+            hand_sizes,
             stock_sizes,
             tops,
             tuple(state.builds),
@@ -105,13 +132,8 @@ class SeatView(_ViewFields):
         ))
 
     # ------------------------------------------------------------------ legal moves
-    def build_moves(self) -> list[Move]:
-        """The seat's legal build plays (none unless it is to move)."""
-        return _generate(self, _build_moves, True)
-
-    def end_moves(self) -> list[Move]:
-        """The seat's legal turn-ending moves (none unless it is to move)."""
-        return _generate(self, _end_moves, False)
+    build_moves = _moves_method(_build_moves, True, "The seat's legal build plays (none unless it is to move).")
+    end_moves = _moves_method(_end_moves, False, "The seat's legal turn-ending moves (none unless it is to move).")
 
     @property
     def legal_moves(self) -> tuple[Move, ...]:
@@ -202,18 +224,3 @@ class SeatView(_ViewFields):
             out["draw_pile"] = format_cards(full.draw)
             out["set_aside_pile"] = format_cards(full.set_aside)
         return out
-
-
-def _generate(view: SeatView, generate: Callable[..., list[Move]], builds_wanted: bool) -> list[Move]:
-    """The view's build plays or turn ends: from the maker's list, else worked out by ``generate``."""
-    # this runs for every move of every bot: one unpacking of the view, and the move tables of the
-    # last options asked for without a call
-    opts, seat, to_move, _, result, hand, _, _, stock_tops, builds, discards, _, _, _, _, moves = view
-    if moves is not None:
-        return [m for m in moves if (m.kind == BUILD) is builds_wanted]
-    if seat != to_move or hand is None or result is not None:
-        return []
-    tops = stock_tops[seat % 2 if opts.partnerships else seat]
-    last = _legal._last
-    tables = last[1] if last[0] is opts and last[1] is not None else move_tables(opts)
-    return generate(tables, hand, tops[-1] if tops else None, discards[seat], builds)
