@@ -148,3 +148,23 @@ def test_random_builds_while_it_can_and_uniform_does_not() -> None:
                 state.play(move)
     assert ended_early["random"] == 0
     assert ended_early["uniform"] > 0
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "heuristic"])
+def test_the_move_without_the_why_is_the_move_with_it(spec: str) -> None:
+    """Tournaments ask ``choose``, hints ask ``decide``: the same move from the same random source,
+    and ``decide`` says why."""
+    from spite.malice import BUILD
+
+    state = State.new(Options.from_preset("classic"), 11)
+    kinds = set()
+    for ply in range(80):
+        if state.is_over:
+            break
+        view = state.view(state.to_move)
+        decision = make_bot(spec).decide(view, random.Random(ply))
+        move = make_bot(spec).choose(view, random.Random(ply))
+        assert move == decision.move and decision.why
+        kinds.add(move.kind == BUILD)
+        state.play(move)
+    assert kinds == {True, False}  # both build plays and turn ends were asked for
