@@ -3,8 +3,9 @@
 Both play the same :class:`~spite.arena.schedule.GameSpec` list with the same
 :func:`~spite.arena.runner.iter_games`, in chunks; results come back in any order and are put back
 in schedule order, so the backend and the number of jobs change nothing but the time taken. The
-local backend hands each game back the moment it ends (a process pool's workers send it through a
-queue), so a tournament stopped part-way has kept every game played; Ray hands back whole chunks.
+backends hand each game back the moment it ends (a process pool's workers send it through a
+queue; a Ray task is a generator whose results stream back), so the progress bar moves game by
+game and a tournament stopped part-way has kept every game played.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ import os
 import queue
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from spite.arena.runner import GameResult, Setup, iter_games, run_games
+from spite.arena.runner import GameResult, Setup, iter_games
 from spite.arena.schedule import GameSpec
 from spite.errors import OptionsError
 
@@ -102,8 +103,9 @@ def run_local(setup: Setup, games: Sequence[GameSpec], jobs: int = 1,
     return results
 
 
-def _ray_chunk(setup: Setup, chunk: list[GameSpec]) -> list[GameResult]:
-    return run_games(setup, chunk)
+def _ray_chunk(setup: Setup, chunk: list[GameSpec]) -> Iterator[GameResult]:
+    # a generator: Ray streams each game's result back as it ends, not the chunk's at its end
+    yield from iter_games(setup, chunk)
 
 
 def run_ray(setup: Setup, games: Sequence[GameSpec], jobs: int = 1, on_done: OnDone | None = None) -> list[GameResult]:
@@ -133,12 +135,17 @@ def run_ray(setup: Setup, games: Sequence[GameSpec], jobs: int = 1, on_done: OnD
         pending = [task.remote(setup_ref, chunk) for chunk in chunks(games, n_cpus)]
         results: list[GameResult] = []
         while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for batch in ray.get(done):
-                for res in batch:
-                    results.append(res)
-                    if on_done:
-                        on_done(res)
+            ready, pending = ray.wait(pending, num_returns=1)
+            for stream in ready:  # a chunk whose next result is in (or which has ended)
+                try:
+                    ref = next(stream)
+                except StopIteration:
+                    continue
+                res = ray.get(ref)  # raises what the task raised
+                results.append(res)
+                if on_done:
+                    on_done(res)
+                pending.append(stream)
     finally:
         if started:
             ray.shutdown()
