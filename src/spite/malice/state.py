@@ -266,12 +266,7 @@ class State:
         if out is None:
             k = self.opts.open_stock
             stocks = self.stocks
-            if len(stocks) == 2:  # the usual game; half the cost of the loop below, after every stock play
-                s0, s1 = stocks
-                out = ((tuple(s0[-k:]), tuple(s1[-k:])), (len(s0), len(s1)))
-            else:
-                out = (tuple([tuple(s[-k:]) for s in stocks]), tuple(map(len, stocks)))
-            self._public_tops = out
+            out = self._public_tops = (tuple([tuple(s[-k:]) for s in stocks]), tuple(map(len, stocks)))
         return out
 
     def copy(self, *, stack: bool = True) -> State:
