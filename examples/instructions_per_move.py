@@ -1,7 +1,8 @@
 """Machine instructions per move: the engine's random playouts against a random-vs-random arena game.
 
 The clock drifts with the machine's load by ±15 % from one second to the next on a shared machine,
-which hides changes of a few per cent; valgrind's instruction count does not drift. For each way
+which hides changes of a few per cent; valgrind's instruction count does not follow the load (an
+arena run still varies by a few per cent from run to run, an engine run hardly). For each way
 of playing, this counts the instructions of a run of ``--games`` games and of a run of none (so
 start-up cancels out) and prints instructions per move::
 
