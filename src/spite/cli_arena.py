@@ -64,7 +64,8 @@ def register(app: typer.Typer) -> None:
         ctx: typer.Context,
         bots: Annotated[list[str], typer.Option(
             "--bots", help="The bots: --bots A B [C D] (specs such as random, greedy, heuristic, search:0.5, "
-                           "easy…expert, 'cmd:python mybot.py'; the same spec twice is allowed).")],
+                           "search:1.0,horizon=3, easy…expert, 'cmd:python mybot.py'; the same spec twice "
+                           "is allowed).")],
         games: Annotated[int, typer.Option(help="Games to play (rounded up to whole deals: each deal is "
                                                 "played once per seat rotation).")] = 100,
         preset: Annotated[str, typer.Option(help="A preset of the game (default: its basic one).")] = "classic",

@@ -99,3 +99,46 @@ def test_a_settled_choice_stops_before_the_samples_run_out() -> None:
         while state.to_move != 0 and not state.is_over:
             state.play(make_bot("heuristic").choose(state.view(state.to_move), rng))
     assert stopped_early >= 1
+
+
+def test_a_spec_sets_the_search_and_refuses_what_it_cannot_mean() -> None:
+    from spite.errors import OptionsError
+
+    bot = make_bot("search:1.5,horizon=3,confidence=0.5,candidates=4")
+    assert isinstance(bot, SearchBot)
+    assert (bot.budget, bot.iterations, bot.horizon, bot.confidence, bot.candidates) == (1.5, None, 3, 0.5, 4)
+    sampled = make_bot("search:iters=16,horizon=1")
+    assert isinstance(sampled, SearchBot)
+    assert (sampled.iterations, sampled.horizon, sampled.confidence) == (16, 1, 1.0)
+    plain = make_bot("search")
+    assert isinstance(plain, SearchBot)
+    assert (plain.budget, plain.horizon, plain.confidence, plain.candidates) == (1.0, 2, 1.0, 8)
+    for spec, message in [
+        ("search:fast", "search takes seconds"),
+        ("search:0", "search takes seconds"),
+        ("search:1,2", "search takes seconds"),
+        ("search:depth=3", "search takes seconds"),
+        ("search:horizon=2.5", "search takes seconds"),
+        ("search:horizon=0", "horizon must be from 1 to 10"),
+        ("search:candidates=0", "candidates must be at least 1"),
+        ("search:confidence=-1", "confidence must be 0 or more"),
+        ("search:1.0,iters=8", "not both"),
+        ("search:horizon=2,horizon=3", "given twice"),
+    ]:
+        with pytest.raises(OptionsError, match=message):
+            make_bot(spec)
+
+
+def test_the_horizon_of_a_spec_is_the_horizon_searched() -> None:
+    state = State.new(Options(), 4)
+    seen = []
+    for horizon in (1, 3):
+        while True:
+            view = state.view(state.to_move)
+            decision = make_bot(f"search:iters=6,horizon={horizon},confidence=0").decide(view, random.Random(2))
+            if "samples" in decision.why and "no other plan" not in decision.why:
+                break
+            state.play(decision.move)
+        seen.append(decision.why)
+    assert "this turn and 1 more" in seen[0]
+    assert "this turn and 3 more" in seen[1]

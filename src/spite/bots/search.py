@@ -265,23 +265,50 @@ def _signatures(view: SeatView, moves: list[Move]) -> list[tuple[object, ...]]:
     return out
 
 
+_SPEC_KEYS: dict[str, type] = {"iters": int, "horizon": int, "candidates": int, "confidence": float}
+"""The settings a spec may give after ``search:`` as ``key=value`` (besides the seconds)."""
+
+
 def _factory(arg: str) -> SearchBot:
-    """``search``, ``search:0.5`` (seconds per plan) or ``search:iters=64``."""
-    try:
-        if not arg:
-            return SearchBot()
-        if arg.startswith("iters="):
-            iterations = int(arg[6:])
-            if iterations < 1:
-                raise ValueError
-            return SearchBot(iterations=iterations)
-        budget = float(arg)
-        if not budget > 0:
-            raise ValueError
-        return SearchBot(budget=budget)
-    except ValueError:
-        raise OptionsError(f"search takes seconds (search:0.5) or a number of samples (search:iters=64), "
-                           f"not {arg!r}") from None
+    """``search``, ``search:0.5`` (seconds per turn), ``search:iters=64`` (samples per plan), or any
+    of these with settings, comma-separated: ``search:1.0,horizon=3,confidence=0.5``."""
+    usage = ("search takes seconds (search:0.5) or a number of samples (search:iters=64), then settings "
+             f"({', '.join(k + '=' for k in _SPEC_KEYS if k != 'iters')}), comma-separated; not {arg!r}")
+    settings: dict[str, float] = {}
+    budget: float | None = None
+    for item in filter(None, (part.strip() for part in arg.split(","))):
+        key, eq, text = item.partition("=")
+        try:
+            if not eq:
+                if budget is not None:
+                    raise ValueError
+                budget = float(item)
+                if not budget > 0 or math.isinf(budget):
+                    raise ValueError
+                continue
+            kind = _SPEC_KEYS[key.strip()]
+            value = kind(text)
+        except (KeyError, ValueError):
+            raise OptionsError(usage) from None
+        if key.strip() in settings:
+            raise OptionsError(f"search: {key.strip()} is given twice in {arg!r}")
+        if key.strip() == "confidence":
+            if not 0 <= value < math.inf:
+                raise OptionsError(f"search: confidence must be 0 or more (standard errors), not {text}")
+        elif value < 1 or (key.strip() == "horizon" and value > 10):
+            limit = "from 1 to 10" if key.strip() == "horizon" else "at least 1"
+            raise OptionsError(f"search: {key.strip()} must be {limit}, not {text}")
+        settings[key.strip()] = value
+    iterations = settings.pop("iters", None)
+    if iterations is not None and budget is not None:
+        raise OptionsError(f"search takes seconds or iters=, not both: {arg!r}")
+    return SearchBot(
+        budget=budget if budget is not None else 1.0,
+        iterations=int(iterations) if iterations is not None else None,
+        horizon=int(settings.get("horizon", 2)),
+        candidates=int(settings.get("candidates", 8)),
+        confidence=float(settings.get("confidence", 1.0)),
+    )
 
 
 def _register() -> None:
