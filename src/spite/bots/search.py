@@ -265,50 +265,44 @@ def _signatures(view: SeatView, moves: list[Move]) -> list[tuple[object, ...]]:
     return out
 
 
-_SPEC_KEYS: dict[str, type] = {"iters": int, "horizon": int, "candidates": int, "confidence": float}
-"""The settings a spec may give after ``search:`` as ``key=value`` (besides the seconds)."""
+_SPEC_SETTINGS: dict[str, tuple[str, type, float, float]] = {
+    "iters": ("iterations", int, 1, math.inf),
+    "horizon": ("horizon", int, 1, 10),
+    "candidates": ("candidates", int, 1, math.inf),
+    "confidence": ("confidence", float, 0, math.inf),
+}
+"""The ``key=value`` settings a spec may give after ``search:`` (besides the seconds): the
+:class:`SearchBot` parameter each sets, its type, and the least and most it may be."""
 
 
 def _factory(arg: str) -> SearchBot:
     """``search``, ``search:0.5`` (seconds per turn), ``search:iters=64`` (samples per plan), or any
     of these with settings, comma-separated: ``search:1.0,horizon=3,confidence=0.5``."""
     usage = ("search takes seconds (search:0.5) or a number of samples (search:iters=64), then settings "
-             f"({', '.join(k + '=' for k in _SPEC_KEYS if k != 'iters')}), comma-separated; not {arg!r}")
-    settings: dict[str, float] = {}
-    budget: float | None = None
+             f"({', '.join(k + '=' for k in _SPEC_SETTINGS if k != 'iters')}), comma-separated; not {arg!r}")
+    params: dict[str, float] = {}
     for item in filter(None, (part.strip() for part in arg.split(","))):
-        key, eq, text = item.partition("=")
+        key, eq, text = (part.strip() for part in item.partition("="))
         try:
-            if not eq:
-                if budget is not None:
+            if not eq:  # the seconds: once, before or among the settings
+                if "budget" in params or not 0 < float(item) < math.inf:
                     raise ValueError
-                budget = float(item)
-                if not budget > 0 or math.isinf(budget):
-                    raise ValueError
+                params["budget"] = float(item)
                 continue
-            kind = _SPEC_KEYS[key.strip()]
+            param, kind, least, most = _SPEC_SETTINGS[key]
             value = kind(text)
         except (KeyError, ValueError):
             raise OptionsError(usage) from None
-        if key.strip() in settings:
-            raise OptionsError(f"search: {key.strip()} is given twice in {arg!r}")
-        if key.strip() == "confidence":
-            if not 0 <= value < math.inf:
-                raise OptionsError(f"search: confidence must be 0 or more (standard errors), not {text}")
-        elif value < 1 or (key.strip() == "horizon" and value > 10):
-            limit = "from 1 to 10" if key.strip() == "horizon" else "at least 1"
-            raise OptionsError(f"search: {key.strip()} must be {limit}, not {text}")
-        settings[key.strip()] = value
-    iterations = settings.pop("iters", None)
-    if iterations is not None and budget is not None:
+        if param in params:
+            raise OptionsError(f"search: {key} is given twice in {arg!r}")
+        if not least <= value <= most:
+            limit = (f"from {least} to {most}" if most < math.inf else
+                     f"{least} or more" if least == 0 else f"at least {least}")
+            raise OptionsError(f"search: {key} must be {limit}, not {text}")
+        params[param] = value
+    if "budget" in params and "iterations" in params:
         raise OptionsError(f"search takes seconds or iters=, not both: {arg!r}")
-    return SearchBot(
-        budget=budget if budget is not None else 1.0,
-        iterations=int(iterations) if iterations is not None else None,
-        horizon=int(settings.get("horizon", 2)),
-        candidates=int(settings.get("candidates", 8)),
-        confidence=float(settings.get("confidence", 1.0)),
-    )
+    return SearchBot(**params)  # type: ignore[arg-type]  # each value has its parameter's type
 
 
 def _register() -> None:
