@@ -173,3 +173,33 @@ def test_two_jobs_hand_back_each_game_as_it_ends_not_when_its_chunk_ends(tmp_pat
         BOTS.pop("held", None)
     assert sorted(arrived) == list(range(20)) == [r.index for r in results]
     assert [r.error for r in results if r.error] == []
+
+
+STOPPED_WHILE_THE_PIPE_IS_FULL = """
+import time
+from spite.arena import Setup, run_local, schedule
+
+def on_done(res):
+    time.sleep(3)  # the parent stops reading while the workers go on and fill the queue's pipe
+    raise KeyboardInterrupt
+
+try:
+    run_local(Setup(specs=("random", "greedy"), preset="short", seed=5),
+              schedule(2, players=2, games=4000, seed=5), jobs=2, on_done=on_done)
+except KeyboardInterrupt:
+    print("stopped")
+"""
+
+
+def test_a_pool_stopped_while_its_workers_wait_to_hand_over_games_ends_at_once() -> None:
+    """Stopping the pool must not wait for the workers to hand over games nobody will read: with the
+    queue's pipe full, that wait never ended and a stopped tournament hung."""
+    proc = subprocess.Popen([sys.executable, "-c", STOPPED_WHILE_THE_PIPE_IS_FULL], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:  # hung: end the run and its workers too
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert out.strip() == "stopped", err

@@ -42,20 +42,23 @@ def chunks(games: Sequence[GameSpec], jobs: int, per_job: int = 8, largest: int 
     return [list(games[i:i + size]) for i in range(0, len(games), size)]
 
 
-def _worker_signals() -> None:
-    """Workers leave Ctrl-C to the parent; when the parent stops them (SIGTERM) they unwind, so the
-    external bot programs they run are closed."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(1))
-
-
 _finished: Any = None
 """In a pool worker: the queue that takes each game's result to the parent as soon as it ends."""
 
 
+def _stop_worker(signum: int, frame: object) -> None:
+    """The parent stops a worker (SIGTERM) when the tournament is stopped. The worker unwinds, so the
+    external bot programs it runs are closed, but it must not wait to hand over results the parent will
+    never read: with the queue's pipe full, that wait would never end and the tournament would hang."""
+    if _finished is not None:
+        _finished.cancel_join_thread()
+    sys.exit(1)
+
+
 def _worker_start(finished: Any) -> None:
     global _finished
-    _worker_signals()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # workers leave Ctrl-C to the parent
+    signal.signal(signal.SIGTERM, _stop_worker)
     _finished = finished
 
 
