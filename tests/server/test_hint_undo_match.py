@@ -166,11 +166,14 @@ def test_hint_answers_a_legal_move_of_the_seat_to_move(server: ServerThread,
 
 
 def test_hint_refused_once_the_game_is_over(server: ServerThread) -> None:
-    r = httpx.post(server.base + "/api/quickplay", json={"name": "cat", "level": "easy", "preset": "short",
-                                                         "options": {"stock_size": 2}}).json()
-    c = Client(server.base, r["table"]["id"])
-    c.hello(r["token"])
-    play_random({0: c}, random.Random(3))
+    # two people, so that no move is made before both have said hello: against a bot that starts,
+    # a two-card stock can be played out before the person's hello arrives
+    table_id, tokens = two_person_table(server, options={"stock_size": 2})
+    clients = {seat: Client(server.base, table_id) for seat in (0, 1)}
+    for seat, c in clients.items():
+        c.hello(tokens[seat])
+    play_random(clients, random.Random(3))
+    c = clients[0]
     c.until("gameOver")
     c.send({"type": "hint", "id": "late"})
     assert c.until("error")["code"] == "game-over"
@@ -178,7 +181,7 @@ def test_hint_refused_once_the_game_is_over(server: ServerThread) -> None:
     assert c.until("error")["code"] == "game-over"
     c.send({"type": "next"})
     assert c.until("error")["code"] == "no-next-game"
-    close_all(c)
+    close_all(*clients.values())
 
 
 # ---------------------------------------------------------------------- undo

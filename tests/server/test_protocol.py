@@ -6,6 +6,7 @@ import contextlib
 import json
 import random
 import time
+from typing import Any
 
 import httpx
 import sqlalchemy as sa
@@ -33,8 +34,9 @@ def check_models(client: Client) -> None:
         MODELS[msg["type"]].model_validate(msg)
 
 
-def two_person_table(srv: ServerThread, preset: str = "short") -> tuple[str, list[str]]:
-    r = httpx.post(srv.base + "/api/tables", json={"preset": preset, "name": "ann"})
+def two_person_table(srv: ServerThread, preset: str = "short",
+                     options: dict[str, Any] | None = None) -> tuple[str, list[str]]:
+    r = httpx.post(srv.base + "/api/tables", json={"preset": preset, "name": "ann", "options": options or {}})
     assert r.status_code == 200, r.text
     created = r.json()
     table_id = created["table"]["id"]
