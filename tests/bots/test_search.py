@@ -109,10 +109,10 @@ def test_a_spec_sets_the_search_and_refuses_what_it_cannot_mean() -> None:
     assert (bot.budget, bot.iterations, bot.horizon, bot.confidence, bot.candidates) == (1.5, None, 3, 0.5, 4)
     sampled = make_bot("search:iters=16,horizon=1")
     assert isinstance(sampled, SearchBot)
-    assert (sampled.iterations, sampled.horizon, sampled.confidence) == (16, 1, 1.0)
+    assert (sampled.iterations, sampled.horizon, sampled.confidence) == (16, 1, 0.5)
     plain = make_bot("search")
     assert isinstance(plain, SearchBot)
-    assert (plain.budget, plain.horizon, plain.confidence, plain.candidates) == (1.0, 2, 1.0, 8)
+    assert (plain.budget, plain.horizon, plain.confidence, plain.candidates) == (1.0, 2, 0.5, 8)
     for spec, message in [
         ("search:fast", "search takes seconds"),
         ("search:0", "search takes seconds"),

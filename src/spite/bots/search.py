@@ -16,7 +16,8 @@ When its turn starts (and again whenever new cards come to light during the turn
 4. keeps the candidates that do best on the same samples (successive halving), until its time
    runs out, its number of samples runs out, or the choice is settled, and plays the best one —
    the heuristic's own first choice unless another beat it by more than ``confidence`` (default
-   1) standard errors.
+   0.5) standard errors. (At 1 s a turn, 0.5 won 63.7 % of 1,000 games against the heuristic, 1
+   won 60.1 % of the same deals.)
 
 Time: the budget (default 1 s) is per turn. A turn may need several plans (a stock card turned
 up, a refilled hand); each plan may use ``share`` (default 0.6) of what is left of the turn's
@@ -119,7 +120,7 @@ class SearchBot(PlanningBot):
     name = "search"
 
     def __init__(self, budget: float = 1.0, iterations: int | None = None, candidates: int = 8,
-                 horizon: int = 2, confidence: float = 1.0, weights: Weights = DEFAULT_WEIGHTS,
+                 horizon: int = 2, confidence: float = 0.5, weights: Weights = DEFAULT_WEIGHTS,
                  max_nodes: int = 400, share: float = 0.6, settle_samples: int = 24, settle_z: float = 2.5,
                  settle_margin: float = 0.3) -> None:
         super().__init__()
