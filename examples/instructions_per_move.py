@@ -1,14 +1,18 @@
 """Machine instructions per move: the engine's random playouts against a random-vs-random arena game.
 
 The clock drifts with the machine's load by ±15 % from one second to the next on a shared machine,
-which hides changes of a few per cent; valgrind's instruction count does not follow the load (an
-arena run still varies by a few per cent from run to run, an engine run hardly). For each way
-of playing, this counts the instructions of a run of ``--games`` games and of a run of none (so
-start-up cancels out) and prints instructions per move::
+which hides changes of a few per cent; valgrind's instruction count does not follow the load. For
+each way of playing, this counts the instructions of a run of ``--games`` games and of a run of
+none (so start-up cancels out) and prints instructions per move::
 
     python examples/instructions_per_move.py --games 20      # needs valgrind; takes a few minutes
 
-``engine``: :func:`spite.bench.engine.play_random_game` (what ``spite bench engine`` plays);
+Every way plays the same games, move for move: the deals of a tournament schedule, each seat
+drawing its choices from the random source the arena gives that seat, so that what differs is
+only how a move is chosen and played, not which games are measured.
+
+``engine``: the random player of :func:`spite.bench.engine.play_random_game` (what ``spite bench
+engine`` plays: a random build play while there is any, then a random turn end) on the state;
 ``view``: the same, making the mover's view each move but not using it; ``view-moves``: moves
 worked out from the view; ``arena``: :func:`spite.arena.runner.play_game` with two ``random`` bots
 (what ``spite bench tournament`` plays).
@@ -27,11 +31,10 @@ from collections.abc import Callable
 WAYS = ("engine", "view", "view-moves", "arena")
 
 
-def _player(way: str) -> Callable[[int, random.Random], int]:
+def _player(way: str) -> Callable[[int], int]:
     """A function playing game ``k`` the chosen way and returning its number of moves."""
-    from spite.arena.runner import Setup, play_game
+    from spite.arena.runner import Setup, bot_rng, play_game
     from spite.arena.schedule import schedule
-    from spite.bench.engine import play_random_game
     from spite.malice import Options, SeatView, State
 
     opts = Options.from_preset("classic")
@@ -39,24 +42,31 @@ def _player(way: str) -> Callable[[int, random.Random], int]:
     setup = Setup(specs=("random", "random"), preset="classic", seed=1)
     games = schedule(2, players=2, games=1000, seed=1)
 
-    def engine(k: int, rng: random.Random) -> int:
-        return len(play_random_game(opts, k, rng).history)
+    def start(k: int) -> tuple[State, list[random.Random]]:
+        game = games[k % len(games)]
+        return State.new(opts, game.seed), [bot_rng(setup.seed, game, seat) for seat in range(opts.players)]
 
-    def view(k: int, rng: random.Random) -> int:
-        state = State.new(opts, k)
+    def engine(k: int) -> int:
+        state, rngs = start(k)
+        while state.result is None:
+            state.play(rngs[state.to_move].choice(state.build_moves() or state.end_moves()))
+        return len(state.history)
+
+    def view(k: int) -> int:
+        state, rngs = start(k)
         while state.result is None:
             view_of(state, state.to_move)
-            state.play(rng.choice(state.build_moves() or state.end_moves()))
+            state.play(rngs[state.to_move].choice(state.build_moves() or state.end_moves()))
         return len(state.history)
 
-    def view_moves(k: int, rng: random.Random) -> int:
-        state = State.new(opts, k)
+    def view_moves(k: int) -> int:
+        state, rngs = start(k)
         while state.result is None:
             v = view_of(state, state.to_move)
-            state.play(rng.choice(v.build_moves() or v.end_moves()))
+            state.play(rngs[state.to_move].choice(v.build_moves() or v.end_moves()))
         return len(state.history)
 
-    def arena(k: int, rng: random.Random) -> int:
+    def arena(k: int) -> int:
         return play_game(games[k % len(games)], setup, opts).plies
 
     return {"engine": engine, "view": view, "view-moves": view_moves, "arena": arena}[way]
@@ -64,9 +74,8 @@ def _player(way: str) -> Callable[[int, random.Random], int]:
 
 def _play(way: str, games: int) -> int:
     play = _player(way)
-    rng = random.Random(1)
-    play(999, rng)  # first calls import and warm up: not a cost per move
-    return sum(play(k, rng) for k in range(games))
+    play(999)  # first calls import and warm up: not a cost per move
+    return sum(play(k) for k in range(games))
 
 
 def _instructions(way: str, games: int) -> int:

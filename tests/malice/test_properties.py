@@ -156,8 +156,8 @@ def table_as_seen(state: State) -> tuple[object, ...]:
 def test_views_list_the_engines_legal_moves_and_follow_every_move_and_undo(preset: str, seed: int, plies: int,
                                                                             back: int) -> None:
     """A view works its legal moves out from what the seat sees: they are the engine's, in the same
-    order, for the player to move and none for anyone else; its table is the state's after every
-    move and every undo."""
+    order, for the player to move and none for anyone else, whether or not the engine gathered
+    their inputs; its table is the state's after every move and every undo."""
     state = State.new(Options.from_preset(preset), seed)
     rng = random.Random(seed)
     views = []
@@ -168,6 +168,11 @@ def test_views_list_the_engines_legal_moves_and_follow_every_move_and_undo(prese
             expected = tuple(state.legal_moves()) if s == state.to_move else ()
             assert view.legal_moves == expected
             assert view.build_moves() == (state.build_moves() if s == state.to_move else [])
+            # the same view without the inputs gathered by the engine (as a server or a client
+            # builds one from its fields) works out the same moves from its fields
+            rebuilt = view._replace()
+            assert rebuilt.to_play is None and (view.to_play is not None) == (s == state.to_move and not state.is_over)
+            assert rebuilt.legal_moves == expected and rebuilt.end_moves() == view.end_moves()
             assert (view.stock_tops, view.stock_sizes, view.builds, view.discards) == table_as_seen(state)
         if state.is_over:
             break

@@ -20,19 +20,22 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from spite.cards import format_card, format_cards
-from spite.malice import legal as _legal
+from spite.malice.legal import MoveTables, move_tables
 from spite.malice.legal import build_moves as _build_moves
 from spite.malice.legal import end_moves as _end_moves
-from spite.malice.legal import move_tables
 from spite.malice.moves import BUILD, Move
 from spite.malice.options import Options
 
 if TYPE_CHECKING:
     from spite.malice.state import Result, State
 
-__all__ = ["SeatView"]
+__all__ = ["PlayInputs", "SeatView"]
 
 _new = tuple.__new__
+
+PlayInputs = tuple[MoveTables, tuple[int, ...], int | None, tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
+"""What the seat to move plays from, as move generation takes it: the move tables of the options,
+the hand, the stock's playable top card (``None``: empty), the seat's discard piles, the build piles."""
 
 
 def _moves_method(generate: Callable[..., list[Move]], builds_wanted: bool,
@@ -43,15 +46,17 @@ def _moves_method(generate: Callable[..., list[Move]], builds_wanted: bool,
     # a closure, not a shared helper called by two methods: bots ask for moves at every move, and
     # the call saved there is a tenth or more of what a tournament adds to the engine's playouts
     def moves(view: SeatView) -> list[Move]:
-        opts, seat, to_move, _, result, hand, _, _, stock_tops, builds, discards, _, _, _, _, given = view[:]
+        inputs = view[16]  # ``to_play`` by index: the field's descriptor would cost another call
+        if inputs is not None:  # the engine's view of the seat to move: no field to unpack
+            tables, own_hand, stock_top, own_discards, all_builds = inputs
+            return generate(tables, own_hand, stock_top, own_discards, all_builds)
+        opts, seat, to_move, _, result, hand, _, _, stock_tops, builds, discards, _, _, _, _, given, _ = view[:]
         if given is not None:
             return [m for m in given if (m.kind == BUILD) is builds_wanted]
         if seat != to_move or hand is None or result is not None:
             return []
         tops = stock_tops[seat % 2 if opts.partnerships else seat]
-        last = _legal._last  # the move tables of the last options asked for, without a call
-        tables = last[1] if last[0] is opts and last[1] is not None else move_tables(opts)
-        return generate(tables, hand, tops[-1] if tops else None, discards[seat], builds)
+        return generate(move_tables(opts), hand, tops[-1] if tops else None, discards[seat], builds)
 
     moves.__name__ = generate.__name__
     moves.__qualname__ = f"SeatView.{generate.__name__}"
@@ -76,6 +81,7 @@ class _ViewFields(NamedTuple):
     played_this_turn: int
     idle_turns: int
     moves: tuple[Move, ...] | None = None
+    to_play: PlayInputs | None = None
 
 
 class SeatView(_ViewFields):
@@ -93,7 +99,10 @@ class SeatView(_ViewFields):
     * ``moves``: the legal moves as given by whoever made the view (a server's list); ``None``
       (the engine's views): :meth:`build_moves`, :meth:`end_moves` and :attr:`legal_moves` work
       them out from the view itself when asked, since they depend only on cards the player to
-      move sees.
+      move sees;
+    * ``to_play``: in the engine's view of the seat to move, the fields those moves are worked
+      out from, gathered once (:data:`PlayInputs`: nothing a field above does not show); ``None``
+      otherwise, and dropped by ``_replace``, which could change the fields it repeats.
     """
 
     __slots__ = ()
@@ -101,34 +110,54 @@ class SeatView(_ViewFields):
     def __repr__(self) -> str:
         return f"<SeatView seat={self.seat} to_move={self.to_move} turn={self.turn}>"
 
+    def _replace(self, /, **changes: Any) -> SeatView:
+        """A copy with ``changes``; ``to_play`` is dropped unless given (it repeats other fields)."""
+        changes.setdefault("to_play", None)
+        return super()._replace(**changes)
+
     @classmethod
     def of(cls, state: State, seat: int | None) -> SeatView:
         """The view of ``seat`` (``None``: spectator) of ``state``."""
         opts = state.opts
-        if seat is not None and not 0 <= seat < opts.players:
+        to_move = state.to_move
+        if seat != to_move and seat is not None and not 0 <= seat < opts.players:
             raise ValueError(f"there is no seat {seat} (seats 0 to {opts.players - 1})")
         # the state keeps these as tuples until they change (see State.public_stocks)
         tops, stock_sizes = state._public_tops or state.public_stocks()
         hands = state.hands
+        builds = tuple(state.builds)
+        discards = tuple(state.discards)
+        if seat is None:
+            hand = to_play = None
+        else:
+            hand = tuple(hands[seat])
+            if seat == to_move and state.result is None:
+                # gathered here, where they are at hand, so that every request for moves is a
+                # call; one stock per seat or per team (two stocks): seat % stocks is the seat's
+                own = tops[seat % len(tops)]
+                to_play = (state._tables, hand, own[-1] if own else None, discards[seat], builds)
+            else:
+                to_play = None
         # the usual game has two hands: two lengths cost a third of a tuple built from an iterator
         hand_sizes: tuple[int, ...] = (len(hands[0]), len(hands[1])) if len(hands) == 2 else tuple(map(len, hands))
         return _new(cls, (
             opts,
             seat,
-            state.to_move,
+            to_move,
             state.turn,
             state.result,
-            tuple(hands[seat]) if seat is not None else None,
+            hand,
             hand_sizes,
             stock_sizes,
             tops,
-            tuple(state.builds),
-            tuple(state.discards),
+            builds,
+            discards,
             len(state.draw),
             len(state.set_aside),
             state.played_this_turn,
             state.idle_turns,
             None,
+            to_play,
         ))
 
     # ------------------------------------------------------------------ legal moves
