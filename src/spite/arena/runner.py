@@ -163,13 +163,13 @@ def play_game(game: GameSpec, setup: Setup, opts: Options | None = None,
     if forfeit is None:
         rngs = [bot_rng(setup.seed, game, seat) for seat in range(n)]
         budget = setup.budget
-        view_of = SeatView.of
+        view_of = SeatView.of_mover
         play = state.play
         clock = time.perf_counter
         choose = [bot.choose for bot in bots]
         while state.result is None:
             seat = state.to_move
-            view = view_of(state, seat)
+            view = view_of(state)
             t0 = clock()
             try:
                 move = choose[seat](view, rngs[seat], budget)

@@ -118,36 +118,42 @@ class SeatView(_ViewFields):
     @classmethod
     def of(cls, state: State, seat: int | None) -> SeatView:
         """The view of ``seat`` (``None``: spectator) of ``state``."""
-        opts = state.opts
-        to_move = state.to_move
-        if seat != to_move and seat is not None and not 0 <= seat < opts.players:
-            raise ValueError(f"there is no seat {seat} (seats 0 to {opts.players - 1})")
+        view = cls.of_mover(state)
+        if seat == view.to_move:
+            return view
+        if seat is not None and not 0 <= seat < state.opts.players:
+            raise ValueError(f"there is no seat {seat} (seats 0 to {state.opts.players - 1})")
+        # the table is the same for every seat: only the hand differs (and no moves to work out)
+        return view._replace(seat=seat, hand=None if seat is None else tuple(state.hands[seat]))
+
+    @classmethod
+    def of_mover(cls, state: State) -> SeatView:
+        """The view of the seat to move: :meth:`of` for ``state.to_move``, the one a deciding bot gets
+        (made as directly as it can be: a tournament makes one at every move)."""
+        seat = state.to_move
+        result = state.result
         # the state keeps these as tuples until they change (see State.public_stocks)
         tops, stock_sizes = state._public_tops or state.public_stocks()
         hands = state.hands
+        hand = tuple(hands[seat])
         builds = tuple(state.builds)
         discards = tuple(state.discards)
-        if seat is None:
-            hand = to_play = None
+        if result is None:
+            # gathered here, where they are at hand, so that every request for moves is a call;
+            # one stock per seat or per team (two stocks): seat % stocks is the seat's own
+            own = tops[seat % len(tops)]
+            to_play: PlayInputs | None = (state._tables, hand, own[-1] if own else None, discards[seat], builds)
         else:
-            hand = tuple(hands[seat])
-            if seat == to_move and state.result is None:
-                # gathered here, where they are at hand, so that every request for moves is a
-                # call; one stock per seat or per team (two stocks): seat % stocks is the seat's
-                own = tops[seat % len(tops)]
-                to_play = (state._tables, hand, own[-1] if own else None, discards[seat], builds)
-            else:
-                to_play = None
-        # the usual game has two hands: two lengths cost a third of a tuple built from an iterator
-        hand_sizes: tuple[int, ...] = (len(hands[0]), len(hands[1])) if len(hands) == 2 else tuple(map(len, hands))
+            to_play = None
         return _new(cls, (
-            opts,
+            state.opts,
             seat,
-            to_move,
+            seat,
             state.turn,
-            state.result,
+            result,
             hand,
-            hand_sizes,
+            # the usual game has two hands: two lengths cost a third of a tuple made by an iterator
+            (len(hands[0]), len(hands[1])) if len(hands) == 2 else tuple(map(len, hands)),
             stock_sizes,
             tops,
             builds,
