@@ -20,3 +20,24 @@ def test_bench_tournament_refuses_bad_flags() -> None:
     assert code == 2 and "--jobs must be at least 2" in err
     code, _, err = spite("bench", "tournament", "--seconds", "0")
     assert code == 2 and "--seconds must be more than 0" in err
+
+
+def test_random_bots_drawing_from_one_source_play_the_engines_random_playout_move_for_move() -> None:
+    """What the benchmark compares: the arena's `random` bots are the engine's random player, so the
+    same deal and one random source give the same game, and the ratio is the arena's cost alone."""
+    import random
+
+    from spite.arena.runner import Setup, play_game
+    from spite.arena.schedule import schedule
+    from spite.bench.engine import play_random_game
+    from spite.malice import Options
+    from spite.records import parse_record
+    from spite.records.malice import record_from_state
+
+    opts = Options.from_preset("classic")
+    setup = Setup(specs=("random", "random"), seed=4, records=True)
+    for game in schedule(2, players=2, games=6, seed=4):
+        engine = play_random_game(opts, game.seed, random.Random(game.index))
+        arena = play_game(game, setup, opts, rngs=[random.Random(game.index)] * 2)
+        assert arena.record is not None and arena.plies == len(engine.history) > 0
+        assert parse_record(arena.record).moves == record_from_state(engine).moves

@@ -135,11 +135,13 @@ def _describe(exc: BaseException) -> str:
 
 
 def play_game(game: GameSpec, setup: Setup, opts: Options | None = None,
-              get_bot: Callable[[str, int], Bot] | None = None) -> GameResult:
+              get_bot: Callable[[str, int], Bot] | None = None,
+              rngs: Sequence[random.Random] | None = None) -> GameResult:
     """Play one game to its end (or to a forfeit).
 
     ``get_bot(spec, k)`` gives the bot for the ``k``-th seat (0-based) that ``spec`` plays in this game
-    (default: a new bot each time).
+    (default: a new bot each time); ``rngs`` the random source of each seat (default:
+    :func:`bot_rng`; one source in every seat makes the seats draw from one sequence in turn).
     """
     opts = opts or setup.opts()
     specs = setup.specs
@@ -161,7 +163,8 @@ def play_game(game: GameSpec, setup: Setup, opts: Options | None = None,
             break
         bots.append(bot)
     if forfeit is None:
-        rngs = [bot_rng(setup.seed, game, seat) for seat in range(n)]
+        if rngs is None:
+            rngs = [bot_rng(setup.seed, game, seat) for seat in range(n)]
         budget = setup.budget
         view_of = SeatView.of_mover
         play = state.play

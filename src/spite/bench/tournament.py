@@ -2,12 +2,16 @@
 
 Per core: arena games (``random`` against ``random``, classic, each move through a seat view and
 the bot interface, think time measured) and the engine's own random playouts
-(:func:`spite.bench.engine.play_random_game`, what ``spite bench engine`` runs) take turns in
-half-second slices in this one process, so both see the same machine; the ratio of their moves/s
-is the arena's cost per move. Speed-up: the same schedule played by the local backend with one
-job and with ``jobs`` jobs (pool start-up included), wall clock; with the CPU time both used
-(``cpu_overhead``: how much more CPU the parallel run needed), which shows what a busy machine
-hides: a speed-up short of ``jobs`` with no CPU overhead means the cores were not free.
+(:func:`spite.bench.engine.play_random_game`, what ``spite bench engine`` runs) take turns game by
+game in this one process, so both see the same machine. They play the same games, move for move:
+each deal once by the engine's random player and once by two ``random`` bots drawing, in turn,
+from one random source seeded alike (the random bot is that player). So the ratio of their moves/s
+is the arena's cost per move, with neither other deals nor a drifting machine in it.
+
+Speed-up: the same schedule played by the local backend with one job and with ``jobs`` jobs (pool
+start-up included), wall clock; with the CPU time both used (``cpu_overhead``: how much more CPU
+the parallel run needed), which shows what a busy machine hides: a speed-up short of ``jobs`` with
+no CPU overhead means the cores were not free.
 """
 
 from __future__ import annotations
@@ -42,30 +46,36 @@ def run_tournament_bench(seconds: float = 5.0, jobs: int = 2, preset: str = "cla
     setup = Setup(specs=("random", "random"), preset=preset, seed=seed)
     opts = Options.from_preset(preset)
     games = schedule(2, players=opts.players, games=100_000, seed=seed)
-    rng = random.Random(seed)
+    clock = time.perf_counter
+
+    def both(k: int) -> tuple[float, int, float, int]:
+        """Game ``k`` by the engine, then by the arena: seconds and moves of each."""
+        game = games[k % len(games)]
+        t0 = clock()
+        state = play_random_game(opts, game.seed, random.Random(k))
+        t1 = clock()
+        shared = random.Random(k)
+        res = play_game(game, setup, opts, rngs=[shared] * opts.players)
+        t2 = clock()
+        return t1 - t0, len(state.history), t2 - t1, res.plies
+
     for k in range(10):  # warm up both
-        play_game(games[k], setup, opts)
-        play_random_game(opts, k, rng)
+        both(k)
     arena = [0, 0, 0.0]
     engine = [0, 0, 0.0]
-    gi = 10
-    ek = 1000
+    k = 10
     while arena[2] < seconds:
-        t0 = time.perf_counter()
-        while time.perf_counter() - t0 < 0.5:
-            res = play_game(games[gi % len(games)], setup, opts)
-            gi += 1
-            arena[0] += 1
-            arena[1] += res.plies
-        t1 = time.perf_counter()
-        arena[2] += t1 - t0
-        while time.perf_counter() - t1 < 0.5:
-            state = play_random_game(opts, ek, rng)
-            ek += 1
-            engine[0] += 1
-            engine[1] += len(state.history)
-        engine[2] += time.perf_counter() - t1
-        if progress is not None:
+        engine_s, engine_moves, arena_s, arena_moves = both(k)
+        k += 1
+        if engine_moves != arena_moves:  # the same game, or the comparison means nothing
+            raise AssertionError(f"game {k - 1}: the engine played {engine_moves} moves, the arena {arena_moves}")
+        engine[0] += 1
+        engine[1] += engine_moves
+        engine[2] += engine_s
+        arena[0] += 1
+        arena[1] += arena_moves
+        arena[2] += arena_s
+        if progress is not None and k % 20 == 0:
             progress(min(0.5, arena[2] / seconds / 2))
     arena_mps = arena[1] / arena[2]
     engine_mps = engine[1] / engine[2]
