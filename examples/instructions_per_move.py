@@ -38,7 +38,7 @@ def _player(way: str) -> Callable[[int], int]:
     from spite.malice import Options, SeatView, State
 
     opts = Options.from_preset("classic")
-    view_of = SeatView.of
+    view_of = SeatView.of_mover  # what the arena makes at every move
     setup = Setup(specs=("random", "random"), preset="classic", seed=1)
     games = schedule(2, players=2, games=1000, seed=1)
 
@@ -55,14 +55,14 @@ def _player(way: str) -> Callable[[int], int]:
     def view(k: int) -> int:
         state, rngs = start(k)
         while state.result is None:
-            view_of(state, state.to_move)
+            view_of(state)
             state.play(rngs[state.to_move].choice(state.build_moves() or state.end_moves()))
         return len(state.history)
 
     def view_moves(k: int) -> int:
         state, rngs = start(k)
         while state.result is None:
-            v = view_of(state, state.to_move)
+            v = view_of(state)
             state.play(rngs[state.to_move].choice(v.build_moves() or v.end_moves()))
         return len(state.history)
 

@@ -118,13 +118,12 @@ class SeatView(_ViewFields):
     @classmethod
     def of(cls, state: State, seat: int | None) -> SeatView:
         """The view of ``seat`` (``None``: spectator) of ``state``."""
-        view = cls.of_mover(state)
-        if seat == view.to_move:
-            return view
+        if seat == state.to_move:
+            return cls.of_mover(state)
         if seat is not None and not 0 <= seat < state.opts.players:
             raise ValueError(f"there is no seat {seat} (seats 0 to {state.opts.players - 1})")
         # the table is the same for every seat: only the hand differs (and no moves to work out)
-        return view._replace(seat=seat, hand=None if seat is None else tuple(state.hands[seat]))
+        return cls.of_mover(state)._replace(seat=seat, hand=None if seat is None else tuple(state.hands[seat]))
 
     @classmethod
     def of_mover(cls, state: State) -> SeatView:
