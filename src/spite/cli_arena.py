@@ -140,7 +140,7 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def hint(
         record: RecordArg,
-        bot: Annotated[str, typer.Option(help="The bot or level that gives the hint.")] = "medium",
+        bot: Annotated[str, typer.Option(help="The bot or level that gives the hint.")] = "hard",
         seconds: Annotated[float | None, typer.Option(help="Time to think, in seconds.")] = None,
         seed: Annotated[int, typer.Option(help="Seed of the bot's random source.")] = 0,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,

@@ -8,7 +8,7 @@ import pytest
 
 from helpers import hidden_reshuffled, legal_texts, position
 from spite.bots import LEVELS, make_bot
-from spite.bots.heuristic import plan_turn
+from spite.bots.heuristic import CASUAL_WEIGHTS, plan_turn
 from spite.errors import OptionsError
 from spite.malice import PRESETS, Options, State
 from spite.malice.determinize import determinize
@@ -31,7 +31,7 @@ def play_game(specs: list[str], opts: Options, seed: int) -> State:
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_heuristic_and_greedy_play_every_preset_to_the_end(preset: str) -> None:
     opts = Options.from_preset(preset)
-    specs = ["heuristic", "greedy", "random", "heuristic"][: opts.players]
+    specs = ["heuristic", "greedy", "casual", "random"][: opts.players]
     state = play_game(specs, opts, seed=3)
     assert state.result is not None
 
@@ -44,16 +44,22 @@ def test_four_player_party_and_partners_with_every_bot_kind() -> None:
 
 
 def test_levels_map_onto_bots() -> None:
-    assert {make_bot(level).name for level in LEVELS} == {"greedy", "heuristic", "search"}
+    """Each level is another bot, weakest first (the README measures each against the one below)."""
+    assert [make_bot(level).name for level in ("easy", "medium", "hard", "expert")] == \
+        ["greedy", "casual", "heuristic", "search"]
+    assert list(LEVELS) == ["easy", "medium", "hard", "expert"]
     with pytest.raises(OptionsError, match="unknown bot"):
         make_bot("grandmaster")
     with pytest.raises(OptionsError, match="search takes seconds"):
         make_bot("search:fast")
+    for spec in ("greedy:2", "heuristic:fast", "random:1", "casual:x"):  # no settings to take: refused
+        with pytest.raises(OptionsError, match="takes no settings"):
+            make_bot(spec)
 
 
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", "heuristic", "search:iters=3"])
+@pytest.mark.parametrize("spec", ["random", "greedy", "casual", "heuristic", "search:iters=3"])
 def test_no_bot_can_see_hidden_cards(spec: str) -> None:
     """Two states that differ only in hidden cards give the same decision with the same seed."""
     for seed in range(4):
@@ -118,6 +124,25 @@ def test_heuristic_discards_queens_before_useful_cards() -> None:
                      rest="stock:1")
     plan = plan_turn(state.view(0), random.Random(1))
     assert plan.moves[-1].text.startswith("HQ-D")
+
+
+def test_casual_plans_its_own_turn_but_spends_wilds_and_ignores_the_opponents_stock() -> None:
+    """The ``medium`` level: the heuristic's planner without its finesse."""
+    casual = CASUAL_WEIGHTS
+    # still plans towards the stock and keeps its discard piles ordered ...
+    state = position(stocks=["9C 6C", "9D"], hands=["4D 5H JD QD 10S", "4H"], builds=["AS 2S 3S", "", "", ""])
+    assert [m.text for m in plan_turn(state.view(0), random.Random(1), w=casual).moves][-1] == "S-B1"
+    state = position(stocks=["9C 2C", "9D"], hands=["9H", "8H"], builds=["AS 2S 3S 4S 5S 6S 7S 8S 9S 10S", "", "", ""],
+                     discards=[["3D", "10D", "QH", "QS"], ["", "", "", ""]], rest="stock:1")
+    assert plan_turn(state.view(0), random.Random(1), w=casual).moves[-1].text == "H9-D2"
+    # ... but plays a wild card that the heuristic keeps (nothing comes of it) ...
+    state = position(stocks=["9C 9H", "9D"], hands=["KD 7H JD QD 10S", "4H"], builds=["AS 2S 3S", "", "", ""])
+    assert not any(m.text.startswith("HK") for m in plan_turn(state.view(0), random.Random(1)).moves)
+    assert any(m.text.startswith("HK") for m in plan_turn(state.view(0), random.Random(1), w=casual).moves)
+    # ... and builds to one below the opponent's stock top
+    state = position(stocks=["9C QC", "5D"], hands=["4H JD JS 10S 10C", "8H"], builds=["AS 2S 3S", "", "", ""],
+                     rest="stock:0")
+    assert "H4-B1" in [m.text for m in plan_turn(state.view(0), random.Random(1), w=casual).moves]
 
 
 def test_search_is_reproducible_with_a_fixed_number_of_samples() -> None:

@@ -20,7 +20,7 @@ from spite.malice import State
 __all__ = ["hint"]
 
 
-def hint(state: State, bot: str = "medium", seconds: float | None = None, seed: int = 0) -> Decision:
+def hint(state: State, bot: str = "hard", seconds: float | None = None, seed: int = 0) -> Decision:
     """What ``bot`` (a spec or level) would play for ``state.to_move``, seeing only that seat's view.
 
     Raises :class:`OptionsError` for an unknown bot or a finished game.

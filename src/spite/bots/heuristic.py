@@ -26,7 +26,8 @@ from spite.cards import RANKS
 from spite.malice import BUILD, DISCARD, PASS, STOCK, Move, Options, SeatView, State
 from spite.malice.determinize import determinize
 
-__all__ = ["HeuristicBot", "Plan", "PlanningBot", "Weights", "evaluate", "plan_from_state", "plan_turn"]
+__all__ = ["CASUAL_WEIGHTS", "CasualBot", "HeuristicBot", "Plan", "PlanningBot", "Weights", "evaluate",
+           "plan_from_state", "plan_turn"]
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,19 @@ class Weights:
 
 
 DEFAULT_WEIGHTS = Weights()
+
+CASUAL_WEIGHTS = Weights(
+    wild_base=0.0,
+    wild_per_low_value=0.0,
+    threat_now=0.0,
+    own_reach_now=0.0,
+    own_reach_steps=(0.0, 0.0, 0.0),
+    own_bridge=0.0,
+    discard_bridge=0.0,
+)
+"""The ``casual`` player's weights: a player who plans the turn towards the stock and keeps tidy
+discard piles, but spends wild cards freely, does not watch the opponents' stock tops and does not
+prepare the next turn (the level ``medium``; the README has what it measured)."""
 
 
 @dataclass
@@ -386,10 +400,20 @@ class HeuristicBot(PlanningBot):
         return plan_turn(view, rng, max_nodes=self.max_nodes, w=self.weights)
 
 
-def _register() -> None:
-    from spite.bots import register_bot
+class CasualBot(HeuristicBot):
+    """The heuristic's planner with :data:`CASUAL_WEIGHTS`: sound turns, no finesse."""
 
-    register_bot("heuristic", lambda arg: HeuristicBot())
+    name = "casual"
+
+    def __init__(self) -> None:
+        super().__init__(weights=CASUAL_WEIGHTS)
+
+
+def _register() -> None:
+    from spite.bots import plain, register_bot
+
+    register_bot("heuristic", plain("heuristic", HeuristicBot))
+    register_bot("casual", plain("casual", CasualBot))
 
 
 _register()

@@ -57,7 +57,7 @@ class ServerConfig:
     burst: float = 60.0
     max_message: int = 4096
     open_table_ttl: float = 24 * 3600.0
-    hint_level: str = "medium"
+    hint_level: str = "hard"
     next_game_seconds: float = 30.0
     spit_countdown: float = 3.0
     migrate: bool = True

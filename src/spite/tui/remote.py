@@ -436,7 +436,7 @@ class RemoteMaliceTable:
         self.pending_undo = True
         return text
 
-    def hint(self, level: str = "medium") -> Decision:
+    def hint(self, level: str = "hard") -> Decision:
         """What the heuristic bot would play in this seat's view."""
         if self.seat is None or self.state.is_over:
             raise IllegalMoveError("no move to hint")

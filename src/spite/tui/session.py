@@ -287,7 +287,7 @@ class MaliceTable:
         self.log.pop()
         return move
 
-    def hint(self, level: str = "medium") -> Decision:
+    def hint(self, level: str = "hard") -> Decision:
         """What the heuristic bot would play for the seat to move, with its reason (its view only)."""
         if self.state.is_over:
             raise IllegalMoveError("the game is over")
