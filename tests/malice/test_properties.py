@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from helpers import hidden_reshuffled
-from spite.malice import PRESETS, Options, State
+from spite.malice import PRESETS, Options, SeatView, State
+from spite.malice.view import _of_mover_python
 from spite.records import dump_record, parse_record
 from spite.records.malice import record_from_state, replay_malice
 
@@ -170,6 +171,8 @@ def test_views_list_the_engines_legal_moves_and_follow_every_move_and_undo(prese
             assert view.build_moves() == (state.build_moves() if s == state.to_move else [])
             # the same view without the inputs gathered by the engine (as a server or a client
             # builds one from its fields) works out the same moves from its fields
+            if s == state.to_move:  # the view every decision gets: made in C where built, the same in Python
+                assert view == _of_mover_python(SeatView, state) and type(view) is SeatView
             rebuilt = view._replace()
             assert rebuilt.to_play is None and (view.to_play is not None) == (s == state.to_move and not state.is_over)
             assert rebuilt.legal_moves == expected and rebuilt.end_moves() == view.end_moves()
@@ -182,3 +185,21 @@ def test_views_list_the_engines_legal_moves_and_follow_every_move_and_undo(prese
     for _ in range(min(back, len(state.history))):
         state.undo()
         assert [state.view(s) for s in range(state.players)] == views[len(state.history)]
+
+
+def test_the_view_of_the_seat_to_move_is_made_in_c_where_a_compiler_is_at_hand() -> None:
+    """The package builds ``spite.malice._viewc`` when it can (tournaments make a view at every move);
+    the property test above checks it makes the very view of the Python reference."""
+    import shutil
+    import sysconfig
+
+    from spite.malice import view
+
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:  # no compiler: the Python reference is used, as it should be
+        assert view._of_mover is _of_mover_python
+        return
+    from spite.malice import _viewc
+
+    assert view._of_mover is _viewc.of_mover
+    assert SeatView.of_mover.__func__ is _viewc.of_mover

@@ -64,6 +64,53 @@ def _moves_method(generate: Callable[..., list[Move]], builds_wanted: bool,
     return moves
 
 
+def _of_mover_python(cls: type[SeatView], state: State) -> SeatView:
+    """The view of the seat to move: :meth:`SeatView.of` for ``state.to_move``, the one a deciding
+    bot gets. A tournament makes one at every move, so :meth:`SeatView.of_mover` is this made in C
+    (``spite.malice._viewc``) where the package could be compiled; this is its reference."""
+    seat = state.to_move
+    result = state.result
+    # the state keeps these as tuples until they change (see State.public_stocks)
+    tops, stock_sizes = state._public_tops or state.public_stocks()
+    hands = state.hands
+    hand = tuple(hands[seat])
+    builds = tuple(state.builds)
+    discards = tuple(state.discards)
+    if result is None:
+        # gathered here, where they are at hand, so that every request for moves is a call;
+        # one stock per seat or per team (two stocks): seat % stocks is the seat's own
+        own = tops[seat % len(tops)]
+        to_play: PlayInputs | None = (state._tables, hand, own[-1] if own else None, discards[seat], builds)
+    else:
+        to_play = None
+    return _new(cls, (
+        state.opts,
+        seat,
+        seat,
+        state.turn,
+        result,
+        hand,
+        # the usual game has two hands: two lengths cost a third of a tuple made by an iterator
+        (len(hands[0]), len(hands[1])) if len(hands) == 2 else tuple(map(len, hands)),
+        stock_sizes,
+        tops,
+        builds,
+        discards,
+        len(state.draw),
+        len(state.set_aside),
+        state.played_this_turn,
+        state.idle_turns,
+        None,
+        to_play,
+    ))
+
+
+try:
+    from spite.malice._viewc import of_mover as _of_mover
+except ImportError:  # built without a C compiler: the same in Python
+    _of_mover = _of_mover_python
+
+
 class _ViewFields(NamedTuple):
     opts: Options
     seat: int | None
@@ -110,6 +157,9 @@ class SeatView(_ViewFields):
     def __repr__(self) -> str:
         return f"<SeatView seat={self.seat} to_move={self.to_move} turn={self.turn}>"
 
+    of_mover = classmethod(_of_mover)
+    """The view of the seat to move (see :func:`_of_mover_python`)."""
+
     def _replace(self, /, **changes: Any) -> SeatView:
         """A copy with ``changes``; ``to_play`` is dropped unless given (it repeats other fields)."""
         changes.setdefault("to_play", None)
@@ -124,46 +174,6 @@ class SeatView(_ViewFields):
             raise ValueError(f"there is no seat {seat} (seats 0 to {state.opts.players - 1})")
         # the table is the same for every seat: only the hand differs (and no moves to work out)
         return cls.of_mover(state)._replace(seat=seat, hand=None if seat is None else tuple(state.hands[seat]))
-
-    @classmethod
-    def of_mover(cls, state: State) -> SeatView:
-        """The view of the seat to move: :meth:`of` for ``state.to_move``, the one a deciding bot gets
-        (made as directly as it can be: a tournament makes one at every move)."""
-        seat = state.to_move
-        result = state.result
-        # the state keeps these as tuples until they change (see State.public_stocks)
-        tops, stock_sizes = state._public_tops or state.public_stocks()
-        hands = state.hands
-        hand = tuple(hands[seat])
-        builds = tuple(state.builds)
-        discards = tuple(state.discards)
-        if result is None:
-            # gathered here, where they are at hand, so that every request for moves is a call;
-            # one stock per seat or per team (two stocks): seat % stocks is the seat's own
-            own = tops[seat % len(tops)]
-            to_play: PlayInputs | None = (state._tables, hand, own[-1] if own else None, discards[seat], builds)
-        else:
-            to_play = None
-        return _new(cls, (
-            state.opts,
-            seat,
-            seat,
-            state.turn,
-            result,
-            hand,
-            # the usual game has two hands: two lengths cost a third of a tuple made by an iterator
-            (len(hands[0]), len(hands[1])) if len(hands) == 2 else tuple(map(len, hands)),
-            stock_sizes,
-            tops,
-            builds,
-            discards,
-            len(state.draw),
-            len(state.set_aside),
-            state.played_this_turn,
-            state.idle_turns,
-            None,
-            to_play,
-        ))
 
     # ------------------------------------------------------------------ legal moves
     build_moves = _moves_method(_build_moves, True, "The seat's legal build plays (none unless it is to move).")
