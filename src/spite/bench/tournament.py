@@ -61,26 +61,24 @@ def run_tournament_bench(seconds: float = 5.0, jobs: int = 2, preset: str = "cla
 
     for k in range(10):  # warm up both
         both(k)
-    arena = [0, 0, 0.0]
-    engine = [0, 0, 0.0]
+    games_played = moves = 0  # the same games and moves on both sides
+    engine_s = arena_s = 0.0
     k = 10
-    while arena[2] < seconds:
-        engine_s, engine_moves, arena_s, arena_moves = both(k)
+    while arena_s < seconds:
+        engine_game_s, engine_moves, arena_game_s, arena_moves = both(k)
         k += 1
         if engine_moves != arena_moves:  # the same game, or the comparison means nothing
             raise AssertionError(f"game {k - 1}: the engine played {engine_moves} moves, the arena {arena_moves}")
-        engine[0] += 1
-        engine[1] += engine_moves
-        engine[2] += engine_s
-        arena[0] += 1
-        arena[1] += arena_moves
-        arena[2] += arena_s
+        games_played += 1
+        moves += arena_moves
+        engine_s += engine_game_s
+        arena_s += arena_game_s
         if progress is not None and k % 20 == 0:
-            progress(min(0.5, arena[2] / seconds / 2))
-    arena_mps = arena[1] / arena[2]
-    engine_mps = engine[1] / engine[2]
+            progress(min(0.5, arena_s / seconds / 2))
+    arena_mps = moves / arena_s
+    engine_mps = moves / engine_s
     # speed-up: enough games for about `seconds` on one job
-    n = max(40, int(arena[0] / arena[2] * seconds))
+    n = max(40, int(games_played / arena_s * seconds))
     n -= n % 2
     sched = schedule(2, players=opts.players, games=n, seed=seed + 1)
     c0, t0 = _cpu(), time.perf_counter()
@@ -95,7 +93,7 @@ def run_tournament_bench(seconds: float = 5.0, jobs: int = 2, preset: str = "cla
     same = [r.outcome_key() for r in one] == [r.outcome_key() for r in many]
     return {
         "preset": preset,
-        "arena_games_per_s": round(arena[0] / arena[2], 1),
+        "arena_games_per_s": round(games_played / arena_s, 1),
         "arena_moves_per_s": round(arena_mps),
         "engine_moves_per_s": round(engine_mps),
         "ratio_moves": round(arena_mps / engine_mps, 3),

@@ -27,7 +27,7 @@ static PyObject *s_public_stocks;
 static PyTypeObject *slots_type;
 static Py_ssize_t slot_offset[N_ATTRS];
 
-static int
+static void
 learn_slots(PyTypeObject *type)
 {
     Py_ssize_t offsets[N_ATTRS];
@@ -35,19 +35,18 @@ learn_slots(PyTypeObject *type)
         PyObject *descr = PyObject_GetAttr((PyObject *)type, attr_name[i]);
         if (descr == NULL) {
             PyErr_Clear();
-            return 0;
+            return;
         }
         int is_slot = Py_IS_TYPE(descr, &PyMemberDescr_Type) &&
                       ((PyMemberDescrObject *)descr)->d_member->type == T_OBJECT_EX;
         offsets[i] = is_slot ? ((PyMemberDescrObject *)descr)->d_member->offset : -1;
         Py_DECREF(descr);
         if (!is_slot) {
-            return 0;
+            return;
         }
     }
     Py_XSETREF(slots_type, (PyTypeObject *)Py_NewRef(type));
     memcpy(slot_offset, offsets, sizeof(offsets));
-    return 1;
 }
 
 /* state.<attribute i>, a new reference (NULL with an exception set) */
@@ -96,8 +95,8 @@ of_mover(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "of_mover: cls must be a tuple type");
         return NULL;
     }
-    if (Py_TYPE(state) != slots_type && !learn_slots(Py_TYPE(state)) && PyErr_Occurred()) {
-        return NULL;
+    if (Py_TYPE(state) != slots_type) {
+        learn_slots(Py_TYPE(state)); /* a type without those slots is read with getattr */
     }
     PyObject *items[VIEW_FIELDS] = {NULL};
     PyObject *seat_obj = NULL, *result = NULL, *pub = NULL, *hands = NULL, *hand = NULL, *builds = NULL,
