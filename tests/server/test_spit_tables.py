@@ -264,3 +264,78 @@ def test_a_new_spit_game_begins_with_a_countdown(db_url: str) -> None:
             assert ack["id"] == "on-time" and ack["move"] == move
         finally:
             ann.close()
+
+
+def _takeover_server(db_url: str) -> ServerThread:
+    """A server whose dropped seats go to the expert reflex bot after 1 s (short, yet long enough for
+    both people to say hello first on a busy machine)."""
+    from spite.server.config import ServerConfig
+
+    return ServerThread(ServerConfig(db_url=db_url, bot_workers=0, grace_seconds=1.0, rate=200, burst=400,
+                                     replacement_level="hard", spit_countdown=0.0))
+
+
+TAKEOVER_OPTIONS = {"spit": {"auto_spit_ms": 150, "auto_slap_ms": 150, "rounds_in_a_row": 2, "time_limit_s": 10},
+                    "speed": {"auto_spit_ms": 150, "time_limit_s": 10}}
+
+
+def _drop_and_see_the_bot_play(base: str, game: str) -> tuple[str, list[str], Client]:
+    """Ann and bob sit down; ann's connection drops; bob, who does not move, sees the takeover and then
+    a move of ann's seat played by the bot (the only one who could have made it)."""
+    table_id, tokens = _two_people(base, game, TAKEOVER_OPTIONS[game])
+    ann, bob = Client(base, table_id), Client(base, table_id)
+    ann.hello(tokens[0])
+    bob.hello(tokens[1])
+    ann.close()
+    bob.until("table", event={"kind": "disconnected", "seat": 0,
+                              "text": "ann dropped from seat 0; a bot takes over in 1 s"})
+    took = bob.until("table", timeout=10)
+    assert took["event"]["kind"] == "takeover", took
+    assert took["table"]["seats"][0]["status"] == "bot" and took["table"]["seats"][0]["botLevel"] == "hard"
+    deadline = time.monotonic() + 10
+    while True:
+        state = bob.until("state", timeout=max(0.1, deadline - time.monotonic()))
+        last = state["last"]
+        if last is not None and last["seat"] == 0:
+            assert last["byBot"] is True
+            break
+    return table_id, tokens, bob
+
+
+@pytest.mark.parametrize("game", ["spit", "speed"])
+def test_a_dropped_seat_is_played_by_a_bot_to_the_end(db_url: str, game: str) -> None:
+    """Issue 19: the takeover of a Spit or Speed seat used to fail (the table froze, listed under the
+    games in play for ever); now the bot plays the seat and the game ends."""
+    with _takeover_server(db_url) as srv:
+        table_id, _tokens, bob = _drop_and_see_the_bot_play(srv.base, game)
+        try:
+            over = play_until_over({1: bob}, random.Random(11))
+            record = httpx.get(srv.base + over["recordUrl"]).json()
+            assert replay(record_from_json(record)).check()["result"] == over["result"]
+            assert any(e.get("p") == 0 for e in record["moves"])  # the bot's moves for ann's seat are kept
+            info = httpx.get(srv.base + f"/api/tables/{table_id}").json()
+            assert info["status"] == "finished" and info["seats"][0]["status"] == "bot"
+            playing = httpx.get(srv.base + "/api/tables", params={"status": "playing"}).json()
+            assert table_id not in [t["id"] for t in playing]
+        finally:
+            bob.close()
+
+
+def test_a_person_comes_back_after_the_takeover(db_url: str) -> None:
+    """Ann returns after the bot took her Spit seat: she is told so, the bot leaves, her moves land."""
+    with _takeover_server(db_url) as srv:
+        table_id, tokens, bob = _drop_and_see_the_bot_play(srv.base, "spit")
+        ann = Client(srv.base, table_id)
+        try:
+            welcome = ann.hello(tokens[0])
+            assert welcome["seat"] == 0
+            back = ann.until("table")
+            assert back["event"]["kind"] == "returned" and back["table"]["seats"][0]["status"] == "connected"
+            assert bob.until("table", event=back["event"])
+            assert not [m for m in ann.received if m["type"] == "error"]
+            over = play_until_over({0: ann, 1: bob}, random.Random(12))
+            assert [m for m in ann.received if m["type"] == "ack"]  # ann's own moves were taken
+            assert over["result"]
+        finally:
+            ann.close()
+            bob.close()
