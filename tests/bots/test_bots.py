@@ -193,3 +193,29 @@ def test_the_move_without_the_why_is_the_move_with_it(spec: str) -> None:
         kinds.add(move.kind == BUILD)
         state.play(move)
     assert kinds == {True, False}  # both build plays and turn ends were asked for
+
+
+# ---------------------------------------------------------------- the match game's side stacks take aces
+MATCH_TAKEN = ["AD 2D 3D 4D 5D", "AC 2C 3C 4C 5C 6C 7C 8C 9C", "AS 2S 3S 4S 5S 6S 7S 8S 9S 10S"]
+
+
+@pytest.mark.parametrize("spec", ["heuristic", "casual", "search:iters=8"])
+def test_in_a_match_the_bots_put_a_stuck_ace_on_a_side_stack(spec: str) -> None:
+    # the three build piles need 6, 10 and J, the stock top is an 8: the two 7s will bridge a 6 to
+    # the stock, the ace can do nothing until a pile is completed, so it goes onto a side stack
+    match = Options.from_preset("match")
+    state = position(match, stocks=["9C 8C", "9D"], hands=["AH 7D 7H 9H 9D", "4H"], builds=MATCH_TAKEN,
+                     rest="stock:1")
+    assert {"HA-D1", "H7-D1", "H9-D1"} <= legal_texts(state)
+    decision = make_bot(spec).decide(state.view(0), random.Random(1))
+    assert decision.move.text.startswith("HA-D")
+
+
+@pytest.mark.parametrize("spec", ["greedy", "heuristic", "search:iters=8"])
+def test_in_a_match_the_bots_start_a_free_pile_with_an_ace_rather_than_discard_it(spec: str) -> None:
+    match = Options.from_preset("match")
+    state = position(match, stocks=["9C 2C", "9D"], hands=["AH 7D 7H 9H 9D", "4H"],
+                     builds=["AD 2D 3D 4D 5D", "AC 2C 3C 4C 5C 6C 7C 8C 9C", ""], rest="stock:1")
+    assert {"HA-B3", "HA-D1"} <= legal_texts(state)
+    decision = make_bot(spec).decide(state.view(0), random.Random(1))
+    assert decision.move.text == "HA-B3"

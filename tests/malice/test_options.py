@@ -19,8 +19,8 @@ def test_classic_defaults() -> None:
 @pytest.mark.parametrize(
     ("preset", "expected"),
     [
-        ("match", {"stock_size": 20, "build_piles": 3, "jokers": 0, "on_empty_draw": "draw_game",
-                   "scoring": "payoff", "match_target": 50}),
+        ("match", {"stock_size": 20, "build_piles": 3, "jokers": 0, "discard_aces": True,
+                   "on_empty_draw": "draw_game", "scoring": "payoff", "match_target": 50}),
         ("skip-bo", {"deck": "skip-bo", "stock_size": 30, "discard_aces": True}),
         ("short", {"stock_size": 13}),
         ("kings-only", {"jokers": 0}),

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
 
 from helpers import cards, hand_text, legal_texts, position
 from spite.cards import format_cards
-from spite.errors import DealError, IllegalMoveError, MissingChanceError
+from spite.errors import DealError, IllegalMoveError, MissingChanceError, RecordMoveError
 from spite.malice import Options, State
+from spite.records import Record, parse_record, replay
+from spite.records.malice import record_from_state
 
 CLASSIC = Options()
 
@@ -163,6 +166,34 @@ def test_aces_may_not_be_discarded_unless_discard_aces() -> None:
     opts = Options.from_preset("classic", {"discard_aces": True})
     state = position(opts, stocks=["9C", "9D"], hands=["AS AH 5D", "4H"], builds=["AD", "AC", "AS 2S", "AH 2H"])
     assert "HA-D1" in legal_texts(state)
+
+
+def test_the_match_game_discards_an_ace_when_the_three_build_piles_are_taken() -> None:
+    # the match text: "Du kannst jede beliebige Karte auf deine Seitenstapel legen"
+    match = Options.from_preset("match")
+    state = position(match, stocks=["9C", "9D"], hands=["AH AS 5D", "4H"], builds=["AD", "AC 2C", "AS 2S 3S"],
+                     rest="draw")
+    assert {"HA-D1", "HA-D2", "HA-D3", "HA-D4"} <= legal_texts(state)
+    state.play("HA-D2")
+    assert format_cards(state.discards[0][1]) == ["AH"] and state.to_move == 1
+    # a hand of aces only is no reason to pass in a match: an ace goes onto a side stack
+    state = position(match, stocks=["9C", "9D"], hands=["AH AH", "4H"], builds=["AD", "AC 2C", "AS 2S 3S"], rest="draw")
+    assert "pass" not in legal_texts(state)
+    assert sorted(m for m in legal_texts(state) if m.startswith("HA-D")) == ["HA-D1", "HA-D2", "HA-D3", "HA-D4"]
+
+
+def test_a_match_record_with_an_ace_discard_checks() -> None:
+    match = Options.from_preset("match")
+    state = position(match, stocks=["9C", "9D"], hands=["AH AS 5D", "4H"], builds=["AD", "AC 2C", "AS 2S 3S"],
+                     rest="draw")
+    deal = record_from_state(state).deal
+    record = parse_record(json.dumps(Record("spite-malice", "match", {}, None, deal, ["HA-D1"]).to_json()))
+    assert replay(record).check() == {"ok": True, "plies": 1, "finished": False, "result": None, "to_move": 1}
+    # the same deal under the classic rules refuses the move, naming the ply and the reason
+    classic = Record("spite-malice", "classic", {"stock_size": 20, "build_piles": 3, "jokers": 0}, None, deal,
+                     ["HA-D1"])
+    with pytest.raises(RecordMoveError, match="an Ace may not be discarded"):
+        replay(classic).check()
 
 
 def test_pass_only_when_no_card_may_be_discarded() -> None:

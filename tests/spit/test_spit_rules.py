@@ -198,9 +198,30 @@ def test_three_centers_skip_a_seat_without_cards_for_the_third_pile() -> None:
 
 
 def test_stuck_without_spit_cards_ends_the_round_fewer_tableau_cards_win() -> None:
-    state = spit([["9S", "2C 9D"], ["9H"]], ["", ""], center_cards=["4C", "4D"], rest="centers")
+    state = spit([["9S", "9D"], ["9H"]], ["", ""], center_cards=["4C", "4D"], rest="centers")
     assert state.phase == "slap" and state.round_winner == 1
     assert state.legal_moves(1) == ["slap C1", "slap C2"] and state.legal_moves(0) == []
+
+
+def test_stuck_without_spit_cards_goes_on_while_a_slot_move_turns_up_a_card() -> None:
+    # rule 2.2.5: 3C lies face down under 9D; moving 9D into an empty slot turns it up, and it fits
+    state = spit([["9S", "3C 9D"], ["9H"]], ["", ""], center_cards=["4C", "4D"], rest="centers")
+    assert state.phase == "play" and state.stuck and state.round_winner is None
+    assert state.legal_moves(0) == ["T2-T3", "T2-T4", "T2-T5"] and state.legal_moves(1) == []
+    assert state.next_event_time() is None  # nothing fires by itself: the player's slot move decides
+    events = state.apply(0, "T2-T3", 100)
+    assert [(e.kind, e.text) for e in events] == [("move", "T2-T3")]
+    assert not state.stuck and state.legal_moves(0) == ["T2-C1", "T2-C2"]
+    state.apply(0, "T2-C1", 200)  # the turned-up 3C plays; 9S, 9D and 9H fit nowhere: now the round ends
+    assert state.phase == "slap" and state.round_winner == 1
+
+
+def test_stuck_without_spit_cards_ends_once_the_card_turned_up_does_not_fit() -> None:
+    state = spit([["9S", "8C 9D"], ["9H"]], ["", ""], center_cards=["4C", "4D"], rest="centers")
+    assert state.phase == "play" and state.stuck
+    events = state.apply(0, "T2-T3", 100)  # 8C turns up and fits nowhere; no face-down card is left
+    assert [(e.kind, e.seat, e.text) for e in events] == [("move", 0, "T2-T3"), ("round-won", 1, "stuck")]
+    assert state.phase == "slap" and state.round_winner == 1
 
 
 def test_stuck_without_spit_cards_tie_goes_to_the_last_center_play() -> None:

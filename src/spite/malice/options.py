@@ -148,8 +148,8 @@ _FIELD_TYPES: Final[dict[str, type]] = {
 PRESETS: Final[dict[str, dict[str, Any]]] = {
     "classic": {},
     "cat-and-mouse": {},
-    "match": {"stock_size": 20, "build_piles": 3, "jokers": 0, "on_empty_draw": "draw_game",
-              "scoring": "payoff", "match_target": 50},
+    "match": {"stock_size": 20, "build_piles": 3, "jokers": 0, "discard_aces": True,
+              "on_empty_draw": "draw_game", "scoring": "payoff", "match_target": 50},
     "skip-bo": {"deck": "skip-bo", "stock_size": 30, "discard_aces": True},
     "short": {"stock_size": 13},
     "kings-only": {"jokers": 0},

@@ -353,6 +353,10 @@ class SpitState(RealtimeState):
                             return True
         return False
 
+    def _any_reveal(self) -> bool:
+        """Can some player turn up a face-down card by a move into an empty slot (rule 2.2.4)?"""
+        return any(any(not pile for pile in tab) and any(len(pile) >= 2 for pile in tab) for tab in self.tableaus)
+
     def _settle(self, events: list[Event]) -> None:
         """After a change in play: is the table stuck now, and does a stuck table end the round?"""
         if self.phase != PLAYING:
@@ -361,7 +365,9 @@ class SpitState(RealtimeState):
             self._set_stuck(False)
             return
         self._set_stuck(True)
-        if not self.spits[0] and not self.spits[1]:
+        # rule 2.2.5: with no spit cards left a player who can still turn up a face-down card by a
+        # slot move is not stuck yet (the card turned up may fit), so the round goes on
+        if not self.spits[0] and not self.spits[1] and not self._any_reveal():
             counts = [self.tableau_cards(0), self.tableau_cards(1)]
             winner = (0 if counts[0] < counts[1] else 1) if counts[0] != counts[1] else self._tiebreak()
             self._win_round(winner, "stuck", events)

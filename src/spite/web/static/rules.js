@@ -84,8 +84,8 @@ const RULES = {
           <dl class="presets">
           <dt>classic</dt><dd>The rules above: 108 cards, stocks of 26, four build piles.</dd>
           <dt>cat-and-mouse</dt><dd>An older name of Spite and Malice; the same game.</dd>
-          <dt>match</dt><dd>The shorter text's game: stocks of 20, three build piles, no jokers (only kings are wild). An
-            empty draw pile ends the game as a draw. The winner scores one point per card left in the opponent's stock;
+          <dt>match</dt><dd>The shorter text's game: stocks of 20, three build piles, no jokers (only kings are wild). Any
+            card may go onto a discard pile, aces too. An empty draw pile ends the game as a draw. The winner scores one point per card left in the opponent's stock;
             50 points win a match (the server plays one game at a time).</dd>
           <dt>skip-bo</dt><dd>The Skip-Bo deck: twelve each of 1 to 12 plus 18 wilds (162 cards), stocks of 30, piles built
             from 1 to 12; 1s may be discarded.</dd>
@@ -167,7 +167,7 @@ const RULES = {
           <dt>classic</dt><dd>Die Regeln oben: 108 Karten, Vorratsstapel mit 26 Karten, vier Mittelstapel.</dd>
           <dt>cat-and-mouse</dt><dd>Ein älterer Name für Spite and Malice; dasselbe Spiel.</dd>
           <dt>match</dt><dd>Das Spiel der kürzeren Anleitung: Vorratsstapel mit 20 Karten, drei Mittelstapel, keine Joker (nur
-            Könige sind Wildcards). Ist der Nachziehstapel leer, endet das Spiel unentschieden. Der Sieger erhält einen Punkt
+            Könige sind Wildcards). Jede Karte darf abgelegt werden, auch ein Ass. Ist der Nachziehstapel leer, endet das Spiel unentschieden. Der Sieger erhält einen Punkt
             je Karte, die noch im Vorratsstapel des Gegners liegt; 50 Punkte gewinnen die Partie (der Server spielt je ein
             Spiel).</dd>
           <dt>skip-bo</dt><dd>Das Skip-Bo-Paket: je zwölf Karten der Werte 1 bis 12 plus 18 Wildcards (162 Karten),
@@ -230,7 +230,8 @@ const RULES = {
           <li>Then every player who still has spit cards calls <b>spit</b>; when all have called, each turns their top spit card
             onto their center pile and play goes on. The server calls spit for a player who has not done so after 3 seconds.</li>
           <li>A player without spit cards is skipped: the other one flips alone.</li>
-          <li>If the table is stuck and nobody has spit cards left, the round ends: the player with fewer tableau cards wins it.</li></ul>`],
+          <li>If the table is stuck and nobody has spit cards left, the round ends once no player can turn up a face-down card
+            by a move into an empty place (the card turned up may fit): the player with fewer tableau cards wins it.</li></ul>`],
         ["slap", "The slap: the end of a round", `<ul>
           <li>Whoever has emptied <b>all five tableau piles and their spit pile</b> wins the round and <b>slaps</b> one of the
             center piles: they take that pile, the other player takes the other one.</li>
@@ -300,7 +301,8 @@ const RULES = {
             seines Spit-Stapels auf seinen Mittelstapel auf, und das Spiel geht weiter. Der Server ruft nach 3 Sekunden für
             einen Spieler, der es noch nicht getan hat.</li>
           <li>Wer keine Spit-Karten mehr hat, wird übersprungen: Der andere deckt allein auf.</li>
-          <li>Steckt der Tisch fest und hat niemand mehr Spit-Karten, endet die Runde: Wer weniger Tableau-Karten hat, gewinnt sie.</li></ul>`],
+          <li>Steckt der Tisch fest und hat niemand mehr Spit-Karten, endet die Runde, sobald auch keiner mehr durch Verschieben
+            auf einen leeren Platz eine verdeckte Karte aufdecken kann (sie könnte passen): Wer weniger Tableau-Karten hat, gewinnt sie.</li></ul>`],
         ["slap", "Aufschlagen: das Rundenende", `<ul>
           <li>Wer <b>alle fünf Tableau-Stapel und seinen Spit-Stapel</b> geleert hat, gewinnt die Runde und <b>schlägt</b> einen
             der Mittelstapel <b>auf</b>: Er nimmt diesen Stapel, der Gegner den anderen.</li>
