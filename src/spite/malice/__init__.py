@@ -3,7 +3,7 @@
 >>> from spite.malice import Options, State
 >>> state = State.new(Options.from_preset("classic"), seed=1)
 >>> while not state.is_over:
-...     state.play(state.legal_moves()[0])
+...     _ = state.play(state.legal_moves()[0])
 >>> state.result.reason in ("stock", "blocked", "turn-limit", "draw-pile-empty")
 True
 """

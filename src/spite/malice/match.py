@@ -11,7 +11,7 @@ after the winner); after a drawn game, the seat after the one that began it.
 >>> while not match.is_over:
 ...     game = match.start_game()
 ...     while not game.is_over:
-...         game.play(game.legal_moves()[0])
+...         _ = game.play(game.legal_moves()[0])
 ...     match.finish_game(game)
 >>> max(match.scores) >= 5 and match.winner is not None
 True

@@ -1,9 +1,12 @@
 """Records of the Spite and Malice family: replay, write, and the three commands' answers.
 
+The family's part of :mod:`spite.records` (which re-exports it), kept in the family's package so that
+the game adapter (:mod:`spite.malice.game`) records and replays without importing a layer above.
+
 >>> from spite.malice import Options, State
 >>> state = State.new(Options.from_preset("short"), seed=5)
 >>> for _ in range(30):
-...     state.play(state.legal_moves()[-1])
+...     _ = state.play(state.legal_moves()[-1])
 >>> record = record_from_state(state, "short")
 >>> replayed = replay_malice(record)
 >>> replayed.state.show_json(everything=True) == state.show_json(everything=True)
@@ -23,9 +26,9 @@ from spite.errors import (
     OptionsError,
     RecordMoveError,
 )
+from spite.games import Record
 from spite.malice.options import Options
 from spite.malice.state import State
-from spite.records import DEFAULT_PRESETS, Record
 
 __all__ = ["MaliceReplay", "new_record", "positions", "record_from_state", "replay_malice", "state_from_record"]
 
@@ -62,7 +65,7 @@ class MaliceReplay:
 
 def options_of(record: Record) -> tuple[str, Options]:
     """The preset name and checked options of a record (malformed if unknown or nonsensical)."""
-    preset = record.preset if record.preset is not None else DEFAULT_PRESETS["spite-malice"]
+    preset = record.preset if record.preset is not None else "classic"
     try:
         return preset, Options.from_preset(preset, record.options)
     except OptionsError as exc:
@@ -192,7 +195,7 @@ def positions(record: Record) -> tuple[list[dict[str, Any]], list[dict[str, Any]
     >>> from spite.malice import Options, State
     >>> state = State.new(Options.from_preset("short"), seed=5)
     >>> for _ in range(12):
-    ...     state.play(state.legal_moves()[-1])
+    ...     _ = state.play(state.legal_moves()[-1])
     >>> moves, shown = positions(record_from_state(state, "short"))
     >>> len(shown) == len(moves) + 1 == 13 and shown[-1] == state.show_json(everything=True)
     True

@@ -11,7 +11,9 @@ decides comes from the game's seed (one generator per chance event, see
 >>> len(state.hands[state.to_move]), len(state.stocks[0]), state.is_over
 (5, 13, False)
 >>> move = state.legal_moves()[0]
->>> state.play(move)
+>>> played = state.play(move)
+>>> played.move is move, played.seat == state.history[-1].seat
+(True, True)
 >>> state.undo() is move
 True
 """
@@ -21,7 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from spite.cards import (
     RANKS,
@@ -49,7 +51,7 @@ from spite.malice.options import Options
 if TYPE_CHECKING:
     from spite.malice.view import SeatView
 
-__all__ = ["Result", "State"]
+__all__ = ["Played", "Result", "State"]
 
 COMPLETE = 12
 """A build pile is complete when its value reaches the Queen (12)."""
@@ -72,6 +74,102 @@ class Result:
         if self.points is not None:
             out["points"] = self.points
         return out
+
+
+Draw = tuple[int, tuple[int, ...]] | tuple[int, tuple[int, ...], int, tuple[int, ...], tuple[int, ...]]
+"""What a draw took: ``(seat, cards)`` straight from the draw pile, or ``(seat, cards, hand length
+before, draw pile before, set-aside cards before)`` when the set-aside cards were shuffled in on the
+way (the undo puts the piles back as they were)."""
+
+_NO_SHUFFLES: tuple[tuple[int, ...], ...] = ()
+
+
+class Played(NamedTuple):
+    """What one :meth:`State.play` did: the move, the chance events it caused and what it turned up.
+
+    It is also the move's entry in :attr:`State.history` (what :meth:`State.undo` needs), so making
+    it costs play nothing beyond the undo record it already kept. Read the named fields and the
+    properties; the fields marked *undo* are the engine's own.
+
+    >>> from spite.malice import Options
+    >>> state = State.new(Options.from_preset("short"), seed=7)
+    >>> first = state.play(state.end_moves()[0])    # the next seat holds 5 cards: it draws none
+    >>> played = state.play(state.end_moves()[0])   # the first seat draws the card it discarded
+    >>> played.ends_turn, played.reveals, played.drawn_by == first.seat == state.to_move, len(played.drawn)
+    (True, True, True, 1)
+    """
+
+    move: Move
+    """The move played (interned)."""
+    before: tuple[int, int, int, int, Result | None, int]
+    """*undo*: to_move, turn, idle_turns, played_this_turn, result, shuffles before the move."""
+    card: int
+    """The card the move put on a build or discard pile (-1 for ``pass``); now face up."""
+    hand_pos: int
+    """*undo*: where a build play's card was in the hand (-1: not from the hand)."""
+    completed: tuple[int, tuple[int, ...], tuple[int, ...] | None, int] | None
+    """*undo*: the build pile the move completed (index, its cards, the draw pile before they were
+    shuffled in or ``None``, the set-aside length before), or ``None``."""
+    drew: Draw | None
+    """*undo*: the draw the move caused (see :data:`Draw`): the mover's refilled empty hand, or the
+    next seat's draw at the start of its turn; ``None``: none."""
+    turn_end: tuple[int, int] | None
+    """*undo*: a discard's card and where it was in the hand."""
+    shuffles: tuple[tuple[int, ...], ...]
+    """Every shuffle the move caused, in order, as the new draw pile (bottom to top): a completed
+    pile shuffled in, set-aside cards shuffled when the draw pile ran out. These are the record's
+    chance entries after the move."""
+    turned: int
+    """The stock card a stock play turned face up (-1: none)."""
+
+    @property
+    def seat(self) -> int:
+        """The seat that played the move."""
+        return self.before[0]
+
+    @property
+    def ends_turn(self) -> bool:
+        """True for a discard or ``pass``."""
+        return self.move.kind != BUILD
+
+    @property
+    def completed_pile(self) -> tuple[int, tuple[int, ...]] | None:
+        """The build pile the move completed (0-based) and its cards, which left the table."""
+        done = self.completed
+        return None if done is None else (done[0], done[1])
+
+    @property
+    def drawn_by(self) -> int | None:
+        """The seat whose hand the move filled from the draw pile, or ``None``."""
+        drew = self.drew
+        return None if drew is None else drew[0]
+
+    @property
+    def drawn(self) -> tuple[int, ...]:
+        """The cards drawn (only :attr:`drawn_by` may see them), in the order they were drawn."""
+        drew = self.drew
+        return () if drew is None else drew[1]
+
+    @property
+    def turned_up(self) -> tuple[int, ...]:
+        """The cards that came face up for everyone besides :attr:`card`: the new stock top."""
+        return () if self.turned < 0 else (self.turned,)
+
+    @property
+    def reveals(self) -> bool:
+        """True when the move showed a card that was hidden or ended the turn (a stock play, a draw,
+        a discard or pass): a player may not take it back."""
+        move = self.move
+        return move.kind != BUILD or move.source == STOCK or self.drew is not None
+
+    def record_entries(self) -> list[Any]:
+        """The move as a record's ``moves`` entries: its text, then a ``{"shuffle": [...]}`` per
+        shuffle it caused."""
+        return [self.move.text, *({"shuffle": format_cards(cards)} for cards in self.shuffles)]
+
+
+_new_played = tuple.__new__
+"""``Played`` made without its generated ``__new__`` (a third of the cost, on the hot path)."""
 
 
 class State:
@@ -129,7 +227,8 @@ class State:
     played_this_turn: int
     result: Result | None
     shuffles: int
-    history: list[tuple[Any, ...]]
+    history: list[Played]
+    """Every move played so far, with what :meth:`undo` needs (:class:`Played`)."""
     chance_log: list[tuple[int, tuple[int, ...]]]
     chance_queue: list[list[int]]
     initial: dict[str, Any]
@@ -434,8 +533,8 @@ class State:
         raise IllegalMoveError(f"you hold no {describe_rank(rank, self.opts.skipbo).split(' ', 1)[1]}")
 
     # ================================================================== playing
-    def play(self, move: Move | str) -> None:
-        """Play ``move`` (a :class:`Move` or its text) for the player to move.
+    def play(self, move: Move | str) -> Played:
+        """Play ``move`` (a :class:`Move` or its text) for the player to move; what happened.
 
         Raises :class:`IllegalMoveError` with a player's reason if the move may not be made; the
         state is then unchanged.
@@ -446,7 +545,8 @@ class State:
             raise IllegalMoveError("the game is over")
         seat = self.to_move
         kind = move.kind
-        before = (self.to_move, self.turn, self.idle_turns, self.played_this_turn, self.result, self.shuffles)
+        shuffles = self.shuffles
+        before = (seat, self.turn, self.idle_turns, self.played_this_turn, self.result, shuffles)
         if kind == BUILD:
             b = move.target
             builds = self.builds
@@ -457,6 +557,7 @@ class State:
             source = move.source
             hand = self.hands[seat]
             hand_pos = -1
+            turned = -1
             if source == STOCK:
                 stock = self.stocks[seat % 2 if self.opts.partnerships else seat]
                 card = stock[-1]
@@ -465,6 +566,9 @@ class State:
                     self._check(move)
                 stock.pop()
                 self._public_tops = None
+                k = self.opts.open_stock
+                if len(stock) >= k:
+                    turned = stock[-k]
             elif source == HAND:
                 r = move.rank
                 for i, card in enumerate(hand):  # noqa: B007 (i is used after the loop)
@@ -492,7 +596,7 @@ class State:
             pile = builds[b] = (*pile, card)
             self.played_this_turn += 1
             completed: tuple[int, tuple[int, ...], tuple[int, ...] | None, int] | None = None
-            refill: tuple[Any, ...] | None = None
+            refill: Draw | None = None
             ply = len(self.history)
             if source == STOCK and not stock:
                 self._win(seat)
@@ -510,8 +614,11 @@ class State:
                         self.set_aside.extend(pile)
                 if not hand and self.opts.refill_empty_hand:
                     refill = self._draw(seat, self.opts.hand_size)
-            self.history.append((move, before, card, hand_pos, completed, refill, None))
-            return
+            played = _new_played(Played, (move, before, card, hand_pos, completed, refill, None,
+                                          _NO_SHUFFLES if self.shuffles == shuffles else self._shuffled_since(ply),
+                                          turned))
+            self.history.append(played)
+            return played
         # a turn-ending move
         if kind == DISCARD:
             self._check(move)
@@ -524,14 +631,27 @@ class State:
             piles = self.discards[seat]
             d = move.target
             self.discards[seat] = (*piles[:d], (*piles[d], card), *piles[d + 1:])
-            turn_end = (card, i)
+            turn_end: tuple[int, int] | None = (card, i)
             passed = False
         else:
             self._check(move)
             turn_end = None
+            card = -1
             passed = True
         drew = self._end_turn(passed)
-        self.history.append((move, before, -1, -1, None, drew, turn_end))
+        played = _new_played(Played, (move, before, card, -1, None, drew, turn_end,
+                                      _NO_SHUFFLES if self.shuffles == shuffles else
+                                      self._shuffled_since(len(self.history)), -1))
+        self.history.append(played)
+        return played
+
+    def _shuffled_since(self, ply: int) -> tuple[tuple[int, ...], ...]:
+        """The shuffles logged for ``ply`` (the move being played)."""
+        log = self.chance_log
+        k = len(log)
+        while k and log[k - 1][0] == ply:
+            k -= 1
+        return tuple([cards for _, cards in log[k:]])
 
     def _win(self, seat: int) -> None:
         opts = self.opts
@@ -547,7 +667,7 @@ class State:
     def _draw_result(self, reason: str) -> None:
         self.result = Result(None, reason, 0 if self.opts.scoring == "payoff" else None)
 
-    def _end_turn(self, passed: bool) -> tuple[Any, ...] | None:
+    def _end_turn(self, passed: bool) -> Draw | None:
         if passed and self.played_this_turn == 0:
             self.idle_turns += 1
         else:
@@ -566,21 +686,23 @@ class State:
         self.played_this_turn = 0
         return self._draw(nxt, self.opts.hand_size - len(self.hands[nxt]))
 
-    def _draw(self, seat: int, due: int) -> tuple[Any, ...] | None:
-        """Draw ``due`` cards for ``seat``; the undo information (or None if nothing happened)."""
+    def _draw(self, seat: int, due: int) -> Draw | None:
+        """Draw ``due`` cards for ``seat``, one by one from the top; what was drawn, with the undo
+        information (``None`` if nothing happened)."""
         if due <= 0:
             return None
         draw = self.draw
         if len(draw) >= due:
-            hand = self.hands[seat]
-            for _ in range(due):
-                hand.append(draw.pop())
-            return (seat, due)
+            taken = tuple(draw[:-due - 1:-1])  # the top card first, as drawn one by one
+            del draw[-due:]
+            self.hands[seat].extend(taken)
+            return (seat, taken)
         if self.opts.on_empty_draw == "draw_game" and len(draw) + len(self.set_aside) < due:
             self._draw_result("draw-pile-empty")
             return None
         hand = self.hands[seat]
-        snapshot = (seat, len(hand), tuple(draw), tuple(self.set_aside))
+        hand_len = len(hand)
+        old_draw, old_aside = tuple(draw), tuple(self.set_aside)
         ply = len(self.history)
         while due:
             if not self.draw:
@@ -591,7 +713,7 @@ class State:
                 self.draw = self._shuffled(heap, ply)
             hand.append(self.draw.pop())
             due -= 1
-        return snapshot
+        return (seat, tuple(hand[hand_len:]), hand_len, old_draw, old_aside)
 
     def _shuffled(self, cards: list[int], ply: int) -> list[int]:
         """The cards shuffled as chance decides: a queued outcome, else the seed."""
@@ -620,9 +742,7 @@ class State:
         """Take back the last move and return it; the state is exactly as before that move."""
         if not self.history:
             raise IllegalMoveError("there is no move to undo")
-        entry = self.history.pop()
-        move: Move = entry[0]
-        before, card, hand_pos, completed, drew, turn_end = entry[1:]
+        move, before, card, hand_pos, completed, drew, turn_end, _, _ = self.history.pop()
         ply = len(self.history)
         while self.chance_log and self.chance_log[-1][0] == ply:
             self.chance_log.pop()
@@ -655,17 +775,16 @@ class State:
         (self.to_move, self.turn, self.idle_turns, self.played_this_turn, self.result, self.shuffles) = before
         return move
 
-    def _undo_draw(self, drew: tuple[Any, ...] | None) -> None:
+    def _undo_draw(self, drew: Draw | None) -> None:
         if drew is None:
             return
         if len(drew) == 2:
-            seat, count = drew
+            seat, cards = drew
             hand = self.hands[seat]
-            draw = self.draw
-            for _ in range(count):
-                draw.append(hand.pop())
+            del hand[len(hand) - len(cards):]
+            self.draw.extend(reversed(cards))
             return
-        seat, hand_len, draw, aside = drew
+        seat, _, hand_len, draw, aside = drew
         del self.hands[seat][hand_len:]
         self.draw = list(draw)
         self.set_aside = list(aside)
@@ -673,7 +792,7 @@ class State:
     # ================================================================== records
     def move_log(self) -> list[Move]:
         """The moves played so far, in order."""
-        return [entry[0] for entry in self.history]
+        return [entry.move for entry in self.history]
 
     def record_moves(self) -> list[Any]:
         """The record's ``moves``: every move's text, each followed by the shuffles it caused."""
@@ -684,7 +803,7 @@ class State:
             out.append({"shuffle": format_cards(chance[k][1])})
             k += 1
         for ply, entry in enumerate(self.history):
-            out.append(entry[0].text)
+            out.append(entry.move.text)
             while k < len(chance) and chance[k][0] == ply:
                 out.append({"shuffle": format_cards(chance[k][1])})
                 k += 1

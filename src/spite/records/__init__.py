@@ -1,9 +1,11 @@
 """Game records (``spite-record/1``, records.md §3): read, write, replay, for every game.
 
 A record is JSON. :func:`parse_record` checks its outer shape and gives a :class:`Record`;
-:func:`replay` hands it to the family's replayer (:mod:`spite.records.malice` for Spite and
-Malice, :mod:`spite.records.spit` for Spit and Speed), which plays every entry through the engine
-and gives a :class:`Replay`: the position reached, or the first illegal move.
+:func:`replay` looks the record's game up in the registry (:mod:`spite.games`) and lets that game
+replay it (the family code lives with the family: :mod:`spite.malice.record`,
+:mod:`spite.spit.record`, re-exported here as :mod:`spite.records.malice` and
+:mod:`spite.records.spit`): every entry is played through the engine, giving a :class:`Replay`,
+the position reached, or the first illegal move.
 
 Errors: :class:`~spite.errors.MalformedRecordError` (the record cannot be read: exit code 2) and
 :class:`~spite.errors.RecordMoveError` (a move that may not be made: exit code 1).
@@ -12,60 +14,30 @@ Errors: :class:`~spite.errors.MalformedRecordError` (the record cannot be read: 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from spite.errors import MalformedRecordError, RecordMoveError
-
-FORMAT = "spite-record/1"
-GAMES = ("spite-malice", "spit", "speed")
-DEFAULT_PRESETS = {"spite-malice": "classic", "spit": "spit", "speed": "speed"}
+from spite.errors import MalformedRecordError, OptionsError, RecordMoveError
+from spite.games import FORMAT, GameState, Record, game_names, get_game
 
 __all__ = [
-    "DEFAULT_PRESETS",
     "FORMAT",
-    "GAMES",
     "Record",
     "Replay",
     "dump_record",
     "load_record",
     "parse_record",
     "replay",
+    "replay_game",
 ]
-
-
-@dataclass
-class Record:
-    """One game as records.md §3 writes it (the JSON object, checked for shape only)."""
-
-    game: str = "spite-malice"
-    preset: str | None = None
-    options: dict[str, Any] = field(default_factory=dict)
-    seed: int | str | None = None
-    deal: dict[str, Any] | None = None
-    moves: list[Any] = field(default_factory=list)
-    result: dict[str, Any] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The record as a JSON object, keys in the order of records.md."""
-        out: dict[str, Any] = {"format": FORMAT, "game": self.game}
-        out["preset"] = self.preset if self.preset is not None else DEFAULT_PRESETS[self.game]
-        out["options"] = dict(self.options)
-        if self.seed is not None:
-            out["seed"] = self.seed
-        if self.deal is not None:
-            out["deal"] = self.deal
-        out["moves"] = list(self.moves)
-        if self.result is not None:
-            out["result"] = self.result
-        return out
 
 
 class Replay(Protocol):
     """What replaying a record gives: the position reached, ready for the three commands."""
 
     plies: int
+    state: Any
+    """The position reached: the family's engine state."""
 
     def check(self) -> dict[str, Any]:
         """``spite check``'s JSON for a record whose every entry was legal."""
@@ -101,8 +73,8 @@ def record_from_json(data: object) -> Record:
     if unknown:
         raise MalformedRecordError(f"unknown record field {unknown[0]!r}")
     game = data.get("game", "spite-malice")
-    if game not in GAMES:
-        raise MalformedRecordError(f"unknown game {game!r} (one of {', '.join(GAMES)})")
+    if not isinstance(game, str) or game not in game_names():
+        raise MalformedRecordError(f"unknown game {game!r} (one of {', '.join(game_names())})")
     preset = data.get("preset")
     if preset is not None and not isinstance(preset, str):
         raise MalformedRecordError("preset must be a string")
@@ -146,15 +118,24 @@ def dump_record(record: Record, indent: int | None = 1) -> str:
     return json.dumps(record.to_json(), indent=indent, ensure_ascii=False) + "\n"
 
 
+def _game_of(record: Record) -> Any:
+    try:
+        return get_game(record.game)
+    except OptionsError as exc:
+        raise MalformedRecordError(str(exc)) from None
+
+
 def replay(record: Record) -> Replay:
-    """Replay every entry of ``record``; raises on a malformed record or an illegal move."""
-    if record.game == "spite-malice":
-        from spite.records.malice import replay_malice
+    """Replay every entry of ``record`` for the record commands; raises on a malformed record or an
+    illegal move."""
+    result: Replay = _game_of(record).replay(record)
+    return result
 
-        return replay_malice(record)
-    from spite.records.spit import replay_spit
 
-    return replay_spit(record)
+def replay_game(record: Record) -> GameState:
+    """Replay every entry of ``record`` into a :class:`~spite.games.GameState` that play can go on from."""
+    state: GameState = _game_of(record).from_record(record)
+    return state
 
 
 _ = RecordMoveError  # re-exported for callers that catch it from here

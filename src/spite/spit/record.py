@@ -1,5 +1,8 @@
 """Records of Spit and Speed: replay, write, and the three commands' answers.
 
+The family's part of :mod:`spite.records` (which re-exports it), kept in the family's package so that
+the game adapter (:mod:`spite.spit.game`) records and replays without importing a layer above.
+
 Move entries are objects ``{"t": ms, "p": seat, "m": "T3-C1"}`` with ``t`` never decreasing. The
 replayer lets the time pass to ``t`` (firing what falls due: automatic spit calls and slaps, the
 time limit), then plays the move. A bare ``{"t": ms}`` only lets the time pass (the engine writes
@@ -32,7 +35,7 @@ from typing import Any
 
 from spite.cards import format_card, format_cards
 from spite.errors import IllegalMoveError, MalformedRecordError, OptionsError, RecordMoveError
-from spite.records import Record
+from spite.games import Record
 from spite.spit import AnyState, Event, new_game
 from spite.spit.deals import parse_speed_deal, parse_spit_deal
 from spite.spit.options import SpitOptions
