@@ -166,3 +166,67 @@ def test_a_record_of_another_game_is_refused() -> None:
     record = _new("spit").to_record()
     with pytest.raises(MalformedRecordError, match="no speed game"):
         get_game("speed").from_record(record)
+
+
+# ---------------------------------------------------------------------- what State.play reports
+def _first_play(seed: int, wanted: Any) -> tuple[Any, Any, Any]:
+    """Random games of ``short`` until a build play for which ``wanted(played, before)`` holds;
+    gives (the state after it, the play result, the state before it)."""
+    from spite.malice import Options, State
+
+    rng = random.Random(seed)
+    for game_seed in range(200):
+        state = State.new(Options.from_preset("short"), seed=game_seed)
+        while not state.is_over:
+            before = state.copy()
+            builds = state.build_moves()
+            played = state.play(rng.choice(builds or state.end_moves()))
+            if wanted(played, before):
+                return state, played, before
+    raise AssertionError("no such play in 200 games")
+
+
+def test_a_play_that_completes_a_build_pile_reports_the_pile_and_its_shuffle() -> None:
+    from spite.cards import format_cards
+
+    state, played, before = _first_play(1, lambda p, b: p.completed_pile is not None)
+    pile, cards = played.completed_pile
+    assert len(cards) == 12 and cards == (*before.builds[pile], played.card) and state.builds[pile] == ()
+    # short shuffles a completed pile into the draw pile: the shuffle is the new draw pile
+    assert len(played.shuffles) >= 1 and sorted(played.shuffles[0]) == sorted([*before.draw, *cards])
+    assert not played.ends_turn and played.seat == before.to_move
+    entries = played.record_entries()
+    assert entries[0] == played.move.text and entries[1:] == [{"shuffle": format_cards(c)} for c in played.shuffles]
+    moves = state.record_moves()
+    assert moves[-len(entries):] == entries  # exactly the record's entries for the move
+    assert state.history[-1] is played
+
+
+def test_a_play_that_empties_the_hand_reports_the_refill() -> None:
+    state, played, before = _first_play(2, lambda p, b: p.drawn_by is not None and not p.ends_turn)
+    seat = played.seat
+    assert played.drawn_by == seat and len(before.hands[seat]) == 1
+    assert list(played.drawn) == state.hands[seat] and len(played.drawn) == 5
+    assert played.reveals  # the hidden cards drawn: the move cannot be taken back
+    if not played.shuffles:
+        assert list(played.drawn) == before.draw[::-1][:5] == before.draw[-5:][::-1]
+
+
+def test_a_stock_play_reports_the_card_it_turned_up_and_an_ordinary_play_nothing() -> None:
+    from spite.malice import STOCK
+
+    state, played, before = _first_play(3, lambda p, b: p.move.source == STOCK and p.turned_up)
+    stock = state.stock_of(played.seat)
+    assert played.turned_up == (stock[-1],) and played.card == before.stock_of(played.seat)[-1] and played.reveals
+    _, quiet, _ = _first_play(4, lambda p, b: not p.ends_turn and p.move.source != STOCK and p.drew is None
+                              and p.completed is None)
+    assert (quiet.shuffles, quiet.drawn, quiet.turned_up, quiet.reveals, quiet.completed_pile) == ((), (), (), False,
+                                                                                                    None)
+
+
+def test_undo_after_each_reported_play_restores_the_position() -> None:
+    for wanted in (lambda p, b: p.completed_pile is not None, lambda p, b: p.drawn_by is not None):
+        state, _, before = _first_play(5, wanted)
+        state.undo()
+        assert state.show_json(everything=True) == before.show_json(everything=True)
+        assert state.chance_log == before.chance_log and state.shuffles == before.shuffles
