@@ -280,8 +280,9 @@ TAKEOVER_OPTIONS = {"spit": {"auto_spit_ms": 150, "auto_slap_ms": 150, "rounds_i
 
 
 def _drop_and_see_the_bot_play(base: str, game: str) -> tuple[str, list[str], Client]:
-    """Ann and bob sit down; ann's connection drops; bob, who does not move, sees the takeover and then
-    a move of ann's seat played by the bot (the only one who could have made it)."""
+    """Ann and bob sit down; ann's connection drops; bob sees the takeover, then plays slowly (at Speed
+    a seat may have to wait for the other's play) until a move of ann's seat arrives: the bot's, as
+    nobody else can make one."""
     table_id, tokens = _two_people(base, game, TAKEOVER_OPTIONS[game])
     ann, bob = Client(base, table_id), Client(base, table_id)
     ann.hello(tokens[0])
@@ -292,14 +293,21 @@ def _drop_and_see_the_bot_play(base: str, game: str) -> tuple[str, list[str], Cl
     took = bob.until("table", timeout=10)
     assert took["event"]["kind"] == "takeover", took
     assert took["table"]["seats"][0]["status"] == "bot" and took["table"]["seats"][0]["botLevel"] == "hard"
+    rng = random.Random(7)
     deadline = time.monotonic() + 10
     while True:
-        state = bob.until("state", timeout=max(0.1, deadline - time.monotonic()))
-        last = state["last"]
-        if last is not None and last["seat"] == 0:
-            assert last["byBot"] is True
-            break
-    return table_id, tokens, bob
+        assert time.monotonic() < deadline, "the bot never played the dropped seat"
+        try:
+            msg = bob.recv(0.4)
+        except TimeoutError:
+            last = bob.last_state
+            if last is not None and last["legal"]:
+                bob.send({"type": "move", "move": rng.choice(last["legal"]), "stateVersion": last["stateVersion"]})
+            continue
+        assert msg["type"] != "gameOver", "the game ended before the bot played the dropped seat"
+        if msg["type"] == "state" and msg["last"] is not None and msg["last"]["seat"] == 0:
+            assert msg["last"]["byBot"] is True
+            return table_id, tokens, bob
 
 
 @pytest.mark.parametrize("game", ["spit", "speed"])
@@ -339,3 +347,28 @@ def test_a_person_comes_back_after_the_takeover(db_url: str) -> None:
         finally:
             ann.close()
             bob.close()
+
+
+def test_a_spit_table_refuses_hint_undo_and_next(server: ServerThread) -> None:
+    """Hints, undo and a match's next game belong to Spite and Malice: a Spit table says so in one line,
+    to the asker only, and the game goes on."""
+    table_id, tokens = _two_people(server.base)
+    ann, bob = Client(server.base, table_id), Client(server.base, table_id)
+    try:
+        welcome = ann.hello(tokens[0])
+        bob.hello(tokens[1])
+        version = welcome["stateVersion"]
+        for msg in ({"type": "hint", "id": "h"}, {"type": "undo", "stateVersion": version, "id": "u"},
+                    {"type": "next", "id": "n"}):
+            ann.send(msg)
+            err = ann.until("error")
+            assert err["id"] == msg["id"] and err["code"] == "bad-message"
+            assert err["message"] == f"{msg['type']}: Spit and Speed tables have no hints, undo or matches"
+        drain(bob)
+        assert not [m for m in bob.received if m["type"] == "error"]
+        ann.send({"type": "sync"})
+        state = ann.until("state")
+        assert not state["view"]["finished"] and not state.get("canUndo")
+    finally:
+        ann.close()
+        bob.close()

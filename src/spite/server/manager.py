@@ -379,10 +379,8 @@ class Manager:
         if isinstance(msg, MoveMessage):
             await table.player_move(conn, msg.move, msg.stateVersion, msg.id)
             return
-        if isinstance(table, SpitTable):
-            conn.error("bad-message", f"{msg.type}: Spit and Speed tables have no hints, undo or matches",
-                       msg_id=msg.id, version=table.version)
-        elif isinstance(msg, HintRequest):
+        # the table answers what its game has (a Spit table refuses hints, undo and ``next`` itself)
+        if isinstance(msg, HintRequest):
             await table.player_hint(conn, msg.id)
         elif isinstance(msg, UndoMessage):
             await table.player_undo(conn, msg.stateVersion, msg.id)

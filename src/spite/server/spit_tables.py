@@ -214,6 +214,35 @@ class SpitTable(Table):
                 self._finish()
         return outcome, reason
 
+    # ------------------------------------------------------------------ what only a turn game has
+    # Table's hints, undo and match play are about turns, plies and whole games in a row; a real-time
+    # table has none of them, and says so here rather than running the inherited code on a SpitState.
+    def _no_turn_play(self, conn: Connection, what: str, msg_id: str | None) -> None:
+        conn.error("bad-message", f"{what}: Spit and Speed tables have no hints, undo or matches", msg_id=msg_id,
+                   version=self.version)
+
+    async def player_hint(self, conn: Connection, msg_id: str | None) -> None:
+        """Refused: no hints in real time."""
+        self._no_turn_play(conn, "hint", msg_id)
+
+    async def player_undo(self, conn: Connection, version: int, msg_id: str | None) -> None:
+        """Refused: a card played in real time stays played."""
+        self._no_turn_play(conn, "undo", msg_id)
+
+    async def player_next(self, conn: Connection, msg_id: str | None) -> None:
+        """Refused: a Spit table plays one game."""
+        self._no_turn_play(conn, "next", msg_id)
+
+    def can_undo(self, seat: int | None) -> bool:
+        return False
+
+    def between_games(self) -> bool:
+        return False
+
+    def _seat_changed_hands(self) -> None:
+        """Nothing to do: there is no undo to limit (the reflex bot of a seat is made afresh from its
+        level when the timer re-plans)."""
+
     def _write(self, seat: int, entries: list[Any]) -> Any:
         insert = Store.insert_move(self.id, self._rows, seat, entries)
         if self.rt.result is None:

@@ -235,7 +235,13 @@ class Seat:
 
 
 class Table:
-    """A Spite and Malice table served by this process."""
+    """A Spite and Malice table served by this process.
+
+    Seats, tokens, connections, grace times and takeovers serve any game; the turn, undo (through
+    :meth:`_seat_changed_hands` in the shared seat handling), hints (:meth:`player_hint`) and match
+    play (:meth:`player_next`) are Spite and Malice's. A table of another game overrides every one
+    of those (:class:`~spite.server.spit_tables.SpitTable` refuses hints, undo and ``next``).
+    """
 
     def __init__(self, manager: Manager, *, table_id: str, preset: str, options: dict[str, Any], seed: int | str,
                  state: Any, seats: list[Seat], status: str, created_at: float, game: str = "spite-malice",
@@ -393,11 +399,17 @@ class Table:
                 await self.store.write(Store.update_seat(self.id, seat.seat, controller="person", level=None))
                 seat.controller = "person"
                 seat.level = None
-                self.undo_floor = self.state.plies  # the bot's moves are not the person's to take back
+                self._seat_changed_hands()  # the bot's moves are not the person's to take back
                 log.info("table %s: %s is back at seat %d; the bot leaves", self.id, seat.player, seat.seat)
                 self.tell("returned", seat.seat, f"{seat.player} is back at seat {seat.seat}; the bot leaves")
             elif first:
                 self.tell("connected", seat.seat, f"{seat.player} is at seat {seat.seat}")
+
+    def _seat_changed_hands(self) -> None:
+        """A bot took a seat over or its person came back (the lock is held): nothing played so far is
+        the new player's to take back. The only place the shared seat handling touches undo, so that a
+        table of another game (:class:`~spite.server.spit_tables.SpitTable`) can say it has none."""
+        self.undo_floor = self.state.plies
 
     def _welcome(self, conn: Connection, seat: int | None) -> None:
         view, legal = self.view_for(seat)
@@ -445,7 +457,7 @@ class Table:
             seat.controller = "bot"
             seat.level = level
             seat.grace = None
-            self.undo_floor = self.state.plies
+            self._seat_changed_hands()
             log.info("table %s: seat %d (%s) gone for %g s; a %s bot takes it", self.id, seat.seat, seat.player,
                      grace, level)
             self.tell("takeover", seat.seat,
