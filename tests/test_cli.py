@@ -209,3 +209,65 @@ def test_the_installed_command_never_prints_a_traceback(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "spite", "legal", str(bad)], capture_output=True, text=True)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
+
+
+# ---------------------------------------------------------------------- starting fast; optional parts
+HEAVY = ("fastapi", "starlette", "uvicorn", "pydantic", "sqlalchemy", "alembic", "textual", "matplotlib", "ray",
+         "gymnasium", "pettingzoo", "numpy", "websockets")
+
+
+def test_building_the_command_loads_no_layer_and_no_optional_package() -> None:
+    """``spite check`` starts fast because ``import spite.cli`` leaves the server, the terminal app, plots and
+    the research stack alone; each subcommand imports its layer when it runs."""
+    code = ("import sys, spite.cli\n"
+            f"print(','.join(sorted(m for m in sys.modules if m.partition('.')[0] in {HEAVY!r})))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout.strip() == ""
+
+
+def spite_without(blocked: tuple[str, ...], *args: str) -> subprocess.CompletedProcess[str]:
+    """Run the command as if the packages ``blocked`` were not installed (an import of them fails)."""
+    code = ("import sys\n"
+            f"for name in {blocked!r}: sys.modules[name] = None\n"
+            f"sys.argv = ['spite', *{list(args)!r}]\n"
+            "from spite.cli import main\n"
+            "main()\n")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize(
+    ("blocked", "args", "message"),
+    [
+        (("fastapi",), ("serve", "--port", "1"), "spite: install spite[server] to serve\n"),
+        (("websockets",), ("bench", "server"), "spite: install spite[server] to measure the server\n"),
+        (("textual",), ("tui", "--seats", "human,easy"), "spite: install spite[tui] to play in the terminal\n"),
+        (("matplotlib",), ("tournament", "--bots", "random", "random", "--games", "2", "--out", "OUT"),
+         "spite: install spite[plot] to draw win_rates.png (--out)\n"),
+        (("numpy",), ("bench", "rl", "--seconds", "0.1"),
+         "spite: install spite[rl] to measure the research environments\n"),
+    ],
+)
+def test_a_subcommand_whose_extra_is_missing_says_which_to_install(
+        tmp_path: Path, blocked: tuple[str, ...], args: tuple[str, ...], message: str) -> None:
+    out = tmp_path / "out"
+    proc = spite_without(blocked, *(str(out) if a == "OUT" else a for a in args))
+    assert (proc.returncode, proc.stderr) == (2, message)
+    assert not out.exists()  # refused before any game was played
+
+
+def test_the_record_commands_need_no_optional_package() -> None:
+    path = str(CONFORMANCE / "classic-15-mid.json")
+    # (not pydantic: Typer reads the command line with it, so it comes with the core install)
+    proc = spite_without(tuple(m for m in HEAVY if m != "pydantic"), "check", path)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["plies"] == 70
+
+
+def test_version_is_the_package_version() -> None:
+    from importlib.metadata import version
+
+    import spite
+
+    code, out, _ = run("--version")
+    assert code == 0 and out == f"spite {spite.__version__}\n"
+    assert version("spite") == spite.__version__  # pyproject.toml reads it from the package: one place

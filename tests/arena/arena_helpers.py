@@ -12,7 +12,7 @@ import typer
 from typer.testing import CliRunner
 
 from spite.cli import app as main_app
-from spite.cli_arena import register
+from spite.cli.arena import register
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_BOT = ROOT / "examples" / "random_bot.py"

@@ -17,10 +17,10 @@ from tui_helpers import keys_for, run, type_keys, wait_for
 from typer.testing import CliRunner
 
 from spite.cards import RANKS
+from spite.cli.play import register
 from spite.errors import IllegalMoveError
 from spite.malice.moves import rank_token
 from spite.tui.app import SpiteApp, TuiConfig
-from spite.tui.cli import register
 from spite.tui.malice_screen import SummaryScreen
 from spite.tui.remote import (
     WELCOME_EXAMPLE,

@@ -11,10 +11,10 @@ from textual.widgets import Input
 from tui_helpers import run, type_keys, wait_for
 from typer.testing import CliRunner
 
+from spite.cli.play import register
 from spite.errors import OptionsError
 from spite.malice import Options
 from spite.tui.app import SpiteApp, StartScreen, TuiConfig, check_config
-from spite.tui.cli import register
 from spite.tui.malice_screen import MaliceScreen
 from spite.tui.session import MaliceTable, parse_seats
 from spite.tui.spit_screen import SpitScreen

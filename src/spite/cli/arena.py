@@ -1,8 +1,8 @@
-"""The ``spite tournament``, ``spite hint`` and ``spite bench tournament`` commands.
+"""The arena's commands: ``spite tournament``, ``spite hint`` and ``spite bench tournament``.
 
-:func:`register` adds them to the main app (``spite.cli.app``) and its ``bench`` sub-app.
-Errors are one line on standard error, exit code 2 for bad input (1 for a record with an illegal
-move, as for ``spite check``); never a traceback.
+:func:`register` adds them to an app and its ``bench`` group. Errors are one line on standard
+error, exit code 2 for bad input (1 for a record with an illegal move, as for ``spite check``);
+never a traceback. The arena is imported when a command runs.
 """
 
 from __future__ import annotations
@@ -15,16 +15,19 @@ from typing import Annotated, Any
 
 import typer
 
+from spite.cli.common import (
+    EXIT_ILLEGAL,
+    EXIT_MALFORMED,
+    OptionOpt,
+    RecordArg,
+    fail,
+    parse_options,
+    read_record,
+    require_extra,
+)
 from spite.errors import IllegalMoveError, OptionsError, RecordMoveError, SpiteError
 
 __all__ = ["register"]
-
-# the same as spite.cli's (defined here so that this module never imports spite.cli at import time)
-RecordArg = Annotated[str, typer.Argument(help="A record file (spite-record/1 JSON); - reads standard input.")]
-OptionOpt = Annotated[
-    list[str] | None,
-    typer.Option("--option", "-O", help="An option as key=value (repeatable), e.g. stock_size=13."),
-]
 
 
 def _human_table(summary: dict[str, Any]) -> None:
@@ -54,10 +57,8 @@ def _human_table(summary: dict[str, Any]) -> None:
         console.print(f"wrote {summary['out']}/games.csv, records/, win_rates.png, summary.json", markup=False)
 
 
-def register(app: typer.Typer) -> None:
-    """Add ``tournament`` and ``hint`` to ``app``, and ``tournament`` to ``spite.cli.bench_app``."""
-    from spite.arena.tournament import saved_settings
-    from spite.cli import EXIT_ILLEGAL, EXIT_MALFORMED, _fail, _parse_options, _read, bench_app
+def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
+    """Add ``tournament`` and ``hint`` to ``app``, and ``tournament`` to its ``bench`` group if given."""
 
     @app.command(context_settings={"allow_extra_args": True})
     def tournament(
@@ -86,22 +87,25 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play bots against each other: rotated seats, duplicate deals, win rates with 95% intervals, Elo."""
         from spite.arena import Tournament, run_tournament
+        from spite.arena.tournament import saved_settings
 
         extra = [a for a in ctx.args]
         stray = [a for a in extra if a.startswith("-")]
         if stray:
-            _fail(f"unknown option {stray[0]!r}", EXIT_MALFORMED)
+            fail(f"unknown option {stray[0]!r}", EXIT_MALFORMED)
         specs = list(bots) + extra
+        if out is not None:
+            require_extra("plot", "draw win_rates.png (--out)")  # before the games, not after them
         try:
             saved = saved_settings(out) if resume and out is not None else None
             if seed is None and saved is not None and isinstance(saved.get("seed"), int):
                 seed = saved["seed"]  # a random seed chosen by the run being resumed
             t_seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
-            t = Tournament(bots=specs, games=games, preset=preset, options=_parse_options(option), seed=t_seed,
+            t = Tournament(bots=specs, games=games, preset=preset, options=parse_options(option), seed=t_seed,
                            jobs=jobs, backend=backend, seconds=seconds, out=out, game=game, resume=resume)
             total = len(t.check()[1])
         except SpiteError as exc:
-            _fail(str(exc), EXIT_MALFORMED)
+            fail(str(exc), EXIT_MALFORMED)
         done = [0]
         stopped_by = [signal.SIGINT]
 
@@ -125,11 +129,11 @@ def register(app: typer.Typer) -> None:
         except KeyboardInterrupt:
             kept = (f"; they are kept in {out}: run the same command with --resume to go on" if out is not None
                     else " (with --out DIR the games played are kept and --resume goes on)")
-            _fail(f"stopped after {done[0]} of {total} games{kept}", 128 + stopped_by[0])
+            fail(f"stopped after {done[0]} of {total} games{kept}", 128 + stopped_by[0])
         except SpiteError as exc:
-            _fail(str(exc), EXIT_MALFORMED)
+            fail(str(exc), EXIT_MALFORMED)
         except OSError as exc:
-            _fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_MALFORMED)
+            fail(f"cannot write {out}: {exc.strerror or exc}", EXIT_MALFORMED)
         finally:
             signal.signal(signal.SIGTERM, previous)
         if as_json:
@@ -150,17 +154,17 @@ def register(app: typer.Typer) -> None:
         from spite.records import replay
 
         try:
-            rec = _read(record)
+            rec = read_record(record)
             if rec.game != "spite-malice":
                 raise OptionsError(f"hints are for Spite and Malice records, not {rec.game}")
-            state = replay(rec).state  # type: ignore[attr-defined]
+            state = replay(rec).state
             decision = make_hint(state, bot, seconds, seed)
         except RecordMoveError as exc:
-            _fail(f"ply {exc.ply}: {exc.move}: {exc.message}", EXIT_ILLEGAL)
+            fail(f"ply {exc.ply}: {exc.move}: {exc.message}", EXIT_ILLEGAL)
         except IllegalMoveError as exc:
-            _fail(str(exc), EXIT_ILLEGAL)
+            fail(str(exc), EXIT_ILLEGAL)
         except SpiteError as exc:
-            _fail(str(exc), EXIT_MALFORMED)
+            fail(str(exc), EXIT_MALFORMED)
         if as_json:
             typer.echo(json.dumps({"seat": state.to_move, "bot": bot, "move": decision.move.text,
                                    "why": decision.why}))
@@ -168,7 +172,10 @@ def register(app: typer.Typer) -> None:
             typer.echo(decision.move.text)
             typer.echo(f"why: {decision.why or '(the bot gave no reason)'}")
 
-    @bench_app.command("tournament")
+    if bench is None:
+        return
+
+    @bench.command("tournament")
     def bench_tournament(
         seconds: Annotated[float, typer.Option(help="How long to measure each part.")] = 5.0,
         jobs: Annotated[int, typer.Option("--jobs", "-j", help="Jobs for the speed-up part.")] = 2,
@@ -179,9 +186,9 @@ def register(app: typer.Typer) -> None:
         from spite.bench.tournament import run_tournament_bench
 
         if seconds <= 0:
-            _fail("--seconds must be more than 0", EXIT_MALFORMED)
+            fail("--seconds must be more than 0", EXIT_MALFORMED)
         if jobs < 2:
-            _fail("--jobs must be at least 2 (the speed-up compares it with 1 job)", EXIT_MALFORMED)
+            fail("--jobs must be at least 2 (the speed-up compares it with 1 job)", EXIT_MALFORMED)
         if as_json:
             result = run_tournament_bench(seconds, jobs)
             typer.echo(json.dumps(result))

@@ -1,31 +1,41 @@
-"""The ``spite tui`` command. The main command line adds it with :func:`register`.
+"""Playing on this machine: ``spite demo`` (Rich, two random players) and ``spite tui`` (the Textual app).
 
 >>> import typer
 >>> app = typer.Typer()
 >>> register(app)
 >>> [c.name for c in app.registered_commands]
-['tui']
+['demo', 'tui']
 """
 
 from __future__ import annotations
 
 import random
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from spite.errors import OptionsError
+from spite.cli.common import EXIT_MALFORMED, OptionOpt, fail, needs_extra, new_seed, parse_options
+from spite.errors import OptionsError, SpiteError
 
-__all__ = ["parse_option_items", "register", "tui"]
-
-EXIT_MALFORMED = 2
+__all__ = ["demo", "register", "tui"]
 
 
-def parse_option_items(items: list[str] | None) -> dict[str, Any]:
-    """``["stock_size=5", "jokers=0"]`` → ``{"stock_size": 5, "jokers": 0}`` (the ``spite`` command's reading)."""
-    from spite.cli import _parse_options
+def demo(
+    preset: Annotated[str, typer.Option(help="A Spite and Malice preset.")] = "classic",
+    option: OptionOpt = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for the deal and the players.")] = None,
+    delay: Annotated[float, typer.Option(help="Seconds to pause after each turn.")] = 0.4,
+    turns: Annotated[int | None, typer.Option(help="Stop after this many turns.")] = None,
+) -> None:
+    """Watch two random players play a game, turn by turn, drawn as a table."""
+    from spite.malice import Options
+    from spite.tui.demo import run_demo
 
-    return _parse_options(items)
+    try:
+        opts = Options.from_preset(preset, parse_options(option))
+    except SpiteError as exc:
+        fail(str(exc), EXIT_MALFORMED)
+    run_demo(opts, new_seed(seed), delay=delay, max_turns=turns)
 
 
 def tui(
@@ -54,7 +64,8 @@ def tui(
     Without --game, --preset or --seats a start screen asks. With --connect URL --table ID you play
     a seat of a server's table (--token, or --name to take a free seat), or watch it.
     """
-    from spite.tui.app import SpiteApp, TuiConfig, check_config
+    with needs_extra("tui", "play in the terminal"):
+        from spite.tui.app import SpiteApp, TuiConfig, check_config
 
     if connect is not None or table is not None or token is not None or name is not None:
         _remote(connect, table, token, name, lang.lower(), theme)
@@ -63,7 +74,7 @@ def tui(
         config = TuiConfig(
             game=game or "spite-malice",
             preset=preset,
-            options=parse_option_items(option),
+            options=parse_options(option),
             seats=seats,
             seed=seed if seed is not None else random.randrange(1 << 31),
             lang=lang.lower(),
@@ -73,8 +84,7 @@ def tui(
         )
         check_config(config)
     except (OptionsError, ValueError) as exc:
-        typer.echo(f"spite: {exc}", err=True)
-        raise typer.Exit(EXIT_MALFORMED) from None
+        fail(str(exc), EXIT_MALFORMED)
     SpiteApp(config).run()
 
 
@@ -89,10 +99,10 @@ def _remote(connect: str | None, table: str | None, token: str | None, name: str
             raise RemoteError("--table, --token and --name go with --connect URL")
         config = TuiConfig(lang=lang, theme=theme)
         check_config(config)
-        config.remote = connect_table(connect, table, token=token, name=name)
+        with needs_extra("tui", "join a server's table"):  # its WebSocket client is imported on connecting
+            config.remote = connect_table(connect, table, token=token, name=name)
     except (RemoteError, OptionsError) as exc:
-        typer.echo(f"spite: {exc}", err=True)
-        raise typer.Exit(EXIT_MALFORMED) from None
+        fail(str(exc), EXIT_MALFORMED)
     remote = config.remote
     SpiteApp(config).run()
     if name and remote.token and remote.seat is not None and not remote.view_json.get("finished"):
@@ -101,5 +111,6 @@ def _remote(connect: str | None, table: str | None, token: str | None, name: str
 
 
 def register(app: typer.Typer) -> None:
-    """Add the ``tui`` command to the ``spite`` command line."""
+    """Add ``demo`` and ``tui`` to ``app``."""
+    app.command("demo")(demo)
     app.command(name="tui")(tui)

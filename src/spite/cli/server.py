@@ -1,7 +1,8 @@
 """The server's commands: ``spite serve`` and ``spite bench server``.
 
-``spite.cli`` calls :func:`register` with its Typer app; the commands are added there (``serve``)
-and on ``spite.cli.bench_app`` (``bench server``).
+They live here, not in :mod:`spite.server`, because importing that package loads FastAPI and
+SQLAlchemy: the server is imported when one of these commands runs, and without the ``server``
+extra they say so in one line (exit code 2).
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ from typing import Annotated, Any
 
 import typer
 
+from spite.cli.common import EXIT_MALFORMED, fail, needs_extra, require_extra
+
 __all__ = ["register"]
 
 
-def register(app: typer.Typer) -> None:
-    """Add ``serve`` to ``app`` and ``server`` to the ``bench`` group of :mod:`spite.cli`."""
-    from spite.cli import bench_app
+def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
+    """Add ``serve`` to ``app`` and ``server`` to its ``bench`` group if given."""
 
     @app.command()
     def serve(
@@ -39,12 +41,12 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Serve the game: the browser page, REST lobby, WebSocket play (Spite and Malice, Spit, Speed), bots;
         the database is migrated on start."""
-        from spite.server.config import ServerConfig
-        from spite.server.run import serve as run
+        with needs_extra("server", "serve"):
+            from spite.server.config import ServerConfig
+            from spite.server.run import serve as run
 
         if sqlite_sync.upper() not in ("NORMAL", "FULL"):
-            typer.echo(f"spite: --sqlite-sync is NORMAL or FULL, not {sqlite_sync}", err=True)
-            raise typer.Exit(2)
+            fail(f"--sqlite-sync is NORMAL or FULL, not {sqlite_sync}", EXIT_MALFORMED)
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         typer.echo(f"spite: open http://{shown}:{port}/ in a browser to play (Ctrl-C stops the server)", err=True)
         try:
@@ -53,10 +55,12 @@ def register(app: typer.Typer) -> None:
                              next_game_seconds=next_game, spit_countdown=spit_countdown),
                 host, port, log_level.lower())
         except OSError as exc:
-            typer.echo(f"spite: cannot serve on {host}:{port}: {exc.strerror or exc}", err=True)
-            raise typer.Exit(2) from None
+            fail(f"cannot serve on {host}:{port}: {exc.strerror or exc}", EXIT_MALFORMED)
 
-    @bench_app.command("server")
+    if bench is None:
+        return
+
+    @bench.command("server")
     def bench_server(
         tables: Annotated[int, typer.Option(help="Tables in play at once (two client seats each).")] = 50,
         think: Annotated[float, typer.Option(
@@ -82,8 +86,8 @@ def register(app: typer.Typer) -> None:
         from spite.bench.server import run_server_bench
 
         if tables < 1 or seconds <= 0 or think < 0 or warmup < 0:
-            typer.echo("spite: --tables must be ≥ 1, --seconds > 0, --think and --warmup ≥ 0", err=True)
-            raise typer.Exit(2)
+            fail("--tables must be ≥ 1, --seconds > 0, --think and --warmup ≥ 0", EXIT_MALFORMED)
+        require_extra("server", "measure the server")  # it is started in another process, which would only fail late
         tty = sys.stderr.isatty()
         shown = [0.0]
 
@@ -108,8 +112,7 @@ def register(app: typer.Typer) -> None:
             figures = run_server_bench(tables, seconds, think=think, preset=preset, db=db, seed=seed, warmup=warmup,
                                        profile=profile, progress=progress)
         except RuntimeError as exc:
-            typer.echo(f"spite: {exc}", err=True)
-            raise typer.Exit(2) from None
+            fail(str(exc), EXIT_MALFORMED)
         finally:
             if tty:
                 sys.stderr.write("\n")

@@ -1,0 +1,82 @@
+"""The ``spite`` command. Thin: each subcommand hands over to a layer and turns errors into exit codes.
+
+Exit codes (docs/records.md): 0 fine, 1 a move in the record is illegal, 2 the record or the
+command line is malformed, or the optional part a subcommand needs is not installed (``spite:
+install spite[server] to serve``). Errors are one line on standard error, never a traceback.
+
+The command starts fast: building it imports Typer and the modules of this package, nothing else.
+Each subcommand imports its layer (the engine, the arena, the server, the terminal app) when it
+runs; a test holds FastAPI, SQLAlchemy, Textual, matplotlib and the rest out of ``import spite.cli``.
+The subcommands live in one module per group: :mod:`spite.cli.records`, :mod:`spite.cli.play`,
+:mod:`spite.cli.arena`, :mod:`spite.cli.server`, :mod:`spite.cli.bench`; what they share is in
+:mod:`spite.cli.common`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Annotated
+
+import typer
+
+from spite import __version__
+from spite.cli import arena, bench, play, records, server
+
+__all__ = ["app", "bench_app", "main"]
+
+app = typer.Typer(
+    name="spite",
+    help="Spite and Malice (and its family) and Spit: an exact rules engine, records and play.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+bench_app = typer.Typer(help="Benchmarks (figures for the README).", no_args_is_help=True)
+app.add_typer(bench_app, name="bench")
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"spite {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _spite(
+    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.", is_eager=True,
+                                          callback=_print_version)] = False,
+) -> None:
+    # the app's own help text stands; this callback only adds --version
+    pass
+
+
+# in the order --help lists them: check, legal, show, new, random-game, demo, tournament, hint, tui,
+# serve; bench engine, rl, spit, tournament, server
+records.register(app)
+app.command("demo")(play.demo)
+bench.register(bench_app)
+arena.register(app, bench_app)
+app.command(name="tui")(play.tui)
+server.register(app, bench_app)
+
+
+def main() -> None:
+    """Entry point: run the app, turning any unexpected failure into one line and exit code 3."""
+    try:
+        app()
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        typer.echo("spite: interrupted", err=True)
+        sys.exit(130)
+    except Exception as exc:  # a bug: still one line, the details for operators in SPITE_DEBUG
+        if os.environ.get("SPITE_DEBUG"):
+            raise
+        typer.echo(f"spite: internal error: {type(exc).__name__}: {exc} (set SPITE_DEBUG=1 for details)", err=True)
+        sys.exit(3)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,112 @@
+"""The engine's benchmarks: ``spite bench engine``, ``bench rl`` and ``bench spit``.
+
+(``bench tournament`` is with the arena commands, ``bench server`` with the server's.)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from spite.cli.common import EXIT_MALFORMED, fail, needs_extra, require_extra
+
+__all__ = ["bench_engine", "bench_rl", "bench_spit", "register"]
+
+
+def bench_engine(
+    seconds: Annotated[float, typer.Option(help="How long to play.")] = 5.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
+    baseline: Annotated[
+        Path | None, typer.Option(help="Also run this bare_loop.py, interleaved, and report the ratio.")
+    ] = None,
+) -> None:
+    """Random playouts through the public API (classic, 2 players, one core): games/s and moves/s."""
+    from spite.bench.engine import run_compared, run_engine_bench
+
+    if seconds <= 0:
+        fail("--seconds must be more than 0", EXIT_MALFORMED)
+    if baseline is not None and not baseline.is_file():
+        fail(f"no such file: {baseline}", EXIT_MALFORMED)
+
+    def measure(progress: Callable[[float], None] | None) -> dict[str, Any]:
+        if baseline is not None:
+            return run_compared(baseline, seconds, progress=progress)
+        return run_engine_bench(seconds, progress=progress)
+
+    if as_json:
+        result = measure(None)
+    else:
+        from rich.progress import Progress
+
+        with Progress(transient=True) as bar:
+            task = bar.add_task("random playouts", total=1.0)
+            result = measure(lambda f: bar.update(task, completed=f))
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    typer.echo(f"engine: {result['games_per_s']} games/s, {result['moves_per_s']} moves/s "
+               f"({result['games']} games in {result['seconds']} s)")
+    if baseline is not None:
+        bare = result["bare_loop"]
+        typer.echo(f"bare loop: {bare['games_per_s']} games/s, {bare['moves_per_s']} moves/s; "
+                   f"ratio {result['ratio_games']} (games/s), {result['ratio_moves']} (moves/s)")
+
+
+def bench_rl(
+    seconds: Annotated[float, typer.Option(help="How long to measure.")] = 5.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
+) -> None:
+    """Research environments: PettingZoo steps/s (with and without the text view), encodings/s."""
+    with needs_extra("rl", "measure the research environments"):  # the environments import theirs late
+        from spite.bench.rl import run_rl_bench
+
+        result = run_rl_bench(seconds)
+    if as_json:
+        typer.echo(json.dumps(result))
+    else:
+        typer.echo(", ".join(f"{k}: {v}" for k, v in result.items()))
+
+
+def bench_spit(
+    seconds: Annotated[float, typer.Option(help="How long to simulate.")] = 5.0,
+    game: Annotated[str, typer.Option(help="spit or speed.")] = "spit",
+    curve: Annotated[Path | None, typer.Option(help="Also measure win rate against the reaction-time gap and "
+                                                    "plot it into this PNG.")] = None,
+    deals: Annotated[int, typer.Option(help="Deals per point of the curve (each played twice).")] = 100,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
+) -> None:
+    """Simulated Spit/Speed games per second (expert vs expert), and the reaction-gap curve."""
+    from spite.bench.spit import reaction_gap_curve, run_spit_bench
+
+    if game not in ("spit", "speed"):
+        fail(f"--game must be spit or speed, not {game!r}", EXIT_MALFORMED)
+    if seconds <= 0 or deals < 1:
+        fail("--seconds must be more than 0 and --deals at least 1", EXIT_MALFORMED)
+    if curve is not None:
+        require_extra("plot", "draw the curve")  # before the games, not after them
+    result: dict[str, Any] = run_spit_bench(seconds, game=game)
+    if curve is not None:
+        from rich.console import Console
+        from rich.progress import Progress
+
+        with Progress(console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("reaction-gap curve", total=1.0)
+            gap = reaction_gap_curve(deals=deals, game=game, png=str(curve),
+                                     progress=lambda f: bar.update(task, completed=f))
+        result["reaction_gap"] = {k: v for k, v in gap.items() if k in ("gap75_ms", "ratio75", "gap75_fit_ms")}
+        result["plot"] = str(curve)
+    if as_json:
+        typer.echo(json.dumps(result))
+    else:
+        typer.echo(", ".join(f"{k}: {v}" for k, v in result.items()))
+
+
+def register(bench: typer.Typer) -> None:
+    """Add ``engine``, ``rl`` and ``spit`` to the ``bench`` group."""
+    bench.command("engine")(bench_engine)
+    bench.command("rl")(bench_rl)
+    bench.command("spit")(bench_spit)

@@ -1,0 +1,145 @@
+"""The record commands: ``check``, ``legal``, ``show`` (replay a record) and ``new``, ``random-game`` (make one).
+
+The engine and the records are imported when a command runs, not when the command line is built.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from spite.cli.common import (
+    EXIT_ILLEGAL,
+    EXIT_MALFORMED,
+    OptionOpt,
+    RecordArg,
+    fail,
+    new_seed,
+    parse_options,
+    read_record,
+    write_output,
+)
+from spite.errors import IllegalMoveError, OptionsError, RecordMoveError, SpiteError
+
+if TYPE_CHECKING:
+    from spite.records import Replay
+
+__all__ = ["check", "legal", "new", "random_game", "register", "show"]
+
+
+def check(record: RecordArg) -> None:
+    """Replay a record and check every move; prints one JSON object."""
+    from spite.records import replay
+
+    try:
+        result = replay(read_record(record)).check()
+    except RecordMoveError as exc:
+        typer.echo(json.dumps({"ok": False, "ply": exc.ply, "move": exc.move, "error": exc.message}))
+        raise typer.Exit(EXIT_ILLEGAL) from None
+    except SpiteError as exc:
+        typer.echo(json.dumps({"ok": False, "error": str(exc)}))
+        raise typer.Exit(EXIT_MALFORMED) from None
+    typer.echo(json.dumps(result))
+
+
+def _replayed(record: str) -> Replay:
+    from spite.records import replay
+
+    try:
+        return replay(read_record(record))
+    except RecordMoveError as exc:
+        fail(f"ply {exc.ply}: {exc.move}: {exc.message}", EXIT_ILLEGAL)
+    except IllegalMoveError as exc:
+        fail(str(exc), EXIT_ILLEGAL)
+    except SpiteError as exc:
+        fail(str(exc), EXIT_MALFORMED)
+
+
+def legal(record: RecordArg) -> None:
+    """Replay a record and print every legal move in the position reached, one per line."""
+    for line in _replayed(record).legal():
+        typer.echo(line)
+
+
+def show(
+    record: RecordArg,
+    seat: Annotated[int | None, typer.Option("--as", help="Show only what this seat may know.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (records.md §5).")] = False,
+) -> None:
+    """Replay a record and print the position reached: the whole table, or one seat's view."""
+    replayed = _replayed(record)
+    try:
+        if as_json:
+            typer.echo(json.dumps(replayed.show(seat), ensure_ascii=False))
+        else:
+            typer.echo(replayed.show_text(seat))
+    except ValueError as exc:
+        fail(str(exc), EXIT_MALFORMED)
+
+
+def new(
+    preset: Annotated[str | None, typer.Option(help="A preset (default: the game's basic one).")] = None,
+    option: OptionOpt = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for the deal (default: a random one, recorded).")] = None,
+    game: Annotated[str, typer.Option(help="spite-malice, spit or speed.")] = "spite-malice",
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write here instead of standard output.")] = None,
+) -> None:
+    """Write the record of a freshly dealt game."""
+    from spite.records import dump_record
+
+    try:
+        options = parse_options(option)
+        if game == "spite-malice":
+            from spite.records.malice import new_record
+
+            rec = new_record(preset or "classic", options, new_seed(seed))
+        elif game in ("spit", "speed"):
+            from spite.records.spit import new_record as new_spit_record
+
+            rec = new_spit_record(game, preset, options, new_seed(seed))
+        else:
+            raise OptionsError(f"unknown game {game!r} (one of spite-malice, spit, speed)")
+    except SpiteError as exc:
+        fail(str(exc), EXIT_MALFORMED)
+    write_output(dump_record(rec), out)
+
+
+def random_game(
+    preset: Annotated[str, typer.Option(help="A Spite and Malice preset.")] = "classic",
+    option: OptionOpt = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for the deal and the random player.")] = None,
+    policy: Annotated[str, typer.Option(help="uniform: any legal move; builds-first: build while possible.")]
+    = "builds-first",
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write here instead of standard output.")] = None,
+) -> None:
+    """Play random legal moves to the end of a game and write its record."""
+    from spite.malice import Options, State
+    from spite.records import dump_record
+    from spite.records.malice import record_from_state
+
+    if policy not in ("uniform", "builds-first"):
+        fail(f"policy must be uniform or builds-first, not {policy!r}", EXIT_MALFORMED)
+    try:
+        opts = Options.from_preset(preset, parse_options(option))
+    except SpiteError as exc:
+        fail(str(exc), EXIT_MALFORMED)
+    s = new_seed(seed)
+    state = State.new(opts, s)
+    rng = random.Random(f"random-game/{s}")
+    while not state.is_over:
+        moves = state.build_moves() if policy == "builds-first" else state.legal_moves()
+        state.play(rng.choice(moves or state.end_moves()))
+    write_output(dump_record(record_from_state(state, preset)), out)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``check``, ``legal``, ``show``, ``new`` and ``random-game`` to ``app``, in that order."""
+    app.command("check")(check)
+    app.command("legal")(legal)
+    app.command("show")(show)
+    app.command("new")(new)
+    app.command("random-game")(random_game)
