@@ -58,6 +58,7 @@ __all__ = [
     "View",
     "game_names",
     "get_game",
+    "has_hook",
     "load_hook",
     "register",
 ]
@@ -344,9 +345,11 @@ def has_hook(name: str, kind: str) -> bool:
     return kind in _entry(name).hooks
 
 
-# One line per game. Hooks: ``arena`` plays a tournament's games, ``tui`` opens a local table in the
-# terminal app.
-register("spite-malice", "spite.malice.game:GAME",
-         arena="spite.arena.runner:MALICE_ARENA", tui="spite.tui.malice_screen:open_table")
-register("spit", "spite.spit.game:SPIT", arena="spite.sim.arena:SIM_ARENA", tui="spite.tui.spit_screen:open_table")
-register("speed", "spite.spit.game:SPEED", arena="spite.sim.arena:SIM_ARENA")
+# One line per game. Hooks: ``arena_check`` and ``arena_play`` (see :mod:`spite.arena.runner`), ``tui``
+# (see :mod:`spite.tui.app`).
+register("spite-malice", "spite.malice.game:GAME", arena_check="spite.arena.runner:check_malice_lineup",
+         arena_play="spite.arena.runner:iter_malice_games", tui="spite.tui.malice_screen:open_table")
+register("spit", "spite.spit.game:SPIT", arena_check="spite.sim.arena:check_spit_tournament",
+         arena_play="spite.sim.arena:run_spit_games", tui="spite.tui.spit_screen:open_table")
+register("speed", "spite.spit.game:SPEED", arena_check="spite.sim.arena:check_spit_tournament",
+         arena_play="spite.sim.arena:run_spit_games")

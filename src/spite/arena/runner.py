@@ -7,6 +7,12 @@ only on what they are given (a bot that looks at the clock, like an anytime sear
 
 A bot that raises, answers something that is no move, or plays an illegal move loses the game
 (a *forfeit*, with the reason in :attr:`GameResult.error`); the others go on to the next game.
+
+The arena plays any registered game (:mod:`spite.games`) without asking which one it is: the game's
+registry entry names, as its ``arena_check`` and ``arena_play`` hooks, how a tournament's entrants
+are checked and how its games are played. Spite and Malice's are here (:func:`check_malice_lineup`,
+:func:`iter_malice_games`: bots get the view of the seat to move, in turn); Spit and Speed's are the
+simulator's (:mod:`spite.sim.arena`, which builds on this module; the arena never imports it).
 """
 
 from __future__ import annotations
@@ -14,15 +20,82 @@ from __future__ import annotations
 import contextlib
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple, Protocol
 
-from spite.arena.schedule import GameSpec
+from spite.arena.schedule import GameSpec, check_lineup
 from spite.bots import Bot, make_bot
+from spite.games import Game, get_game, load_hook
 from spite.malice import Options, SeatView, State
 
-__all__ = ["GameResult", "Setup", "bot_rng", "iter_games", "outcomes", "play_game", "run_games"]
+__all__ = [
+    "ArenaCheck",
+    "ArenaPlay",
+    "GameResult",
+    "Lineup",
+    "Setup",
+    "bot_rng",
+    "check_bots",
+    "check_entrants",
+    "check_malice_lineup",
+    "game_preset",
+    "iter_games",
+    "iter_malice_games",
+    "outcomes",
+    "play_game",
+    "run_games",
+]
+
+
+def game_preset(game: Game, preset: str | None) -> str:
+    """The preset a tournament of ``game`` plays: ``preset``; ``None``, or ``"classic"`` (the
+    command's default) for a game that has no such preset, mean the game's own default preset.
+
+    >>> from spite.games import get_game
+    >>> game_preset(get_game("spit"), "classic"), game_preset(get_game("spite-malice"), None)
+    ('spit', 'classic')
+    """
+    if preset is None or (preset == "classic" and preset not in game.presets):
+        return game.default_preset
+    return preset
+
+
+class Lineup(NamedTuple):
+    """What a tournament's check found: seats per game, and sides (teams with partnerships, else
+    one per bot) for the even-chances line of the plot."""
+
+    players: int
+    sides: int
+
+
+class ArenaCheck(Protocol):
+    """A game's ``arena_check`` hook: raise :class:`OptionsError` with one clear line if these bots
+    cannot play a tournament of this game, preset and options. May return a :class:`Lineup`;
+    anything else means one side per seat."""
+
+    def __call__(self, specs: Sequence[str], game: str, preset: str | None,
+                 options: dict[str, Any] | None = None) -> object: ...
+
+
+class ArenaPlay(Protocol):
+    """A game's ``arena_play`` hook: play the scheduled games in this process, each result as soon as
+    its game ends."""
+
+    def __call__(self, setup: Setup, games: Sequence[GameSpec], game: str | None = None) -> Iterable[GameResult]: ...
+
+
+def check_entrants(specs: Sequence[str], game: str, preset: str | None,
+                   options: dict[str, Any] | None = None) -> Lineup:
+    """Check a tournament's bots, game, preset and options through the game's ``arena_check`` hook;
+    :class:`OptionsError` if the game cannot be played in the arena or the entrants do not fit."""
+    found = get_game(game)
+    check: ArenaCheck = load_hook(game, "arena_check")
+    checked = check(specs, game, preset, options)
+    if isinstance(checked, Lineup):
+        return checked
+    seats = found.seats(game_preset(found, preset), options)
+    return Lineup(seats, seats)
 
 
 @dataclass(frozen=True)
@@ -41,10 +114,10 @@ class Setup:
     records: bool = False
     """Keep each game's record (``spite-record/1`` JSON text) in its result."""
     game: str = "spite-malice"
-    """``spite-malice``, or a real-time game (``spit``, ``speed``) played by the simulator."""
+    """The registered game (:func:`spite.games.game_names`); its registry entry says how it is played."""
 
     def opts(self) -> Options:
-        """The checked options of every game."""
+        """The checked options of every game of Spite and Malice."""
         return Options.from_preset(self.preset, self.options)
 
 
@@ -198,7 +271,7 @@ def play_game(game: GameSpec, setup: Setup, opts: Options | None = None,
         from spite.records import dump_record
         from spite.records.malice import record_from_state
 
-        record = dump_record(record_from_state(state, setup.preset))
+        record = dump_record(record_from_state(state, setup.preset))  # the malice hook: its own engine
     winner = res.winner if res and forfeit is None else None
     team = res.team if res and forfeit is None else None
     return GameResult(
@@ -210,14 +283,35 @@ def play_game(game: GameSpec, setup: Setup, opts: Options | None = None,
     )
 
 
-def iter_games(setup: Setup, games: Sequence[GameSpec]) -> Iterator[GameResult]:
-    """Play several games in this process, each result as soon as its game ends; external bots keep
-    their process between games, and all are closed at the end."""
-    if setup.game != "spite-malice":
-        from spite.sim import run_spit_games
+def check_bots(specs: Sequence[str]) -> None:
+    """Raise :class:`OptionsError` for a spec that names no bot (external programs are not started)."""
+    for spec in specs:
+        bot = make_bot(spec)
+        close = getattr(bot, "close", None)
+        if close is not None:
+            close()
 
-        yield from run_spit_games(setup, games, setup.game)
-        return
+
+def check_malice_lineup(specs: Sequence[str], game: str, preset: str | None,
+                        options: dict[str, Any] | None = None) -> Lineup:
+    """Spite and Malice's ``arena_check`` hook: the options, the number of bots for the seats, each
+    bot spec."""
+    opts = Options.from_preset(preset or "classic", options)
+    check_lineup(len(specs), opts.players)
+    check_bots(specs)
+    return Lineup(opts.players, 2 if opts.partnerships else len(specs))
+
+
+def iter_games(setup: Setup, games: Sequence[GameSpec]) -> Iterator[GameResult]:
+    """Play several games of ``setup.game`` in this process, each result as soon as its game ends
+    (the game's ``arena_play`` hook)."""
+    play: ArenaPlay = load_hook(setup.game, "arena_play")
+    yield from play(setup, games, setup.game)
+
+
+def iter_malice_games(setup: Setup, games: Sequence[GameSpec], game: str | None = None) -> Iterator[GameResult]:
+    """Spite and Malice's ``arena_play`` hook: each game with :func:`play_game`; external bots keep
+    their process between games, and all are closed at the end."""
     opts = setup.opts()
     cache: dict[tuple[str, int], Bot] = {}
 
@@ -231,8 +325,8 @@ def iter_games(setup: Setup, games: Sequence[GameSpec]) -> Iterator[GameResult]:
         return bot
 
     try:
-        for game in games:
-            yield play_game(game, setup, opts, get_bot)
+        for scheduled in games:
+            yield play_game(scheduled, setup, opts, get_bot)
     finally:
         for bot in cache.values():
             close = getattr(bot, "close", None)

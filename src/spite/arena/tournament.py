@@ -12,22 +12,12 @@ from typing import Any
 
 from spite.arena.backends import BACKENDS, run_local, run_ray
 from spite.arena.output import GAMES_FILE, SETTINGS_FILE, GameWriter, load_games
-from spite.arena.runner import GameResult, Setup
-from spite.arena.schedule import GameSpec, bot_names, check_lineup, schedule
+from spite.arena.runner import GameResult, Lineup, Setup, check_bots, check_entrants
+from spite.arena.schedule import GameSpec, bot_names, schedule
 from spite.arena.stats import summarize
-from spite.bots import make_bot
 from spite.errors import OptionsError
 
 __all__ = ["Tournament", "TournamentResult", "check_bots", "run_tournament", "saved_settings"]
-
-
-def check_bots(specs: Sequence[str]) -> None:
-    """Raise :class:`OptionsError` for a spec that names no bot (external programs are not started)."""
-    for spec in specs:
-        bot = make_bot(spec)
-        close = getattr(bot, "close", None)
-        if close is not None:
-            close()
 
 
 @dataclass
@@ -45,7 +35,7 @@ class Tournament:
     """Budget per move, in seconds."""
     out: Path | None = None
     game: str = "spite-malice"
-    """``spite-malice``, ``spit`` or ``speed`` (the real-time games are played in virtual time)."""
+    """A registered game (:func:`spite.games.game_names`); Spit and Speed are played in virtual time."""
     resume: bool = False
     """Go on with the tournament kept in ``out`` (same settings; ``games`` may be more): play only the
     games it does not hold yet."""
@@ -81,6 +71,10 @@ class Tournament:
 
     def check(self) -> tuple[Setup, list[GameSpec]]:
         """Check every setting (one clear :class:`OptionsError` if wrong) and make the schedule."""
+        setup, games, _ = self._checked()
+        return setup, games
+
+    def _checked(self) -> tuple[Setup, list[GameSpec], Lineup]:
         if self.backend not in BACKENDS:
             raise OptionsError(f"unknown backend {self.backend!r} (one of {', '.join(BACKENDS)})")
         if self.backend == "ray" and importlib.util.find_spec("ray") is None:
@@ -94,17 +88,8 @@ class Tournament:
         setup = Setup(specs=tuple(self.bots), preset=self.preset, options=dict(self.options), seed=self.seed,
                       budget=self.seconds, records=self.out is not None, game=self.game)
         self._check_out()
-        if self.game in ("spit", "speed"):
-            from spite.sim import check_spit_tournament
-
-            check_spit_tournament(self.bots, self.game, self.preset, self.options)
-            return setup, schedule(len(self.bots), players=2, games=self.games, seed=self.seed)
-        if self.game != "spite-malice":
-            raise OptionsError(f"unknown game {self.game!r} (one of spite-malice, spit, speed)")
-        opts = setup.opts()
-        check_lineup(len(self.bots), opts.players)
-        check_bots(self.bots)
-        return setup, schedule(len(self.bots), players=opts.players, games=self.games, seed=self.seed)
+        lineup = check_entrants(self.bots, self.game, self.preset, self.options)
+        return setup, schedule(len(self.bots), players=lineup.players, games=self.games, seed=self.seed), lineup
 
 
 @dataclass
@@ -117,12 +102,8 @@ class TournamentResult:
 
 def run_tournament(t: Tournament, progress: Callable[[int, int], None] | None = None) -> TournamentResult:
     """Play a tournament; ``progress(done, total)`` is called after each game."""
-    setup, games = t.check()
+    setup, games, (players, sides) = t._checked()
     names = bot_names(t.bots)
-    players, sides = 2, 2
-    if t.game == "spite-malice":
-        opts = setup.opts()
-        players, sides = opts.players, (2 if opts.partnerships else len(names))
     writer = None
     finished: list[GameResult] = []
     if t.out is not None:
