@@ -14,7 +14,7 @@ import io
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from rich.console import Console
 from textual import on
@@ -26,21 +26,44 @@ from textual.theme import BUILTIN_THEMES
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from spite.errors import OptionsError
-from spite.malice import PRESETS as MALICE_PRESETS
-from spite.malice import Options
-from spite.spit import PRESETS as SPIT_PRESETS
-from spite.spit.options import GAME_OF_PRESET
+from spite.games import game_names, get_game, has_hook, load_hook
 from spite.tui.i18n import LANGUAGES, tr
 from spite.tui.malice_screen import MaliceScreen
-from spite.tui.session import MaliceTable, parse_seats
 from spite.tui.spit_screen import SpitScreen
-from spite.tui.spit_session import REACTION_MS, SpitTable
 
-__all__ = ["GAMES", "SpiteApp", "TuiConfig", "build_screen", "check_config"]
+__all__ = ["GAMES", "SpiteApp", "TuiConfig", "TuiGame", "build_screen", "check_config", "tui_game"]
 
-GAMES = ("spite-malice", "spit")
+GAMES = tuple(name for name in game_names() if has_hook(name, "tui"))
+"""The games the terminal app plays: those whose registry entry names a ``tui`` hook."""
 THEMES = tuple(sorted(BUILTIN_THEMES))
-SPIT_ONLY_PRESETS = tuple(p for p in SPIT_PRESETS if GAME_OF_PRESET[p] == "spit")
+
+
+class TuiGame(Protocol):
+    """A game's ``tui`` hook (named in its :mod:`spite.games` registry entry): how the app checks and
+    opens a table of it, here or on a server. The app never asks which game it is."""
+
+    label: str
+    """The message catalogue's name of the game."""
+
+    def check(self, config: TuiConfig) -> None:
+        """Raise :class:`OptionsError` with one line when a local table cannot be set up."""
+
+    def screen(self, config: TuiConfig) -> Screen[Any]:
+        """The screen of a local table."""
+
+    def remote_table(self, base: str, welcome: dict[str, Any], token: str | None) -> Any:
+        """The client side of a server's table, from the server's ``welcome``."""
+
+    def remote_screen(self, config: TuiConfig) -> Screen[Any]:
+        """The screen of the server's table ``config.remote``."""
+
+
+def tui_game(game: str) -> TuiGame:
+    """The ``tui`` hook of ``game``; :class:`OptionsError` for a game the app does not play."""
+    if game not in GAMES:
+        raise OptionsError(f"unknown game {game!r} (one of {', '.join(GAMES)})")
+    hook: TuiGame = load_hook(game, "tui")
+    return hook
 
 
 @dataclass
@@ -71,49 +94,21 @@ class TuiConfig:
 
 def check_config(config: TuiConfig) -> None:
     """Raise :class:`OptionsError` with one line when the configuration cannot be played."""
-    if config.game not in GAMES:
-        raise OptionsError(f"unknown game {config.game!r} (one of {', '.join(GAMES)})")
+    hook = tui_game(config.game)
     if config.lang not in LANGUAGES:
         raise OptionsError(f"unknown language {config.lang!r} (en or de)")
     if config.theme is not None and config.theme not in THEMES:
         raise OptionsError(f"unknown theme {config.theme!r} (one of {', '.join(THEMES)})")
     if config.remote is not None:
         return
-    if config.game == "spite-malice":
-        opts = Options.from_preset(config.preset or "classic", config.options)
-        parse_seats(config.seats, opts.players, config.seed)
-    else:
-        _spit_level(config)
-        SpitTable(config.preset or "spit", config.options, config.seed, level="easy")
-
-
-def _spit_level(config: TuiConfig) -> str:
-    names = [s.strip().lower() for s in (config.seats or "human,medium").split(",")]
-    if len(names) != 2 or names[0] != "human" or names[1] not in REACTION_MS:
-        raise OptionsError(
-            f"Spit is played by you against a bot: --seats human,LEVEL with LEVEL one of {', '.join(REACTION_MS)}"
-            f" (not {config.seats!r})")
-    return names[1]
+    hook.check(config)
 
 
 def build_screen(config: TuiConfig) -> Screen[Any]:
     """The game screen for a checked configuration."""
     if config.remote is not None:
-        from spite.tui.remote_screen import RemoteMaliceScreen, RemoteSpitScreen
-        from spite.tui.remote_spit import RemoteSpitTable
-
-        if isinstance(config.remote, RemoteSpitTable):
-            return RemoteSpitScreen(config.remote, config.lang, config.clock)
-        return RemoteMaliceScreen(config.remote, config.lang)
-    if config.game == "spit":
-        level = _spit_level(config)
-        table = SpitTable(config.preset or "spit", config.options, config.seed, level=level)
-        return SpitScreen(table, config.clock, config.lang, config.tick_seconds)
-    preset = config.preset or "classic"
-    opts = Options.from_preset(preset, config.options)
-    malice = MaliceTable(opts, parse_seats(config.seats, opts.players, config.seed), seed=config.seed,
-                         first=config.first)
-    return MaliceScreen(malice, config.lang, config.bot_delay, preset)
+        return tui_game(config.remote.game).remote_screen(config)
+    return tui_game(config.game).screen(config)
 
 
 class StartScreen(Screen[TuiConfig]):
@@ -144,7 +139,7 @@ class StartScreen(Screen[TuiConfig]):
             yield Static(tr(t, "start_title"), id="start-title")
             with Horizontal(classes="field"):
                 yield Label(tr(t, "game"))
-                yield Select([(tr(t, "malice"), "spite-malice"), (tr(t, "spit"), "spit")], value=c.game,
+                yield Select([(tr(t, tui_game(name).label), name) for name in GAMES], value=c.game,
                              allow_blank=False, id="start-game")
             with Horizontal(classes="field"):
                 yield Label(tr(t, "preset"))
@@ -165,8 +160,7 @@ class StartScreen(Screen[TuiConfig]):
 
     @staticmethod
     def _presets(game: str) -> list[tuple[str, str]]:
-        names = list(MALICE_PRESETS) if game == "spite-malice" else list(SPIT_ONLY_PRESETS)
-        return [(name, name) for name in names]
+        return [(name, name) for name in get_game(game).presets]
 
     @on(Select.Changed, "#start-game")
     def _game_changed(self, event: Select.Changed) -> None:

@@ -15,7 +15,7 @@ and a refused move shows the engine's reason.
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import events, on
@@ -27,17 +27,17 @@ from textual.widgets import Footer, Static
 
 from spite.cards import RANKS
 from spite.errors import IllegalMoveError
-from spite.malice import PASS, SeatView
+from spite.malice import PASS, Options, SeatView
 from spite.malice.moves import parse_move, rank_token
 from spite.tui.i18n import tr
 from spite.tui.render import card_label, card_text, is_wild
-from spite.tui.session import MaliceTable, Place, move_places, sorted_hand, targets_of
+from spite.tui.session import MaliceTable, Place, move_places, parse_seats, sorted_hand, targets_of
 from spite.tui.widgets import PileWidget, set_text, translate_bindings
 
 if TYPE_CHECKING:
-    from spite.tui.app import SpiteApp
+    from spite.tui.app import SpiteApp, TuiConfig
 
-__all__ = ["MaliceScreen", "PassScreen", "SummaryScreen"]
+__all__ = ["TUI", "MaliceScreen", "MaliceTui", "PassScreen", "SummaryScreen"]
 
 _PREFIX_KEYS = {"d": "D", "a": "D", "b": "B", "m": "B"}
 _DIGITS = {str(n): n for n in range(1, 10)} | {"0": 10}
@@ -625,3 +625,41 @@ class MaliceScreen(Screen[None]):
         self.table.play(moves[0])
         self.source = None
         self.advance()
+
+
+class MaliceTui:
+    """Spite and Malice in the terminal app: the ``tui`` hook of its registry entry (:mod:`spite.games`),
+    so that the app opens any game's table without asking which game it is."""
+
+    label = "malice"
+    """The message catalogue's name of the game (:mod:`spite.tui.i18n`)."""
+    default_preset = "classic"
+
+    def check(self, config: TuiConfig) -> None:
+        """Raise :class:`OptionsError` with one line when a local table cannot be set up."""
+        opts = Options.from_preset(config.preset or self.default_preset, config.options)
+        parse_seats(config.seats, opts.players, config.seed)
+
+    def screen(self, config: TuiConfig) -> Screen[Any]:
+        """The screen of a local table for a checked configuration."""
+        preset = config.preset or self.default_preset
+        opts = Options.from_preset(preset, config.options)
+        malice = MaliceTable(opts, parse_seats(config.seats, opts.players, config.seed), seed=config.seed,
+                             first=config.first)
+        return MaliceScreen(malice, config.lang, config.bot_delay, preset)
+
+    def remote_table(self, base: str, welcome: dict[str, Any], token: str | None) -> Any:
+        """The client side of a server's table of this game (``spite tui --connect``)."""
+        from spite.tui.remote import RemoteMaliceTable
+
+        return RemoteMaliceTable.from_welcome(base, welcome, token=token)
+
+    def remote_screen(self, config: TuiConfig) -> Screen[Any]:
+        """The screen of a server's table (``config.remote``)."""
+        from spite.tui.remote_screen import RemoteMaliceScreen
+
+        return RemoteMaliceScreen(config.remote, config.lang)
+
+
+TUI = MaliceTui()
+"""The registered ``tui`` hook of ``spite-malice``."""

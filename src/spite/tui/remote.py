@@ -31,11 +31,12 @@ import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from spite.bots import Decision, make_bot
 from spite.cards import RANKS, WILD_RANK
 from spite.errors import IllegalMoveError, OptionsError
+from spite.games import load_hook
 from spite.malice import Move, Options, SeatView
 from spite.malice.state import Result
 from spite.rl.encoding import view_from_json
@@ -162,11 +163,12 @@ def connect_table(connect: str, table: str | None, token: str | None = None,
     if name:
         _, token = join_table(base, table_id, name)
     welcome = probe(base, table_id, token)
-    if (welcome.get("table") or {}).get("game") == "spit":
-        from spite.tui.remote_spit import RemoteSpitTable
-
-        return RemoteSpitTable.from_welcome(base, welcome, token=token)
-    return RemoteMaliceTable.from_welcome(base, welcome, token=token)
+    game = (welcome.get("table") or {}).get("game", "spite-malice")
+    try:
+        hook = load_hook(game, "tui")  # the game's client side, from the registry
+    except OptionsError:
+        raise RemoteError(f"table {table_id} plays {game}: the terminal does not play that game") from None
+    return hook.remote_table(base, welcome, token)
 
 
 # ---------------------------------------------------------------------- views
@@ -271,6 +273,9 @@ def _seat_name(info: dict[str, Any]) -> str:
 @dataclass
 class RemoteMaliceTable:
     """A Spite and Malice table on a server, as :class:`~spite.tui.malice_screen.MaliceScreen` reads it."""
+
+    game: ClassVar[str] = "spite-malice"
+    """The registered game (its ``tui`` hook opens the screen)."""
 
     base: str
     table_id: str

@@ -22,7 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from spite.cards import parse_card
 from spite.errors import IllegalMoveError
@@ -89,6 +89,9 @@ class RemoteSpitPosition:
 @dataclass
 class RemoteSpitTable:
     """A Spit table on a server, as :class:`~spite.tui.spit_screen.SpitScreen` reads it."""
+
+    game: ClassVar[str] = "spit"
+    """The registered game (its ``tui`` hook opens the screen)."""
 
     base: str
     table_id: str

@@ -12,7 +12,7 @@ feeds the engine's ``advance(t)`` through :meth:`~spite.tui.spit_session.SpitTab
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import events, on
@@ -22,14 +22,17 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from spite.errors import IllegalMoveError
+from spite.errors import IllegalMoveError, OptionsError
 from spite.spit import OVER, SLAPPING, SpitView
 from spite.tui.i18n import tr
 from spite.tui.render import card_text
-from spite.tui.spit_session import SpitTable
+from spite.tui.spit_session import REACTION_MS, SpitTable
 from spite.tui.widgets import PileWidget, set_text, translate_bindings
 
-__all__ = ["SpitScreen"]
+if TYPE_CHECKING:
+    from spite.tui.app import TuiConfig
+
+__all__ = ["TUI", "SpitScreen", "SpitTui", "spit_level"]
 
 CENTER_KEYS = "qwe"
 
@@ -259,3 +262,47 @@ class SpitScreen(Screen[None]):
         self.source = None
         self.message = ""
         self.redraw()
+
+
+def spit_level(config: TuiConfig) -> str:
+    """The bot level of a local Spit table (``--seats human,LEVEL``); :class:`OptionsError` otherwise."""
+    names = [s.strip().lower() for s in (config.seats or "human,medium").split(",")]
+    if len(names) != 2 or names[0] != "human" or names[1] not in REACTION_MS:
+        raise OptionsError(
+            f"Spit is played by you against a bot: --seats human,LEVEL with LEVEL one of {', '.join(REACTION_MS)}"
+            f" (not {config.seats!r})")
+    return names[1]
+
+
+class SpitTui:
+    """Spit in the terminal app: the ``tui`` hook of its registry entry (:mod:`spite.games`)."""
+
+    label = "spit"
+    """The message catalogue's name of the game (:mod:`spite.tui.i18n`)."""
+    default_preset = "spit"
+
+    def check(self, config: TuiConfig) -> None:
+        """Raise :class:`OptionsError` with one line when a local table cannot be set up."""
+        spit_level(config)
+        SpitTable(config.preset or self.default_preset, config.options, config.seed, level="easy")
+
+    def screen(self, config: TuiConfig) -> Screen[Any]:
+        """The screen of a local table for a checked configuration."""
+        table = SpitTable(config.preset or self.default_preset, config.options, config.seed, level=spit_level(config))
+        return SpitScreen(table, config.clock, config.lang, config.tick_seconds)
+
+    def remote_table(self, base: str, welcome: dict[str, Any], token: str | None) -> Any:
+        """The client side of a server's Spit table (``spite tui --connect``)."""
+        from spite.tui.remote_spit import RemoteSpitTable
+
+        return RemoteSpitTable.from_welcome(base, welcome, token=token)
+
+    def remote_screen(self, config: TuiConfig) -> Screen[Any]:
+        """The screen of a server's Spit table (``config.remote``)."""
+        from spite.tui.remote_screen import RemoteSpitScreen
+
+        return RemoteSpitScreen(config.remote, config.lang, config.clock)
+
+
+TUI = SpitTui()
+"""The registered ``tui`` hook of ``spit``."""
