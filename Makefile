@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml src/spite/malice/_viewc.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,ray,rl,postgres]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,server,tui,plot,rl,ray,postgres]'
 	touch $(STAMP)
 
 play: $(STAMP)
@@ -27,7 +27,7 @@ test: $(STAMP) lint chromium
 	$(BIN)/pytest
 
 bench: $(STAMP)
-	$(BIN)/spite bench engine --seconds 10 --baseline ../shared/bench/bare_loop.py
+	$(BIN)/spite bench engine --seconds 10 --baseline src/spite/bench/bare_loop.py
 
 golden: $(STAMP)
 	$(BIN)/python tests/golden/make_golden.py

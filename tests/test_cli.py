@@ -184,6 +184,7 @@ def test_bench_engine_prints_one_json_line() -> None:
     assert data["games_per_s"] > 0 and data["moves_per_s"] > data["games_per_s"]
 
 
+@pytest.mark.slow
 def test_bench_server_prints_its_figures_as_the_last_json_line() -> None:
     code, out, _ = run("bench", "server", "--tables", "2", "--seconds", "2", "--think", "0.05", "--warmup", "0.5",
                        "--json")

@@ -38,6 +38,7 @@ def summary_without_clock(stdout: str) -> dict[str, object]:
     return summary
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("stop", "jobs"), [(signal.SIGINT, "1"), (signal.SIGTERM, "2")])
 def test_ctrl_c_or_kill_keeps_the_games_and_resume_ends_as_an_uninterrupted_run(
         tmp_path: Path, stop: signal.Signals, jobs: str) -> None:
@@ -191,6 +192,7 @@ except KeyboardInterrupt:
 """
 
 
+@pytest.mark.slow
 def test_a_pool_stopped_while_its_workers_wait_to_hand_over_games_ends_at_once() -> None:
     """Stopping the pool must not wait for the workers to hand over games nobody will read: with the
     queue's pipe full, that wait never ended and a stopped tournament hung."""

@@ -11,8 +11,8 @@ from server_helpers import PG_ENV, ServerThread, pg_database
 
 from spite.server import ServerConfig
 
-BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(
-    not os.environ.get(PG_ENV), reason=f"{PG_ENV} is not set"))]
+BACKENDS = ["sqlite", pytest.param("postgresql", marks=[pytest.mark.postgres, pytest.mark.skipif(
+    not os.environ.get(PG_ENV), reason=f"{PG_ENV} is not set")])]
 
 
 @pytest.fixture(params=BACKENDS)

@@ -112,3 +112,11 @@ def page(context: Any) -> Iterator[Any]:
     watch = ConsoleWatch(p)
     yield p
     assert watch.errors == [], f"errors in the browser console: {watch.errors}"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test of this folder drives Chromium: mark it ``browser`` (``-m "not browser"`` leaves them out)."""
+    here = Path(__file__).resolve().parent
+    for item in items:
+        if here in item.path.resolve().parents:
+            item.add_marker(pytest.mark.browser)

@@ -1,6 +1,6 @@
 """The words of the terminal app in English and German.
 
-The German terms are the seeds' (``../shared/seeds/*.de.txt``): Vorratsstapel (stock),
+The German terms are those of the German rule texts (docs/rules.md): Vorratsstapel (stock),
 Mittelstapel (build piles), Ablagestapel (discard piles), Blatt (hand), Nachziehstapel (draw pile).
 Move notation and card tokens (``H7-B2``, ``QS``) are the records' and stay the same in both
 languages; so do the keys, which follow the notation (S stock, D discard, B build).

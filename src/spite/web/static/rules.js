@@ -1,6 +1,6 @@
 // The rules pages (/rules/spite-malice, /rules/spit) in English and German, as a player needs them.
-// Sources: the seed texts (../shared/seeds/*.de.txt, German: their terms are used here), the
-// rulings (../shared/spec/rulings.md) and how the engine reads them (docs/rules.md, docs/spit.md).
+// Sources: the German rule texts (their terms are used here) and how the engine reads them
+// (docs/rules.md, docs/spit.md).
 // The texts live here, not in i18n.js; the page's language buttons switch them.
 
 import { esc } from "./html.js";
