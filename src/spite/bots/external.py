@@ -31,6 +31,7 @@ from spite.bots import register_bot
 from spite.bots.base import Bot, Decision
 from spite.errors import IllegalMoveError, OptionsError, SpiteError
 from spite.malice import Move, Options, Result, SeatView, parse_move
+from spite.malice.game import GAME
 
 __all__ = ["PROTOCOL", "BotError", "ExternalBot"]
 
@@ -216,7 +217,7 @@ class ExternalBot(Bot):
         if self._proc is None or self._proc.poll() is not None:
             self.close()
             self._start()
-        self._send({"type": "start", "game": "spite-malice", "options": opts.to_dict(), "seat": seat,
+        self._send({"type": "start", "game": GAME.name, "options": opts.to_dict(), "seat": seat,
                     "players": opts.players})
 
     def decide(self, view: SeatView, rng: random.Random, budget: float | None = None) -> Decision:
