@@ -81,6 +81,7 @@ def random_game(variant: int, seed: int, rng: random.Random, steps: int = 250) -
     return state
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.integers(0, len(VARIANTS) - 1), st.integers(0, 10**6), st.randoms(use_true_random=False))
 def test_cards_are_conserved_and_a_written_record_replays_to_the_same_end(
