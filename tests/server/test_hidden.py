@@ -95,7 +95,7 @@ def play_table(srv: ServerThread, preset: str, players: int, rng: random.Random,
                 c.recv(5)
         table = srv.manager.tables[table_id]
         assert table.version == version
-        check_messages(table.state, preset, clients, watcher, tokens)
+        check_messages(table.state.engine, preset, clients, watcher, tokens)
     finally:
         for c in [*clients, watcher]:
             c.close()

@@ -27,8 +27,8 @@ from spite.malice import Options, State
 from spite.records import record_from_json, replay
 from spite.server import ServerConfig, db
 from spite.server.db import make_engine
+from spite.server.malice_play import undo_floor_of
 from spite.server.protocol import HintMessage
-from spite.server.tables import undo_floor_of
 
 MODELS["hint"] = HintMessage
 BIG = {"stock_size": 20}

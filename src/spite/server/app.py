@@ -25,6 +25,8 @@ from spite.records.spit import positions as spit_positions
 from spite.server import db
 from spite.server.bots import BotRunner
 from spite.server.config import ServerConfig
+from spite.server.connection import Connection
+from spite.server.host import Table
 from spite.server.manager import LobbyError, Manager
 from spite.server.protocol import (
     CreateTableRequest,
@@ -38,7 +40,6 @@ from spite.server.protocol import (
     TableInfo,
 )
 from spite.server.store import Store
-from spite.server.tables import Connection
 from spite.web import index_response, wants_html
 from spite.web import install as install_web
 
@@ -215,7 +216,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """Play or watch a table: send ``hello`` first (docs/protocol.md)."""
         manager = manager_of(websocket)
         await websocket.accept()
-        conn = Connection(websocket, config.rate, config.burst)
+        conn: Connection[Table] = Connection(websocket, config.rate, config.burst)
         sender = asyncio.create_task(conn.run_sender(), name="ws-sender")
         try:
             while not conn.closing:

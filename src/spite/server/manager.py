@@ -15,20 +15,15 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
 
-from spite.bots.reflex import make_reflex_bot
-from spite.errors import OptionsError, SpiteError
-from spite.malice import Match, Options, State
-from spite.records import Record
-from spite.records.malice import replay_malice
-from spite.records.spit import record_from_state as spit_record_from_state
-from spite.records.spit import replay_spit
+from spite.errors import OptionsError
+from spite.games import game_names, get_game, has_hook, load_hook
 from spite.server.bots import BotRunner
-from spite.server.config import BOT_LEVELS, ServerConfig
+from spite.server.config import ServerConfig
+from spite.server.host import Conn, LobbyError, Seat, ServerGame, Services, Table, check_requests, hash_token, new_token
 from spite.server.protocol import (
     AnyClientMessage,
     Hello,
@@ -43,25 +38,28 @@ from spite.server.protocol import (
     UndoMessage,
     client_adapter,
 )
-from spite.server.spit_tables import SpitTable
 from spite.server.store import Store, StoredTable
-from spite.server.tables import Connection, Seat, Table, hash_token, match_from_json, new_token, wants_match
-from spite.spit import new_game as new_spit_game
 
-__all__ = ["LobbyError", "Manager"]
+__all__ = ["LobbyError", "Manager", "served_games"]
 
 log = logging.getLogger("spite.server")
 
 _TYPES = ("hello", "move", "sync", "ping", "hint", "undo", "next")
-REALTIME = ("spit", "speed")
 
 
-class LobbyError(SpiteError):
-    """A lobby request that cannot be done; ``status`` is the HTTP status to answer with."""
+def served_games() -> tuple[str, ...]:
+    """The registered games that have a ``server`` hook: the tables this server can hold."""
+    return tuple(name for name in game_names() if has_hook(name, "server"))
 
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
+
+def server_game(game: str) -> ServerGame:
+    """The ``server`` hook of ``game`` (:class:`LobbyError` 501 when it has none)."""
+    try:
+        hook = load_hook(game, "server")
+    except OptionsError:
+        raise LobbyError(f"{game} tables are not served ({', '.join(served_games())})", 501) from None
+    assert isinstance(hook, ServerGame)
+    return hook
 
 
 def _one_line(exc: ValidationError) -> str:
@@ -79,6 +77,7 @@ class Manager:
         self.bots = bots
         self.tables: dict[str, Table] = {}
         self.moves_played = 0
+        self.services = Services(store, bots, config, self.finished, self._counted)
         self.started = time.time()
         self._sweeper: asyncio.Task[None] | None = None
 
@@ -117,40 +116,17 @@ class Manager:
         if stored:
             log.info("restored %d tables (%d moves) in %.2f s", len(self.tables), moves, time.perf_counter() - t0)
 
-    def _rebuild(self, st: StoredTable) -> Table:
-        if st.game in REALTIME:
-            return self._rebuild_spit(st)
-        if st.game != "spite-malice":
-            raise ValueError(f"game {st.game!r} is not served by this version")
-        flat: list[Any] = list(st.start.get("leading", []))
-        for entries in st.moves:
-            flat.extend(entries)
-        # a match's game has its own seed (derived from the table's)
-        record = Record(game=st.game, preset=st.preset, options=st.options, seed=st.start.get("seed", st.seed),
-                        deal=st.start["deal"], moves=flat)
-        state = replay_malice(record).state
-        seats = [Seat(seat=s.seat, kind=s.kind, level=s.level, player=s.player, token_hash=s.token_hash,
-                      controller=s.controller) for s in st.seats]
-        match: Match | None = None
-        game_ids: list[int] = []
-        if st.match is not None:
-            match, game_ids = match_from_json(state.opts, st.seed, st.match)
-        return Table(self, table_id=st.id, preset=st.preset, options=st.options, seed=st.seed, state=state,
-                     seats=seats, status=st.status, created_at=st.created_at, version_base=st.version_base,
-                     match=match, game_ids=game_ids)
+    def _seats(self, st: StoredTable) -> list[Seat]:
+        return [Seat(seat=s.seat, kind=s.kind, level=s.level, player=s.player, token_hash=s.token_hash,
+                     controller=s.controller) for s in st.seats]
 
-    def _rebuild_spit(self, st: StoredTable) -> SpitTable:
-        flat: list[Any] = []
-        for entries in st.moves:
-            flat.extend(entries)
-        record = Record(game=st.game, preset=st.preset, options=st.options, seed=st.seed, deal=st.start["deal"],
-                        moves=flat)
-        state = replay_spit(record).state
-        seats = [Seat(seat=s.seat, kind=s.kind, level=s.level, player=s.player, token_hash=s.token_hash,
-                      controller=s.controller) for s in st.seats]
-        return SpitTable(self, table_id=st.id, game=st.game, preset=st.preset, options=st.options, seed=st.seed,
-                         state=state, stored=len(flat), rows=len(st.moves), seats=seats, status=st.status,
-                         created_at=st.created_at)
+    def _rebuild(self, st: StoredTable) -> Table:
+        """A stored table back in play: its game's adapter replays the record of its start and moves."""
+        if not has_hook(st.game, "server"):
+            raise ValueError(f"game {st.game!r} is not served by this version")
+        hook = server_game(st.game)
+        return Table(self.services, hook, hook.restore(st), table_id=st.id, game=st.game, seed=st.seed,
+                     seats=self._seats(st), status=st.status, created_at=st.created_at)
 
     async def _sweep(self) -> None:
         """Abandon open tables nobody filled within ``open_table_ttl``."""
@@ -172,6 +148,9 @@ class Manager:
                         conn.close(1000)
                     self.tables.pop(table.id, None)
 
+    def _counted(self) -> None:
+        self.moves_played += 1
+
     def finished(self, table: Table) -> None:
         """A game ended: its bots are forgotten; the table leaves memory when its last client goes."""
         self.bots.forget(table.id)
@@ -181,75 +160,18 @@ class Manager:
     # ------------------------------------------------------------------ lobby
     async def create(self, *, game: str, preset: str | None, options: dict[str, Any],
                      seats: list[SeatRequest] | None, name: str, join: bool) -> tuple[Table, int | None, str | None]:
-        """A new table (and the creator's seat and token when ``join``)."""
-        if game in REALTIME:
-            return await self._create_spit(game=game, preset=preset, options=options, seats=seats, name=name,
-                                           join=join)
-        if game != "spite-malice":
-            raise LobbyError(f"{game} tables are not served (spite-malice, spit, speed)", 501)
-        preset = preset or "classic"
-        try:
-            opts = Options.from_preset(preset, options)
-        except OptionsError as exc:
-            raise LobbyError(str(exc)) from None
-        requests = seats if seats is not None else [SeatRequest(kind="person") for _ in range(opts.players)]
-        if len(requests) != opts.players:
-            raise LobbyError(f"{preset} with these options has {opts.players} seats, not {len(requests)}")
-        for r in requests:
-            if r.kind == "bot" and r.level not in BOT_LEVELS:
-                raise LobbyError(f"a bot seat needs a level ({', '.join(BOT_LEVELS)})")
-        seed = secrets.randbits(62)
-        overrides = opts.overrides_from(preset)
-        match = Match(opts, seed) if wants_match(opts, overrides) else None
-        state = match.start_game() if match is not None else State.new(opts, seed)
-        leading = [entry for entry in state.record_moves() if isinstance(entry, dict)]
-        start: dict[str, Any] = {"deal": state.deal_json(), "leading": leading}
-        extra: dict[str, Any] = {}
-        if match is not None:
-            start["seed"] = state.seed  # the game's own seed (the table's is the match's)
-            extra["match"] = json.dumps({"scores": match.scores, "starters": [], "results": [], "gameIds": []})
-        return await self._open_table(
-            game, preset, overrides, seed, start, requests, name, join,
-            lambda table_id, seats, status, now: Table(self, table_id=table_id, preset=preset, options=overrides,
-                                                       seed=seed, state=state, seats=seats, status=status,
-                                                       created_at=now, match=match), extra)
-
-    async def _create_spit(self, *, game: str, preset: str | None, options: dict[str, Any],
-                           seats: list[SeatRequest] | None, name: str,
-                           join: bool) -> tuple[Table, int | None, str | None]:
-        """A new Spit or Speed table (two seats; bots are reflex bots)."""
+        """A new table (and the creator's seat and token when ``join``): stored with its seats, put in
+        play (bots-only tables start at once) and, with ``join``, its creator seated."""
+        hook = server_game(game)
+        preset = preset or get_game(game).default_preset
         seed = secrets.randbits(62)
         try:
-            state = new_spit_game(game, preset, options, seed=seed)
+            count = get_game(game).seats(preset, options)
+            requests = seats if seats is not None else [SeatRequest(kind="person") for _ in range(count)]
+            check_requests(game, hook, requests, preset, count)
+            opening = hook.open(game, preset, options, seed)
         except OptionsError as exc:
             raise LobbyError(str(exc)) from None
-        requests = seats if seats is not None else [SeatRequest(kind="person") for _ in range(2)]
-        if len(requests) != 2:
-            raise LobbyError(f"{game} is a game for 2 seats, not {len(requests)}")
-        for r in requests:
-            if r.kind == "bot":
-                if r.level is None or (r.level in BOT_LEVELS and r.level != "expert"):
-                    raise LobbyError(f"a {game} bot seat needs a level (beginner, club, expert or reflex:MS)")
-                try:
-                    make_reflex_bot(r.level)
-                except OptionsError as exc:
-                    raise LobbyError(str(exc)) from None
-        record = spit_record_from_state(state)
-        preset_name = state.preset
-        overrides = record.options
-        return await self._open_table(
-            game, preset_name, overrides, seed, {"deal": record.deal}, requests, name, join,
-            lambda table_id, seats, status, now: SpitTable(self, table_id=table_id, game=game, preset=preset_name,
-                                                           options=overrides, seed=seed, state=state, stored=0,
-                                                           rows=0, seats=seats, status=status, created_at=now))
-
-    async def _open_table(self, game: str, preset: str, overrides: dict[str, Any], seed: int,
-                          start: dict[str, Any], requests: list[SeatRequest], name: str, join: bool,
-                          make: Callable[[str, list[Seat], str, float], Table],
-                          extra: dict[str, Any] | None = None) -> tuple[Table, int | None, str | None]:
-        """Store a new table and its seats, put it in play (bots-only tables start at once) and, with
-        ``join``, seat its creator. ``make(table_id, seats, status, now)`` builds the table object;
-        ``extra`` are more columns of its row (a match's score)."""
         if join and not any(r.kind == "person" for r in requests):
             raise LobbyError("there is no person seat to join (set join to false for a bots-only table)")
         table_id = secrets.token_urlsafe(9)
@@ -259,16 +181,17 @@ class Manager:
                      for i, r in enumerate(requests)]
         all_bots = all(s.controller == "bot" for s in seat_list)
         status = "playing" if all_bots else "open"
-        row = {"id": table_id, "game": game, "preset": preset, "options": json.dumps(overrides),
-               "seed": json.dumps(seed), "start": json.dumps(start),
+        row = {"id": table_id, "game": game, "preset": opening.preset, "options": json.dumps(opening.options),
+               "seed": json.dumps(seed), "start": json.dumps(opening.start),
                "status": status, "plies": 0, "owner": self.config.process_name, "created_at": now, "updated_at": now,
-               **(extra or {})}
+               **opening.columns}
         seat_rows = [{"seat": s.seat, "kind": s.kind, "level": s.level, "player": None, "token_hash": None,
                       "controller": s.controller} for s in seat_list]
         await self.store.write(Store.insert_table(row, seat_rows))
-        table = make(table_id, seat_list, status, now)
+        table = Table(self.services, hook, opening, table_id=table_id, game=game, seed=seed, seats=seat_list,
+                      status=status, created_at=now)
         self.tables[table_id] = table
-        log.info("table %s: created (%s, %s, seats %s)", table_id, game, preset,
+        log.info("table %s: created (%s, %s, seats %s)", table_id, game, opening.preset,
                  ", ".join(s.kind if s.kind == "person" else f"bot:{s.level}" for s in seat_list))
         if all_bots:
             table.schedule_bot()
@@ -323,7 +246,7 @@ class Manager:
         return [t.info() for t in sorted(self.tables.values(), key=lambda t: t.created_at) if t.status == status]
 
     # ------------------------------------------------------------------ WebSocket messages
-    async def handle(self, conn: Connection, table_id: str, raw: str | bytes | None) -> None:
+    async def handle(self, conn: Conn, table_id: str, raw: str | bytes | None) -> None:
         """One incoming WebSocket message: checked, then dispatched. Never raises."""
         version = conn.table.version if conn.table is not None else None
         if not conn.allow():
@@ -362,7 +285,7 @@ class Manager:
             log.exception("table %s: a %s message failed", table_id, data["type"])
             conn.error("internal", "the server could not handle that message", version=version)
 
-    async def _dispatch(self, conn: Connection, table_id: str, msg: AnyClientMessage) -> None:
+    async def _dispatch(self, conn: Conn, table_id: str, msg: AnyClientMessage) -> None:
         if isinstance(msg, Ping):
             conn.send(Pong(id=msg.id))
             return
@@ -379,15 +302,15 @@ class Manager:
         if isinstance(msg, MoveMessage):
             await table.player_move(conn, msg.move, msg.stateVersion, msg.id)
             return
-        # the table answers what its game has (a Spit table refuses hints, undo and ``next`` itself)
+        # the table serves what its game has, and answers the rest with one line
         if isinstance(msg, HintRequest):
-            await table.player_hint(conn, msg.id)
+            await table.player_request("hint", conn, msg.id)
         elif isinstance(msg, UndoMessage):
-            await table.player_undo(conn, msg.stateVersion, msg.id)
+            await table.player_request("undo", conn, msg.id, msg.stateVersion)
         elif isinstance(msg, NextGame):
-            await table.player_next(conn, msg.id)
+            await table.player_request("next", conn, msg.id)
 
-    async def _hello(self, conn: Connection, table_id: str, msg: Hello) -> None:
+    async def _hello(self, conn: Conn, table_id: str, msg: Hello) -> None:
         if conn.hello:
             conn.error("already-hello", "this connection has already said hello")
             return
@@ -412,7 +335,7 @@ class Manager:
             return
         await table.attach(conn, seat)
 
-    async def detach(self, conn: Connection) -> None:
+    async def detach(self, conn: Conn) -> None:
         """A connection closed."""
         table = conn.table
         if table is None:

@@ -1,0 +1,727 @@
+"""The table host: one table in play, whatever its game.
+
+The host keeps what every game's table has: seats and their tokens, connections and spectators,
+``stateVersion``, the lock, grace times and the bot that takes a dropped seat over, and the path of
+a move: check, play it in the game, commit it to the database (awaiting the commit), and only then
+acknowledge it and tell every connection. If the commit fails the move is taken back and the mover
+is told; no one else ever saw it. At the end it stores the record and the players' statistics.
+
+It drives the game only through :mod:`spite.games` (``apply``, ``advance``, ``view``, ``to_act``,
+``legal_moves``, ``to_record``, ``result``) and never asks which game it is. What differs between
+games is a small adapter, found in the registry (``spite.games.register(..., server=...)``): a
+:class:`ServerGame` opens and restores a table's game, and a :class:`TablePlay` per table supplies
+the bots, the clock of a real-time game and the extra fields of its messages. Requests only some
+games know (``hint``, ``undo``, ``next``) are served when the table's play implements them
+(:class:`Hints`, :class:`Undo`, :class:`Matches`); otherwise the host answers ``bad-message``.
+
+``stateVersion`` rises with every stored change (how much is the adapter's: one per move in a turn
+game, one per record entry in real time); ``version_base`` (stored with the table) carries what
+undo and a match's next game added, so both survive restarts.
+
+What a connection receives is built here and only here: the seat's (or a spectator's)
+``state.view(seat).to_json()`` and the seat's legal moves (:meth:`TablePlay.view_for`). Nothing else
+of the state ever leaves the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel
+
+from spite.errors import IllegalMoveError, SpiteError
+from spite.games import Event, GameState, Record, get_game
+from spite.server.bots import BotRunner
+from spite.server.config import ServerConfig
+from spite.server.connection import Connection
+from spite.server.protocol import (
+    Ack,
+    GameOver,
+    LastMove,
+    SeatInfo,
+    SeatRequest,
+    StateMessage,
+    TableEvent,
+    TableInfo,
+    TableMessage,
+    Welcome,
+)
+from spite.server.store import Store, StoredTable
+
+__all__ = ["Conn", "Ending", "Hints", "LobbyError", "Matches", "Opening", "Seat", "ServerGame", "Services", "Table",
+           "TablePlay", "Undo", "hash_token", "new_token"]
+
+log = logging.getLogger("spite.server.table")
+
+Conn = Connection["Table"]
+"""A WebSocket connection at a table."""
+
+
+class LobbyError(SpiteError):
+    """A lobby request that cannot be done; ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def new_token() -> str:
+    """A fresh secret seat token (192 random bits)."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    """What the database keeps of a token (never the token itself)."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+@dataclass
+class Seat:
+    """A seat at a table.
+
+    ``kind`` is what the table was made with (``person`` or ``bot``); ``controller`` who plays it
+    now: ``free`` (a person seat nobody took yet), ``person``, or ``bot`` (a bot seat, or a person's
+    seat a bot took over after the grace time; ``level`` is then the bot's level).
+    """
+
+    seat: int
+    kind: str
+    level: str | None
+    player: str | None
+    token_hash: str | None
+    controller: str
+    conns: set[Conn] = field(default_factory=set)
+    grace: asyncio.Task[None] | None = None
+
+    def status(self) -> str:
+        """free, connected, disconnected or bot."""
+        if self.controller == "free":
+            return "free"
+        if self.controller == "bot":
+            return "bot"
+        return "connected" if self.conns else "disconnected"
+
+    def info(self) -> SeatInfo:
+        """The public face of this seat."""
+        return SeatInfo(seat=self.seat, kind=self.kind, level=self.level if self.kind == "bot" else None,  # type: ignore[arg-type]
+                        player=self.player, status=self.status(),  # type: ignore[arg-type]
+                        botLevel=self.level if self.controller == "bot" else None)
+
+    def player_name(self) -> str:
+        """The name statistics count this seat under."""
+        if self.kind == "bot":
+            return f"bot:{self.level}"
+        return self.player or "guest"
+
+
+@dataclass
+class Services:
+    """What a table needs of the server around it (and nothing more: no table knows the manager)."""
+
+    store: Store
+    bots: BotRunner
+    config: ServerConfig
+    finished: Callable[[Table], None]
+    """Called once a table's last game has ended and is stored."""
+    counted: Callable[[], None]
+    """Called for every move played (the server's move count)."""
+
+
+# ====================================================================== the adapter's side
+@dataclass
+class Opening:
+    """A table's game as a :class:`ServerGame` opens or restores it."""
+
+    state: GameState
+    preset: str
+    """The preset's name as the table shows and stores it."""
+    options: dict[str, Any]
+    """The option overrides as the table shows and stores them."""
+    start: dict[str, Any] = field(default_factory=dict)
+    """A new table: its row's ``start`` (the deal, the record entries before the first move)."""
+    columns: dict[str, Any] = field(default_factory=dict)
+    """A new table: more columns of its row."""
+    version: int = 0
+    version_base: int = 0
+    rows: int = 0
+    """Move rows stored for the game in play."""
+    entries: int = 0
+    """Record entries of the game in play stored so far (those of its start included)."""
+    extra: Any = None
+    """The adapter's own (a match's score, ...), handed to :meth:`ServerGame.play`."""
+
+
+@dataclass
+class Ending:
+    """What the end of a game means at a table (see :meth:`TablePlay.ending`)."""
+
+    final: bool = True
+    """The table is finished (False: a match goes on to its next game)."""
+    write: Callable[[Any, int], None] | None = None
+    """More to write in the same commit as the game's record (connection, the game's id)."""
+    stored: Callable[[int], None] | None = None
+    """Called with the game's id once the commit succeeded."""
+
+
+class ServerGame(ABC):
+    """A game's ``server`` hook in the registry: opens and restores its tables' games and makes
+    each table's :class:`TablePlay`."""
+
+    title: str
+    """How error messages name the game's tables (``Spit and Speed``)."""
+
+    @abstractmethod
+    def check_bot(self, game: str, level: str | None) -> None:
+        """Raise :class:`LobbyError` unless a bot seat of ``level`` may sit at a ``game`` table."""
+
+    def open(self, game: str, preset: str, options: dict[str, Any], seed: int) -> Opening:
+        """A new game dealt from ``seed`` (options already checked); raises
+        :class:`~spite.errors.OptionsError`. The record entries a deal makes before the first move
+        (a Spite and Malice deal's shuffles) go to ``start`` with the deal."""
+        state = get_game(game).new(preset, options, seed=seed)
+        record = state.to_record()
+        start: dict[str, Any] = {"deal": record.deal}
+        if record.moves:
+            start["leading"] = list(record.moves)
+        return Opening(state, record.preset or preset, dict(record.options), start, entries=len(record.moves))
+
+    def restore(self, st: StoredTable) -> Opening:
+        """A stored table's game: the record of its start and stored moves replayed."""
+        flat: list[Any] = list(st.start.get("leading", []))
+        for entries in st.moves:
+            flat.extend(entries)
+        # a game of a match has its own seed (derived from the table's), kept with its start
+        record = Record(game=st.game, preset=st.preset, options=st.options, seed=st.start.get("seed", st.seed),
+                        deal=st.start["deal"], moves=flat)
+        state = get_game(st.game).from_record(record)
+        return Opening(state, st.preset, st.options, version=self.restored_version(st, state),
+                       version_base=st.version_base, rows=len(st.moves), entries=len(flat),
+                       extra=self.restored_extra(st, state))
+
+    @abstractmethod
+    def restored_version(self, st: StoredTable, state: GameState) -> int:
+        """``stateVersion`` of a restored table (what :meth:`TablePlay.entries` counted, plus the base)."""
+
+    def restored_extra(self, st: StoredTable, state: GameState) -> Any:
+        """The adapter's own state of a restored table (:attr:`Opening.extra`)."""
+        return None
+
+    @abstractmethod
+    def play(self, table: Table, extra: Any) -> TablePlay:
+        """The per-table part of this game at ``table``."""
+
+
+class TablePlay:
+    """What a game does at one table besides what the host does. The defaults fit a game with no
+    clock, no bots and no extra message fields; an adapter overrides what its game has."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    # what clients see
+    def view_for(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
+        """The view JSON of ``seat`` (``None``: spectator) and its legal moves: all a client gets."""
+        state = self.table.state
+        return state.view(seat).to_json(), state.legal_moves(seat) if seat is not None else []
+
+    def fields(self, seat: int | None) -> dict[str, Any]:
+        """Extra fields (models) of the ``welcome`` and ``state`` messages for ``seat``."""
+        return {}
+
+    def shared_fields(self, events: Sequence[Event]) -> dict[str, Any]:
+        """Extra fields (JSON) of a broadcast ``state`` message, the same for every receiver."""
+        return {}
+
+    def seat_fields(self, seat: int | None) -> dict[str, Any]:
+        """Extra fields (JSON) of a broadcast ``state`` message for ``seat`` alone."""
+        return {}
+
+    def score_fields(self) -> dict[str, Any]:
+        """Extra fields (models) of ``table`` and ``gameOver`` messages (a match's score)."""
+        return {}
+
+    # moves
+    def now_ms(self) -> int:
+        """The game clock at this moment (a turn game: 0)."""
+        return 0
+
+    def may_move(self, conn: Conn, version: int, msg_id: str | None) -> bool:
+        """Whether a person's move sent for ``version`` may be tried now; otherwise ``conn`` is told
+        why. The default (a turn game): only in the position it was chosen in."""
+        table = self.table
+        if version != table.version:
+            conn.error("stale", f"the position has changed (now version {table.version}, your move was for "
+                       f"{version}); sync and choose again", msg_id=msg_id, version=table.version)
+            return False
+        return True
+
+    def checkpoint(self) -> Callable[[], None]:
+        """Before a move: what puts the state back if its commit fails."""
+        table = self.table
+        before = table.state.copy()
+
+        def back() -> None:
+            table.state = before
+
+        return back
+
+    def entries(self, events: Sequence[Event]) -> tuple[list[Any], int]:
+        """The record entries the move (and the time) just added, to store as one row, and how much
+        ``stateVersion`` rises with them."""
+        record = self.table.state.to_record()
+        new = list(record.moves[self.table.entries:])
+        return new, len(new)
+
+    def stored(self, seat: int | None, by_bot: bool) -> None:
+        """After a move of ``seat`` was stored (the lock is held)."""
+
+    def ending(self) -> Ending:
+        """The game is over: is the table (and what else to store with the record)?"""
+        return Ending()
+
+    def turns(self) -> int:
+        """The finished game's length in turns (rounds) for the statistics."""
+        return 1
+
+    def won(self, result: dict[str, Any], seat: int) -> int | None:
+        """The points ``seat`` won by ``result``, or ``None`` when it did not win."""
+        return 1 if result.get("winner") == seat else None
+
+    # what goes on by itself
+    def schedule(self) -> None:
+        """Let the bots (and a real-time game's clock) go on if there is anything for them to do."""
+
+    def poke(self) -> None:
+        """A person sent a move (played or not; the lock is free again)."""
+
+    def after_move(self) -> None:
+        """A move was stored and told (the lock is held)."""
+
+    def seat_changed(self) -> None:
+        """A bot took a seat over or its person came back (the lock is held)."""
+
+    def between_games(self) -> bool:
+        """A game is over and another one follows at this table."""
+        return False
+
+    def game_between(self) -> None:
+        """A game ended and another follows (:attr:`Ending.final` was False)."""
+
+    def finished(self) -> None:
+        """The table's last game ended."""
+
+    def tasks(self) -> list[asyncio.Task[Any]]:
+        """The play's running tasks (stopped when the server shuts down)."""
+        return []
+
+
+@runtime_checkable
+class Hints(Protocol):
+    """A table play that answers ``hint``."""
+
+    async def hint(self, conn: Conn, msg_id: str | None) -> None: ...
+
+
+@runtime_checkable
+class Undo(Protocol):
+    """A table play that takes moves back (``undo``)."""
+
+    async def undo(self, conn: Conn, version: int, msg_id: str | None) -> None: ...
+
+
+@runtime_checkable
+class Matches(Protocol):
+    """A table play with games in a row (``next``)."""
+
+    async def next_game(self, conn: Conn, msg_id: str | None) -> None: ...
+
+
+_REQUESTS: tuple[tuple[str, str, type], ...] = (("hint", "hints", Hints), ("undo", "undo", Undo),
+                                                ("next", "matches", Matches))
+
+
+# ====================================================================== the host
+class Table:
+    """A table served by this process (see the module's text)."""
+
+    def __init__(self, services: Services, server_game: ServerGame, opening: Opening, *, table_id: str, game: str,
+                 seed: int | str, seats: list[Seat], status: str, created_at: float) -> None:
+        self.services = services
+        self.id = table_id
+        self.game = game
+        self.preset = opening.preset
+        self.options = opening.options
+        self.seed = seed
+        self.state: GameState = opening.state
+        self.seats = seats
+        self.status = status
+        self.created_at = created_at
+        self.version_base = opening.version_base
+        self.version = opening.version
+        self.rows = opening.rows
+        """Move rows stored for the game in play."""
+        self.entries = opening.entries
+        """Record entries of the game in play stored so far (for :meth:`TablePlay.entries`)."""
+        self.lock = asyncio.Lock()
+        self.spectators: set[Conn] = set()
+        self.game_id: int | None = None
+        self.moves_played = 0
+        self.title = server_game.title
+        self.play = server_game.play(self, opening.extra)
+
+    @property
+    def store(self) -> Store:
+        """Where the table is stored."""
+        return self.services.store
+
+    @property
+    def config(self) -> ServerConfig:
+        """The server's settings."""
+        return self.services.config
+
+    # ------------------------------------------------------------------ what clients see
+    def info(self) -> TableInfo:
+        """The table as the lobby shows it."""
+        return TableInfo(id=self.id, game=self.game, preset=self.preset, options=self.options,
+                         status=self.status, seats=[s.info() for s in self.seats],  # type: ignore[arg-type]
+                         stateVersion=self.version, link=f"/t/{self.id}", gameId=self.game_id)
+
+    def view_for(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
+        """The view JSON of ``seat`` (``None``: spectator) and its legal moves: all a client gets."""
+        return self.play.view_for(seat)
+
+    def state_message(self, seat: int | None, last: LastMove | None = None) -> StateMessage:
+        """A ``state`` message for ``seat`` (the answer to ``sync``)."""
+        view, legal = self.view_for(seat)
+        return StateMessage(stateVersion=self.version, view=view, legal=legal, last=last, **self.play.fields(seat))
+
+    def connections(self) -> list[Conn]:
+        """Every connection at this table."""
+        out = list(self.spectators)
+        for s in self.seats:
+            out.extend(s.conns)
+        return out
+
+    def broadcast_state(self, last_move: LastMove | None, events: Sequence[Event] = ()) -> None:
+        """Tell every connection the new position, each its own view (built directly as JSON text:
+        the hot path of every move; what is the same for all is made once)."""
+        head = {"type": "state", "stateVersion": self.version}
+        tail = {"last": last_move.model_dump() if last_move is not None else None,
+                **self.play.shared_fields(events)}
+        play = self.play
+
+        def text(seat: int | None) -> str:
+            view, legal = play.view_for(seat)
+            return json.dumps({**head, "view": view, "legal": legal, **play.seat_fields(seat), **tail},
+                              separators=(",", ":"))
+
+        for s in self.seats:
+            if s.conns:
+                msg = text(s.seat)
+                for conn in s.conns:
+                    conn.send(msg)
+        if self.spectators:
+            msg = text(None)
+            for conn in self.spectators:
+                conn.send(msg)
+
+    def broadcast(self, msg: BaseModel) -> None:
+        """Send the same message to everyone at the table."""
+        text = msg.model_dump_json()
+        for conn in self.connections():
+            conn.send(text)
+
+    def tell(self, kind: str, seat: int | None, text: str) -> None:
+        """Tell everyone what changed at the table (with the table as it is now; a match's score too)."""
+        self.broadcast(TableMessage(table=self.info(), event=TableEvent(kind=kind, seat=seat, text=text),  # type: ignore[arg-type]
+                                    **self.play.score_fields()))
+
+    def game_over(self) -> GameOver:
+        """The ``gameOver`` message of the game just ended."""
+        result = self.state.result
+        assert result is not None
+        url = f"/api/games/{self.game_id}/record" if self.game_id is not None else None
+        return GameOver(stateVersion=self.version, result=dict(result), gameId=self.game_id, recordUrl=url,
+                        **self.play.score_fields())
+
+    # ------------------------------------------------------------------ connections
+    def seat_for_token(self, token: str) -> Seat | None:
+        """The seat whose token this is, or ``None``."""
+        digest = hash_token(token)
+        for s in self.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                return s
+        return None
+
+    def _welcome(self, conn: Conn, seat: int | None) -> None:
+        view, legal = self.view_for(seat)
+        conn.send(Welcome(table=self.info(), seat=seat, stateVersion=self.version, view=view, legal=legal,
+                          **self.play.fields(seat)))
+        if self.state.is_over and (self.status == "finished" or self.play.between_games()):
+            conn.send(self.game_over())
+
+    async def attach(self, conn: Conn, seat: Seat | None) -> None:
+        """A connection says hello: as a seat's player (with its token) or as a spectator."""
+        async with self.lock:
+            conn.table = self
+            conn.hello = True
+            if seat is None:
+                conn.seat = None
+                self.spectators.add(conn)
+                self._welcome(conn, None)
+                return
+            conn.seat = seat.seat
+            first = not seat.conns
+            seat.conns.add(conn)
+            if seat.grace is not None:
+                seat.grace.cancel()
+                seat.grace = None
+            self._welcome(conn, seat.seat)
+            if seat.controller == "bot" and seat.kind == "person":
+                await self.store.write(Store.update_seat(self.id, seat.seat, controller="person", level=None))
+                seat.controller = "person"
+                seat.level = None
+                self.play.seat_changed()
+                log.info("table %s: %s is back at seat %d; the bot leaves", self.id, seat.player, seat.seat)
+                self.tell("returned", seat.seat, f"{seat.player} is back at seat {seat.seat}; the bot leaves")
+            elif first:
+                self.tell("connected", seat.seat, f"{seat.player} is at seat {seat.seat}")
+
+    async def detach(self, conn: Conn) -> None:
+        """A connection went away. A seat left with no connection starts its grace time."""
+        async with self.lock:
+            if conn in self.spectators:
+                self.spectators.discard(conn)
+                return
+            if conn.seat is None:
+                return
+            seat = self.seats[conn.seat]
+            seat.conns.discard(conn)
+            if seat.conns or seat.controller != "person" or self.status in ("finished", "abandoned"):
+                return
+            grace = self.config.grace_seconds
+            self.tell("disconnected", seat.seat,
+                      f"{seat.player} dropped from seat {seat.seat}; a bot takes over in {grace:g} s")
+            if self.status == "playing":
+                self._start_grace(seat)
+
+    def _start_grace(self, seat: Seat) -> None:
+        if seat.grace is None or seat.grace.done():
+            seat.grace = asyncio.create_task(self._grace(seat), name=f"grace-{self.id}-{seat.seat}")
+
+    def start_grace_timers(self) -> None:
+        """Every person seat with no connection gets its grace time (at the start, after a restart)."""
+        for s in self.seats:
+            if s.controller == "person" and not s.conns:
+                self._start_grace(s)
+
+    async def _grace(self, seat: Seat) -> None:
+        grace = self.config.grace_seconds
+        await asyncio.sleep(grace)
+        async with self.lock:
+            if seat.conns or seat.controller != "person" or self.status != "playing":
+                return
+            level = self.config.replacement_level
+            await self.store.write(Store.update_seat(self.id, seat.seat, controller="bot", level=level))
+            seat.controller = "bot"
+            seat.level = level
+            seat.grace = None
+            self.play.seat_changed()
+            log.info("table %s: seat %d (%s) gone for %g s; a %s bot takes it", self.id, seat.seat, seat.player,
+                     grace, level)
+            self.tell("takeover", seat.seat,
+                      f"{seat.player} did not come back within {grace:g} s: a {level} bot plays seat {seat.seat}")
+        self.play.schedule()
+
+    # ------------------------------------------------------------------ requests
+    async def player_move(self, conn: Conn, move: str, version: int, msg_id: str | None) -> None:
+        """A move sent by a seat's connection: checked, played, stored, acknowledged, broadcast."""
+        if conn.seat is None:
+            conn.error("not-your-seat", "spectators cannot move", msg_id=msg_id, version=self.version)
+            return
+        async with self.lock:
+            if self.refuse_move(conn, msg_id) or not self.play.may_move(conn, version, msg_id):
+                pass
+            elif conn.seat not in (to_act := self.state.to_act()):
+                conn.error("not-your-turn", f"it is seat {to_act[0]}'s turn", msg_id=msg_id, version=self.version)
+            else:
+                await self.apply(conn.seat, move, conn=conn, msg_id=msg_id)
+        self.play.poke()
+
+    def refuse_move(self, conn: Conn, msg_id: str | None) -> bool:
+        """Tell ``conn`` why its seat may not act now (the table not started or over, or the seat not
+        its to play); False when nothing stands in the way. The lock is held."""
+        assert conn.seat is not None
+        seat = self.seats[conn.seat]
+        if self.status == "open":
+            conn.error("not-started", "the game starts when every seat is taken", msg_id=msg_id,
+                       version=self.version)
+        elif self.status != "playing" or self.state.is_over:
+            conn.error("game-over", "the game is over", msg_id=msg_id, version=self.version)
+        elif seat.controller != "person" or conn not in seat.conns:
+            conn.error("not-your-seat", "a bot plays this seat now", msg_id=msg_id, version=self.version)
+        else:
+            return False
+        return True
+
+    async def player_request(self, kind: str, conn: Conn, msg_id: str | None, version: int | None = None) -> None:
+        """``hint``, ``undo`` or ``next``: served by the table's play when its game has it, else
+        refused in one line to the asker alone."""
+        play = self.play
+        if kind == "hint" and isinstance(play, Hints):
+            await play.hint(conn, msg_id)
+        elif kind == "undo" and isinstance(play, Undo):
+            await play.undo(conn, version if version is not None else -1, msg_id)
+        elif kind == "next" and isinstance(play, Matches):
+            await play.next_game(conn, msg_id)
+        else:
+            lacking = [noun for _, noun, proto in _REQUESTS if not isinstance(play, proto)]
+            what = ", ".join(lacking[:-1]) + (" or " if len(lacking) > 1 else "") + lacking[-1]
+            conn.error("bad-message", f"{kind}: {self.title} tables have no {what}", msg_id=msg_id,
+                       version=self.version)
+
+    # ------------------------------------------------------------------ the path of a move
+    async def apply(self, seat: int | None, move: str | None, *, conn: Conn | None = None, msg_id: str | None = None,
+                    by_bot: bool = False) -> tuple[str, str]:
+        """Let the time pass to now and play ``move`` for ``seat`` (``None``: only the time); store what
+        happened, then acknowledge and broadcast (the lock is held). Returns (``ok``, ``refused``,
+        ``storage`` or ``idle``; the reason of a refusal). A refused move is told to ``conn``."""
+        state = self.state
+        back = self.play.checkpoint()
+        now = self.play.now_ms()
+        events: list[Event] = list(state.advance(now))
+        outcome, reason, played = "idle", "", move or ""
+        if seat is not None and move is not None:
+            try:
+                done = state.apply(seat, move, now)
+            except IllegalMoveError as exc:
+                outcome, reason = "refused", str(exc)
+            else:
+                outcome = "ok"
+                if done and done[0].kind == "move":
+                    played = done[0].text
+                events.extend(done)
+        if events:
+            result = await self._store(seat, events, back, conn, msg_id)
+            if result is None:
+                return "storage", ""
+        if outcome == "ok":
+            self.moves_played += 1
+            self.services.counted()
+            self.play.stored(seat, by_bot)
+        if conn is not None:
+            if outcome == "ok":
+                conn.send(Ack(id=msg_id, move=played, stateVersion=self.version,
+                              t=now if self.state.game.realtime else None))
+            elif outcome == "refused":
+                conn.error("too-late" if reason.startswith("too late") else "illegal", reason, msg_id=msg_id,
+                           version=self.version)
+        if not events:
+            return outcome, reason
+        last = LastMove(seat=seat, move=played, byBot=by_bot) if outcome == "ok" and seat is not None else None
+        self.broadcast_state(last, events)
+        if self.state.is_over:
+            if self.status == "finished":
+                self._finish()
+            else:
+                self.play.game_between()
+        else:
+            self.play.after_move()
+        return outcome, reason
+
+    async def _store(self, seat: int | None, events: Sequence[Event], back: Callable[[], None], conn: Conn | None,
+                     msg_id: str | None) -> bool | None:
+        """Commit what the move added (and, at the end, the game's record and statistics); ``None``
+        when the commit failed (the state was put back and the mover told)."""
+        state = self.state
+        entries, rise = self.play.entries(events)
+        insert = Store.insert_move(self.id, self.rows, seat if seat is not None else -1, entries)
+        write: Callable[[Any], Any] = insert
+        ending: Ending | None = None
+        if state.is_over:
+            ending = self.play.ending()
+            record = state.to_record().to_json()
+            finish = Store.insert_game(self.id, self.game, self.preset, record, state.plies, self.play.turns(),
+                                       self._players(record.get("result") or {}), finish=ending.final)
+            more = ending.write
+
+            def both(c: Any) -> Any:
+                insert(c)
+                game_id = finish(c)
+                if more is not None:  # e.g. a match's score, with this game, in the same commit
+                    more(c, game_id)
+                return game_id
+
+            write = both
+        try:
+            game_id = await self.store.write(write)
+        except Exception as exc:
+            back()
+            log.error("table %s: %d entries could not be stored (%s); taken back", self.id, len(entries), exc)
+            if conn is not None:
+                conn.error("storage", "the move could not be saved; try again", msg_id=msg_id, version=self.version)
+            return None
+        self.rows += 1
+        self.entries += len(entries)
+        self.version += rise
+        if ending is not None:
+            self.game_id = game_id
+            if ending.stored is not None:
+                ending.stored(game_id)
+            if ending.final:
+                self.status = "finished"
+        return True
+
+    def _players(self, result: dict[str, Any]) -> list[dict[str, Any]]:
+        out = []
+        for s in self.seats:
+            points = self.play.won(result, s.seat)
+            out.append({"seat": s.seat, "player": s.player_name(), "is_bot": s.kind == "bot",
+                        "won": points is not None, "points": points or 0})
+        return out
+
+    def _finish(self) -> None:
+        log.info("table %s: game over after %d changes: %s (game %s)", self.id, self.version, self.state.result,
+                 self.game_id)
+        self.broadcast(self.game_over())
+        for s in self.seats:
+            if s.grace is not None:
+                s.grace.cancel()
+                s.grace = None
+        self.play.finished()
+        self.services.finished(self)
+
+    # ------------------------------------------------------------------ life cycle
+    def schedule_bot(self) -> None:
+        """Let the bots (and the clock) go on: at the start, after a restart, after a takeover."""
+        self.play.schedule()
+
+    async def close(self) -> None:
+        """Stop this table's tasks (server shutdown; everything is already stored)."""
+        tasks = [t for t in (*self.play.tasks(), *(s.grace for s in self.seats)) if t is not None]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+        for conn in self.connections():
+            conn.close(1001)
+
+
+def check_requests(game: str, server_game: ServerGame, requests: list[SeatRequest], preset: str, seats: int) -> None:
+    """Raise :class:`LobbyError` unless ``requests`` seat a ``game`` table of ``seats`` seats."""
+    if len(requests) != seats:
+        raise LobbyError(f"{preset} with these options has {seats} seats, not {len(requests)}")
+    for r in requests:
+        if r.kind == "bot":
+            server_game.check_bot(game, r.level)
