@@ -6,6 +6,7 @@ import random
 import time
 
 import httpx
+import pytest
 import sqlalchemy as sa
 from server_helpers import Client, ServerProcess, latest_state
 from test_protocol import play_random
@@ -28,6 +29,7 @@ def wait_finished(base: str, table_id: str, timeout: float = 40) -> dict[str, ob
     raise TimeoutError(f"table {table_id} did not finish")
 
 
+@pytest.mark.slow
 def test_kill_9_and_play_on(db_url: str) -> None:
     server = ServerProcess(db_url, None, *ARGS).start()
     try:

@@ -64,6 +64,7 @@ def screen_of(app: SpiteApp) -> RemoteMaliceScreen:
     raise AssertionError(app.screen_stack)
 
 
+@pytest.mark.slow
 def test_play_a_server_seat_to_the_end_by_keys(server: ServerProcess) -> None:
     # a stock of 6: long enough for three presses and a refused move whatever the deal
     joined = create(server, [{"kind": "person"}, {"kind": "bot", "level": "easy"}], stock=6)
@@ -265,6 +266,7 @@ def test_undo_a_build_play_by_key_on_a_server_table(server: ServerProcess) -> No
     assert f"Not allowed: {text}"[:70] in seen["refused_screen"], seen["refused_screen"]
 
 
+@pytest.mark.slow
 def test_a_match_table_game_after_game_by_keys(server: ServerProcess) -> None:
     # a bot that begins may win a game of two stock cards before we connect: start where we are to move
     for _ in range(30):
