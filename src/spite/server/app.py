@@ -19,15 +19,14 @@ import sqlalchemy as sa
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
 
+from spite.games import get_game
 from spite.records import record_from_json
-from spite.records.malice import positions as malice_positions
-from spite.records.spit import positions as spit_positions
 from spite.server import db
 from spite.server.bots import BotRunner
 from spite.server.config import ServerConfig
 from spite.server.connection import Connection
 from spite.server.host import Table
-from spite.server.manager import LobbyError, Manager
+from spite.server.manager import LobbyError, Manager, server_game
 from spite.server.protocol import (
     CreateTableRequest,
     GameInfo,
@@ -185,7 +184,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/games/{game_id}/positions", response_model=PositionsInfo)
     async def game_positions(request: Request, game_id: int) -> PositionsInfo:
         """A finished game replayed for the replay viewer: every move and the whole table after each
-        (Spite and Malice, Spit and Speed)."""
+        (each game's adapter replays its own records)."""
 
         def read(c: Any) -> tuple[dict[str, Any], list[dict[str, Any]], str] | None:
             record = Store.record_of(c, game_id)
@@ -204,9 +203,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         record = record_from_json(raw)
         if not record.result:
             raise LobbyError(f"game {game_id} is not finished", 409)
-        malice = record.game == "spite-malice"
-        moves, shown = await asyncio.to_thread(malice_positions if malice else spit_positions, record)
-        preset = record.preset or ("classic" if malice else record.game)
+        moves, shown = await asyncio.to_thread(server_game(record.game).positions, record)
+        preset = record.preset or get_game(record.game).default_preset
         return PositionsInfo(gameId=game_id, tableId=table_id, game=record.game, preset=preset,
                              options=record.options, players=players, moves=moves, positions=shown,
                              result=record.result)

@@ -220,6 +220,11 @@ class ServerGame(ABC):
     def play(self, table: Table, extra: Any) -> TablePlay:
         """The per-table part of this game at ``table``."""
 
+    @abstractmethod
+    def positions(self, record: Record) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """A finished game's record replayed for the replay viewer: its steps (moves) and the whole
+        table before the first and after each (``/api/games/{id}/positions``)."""
+
 
 class TablePlay:
     """What a game does at one table besides what the host does. The defaults fit a game with no

@@ -30,9 +30,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from spite.games import Event, GameState
+from spite.games import Event, GameState, Record
 from spite.malice import Match, Options, Result, State
 from spite.malice.game import MaliceGameState
+from spite.malice.record import positions
 from spite.server.config import BOT_LEVELS
 from spite.server.host import Conn, Ending, LobbyError, Opening, ServerGame, Table, TablePlay
 from spite.server.protocol import Ack, HintMessage, LastMove, MatchInfo
@@ -115,6 +116,9 @@ class MaliceServer(ServerGame):
     def play(self, table: Table, extra: Any) -> MalicePlay:
         match, game_ids = extra if extra is not None else (None, [])
         return MalicePlay(table, match, game_ids)
+
+    def positions(self, record: Record) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        return positions(record)
 
 
 SERVER = MaliceServer()

@@ -33,12 +33,13 @@ from typing import Any
 
 from spite.bots.reflex import ReflexBot, make_reflex_bot
 from spite.errors import OptionsError
-from spite.games import Event, GameState
+from spite.games import Event, GameState, Record
 from spite.server.config import BOT_LEVELS
 from spite.server.host import Conn, LobbyError, Seat, ServerGame, Table, TablePlay
 from spite.server.protocol import Clock, GameEvent
 from spite.server.store import StoredTable
 from spite.spit import SpitView
+from spite.spit.record import positions
 
 __all__ = ["SERVER", "SPIT_LEVEL_FOR", "SpitPlay", "SpitServer", "spit_level"]
 
@@ -73,6 +74,9 @@ class SpitServer(ServerGame):
 
     def play(self, table: Table, extra: Any) -> SpitPlay:
         return SpitPlay(table)
+
+    def positions(self, record: Record) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        return positions(record)
 
 
 SERVER = SpitServer()
