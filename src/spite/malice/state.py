@@ -76,10 +76,11 @@ class Result:
         return out
 
 
-Draw = tuple[int, tuple[int, ...]] | tuple[int, tuple[int, ...], int, tuple[int, ...], tuple[int, ...]]
+Draw = tuple[int, list[int]] | tuple[int, list[int], int, tuple[int, ...], tuple[int, ...]]
 """What a draw took: ``(seat, cards)`` straight from the draw pile, or ``(seat, cards, hand length
 before, draw pile before, set-aside cards before)`` when the set-aside cards were shuffled in on the
-way (the undo puts the piles back as they were)."""
+way (the undo puts the piles back as they were). ``cards`` (in the order drawn) is a list only
+because slicing the hand is the cheapest copy; nothing changes it."""
 
 _NO_SHUFFLES: tuple[tuple[int, ...], ...] = ()
 
@@ -101,8 +102,8 @@ class Played(NamedTuple):
 
     move: Move
     """The move played (interned)."""
-    before: tuple[int, int, int, int, Result | None, int]
-    """*undo*: to_move, turn, idle_turns, played_this_turn, result, shuffles before the move."""
+    seat: int
+    """The seat that played it."""
     card: int
     """The card the move put on a build or discard pile (-1 for ``pass``); now face up."""
     hand_pos: int
@@ -121,11 +122,15 @@ class Played(NamedTuple):
     chance entries after the move."""
     turned: int
     """The stock card a stock play turned face up (-1: none)."""
-
-    @property
-    def seat(self) -> int:
-        """The seat that played the move."""
-        return self.before[0]
+    turn: int
+    """*undo*: :attr:`State.turn` before the move (the rest of what it changed is above; the result
+    was ``None``: a move is only played while the game goes on)."""
+    idle_turns: int
+    """*undo*: :attr:`State.idle_turns` before the move."""
+    played_this_turn: int
+    """*undo*: :attr:`State.played_this_turn` before the move."""
+    shuffle_count: int
+    """*undo*: :attr:`State.shuffles` before the move."""
 
     @property
     def ends_turn(self) -> bool:
@@ -148,7 +153,7 @@ class Played(NamedTuple):
     def drawn(self) -> tuple[int, ...]:
         """The cards drawn (only :attr:`drawn_by` may see them), in the order they were drawn."""
         drew = self.drew
-        return () if drew is None else drew[1]
+        return () if drew is None else tuple(drew[1])
 
     @property
     def turned_up(self) -> tuple[int, ...]:
@@ -169,7 +174,7 @@ class Played(NamedTuple):
 
 
 _new_played = tuple.__new__
-"""``Played`` made without its generated ``__new__`` (a third of the cost, on the hot path)."""
+"""``Played`` made without its generated ``__new__`` (a Python call: twice the cost, on the hot path)."""
 
 
 class State:
@@ -546,7 +551,6 @@ class State:
         seat = self.to_move
         kind = move.kind
         shuffles = self.shuffles
-        before = (seat, self.turn, self.idle_turns, self.played_this_turn, self.result, shuffles)
         if kind == BUILD:
             b = move.target
             builds = self.builds
@@ -614,9 +618,10 @@ class State:
                         self.set_aside.extend(pile)
                 if not hand and self.opts.refill_empty_hand:
                     refill = self._draw(seat, self.opts.hand_size)
-            played = _new_played(Played, (move, before, card, hand_pos, completed, refill, None,
+            # a build play changes neither the turn nor the idle count
+            played = _new_played(Played, (move, seat, card, hand_pos, completed, refill, None,
                                           _NO_SHUFFLES if self.shuffles == shuffles else self._shuffled_since(ply),
-                                          turned))
+                                          turned, self.turn, self.idle_turns, self.played_this_turn - 1, shuffles))
             self.history.append(played)
             return played
         # a turn-ending move
@@ -638,10 +643,12 @@ class State:
             turn_end = None
             card = -1
             passed = True
+        turn, idle, played_before = self.turn, self.idle_turns, self.played_this_turn
         drew = self._end_turn(passed)
-        played = _new_played(Played, (move, before, card, -1, None, drew, turn_end,
+        played = _new_played(Played, (move, seat, card, -1, None, drew, turn_end,
                                       _NO_SHUFFLES if self.shuffles == shuffles else
-                                      self._shuffled_since(len(self.history)), -1))
+                                      self._shuffled_since(len(self.history)), -1, turn, idle, played_before,
+                                      shuffles))
         self.history.append(played)
         return played
 
@@ -693,10 +700,10 @@ class State:
             return None
         draw = self.draw
         if len(draw) >= due:
-            taken = tuple(draw[:-due - 1:-1])  # the top card first, as drawn one by one
-            del draw[-due:]
-            self.hands[seat].extend(taken)
-            return (seat, taken)
+            hand = self.hands[seat]
+            for _ in range(due):  # cheaper than slicing for the one or two cards of most draws
+                hand.append(draw.pop())
+            return (seat, hand[-due:])
         if self.opts.on_empty_draw == "draw_game" and len(draw) + len(self.set_aside) < due:
             self._draw_result("draw-pile-empty")
             return None
@@ -713,7 +720,7 @@ class State:
                 self.draw = self._shuffled(heap, ply)
             hand.append(self.draw.pop())
             due -= 1
-        return (seat, tuple(hand[hand_len:]), hand_len, old_draw, old_aside)
+        return (seat, hand[hand_len:], hand_len, old_draw, old_aside)
 
     def _shuffled(self, cards: list[int], ply: int) -> list[int]:
         """The cards shuffled as chance decides: a queued outcome, else the seed."""
@@ -742,12 +749,12 @@ class State:
         """Take back the last move and return it; the state is exactly as before that move."""
         if not self.history:
             raise IllegalMoveError("there is no move to undo")
-        move, before, card, hand_pos, completed, drew, turn_end, _, _ = self.history.pop()
+        (move, seat, card, hand_pos, completed, drew, turn_end, _, _, turn, idle_turns, played_this_turn,
+         shuffles) = self.history.pop()
         ply = len(self.history)
         while self.chance_log and self.chance_log[-1][0] == ply:
             self.chance_log.pop()
         self._undo_draw(drew)
-        seat = before[0]
         if move.kind == BUILD:
             if completed is not None:
                 b, done, old_draw, aside_len = completed
@@ -772,7 +779,9 @@ class State:
             d = move.target
             self.discards[seat] = (*piles[:d], piles[d][:-1], *piles[d + 1:])
             self.hands[seat].insert(pos, dcard)
-        (self.to_move, self.turn, self.idle_turns, self.played_this_turn, self.result, self.shuffles) = before
+        self.to_move, self.turn, self.idle_turns, self.played_this_turn = seat, turn, idle_turns, played_this_turn
+        self.result = None
+        self.shuffles = shuffles
         return move
 
     def _undo_draw(self, drew: Draw | None) -> None:
@@ -782,7 +791,7 @@ class State:
             seat, cards = drew
             hand = self.hands[seat]
             del hand[len(hand) - len(cards):]
-            self.draw.extend(reversed(cards))
+            self.draw.extend(reversed(cards))  # the last card drawn goes back first
             return
         seat, _, hand_len, draw, aside = drew
         del self.hands[seat][hand_len:]
