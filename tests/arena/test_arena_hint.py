@@ -73,3 +73,13 @@ def test_hint_of_a_finished_game_is_refused_by_the_function_too() -> None:
         state.play(state.legal_moves()[0])
     with pytest.raises(OptionsError, match="over"):
         hint(state, "random")
+
+
+@pytest.mark.parametrize("game", ["spit", "speed"])
+def test_a_real_time_game_has_no_hints(tmp_path: Path, game: str) -> None:
+    path = tmp_path / "rt.json"
+    code, out, _ = spite("new", "--game", game, "--seed", "4", "-o", str(path))
+    assert code == 0
+    code, out, err = run("hint", str(path))
+    assert code == 2 and out == ""
+    assert err == f"spite: {game} has no hints (the bots give them for turn games)\n"

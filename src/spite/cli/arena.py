@@ -150,15 +150,15 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     ) -> None:
         """Print the move a bot would play for the player to move in a record's position, and why."""
-        from spite.arena import hint as make_hint
+        from spite.games import has_hook, load_hook
         from spite.records import replay
 
         try:
             rec = read_record(record)
-            if rec.game != "spite-malice":
-                raise OptionsError(f"hints are for Spite and Malice records, not {rec.game}")
+            if not has_hook(rec.game, "hint"):
+                raise OptionsError(f"{rec.game} has no hints (the bots give them for turn games)")
             state = replay(rec).state
-            decision = make_hint(state, bot, seconds, seed)
+            decision = load_hook(rec.game, "hint")(state, bot, seconds, seed)
         except RecordMoveError as exc:
             fail(f"ply {exc.ply}: {exc.move}: {exc.message}", EXIT_ILLEGAL)
         except IllegalMoveError as exc:

@@ -23,7 +23,7 @@ from spite.cli.common import (
     read_record,
     write_output,
 )
-from spite.errors import IllegalMoveError, OptionsError, RecordMoveError, SpiteError
+from spite.errors import IllegalMoveError, RecordMoveError, SpiteError
 
 if TYPE_CHECKING:
     from spite.records import Replay
@@ -89,20 +89,12 @@ def new(
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write here instead of standard output.")] = None,
 ) -> None:
     """Write the record of a freshly dealt game."""
+    from spite.games import get_game
     from spite.records import dump_record
 
     try:
         options = parse_options(option)
-        if game == "spite-malice":
-            from spite.records.malice import new_record
-
-            rec = new_record(preset or "classic", options, new_seed(seed))
-        elif game in ("spit", "speed"):
-            from spite.records.spit import new_record as new_spit_record
-
-            rec = new_spit_record(game, preset, options, new_seed(seed))
-        else:
-            raise OptionsError(f"unknown game {game!r} (one of spite-malice, spit, speed)")
+        rec = get_game(game).new(preset, options, seed=new_seed(seed)).to_record()
     except SpiteError as exc:
         fail(str(exc), EXIT_MALFORMED)
     write_output(dump_record(rec), out)
