@@ -49,16 +49,13 @@ __all__ = [
 
 
 def game_preset(game: Game, preset: str | None) -> str:
-    """The preset a tournament of ``game`` plays: ``preset``; ``None``, or ``"classic"`` (the
-    command's default) for a game that has no such preset, mean the game's own default preset.
+    """The preset a tournament of ``game`` plays: ``preset``, or the game's own default for ``None``.
 
     >>> from spite.games import get_game
-    >>> game_preset(get_game("spit"), "classic"), game_preset(get_game("spite-malice"), None)
-    ('spit', 'classic')
+    >>> game_preset(get_game("spit"), None), game_preset(get_game("spite-malice"), "match")
+    ('spit', 'match')
     """
-    if preset is None or (preset == "classic" and preset not in game.presets):
-        return game.default_preset
-    return preset
+    return game.default_preset if preset is None else preset
 
 
 class Lineup(NamedTuple):

@@ -26,7 +26,8 @@ class Tournament:
 
     bots: list[str]
     games: int = 100
-    preset: str = "classic"
+    preset: str | None = None
+    """A preset of ``game`` (``None``: the game's own default, e.g. ``classic``, ``spit``)."""
     options: dict[str, Any] = field(default_factory=dict)
     seed: int = 0
     jobs: int = 1
@@ -39,6 +40,12 @@ class Tournament:
     resume: bool = False
     """Go on with the tournament kept in ``out`` (same settings; ``games`` may be more): play only the
     games it does not hold yet."""
+
+    def __post_init__(self) -> None:
+        if self.preset is None:
+            from spite.games import get_game
+
+            self.preset = get_game(self.game).default_preset
 
     def settings(self) -> dict[str, Any]:
         """What fixes the games (kept in ``out/tournament.json``; ``--resume`` must match it)."""
@@ -85,6 +92,7 @@ class Tournament:
             raise OptionsError(f"--seconds must be more than 0, not {self.seconds}")
         if self.games < 1:
             raise OptionsError(f"--games must be at least 1, not {self.games}")
+        assert self.preset is not None  # the game's default is filled in on construction
         setup = Setup(specs=tuple(self.bots), preset=self.preset, options=dict(self.options), seed=self.seed,
                       budget=self.seconds, records=self.out is not None, game=self.game)
         self._check_out()

@@ -69,7 +69,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                            "is allowed).")],
         games: Annotated[int, typer.Option(help="Games to play (rounded up to whole deals: each deal is "
                                                 "played once per seat rotation).")] = 100,
-        preset: Annotated[str, typer.Option(help="A preset of the game (default: its basic one).")] = "classic",
+        preset: Annotated[str | None, typer.Option(help="A preset of the game (default: its basic one).")] = None,
         option: OptionOpt = None,
         seed: Annotated[int | None, typer.Option(help="Tournament seed (deals and bots' random sources; "
                                                       "default: a random one, reported).")] = None,
