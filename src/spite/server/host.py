@@ -260,6 +260,10 @@ class TablePlay:
         """The game clock at this moment (a turn game: 0)."""
         return 0
 
+    def ack_time(self, now: int) -> int | None:
+        """The game clock an ``ack`` reports (``None``: none, as in a turn game)."""
+        return None
+
     def may_move(self, conn: Conn, version: int, msg_id: str | None) -> bool:
         """Whether a person's move sent for ``version`` may be tried now; otherwise ``conn`` is told
         why. The default (a turn game): only in the position it was chosen in."""
@@ -626,8 +630,7 @@ class Table:
             self.play.stored(seat, by_bot)
         if conn is not None:
             if outcome == "ok":
-                conn.send(Ack(id=msg_id, move=played, stateVersion=self.version,
-                              t=now if self.state.game.realtime else None))
+                conn.send(Ack(id=msg_id, move=played, stateVersion=self.version, t=self.play.ack_time(now)))
             elif outcome == "refused":
                 conn.error("too-late" if reason.startswith("too late") else "illegal", reason, msg_id=msg_id,
                            version=self.version)

@@ -148,6 +148,9 @@ class SpitPlay(TablePlay):
             return False
         return True
 
+    def ack_time(self, now: int) -> int | None:
+        return now  # when the move landed: the client's measure of the race
+
     def entries(self, events: Sequence[Event]) -> tuple[list[Any], int]:
         new = self.table.state.engine.to_record_moves()[self.table.entries:]
         return new, len(new)
