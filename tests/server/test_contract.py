@@ -168,8 +168,8 @@ def test_join_watch_reconnect_takeover_and_the_record(server: ServerThread, game
         by_bot = [m for m in watcher.received if m["type"] == "state" and m["last"] and m["last"]["byBot"]]
         assert by_bot, "no bot played a dropped seat"
 
-        # the spectator never got a legal move or a token, and what it was sent last is exactly the
-        # game's spectator view of the final position (the record replayed), no more
+        # the spectator never got a legal move or a token, and what it was sent first and last is exactly
+        # the game's spectator view of the deal and of the final position (the record replayed), no more
         raw = httpx.get(base + over["recordUrl"]).json()
         final = get_game(game).from_record(record_from_json(raw))
         states = [m for m in watcher.received if m["type"] in ("welcome", "state")]
@@ -178,6 +178,9 @@ def test_join_watch_reconnect_takeover_and_the_record(server: ServerThread, game
         last = max(states, key=lambda m: m["stateVersion"])
         assert last["stateVersion"] == over["stateVersion"]
         assert last["view"] == final.view(None).to_json()
+        start = get_game(game).new(raw["preset"], raw["options"], seed=raw.get("seed"), deal=raw["deal"])
+        if seen["stateVersion"] == 0:  # (a real-time game may have moved on by itself before the hello)
+            assert seen["view"] == start.view(None).to_json()
 
         check_record(base, game, over, "p0")
         info = httpx.get(base + f"/api/tables/{table_id}").json()
