@@ -1,4 +1,4 @@
-"""Options and presets (rulings.md §1.1–1.2): every preset sets what the table says; nonsense is refused."""
+"""Options and presets (docs/rules.md §1.1–1.2): every preset sets what the table says; nonsense is refused."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Scenario tests: one or more per ruling of rulings.md §1.3, built from explicit positions."""
+"""Scenario tests: one or more per ruling of docs/rules.md §1.3, built from explicit positions."""
 
 from __future__ import annotations
 

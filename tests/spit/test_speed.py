@@ -1,4 +1,4 @@
-"""Speed (rulings.md §3): hands refilled from the draw pile, side piles for the flips."""
+"""Speed (docs/spit.md §3): hands refilled from the draw pile, side piles for the flips."""
 
 from __future__ import annotations
 

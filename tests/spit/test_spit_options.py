@@ -1,4 +1,4 @@
-"""Options and presets of Spit and Speed (rulings.md §2.1, §3)."""
+"""Options and presets of Spit and Speed (docs/spit.md §2.1, §3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Spit, one scenario per rule of rulings.md §2.2–2.3, from explicit deals."""
+"""Spit, one scenario per rule of docs/spit.md §2.2–2.3, from explicit deals."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Match play: games until a side reaches the target score, the loser of a game beginning the next.
 
 With ``scoring: "payoff"`` a winner scores one point per card left in the opponents' stocks
-(rulings.md §1.3 rule 6); without scoring, a win counts one point. The first game's starter is
+(docs/rules.md §1.3 rule 6); without scoring, a win counts one point. The first game's starter is
 cut at random; after a won game the loser begins (with 3 or 4 players: the loser with the most
 stock cards left, ties going to the first such seat after the winner; with partnerships: the seat
 after the winner); after a drawn game, the seat after the one that began it.

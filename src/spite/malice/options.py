@@ -1,4 +1,4 @@
-"""Options and presets of the Spite and Malice family (rulings.md §1.1–1.2).
+"""Options and presets of the Spite and Malice family (docs/rules.md §1.1–1.2).
 
 >>> opts = Options.from_preset("match")
 >>> opts.stock_size, opts.build_piles, opts.jokers, opts.scoring
@@ -25,7 +25,7 @@ __all__ = ["DEFAULTS", "PRESETS", "Options"]
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """Every rule option of the family, with the ``classic`` defaults (rulings.md §1.1)."""
+    """Every rule option of the family, with the ``classic`` defaults (docs/rules.md §1.1)."""
 
     players: int = 2
     partnerships: bool = False
@@ -158,7 +158,7 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
     "party": {"players": 3, "decks": 3, "jokers": 6},
     "partners": {"players": 4, "partnerships": True},
 }
-"""Named bundles of options (rulings.md §1.2); explicit options override them."""
+"""Named bundles of options (docs/rules.md §1.2); explicit options override them."""
 
 
 def _coerce(name: str, value: Any) -> Any:

@@ -79,7 +79,7 @@ class SpeedDeal:
 
 # ---------------------------------------------------------------------- seeded layouts
 def lay_out(cards: Sequence[int]) -> tuple[list[list[int]], list[int]]:
-    """Rule 7 of rulings.md §2.2: piles of 1, 2, 3, ... cards while the cards left suffice for the
+    """Rule 7 of docs/spit.md §2.2: piles of 1, 2, 3, ... cards while the cards left suffice for the
     whole next pile (5 piles at most), the rest is the spit pile. Cards are taken in order; each
     pile lists its cards bottom to top. Always gives 5 slots (empty ones at the end)."""
     piles: list[list[int]] = []

@@ -1,4 +1,4 @@
-"""Options and presets of Spit and Speed (rulings.md §2.1 and §3).
+"""Options and presets of Spit and Speed (docs/spit.md §2.1 and §3).
 
 >>> opts = SpitOptions.from_preset("spit", {"centers": 3})
 >>> opts.centers, opts.wrap, opts.auto_spit_ms
@@ -27,7 +27,7 @@ MAX_MS: Final = 3_600_000
 
 @dataclass(frozen=True, slots=True)
 class SpitOptions:
-    """Every rule option of Spit and Speed, with the ``spit`` defaults (rulings.md §2.1).
+    """Every rule option of Spit and Speed, with the ``spit`` defaults (docs/spit.md §2.1).
 
     ``game`` is ``"spit"`` or ``"speed"``; Speed knows only ``wrap``, ``slowpoke_ms``,
     ``auto_spit_ms`` and ``time_limit_s`` (it has no jokers, two center piles, no rounds, no slap).

@@ -56,7 +56,7 @@ def fits(card: int, top: int, wrap: str) -> bool:
     """True when ``card`` may be played on a center pile showing ``top``.
 
     Ranks must differ by one. With ``wrap == "full"`` the Ace is next to both the 2 and the King;
-    with ``"ace_bridge"`` (rulings.md §2.3) an Ace may go on a King or a 2, and nothing goes on an
+    with ``"ace_bridge"`` (docs/spit.md §2.3) an Ace may go on a King or a 2, and nothing goes on an
     Ace. A joker goes on anything and takes anything.
     """
     rc = RANKS[card]

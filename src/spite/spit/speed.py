@@ -1,4 +1,4 @@
-"""The Speed engine (rulings.md §3), built on the same clock and spit machinery as Spit.
+"""The Speed engine (docs/spit.md §3), built on the same clock and spit machinery as Spit.
 
 Each player holds a hand of 5, refilled at once from an own draw pile of 15, and has a side pile
 of 6 used for the flips (player 1's onto center 1, player 2's onto center 2). A card goes from

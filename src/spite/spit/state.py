@@ -1,4 +1,4 @@
-"""The Spit engine (rulings.md §2): an event-driven, pure game state.
+"""The Spit engine (docs/spit.md §2): an event-driven, pure game state.
 
 >>> from spite.spit import SpitOptions, SpitState
 >>> state = SpitState.new(SpitOptions.from_preset("spit"), seed=7)
