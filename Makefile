@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 .PHONY: play test lint typecheck bench golden clean chromium
 
-$(STAMP): pyproject.toml src/spite/malice/_viewc.c
+$(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev,server,tui,plot,rl,ray,postgres]'

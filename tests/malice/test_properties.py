@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from helpers import hidden_reshuffled
 from spite.malice import PRESETS, Options, SeatView, State
-from spite.malice.view import _of_mover_python
+from spite.malice.view import FIELDS
 from spite.records import dump_record, parse_record
 from spite.records.malice import record_from_state, replay_malice
 
@@ -169,13 +169,15 @@ def test_views_list_the_engines_legal_moves_and_follow_every_move_and_undo(prese
             expected = tuple(state.legal_moves()) if s == state.to_move else ()
             assert view.legal_moves == expected
             assert view.build_moves() == (state.build_moves() if s == state.to_move else [])
-            # the same view without the inputs gathered by the engine (as a server or a client
-            # builds one from its fields) works out the same moves from its fields
-            if s == state.to_move:  # the view every decision gets: made in C where built, the same in Python
-                assert view == _of_mover_python(SeatView, state) and type(view) is SeatView
+            # the same view made from its fields (as a server or a client builds one) works out the
+            # same moves from them; the engine's view of the seat to move takes them from what it
+            # gathered when it was made, and its fields are the state's whether read before or after
             rebuilt = view._replace()
-            assert rebuilt.to_play is None and (view.to_play is not None) == (s == state.to_move and not state.is_over)
+            assert type(rebuilt) is SeatView and rebuilt == view and hash(rebuilt) == hash(view)
             assert rebuilt.legal_moves == expected and rebuilt.end_moves() == view.end_moves()
+            if s == state.to_move:
+                fresh = SeatView.of_mover(state)
+                assert fresh.build_moves() == view.build_moves() and fresh == view
             assert (view.stock_tops, view.stock_sizes, view.builds, view.discards) == table_as_seen(state)
         if state.is_over:
             break
@@ -187,19 +189,26 @@ def test_views_list_the_engines_legal_moves_and_follow_every_move_and_undo(prese
         assert [state.view(s) for s in range(state.players)] == views[len(state.history)]
 
 
-def test_the_view_of_the_seat_to_move_is_made_in_c_where_a_compiler_is_at_hand() -> None:
-    """The package builds ``spite.malice._viewc`` when it can (tournaments make a view at every move);
-    the property test above checks it makes the very view of the Python reference."""
-    import shutil
-    import sysconfig
+def test_a_view_refuses_changes_and_survives_pickling() -> None:
+    """A view is a snapshot a bot may keep: no field can be set or deleted (read or not yet read),
+    and a pickled view comes back equal, with the same moves."""
+    import pickle
 
-    from spite.malice import view
+    import pytest
 
-    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
-    if shutil.which(compiler) is None:  # no compiler: the Python reference is used, as it should be
-        assert view._of_mover is _of_mover_python
-        return
-    from spite.malice import _viewc
-
-    assert view._of_mover is _viewc.of_mover
-    assert SeatView.of_mover.__func__ is _viewc.of_mover
+    state = State.new(Options(), seed=4)
+    for view in (state.view(state.to_move), state.view(1 - state.to_move), state.view(None)):
+        with pytest.raises(AttributeError):
+            view.hand = ()  # type: ignore[misc]
+        with pytest.raises(AttributeError):
+            del view.builds
+        back = pickle.loads(pickle.dumps(view))
+        assert back == view and back.legal_moves == view.legal_moves
+        assert [getattr(back, name) for name in FIELDS] == [getattr(view, name) for name in FIELDS]
+    # the mover's view, first read only after the game went on, shows the position it was made in
+    kept, read = state.view(state.to_move), state.view(state.to_move)
+    fields = [getattr(read, name) for name in FIELDS]
+    moves = read.legal_moves
+    for _ in range(6):
+        state.play(state.legal_moves()[0])
+    assert kept.legal_moves == moves and [getattr(kept, name) for name in FIELDS] == fields

@@ -5,46 +5,61 @@ its discard piles and the build piles. So one set of functions serves the :class
 (with the whole table) and the :class:`~spite.malice.SeatView` (with one seat's knowledge), and a
 bot's legal moves come from its view alone, computed only when it asks.
 
-The move rows are interned per set of options (:func:`move_tables`), so generating moves allocates
-only the list that holds them.
+The move rows are interned per set of the options that shape them (:func:`move_tables`), so
+generating moves allocates only the list that holds them. The tables are shared by every game in the
+process and reach bots through their views, so they are tuples: nothing can change them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 from spite.cards import JOKER, KING, N_CODES, RANKS, WILD_RANK, describe_rank, format_card
 from spite.malice.moves import DISCARD_PILE, HAND, STOCK, Move, build_move, discard_move, pass_move
 from spite.malice.options import Options
 
-__all__ = ["MoveTables", "blocking_play", "build_moves", "end_moves", "move_tables"]
+__all__ = ["MoveKey", "MoveTables", "blocking_play", "build_moves", "end_moves", "move_key", "move_tables"]
 
 
 class MoveTables(NamedTuple):
-    """What move generation needs of a set of options, computed once per options."""
+    """What move generation needs of a set of options, computed once per :func:`move_key` and
+    shared by every state and view of those options: immutable, every row a tuple."""
 
-    value: list[int]
+    value: tuple[int, ...]
     """``value[card]``: the value a card is played as (1..12), 0 for a wild, 13 for a dead King."""
-    stock_rows: list[Move]
+    stock_rows: tuple[Move, ...]
     """``stock_rows[b]``: stock top to build pile ``b``."""
-    pile_rows: list[list[Move]]
+    pile_rows: tuple[tuple[Move, ...], ...]
     """``pile_rows[j][b]``: discard pile ``j`` to build pile ``b``."""
-    hand_rows: list[list[Move]]
+    hand_rows: tuple[tuple[Move, ...], ...]
     """``hand_rows[rank][b]``: a card of ``rank`` from the hand to build pile ``b``."""
-    discard_rows: list[list[Move]]
+    discard_rows: tuple[tuple[Move, ...], ...]
     """``discard_rows[rank]``: the discards of a card of ``rank`` (none for aces when not allowed)."""
     pass_move: Move
     no_blocking: bool
     skipbo: bool
 
 
-_TABLES: dict[Options, MoveTables] = {}
+MoveKey = tuple[bool, bool, int, int, bool, bool]
+"""The options that shape move generation: deck kind (Skip-Bo), kings wild, build piles, discard
+piles, aces may be discarded, no blocking."""
+
+TABLES_KEPT = 64
+"""How many sets of move tables are kept (least recently used dropped): a server holds tables of
+many options, but only a few differ in what shapes the moves; the rest (turn limits, scoring, stock
+and hand sizes...) share one set."""
+
+
+def move_key(opts: Options) -> MoveKey:
+    """What of ``opts`` the move tables depend on; options equal here share one set of tables."""
+    return (opts.skipbo, opts.kings_wild, opts.build_piles, opts.discard_piles, opts.discard_aces, opts.no_blocking)
 
 
 _last: tuple[Options | None, MoveTables | None] = (None, None)
-"""The options asked for last and their tables: hashing an :class:`Options` costs more than
-generating the moves, and a game asks for the same options object move after move."""
+"""The options asked for last and their tables: making the key costs more than generating the
+moves, and a game asks for the same options object move after move."""
 
 
 def move_tables(opts: Options) -> MoveTables:
@@ -54,37 +69,39 @@ def move_tables(opts: Options) -> MoveTables:
     if last[0] is opts:
         assert last[1] is not None
         return last[1]
-    tables = _TABLES.get(opts)
-    if tables is None:
-        sk = opts.skipbo
-        nb = opts.build_piles
-        tables = _TABLES[opts] = MoveTables(
-            _value_table(opts),
-            [build_move(STOCK, b, skipbo=sk) for b in range(nb)],
-            [[build_move(DISCARD_PILE, b, pile=j, skipbo=sk) for b in range(nb)] for j in range(opts.discard_piles)],
-            [[build_move(HAND, b, rank=r, skipbo=sk) for b in range(nb)] for r in range(WILD_RANK + 1)],
-            [[] if (r == 1 and not opts.discard_aces) or r == 0 else
-             [discard_move(r, d, skipbo=sk) for d in range(opts.discard_piles)]
-             for r in range(WILD_RANK + 1)],
-            pass_move(sk),
-            opts.no_blocking,
-            sk,
-        )
+    tables = _tables_for(move_key(opts))
     _last = (opts, tables)
     return tables
 
 
-def _value_table(opts: Options) -> list[int]:
+@lru_cache(maxsize=TABLES_KEPT)
+def _tables_for(key: MoveKey) -> MoveTables:
+    sk, kings_wild, nb, nd, discard_aces, no_blocking = key
+    return MoveTables(
+        _value_table(kings_wild),
+        tuple([build_move(STOCK, b, skipbo=sk) for b in range(nb)]),
+        tuple([tuple([build_move(DISCARD_PILE, b, pile=j, skipbo=sk) for b in range(nb)]) for j in range(nd)]),
+        tuple([tuple([build_move(HAND, b, rank=r, skipbo=sk) for b in range(nb)]) for r in range(WILD_RANK + 1)]),
+        tuple([() if (r == 1 and not discard_aces) or r == 0 else
+               tuple([discard_move(r, d, skipbo=sk) for d in range(nd)])
+               for r in range(WILD_RANK + 1)]),
+        pass_move(sk),
+        no_blocking,
+        sk,
+    )
+
+
+def _value_table(kings_wild: bool) -> tuple[int, ...]:
     table = [KING] * N_CODES
     for code in range(N_CODES):
         r = RANKS[code]
         if r == WILD_RANK:
             table[code] = 0
         elif r == KING and code < JOKER:
-            table[code] = 0 if opts.kings_wild else KING
+            table[code] = 0 if kings_wild else KING
         else:
             table[code] = r
-    return table
+    return tuple(table)
 
 
 def build_moves(tables: MoveTables, hand: Sequence[int], stock_top: int | None,

@@ -1,7 +1,8 @@
 """Moves of the Spite and Malice family and their notation (records.md §2).
 
 Moves are interned: there is exactly one :class:`Move` object per move text and deck kind, so
-``legal_moves()`` allocates nothing and moves compare by identity.
+``legal_moves()`` allocates nothing and moves compare by identity. Every game in the process shares
+these objects, so they are immutable: assigning to a field raises :class:`AttributeError`.
 
 >>> m = parse_move("h10-b3")
 >>> m.text, m.kind == BUILD, m.source == HAND, m.rank, m.target
@@ -67,6 +68,10 @@ class Move:
     :data:`STOCK`, :data:`HAND` or :data:`DISCARD_PILE`; ``rank`` names the hand card (its rank
     number, 14 for ``X``); ``pile`` is the 0-based discard pile a card comes from; ``target`` the
     0-based build or discard pile it goes to.
+
+    Immutable (one object serves every game in the process): the fields are set once, by
+    :func:`_intern`, and assigning or deleting one raises :class:`AttributeError`. Reading them is
+    a plain slot read: only writes go through :meth:`__setattr__`.
     """
 
     __slots__ = ("kind", "pile", "rank", "skipbo", "source", "target", "text")
@@ -78,6 +83,12 @@ class Move:
     target: int
     skipbo: bool
     text: str
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a Move is immutable (one object per move, shared by every game): cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a Move is immutable (one object per move, shared by every game): cannot delete {name!r}")
 
     def __repr__(self) -> str:
         return f"Move({self.text!r})"
@@ -101,19 +112,20 @@ def _intern(skipbo: bool, kind: int, source: int, rank: int, pile: int, target: 
     key = (skipbo, kind, source, rank, pile, target)
     move = _CACHE.get(key)
     if move is None:
-        move = object.__new__(Move)
-        move.kind, move.source, move.rank, move.pile, move.target, move.skipbo = (
-            kind, source, rank, pile, target, skipbo)
         if kind == PASS:
-            move.text = "pass"
+            text = "pass"
         elif kind == DISCARD:
-            move.text = f"H{rank_token(rank, skipbo)}-D{target + 1}"
+            text = f"H{rank_token(rank, skipbo)}-D{target + 1}"
         elif source == STOCK:
-            move.text = f"S-B{target + 1}"
+            text = f"S-B{target + 1}"
         elif source == HAND:
-            move.text = f"H{rank_token(rank, skipbo)}-B{target + 1}"
+            text = f"H{rank_token(rank, skipbo)}-B{target + 1}"
         else:
-            move.text = f"D{pile + 1}-B{target + 1}"
+            text = f"D{pile + 1}-B{target + 1}"
+        move = object.__new__(Move)
+        for name, value in (("kind", kind), ("source", source), ("rank", rank), ("pile", pile),
+                            ("target", target), ("skipbo", skipbo), ("text", text)):
+            object.__setattr__(move, name, value)  # Move.__setattr__ refuses: this is the one place that sets
         _CACHE[key] = move
     return move
 

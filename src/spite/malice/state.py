@@ -21,7 +21,7 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -216,7 +216,7 @@ class State:
     opts: Options
     seed: int | str | None
     _tables: MoveTables
-    _value: list[int]
+    _value: tuple[int, ...]
     _public_tops: tuple[tuple[tuple[int, ...], ...], tuple[int, ...]] | None
     """The face-up stock cards as tuples and the stock sizes (for views), ``None`` once a stock has
     changed."""
@@ -834,7 +834,7 @@ class State:
     # ================================================================== views
     def view(self, seat: int | None) -> SeatView:
         """Exactly what ``seat`` may know (``None``: a spectator, who sees no hand)."""
-        return _view_of(self, seat)
+        return _view_maker(self, seat)
 
     def show_json(self, seat: int | None = None, *, everything: bool = False) -> dict[str, Any]:
         """``spite show --json`` (records.md §5): with ``everything`` the whole table, else ``seat``'s view."""
@@ -856,6 +856,17 @@ class State:
         return f"<State turn={self.turn} {status} stocks={stocks} draw={len(self.draw)}>"
 
 
-from spite.malice.view import SeatView as _SeatView  # noqa: E402  (the view module imports this one)
+def _no_view_maker(state: State, seat: int | None) -> SeatView:
+    raise RuntimeError("spite.malice.view is not imported (importing spite.malice does it)")
 
-_view_of = _SeatView.of
+
+_view_maker: Callable[[State, int | None], SeatView] = _no_view_maker
+"""What :meth:`State.view` calls: :meth:`SeatView.of`, registered by :mod:`spite.malice.view` when it
+is imported (the package imports it). The view module depends on this one; this one does not import
+it, so there is no import cycle."""
+
+
+def register_view_maker(maker: Callable[[State, int | None], SeatView]) -> None:
+    """Make ``maker`` the function behind :meth:`State.view` (the view module registers its own)."""
+    global _view_maker
+    _view_maker = maker

@@ -11,107 +11,69 @@ other hands). It never holds another hand, a face-down card, the draw order or t
 True
 >>> state.view(None).hand is None
 True
+
+This module depends on :mod:`spite.malice.state`, not the other way round: it registers
+:func:`SeatView.of` as the maker behind :meth:`State.view <spite.malice.state.State.view>`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, Final
 
 from spite.cards import format_card, format_cards
-from spite.malice.legal import MoveTables, move_tables
+from spite.malice import state as _state_module
 from spite.malice.legal import build_moves as _build_moves
 from spite.malice.legal import end_moves as _end_moves
+from spite.malice.legal import move_tables
 from spite.malice.moves import BUILD, Move
 from spite.malice.options import Options
+from spite.malice.state import Result, State
 
-if TYPE_CHECKING:
-    from spite.malice.state import Result, State
+__all__ = ["FIELDS", "SeatView"]
 
-__all__ = ["PlayInputs", "SeatView"]
+FIELDS: Final = (
+    "opts", "seat", "to_move", "turn", "result", "hand", "hand_sizes", "stock_sizes", "stock_tops", "builds",
+    "discards", "draw_size", "set_aside_size", "played_this_turn", "idle_turns", "moves",
+)
+"""A view's fields, in the order :class:`SeatView` takes them (and in which it compares)."""
 
-_new = tuple.__new__
+_set = object.__setattr__
 
-PlayInputs = tuple[MoveTables, tuple[int, ...], int | None, tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
-"""What the seat to move plays from, as move generation takes it: the move tables of the options,
-the hand, the stock's playable top card (``None``: empty), the seat's discard piles, the build piles."""
-
-
-def _moves_method(generate: Callable[..., list[Move]], builds_wanted: bool,
-                  doc: str) -> Callable[[SeatView], list[Move]]:
-    """A view method giving the build plays (``builds_wanted``) or the turn ends: from the maker's
-    list, else worked out by ``generate`` from the view's cards."""
-
-    # a closure, not a shared helper called by two methods: bots ask for moves at every move, and
-    # the call saved there is a tenth or more of what a tournament adds to the engine's playouts
-    def moves(view: SeatView) -> list[Move]:
-        inputs = view[16]  # ``to_play`` by index: the field's descriptor would cost another call
-        if inputs is not None:  # the engine's view of the seat to move: no field to unpack
-            tables, own_hand, stock_top, own_discards, all_builds = inputs
-            return generate(tables, own_hand, stock_top, own_discards, all_builds)
-        opts, seat, to_move, _, result, hand, _, _, stock_tops, builds, discards, _, _, _, _, given, _ = view[:]
-        if given is not None:
-            return [m for m in given if (m.kind == BUILD) is builds_wanted]
-        if seat != to_move or hand is None or result is not None:
-            return []
-        tops = stock_tops[seat % 2 if opts.partnerships else seat]
-        return generate(move_tables(opts), hand, tops[-1] if tops else None, discards[seat], builds)
-
-    moves.__name__ = generate.__name__
-    moves.__qualname__ = f"SeatView.{generate.__name__}"
-    moves.__doc__ = doc
-    return moves
+# Where the view of the seat to move keeps its move inputs in ``_play`` (see ``_of_mover``): the
+# move tables, the stock's playable top card and the seat's discard piles, then every field in
+# FIELDS order (so the hand and the build piles are fields too).
+# build_moves and end_moves read them by number (0, 8, 1, 2, 12: a constant's name is one more load).
+_FIRST_FIELD = 3
+assert (_FIRST_FIELD + FIELDS.index("hand"), _FIRST_FIELD + FIELDS.index("builds")) == (8, 12)
 
 
-def _of_mover_python(cls: type[SeatView], state: State) -> SeatView:
-    """The view of the seat to move: :meth:`SeatView.of` for ``state.to_move``, the one a deciding
-    bot gets. A tournament makes one at every move, so :meth:`SeatView.of_mover` is this made in C
-    (``spite.malice._viewc``) where the package could be compiled; this is its reference."""
-    seat = state.to_move
-    result = state.result
-    # the state keeps these as tuples until they change (see State.public_stocks)
-    tops, stock_sizes = state._public_tops or state.public_stocks()
-    hands = state.hands
-    hand = tuple(hands[seat])
-    builds = tuple(state.builds)
-    discards = tuple(state.discards)
-    if result is None:
-        # gathered here, where they are at hand, so that every request for moves is a call;
-        # one stock per seat or per team (two stocks): seat % stocks is the seat's own
-        own = tops[seat % len(tops)]
-        to_play: PlayInputs | None = (state._tables, hand, own[-1] if own else None, discards[seat], builds)
-    else:
-        to_play = None
-    return _new(cls, (
-        state.opts,
-        seat,
-        seat,
-        state.turn,
-        result,
-        hand,
-        # the usual game has two hands: two lengths cost a third of a tuple made by an iterator
-        (len(hands[0]), len(hands[1])) if len(hands) == 2 else tuple(map(len, hands)),
-        stock_sizes,
-        tops,
-        builds,
-        discards,
-        len(state.draw),
-        len(state.set_aside),
-        state.played_this_turn,
-        state.idle_turns,
-        None,
-        to_play,
-    ))
+class SeatView:
+    """A seat's knowledge of a position. ``seat`` is ``None`` for a spectator.
 
+    An immutable snapshot (its fields are ints and tuples, and assigning one raises
+    :class:`AttributeError`), so a view cannot reach back into the state, and a view kept by a bot
+    does not change when the game goes on. Views of equal positions are equal (and hash alike).
 
-try:
-    from spite.malice._viewc import of_mover as _of_mover
-except ImportError:  # built without a C compiler: the same in Python
-    _of_mover = _of_mover_python
+    * ``hand``: the seat's own hand in hand order (``None`` for a spectator);
+    * ``hand_sizes``, ``stock_sizes`` (per stock: one per seat, or per team), ``stock_tops`` (the
+      face-up cards of each stock, bottom to top), ``builds``, ``discards`` (per seat, per pile);
+    * ``draw_size``, ``set_aside_size``; ``to_move``, ``turn`` (turns ended), ``played_this_turn``
+      (build plays so far in this turn), ``idle_turns`` (turns in a row that ended with a pass
+      and no build play), ``result``;
+    * ``moves``: the legal moves as given by whoever made the view (a server's list); ``None``
+      (the engine's views): :meth:`build_moves`, :meth:`end_moves` and :attr:`legal_moves` work
+      them out from the view itself when asked, since they depend only on cards the player to
+      move sees.
 
+    ``SeatView(opts=..., seat=..., ...)`` makes one from its fields (a server's or a client's view);
+    the engine's come from :meth:`of` and :meth:`of_mover`. The face-up piles are the state's own
+    tuples (the state replaces a pile rather than changing it), so a view copies no pile.
+    """
 
-class _ViewFields(NamedTuple):
+    __slots__ = (*FIELDS, "_play")
+
     opts: Options
     seat: int | None
     to_move: int
@@ -127,57 +89,98 @@ class _ViewFields(NamedTuple):
     set_aside_size: int
     played_this_turn: int
     idle_turns: int
-    moves: tuple[Move, ...] | None = None
-    to_play: PlayInputs | None = None
+    moves: tuple[Move, ...] | None
+    _play: tuple[Any, ...] | None
+    """In the engine's view of the seat to move: its move inputs and its fields (see ``_of_mover``);
+    ``None`` otherwise."""
 
+    def __init__(self, opts: Options, seat: int | None, to_move: int, turn: int, result: Result | None,
+                 hand: tuple[int, ...] | None, hand_sizes: tuple[int, ...], stock_sizes: tuple[int, ...],
+                 stock_tops: tuple[tuple[int, ...], ...], builds: tuple[tuple[int, ...], ...],
+                 discards: tuple[tuple[tuple[int, ...], ...], ...], draw_size: int, set_aside_size: int,
+                 played_this_turn: int, idle_turns: int, moves: tuple[Move, ...] | None = None) -> None:
+        for name, value in zip(FIELDS, (opts, seat, to_move, turn, result, hand, hand_sizes, stock_sizes, stock_tops,
+                                        builds, discards, draw_size, set_aside_size, played_this_turn, idle_turns,
+                                        moves), strict=True):
+            _set(self, name, value)
+        _set(self, "_play", None)
 
-class SeatView(_ViewFields):
-    """A seat's knowledge of a position. ``seat`` is ``None`` for a spectator.
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a SeatView is immutable: cannot set {name!r}")
 
-    An immutable snapshot (a named tuple of ints and tuples), so a view cannot reach back into the
-    state, and a view kept by a bot does not change when the game goes on.
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a SeatView is immutable: cannot delete {name!r}")
 
-    * ``hand``: the seat's own hand in hand order (``None`` for a spectator);
-    * ``hand_sizes``, ``stock_sizes`` (per stock: one per seat, or per team), ``stock_tops`` (the
-      face-up cards of each stock, bottom to top), ``builds``, ``discards`` (per seat, per pile);
-    * ``draw_size``, ``set_aside_size``; ``to_move``, ``turn`` (turns ended), ``played_this_turn``
-      (build plays so far in this turn), ``idle_turns`` (turns in a row that ended with a pass
-      and no build play), ``result``;
-    * ``moves``: the legal moves as given by whoever made the view (a server's list); ``None``
-      (the engine's views): :meth:`build_moves`, :meth:`end_moves` and :attr:`legal_moves` work
-      them out from the view itself when asked, since they depend only on cards the player to
-      move sees;
-    * ``to_play``: in the engine's view of the seat to move, the fields those moves are worked
-      out from, gathered once (:data:`PlayInputs`: nothing a field above does not show); ``None``
-      otherwise, and dropped by ``_replace``, which could change the fields it repeats.
-    """
+    def _fields(self) -> tuple[Any, ...]:
+        """Every field, in :data:`FIELDS` order."""
+        return tuple([getattr(self, name) for name in FIELDS])
 
-    __slots__ = ()
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SeatView):
+            return NotImplemented
+        return self is other or self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (SeatView, self._fields())
 
     def __repr__(self) -> str:
         return f"<SeatView seat={self.seat} to_move={self.to_move} turn={self.turn}>"
 
-    of_mover = classmethod(_of_mover)
-    """The view of the seat to move (see :func:`_of_mover_python`)."""
+    def _asdict(self) -> dict[str, Any]:
+        """The fields by name."""
+        return dict(zip(FIELDS, self._fields(), strict=True))
 
     def _replace(self, /, **changes: Any) -> SeatView:
-        """A copy with ``changes``; ``to_play`` is dropped unless given (it repeats other fields)."""
-        changes.setdefault("to_play", None)
-        return super()._replace(**changes)
+        """A copy with ``changes`` (field names); its moves are worked out from its own fields."""
+        fields = self._asdict()
+        unknown = changes.keys() - fields.keys()
+        if unknown:
+            raise TypeError(f"a SeatView has no field {', '.join(sorted(unknown))}")
+        fields.update(changes)
+        return SeatView(**fields)
+
+    # ------------------------------------------------------------------ making views
+    of_mover: Callable[[State], SeatView]  # below the class (a staticmethod of _of_mover, no extra call)
 
     @classmethod
     def of(cls, state: State, seat: int | None) -> SeatView:
         """The view of ``seat`` (``None``: spectator) of ``state``."""
         if seat == state.to_move:
-            return cls.of_mover(state)
+            return _of_mover(state)
         if seat is not None and not 0 <= seat < state.opts.players:
             raise ValueError(f"there is no seat {seat} (seats 0 to {state.opts.players - 1})")
         # the table is the same for every seat: only the hand differs (and no moves to work out)
-        return cls.of_mover(state)._replace(seat=seat, hand=None if seat is None else tuple(state.hands[seat]))
+        return _of_mover(state)._replace(seat=seat, hand=None if seat is None else tuple(state.hands[seat]))
 
     # ------------------------------------------------------------------ legal moves
-    build_moves = _moves_method(_build_moves, True, "The seat's legal build plays (none unless it is to move).")
-    end_moves = _moves_method(_end_moves, False, "The seat's legal turn-ending moves (none unless it is to move).")
+    def build_moves(self) -> list[Move]:
+        """The seat's legal build plays (none unless it is to move)."""
+        play = self._play
+        if play is not None:  # the engine's view of the seat to move: its inputs are at hand
+            return _build_moves(play[0], play[8], play[1], play[2], play[12])
+        return self._moves(True)
+
+    def end_moves(self) -> list[Move]:
+        """The seat's legal turn-ending moves (none unless it is to move)."""
+        play = self._play
+        if play is not None:
+            return _end_moves(play[0], play[8], play[1], play[2], play[12])
+        return self._moves(False)
+
+    def _moves(self, builds_wanted: bool) -> list[Move]:
+        """The build plays or the turn ends of a view made from its fields: from the maker's list,
+        else worked out from the cards the view shows."""
+        if self.moves is not None:
+            return [m for m in self.moves if (m.kind == BUILD) is builds_wanted]
+        seat, hand = self.seat, self.hand
+        if seat is None or seat != self.to_move or hand is None or self.result is not None:
+            return []
+        tops = self.stock_tops[self.opts.stock_of(seat)]
+        generate = _build_moves if builds_wanted else _end_moves
+        return generate(move_tables(self.opts), hand, tops[-1] if tops else None, self.discards[seat], self.builds)
 
     @property
     def legal_moves(self) -> tuple[Move, ...]:
@@ -268,3 +271,90 @@ class SeatView(_ViewFields):
             out["draw_pile"] = format_cards(full.draw)
             out["set_aside_pile"] = format_cards(full.set_aside)
         return out
+
+
+class _MoverView(SeatView):
+    """The engine's view of the seat to move, as :func:`_of_mover` makes it: only ``_play`` is set.
+
+    A tournament makes one at every move, and most bots there only ask for moves, which come
+    straight from ``_play``; so the fields are not set until one is read. The first read sets them
+    all (from ``_play``) and turns the object into a plain :class:`SeatView` (the same slots:
+    ``__class__`` may change), whose fields are then plain slot reads. Until then each field name
+    is a read-only property here; ``__setattr__`` is object's so that the maker's one store is a
+    plain one (the fields still cannot be set: a property without a setter refuses).
+    """
+
+    __slots__ = ()
+
+    # object's own: made by ``_MoverView()`` (cheaper than ``object.__new__``) and set by a plain store
+    # (``__setattr__`` and ``__delattr__`` share one type slot, which stays C only if neither is Python)
+    __init__ = object.__init__
+    __setattr__ = object.__setattr__  # type: ignore[assignment]  # (same call, object's C slot)
+    __delattr__ = object.__delattr__
+
+
+def _fill(view: SeatView) -> None:
+    """Set the fields of a :class:`_MoverView` from its ``_play`` and make it a plain :class:`SeatView`."""
+    if type(view) is not _MoverView:  # another thread filled it first
+        return
+    play = view._play
+    assert play is not None
+    _set(view, "__class__", SeatView)
+    for name, value in zip(FIELDS, play[_FIRST_FIELD:], strict=True):
+        _set(view, name, value)
+
+
+def _field_reader(name: str) -> property:
+    def read(view: SeatView) -> Any:
+        _fill(view)
+        return getattr(view, name)
+
+    read.__name__ = name
+    return property(read, doc=f"The view's ``{name}`` (set on first read).")
+
+
+for _name in FIELDS:
+    setattr(_MoverView, _name, _field_reader(_name))
+del _name
+
+
+def _of_mover(state: State) -> SeatView:
+    """The view of the seat to move of ``state`` (see :class:`_MoverView`)."""
+    if state.result is not None:  # nothing to play: a plain view, no moves to work out
+        return _fields_of(state)
+    seat = state.to_move
+    hands = state.hands
+    hand = tuple(hands[seat])
+    builds = tuple(state.builds)
+    discards = tuple(state.discards)
+    # the state keeps these as tuples until a stock changes (see State.public_stocks)
+    tops, stock_sizes = state._public_tops or state.public_stocks()
+    own = tops[seat % len(tops)]  # one stock per seat or per team (two stocks): seat % stocks is the seat's own
+    view: SeatView = _MoverView()
+    # one tuple: making it costs a fraction of setting sixteen slots; FIELDS order after the inputs
+    view._play = (
+        state._tables, own[-1] if own else None, discards[seat],
+        state.opts, seat, seat, state.turn, None, hand,
+        # the usual game has two hands: two lengths cost a third of a tuple made by an iterator
+        (len(hands[0]), len(hands[1])) if len(hands) == 2 else tuple(map(len, hands)),
+        stock_sizes, tops, builds, discards, len(state.draw), len(state.set_aside),
+        state.played_this_turn, state.idle_turns, None,
+    )
+    return view
+
+
+def _fields_of(state: State) -> SeatView:
+    """The view of the seat to move made field by field (a game that is over: no moves)."""
+    seat = state.to_move
+    hands = state.hands
+    tops, stock_sizes = state._public_tops or state.public_stocks()
+    return SeatView(state.opts, seat, seat, state.turn, state.result, tuple(hands[seat]), tuple(map(len, hands)),
+                    stock_sizes, tops, tuple(state.builds), tuple(state.discards), len(state.draw),
+                    len(state.set_aside), state.played_this_turn, state.idle_turns)
+
+
+SeatView.of_mover = staticmethod(_of_mover)
+"""The view of the seat to move (:meth:`SeatView.of` for ``state.to_move``): the one a deciding bot
+gets, made at every move of a tournament (see :class:`_MoverView`)."""
+
+_state_module.register_view_maker(SeatView.of)
