@@ -1,7 +1,7 @@
 """The game state of the Spite and Malice family: deal, legal moves, play, undo, views.
 
-The rules are those of rulings.md §1.3; every choice the engine makes where that page is silent is
-written down in ``docs/rules.md``. A state is pure and deterministic: everything that chance
+The rules are those of docs/rules.md §1.3, which also writes down every choice the engine makes
+where the rule texts are silent. A state is pure and deterministic: everything that chance
 decides comes from the game's seed (one generator per chance event, see
 :func:`spite.cards.chance_rng`) or from outcomes the caller queues in :attr:`State.chance_queue`
 (a record's chance entries).
