@@ -11,20 +11,19 @@ samples in its time budget while its model of every player (itself included) sta
 from __future__ import annotations
 
 from spite.bots.heuristic import DEFAULT_WEIGHTS, Weights
-from spite.cards import N_CODES, RANKS
-from spite.malice import DISCARD, STOCK, Move, Options, State
+from spite.cards import RANKS
+from spite.malice import DISCARD, STOCK, Move, State
+from spite.malice.legal import move_tables
 
 __all__ = ["fast_plan"]
 
 _HAND = 1
-_VALUES: dict[Options, list[int]] = {}
 
 
-def _values(state: State) -> list[int]:
-    table = _VALUES.get(state.opts)
-    if table is None:
-        table = _VALUES[state.opts] = [state.card_value(c) for c in range(N_CODES)]
-    return table
+def _values(state: State) -> tuple[int, ...]:
+    # the engine's own value table, shared and bounded (a table per Options object kept here would
+    # grow with every table of a long-running server)
+    return move_tables(state.opts).value
 
 
 def fast_plan(state: State, max_nodes: int = 3000, w: Weights = DEFAULT_WEIGHTS) -> list[Move]:
