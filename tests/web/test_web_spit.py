@@ -282,3 +282,65 @@ def test_speed_by_keys(web_server: WebServer, page: Any) -> None:
         if move and move.startswith("H") and int(page.inner_text('.me [data-place="D"] .count')) == draw_before - 1:
             break  # the card landed and the hand was refilled from the draw pile
     assert page.locator(".me .hand-card").count() == 5
+
+
+# every `ack` and `error` the page receives, in order (the page's own listener sees them as well)
+ANSWERS_JS = """(() => {
+  const Orig = window.WebSocket;
+  window.__answers = [];
+  window.WebSocket = class extends Orig {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", (ev) => {
+        const m = JSON.parse(ev.data);
+        if (m.type === "ack" || m.type === "error") window.__answers.push(m.type === "ack" ? "ack" : m.code);
+      });
+    }
+  };
+})();"""
+
+
+def slow_click(page: Any, selector: str, hold_ms: int = 120) -> None:
+    """A person's click: the button held down ``hold_ms`` (people hold it 60–150 ms)."""
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 3)
+    page.mouse.down()
+    page.wait_for_timeout(hold_ms)
+    page.mouse.up()
+
+
+def test_held_mouse_clicks_play_while_the_table_moves(web_server: WebServer, page: Any) -> None:
+    """Clicks held 120 ms land while the table redraws (highlights fading, a club bot playing):
+    a redraw keeps the elements under the pointer, so the press and the release hit the same one."""
+    page.add_init_script(ANSWERS_JS)
+    table_id, token = create_table(web_server, [{"kind": "person"}, {"kind": "bot", "level": "club"}],
+                                   options={"centers": 3})
+    take_seat(page, web_server, table_id, 0, token)
+    acked = tries = 0
+    deadline = time.monotonic() + 40
+    while acked < 4:
+        assert time.monotonic() < deadline, f"{acked} of {tries} mouse moves acknowledged"
+        st = state(page)
+        if st["over"] or st["phase"] != "play":
+            break
+        plays = [(p, t) for p, ts in st["plays"] for t in ts if t.startswith("C")]
+        if not plays:
+            if st["spit"]:
+                slow_click(page, "#sp-spit")
+            wait_for_change(page, st["version"], 0.7)
+            continue
+        place, target = plays[0]
+        before = page.evaluate("window.__answers.length")
+        slow_click(page, f'.me .sp-pile[data-place="{place}"]')
+        if page.get_attribute(".spit-table", "data-picked") != str(int(place[1:]) - 1):
+            continue  # the pile was emptied by the time the click landed (the position moved on)
+        slow_click(page, f'.sp-centers [data-place="{target}"]')
+        tries += 1
+        # the server answers every move sent: an ack, or a race lost to the bot
+        page.wait_for_function("n => window.__answers.length > n", arg=before, timeout=3000)
+        answer = page.evaluate("window.__answers[window.__answers.length - 1]")
+        assert answer in ("ack", "too-late", "illegal"), answer
+        acked += answer == "ack"
+        page.wait_for_timeout(300)  # the highlight of the move is still fading while the next click comes
+    assert acked >= 1, f"{acked} of {tries}"

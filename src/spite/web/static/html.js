@@ -18,3 +18,37 @@ export function parseLegal(legal) {
   }
   return map;
 }
+
+/** Make ``target``'s content the markup ``html`` while keeping every element that is still there
+ * (same tag, same `id`, same `data-place`/`data-key`): only changed attributes and text are
+ * written. A redraw must not replace the element under the mouse pointer: a click whose press and
+ * release land on two different elements is no click at all, and a running highlight animation
+ * would start over. */
+export function morph(target, html) {
+  const tpl = document.createElement("template");
+  tpl.innerHTML = html;
+  morphChildren(target, tpl.content);
+}
+
+function sameNode(a, b) {
+  if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName) return false;
+  if (a.nodeType !== Node.ELEMENT_NODE) return true;
+  return a.id === b.id && a.getAttribute("data-place") === b.getAttribute("data-place")
+    && a.getAttribute("data-key") === b.getAttribute("data-key");
+}
+
+function morphChildren(cur, next) {
+  const have = [...cur.childNodes];
+  const want = [...next.childNodes];
+  want.forEach((n, i) => {
+    const c = have[i];
+    if (!c) cur.appendChild(n);
+    else if (!sameNode(c, n)) cur.replaceChild(n, c);
+    else if (c.nodeType === Node.ELEMENT_NODE) {
+      for (const { name, value } of [...n.attributes]) if (c.getAttribute(name) !== value) c.setAttribute(name, value);
+      for (const { name } of [...c.attributes]) if (!n.hasAttribute(name)) c.removeAttribute(name);
+      morphChildren(c, n);
+    } else if (c.nodeValue !== n.nodeValue) c.nodeValue = n.nodeValue;
+  });
+  for (let i = want.length; i < have.length; i++) have[i].remove();
+}

@@ -13,7 +13,7 @@ import { main, setRerender, setStatus } from "./app.js";
 import { backSVG, cardSVG, rankOf, slotSVG } from "./cards.js";
 import { t } from "./i18n.js";
 import { createTable } from "./lobby.js";
-import { esc, parseLegal } from "./html.js";
+import { esc, morph, parseLegal } from "./html.js";
 import { openSeat } from "./seatpage.js";
 import { api, forgetSeat } from "./store.js";
 
@@ -95,6 +95,7 @@ export class SpitClient {
     this.flashes = new Map(); // place → {cls, at}
     this.banner = null; // {text, cls, at}
     this.log = [];
+    this.logCount = 0; // entries ever logged (the log keeps the last ones)
     this.roundsWon = [0, 0];
     this.over = null;
     this.ws = null;
@@ -249,6 +250,7 @@ export class SpitClient {
 
   pushLog(entry) {
     this.log.push(entry);
+    this.logCount += 1;
     if (this.log.length > 60) this.log.splice(0, this.log.length - 60);
   }
 
@@ -524,17 +526,19 @@ export class SpitClient {
   }
 
   // ------------------------------------------------------------------ drawing
-  /** Class and style of a place that flashes (the animation resumes where it was after a redraw). */
-  fx(place, now) {
+  /** The class of a place that flashes. Flashes are stamped with the wall clock (``Date.now()``),
+   * so their age is measured with it too (the game clock is another scale: comparing the two kept
+   * every flash alive and redrew the table on every tick). A redraw keeps the element (``morph``),
+   * so the animation runs on undisturbed and needs no delay to resume. */
+  fx(place, wall) {
     const f = this.flashes.get(place);
     if (!f) return { cls: "", style: "" };
-    const age = now - f.at;
-    if (age >= FLASH_MS) {
+    if (wall - f.at >= FLASH_MS) {
       this.flashes.delete(place);
       return { cls: "", style: "" };
     }
     this.nextExpiry = Math.min(this.nextExpiry, f.at + FLASH_MS);
-    return { cls: ` ${f.cls}`, style: ` style="animation-delay:-${age}ms"` };
+    return { cls: ` ${f.cls}`, style: "" };
   }
 
   /** The place a refused move is shown on: the card tried (or the spit pile, or the center slapped). */
@@ -563,7 +567,7 @@ export class SpitClient {
     if (top) card = `<div class="card" data-card="${esc(top)}">${cardSVG(top)}</div>`;
     else if (back) card = `<div class="card">${backSVG()}</div>`;
     else card = `<div class="card slot">${slotSVG(label)}</div>`;
-    const fx = this.fx(place, now);
+    const fx = this.fx(place, Date.now());
     const badge = count !== null ? `<span class="count" title="${esc(t("cards", { n: count }))}">${count}</span>` : "";
     const downBadge = down > 0 ? `<span class="down" title="${esc(t("sp_face_down", { n: down }))}">${down}</span>` : "";
     const refused = place === vplace ? " refused" : "";
@@ -603,7 +607,7 @@ export class SpitClient {
         })).join("")}</div>`;
       } else {
         const n = Math.max(0, p.cards - p.draw);
-        const fx = this.fx(`${pre}H`, now);
+        const fx = this.fx(`${pre}H`, Date.now());
         row += `<div class="sp-hand backs${fx.cls}" data-place="${pre}H" data-hand-size="${n}"${fx.style}>` +
           `${Array.from({ length: n }, () => `<div class="card">${backSVG()}</div>`).join("")}</div>`;
       }
@@ -652,7 +656,7 @@ export class SpitClient {
     let banner = "";
     if (this.banner && Date.now() - this.banner.at < BANNER_MS) {
       this.nextExpiry = Math.min(this.nextExpiry, this.banner.at + BANNER_MS);
-      banner = `<div class="sp-banner ${this.banner.cls}" id="sp-banner">${esc(this.banner.text)}</div>`;
+      banner = `<div class="sp-banner ${this.banner.cls}" id="sp-banner" data-key="${this.banner.at}">${esc(this.banner.text)}</div>`;
     } else this.banner = null;
     const start = this.startWait();
     const waiting = start > 0 || (this.clock.phase === "play" && now < this.clock.playFrom && !this.over);
@@ -716,7 +720,7 @@ export class SpitClient {
       ${this.game === "spit" || canSpit || this.view.stuck ? `<button type="button" id="sp-spit" class="${canSpit ? "primary" : ""}" data-legal="${canSpit ? 1 : 0}">${t("sp_spit_btn")}</button>` : ""}
       ${this.game === "spit" ? `<button type="button" id="sp-slap" class="${canSlap ? "primary" : ""}" data-legal="${canSlap ? 1 : 0}">${t("sp_slap_btn")}</button>` : ""}`;
     const root = main();
-    root.innerHTML = `${this.shareHTML()}
+    morph(root, `${this.shareHTML()}
       <div class="spit-table" data-game="${this.game}" data-version="${this.version}" data-seat="${this.seat ?? ""}"
            data-status="${esc(this.table.status)}" data-phase="${esc(this.clock.phase)}" data-round="${this.view.round}"
            data-round-winner="${this.clock.roundWinner ?? ""}" data-stuck="${this.view.stuck ? 1 : 0}"
@@ -733,16 +737,27 @@ export class SpitClient {
           ${this.seat === null ? "" : `<p class="muted sp-keys">${esc(t(this.game === "speed" ? "sp_keys_speed" : "sp_keys", { e }))}</p>`}
         </div>
         ${this.logHTML()}
-      </div>${this.overHTML()}`;
+      </div>${this.overHTML()}`);
     setStatus(this.over ? t("game_over") : `${gameName(this.game)} · ${this.name(this.me)} – ${this.name(this.opp)}`);
     const log = document.getElementById("sp-log");
-    if (log) log.scrollTop = log.scrollHeight;
+    if (log && log.dataset.count !== this.logCount) {
+      log.dataset.count = this.logCount;
+      log.scrollTop = log.scrollHeight;
+    }
     this.bind(root);
   }
 
+  /** Listeners on the elements a redraw kept have been added already (a flag on the element, not
+   * an attribute: ``morph`` leaves properties alone), new elements get theirs. */
   bind(root) {
-    root.querySelector(".sp-board")?.addEventListener("click", (ev) => this.onClick(ev));
-    root.querySelector("#copy")?.addEventListener("click", async (ev) => {
+    const once = (sel, type, fn) => {
+      const el = root.querySelector(sel);
+      if (!el || el.spBound === this) return;
+      el.spBound = this;
+      el.addEventListener(type, (ev) => { if (el.spBound === this) fn(ev); });
+    };
+    once(".sp-board", "click", (ev) => this.onClick(ev));
+    once("#copy", "click", async (ev) => {
       const input = document.getElementById("share-link");
       input.select();
       try {
@@ -752,7 +767,7 @@ export class SpitClient {
         /* the text is selected: the player copies it by hand */
       }
     });
-    root.querySelector("#rematch")?.addEventListener("click", () => this.rematch());
+    once("#rematch", "click", () => this.rematch());
   }
 
   async rematch() {
