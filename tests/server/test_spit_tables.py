@@ -232,38 +232,50 @@ def test_kill_9_mid_round_and_play_on(db_url: str) -> None:
 
 
 def test_a_new_spit_game_begins_with_a_countdown(db_url: str) -> None:
-    """Moves sent during the start countdown are refused (``not-started``, the time left in the
-    message); the clock says how long is left and stands at 0; once it ends the same move lands."""
+    """During the start countdown the center cards are face down (sizes only) and nothing is legal,
+    for the players and a spectator alike, so nobody can plan ahead; moves sent are refused
+    (``not-started``, the time left in the message); the clock says how long is left and stands at
+    0. At "go" the server sends everyone the center cards and the legal moves, and a move lands."""
     from spite.server.config import ServerConfig
 
-    config = ServerConfig(db_url=db_url, bot_workers=0, rate=200, burst=400, spit_countdown=1.5)
+    config = ServerConfig(db_url=db_url, bot_workers=0, rate=200, burst=400, spit_countdown=1.0)
     with ServerThread(config) as srv:
         # A deal may offer no play at all until the first spit; deal again until it offers one.
-        for _ in range(40):
+        for _ in range(20):
             created = httpx.post(srv.base + "/api/tables", json={
                 "game": "spit", "name": "ann",
                 "seats": [{"kind": "person"}, {"kind": "bot", "level": "reflex:60000"}]}).json()
             ann = Client(srv.base, created["table"]["id"])
-            welcome = ann.hello(created["token"])
-            if welcome["legal"]:
-                break
-            ann.close()
-        try:
-            clock = welcome["clock"]
-            assert clock["now"] == 0 and 0 < clock["startsIn"] <= 1500
-            move = welcome["legal"][0]  # what the seat may play once the countdown is over
-            ann.send({"type": "move", "move": move, "stateVersion": welcome["stateVersion"], "id": "early"})
-            err = ann.until("error")
-            assert err["code"] == "not-started" and "starts in" in err["message"] and err["id"] == "early"
-            time.sleep(clock["startsIn"] / 1000 + 0.1)
-            ann.send({"type": "sync"})
-            state = ann.until("state")
-            assert state["clock"].get("startsIn") is None and state["clock"]["now"] >= 0
-            ann.send({"type": "move", "move": move, "stateVersion": state["stateVersion"], "id": "on-time"})
-            ack = ann.until("ack")
-            assert ack["id"] == "on-time" and ack["move"] == move
-        finally:
-            ann.close()
+            watcher = Client(srv.base, created["table"]["id"])
+            try:
+                welcome = ann.hello(created["token"])
+                seen = watcher.hello(spectate=True)
+                clock = welcome["clock"]
+                assert clock["now"] == 0 and 0 < clock["startsIn"] <= 1000
+                for msg in (welcome, seen):
+                    assert msg["legal"] == []
+                    assert [c["top"] for c in msg["view"]["centers"]] == [None, None]
+                    assert all(c["cards"] > 0 for c in msg["view"]["centers"])
+                ann.send({"type": "move", "move": "T1-C1", "stateVersion": welcome["stateVersion"], "id": "early"})
+                err = ann.until("error")
+                assert err["code"] == "not-started" and "starts in" in err["message"] and err["id"] == "early"
+                # at "go", unasked: the center cards and the legal moves
+                state = ann.until("state", timeout=5)
+                assert state["clock"].get("startsIn") is None and state["clock"]["now"] >= 0
+                assert all(c["top"] for c in state["view"]["centers"])
+                shown = watcher.until("state", timeout=5)
+                assert shown["view"]["centers"] == state["view"]["centers"] and shown["legal"] == []
+                if not state["legal"]:
+                    continue
+                move = state["legal"][0]
+                ann.send({"type": "move", "move": move, "stateVersion": state["stateVersion"], "id": "on-time"})
+                ack = ann.until("ack")
+                assert ack["id"] == "on-time" and ack["move"] == move
+                return
+            finally:
+                ann.close()
+                watcher.close()
+        raise AssertionError("no deal with a play at the start in 20 tables")
 
 
 def _takeover_server(db_url: str) -> ServerThread:

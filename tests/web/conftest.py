@@ -34,15 +34,16 @@ def _free_port() -> int:
 
 
 class WebServer:
-    """``python -m spite.server`` on a free port with a temporary SQLite database; bots without delay."""
+    """``python -m spite.server`` on a free port with a temporary SQLite database; bots without delay;
+    Spit without the start countdown unless ``extra`` (more command-line options) sets one."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, *extra: str) -> None:
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "spite.server", "--port", str(self.port), "--db", f"sqlite:///{db}",
              "--log-level", "warning", "--bot-delay", "0", "--bot-workers", "0", "--bot-budget", "0.2",
-             "--spit-countdown", "0"],
+             "--spit-countdown", "0", *extra],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ))
         deadline = time.monotonic() + 30
         while True:

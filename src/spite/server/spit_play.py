@@ -5,7 +5,8 @@ Registered as the ``server`` hook of ``spit`` and ``speed`` (:data:`SERVER`); th
 ms since the game began, read from the event loop's monotonic clock. A new game begins with a
 countdown ("one, two, three — spit!", ``ServerConfig.spit_countdown`` seconds after the last seat was
 taken): the clock stands at 0 until it ends, ``clock.startsIn`` says how long is left, and moves
-sent before then are refused (``not-started``). After a restart the clock resumes at the time of
+sent before then are refused (``not-started``); until then every view shows the center piles face
+down (sizes only) with no legal moves, and a ``state`` at the end turns them up for everyone at once. After a restart the clock resumes at the time of
 the last stored entry (the downtime does not count: nobody could move). The timer task sleeps until
 the first of: the game's next automatic event (``next_event_time()``: automatic spit call,
 automatic slap, the time limit) and each bot's intended move (the reflex bots' ``plan``); a
@@ -90,10 +91,12 @@ class SpitPlay(TablePlay):
         super().__init__(table)
         self._t0: float | None = None
         self._go: float = 0.0  # the loop time at which play may begin (the end of the countdown)
+        self._countdown = 0.0  # the countdown this game began with (s; 0: none, e.g. after a restart)
         self._wake = asyncio.Event()
         self._timer: asyncio.Task[None] | None = None
         self._bots: dict[int, tuple[str, ReflexBot, random.Random]] = {}
         self._intents: dict[int, tuple[int, str]] = {}
+        self._shown_at_go = False  # the state that turns the center cards up has gone out
 
     # ------------------------------------------------------------------ the clock
     def now_ms(self) -> int:
@@ -105,6 +108,7 @@ class SpitPlay(TablePlay):
         loop = asyncio.get_running_loop()
         if self._t0 is None:
             countdown = self.table.config.spit_countdown if self.table.entries == 0 and state.now == 0 else 0.0
+            self._countdown = countdown
             self._go = loop.time() + countdown
             self._t0 = self._go - state.now / 1000
         return max(state.now, int((loop.time() - self._t0) * 1000))
@@ -128,7 +132,14 @@ class SpitPlay(TablePlay):
     # ------------------------------------------------------------------ what clients see
     def view_for(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
         view = self.table.state.view(seat)
-        return view.to_json(), list(view.legal)  # type: ignore[attr-defined]
+        out = view.to_json()
+        if self.table.status == "playing" and self.starts_in_ms():
+            # the countdown: the center cards are still face down (only their sizes show) and
+            # nothing is legal yet, so nobody can plan a move before "go" (the state at go shows them)
+            out["centers"] = [{"top": None, "cards": c["cards"]} for c in out["centers"]]
+            out["stuck"] = False
+            return out, []
+        return out, list(view.legal)  # type: ignore[attr-defined]
 
     def fields(self, seat: int | None) -> dict[str, Any]:
         return {"clock": self._clock()}
@@ -207,6 +218,11 @@ class SpitPlay(TablePlay):
                         return
                     self._wake.clear()
                     now = self.now_ms()
+                    if not self._shown_at_go and not self.starts_in_ms():
+                        # "go": everyone gets the center cards and their legal moves at the same moment
+                        self._shown_at_go = True
+                        if self._countdown and table.entries == 0:
+                            table.broadcast_state(None)
                     due = [(t, seat, move) for seat, (t, move) in self._intents.items() if t <= now]
                     nxt = table.state.next_event_time()
                     if nxt is not None and nxt <= now:

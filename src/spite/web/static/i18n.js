@@ -97,7 +97,7 @@ const TEXTS = {
   sp_pick_first_speed: ["First pick a hand card (1–5)", "Erst eine Handkarte wählen (1–5)"],
   sp_wait: ["Wait: play starts in {s} s", "Warten: es geht los in {s} s"],
   sp_ready: ["Ready… the game starts in {s}", "Achtung… das Spiel beginnt in {s}"],
-  sp_go: ["Spit!", "Spit!"],
+  sp_go_banner: ["Spit!", "Spit!"],
   sp_stuck: ["Stuck: nobody can play. Space (or Spit!) flips new cards.", "Feststecken: niemand kann spielen. Leertaste (oder Spit!) deckt neue Karten auf."],
   sp_stuck_wait: ["Stuck: waiting for the flip", "Feststecken: warte auf das Aufdecken"],
   sp_stuck_tag: ["stuck", "Feststecken"],

@@ -469,7 +469,9 @@ export class SpitClient {
     // the start countdown is over: "Spit!", and ask for the seat's legal moves at the game's start
     if (start === 0 && !this.started && !this.over) {
       this.started = true;
-      this.banner = { text: t("sp_go"), cls: "b-flip", at: Date.now() };
+      this.banner = { text: t("sp_go_banner"), cls: "b-flip", at: Date.now() };
+      this.view.centers.forEach((_c, j) => this.flash(`C${j + 1}`, "flip"));
+      // the server turns the center cards up at "go" by itself; the sync covers a clock that ran fast here
       this.send({ type: "sync" });
       this.render();
     }
@@ -645,7 +647,8 @@ export class SpitClient {
     const keys = n === 3 ? ["Q ←", "W ↑", "E →"] : ["Q ←", "W →"];
     const centers = this.view.centers.map((c, j) => {
       const legal = this.targetLegal(`C${j + 1}`) ? ' data-legal="1"' : "";
-      return this.pileHTML({ place: `C${j + 1}`, top: c.top, count: c.cards, label: `C${j + 1}`, key: keys[j],
+      // during the start countdown the server sends the center piles face down (sizes only)
+      return this.pileHTML({ place: `C${j + 1}`, top: c.top, back: !c.top && c.cards > 0, count: c.cards, label: `C${j + 1}`, key: keys[j],
         attrs: `${legal} data-target="C${j + 1}"`, cls: "center-pile", now, vplace });
     }).join("");
     let sides = "";
