@@ -280,11 +280,15 @@ export class TableClient {
   }
 
   // ------------------------------------------------------------------ drawing
-  pileHTML(cards, { attrs = "", label = "", count = null, fan = false, back = false, cls = "" } = {}) {
+  /** A pile: its top card, or (``fan``) all ``cards`` overlapping, bottom first; with ``under`` the
+   * cards below the top are marked as not to be picked (``.under``). */
+  pileHTML(cards, { attrs = "", label = "", count = null, fan = false, back = false, cls = "", under = false } = {}) {
     let inner;
     if (back) inner = `<div class="card">${backSVG()}</div>`;
     else if (!cards.length) inner = `<div class="card slot">${slotSVG(label)}</div>`;
-    else if (fan) inner = cards.map((c) => `<div class="card" data-card="${esc(c)}">${cardSVG(c)}</div>`).join("");
+    else if (fan) {
+      inner = cards.map((c, i) => `<div class="card${under && i < cards.length - 1 ? " under" : ""}" data-card="${esc(c)}">${cardSVG(c)}</div>`).join("");
+    }
     else inner = `<div class="card" data-card="${esc(cards[cards.length - 1])}">${cardSVG(cards[cards.length - 1])}</div>`;
     const badge = count !== null ? `<span class="count">${count}</span>` : "";
     return `<div class="pile ${fan ? "fan" : ""} ${cls}" ${attrs}>${inner}${badge}</div>`;
@@ -308,9 +312,12 @@ export class TableClient {
     const p = this.view.players[s];
     const stockCards = p.stock_top || [];
     const flashMove = this.flash && this.flash.seat === s ? this.flash.move : "";
-    const stock = this.pileHTML(stockCards.slice(-1), {
-      attrs: `${mine ? this.sourceAttrs("S") : ""} data-pile="stock" data-seat="${s}" title="${esc(t("stock"))}"`,
-      count: p.stock, label: t("empty"), cls: `stock${flashMove.startsWith("S-") ? " flash" : ""}`,
+    // every face-up stock card the server sends (three with the open-stock preset), fanned; only
+    // the top one (the last, drawn in front) is played, the ones under it are there to be read
+    const stock = this.pileHTML(stockCards, {
+      attrs: `${mine ? this.sourceAttrs("S") : ""} data-pile="stock" data-seat="${s}" data-open="${stockCards.length}" title="${esc(t("stock"))}"`,
+      count: p.stock, label: t("empty"), fan: stockCards.length > 1, under: true,
+      cls: `stock${flashMove.startsWith("S-") ? " flash" : ""}`,
     });
     const discards = p.discards.map((pile, i) => {
       const name = `D${i + 1}`;
@@ -535,6 +542,10 @@ export class TableClient {
     board.addEventListener("click", (ev) => this.onClick(ev));
     board.addEventListener("dragstart", (ev) => {
       const src = ev.target.closest?.("[data-playable]");
+      if (ev.target.closest?.(".card.under")) {
+        ev.preventDefault();
+        return;
+      }
       if (!src) return;
       this.select(src);
       ev.dataTransfer.setData("text/plain", src.dataset.source);
@@ -570,6 +581,8 @@ export class TableClient {
 
   onClick(ev) {
     if (!this.myTurn()) return;
+    // an open stock's cards under the top one are shown, not played
+    if (ev.target.closest(".card.under")) return;
     const target = ev.target.closest('[data-legal="1"]');
     if (target && this.selected) {
       this.play(`${this.selected.source}-${target.dataset.target}`);

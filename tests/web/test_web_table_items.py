@@ -1,0 +1,60 @@
+"""The Spite and Malice table, points of issue 20: the open-stock preset shows all three face-up
+stock cards with only the top one to play, and the count badge leaves the card's corner index
+readable."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conftest import WebServer
+from test_web_page import play_one_move, start_quick_game, wait_for_turn
+
+STOCK = '.me [data-pile="stock"]'
+
+
+def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
+            and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
+
+
+def test_open_stock_shows_three_cards_and_plays_the_top(web_server: WebServer, page: Any) -> None:
+    start_quick_game(page, web_server, name="Olga", stock=10, level="random", preset="open-stock")
+    for side in (".me", ".opponent"):
+        # fanned: each card's corner (rank and suit) can be read (one read: the table redraws as the bot plays)
+        tops = page.eval_on_selector_all(f'{side} [data-pile="stock"] .card[data-card]',
+                                         "els => els.map(e => e.getBoundingClientRect().top)")
+        assert len(tops) == 3, side
+        assert tops[0] < tops[1] < tops[2]
+    top = page.get_attribute(f"{STOCK} .card[data-card] >> nth=2", "data-card")
+    assert page.locator(f"{STOCK} .card.under").count() == 2
+    # wait for a turn where the top stock card plays (the stock is played first when it can be)
+    for _ in range(30):
+        if not wait_for_turn(page):
+            break
+        if page.locator(f'{STOCK}[data-playable="1"]').count():
+            # a card under the top: nothing is picked
+            page.click(f"{STOCK} .card.under >> nth=0", position={"x": 10, "y": 8})
+            assert page.locator('[data-selected="1"]').count() == 0
+            assert page.locator('[data-legal="1"]').count() == 0
+            # the top card: picked, its build piles light up
+            page.click(f"{STOCK} .card[data-card] >> nth=2")
+            assert page.get_attribute(STOCK, "data-selected") == "1"
+            assert page.locator('[data-legal="1"]').count() > 0
+            assert top == page.get_attribute(f"{STOCK} .card[data-card] >> nth=2", "data-card")
+            return
+        play_one_move(page)
+    raise AssertionError("the stock never became playable")
+
+
+def test_the_stock_count_leaves_the_corner_index_free(web_server: WebServer, page: Any) -> None:
+    start_quick_game(page, web_server, name="Cora", stock=10, level="random")
+    for side in (".me", ".opponent"):
+        card, badge = page.evaluate("""side => {
+          const pile = document.querySelector(`${side} [data-pile="stock"]`);
+          const box = (e) => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; };
+          return [box([...pile.querySelectorAll(".card[data-card]")].pop()), box(pile.querySelector(".count"))];
+        }""", side)
+        # the rank index in the card's bottom-right corner (cards.js draws it there, 15 of 84 units high)
+        corner = {"x": card["x"] + card["width"] * 0.6, "y": card["y"] + card["height"] * 0.78,
+                  "width": card["width"] * 0.4, "height": card["height"] * 0.22}
+        assert not overlaps(badge, corner), (side, badge, corner)
