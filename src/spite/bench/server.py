@@ -273,6 +273,12 @@ async def _clients(port: int, tables: int, seconds: float, preset: str, seed: in
     }
 
 
+_NO_LIMITS = tuple(arg for name in ("max_sockets", "max_open_tables", "write_burst", "burst")
+                   for arg in ("--limit", f"{name}=1000000"))
+"""Every client of the bench comes from 127.0.0.1: the per-address limits (docs/protocol.md,
+"Limits") would otherwise measure themselves instead of the server."""
+
+
 def run_server_bench(tables: int = 50, seconds: float = 10.0, *, think: float = DEFAULT_THINK,
                      preset: str = "classic", db: str | None = None, seed: int = 1, warmup: float = 3.0,
                      server_args: tuple[str, ...] = (), profile: str | None = None,
@@ -292,7 +298,7 @@ def run_server_bench(tables: int = 50, seconds: float = 10.0, *, think: float = 
         errors = open(Path(tmp) / "server.err", "w+b")  # noqa: SIM115 (closed below)
         proc = subprocess.Popen(
             [*runner, "spite.server", "--port", str(port), "--db", url, "--log-level", "warning",
-             "--rate", "1000", "--bot-workers", "0", *server_args],
+             "--rate", "1000", "--bot-workers", "0", *_NO_LIMITS, *server_args],
             stdout=subprocess.DEVNULL, stderr=errors, env=dict(os.environ))
         try:
             _wait_up(f"http://127.0.0.1:{port}", proc, errors)

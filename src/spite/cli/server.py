@@ -37,23 +37,29 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                                                  "(survives a power cut).")] = "NORMAL",
         spit_countdown: Annotated[float, typer.Option(help="Seconds from a Spit or Speed game's start to the "
                                                       "first card (the countdown).")] = 3.0,
+        limit: Annotated[list[str] | None, typer.Option(
+            help="Set a limit of docs/protocol.md's Limits, NAME=VALUE (e.g. max_sockets=32); repeatable.")] = None,
         log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
     ) -> None:
         """Serve the game: the browser page, REST lobby, WebSocket play (Spite and Malice, Spit, Speed), bots;
         the database is migrated on start."""
         with needs_extra("server", "serve"):
-            from spite.server.config import ServerConfig
+            from spite.server.config import ServerConfig, with_limits
             from spite.server.run import serve as run
 
         if sqlite_sync.upper() not in ("NORMAL", "FULL"):
             fail(f"--sqlite-sync is NORMAL or FULL, not {sqlite_sync}", EXIT_MALFORMED)
+        try:
+            config = with_limits(ServerConfig(db_url=db, grace_seconds=grace, bot_delay=bot_delay,
+                                              bot_workers=bot_workers, bot_budget=bot_budget,
+                                              sqlite_synchronous=sqlite_sync.upper(), next_game_seconds=next_game,
+                                              spit_countdown=spit_countdown), limit or [])
+        except ValueError as exc:
+            fail(str(exc), EXIT_MALFORMED)
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         typer.echo(f"spite: open http://{shown}:{port}/ in a browser to play (Ctrl-C stops the server)", err=True)
         try:
-            run(ServerConfig(db_url=db, grace_seconds=grace, bot_delay=bot_delay, bot_workers=bot_workers,
-                             bot_budget=bot_budget, sqlite_synchronous=sqlite_sync.upper(),
-                             next_game_seconds=next_game, spit_countdown=spit_countdown),
-                host, port, log_level.lower())
+            run(config, host, port, log_level.lower())
         except OSError as exc:
             fail(f"cannot serve on {host}:{port}: {exc.strerror or exc}", EXIT_MALFORMED)
 

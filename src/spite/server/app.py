@@ -16,7 +16,8 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import sqlalchemy as sa
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import Depends, FastAPI, Path, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 
 from spite.games import get_game
@@ -26,6 +27,7 @@ from spite.server.bots import BotRunner
 from spite.server.config import ServerConfig
 from spite.server.connection import Connection
 from spite.server.host import Table
+from spite.server.limits import BodyLimit, RateLimiter, client_address
 from spite.server.manager import LobbyError, Manager, server_game
 from spite.server.protocol import (
     CreateTableRequest,
@@ -45,6 +47,19 @@ from spite.web import install as install_web
 __all__ = ["create_app"]
 
 log = logging.getLogger("spite.server")
+
+
+_DB_INT = 2**63 - 1
+"""The largest id or offset a database integer holds: larger numbers are refused (422), not sent to
+the database to overflow there (500)."""
+
+
+class Throttled(Exception):
+    """A client address used up its budget of REST writes: 429 with ``Retry-After``."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__("too many requests from your address: wait a moment and try again")
+        self.retry_after = retry_after
 
 
 def _joined(table_info: TableInfo, seat: int, token: str) -> JoinedInfo:
@@ -79,13 +94,41 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     app = FastAPI(title="spite server", version="1", lifespan=lifespan,
                   description="Spite and Malice tables over WebSockets; see docs/protocol.md.")
+    # bodies are capped before any route parses them (docs/protocol.md, "Limits")
+    app.add_middleware(BodyLimit, max_bytes=config.max_body)
+    writes = RateLimiter(config.write_rate, config.write_burst)  # REST writes, per client address
+    messages = RateLimiter(config.rate, config.burst)  # WebSocket messages, per address over all its sockets
+    sockets: dict[str, int] = {}  # open WebSockets per client address
+    app.state.limiters = {"writes": writes, "messages": messages, "sockets": sockets}
 
     def manager_of(request: Request | WebSocket) -> Manager:
         return request.app.state.manager  # type: ignore[no-any-return]
 
+    def limit_writes(request: Request) -> str:
+        """A REST write takes a token of its address's bucket; the address is what it returns."""
+        address = client_address(request.scope)
+        wait = writes.take(address)
+        if wait > 0:
+            raise Throttled(wait)
+        return address
+
     @app.exception_handler(LobbyError)
     async def lobby_error(_request: Request, exc: LobbyError) -> JSONResponse:
         return JSONResponse({"detail": str(exc)}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # one line, like every refusal; and never the client's own input echoed back (a lone
+        # surrogate in it made the default answer unencodable: a 500)
+        err = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in err.get("loc", ())[1:]) or "request"
+        line = f"{where}: {err.get('msg', 'invalid')}".encode("utf-8", "replace").decode("utf-8")
+        return JSONResponse({"detail": line}, status_code=422)
+
+    @app.exception_handler(Throttled)
+    async def throttled(_request: Request, exc: Throttled) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=429,
+                            headers={"Retry-After": str(max(1, int(exc.retry_after + 0.999)))})
 
     @app.get("/healthz")
     async def healthz(request: Request) -> dict[str, Any]:
@@ -93,17 +136,24 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return manager_of(request).health()
 
     @app.get("/api/tables", response_model=list[TableInfo])
-    async def list_tables(request: Request, status: str = "open") -> list[TableInfo]:
-        """Open tables (free seats to join), or ``?status=playing`` for games to watch."""
+    async def list_tables(request: Request, response: Response, status: str = "open",
+                          limit: int = Query(config.lobby_page, ge=1, le=config.lobby_page_max),
+                          offset: int = Query(0, ge=0, le=_DB_INT)) -> list[TableInfo]:
+        """A page of the open tables (free seats to join), or ``?status=playing`` for games to watch,
+        oldest first; ``X-Total-Count`` says how many there are in all."""
         if status not in ("open", "playing"):
             raise LobbyError("status is open or playing")
-        return manager_of(request).open_tables(status)
+        page, total = manager_of(request).open_tables(status, offset, limit)
+        response.headers["X-Total-Count"] = str(total)
+        return page
 
     @app.post("/api/tables", response_model=JoinedInfo | TableInfo)
-    async def create_table(request: Request, body: CreateTableRequest) -> JoinedInfo | TableInfo:
+    async def create_table(request: Request, body: CreateTableRequest,
+                           address: str = Depends(limit_writes)) -> JoinedInfo | TableInfo:
         """Create a table; the creator takes the first person seat (and gets its token)."""
         table, seat, token = await manager_of(request).create(
-            game=body.game, preset=body.preset, options=body.options, seats=body.seats, name=body.name, join=body.join)
+            game=body.game, preset=body.preset, options=body.options, seats=body.seats, name=body.name, join=body.join,
+            owner=address)
         if seat is None or token is None:
             return table.info()
         return _joined(table.info(), seat, token)
@@ -140,23 +190,26 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return await _table_info(request, table_id)
 
     @app.post("/api/tables/{table_id}/join", response_model=JoinedInfo)
-    async def join_table(request: Request, table_id: str, body: JoinRequest) -> JoinedInfo:
+    async def join_table(request: Request, table_id: str, body: JoinRequest,
+                         _address: str = Depends(limit_writes)) -> JoinedInfo:
         """Take a free seat; the answer holds the seat's secret token."""
         manager = manager_of(request)
         seat, token = await manager.join(table_id, body.name, body.seat)
         return _joined(manager.tables[table_id].info(), seat, token)
 
     @app.post("/api/quickplay", response_model=JoinedInfo)
-    async def quick_play(request: Request, body: QuickPlayRequest) -> JoinedInfo:
+    async def quick_play(request: Request, body: QuickPlayRequest, address: str = Depends(limit_writes)) -> JoinedInfo:
         """A two-player game against a bot of ``level``, started at once."""
         seats = [SeatRequest(kind="person"), SeatRequest(kind="bot", level=body.level)]
         table, seat, token = await manager_of(request).create(
-            game="spite-malice", preset=body.preset, options=body.options, seats=seats, name=body.name, join=True)
+            game="spite-malice", preset=body.preset, options=body.options, seats=seats, name=body.name, join=True,
+            owner=address)
         assert seat is not None and token is not None
         return _joined(table.info(), seat, token)
 
     @app.get("/api/players/{player}/games", response_model=list[GameInfo])
-    async def player_games(request: Request, player: str, limit: int = 100, offset: int = 0) -> list[GameInfo]:
+    async def player_games(request: Request, player: str, limit: int = 100,
+                           offset: int = Query(0, le=_DB_INT)) -> list[GameInfo]:
         """A player's finished games, newest first."""
         limit = max(1, min(limit, 500))
         rows = await manager_of(request).store.read(lambda c: Store.games_of(c, player, limit, max(0, offset)))
@@ -173,7 +226,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return StatsInfo(player=player, presets=rows)
 
     @app.get("/api/games/{game_id}/record")
-    async def game_record(request: Request, game_id: int) -> Response:
+    async def game_record(request: Request, game_id: int = Path(ge=0, le=_DB_INT)) -> Response:
         """A finished game's record (spite-record/1), as a file."""
         record = await manager_of(request).store.read(lambda c: Store.record_of(c, game_id))
         if record is None:
@@ -182,7 +235,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                         headers={"Content-Disposition": f'attachment; filename="spite-game-{game_id}.json"'})
 
     @app.get("/api/games/{game_id}/positions", response_model=PositionsInfo)
-    async def game_positions(request: Request, game_id: int) -> PositionsInfo:
+    async def game_positions(request: Request, game_id: int = Path(ge=0, le=_DB_INT)) -> PositionsInfo:
         """A finished game replayed for the replay viewer: every move and the whole table after each
         (each game's adapter replays its own records)."""
 
@@ -214,11 +267,30 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """Play or watch a table: send ``hello`` first (docs/protocol.md)."""
         manager = manager_of(websocket)
         await websocket.accept()
-        conn: Connection[Table] = Connection(websocket, config.rate, config.burst)
+        address = client_address(websocket.scope)
+        conn: Connection[Table] = Connection(websocket, config.rate, config.burst, limiter=messages, address=address)
         sender = asyncio.create_task(conn.run_sender(), name="ws-sender")
+        if sockets.get(address, 0) >= config.max_sockets:
+            # accepted first so the client hears why (a refused handshake tells nothing)
+            conn.error("too-many-sockets", f"at most {config.max_sockets} open connections from one address")
+            conn.close(1008)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(sender, 2.0)
+            return
+        sockets[address] = sockets.get(address, 0) + 1
+        hello_by = asyncio.get_running_loop().time() + config.hello_timeout
         try:
             while not conn.closing:
-                message = await websocket.receive()
+                if conn.hello:
+                    message = await websocket.receive()
+                else:
+                    left = hello_by - asyncio.get_running_loop().time()
+                    try:
+                        message = await asyncio.wait_for(websocket.receive(), max(0.0, left))
+                    except TimeoutError:
+                        conn.error("hello-timeout", f"say hello within {config.hello_timeout:g} s of connecting")
+                        conn.close(1008)
+                        break
                 if message["type"] == "websocket.disconnect":
                     break
                 await manager.handle(conn, table_id, message.get("text") if message.get("text") is not None
@@ -226,6 +298,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         except Exception as exc:  # a broken socket: the connection is simply gone
             log.debug("table %s: connection ended: %s", table_id, exc)
         finally:
+            sockets[address] -= 1
+            if not sockets[address]:
+                del sockets[address]
             await manager.detach(conn)
             conn.close()
             with contextlib.suppress(Exception):

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["BOT_LEVELS", "ServerConfig", "default_db_url"]
+__all__ = ["BOT_LEVELS", "LIMITS", "ServerConfig", "default_db_url", "with_limits"]
 
 BOT_LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard", "expert")
 """The bots a table may seat. Levels map to bot specs in :data:`spite.bots.LEVELS`; free-form
@@ -33,8 +34,18 @@ class ServerConfig:
       the budget is capped here).
     * ``bot_delay``: a pause before each bot move, so people can follow (0 in tests and benches).
     * ``bot_workers``: processes that run bots (0: a thread of this process, for tests).
-    * ``rate``/``burst``: messages per second a connection may send (token bucket).
-    * ``max_message``: longest client message in bytes.
+    * ``rate``/``burst``: WebSocket messages per second one client address may send, over all its
+      sockets together (one token bucket per address).
+    * ``max_message``: longest client message in bytes (longer ones are answered ``too-long``).
+    * ``ws_max_frame``: longest WebSocket frame the transport reads at all (above it the WebSocket
+      library closes with 1009); between ``max_message`` and this the app answers ``too-long``.
+    * ``max_body``: longest HTTP request body in bytes (413, checked before parsing).
+    * ``write_rate``/``write_burst``: REST writes (create, quick play, join) per second per client
+      address (token bucket; 429 with ``Retry-After``).
+    * ``max_open_tables``: open or playing tables one client address may have created (429).
+    * ``lobby_page``/``lobby_page_max``: tables per ``GET /api/tables`` page (default, most).
+    * ``hello_timeout``: seconds a new WebSocket has to say ``hello`` before it is closed.
+    * ``max_sockets``: open WebSockets per client address.
     * ``open_table_ttl``: seconds an open table waits for its players before it is abandoned.
     * ``migrate``: upgrade the database schema on start (Alembic).
     * ``hint_level``: the bot that answers ``hint`` (a level; it sees only the asking seat's view).
@@ -56,6 +67,15 @@ class ServerConfig:
     rate: float = 30.0
     burst: float = 60.0
     max_message: int = 4096
+    ws_max_frame: int = 1024 * 1024
+    max_body: int = 64 * 1024
+    write_rate: float = 1.0
+    write_burst: float = 20.0
+    max_open_tables: int = 10
+    lobby_page: int = 50
+    lobby_page_max: int = 200
+    hello_timeout: float = 10.0
+    max_sockets: int = 16
     open_table_ttl: float = 24 * 3600.0
     hint_level: str = "hard"
     next_game_seconds: float = 30.0
@@ -74,3 +94,27 @@ def _process_name() -> str:
     import socket
 
     return f"{socket.gethostname()}:{os.getpid()}"
+
+
+LIMITS: tuple[str, ...] = ("max_body", "write_rate", "write_burst", "max_open_tables", "lobby_page",
+                           "lobby_page_max", "hello_timeout", "max_sockets", "rate", "burst", "max_message",
+                           "ws_max_frame")
+"""The settings of docs/protocol.md's "Limits" that ``--limit NAME=VALUE`` may set."""
+
+
+def with_limits(config: ServerConfig, settings: list[str]) -> ServerConfig:
+    """``config`` with ``NAME=VALUE`` limits set (``ValueError`` with one line for a wrong one)."""
+    types = {f.name: f.type for f in dataclasses.fields(ServerConfig)}
+    changes: dict[str, float | int] = {}
+    for text in settings:
+        name, _, value = text.partition("=")
+        if name not in LIMITS:
+            raise ValueError(f"--limit takes one of {', '.join(LIMITS)}, not {name!r}")
+        try:
+            number = float(value)
+        except ValueError:
+            raise ValueError(f"--limit {name}= needs a number, not {value!r}") from None
+        if not number >= 0 or number == float("inf"):
+            raise ValueError(f"--limit {name}= needs a finite number ≥ 0, not {value!r}")
+        changes[name] = int(number) if types[name] in (int, "int") else number
+    return dataclasses.replace(config, **changes)  # type: ignore[arg-type]

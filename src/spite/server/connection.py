@@ -20,6 +20,8 @@ from spite.server.protocol import ErrorMessage
 if TYPE_CHECKING:
     from starlette.websockets import WebSocket
 
+    from spite.server.limits import RateLimiter
+
 __all__ = ["Connection"]
 
 log = logging.getLogger("spite.server.table")
@@ -29,12 +31,17 @@ T = TypeVar("T")
 
 class Connection(Generic[T]):
     """One WebSocket: an outgoing queue drained by its own task (a slow client stalls nobody), a
-    token bucket against floods, and which table (a ``T``) and seat it speaks for."""
+    token bucket against floods (its own, or with ``limiter`` the one its client address shares
+    with all of that address's sockets, so opening more sockets buys no more messages), and which
+    table (a ``T``) and seat it speaks for."""
 
     MAX_QUEUE = 512
 
-    def __init__(self, ws: WebSocket, rate: float, burst: float) -> None:
+    def __init__(self, ws: WebSocket, rate: float, burst: float, *, limiter: RateLimiter | None = None,
+                 address: str = "") -> None:
         self.ws = ws
+        self._limiter = limiter
+        self.address = address
         self.table: T | None = None
         self.seat: int | None = None
         self.hello = False
@@ -50,6 +57,11 @@ class Connection(Generic[T]):
 
     def allow(self) -> bool:
         """Take a token for one incoming message; ``False`` when the client floods."""
+        if self._limiter is not None:
+            if self._limiter.take(self.address) == 0.0:
+                return True
+            self.flooded += 1
+            return False
         now = time.monotonic()
         self._tokens = min(self._burst, self._tokens + (now - self._stamp) * self._rate)
         self._stamp = now
@@ -77,8 +89,10 @@ class Connection(Generic[T]):
             self.close(1008)
 
     def error(self, code: str, message: str, *, msg_id: str | None = None, version: int | None = None) -> None:
-        """Queue an error message."""
-        self.send(ErrorMessage(code=code, message=message, id=msg_id, stateVersion=version))  # type: ignore[arg-type]
+        """Queue an error message (text a client sent, echoed in it, cannot break the frame: a lone
+        surrogate is no UTF-8 and would make the JSON unsendable, so it becomes "?")."""
+        self.send(ErrorMessage(code=code, message=_utf8(message), id=None if msg_id is None else _utf8(msg_id),  # type: ignore[arg-type]
+                               stateVersion=version))
 
     def close(self, code: int = 1000) -> None:
         """Send what is queued, then close."""
@@ -99,3 +113,7 @@ class Connection(Generic[T]):
                 await self.ws.send_text(text)
         except Exception:  # the client went away; the receive loop notices too
             self.closing = True
+
+
+def _utf8(text: str) -> str:
+    return text.encode("utf-8", "replace").decode("utf-8")

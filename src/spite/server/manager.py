@@ -13,8 +13,10 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import secrets
 import time
+from collections import Counter
 from typing import Any
 
 from pydantic import ValidationError
@@ -80,6 +82,8 @@ class Manager:
         self.services = Services(store, bots, config, self.finished, self._counted)
         self.started = time.time()
         self._sweeper: asyncio.Task[None] | None = None
+        self._owners: dict[str, str] = {}  # table id → the client address that created it
+        self._creating: Counter[str] = Counter()  # creations under way per address (not in tables yet)
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
@@ -158,10 +162,36 @@ class Manager:
             self.tables.pop(table.id, None)
 
     # ------------------------------------------------------------------ lobby
+    def live_tables_of(self, owner: str) -> int:
+        """Open or playing tables created from the client address ``owner`` (and creations under way)."""
+        for table_id in [t for t in self._owners if t not in self.tables]:
+            del self._owners[table_id]  # gone from memory: finished, abandoned
+        live = sum(1 for t, o in self._owners.items() if o == owner and self.tables[t].status in ("open", "playing"))
+        return live + self._creating[owner]
+
     async def create(self, *, game: str, preset: str | None, options: dict[str, Any],
-                     seats: list[SeatRequest] | None, name: str, join: bool) -> tuple[Table, int | None, str | None]:
+                     seats: list[SeatRequest] | None, name: str, join: bool,
+                     owner: str | None = None) -> tuple[Table, int | None, str | None]:
         """A new table (and the creator's seat and token when ``join``): stored with its seats, put in
-        play (bots-only tables start at once) and, with ``join``, its creator seated."""
+        play (bots-only tables start at once) and, with ``join``, its creator seated. ``owner`` (the
+        client address) may have at most ``max_open_tables`` open or playing tables (429)."""
+        if owner is None:
+            return await self._create(game=game, preset=preset, options=options, seats=seats, name=name, join=join)
+        cap = self.config.max_open_tables
+        if self.live_tables_of(owner) >= cap:
+            raise LobbyError(f"you already have {cap} open or playing tables: finish or leave one first", 429)
+        self._creating[owner] += 1  # counted while the table is being stored, so parallel requests cannot pass the cap
+        try:
+            created = await self._create(game=game, preset=preset, options=options, seats=seats, name=name, join=join)
+            self._owners[created[0].id] = owner
+        finally:
+            self._creating[owner] -= 1
+            if not self._creating[owner]:
+                del self._creating[owner]
+        return created
+
+    async def _create(self, *, game: str, preset: str | None, options: dict[str, Any],
+                      seats: list[SeatRequest] | None, name: str, join: bool) -> tuple[Table, int | None, str | None]:
         hook = server_game(game)
         preset = preset or get_game(game).default_preset
         seed = secrets.randbits(62)
@@ -241,9 +271,13 @@ class Manager:
         table.schedule_bot()
         return seat.seat, token
 
-    def open_tables(self, status: str = "open") -> list[TableInfo]:
-        """Tables with free seats (or, with ``status="playing"``, games to watch)."""
-        return [t.info() for t in sorted(self.tables.values(), key=lambda t: t.created_at) if t.status == status]
+    def open_tables(self, status: str = "open", offset: int = 0,
+                    limit: int | None = None) -> tuple[list[TableInfo], int]:
+        """A page of the tables with free seats (or, with ``status="playing"``, games to watch), oldest
+        first, and how many there are in all."""
+        found = sorted((t for t in self.tables.values() if t.status == status), key=lambda t: t.created_at)
+        page = found[offset:] if limit is None else found[offset:offset + limit]
+        return [t.info() for t in page], len(found)
 
     # ------------------------------------------------------------------ WebSocket messages
     async def handle(self, conn: Conn, table_id: str, raw: str | bytes | None) -> None:
@@ -266,6 +300,9 @@ class Manager:
             data = json.loads(raw)
         except ValueError:
             conn.error("bad-json", "the message is not valid JSON", version=version)
+            return
+        except RecursionError:  # e.g. 2,000 nested arrays in a 4 KB frame
+            conn.error("bad-message", "the message is nested too deeply", version=version)
             return
         if not isinstance(data, dict) or not isinstance(data.get("type"), str):
             conn.error("bad-message", "a message is a JSON object with a \"type\"", version=version)
@@ -345,14 +382,17 @@ class Manager:
             self.tables.pop(table.id, None)
 
     def health(self) -> dict[str, Any]:
-        """Figures for ``/healthz``."""
+        """Figures for ``/healthz`` (no host name or process id: they would tell strangers about the machine)."""
         playing = sum(1 for t in self.tables.values() if t.status == "playing")
         return {"ok": True, "tables": len(self.tables), "playing": playing, "moves": self.moves_played,
                 "db": self.store.dialect, "uptime": round(time.time() - self.started, 1),
-                "commits": self.store.commits, "botDecisions": self.bots.decisions, "botFallbacks": self.bots.fallbacks,
-                "process": self.config.process_name}
+                "commits": self.store.commits, "botDecisions": self.bots.decisions, "botFallbacks": self.bots.fallbacks}
+
+
+_SANE_ID = re.compile(r"[\x20-\x7e]{1,64}")
 
 
 def _id_of(data: dict[str, Any]) -> str | None:
+    """The ``id`` of a refused message, echoed only when it is one a client may send (MSG_ID)."""
     value = data.get("id")
-    return value[:64] if isinstance(value, str) else None
+    return value if isinstance(value, str) and _SANE_ID.fullmatch(value) else None

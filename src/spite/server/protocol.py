@@ -51,6 +51,12 @@ __all__ = [
 ]
 
 NAME = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")]
+MSG_ID = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[\x20-\x7e]+$",
+                              description="Echoed in the answer: 1-64 printable ASCII characters.")]
+"""A message's ``id``: printable ASCII only, so echoing it can never break a frame or a log line."""
+VERSION = Annotated[int, Field(strict=True, ge=0, le=2**53)]
+"""A ``stateVersion`` a client sends: a JSON integer (``"0"``, ``0.0`` or ``true`` are refused, not
+coerced) that fits every database and JavaScript number."""
 
 
 class _Msg(BaseModel):
@@ -89,16 +95,17 @@ class Hello(_Msg):
 
     type: Literal["hello"]
     token: str | None = Field(None, max_length=200, description="The seat's secret token (absent when spectating).")
-    spectate: bool = Field(False, description="Watch with the spectator's view (no token needed).")
+    spectate: bool = Field(False, strict=True, description="Watch with the spectator's view (no token needed).")
 
 
 class MoveMessage(_Msg):
     """A move for the seat this connection holds, made in the position ``stateVersion``."""
 
     type: Literal["move"]
-    move: str = Field(max_length=32, description="records.md §2 notation, e.g. 'H7-B2' or 'pass'.")
-    stateVersion: int = Field(description="The version the move was chosen in; a stale one is refused.")
-    id: str | None = Field(None, max_length=64, description="Echoed in the ack or error.")
+    move: str = Field(max_length=32, pattern=r"^[\x20-\x7e]*$",
+                      description="records.md §2 notation, e.g. 'H7-B2' or 'pass'.")
+    stateVersion: VERSION = Field(description="The version the move was chosen in; a stale one is refused.")
+    id: MSG_ID | None = Field(None, description="Echoed in the ack or error.")
 
 
 class Sync(_Msg):
@@ -111,7 +118,7 @@ class Ping(_Msg):
     """Keep-alive; answered with ``pong``."""
 
     type: Literal["ping"]
-    id: str | None = Field(None, max_length=64)
+    id: MSG_ID | None = None
 
 
 class HintRequest(_Msg):
@@ -119,7 +126,7 @@ class HintRequest(_Msg):
     ``hint``. The bot sees only your seat's view."""
 
     type: Literal["hint"]
-    id: str | None = Field(None, max_length=64, description="Echoed in the hint or error.")
+    id: MSG_ID | None = Field(None, description="Echoed in the hint or error.")
 
 
 class UndoMessage(_Msg):
@@ -127,15 +134,15 @@ class UndoMessage(_Msg):
     showed no hidden card (not a stock play, a discard, or a play that refilled your hand)."""
 
     type: Literal["undo"]
-    stateVersion: int = Field(description="The version you saw; a stale one is refused.")
-    id: str | None = Field(None, max_length=64, description="Echoed in the ack or error.")
+    stateVersion: VERSION = Field(description="The version you saw; a stale one is refused.")
+    id: MSG_ID | None = Field(None, description="Echoed in the ack or error.")
 
 
 class NextGame(_Msg):
     """A match table between two games: you are ready for the next game."""
 
     type: Literal["next"]
-    id: str | None = Field(None, max_length=64, description="Echoed in an error.")
+    id: MSG_ID | None = Field(None, description="Echoed in an error.")
 
 
 AnyClientMessage = Hello | MoveMessage | Sync | Ping | HintRequest | UndoMessage | NextGame
@@ -319,7 +326,8 @@ class Pong(_Msg):
 ErrorCode = Literal[
     "bad-json", "unknown-message", "bad-message", "too-long", "flood", "hello-first", "already-hello",
     "wrong-token", "no-table", "not-your-seat", "not-your-turn", "not-started", "game-over", "stale",
-    "illegal", "too-late", "storage", "internal", "nothing-to-undo", "no-next-game",
+    "illegal", "too-late", "storage", "internal", "nothing-to-undo", "no-next-game", "hello-timeout",
+    "too-many-sockets",
 ]
 
 
@@ -364,7 +372,7 @@ class JoinRequest(_Msg):
     """Take a free person seat (the first one, or ``seat``)."""
 
     name: NAME = "guest"
-    seat: int | None = None
+    seat: int | None = Field(None, ge=0, le=64)
 
 
 class QuickPlayRequest(_Msg):

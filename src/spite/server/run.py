@@ -22,5 +22,5 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000, log_l
     # garbage collector's full passes, which otherwise stall every table for tens of ms under load
     gc.collect()
     gc.freeze()
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=64 * 1024,
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=config.ws_max_frame,
                 ws_ping_interval=20.0, ws_ping_timeout=20.0, ws_per_message_deflate=False, lifespan="on")

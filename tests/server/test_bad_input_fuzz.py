@@ -1,0 +1,90 @@
+"""Odd values to every REST endpoint (the app's own route list, so a new route is covered the day
+it is added): huge and negative numbers, floats, odd unicode, empty strings. A refusal is a 4xx
+with one line; a 5xx would be a crash a stranger could trigger."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from spite.server import ServerConfig, create_app
+
+ODD_TEXT = st.one_of(
+    st.just(""), st.just("\ud800"), st.just("\x00"), st.just("../../etc/passwd"), st.just("🂡" * 50),
+    st.just("9223372036854775808"), st.just("1e20"), st.just("NaN"), st.just("-1"),
+    st.text(max_size=30), st.text(st.characters(codec="utf-8"), max_size=10))
+ODD_NUMBER = st.one_of(st.integers(-(2**70), 2**70), st.sampled_from([2**63, 2**63 - 1, -(2**63) - 1, 0, -1]),
+                       st.floats(allow_nan=True, allow_infinity=True))
+SCALAR = st.one_of(ODD_TEXT, ODD_NUMBER, st.booleans(), st.none())
+VALUE = st.recursive(SCALAR, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                     st.dictionaries(ODD_TEXT, inner, max_size=4)), max_leaves=8)
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    tmp: Path = tmp_path_factory.mktemp("fuzz")
+    # generous write limits: this test is about odd values, not about how many
+    config = ServerConfig(db_url=f"sqlite:///{tmp / 'spite.db'}", bot_workers=0, spit_countdown=0.0,
+                          write_rate=1e6, write_burst=1e6, max_open_tables=10**6, bot_delay=0.0)
+    with TestClient(create_app(config), raise_server_exceptions=False) as c:
+        yield c
+
+
+def _routes(client: TestClient) -> list[APIRoute]:
+    return [r for r in client.app.routes if isinstance(r, APIRoute)]  # type: ignore[attr-defined]
+
+
+def _field_names(route: APIRoute) -> list[str]:
+    body = route.dependant.body_params
+    if not body:
+        return []
+    model = body[0].field_info.annotation
+    return list(getattr(model, "model_fields", {}))
+
+
+@st.composite
+def requests(draw: st.DrawFn, routes: list[APIRoute]) -> tuple[str, str, dict[str, Any], str | None]:
+    route = draw(st.sampled_from(routes))
+    method = sorted(route.methods)[0]
+    path = route.path
+    for param in route.dependant.path_params:
+        value = draw(st.one_of(ODD_TEXT, ODD_NUMBER.map(str)))
+        path = path.replace("{" + param.name + "}", quote(value.encode("utf-8", "surrogatepass"), safe="") or "x")
+    query = {p.name: draw(st.one_of(ODD_TEXT, ODD_NUMBER.map(str))) for p in route.dependant.query_params
+             if draw(st.booleans())}
+    body: str | None = None
+    if method in ("POST", "PUT", "PATCH"):
+        fields = _field_names(route)
+        obj = {name: draw(VALUE) for name in fields if draw(st.booleans())}
+        if draw(st.booleans()):
+            obj[draw(ODD_TEXT)] = draw(VALUE)
+        body = draw(st.one_of(st.just(json.dumps(obj)), st.just(json.dumps(draw(VALUE))), ODD_TEXT))
+    return method, path, query, body
+
+
+def test_every_route_is_listed(client: TestClient) -> None:
+    paths = {r.path for r in _routes(client)}
+    assert {"/api/tables", "/api/quickplay", "/api/games/{game_id}/record", "/healthz"} <= paths
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                   HealthCheck.too_slow])
+@given(data=st.data())
+def test_odd_values_never_make_a_server_error(client: TestClient, data: st.DataObject) -> None:
+    method, path, query, body = data.draw(requests(_routes(client)))
+    params = {k: v.encode("utf-8", "surrogatepass").decode("utf-8", "replace") for k, v in query.items()}
+    content = None if body is None else body.encode("utf-8", "surrogatepass")
+    r = client.request(method, path, params=params, content=content,
+                       headers={"content-type": "application/json"} if body is not None else {})
+    assert r.status_code < 500, (method, path, query, body, r.status_code, r.text[:300])
+    if r.status_code >= 400 and r.headers.get("content-type", "").startswith("application/json"):
+        assert "detail" in r.json()

@@ -1,0 +1,203 @@
+"""The limits of docs/protocol.md ("Limits"): what a client that sends too much, too often or too
+oddly is told, and that everyone else plays on."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import Client, ServerThread
+from test_protocol import two_person_table
+from websockets.exceptions import ConnectionClosed
+
+from spite.server import ServerConfig
+
+
+def limited(tmp_path: Path, **limits: Any) -> ServerThread:
+    """A server with some limits set low (the others generous, so only the one under test bites)."""
+    settings: dict[str, Any] = {"write_burst": 1000.0, "write_rate": 1000.0, "max_open_tables": 1000,
+                                "rate": 200.0, "burst": 400.0, **limits}
+    config = ServerConfig(db_url=f"sqlite:///{tmp_path / 'spite.db'}", bot_workers=0, spit_countdown=0.0, **settings)
+    srv = ServerThread(config)
+    # the transport reads frames up to ws_max_frame (as `spite serve` does), so the app can answer too-long
+    srv.server.config.ws_max_size = config.ws_max_frame
+    return srv
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerThread]:
+    with limited(tmp_path) as srv:
+        yield srv
+
+
+def create(srv: ServerThread, **body: Any) -> httpx.Response:
+    return httpx.post(srv.base + "/api/tables", json={"preset": "short", "name": "ann", **body}, timeout=10)
+
+
+def closed_after(client: Client, timeout: float = 5) -> list[dict[str, Any]]:
+    """Every message up to the close (the close must come: a TimeoutError fails the test)."""
+    got = []
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            got.append(client.recv(max(0.01, deadline - time.monotonic())))
+        except ConnectionClosed:
+            return got
+
+
+# ---------------------------------------------------------------------- REST
+
+
+def test_a_long_body_is_refused_before_it_is_read(server: ServerThread) -> None:
+    big = {"preset": "short", "name": "ann", "options": {"x": "y" * 70_000}}
+    r = httpx.post(server.base + "/api/tables", json=big, timeout=10)
+    assert r.status_code == 413 and "at most 65536 bytes" in r.json()["detail"]
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: streamed, counted as it comes
+        yield b'{"name": "ann", "options": {"x": "'
+        for _ in range(100):
+            yield b"y" * 1024
+
+    r = httpx.post(server.base + "/api/tables", content=chunks(), headers={"content-type": "application/json"},
+                   timeout=10)
+    assert r.status_code == 413
+    assert create(server).status_code == 200  # a normal request still goes through
+
+
+def test_rest_writes_are_rate_limited_per_address(tmp_path: Path) -> None:
+    with limited(tmp_path, write_rate=0.2, write_burst=3) as srv:
+        table_id = create(srv, join=False).json()["id"]
+        assert create(srv).status_code == 200
+        assert httpx.post(srv.base + f"/api/tables/{table_id}/join", json={"name": "bob"}).status_code == 200
+        for path, body in (("/api/tables", {"preset": "short"}), ("/api/quickplay", {}),
+                           (f"/api/tables/{table_id}/join", {"name": "cy"})):
+            r = httpx.post(srv.base + path, json=body)
+            assert r.status_code == 429, (path, r.text)
+            assert 1 <= int(r.headers["Retry-After"]) <= 5
+            assert "too many requests" in r.json()["detail"]
+        # reading is not limited
+        assert httpx.get(srv.base + "/api/tables").status_code == 200
+
+
+def test_open_tables_per_address_are_capped(tmp_path: Path) -> None:
+    with limited(tmp_path, max_open_tables=2) as srv:
+        assert create(srv).status_code == 200
+        assert httpx.post(srv.base + "/api/quickplay", json={"level": "random"}).status_code == 200
+        r = create(srv)
+        assert r.status_code == 429 and "already have 2 open or playing tables" in r.json()["detail"]
+        assert srv.manager.live_tables_of("127.0.0.1") == 2
+
+
+def test_the_lobby_is_paged(server: ServerThread) -> None:
+    ids = [create(server).json()["table"]["id"] for _ in range(5)]
+    r = httpx.get(server.base + "/api/tables")
+    assert [t["id"] for t in r.json()] == ids and r.headers["X-Total-Count"] == "5"
+    r = httpx.get(server.base + "/api/tables", params={"limit": 2, "offset": 1})
+    assert [t["id"] for t in r.json()] == ids[1:3] and r.headers["X-Total-Count"] == "5"
+    for query in ({"limit": 201}, {"limit": 0}, {"offset": -1}, {"offset": "1e20"}, {"offset": 2**63}):
+        r = httpx.get(server.base + "/api/tables", params=query)
+        assert r.status_code == 422, (query, r.text)
+
+
+def test_huge_numbers_in_paths_and_queries_are_refused_not_crashed(server: ServerThread) -> None:
+    for path in ("/api/games/9223372036854775808/record", "/api/games/9223372036854775808/positions",
+                 "/api/games/-9223372036854775809/record", "/api/games/99999999999999999999999999/record",
+                 "/api/players/ann/games?offset=9223372036854775808", "/api/players/ann/games?limit=1e20",
+                 "/api/players/ann/games?offset=1e20"):
+        r = httpx.get(server.base + path)
+        assert 400 <= r.status_code < 500, (path, r.status_code, r.text)
+    assert httpx.get(server.base + "/api/games/9223372036854775807/record").status_code == 404
+
+
+def test_healthz_does_not_name_the_machine(server: ServerThread) -> None:
+    import os
+    import socket
+
+    text = httpx.get(server.base + "/healthz").text
+    assert socket.gethostname() not in text and f":{os.getpid()}" not in text
+    assert "process" not in json.loads(text)
+
+
+# ---------------------------------------------------------------------- WebSocket
+
+
+def test_a_socket_that_says_no_hello_is_told_and_closed(tmp_path: Path) -> None:
+    with limited(tmp_path, hello_timeout=0.5) as srv:
+        table_id, tokens = two_person_table(srv)
+        slow = Client(srv.base, table_id)
+        got = closed_after(slow)
+        assert [m["code"] for m in got] == ["hello-timeout"] and "0.5 s" in got[0]["message"]
+        assert slow.ws.close_code == 1008
+        ann = Client(srv.base, table_id)  # who says hello in time plays on past the deadline
+        ann.hello(tokens[0])
+        time.sleep(0.8)
+        ann.send({"type": "ping", "id": "p"})
+        assert ann.until("pong")["id"] == "p"
+        ann.close()
+
+
+def test_open_sockets_per_address_are_capped(tmp_path: Path) -> None:
+    with limited(tmp_path, max_sockets=3) as srv:
+        table_id, _ = two_person_table(srv)
+        watchers = [Client(srv.base, table_id) for _ in range(3)]
+        for w in watchers:
+            w.hello(spectate=True)
+        extra = Client(srv.base, table_id)
+        got = closed_after(extra)
+        assert [m["code"] for m in got] == ["too-many-sockets"] and "at most 3" in got[0]["message"]
+        watchers[0].close()
+        deadline = time.monotonic() + 5
+        while srv.app.state.limiters["sockets"].get("127.0.0.1", 0) > 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        again = Client(srv.base, table_id)  # a closed socket frees its place
+        again.hello(spectate=True)
+        for c in (again, *watchers[1:]):
+            c.close()
+
+
+def test_the_message_budget_is_per_address_not_per_socket(tmp_path: Path) -> None:
+    with limited(tmp_path, rate=1.0, burst=10.0) as srv:
+        table_id, _ = two_person_table(srv)
+        a, b = Client(srv.base, table_id), Client(srv.base, table_id)
+        for i in range(8):
+            a.send({"type": "ping", "id": f"a{i}"})
+        assert [a.until("pong")["id"] for _ in range(8)] == [f"a{i}" for i in range(8)]
+        for i in range(8):  # a socket of its own buys no budget of its own: 2 pongs, then flood
+            b.send({"type": "ping", "id": f"b{i}"})
+        first = [b.recv() for _ in range(3)]
+        assert [m["type"] for m in first] == ["pong", "pong", "error"] and first[2]["code"] == "flood"
+        a.close()
+        b.close()
+
+
+def test_malformed_frames_are_answered_before_any_close(server: ServerThread) -> None:
+    table_id, _ = two_person_table(server)
+    c = Client(server.base, table_id)
+    cases: list[tuple[str | bytes, str]] = [
+        ("{not json", "bad-json"),
+        ("[" * 2040 + "]" * 2040, "bad-message"),  # 4 KB of nesting
+        ('{"type": "ping", "id": "' + "x" * 70_000 + '"}', "too-long"),  # over 64 KiB
+        ("x" * 900_000, "too-long"),
+        (b"\x00\x01binary", "bad-message"),
+        ('{"type": "move", "move": "S-B1", "stateVersion": "0"}', "bad-message"),
+        ('{"type": "move", "move": "S-B1", "stateVersion": true}', "bad-message"),
+        ('{"type": "move", "move": "S-B1", "stateVersion": 0.0}', "bad-message"),
+        ('{"type": "undo", "stateVersion": 9223372036854775808}', "bad-message"),
+        ('{"type": "hello", "spectate": "yes"}', "bad-message"),
+        ('{"type": "ping", "id": "\\ud800"}', "bad-message"),
+        ('{"type": "move", "move": "S-\\ud800", "stateVersion": 0, "id": "\\udfff"}', "bad-message"),
+        ('{"type": "\\ud800"}', "unknown-message"),
+    ]
+    for frame, code in cases:
+        c.ws.send(frame)
+        err = c.until("error")
+        assert err["code"] == code, (frame[:60], err)
+        assert "\n" not in err["message"] and err["id"] is None
+    c.send({"type": "ping", "id": "still-here"})
+    assert c.until("pong")["id"] == "still-here"  # the socket survived all of it
+    c.close()
