@@ -16,16 +16,16 @@ from typing import Annotated, Any
 import typer
 
 from spite.cli.common import (
-    EXIT_ILLEGAL,
     EXIT_MALFORMED,
     OptionOpt,
     RecordArg,
     fail,
     parse_options,
     read_record,
+    record_errors,
     require_extra,
 )
-from spite.errors import IllegalMoveError, OptionsError, RecordMoveError, SpiteError
+from spite.errors import OptionsError, SpiteError
 
 __all__ = ["register"]
 
@@ -153,18 +153,12 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         from spite.games import has_hook, load_hook
         from spite.records import replay
 
-        try:
+        with record_errors():
             rec = read_record(record)
             if not has_hook(rec.game, "hint"):
                 raise OptionsError(f"{rec.game} has no hints (the bots give them for turn games)")
             state = replay(rec).state
             decision = load_hook(rec.game, "hint")(state, bot, seconds, seed)
-        except RecordMoveError as exc:
-            fail(f"ply {exc.ply}: {exc.move}: {exc.message}", EXIT_ILLEGAL)
-        except IllegalMoveError as exc:
-            fail(str(exc), EXIT_ILLEGAL)
-        except SpiteError as exc:
-            fail(str(exc), EXIT_MALFORMED)
         if as_json:
             typer.echo(json.dumps({"seat": state.to_move, "bot": bot, "move": decision.move.text,
                                    "why": decision.why}))

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
-from spite.errors import MalformedRecordError, OptionsError
+from spite.errors import IllegalMoveError, MalformedRecordError, OptionsError, RecordMoveError, SpiteError
 
 if TYPE_CHECKING:
     from spite.records import Record
@@ -37,6 +37,7 @@ __all__ = [
     "new_seed",
     "parse_options",
     "read_record",
+    "record_errors",
     "require_extra",
     "write_output",
 ]
@@ -99,6 +100,20 @@ def require_extra(extra: str, purpose: str) -> None:
             found = False
         if not found:
             fail(f"install spite[{extra}] to {purpose}", EXIT_MALFORMED)
+
+
+@contextmanager
+def record_errors() -> Iterator[None]:
+    """Turn what reading and replaying a record can raise into one line and the documented exit
+    code: 1 for a move that may not be made (naming its ply where the record has one), 2 for the rest."""
+    try:
+        yield
+    except RecordMoveError as exc:
+        fail(f"ply {exc.ply}: {exc.move}: {exc.message}", EXIT_ILLEGAL)
+    except IllegalMoveError as exc:
+        fail(str(exc), EXIT_ILLEGAL)
+    except SpiteError as exc:
+        fail(str(exc), EXIT_MALFORMED)
 
 
 def read_record(path: str) -> Record:

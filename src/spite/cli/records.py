@@ -21,9 +21,10 @@ from spite.cli.common import (
     new_seed,
     parse_options,
     read_record,
+    record_errors,
     write_output,
 )
-from spite.errors import IllegalMoveError, RecordMoveError, SpiteError
+from spite.errors import RecordMoveError, SpiteError
 
 if TYPE_CHECKING:
     from spite.records import Replay
@@ -49,14 +50,8 @@ def check(record: RecordArg) -> None:
 def _replayed(record: str) -> Replay:
     from spite.records import replay
 
-    try:
+    with record_errors():
         return replay(read_record(record))
-    except RecordMoveError as exc:
-        fail(f"ply {exc.ply}: {exc.move}: {exc.message}", EXIT_ILLEGAL)
-    except IllegalMoveError as exc:
-        fail(str(exc), EXIT_ILLEGAL)
-    except SpiteError as exc:
-        fail(str(exc), EXIT_MALFORMED)
 
 
 def legal(record: RecordArg) -> None:
