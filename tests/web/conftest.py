@@ -33,6 +33,12 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+_GENEROUS = ("--limit", "max_open_tables=1000", "--limit", "write_burst=1000", "--limit", "max_sockets=1000",
+             "--limit", "rate=1000", "--limit", "burst=2000")
+"""One module's pages all come from 127.0.0.1 and share one server: the per-address limits
+(docs/protocol.md, "Limits"; tests/server/test_limits.py) are not what these tests are about."""
+
+
 class WebServer:
     """``python -m spite.server`` on a free port with a temporary SQLite database; bots without delay;
     Spit without the start countdown unless ``extra`` (more command-line options) sets one."""
@@ -43,7 +49,7 @@ class WebServer:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "spite.server", "--port", str(self.port), "--db", f"sqlite:///{db}",
              "--log-level", "warning", "--bot-delay", "0", "--bot-workers", "0", "--bot-budget", "0.2",
-             "--spit-countdown", "0", *extra],
+             "--spit-countdown", "0", *_GENEROUS, *extra],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ))
         deadline = time.monotonic() + 30
         while True:
