@@ -344,3 +344,23 @@ def test_held_mouse_clicks_play_while_the_table_moves(web_server: WebServer, pag
         acked += answer == "ack"
         page.wait_for_timeout(300)  # the highlight of the move is still fading while the next click comes
     assert acked >= 1, f"{acked} of {tries}"
+
+
+def test_the_spit_log_survives_a_reload(web_server: WebServer, page: Any) -> None:
+    table_id, token = create_table(web_server, [{"kind": "person"}, {"kind": "bot", "level": "reflex:60000"}],
+                                   options={"centers": 3})
+    take_seat(page, web_server, table_id, 0, token)
+    for _ in range(10):
+        st = state(page)
+        if page.locator('#sp-log li[data-seat="0"]').count() >= 2:
+            break
+        if play_one_by_keys(page, st) is None:
+            wait_for_change(page, st["version"], 0.5)
+        else:
+            wait_for_change(page, st["version"], 1.5)
+    before = page.locator("#sp-log li").all_inner_texts()
+    assert page.locator('#sp-log li[data-seat="0"]').count() >= 1, before
+    page.reload()
+    page.wait_for_selector('.spit-table[data-seat="0"]')
+    after = page.locator("#sp-log li").all_inner_texts()
+    assert after[:len(before)] == before, (before, after)

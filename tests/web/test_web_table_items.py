@@ -58,3 +58,37 @@ def test_the_stock_count_leaves_the_corner_index_free(web_server: WebServer, pag
         corner = {"x": card["x"] + card["width"] * 0.6, "y": card["y"] + card["height"] * 0.78,
                   "width": card["width"] * 0.4, "height": card["height"] * 0.22}
         assert not overlaps(badge, corner), (side, badge, corner)
+
+
+LOG_JS = """() => { const log = document.querySelector('#log').getBoundingClientRect();
+  return [...document.querySelectorAll('#log li')].map(li => {
+    const n = li.querySelector('.n'); const r = n.getBoundingClientRect();
+    return {n: n.textContent, text: li.textContent.slice(n.textContent.length).trim(), inside: r.left >= log.left - 0.5};
+  }); }"""
+
+
+def test_the_log_numbers_and_survives_a_reload(web_server: WebServer, page: Any) -> None:
+    table_id = start_quick_game(page, web_server, name="Lena", stock=12, level="random")
+    for _ in range(40):
+        if len(page.evaluate(LOG_JS)) >= 12 or not wait_for_turn(page):
+            break
+        play_one_move(page)
+    wait_for_turn(page)
+    log = page.evaluate(LOG_JS)
+    assert len(log) >= 12, log
+    # 1., 2., … 10., 11.: every number whole and inside the log's box
+    assert [e["n"] for e in log] == [f"{i}." for i in range(1, len(log) + 1)]
+    assert all(e["inside"] for e in log), log
+    # a reload keeps the log (and a line may follow: "Lena is at seat 0")
+    page.reload()
+    page.wait_for_selector('.table[data-seat="0"]')
+    again = page.evaluate(LOG_JS)
+    assert again[:len(log)] == log, again
+    # a long game: the numbers go on past the 200 entries kept, they do not start at 1 again
+    page.evaluate("id => { const k = `spite.log.${id}`; const d = JSON.parse(sessionStorage.getItem(k));"
+                  " d.count += 300; sessionStorage.setItem(k, JSON.stringify(d)); }", table_id)
+    page.reload()
+    page.wait_for_selector('.table[data-seat="0"]')
+    numbers = [int(e["n"][:-1]) for e in page.evaluate(LOG_JS)]
+    assert numbers[0] == 301 and numbers == list(range(301, 301 + len(numbers))), numbers
+    assert all(e["inside"] for e in page.evaluate(LOG_JS))

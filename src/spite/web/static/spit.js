@@ -15,7 +15,7 @@ import { t } from "./i18n.js";
 import { createTable } from "./lobby.js";
 import { esc, morph, parseLegal } from "./html.js";
 import { openSeat } from "./seatpage.js";
-import { api, forgetSeat } from "./store.js";
+import { api, forgetSeat, loadLog, saveLog } from "./store.js";
 
 export const SPIT_GAMES = ["spit", "speed"];
 export const SPIT_LEVELS = ["beginner", "club", "expert"];
@@ -205,6 +205,7 @@ export class SpitClient {
       case "welcome":
         this.table = msg.table;
         this.seat = msg.seat;
+        if (this.version < 0 && !this.log.length) this.restoreLog(msg.stateVersion);
         this.version = -1;
         this.setPosition(msg);
         break;
@@ -239,7 +240,16 @@ export class SpitClient {
       default:
         return;
     }
+    if (this.version >= 0) saveLog(this.table.id, this.version, this.logCount, this.log);
     this.render();
+  }
+
+  /** A page opened mid-game (a reload) takes the log this tab saw: the server sends no history. */
+  restoreLog(version) {
+    const saved = loadLog(this.table.id);
+    if (!saved || saved.version > version) return;
+    this.log = saved.entries;
+    this.logCount = saved.count;
   }
 
   /** The server refused ``move``: its reason on the card (and in the message line) for a moment. */

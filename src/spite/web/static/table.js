@@ -11,7 +11,7 @@ import { t } from "./i18n.js";
 import { LEVELS, createTable, quickPlay } from "./lobby.js";
 import { esc, parseLegal } from "./html.js";
 import { openSeat } from "./seatpage.js";
-import { api, forgetSeat } from "./store.js";
+import { api, forgetSeat, loadLog, saveLog } from "./store.js";
 
 /** Open the page of table ``info`` (TableInfo): play with a stored token, join a free seat, or watch. */
 export function openTable(info) {
@@ -50,6 +50,7 @@ export class TableClient {
     this.moves = new Map();
     this.version = -1;
     this.log = [];
+    this.logCount = 0; // entries ever logged: the numbers go on when the oldest are dropped
     this.selected = null; // {source, el index}
     this.over = null;
     this.message = notice; // why the page was opened again, if it was (shown until the next position)
@@ -171,7 +172,7 @@ export class TableClient {
       case "welcome":
         this.table = msg.table;
         this.seat = msg.seat;
-        if (this.version < 0 && msg.stateVersion > 0 && !this.log.length) this.log.push({ earlier: msg.stateVersion });
+        if (this.version < 0 && !this.log.length) this.restoreLog(msg.stateVersion);
         this.version = -1;
         this.setPosition(msg);
         if (msg.view.finished) this.over = { result: msg.view.result };
@@ -180,7 +181,7 @@ export class TableClient {
       case "state": {
         if (msg.stateVersion > this.version + 1 && this.version >= 0) this.send({ type: "sync" });
         if (msg.last && msg.stateVersion > this.version) {
-          this.log.push({ seat: msg.last.seat, move: msg.last.move, v: msg.stateVersion, undone: Boolean(msg.last.undone) });
+          this.pushLog({ seat: msg.last.seat, move: msg.last.move, v: msg.stateVersion, undone: Boolean(msg.last.undone) });
           this.flash = msg.last.seat !== this.seat && !msg.last.undone
             ? { seat: msg.last.seat, move: msg.last.move, at: Date.now() } : null;
         }
@@ -203,7 +204,7 @@ export class TableClient {
       case "table":
         this.table = msg.table;
         if (msg.match) this.match = msg.match;
-        this.log.push({ text: msg.event.text });
+        this.pushLog({ text: msg.event.text });
         break;
       case "gameOver":
         this.over = { result: msg.result, gameId: msg.gameId, recordUrl: msg.recordUrl };
@@ -227,7 +228,27 @@ export class TableClient {
       default:
         return;
     }
+    if (this.version >= 0) saveLog(this.table.id, this.version, this.logCount, this.log);
     this.render();
+  }
+
+  pushLog(entry) {
+    this.log.push(entry);
+    this.logCount += 1;
+    if (this.log.length > 200) this.log.splice(0, this.log.length - 200);
+  }
+
+  /** A page opened mid-game (a reload) takes the log this tab saw (the server keeps no history to
+   * send); the moves it missed, or all before it came, are one line. */
+  restoreLog(version) {
+    const saved = loadLog(this.table.id);
+    let seen = 0;
+    if (saved && saved.version <= version) {
+      this.log = saved.entries;
+      this.logCount = saved.count;
+      seen = saved.version;
+    }
+    if (version > seen) this.pushLog({ earlier: version - seen });
   }
 
   myTurn() {
@@ -389,15 +410,21 @@ export class TableClient {
     </section>`;
   }
 
+  /** The log, numbered by the page (a list's own markers are cut off at 10 and more, and would
+   * start at 1 again once the oldest entries are dropped). */
   logHTML() {
-    const items = this.log.slice(-200).map((e) => e.earlier
-      ? `<li class="event">${esc(t("earlier", { n: e.earlier }))}</li>`
-      : e.text !== undefined
-      ? `<li class="event">${esc(e.text)}</li>`
-      : e.undone
-      ? `<li data-seat="${e.seat}" class="undone"><span class="who">${esc(this.name(e.seat))}</span> ${esc(t("undid"))} <code>${esc(e.move)}</code></li>`
-      : `<li data-seat="${e.seat}"><span class="who">${esc(this.name(e.seat))}</span> <code>${esc(e.move)}</code></li>`).join("");
-    return `<aside class="side"><h3>${t("log")}</h3><ol class="log" id="log">${items}</ol></aside>`;
+    const first = this.logCount - this.log.length + 1;
+    const items = this.log.map((e, i) => {
+      const n = `<span class="n">${first + i}.</span> `;
+      return e.earlier
+        ? `<li class="event">${n}${esc(t("earlier", { n: e.earlier }))}</li>`
+        : e.text !== undefined
+        ? `<li class="event">${n}${esc(e.text)}</li>`
+        : e.undone
+        ? `<li data-seat="${e.seat}" class="undone">${n}<span class="who">${esc(this.name(e.seat))}</span> ${esc(t("undid"))} <code>${esc(e.move)}</code></li>`
+        : `<li data-seat="${e.seat}">${n}<span class="who">${esc(this.name(e.seat))}</span> <code>${esc(e.move)}</code></li>`;
+    }).join("");
+    return `<aside class="side"><h3>${t("log")}</h3><ol class="log numbered" id="log">${items}</ol></aside>`;
   }
 
   overHTML() {
