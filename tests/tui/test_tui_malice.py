@@ -296,3 +296,28 @@ def test_large_terminal_fans_discards_and_shows_the_log() -> None:
             assert all(any(label in line for line in lines) for label in labels)
 
     run(config, body, size=(120, 40))
+
+
+def _bots_to_the_end(size: tuple[int, int]) -> None:
+    """Two bots play a game to its end; on the final table the log shows the last turn and its last move."""
+    config = TuiConfig(preset="short", seats="easy,hard", seed=2, bot_delay=0)
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = malice(app)
+        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), rounds=20000)
+        await pilot.press("escape")
+        last = screen.table.log[-1]
+        text = app.screen_text()
+        assert f"{last.turn} P{last.seat + 1}:" in text, text
+        assert last.move in text.split(f"{last.turn} P{last.seat + 1}:")[-1]
+        assert len(text.splitlines()) == size[1]
+
+    run(config, body, size=size)
+
+
+def test_log_shows_the_newest_turn_at_120x40() -> None:
+    _bots_to_the_end((120, 40))
+
+
+def test_log_shows_the_newest_turn_at_80x24() -> None:
+    _bots_to_the_end((80, 24))

@@ -15,6 +15,7 @@ and a refused move shows the engine's reason.
 from __future__ import annotations
 
 import asyncio
+import textwrap
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -434,11 +435,27 @@ class MaliceScreen(Screen[None]):
         # prompt, message, log
         set_text(self.query_one("#prompt", Static), self._prompt(view, skipbo), layout=False)
         set_text(self.query_one("#message", Static), Text(self.message, style="italic"), layout=False)
-        wide = self.has_class("-wide")
-        log_lines = table.turn_log(None if wide else 4)
-        if wide:
-            log_lines = [tr(t, "log"), *log_lines[-(max(self.app.size.height - 3, 3)):]]
-        set_text(self.query_one("#log", Static), "\n".join(log_lines), layout=False)
+        set_text(self.query_one("#log", Static), "\n".join(self._log_lines()), layout=False)
+
+    def _log_lines(self) -> list[str]:
+        """The newest turns that fit the log, wrapped here: a long turn takes two or three lines, and
+        counting turns instead of lines let the panel cut off the newest ones at its bottom."""
+        width, height = self.app.size
+        if self.has_class("-wide"):
+            # the side panel: 32 columns less its left border and padding; the screen's height less
+            # the footer and the title line
+            cols, rows, title = 29, max(height - 2, 2), [tr(self.lang, "log")]
+        else:
+            cols, rows, title = max(width - 2, 20), 4, []
+        out: list[str] = []
+        for line in reversed(self.table.turn_log()):
+            wrapped = textwrap.wrap(line, cols, subsequent_indent="  ", break_on_hyphens=False) or [""]
+            if len(out) + len(wrapped) > rows:
+                if not out:  # a turn longer than the whole panel: its end, the newest moves
+                    out = wrapped[-rows:]
+                break
+            out = wrapped + out
+        return title + out
 
     def _seat_line(self, view: SeatView, seat: int) -> Text:
         t = self.lang
