@@ -31,11 +31,11 @@ def malice_shot(name: str, size: tuple[int, int], lang: str, turns: int) -> None
         while screen.table.state.turn < turns:
             await wait_for_human(pilot, app)
             view = screen.table.view(0)
-            await type_keys(pilot, *keys_for(view, chooser.decide(view, rng).move))
+            await type_keys(pilot, *keys_for(view, chooser.decide(view, rng).move, screen.hand_slots(view)))
         await wait_for_human(pilot, app)
         view = screen.table.view(0)
         move = chooser.decide(view, rng).move
-        await type_keys(pilot, keys_for(view, move)[0])
+        await type_keys(pilot, keys_for(view, move, screen.hand_slots(view))[0])
         (DOCS / name).write_text(app.export_screenshot(title="spite tui"), encoding="utf-8")
 
     run(TuiConfig(preset="classic", seats="human,medium", seed=7, bot_delay=0, lang=lang), body, size=size)

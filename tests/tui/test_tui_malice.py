@@ -36,7 +36,7 @@ def test_whole_game_against_a_bot_by_keys() -> None:
             view = screen.table.view(human)
             move = chooser.decide(view, rng).move
             plies = screen.table.state.plies
-            await type_keys(pilot, *keys_for(view, move))
+            await type_keys(pilot, *keys_for(view, move, screen.hand_slots(view)))
             assert screen.table.state.plies > plies, (move, screen.message)
             typed.append(move.text)
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen))
@@ -282,7 +282,7 @@ def test_large_terminal_fans_discards_and_shows_the_log() -> None:
             if screen.table.state.is_over:
                 break
             view = screen.table.view(0)
-            await type_keys(pilot, *keys_for(view, chooser.decide(view, rng).move))
+            await type_keys(pilot, *keys_for(view, chooser.decide(view, rng).move, screen.hand_slots(view)))
         await wait_for_human(pilot, app)
         text = app.screen_text()
         lines = text.splitlines()
@@ -321,3 +321,52 @@ def test_log_shows_the_newest_turn_at_120x40() -> None:
 
 def test_log_shows_the_newest_turn_at_80x24() -> None:
     _bots_to_the_end((80, 24))
+
+
+def _plan_seed() -> int:
+    """A deal where the first player can build two hand cards in a row from the hand (to B1 and on)."""
+    opts = Options.from_preset("short")
+    for seed in range(2000):
+        state = State.new(opts, seed, first=0)
+        hand = sorted(state.hands[0], key=lambda c: (RANKS[c], c))
+        first = next((m for m in state.legal_moves() if m.kind == BUILD and m.source == HAND
+                      and RANKS[hand[0]] == m.rank), None)
+        if first is None or len({RANKS[c] for c in hand}) < 5:
+            continue
+        state.play(first)
+        if len(state.hands[0]) == 4 and any(m.kind == BUILD and m.source == HAND for m in state.legal_moves()):
+            return seed
+    raise AssertionError("no seed found")
+
+
+def test_hand_keys_stay_put_for_the_whole_turn() -> None:
+    """After a hand card is played its key stays empty and every other card keeps its key, so a plan
+    typed ahead plays the cards it named; the next turn deals the keys out anew, sorted."""
+    config = TuiConfig(preset="short", seats="human,easy", seed=_plan_seed(), bot_delay=0, first=0)
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = malice(app)
+        await wait_for_human(pilot, app)
+        view = screen.table.view(0)
+        before = sorted_hand(view)
+        move = next(m for m in view.legal_moves if m.kind == BUILD and m.source == HAND and m.rank == RANKS[before[0]])
+        await type_keys(pilot, "1", "b", str(move.target + 1))
+        assert screen.table.log[-1].move == move.text
+        # key 1 is empty now; keys 2-5 still show the cards they showed
+        from spite.tui.render import card_label
+        assert screen.hand_slots(screen.table.view(0)) == [None, *before[1:]]
+        assert screen.query_one("#H0").has_class("-hidden")
+        for i, card in enumerate(before[1:], start=1):
+            assert card_label(card) in str(screen.query_one(f"#H{i}").render())
+        # key 1 now names nothing: pressing it picks nothing
+        await type_keys(pilot, "1")
+        assert screen.source is None
+        # key 2 still plays the card it showed at the start of the turn
+        view = screen.table.view(0)
+        nxt = next(m for m in view.legal_moves if m.source == HAND)
+        slot = next(i for i, c in enumerate(before) if RANKS[c] == nxt.rank)
+        target = "b" if nxt.kind == BUILD else "d"
+        await type_keys(pilot, str(slot + 1), target, str(nxt.target + 1))
+        assert screen.table.log[-1].move == nxt.text
+
+    run(config, body)

@@ -106,7 +106,7 @@ def test_play_a_server_seat_to_the_end_by_keys(server: ServerProcess) -> None:
                 break
             acked = len(table.acked)
             view = table.view()
-            await type_keys(pilot, *keys_for(view, table.hint().move))
+            await type_keys(pilot, *keys_for(view, table.hint().move, screen.hand_slots(view)))
             presses += 1
             await wait_for(pilot, lambda: len(table.acked) > acked or over(), 5000)  # noqa: B023
             if presses == 3 and screen.link is not None:
@@ -305,7 +305,7 @@ def test_a_match_table_game_after_game_by_keys(server: ServerProcess) -> None:
                 if presses == 0:
                     seen["heads"].append((table.games, app.screen_text().splitlines()[0]))
                 acked = len(table.acked)
-                await type_keys(pilot, *keys_for(table.view(), table.hint().move))
+                await type_keys(pilot, *keys_for(table.view(), table.hint().move, screen.hand_slots(table.view())))
                 presses += 1
                 await wait_for(pilot, lambda: len(table.acked) > acked or over(), 5000)  # noqa: B023
                 assert presses < 300

@@ -51,8 +51,12 @@ async def wait_for_human(pilot: Pilot[Any], app: SpiteApp) -> None:
     await wait_for(pilot, lambda: malice(app).waiting_for_human or malice(app).table.state.is_over)
 
 
-def keys_for(view: SeatView, move: Move) -> list[str]:
-    """The keys that play ``move`` on the screen: source, then target (``p`` for a pass)."""
+def keys_for(view: SeatView, move: Move, slots: list[int | None] | None = None) -> list[str]:
+    """The keys that play ``move`` on the screen: source, then target (``p`` for a pass).
+
+    ``slots``: the card under each hand key (:meth:`MaliceScreen.hand_slots`); by default the
+    sorted hand, which is what the keys are at the start of a turn.
+    """
     if move.kind == PASS:
         return ["p"]
     if move.source == STOCK and move.kind != DISCARD:
@@ -60,7 +64,8 @@ def keys_for(view: SeatView, move: Move) -> list[str]:
     elif move.source == DISCARD_PILE and move.kind != DISCARD:
         keys = ["d", str(move.pile + 1)]
     else:
-        slot = next(i for i, c in enumerate(sorted_hand(view)) if RANKS[c] == move.rank)
+        hand = sorted_hand(view) if slots is None else slots
+        slot = next(i for i, c in enumerate(hand) if c is not None and RANKS[c] == move.rank)
         keys = [str(slot + 1)]
     keys += ["d" if move.kind == DISCARD else "b", str(move.target + 1)]
     return keys

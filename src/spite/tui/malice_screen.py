@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import textwrap
+from collections import Counter
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -154,6 +155,13 @@ class MaliceScreen(Screen[None]):
         self.bots_running = False
         self.handing_over = False
         self.summary_open = False
+        self.slots: list[int | None] = []
+        """The card under each hand key (``None``: a slot emptied this turn); see :meth:`hand_slots`."""
+        self._slots_turn: tuple[int, int, int | None] | None = None
+        self._vacated: dict[int, int] = {}
+        """Card → the slot it left this turn, so that an undo puts it back under its old key."""
+        self._played_slot: tuple[int, int] | None = None
+        """(slot, card) of the last hand card played from this keyboard."""
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -370,7 +378,7 @@ class MaliceScreen(Screen[None]):
         legal_targets: dict[Place, object] = {}
         human_view = self.shown is not None and self.shown == view.to_move and view.result is None
         if self.source is not None and human_view:
-            legal_targets = dict(targets_of(view, self.source))
+            legal_targets = self._targets(view, self.source)
         hint_places: set[Place] = set()
         if self.hinted is not None:
             hint_places = {*self.hinted[0], *([self.hinted[1]] if self.hinted[1] else [])}
@@ -418,14 +426,13 @@ class MaliceScreen(Screen[None]):
             self.query_one(f"#D{j}", PileWidget).show(content, str(len(pile)) if pile else "", marks=marks(("D", j)),
                                                       layout=large)
         # hand
-        hand = sorted_hand(view) if view.hand is not None else []
+        hand = self.hand_slots(view)
         size = view.hand_sizes[seat]
         for i in range(min(opts.hand_size, 10)):
             widget = self.query_one(f"#H{i}", PileWidget)
             if view.hand is None:
                 widget.show(Text("▒▒▒", style="dim"), "", marks=frozenset({"faded"} if i < size else {"hidden"}))
-            elif i < len(hand):
-                card = hand[i]
+            elif i < len(hand) and (card := hand[i]) is not None:
                 wild = is_wild(card, opts)
                 widget.show(card_text(card, wild=wild), "", marks=marks(("H", i)))
             else:
@@ -494,10 +501,84 @@ class MaliceScreen(Screen[None]):
         card = self._card_at(view, self.source)
         name = card_label(card) if card is not None else "?"
         discard = tr(t, "or_discard", d=opts.discard_piles) if self.source[0] == "H" else ""
-        targets = targets_of(view, self.source)
+        targets = self._targets(view, self.source)
         if not targets:
             return Text(tr(t, "no_target", card=name))
         return Text(tr(t, "pick_target", card=name, b=opts.build_piles, discard=discard))
+
+    def hand_slots(self, view: SeatView) -> list[int | None]:
+        """The card under each hand key. Keys are given out, sorted by rank, only when a turn begins
+        and when an emptied hand is refilled; a played card leaves its slot empty, so the keys of a
+        plan typed ahead (``1 b1 2 b1``) still mean the cards they meant when it was made."""
+        if view.hand is None:
+            return []
+        turn = (int(getattr(self.table, "games", 0)), view.turn, self.shown)
+        hand = Counter(view.hand)
+        if turn != self._slots_turn or not any(c is not None for c in self.slots):
+            return self._deal_slots(view, turn)
+        slots: list[int | None] = []
+        for i, card in enumerate(self.slots):
+            if card is not None and hand[card] > 0:
+                hand[card] -= 1
+                slots.append(card)
+            else:
+                if card is not None:
+                    self._vacated[card] = i
+                slots.append(None)
+        if self._played_slot is not None:
+            # the engine takes the first card of the rank from the hand: keep the picked one's slot
+            # the empty one (a 7♥ picked, a 7♠ gone: the 7♠ moves into the 7♥'s place)
+            at, card = self._played_slot
+            if at < len(slots) and slots[at] == card and self.slots[at] == card:
+                gone = next((j for j, c in enumerate(self.slots) if c is not None and slots[j] is None
+                             and RANKS[c] == RANKS[card]), None)
+                if gone is not None:
+                    slots[gone], slots[at] = card, None
+                    self._vacated[card] = at
+            self._played_slot = None
+        extra = sorted(hand.elements(), key=lambda c: (RANKS[c], c))
+        if extra and not any(c is not None for c in slots):
+            return self._deal_slots(view, turn)
+        for card in extra:  # an undo: the card goes back under its key
+            back = self._vacated.pop(card, -1)
+            if not 0 <= back < len(slots) or slots[back] is not None:
+                back = slots.index(None) if None in slots else len(slots)
+                if back == len(slots):
+                    slots.append(None)
+            slots[back] = card
+        self.slots = slots
+        return slots
+
+    def _deal_slots(self, view: SeatView, turn: tuple[int, int, int | None]) -> list[int | None]:
+        self.slots = list(sorted_hand(view))
+        self._slots_turn = turn
+        self._vacated = {}
+        self._played_slot = None
+        return self.slots
+
+    def _engine_place(self, view: SeatView, place: Place) -> Place:
+        """A hand place as the session counts it (the index in the sorted hand)."""
+        if place[0] != "H":
+            return place
+        card = self._card_at(view, place)
+        return ("H", sorted_hand(view).index(card)) if card is not None else ("H", -1)
+
+    def _screen_places(self, view: SeatView, places: list[Place]) -> list[Place]:
+        """Session hand places (sorted indices) as the keys on screen."""
+        hand = sorted_hand(view)
+        slots = self.hand_slots(view)
+        out: list[Place] = []
+        for place in places:
+            if place[0] == "H":
+                card = hand[int(place[1])]
+                out += [("H", i) for i, c in enumerate(slots) if c == card]
+            else:
+                out.append(place)
+        return out
+
+    def _targets(self, view: SeatView, source: Place) -> dict[Place, Any]:
+        """Where the card at the screen's ``source`` may go now."""
+        return dict(targets_of(view, self._engine_place(view, source)))
 
     def _card_at(self, view: SeatView, place: Place) -> int | None:
         seat = self.bottom
@@ -506,8 +587,8 @@ class MaliceScreen(Screen[None]):
             return tops[-1] if tops else None
         index = int(place[1])
         if place[0] == "H":
-            hand = sorted_hand(view)
-            return hand[index] if index < len(hand) else None
+            slots = self.hand_slots(view)
+            return slots[index] if index < len(slots) else None
         if place[0] == "D":
             pile = view.discards[seat][index]
             return pile[-1] if pile else None
@@ -591,6 +672,8 @@ class MaliceScreen(Screen[None]):
         try:
             move = parse_move(f"{src}-{target[0]}{int(target[1]) + 1}", skipbo)
             self.table.play(move)
+            if source[0] == "H":
+                self._played_slot = (int(source[1]), card)
         except IllegalMoveError as exc:
             self.message = tr(self.lang, "illegal", reason=str(exc))
             return
@@ -611,7 +694,8 @@ class MaliceScreen(Screen[None]):
             return
         decision = self.table.hint()
         view = self.table.view(self.shown)
-        self.hinted = move_places(view, decision.move)
+        sources, target = move_places(view, decision.move)
+        self.hinted = (self._screen_places(view, sources), target)
         self.message = tr(self.lang, "hint", move=decision.move.text, why=decision.why or "—")
         self.redraw()
 
