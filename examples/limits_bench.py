@@ -1,0 +1,204 @@
+"""What the server's limits buy (docs/protocol.md, "Limits"), measured on the loopback only.
+
+Two runs of ``python -m spite.server`` on a free port of 127.0.0.1 (a fresh SQLite file each):
+once with the default limits, once with them lifted (``--limit``) as the server was before them.
+
+1. **A flood of table creation.** A player (from 127.0.0.1) plays a two-seat table over two
+   WebSockets, a move every 50 ms, and the send→ack time of each move is measured; meanwhile a
+   flooder from another loopback address (127.0.0.2) posts ``POST /api/tables`` from 8 concurrent
+   connections, as fast as it is answered, for the same time (bounded: ``--seconds`` and at most
+   50,000 requests).
+2. **Big bodies.** Four concurrent 100 MB ``POST /api/tables`` (streamed with their
+   ``Content-Length``, nothing is held here; the server refuses the unknown option with 400 once read);
+   the server's peak memory (``VmHWM``) before and after, and how long the four took.
+
+Usage: ``python examples/limits_bench.py [--seconds 8] [--json]``; prints one line per run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+LIFTED = ("--limit", "max_body=1e12", "--limit", "write_rate=1e9", "--limit", "write_burst=1e9",
+          "--limit", "max_open_tables=1e9")
+MAX_FLOOD_REQUESTS = 50_000
+BIG = 100 * 1024 * 1024
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def server(*extra: str) -> Iterator[tuple[str, int]]:
+    """The server in its own process on the loopback; yields its base URL and pid."""
+    port = _free_port()
+    with tempfile.TemporaryDirectory(prefix="spite-limits-") as tmp:
+        proc = subprocess.Popen([sys.executable, "-m", "spite.server", "--host", "127.0.0.1", "--port", str(port),
+                                 "--db", f"sqlite:///{Path(tmp) / 'b.db'}", "--log-level", "error",
+                                 "--bot-workers", "0", *extra], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                        break
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise RuntimeError("the server did not start")
+                time.sleep(0.1)
+            yield base, proc.pid
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def _memory_kib(pid: int) -> dict[str, int]:
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            fields[key] = int(value.split()[0])
+    return fields
+
+
+async def _player(base: str, stop: float, rng: random.Random) -> list[float]:
+    """Plays both seats of two-seat tables, one move every 50 ms; send→ack times in ms."""
+    latencies: list[float] = []
+    async with httpx.AsyncClient(base_url=base, timeout=10) as http:
+        while time.monotonic() < stop:
+            answer = await http.post("/api/tables", json={"preset": "short", "name": "ann"})
+            assert answer.status_code == 200, answer.text
+            created = answer.json()
+            table_id = created["table"]["id"]
+            joined = (await http.post(f"/api/tables/{table_id}/join", json={"name": "bob"})).json()
+            url = base.replace("http", "ws", 1) + f"/ws/{table_id}"
+            async with connect(url) as a, connect(url) as b:
+                socks: dict[int, ClientConnection] = {0: a, 1: b}
+                for seat, token in ((0, created["token"]), (1, joined["token"])):
+                    await socks[seat].send(json.dumps({"type": "hello", "token": token}))
+                seen = {seat: await _until(socks[seat], "welcome") for seat in socks}
+                while time.monotonic() < stop and not seen[0]["view"]["finished"]:
+                    seat = seen[0]["view"]["to_move"]
+                    mine = seen[seat]
+                    if not mine["legal"]:
+                        break
+                    sent = time.perf_counter()
+                    await socks[seat].send(json.dumps({"type": "move", "move": rng.choice(mine["legal"]),
+                                                       "stateVersion": mine["stateVersion"], "id": "m"}))
+                    ack = await _until(socks[seat], "ack")
+                    latencies.append((time.perf_counter() - sent) * 1000)
+                    for s, ws in socks.items():  # every seat's view of the new position
+                        while seen[s]["stateVersion"] < ack["stateVersion"]:
+                            seen[s] = await _until(ws, "state")
+                    await asyncio.sleep(0.05)
+    return latencies
+
+
+async def _until(ws: ClientConnection, kind: str) -> dict[str, Any]:
+    while True:
+        msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+        if msg["type"] == kind:
+            return msg  # type: ignore[no-any-return]
+
+
+async def _flood(base: str, stop: float) -> dict[str, int]:
+    """``POST /api/tables`` from 127.0.0.2, 8 at a time, until ``stop``; answers by status."""
+    answers: dict[int, int] = {}
+    sent = 0
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+    async with httpx.AsyncClient(base_url=base, timeout=10, transport=transport) as http:
+        async def worker() -> None:
+            nonlocal sent
+            while time.monotonic() < stop and sent < MAX_FLOOD_REQUESTS:
+                sent += 1
+                r = await http.post("/api/tables", json={"preset": "short", "name": "flood"})
+                answers[r.status_code] = answers.get(r.status_code, 0) + 1
+
+        await asyncio.gather(*(worker() for _ in range(8)))
+    return answers
+
+
+async def _big_posts(base: str) -> list[str]:
+    async def body() -> AsyncIterator[bytes]:
+        yield b'{"name": "ann", "options": {"x": "'
+        chunk = b"y" * (1024 * 1024)
+        for _ in range(BIG // len(chunk)):
+            yield chunk
+        yield b'"}}'
+
+    async def one() -> str:
+        async with httpx.AsyncClient(base_url=base, timeout=120) as http:
+            try:
+                size = len(b'{"name": "ann", "options": {"x": "') + BIG + len(b'"}}')
+                r = await http.post("/api/tables", content=body(), headers={"content-type": "application/json",
+                                                                            "content-length": str(size)})
+                return str(r.status_code)
+            except httpx.HTTPError as exc:  # the server answered 413 and closed while we still sent
+                return type(exc).__name__
+
+    return list(await asyncio.gather(*(one() for _ in range(4))))
+
+
+def run(label: str, seconds: float, *extra: str) -> dict[str, Any]:
+    with server(*extra) as (base, pid):
+        async def both() -> tuple[list[float], dict[str, int]]:
+            stop = time.monotonic() + seconds
+            return await asyncio.gather(_player(base, stop, random.Random(1)), _flood(base, stop))
+
+        latencies, answers = asyncio.run(both())
+        tables = httpx.get(base + "/healthz").json()["tables"]
+        before = _memory_kib(pid)
+        t0 = time.perf_counter()
+        big = asyncio.run(_big_posts(base))
+        took = time.perf_counter() - t0
+        after = _memory_kib(pid)
+    q = statistics.quantiles(latencies, n=100) if len(latencies) >= 2 else [float("nan")] * 99
+    return {"run": label, "seconds": seconds, "player_moves": len(latencies),
+            "player_p50_ms": round(q[49], 1), "player_p99_ms": round(q[98], 1),
+            "player_max_ms": round(max(latencies), 1) if latencies else None,
+            "flood_answers": answers, "flood_per_s": round(sum(answers.values()) / seconds),
+            "tables_in_memory": tables, "big_posts": big, "big_posts_s": round(took, 2),
+            "rss_before_mib": round(before["VmRSS"] / 1024), "peak_before_mib": round(before["VmHWM"] / 1024),
+            "rss_after_mib": round(after["VmRSS"] / 1024), "peak_after_mib": round(after["VmHWM"] / 1024)}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--seconds", type=float, default=8.0)
+    p.add_argument("--json", action="store_true")
+    a = p.parse_args()
+    for label, extra in (("limits", ()), ("no limits", LIFTED)):
+        figures = run(label, min(a.seconds, 60.0), *extra)
+        print(json.dumps(figures) if a.json else
+              f"{label}: player p50 {figures['player_p50_ms']} ms, p99 {figures['player_p99_ms']} ms "
+              f"({figures['player_moves']} moves) while the flood got {figures['flood_answers']} "
+              f"({figures['flood_per_s']}/s), {figures['tables_in_memory']} tables in memory; 4 × 100 MB POST: "
+              f"{figures['big_posts']} in {figures['big_posts_s']} s, peak memory "
+              f"{figures['peak_before_mib']} → {figures['peak_after_mib']} MiB", flush=True)
+
+
+if __name__ == "__main__":
+    main()
