@@ -370,3 +370,22 @@ def test_hand_keys_stay_put_for_the_whole_turn() -> None:
         assert screen.table.log[-1].move == nxt.text
 
     run(config, body)
+
+
+def test_a_card_that_cannot_move_is_not_picked() -> None:
+    """The stock's card with nowhere to go: the line says so, nothing is picked, the next key is a new source."""
+    seed = _seed_with(lambda s: not any(m.source == STOCK for m in s.legal_moves()) and _hand_build(s) is not None)
+    config = TuiConfig(preset="short", seats="human,easy", seed=seed, bot_delay=0, first=0)
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = malice(app)
+        await wait_for_human(pilot, app)
+        await type_keys(pilot, "s")
+        assert "cannot be played now" in app.screen_text()
+        assert screen.source is None and "●" not in str(screen.query_one("#S").border_title)
+        view = screen.table.view(0)
+        move = _hand_build(screen.table.state)
+        await type_keys(pilot, *keys_for(view, move))
+        assert screen.table.log[-1].move == move.text
+
+    run(config, body)

@@ -654,8 +654,12 @@ class MaliceScreen(Screen[None]):
             self._play_to(view, self.source, place)
         elif place[0] == "B":
             self.message = tr(self.lang, "pick_source", h=len(view.hand or ()), d=view.opts.discard_piles)
-        elif self._card_at(view, place) is None:
+        elif (card := self._card_at(view, place)) is None:
             self.source = None
+        elif not self._targets(view, place):
+            # not picked: else the next key (meant as a new source) would act on this card
+            self.source = None
+            self.message = tr(self.lang, "no_target", card=card_label(card))
         else:
             self.source = place
         self.hinted = None
