@@ -124,7 +124,7 @@ async def _until(ws: ClientConnection, kind: str) -> dict[str, Any]:
             return msg  # type: ignore[no-any-return]
 
 
-async def _flood(base: str, stop: float) -> dict[str, int]:
+async def _flood(base: str, stop: float) -> dict[int, int]:
     """``POST /api/tables`` from 127.0.0.2, 8 at a time, until ``stop``; answers by status."""
     answers: dict[int, int] = {}
     sent = 0
@@ -164,7 +164,7 @@ async def _big_posts(base: str) -> list[str]:
 
 def run(label: str, seconds: float, *extra: str) -> dict[str, Any]:
     with server(*extra) as (base, pid):
-        async def both() -> tuple[list[float], dict[str, int]]:
+        async def both() -> tuple[list[float], dict[int, int]]:
             stop = time.monotonic() + seconds
             return await asyncio.gather(_player(base, stop, random.Random(1)), _flood(base, stop))
 

@@ -54,7 +54,7 @@ def _field_names(route: APIRoute) -> list[str]:
 @st.composite
 def requests(draw: st.DrawFn, routes: list[APIRoute]) -> tuple[str, str, dict[str, Any], str | None]:
     route = draw(st.sampled_from(routes))
-    method = sorted(route.methods)[0]
+    method = sorted(route.methods or {"GET"})[0]
     path = route.path
     for param in route.dependant.path_params:
         value = draw(st.one_of(ODD_TEXT, ODD_NUMBER.map(str)))
