@@ -364,3 +364,73 @@ def test_the_spit_log_survives_a_reload(web_server: WebServer, page: Any) -> Non
     page.wait_for_selector('.spit-table[data-seat="0"]')
     after = page.locator("#sp-log li").all_inner_texts()
     assert after[:len(before)] == before, (before, after)
+
+
+def test_on_a_phone_the_verdict_bubble_shows_whole(web_server: WebServer, browser: Any) -> None:
+    """A refusal on the first tableau pile, at the phone's left edge: the whole bubble is on screen."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    try:
+        page = ctx.new_page()
+        watch = ConsoleWatch(page)
+        for _ in range(10):
+            table_id, token = create_table(web_server, [{"kind": "person"}, {"kind": "bot", "level": "reflex:60000"}])
+            take_seat(page, web_server, table_id, 0, token)
+            targets = page.get_attribute('.me .sp-pile[data-place="T1"]', "data-targets") or ""
+            center = next((c for c in ("C1", "C2") if c not in targets.split()), None)
+            if center is None:
+                continue  # T1 fits on both centers: deal again
+            page.keyboard.press("1")
+            page.keyboard.press(CENTER_KEY[center])
+            bubble = page.locator('.me .sp-pile[data-place="T1"] .sp-verdict')
+            bubble.wait_for()
+            box = page.evaluate("() => { const r = document.querySelector('.sp-verdict').getBoundingClientRect();"
+                                " return [r.left, r.right]; }")
+            assert 0 <= box[0] and box[1] <= 390, box
+            assert "does not fit" in bubble.inner_text()
+            assert watch.errors == [], watch.errors
+            return
+        raise AssertionError("T1 fitted both centers in 10 deals")
+    finally:
+        ctx.close()
+
+
+def test_the_game_over_dialog_is_above_the_banners(web_server: WebServer, browser: Any) -> None:
+    """Two rounds won in a row end the game with the last round's banner still up: the banner must
+    not cover the game-over dialog (on a phone, where the two overlap)."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    try:
+        page = ctx.new_page()
+        watch = ConsoleWatch(page)
+        table_id, token = create_table(web_server, ROUND_BOT, options={**FAST, "rounds_in_a_row": 2})
+        take_seat(page, web_server, table_id, 0, token)
+        deadline = time.monotonic() + 150
+        while not state(page)["over"]:
+            assert time.monotonic() < deadline, "the game did not end"
+            play_round_by_keys(page)
+            st = state(page)
+            if st["over"]:
+                break
+            if st["winner"] == "0":
+                page.keyboard.press("s")
+            page.wait_for_selector('.spit-table[data-phase="play"], .spit-table[data-over="1"]', timeout=10_000)
+        page.wait_for_selector("#game-over")
+        # what is painted on top, found by hit-testing (the banner lets clicks through: make it count)
+        page.add_style_tag(content=".sp-banner, .sp-verdict { pointer-events: auto !important; }")
+        covered = page.evaluate("""() => {
+          const dialog = document.querySelector('#game-over .dialog');
+          const out = [];
+          const banner = document.querySelector('#sp-banner');
+          const b = banner.getBoundingClientRect();
+          const top = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+          if (!document.querySelector('#game-over').contains(top)) out.push(['banner on top', top && top.className]);
+          for (const el of dialog.querySelectorAll('h2, .result')) {
+            const r = el.getBoundingClientRect();
+            const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+            if (!dialog.contains(hit)) out.push([el.textContent, hit && hit.className]);
+          }
+          return out;
+        }""")
+        assert covered == [], covered
+        assert watch.errors == [], watch.errors
+    finally:
+        ctx.close()

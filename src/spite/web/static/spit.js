@@ -752,12 +752,28 @@ export class SpitClient {
         ${this.logHTML()}
       </div>${this.overHTML()}`);
     setStatus(this.over ? t("game_over") : `${gameName(this.game)} · ${this.name(this.me)} – ${this.name(this.opp)}`);
+    this.keepVerdictOnScreen(root);
     const log = document.getElementById("sp-log");
     if (log && log.dataset.count !== this.logCount) {
       log.dataset.count = this.logCount;
       log.scrollTop = log.scrollHeight;
     }
     this.bind(root);
+  }
+
+  /** The verdict bubble is centred over its card; over a card at the screen's edge (a phone's
+   * first tableau pile) it moves sideways until all of it shows (``--shift``, the arrow stays put). */
+  keepVerdictOnScreen(root) {
+    const bubble = root.querySelector(".sp-verdict");
+    if (!bubble) return;
+    bubble.style.removeProperty("--shift");
+    const r = bubble.getBoundingClientRect();
+    const edge = 4;
+    const width = document.documentElement.clientWidth;
+    let shift = 0;
+    if (r.left < edge) shift = edge - r.left;
+    else if (r.right > width - edge) shift = Math.max(edge - r.left, width - edge - r.right);
+    if (shift) bubble.style.setProperty("--shift", `${Math.round(shift)}px`);
   }
 
   /** Listeners on the elements a redraw kept have been added already (a flag on the element, not
