@@ -272,3 +272,55 @@ def test_version_is_the_package_version() -> None:
     code, out, _ = run("--version")
     assert code == 0 and out == f"spite {spite.__version__}\n"
     assert version("spite") == spite.__version__  # pyproject.toml reads it from the package: one place
+
+
+def run_main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """The ``spite`` command as installed (``main()``, which turns the parser's errors into one line)."""
+    from spite.cli import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(list(args))
+    out, err = capsys.readouterr()
+    code = exit_info.value.code
+    return code if isinstance(code, int) else (0 if code is None else 1), out, err
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (("new", "--seed", "x"), "invalid value for '--seed': 'x' is not a valid int"),
+    (("show", str(CONFORMANCE / "classic-11.json"), "--as", "abc"), "invalid value for '--as'"),
+    (("frobnicate",), "no such command 'frobnicate'"),
+    (("check",), "missing argument 'record'"),
+])
+def test_the_parsers_own_errors_are_one_line_with_exit_code_2(
+        capsys: pytest.CaptureFixture[str], args: tuple[str, ...], words: str) -> None:
+    code, out, err = run_main(capsys, *args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("spite: ") and words in err, err
+    assert "╭" not in err and "Usage" not in err
+
+
+def test_help_names_the_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_main(capsys, "--help")
+    assert code == 0
+    text = " ".join(out.replace("│", " ").split())
+    assert "Exit codes: 0 fine; 1 a move in a record is illegal; 2 a malformed record or command line" in text
+
+
+def test_counts_of_one_are_singular(tmp_path: Path) -> None:
+    code, _, err = run("tui", "--preset", "short", "--seats", "human")
+    assert code == 2 and "--seats names 1 seat, but this game has 2 players" in err
+    code, out, _ = run("tournament", "--bots", "greedy", "random", "--games", "2", "--seed", "1")
+    assert code == 0 and "(1 deal)" in out and "1 deals" not in out
+
+
+def test_resumed_tournament_says_moves_and_time_of_the_same_games(tmp_path: Path) -> None:
+    out_dir = str(tmp_path / "t")
+    code, _, _ = run("tournament", "--bots", "greedy", "random", "--games", "2", "--seed", "1", "--out", out_dir)
+    assert code == 0
+    code, out, _ = run("tournament", "--bots", "greedy", "random", "--games", "4", "--seed", "1", "--out", out_dir,
+                       "--resume")
+    assert code == 0
+    summary = json.loads((tmp_path / "t" / "summary.json").read_text())
+    assert f"2 games played now: {summary['new_moves']} moves in {summary['elapsed_s']} s" in out
+    assert f"2 kept from before; {summary['moves']} moves in all 4 games" in out
+    assert summary["new_moves"] < summary["moves"]

@@ -35,6 +35,7 @@ def same_games(a: Path, b: Path) -> None:
 def summary_without_clock(stdout: str) -> dict[str, object]:
     summary = without_clock(last_json(stdout))
     summary.pop("resumed_games")
+    summary.pop("new_moves")  # the moves of the games played in this run, like resumed_games
     return summary
 
 

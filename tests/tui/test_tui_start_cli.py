@@ -53,7 +53,7 @@ def test_start_screen_spit() -> None:
 @pytest.mark.parametrize(("config", "message"), [
     (TuiConfig(game="chess"), "unknown game 'chess'"),
     (TuiConfig(preset="nope"), "unknown preset 'nope'"),
-    (TuiConfig(seats="human"), "--seats names 1 seats, but this game has 2 players"),
+    (TuiConfig(seats="human"), "--seats names 1 seat, but this game has 2 players"),
     (TuiConfig(preset="party", seats="human,easy"), "this game has 3 players"),
     (TuiConfig(seats="human,wizard"), "unknown bot 'wizard'"),
     (TuiConfig(options={"stock_size": 0}), "stock_size must be between 1 and 200"),

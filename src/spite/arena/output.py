@@ -1,6 +1,9 @@
 """What a tournament leaves behind: ``games.csv``, ``records/``, ``win_rates.png``, ``summary.json``;
 and, while it runs, ``tournament.json`` (its settings) and ``games.jsonl`` (each game as it ends), so
 that an interrupted tournament loses nothing and can go on (``spite tournament … --resume``).
+
+``games.csv``'s ``plies`` counts the players' moves only; ``spite check`` on the game's record
+counts all of its ``moves`` entries, the chance entries (shuffles, Spit layouts) too.
 """
 
 from __future__ import annotations

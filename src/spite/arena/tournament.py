@@ -157,6 +157,9 @@ def run_tournament(t: Tournament, progress: Callable[[int, int], None] | None = 
         "jobs": t.jobs,
         "elapsed_s": round(elapsed, 3),
         "moves": plies,
+        # with --resume, elapsed_s is the time of the games played now (games - resumed_games):
+        # their moves go with it
+        "new_moves": new_plies,
         "moves_per_s": round(new_plies / elapsed) if elapsed > 0 and new else None,
         "resumed_games": len(finished),
         "forfeits": forfeits,

@@ -22,12 +22,15 @@ import typer
 
 from spite import __version__
 from spite.cli import arena, bench, play, records, server
+from spite.cli.common import EXIT_MALFORMED
 
 __all__ = ["app", "bench_app", "main"]
 
 app = typer.Typer(
     name="spite",
-    help="Spite and Malice (and its family) and Spit: an exact rules engine, records and play.",
+    help="Spite and Malice (and its family) and Spit: an exact rules engine, records and play.\n\n"
+    "Exit codes: 0 fine; 1 a move in a record is illegal; 2 a malformed record or command line (or a "
+    "missing optional part); 3 an internal error; 130 interrupted. Errors are one line on standard error.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -62,12 +65,33 @@ app.command(name="tui")(play.tui)
 server.register(app, bench_app)
 
 
-def main() -> None:
-    """Entry point: run the app, turning any unexpected failure into one line and exit code 3."""
+def main(args: list[str] | None = None) -> None:
+    """Entry point: run the app, turning any unexpected failure into one line and exit code 3.
+
+    Click's own errors (an unknown command or option, ``--seed x``) would be a boxed paragraph;
+    outside standalone mode they come here and say one line, like every other error: ``spite: ...``
+    and exit code 2.
+    """
+    try:  # Typer brings its own copy of Click (its errors are those classes), older ones use Click
+        from typer._click import exceptions as click
+    except ImportError:  # pragma: no cover - an older Typer
+        from click import exceptions as click  # type: ignore[no-redef]
+
     try:
-        app()
+        code = app(args=args, standalone_mode=False)
     except SystemExit:
         raise
+    except click.NoArgsIsHelpError as exc:  # a bare group: its help, as before
+        typer.echo(exc.format_message(), err=True)
+        sys.exit(EXIT_MALFORMED)
+    except click.ClickException as exc:
+        where = f" (see {exc.ctx.command_path} --help)" if isinstance(exc, click.UsageError) and exc.ctx else ""
+        message = " ".join(exc.format_message().split()).rstrip(".")
+        typer.echo(f"spite: {message[:1].lower()}{message[1:]}{where}", err=True)
+        sys.exit(exc.exit_code if exc.exit_code else EXIT_MALFORMED)
+    except typer.Abort:
+        typer.echo("spite: interrupted", err=True)
+        sys.exit(130)
     except KeyboardInterrupt:
         typer.echo("spite: interrupted", err=True)
         sys.exit(130)
@@ -76,6 +100,8 @@ def main() -> None:
             raise
         typer.echo(f"spite: internal error: {type(exc).__name__}: {exc} (set SPITE_DEBUG=1 for details)", err=True)
         sys.exit(3)
+    if isinstance(code, int) and not isinstance(code, bool):  # typer.Exit(code) without standalone mode
+        sys.exit(code)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from spite.cli.common import (
     RecordArg,
     fail,
     parse_options,
+    plural,
     read_record,
     record_errors,
     require_extra,
@@ -34,7 +35,8 @@ def _human_table(summary: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"{summary['preset']}: {summary['games']} games ({summary['deals']} deals), "
+    table = Table(title=f"{summary['preset']}: {plural(summary['games'], 'game')} "
+                        f"({plural(summary['deals'], 'deal')}), "
                         f"seed {summary['seed']}")
     for col in ("bot", "games", "wins", "draws", "win%", "95% CI", "Elo", "turns", "ms/move"):
         table.add_column(col, justify="left" if col == "bot" else "right")
@@ -48,11 +50,17 @@ def _human_table(summary: dict[str, Any]) -> None:
         console.print(f"game {f['game']}: {f['error']}", markup=False)
     if len(summary["forfeits"]) > 10:
         console.print(f"… and {len(summary['forfeits']) - 10} more forfeits (see games.csv)")
-    jobs = f"{summary['backend']}, {summary['jobs']} job{'s' if summary['jobs'] > 1 else ''}"
+    jobs = f"{summary['backend']}, {plural(summary['jobs'], 'job')}"
     resumed = summary.get("resumed_games", 0)
-    played = f"{summary['games'] - resumed} games played now, {resumed} kept from before; " if resumed else ""
     rate = f"{summary['moves_per_s']} moves/s, " if summary["moves_per_s"] is not None else ""
-    console.print(f"{played}{summary['moves']} moves in {summary['elapsed_s']} s ({rate}{jobs})")
+    if resumed:  # the time is that of the games played now: say their moves with it, the total apart
+        now = plural(summary["games"] - resumed, "game")
+        console.print(f"{now} played now: {plural(summary['new_moves'], 'move')} in {summary['elapsed_s']} s "
+                      f"({rate}{jobs})")
+        console.print(f"{resumed} kept from before; {plural(summary['moves'], 'move')} in all "
+                      f"{plural(summary['games'], 'game')}")
+    else:
+        console.print(f"{plural(summary['moves'], 'move')} in {summary['elapsed_s']} s ({rate}{jobs})")
     if "out" in summary:
         console.print(f"wrote {summary['out']}/games.csv, records/, win_rates.png, summary.json", markup=False)
 

@@ -36,6 +36,7 @@ __all__ = [
     "needs_extra",
     "new_seed",
     "parse_options",
+    "plural",
     "read_record",
     "record_errors",
     "require_extra",
@@ -44,6 +45,15 @@ __all__ = [
 
 EXIT_ILLEGAL = 1
 EXIT_MALFORMED = 2
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """``1 deal``, ``2 deals``: a count and its noun, made where the line is made.
+
+    >>> plural(1, "deal"), plural(3, "deal"), plural(0, "match", "matches")
+    ('1 deal', '3 deals', '0 matches')
+    """
+    return f"{n} {one if n == 1 else many or one + 's'}"
 
 RecordArg = Annotated[str, typer.Argument(help="A record file (spite-record/1 JSON); - reads standard input.")]
 OptionOpt = Annotated[

@@ -86,6 +86,7 @@ _TEXTS: Final[dict[str, tuple[str, str]]] = {
     "points": ("{points} points", "{points} Punkte"),
     "turns_played": ("{turns} turns, {moves} moves", "{turns} Züge, {moves} Spielzüge"),
     "stock_left": ("{name}: {n} stock cards left", "{name}: noch {n} Karten im Vorratsstapel"),
+    "stock_left_one": ("{name}: 1 stock card left", "{name}: noch 1 Karte im Vorratsstapel"),
     "match_over": ("{name} wins the match", "{name} gewinnt die Partie"),
     "end_keys": ("N next game · Q quit", "N nächstes Spiel · Q beenden"),
     "end_keys_final": ("Q quit", "Q beenden"),

@@ -321,7 +321,8 @@ class MaliceScreen(Screen[None]):
                                  moves=state.plies) + "\n")
         for i in range(state.opts.n_stocks):
             name = self.seat_name(i) if not state.opts.partnerships else tr(t, "team", n=i + 1)
-            out.append(tr(t, "stock_left", name=name, n=len(state.stocks[i])) + "\n")
+            left = len(state.stocks[i])
+            out.append(tr(t, "stock_left_one" if left == 1 else "stock_left", name=name, n=left) + "\n")
         match = self.table.match
         if match is not None:
             out.append("\n" + self.score_text() + "\n", style="bold")

@@ -211,7 +211,8 @@ class RemoteMaliceScreen(MaliceScreen):
                                  moves=self.table.state.plies) + "\n")
         for i in range(view.opts.n_stocks):
             name = self.seat_name(i) if not view.opts.partnerships else tr(t, "team", n=i + 1)
-            out.append(tr(t, "stock_left", name=name, n=view.stock_sizes[i]) + "\n")
+            left = view.stock_sizes[i]
+            out.append(tr(t, "stock_left_one" if left == 1 else "stock_left", name=name, n=left) + "\n")
         over = self.table.game_over or {}
         if over.get("recordUrl"):
             out.append("\n" + _t(t, "record", url=self.table.base + str(over["recordUrl"])) + "\n")

@@ -110,7 +110,8 @@ def parse_seats(text: str | None, players: int, seed: int = 0) -> list[Seat]:
     """
     names = [s.strip().lower() for s in text.split(",")] if text else ["human"] + ["medium"] * (players - 1)
     if len(names) != players:
-        raise OptionsError(f"--seats names {len(names)} seats, but this game has {players} players")
+        counted = f"{len(names)} seat" + ("s" if len(names) != 1 else "")
+        raise OptionsError(f"--seats names {counted}, but this game has {players} players")
     seats: list[Seat] = []
     humans = 0
     for i, name in enumerate(names):
