@@ -116,7 +116,7 @@ def test_stats_page_counts_games_and_downloads_the_record(web_server: WebServer,
     assert page.locator("#games-list li").count() == 3
     item = page.locator(f'#games-list li[data-game-id="{game_id}"]')
     assert item.locator(".outcome").inner_text() == ("won" if won else "lost")
-    assert "computer (random)" in item.inner_text()
+    assert "Computer (random)" in item.inner_text()
     page.screenshot(path=str(DOCS / "web-stats.png"), full_page=True)
 
     # the download link: a file download of the record
@@ -136,7 +136,7 @@ def test_stats_page_counts_games_and_downloads_the_record(web_server: WebServer,
     page.click("#stats-show")
     page.wait_for_url(re.compile(r"/stats/bot%3Arandom$"))
     page.wait_for_selector('.stats-page[data-loaded="1"]')
-    assert page.text_content("#stats-name") == "computer (random)"
+    assert page.text_content("#stats-name") == "Computer (random)"
     assert int(stats_row(page, "spite-malice", "short")["games"]) >= 1
 
     # an unknown player: no games; German labels

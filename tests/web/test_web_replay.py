@@ -31,6 +31,12 @@ def test_replay_steps_forwards_and_back(page: Any, web_server: WebServer) -> Non
     assert ply(page) == 0 and page.text_content("#replay-move") == "The deal"
     assert int(page.get_attribute("#replay-ply", "max")) == len(moves)
     assert page.locator("#log li").count() == len(moves)
+    # the computers are named as at the table, not by their stored names ("bot:easy")
+    text = page.inner_text("main")
+    assert "bot:" not in text and "Computer (easy)" in text and "Computer (random)" in text
+    page.click("button.lang[data-lang=de]")
+    assert "Computer (leicht)" in page.inner_text("main")
+    page.click("button.lang[data-lang=en]")
 
     page.click("#replay-next")
     assert ply(page) == 1 and moves[0]["move"] in page.text_content("#replay-move")

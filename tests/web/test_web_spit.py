@@ -140,7 +140,7 @@ def test_spit_from_the_lobby_by_mouse_and_on_a_phone(web_server: WebServer, brow
         assert page.locator(".me .sp-tableau .sp-pile").count() == 5
         assert page.locator(".opponent .sp-tableau .sp-pile").count() == 5
         assert page.locator(".sp-centers .center-pile").count() == 2
-        assert "computer (beginner)" in page.inner_text(".opponent h3")
+        assert "Computer (beginner)" in page.inner_text(".opponent h3")
         # by mouse: a playable card, then the center it may go on (the page highlights it)
         deadline = time.monotonic() + 20
         while True:

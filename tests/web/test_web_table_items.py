@@ -1,12 +1,13 @@
-"""The Spite and Malice table, points of issue 20: the open-stock preset shows all three face-up
-stock cards with only the top one to play, and the count badge leaves the card's corner index
-readable."""
+"""The tables, points of issue 20: the open-stock preset shows all three face-up stock cards with
+only the top one to play; the count badge leaves the card's corner index readable; the log is
+numbered whole and survives a reload; only a seated player is offered the link to share."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from conftest import WebServer
+import httpx
+from conftest import ConsoleWatch, WebServer
 from test_web_page import play_one_move, start_quick_game, wait_for_turn
 
 STOCK = '.me [data-pile="stock"]'
@@ -92,3 +93,29 @@ def test_the_log_numbers_and_survives_a_reload(web_server: WebServer, page: Any)
     numbers = [int(e["n"][:-1]) for e in page.evaluate(LOG_JS)]
     assert numbers[0] == 301 and numbers == list(range(301, 301 + len(numbers))), numbers
     assert all(e["inside"] for e in page.evaluate(LOG_JS))
+
+
+def test_only_a_seated_player_is_offered_the_link_to_share(web_server: WebServer, browser: Any, page: Any) -> None:
+    for game in ("spite-malice", "spit"):
+        r = httpx.post(web_server.base + "/api/tables", json={
+            "game": game, "options": {}, "name": "Ann", "seats": [{"kind": "person"}, {"kind": "person"}],
+            **({"preset": "short"} if game == "spite-malice" else {})})
+        assert r.status_code == 200, r.text
+        table_id, token = r.json()["table"]["id"], r.json()["token"]
+        page.goto(web_server.base + "/")
+        page.evaluate("([id, token]) => localStorage.setItem('spite.seats',"
+                      " JSON.stringify({[id]: {seat: 0, token, at: Date.now()}}))", [table_id, token])
+        page.goto(f"{web_server.base}/t/{table_id}")
+        page.wait_for_selector("#share-link")
+        assert "Share this link" in page.inner_text("main")
+        ctx = browser.new_context(locale="en-US")
+        try:
+            watcher = ctx.new_page()
+            watch = ConsoleWatch(watcher)
+            watcher.goto(f"{web_server.base}/t/{table_id}?watch=1")
+            watcher.wait_for_selector('[data-status="open"][data-seat=""]')
+            assert watcher.locator("#share-link").count() == 0, game
+            assert "Share this link" not in watcher.inner_text("main")
+            assert watch.errors == [], watch.errors
+        finally:
+            ctx.close()

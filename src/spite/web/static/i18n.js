@@ -17,7 +17,15 @@ const TEXTS = {
   create: ["Create table", "Tisch anlegen"],
   seat_n: ["Seat {n}", "Platz {n}"],
   person: ["a person", "ein Mensch"],
-  bot: ["computer ({level})", "Computer ({level})"],
+  bot: ["Computer ({level})", "Computer ({level})"],
+  // the computer's levels as people read them (botName); a reflex bot's "reflex:700" stays as it is
+  lv_random: ["random", "Zufall"],
+  lv_easy: ["easy", "leicht"],
+  lv_medium: ["medium", "mittel"],
+  lv_hard: ["hard", "schwer"],
+  lv_expert: ["expert", "Experte"],
+  lv_beginner: ["beginner", "Anfänger"],
+  lv_club: ["club", "Klub"],
   open_tables: ["Open tables", "Offene Tische"],
   playing_tables: ["Games in play", "Laufende Spiele"],
   none: ["none", "keine"],
@@ -194,4 +202,11 @@ export function t(key, values = {}) {
   let text = entry[LANGS.indexOf(getLang())] ?? entry[0];
   for (const [k, v] of Object.entries(values)) text = text.replaceAll(`{${k}}`, String(v));
   return text;
+}
+
+/** A computer player's name: "Computer (medium)", "Computer (mittel)"; ``level`` may also come as
+ * the stored player name "bot:medium". */
+export function botName(level) {
+  const lv = String(level ?? "").replace(/^bot:/, "");
+  return t("bot", { level: TEXTS[`lv_${lv}`] ? t(`lv_${lv}`) : lv });
 }

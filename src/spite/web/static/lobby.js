@@ -3,7 +3,7 @@
 
 import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
-import { t } from "./i18n.js";
+import { botName, t } from "./i18n.js";
 import { SPIT_GAMES, SPIT_LEVELS, SPIT_PRESETS } from "./spit.js";
 import { api, getName, saveSeat, setName } from "./store.js";
 
@@ -53,14 +53,14 @@ function seatsRows(preset, game = "spite-malice") {
   let rows = `<div class="seatrow">${t("seat_n", { n: 0 })}: <b>${t("you")}</b></div>`;
   for (let s = 1; s < n; s++) {
     const opts = [`<option value="person">${t("person")}</option>`]
-      .concat(levelsOf(game).map((l) => `<option value="bot:${l}">${esc(t("bot", { level: l }))}</option>`)).join("");
+      .concat(levelsOf(game).map((l) => `<option value="bot:${l}">${esc(botName(l))}</option>`)).join("");
     rows += `<label class="seatrow">${t("seat_n", { n: s })}: <select name="seat${s}" data-seat="${s}">${opts}</select></label>`;
   }
   return rows;
 }
 
 function tableLine(info, action) {
-  const who = info.seats.map((s) => (s.kind === "bot" ? esc(t("bot", { level: s.level })) : s.player ? esc(s.player) : "—")).join(" · ");
+  const who = info.seats.map((s) => (s.kind === "bot" ? esc(botName(s.level)) : s.player ? esc(s.player) : "—")).join(" · ");
   const label = action === "join" ? t("join") : t("watch");
   const game = SPIT_GAMES.includes(info.game) ? `${t(`${info.game}_game`)} · ` : "";
   return `<li data-table="${esc(info.id)}" data-game="${esc(info.game)}"><span class="tname">${esc(game)}${esc(info.preset)}</span> <span class="tseats">${who}</span>

@@ -63,8 +63,9 @@ class ReplayBoard extends TableClient {
 
 /** The replay's seats as a TableInfo's seats. */
 function replaySeats(data) {
-  return data.players.map((p) => ({ seat: p.seat, player: p.player, kind: p.isBot ? "bot" : "person",
-    status: p.isBot ? "bot" : "connected" }));
+  // a computer is stored as "bot:medium": named like at the table ("Computer (medium)") by its level
+  return data.players.map((p) => ({ seat: p.seat, player: p.isBot ? null : p.player, kind: p.isBot ? "bot" : "person",
+    level: p.isBot ? String(p.player ?? "").replace(/^bot:/, "") : null, status: p.isBot ? "bot" : "connected" }));
 }
 
 /** The game time of a Spit or Speed step: minutes, seconds and tenths ("1:07.4"). */

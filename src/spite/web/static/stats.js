@@ -4,7 +4,7 @@
 
 import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
-import { getLang, t } from "./i18n.js";
+import { getLang, botName, t } from "./i18n.js";
 import { api, getName } from "./store.js";
 
 const RECENT = 20;
@@ -13,7 +13,7 @@ const GAME_NAMES = { "spite-malice": "Spite and Malice", spit: "Spit", speed: "S
 
 /** A stored player name as shown: bots are stored as ``bot:LEVEL``. */
 function who(name) {
-  return name.startsWith("bot:") ? t("bot", { level: name.slice(4) }) : name;
+  return name.startsWith("bot:") ? botName(name) : name;
 }
 
 function fmt(x, digits = 1) {

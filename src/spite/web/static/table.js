@@ -7,7 +7,7 @@
 
 import { main, setRerender, setStatus } from "./app.js";
 import { backSVG, cardSVG, handToken, rankValue, slotSVG, valueName } from "./cards.js";
-import { t } from "./i18n.js";
+import { botName, t } from "./i18n.js";
 import { LEVELS, createTable, quickPlay } from "./lobby.js";
 import { esc, parseLegal } from "./html.js";
 import { openSeat } from "./seatpage.js";
@@ -144,7 +144,7 @@ export class TableClient {
 
   name(seat) {
     const s = this.table.seats[seat];
-    let name = s?.player || (s?.kind === "bot" ? t("bot", { level: s.level }) : t("seat_n", { n: seat }));
+    let name = s?.player || (s?.kind === "bot" ? botName(s.level) : t("seat_n", { n: seat }));
     if (seat === this.seat) name += ` (${t("you")})`;
     return name;
   }
@@ -511,7 +511,8 @@ export class TableClient {
   }
 
   shareHTML() {
-    if (this.table.status !== "open") return "";
+    // the link is the seated player's to give away; a spectator has nobody to share it with
+    if (this.table.status !== "open" || this.seat === null) return "";
     const url = `${location.origin}/t/${this.table.id}`;
     return `<section class="panel share"><p>${t("share")}</p>
       <input id="share-link" readonly value="${esc(url)}"> <button type="button" id="copy">${t("copy")}</button>
