@@ -127,15 +127,15 @@ def test_healthz_does_not_name_the_machine(server: ServerThread) -> None:
 
 
 def test_a_socket_that_says_no_hello_is_told_and_closed(tmp_path: Path) -> None:
-    with limited(tmp_path, hello_timeout=0.5) as srv:
+    with limited(tmp_path, hello_timeout=1.0) as srv:
         table_id, tokens = two_person_table(srv)
         slow = Client(srv.base, table_id)
         got = closed_after(slow)
-        assert [m["code"] for m in got] == ["hello-timeout"] and "0.5 s" in got[0]["message"]
+        assert [m["code"] for m in got] == ["hello-timeout"] and "within 1 s" in got[0]["message"]
         assert slow.ws.close_code == 1008
         ann = Client(srv.base, table_id)  # who says hello in time plays on past the deadline
         ann.hello(tokens[0])
-        time.sleep(0.8)
+        time.sleep(1.3)
         ann.send({"type": "ping", "id": "p"})
         assert ann.until("pong")["id"] == "p"
         ann.close()
@@ -167,10 +167,13 @@ def test_the_message_budget_is_per_address_not_per_socket(tmp_path: Path) -> Non
         for i in range(8):
             a.send({"type": "ping", "id": f"a{i}"})
         assert [a.until("pong")["id"] for _ in range(8)] == [f"a{i}" for i in range(8)]
-        for i in range(8):  # a socket of its own buys no budget of its own: 2 pongs, then flood
-            b.send({"type": "ping", "id": f"b{i}"})
-        first = [b.recv() for _ in range(3)]
-        assert [m["type"] for m in first] == ["pong", "pong", "error"] and first[2]["code"] == "flood"
+        for i in range(8):  # a socket of its own buys no budget of its own: what a left (2, or a
+            b.send({"type": "ping", "id": f"b{i}"})  # little more on a slow machine), then flood
+        got = [b.recv()]
+        while got[-1]["type"] == "pong":
+            got.append(b.recv())
+        assert got[-1]["code"] == "flood" and "at most 1 a second" in got[-1]["message"]
+        assert 1 <= len(got) - 1 <= 4, got
         a.close()
         b.close()
 

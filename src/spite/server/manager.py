@@ -285,7 +285,8 @@ class Manager:
         version = conn.table.version if conn.table is not None else None
         if not conn.allow():
             if conn.should_tell_flood():
-                conn.error("flood", f"too many messages: at most {self.config.rate:g} a second", version=version)
+                conn.error("flood", f"too many messages from your address: at most {self.config.rate:g} a second",
+                           version=version)
             if conn.flooded > 20 * self.config.burst:
                 log.warning("table %s: closing a connection that keeps flooding", table_id)
                 conn.close(1008)
