@@ -184,9 +184,14 @@ def test_hint_and_illegal_target_message() -> None:
         await pilot.press("question_mark")
         assert "Hint: " in screen.message
         assert screen.table.hint().move.text in screen.message
-        # the stock onto a (still empty) discard pile is no move: the engine's reason is shown
-        await pilot.press("s", "d", "1")
-        assert "Not allowed" in screen.message and "only hand cards" in screen.message
+        # the stock onto a (still empty) discard pile is no move: the engine's reason is shown (or, when
+        # the stock card fits nowhere, it is not even picked)
+        await pilot.press("s")
+        if any(m.source == STOCK for m in screen.table.view(0).legal_moves):
+            await pilot.press("d", "1")
+            assert "Not allowed" in screen.message and "only hand cards" in screen.message
+        else:
+            assert "cannot be played now" in screen.message and screen.source is None
         # a hand card where it does not fit
         view = screen.table.view(0)
         legal = {m.text for m in view.legal_moves}
@@ -387,5 +392,53 @@ def test_a_card_that_cannot_move_is_not_picked() -> None:
         move = _hand_build(screen.table.state)
         await type_keys(pilot, *keys_for(view, move))
         assert screen.table.log[-1].move == move.text
+
+    run(config, body)
+
+
+def test_q_asks_before_quitting_a_game_in_progress() -> None:
+    config = TuiConfig(preset="short", seats="human,easy", seed=2, bot_delay=0, first=0, lang="de")
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = malice(app)
+        await wait_for_human(pilot, app)
+        await pilot.press("q")
+        assert "Dieses Spiel beenden? J ja" in app.screen_text()
+        await pilot.press("n")  # no: play on, the question is gone
+        assert app.is_running and "beenden?" not in app.screen_text()
+        assert screen.waiting_for_human
+        await pilot.press("q", "j")
+        await pilot.pause()
+        assert not app.is_running
+
+    run(config, body)
+
+
+def test_refusals_use_the_screens_names_and_suit_symbols() -> None:
+    """A stock card that fits one build pile but not another: the refusal shows it as on the table (Q♣, not QC)."""
+    config = TuiConfig(preset="short", seats="human,easy", seed=7, bot_delay=0, first=0)
+    chooser = make_bot("medium")
+    rng = random.Random(3)
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = malice(app)
+        table = screen.table
+        chooser.start_game(table.opts, 0)
+        for _ in range(600):
+            await wait_for_human(pilot, app)
+            assert not table.state.is_over, "no position found"
+            view = table.view(0)
+            fits = {m.target for m in view.legal_moves if m.source == STOCK and m.kind == BUILD}
+            if fits and len(fits) < 4:
+                break
+            await type_keys(pilot, *keys_for(view, chooser.decide(view, rng).move, screen.hand_slots(view)))
+        from spite.cards import TOKENS
+        from spite.tui.render import card_label
+        top = view.stock_tops[0][-1]
+        wrong = next(b for b in range(4) if b not in fits)
+        await type_keys(pilot, "s", "b", str(wrong + 1))
+        text = app.screen_text()
+        assert f"your stock card {card_label(top)} cannot go on build pile {wrong + 1}" in " ".join(text.split())
+        assert TOKENS[top] not in screen.message
 
     run(config, body)

@@ -83,7 +83,7 @@ def test_play_a_server_seat_to_the_end_by_keys(server: ServerProcess) -> None:
         await wait_for(pilot, lambda: screen.link is not None and screen.link.connects == 1, 5000)
         await wait_for(pilot, lambda: screen.waiting_for_human or over(), 5000)
         assert "P1 (you)" in app.screen_text() and "P2 (easy)" in app.screen_text()
-        # a move the server refuses: its reason, word for word, and nothing changed
+        # a move the server refuses: its reason (in the screen's names and suit symbols), nothing changed
         if not over():
             view = table.view()
             legal = {m.text for m in view.legal_moves}
@@ -96,7 +96,7 @@ def test_play_a_server_seat_to_the_end_by_keys(server: ServerProcess) -> None:
                 await wait_for(pilot, lambda: bool(table.refused), 5000)
                 code, text = table.refused[-1]
                 assert code == "illegal" and table.version == version
-                assert f"Not allowed: {text}"[:60] in app.screen_text().replace("\n", " ")
+                assert f"Not allowed: {screen.words(text)}"[:60] in app.screen_text().replace("\n", " ")
                 seen["refused"] = text
         # play on by keys (the hint's move each time); drop the connection once on the way
         presses = 0

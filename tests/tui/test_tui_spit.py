@@ -116,3 +116,38 @@ def test_spit_slot_move_by_keys_and_click() -> None:
         assert screen.table.view().players[0].tableau[0].cards == 1
 
     run(config, body)
+
+
+def _play_spit_to_the_end(lang: str) -> str:
+    """The person plays whatever fits (by the screen's own move path) until the game ends; the screen's text."""
+    clock = FakeClock()
+    config = TuiConfig(game="spit", seats="human,expert", seed=3, clock=clock, tick_seconds=60, lang=lang)
+    seen: list[str] = []
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = spit_screen(app)
+        for _ in range(5000):
+            clock.now += 0.3
+            screen.tick()
+            if screen.table.over:
+                break
+            legal = screen.table.view().legal
+            move = next((m for m in legal if "-C" in m), None) or next(
+                (m for m in legal if m == "spit" or m.startswith("slap")), None)
+            if move is not None:
+                screen.try_move(move)
+        assert screen.table.over
+        await pilot.pause()
+        seen.append(app.screen_text())
+
+    run(config, body)
+    return seen[0]
+
+
+def test_spit_game_over_is_worded_once() -> None:
+    """The end names the winner and the reason in words, on one line, not the record's ``out-of-cards``."""
+    text = _play_spit_to_the_end("en")
+    assert "out-of-cards" not in text
+    assert text.count("Game over: P1 (you) wins (out of cards)") == 1
+    text = _play_spit_to_the_end("de")
+    assert "out-of-cards" not in text and text.count("Spielende: P1 (du) gewinnt (keine Karten mehr)") == 1

@@ -83,6 +83,10 @@ _TEXTS: Final[dict[str, tuple[str, str]]] = {
     "reason_blocked": ("nobody could play", "niemand konnte spielen"),
     "reason_turn-limit": ("the turn limit", "das Zuglimit"),
     "reason_draw-pile-empty": ("the draw pile ran out", "der Nachziehstapel ist leer"),
+    # Spit's reasons, as the web page words them (src/spite/web/static/i18n.js)
+    "reason_out-of-cards": ("out of cards", "keine Karten mehr"),
+    "reason_rounds": ("rounds in a row", "Runden in Folge"),
+    "reason_time": ("the time is up: fewer cards held", "die Zeit ist um: weniger Karten"),
     "points": ("{points} points", "{points} Punkte"),
     "turns_played": ("{turns} turns, {moves} moves", "{turns} Züge, {moves} Spielzüge"),
     "stock_left": ("{name}: {n} stock cards left", "{name}: noch {n} Karten im Vorratsstapel"),
@@ -90,11 +94,16 @@ _TEXTS: Final[dict[str, tuple[str, str]]] = {
     "match_over": ("{name} wins the match", "{name} gewinnt die Partie"),
     "end_keys": ("N next game · Q quit", "N nächstes Spiel · Q beenden"),
     "end_keys_final": ("Q quit", "Q beenden"),
+    "confirm_quit": (
+        "Quit this game? Y yes · any other key: no, play on",
+        "Dieses Spiel beenden? J ja · jede andere Taste: nein, weiterspielen",
+    ),
     # footer
     "key_hint": ("Hint", "Tipp"),
     "key_undo": ("Undo", "Zurück"),
     "key_pass_turn": ("Pass", "Passen"),
     "key_quit": ("Quit", "Beenden"),
+    "key_quit_game": ("Quit", "Beenden"),
     "key_cancel": ("Cancel", "Abbrechen"),
     "key_go": ("Show my hand", "Blatt zeigen"),
     "key_next": ("Next game", "Nächstes Spiel"),

@@ -32,7 +32,7 @@ from spite.errors import IllegalMoveError
 from spite.malice import PASS, Options, SeatView
 from spite.malice.moves import parse_move, rank_token
 from spite.tui.i18n import tr
-from spite.tui.render import card_label, card_text, is_wild
+from spite.tui.render import card_label, card_text, is_wild, on_screen
 from spite.tui.session import MaliceTable, Place, move_places, parse_seats, sorted_hand, targets_of
 from spite.tui.widgets import PileWidget, set_text, translate_bindings
 
@@ -115,7 +115,7 @@ class MaliceScreen(Screen[None]):
         Binding("u", "undo", "Undo"),
         Binding("p", "pass_turn", "Pass"),
         Binding("escape", "cancel", "Cancel", show=False),
-        Binding("q", "app.quit", "Quit"),
+        Binding("q", "quit_game", "Quit"),
     ]
     DEFAULT_CSS = """
     MaliceScreen { layout: vertical; }
@@ -155,6 +155,8 @@ class MaliceScreen(Screen[None]):
         self.bots_running = False
         self.handing_over = False
         self.summary_open = False
+        self.asking_quit = False
+        """Q was pressed in a game in progress: the next key says yes (Y, J) or no."""
         self.slots: list[int | None] = []
         """The card under each hand key (``None``: a slot emptied this turn); see :meth:`hand_slots`."""
         self._slots_turn: tuple[int, int, int | None] | None = None
@@ -600,6 +602,15 @@ class MaliceScreen(Screen[None]):
     def on_key(self, event: events.Key) -> None:
         """Places: S, digits, D/B + digit, F1–F9 (bindings handle the rest)."""
         key = event.key.lower()
+        if self.asking_quit:  # the answer to "Quit this game?": any key but yes plays on
+            event.stop()
+            self.asking_quit = False
+            if key in ("y", "j"):
+                self.app.exit()
+                return
+            self.message = ""
+            self.redraw()
+            return
         if self.prefix is not None:
             if key in _DIGITS:
                 event.stop()
@@ -680,13 +691,26 @@ class MaliceScreen(Screen[None]):
             if source[0] == "H":
                 self._played_slot = (int(source[1]), card)
         except IllegalMoveError as exc:
-            self.message = tr(self.lang, "illegal", reason=str(exc))
+            self.message = tr(self.lang, "illegal", reason=self.words(str(exc)))
             return
         self.source = None
         self.hinted = None
         self.advance()
 
     # ------------------------------------------------------------------ actions
+    def action_quit_game(self) -> None:
+        """Q: quit at once when the game is over, else ask first (one key too many ends a game)."""
+        if self.table.state.is_over:
+            self.app.exit()
+            return
+        self.asking_quit = True
+        self.message = tr(self.lang, "confirm_quit")
+        self.redraw()
+
+    def words(self, text: str) -> str:
+        """An engine's or bot's line with the screen's seat names and suit symbols."""
+        return on_screen(text, self.seat_name)
+
     def action_cancel(self) -> None:
         """Esc: drop the picked source (and a pending D/B)."""
         self.source = self.prefix = None
@@ -701,7 +725,7 @@ class MaliceScreen(Screen[None]):
         view = self.table.view(self.shown)
         sources, target = move_places(view, decision.move)
         self.hinted = (self._screen_places(view, sources), target)
-        self.message = tr(self.lang, "hint", move=decision.move.text, why=decision.why or "—")
+        self.message = tr(self.lang, "hint", move=decision.move.text, why=self.words(decision.why or "—"))
         self.redraw()
 
     def action_undo(self) -> None:

@@ -83,7 +83,7 @@ class RemoteMaliceScreen(MaliceScreen):
         if update.sync and self.link is not None:
             self.link.send({"type": "sync"})
         if update.error is not None:
-            self.message = tr(self.lang, "illegal", reason=update.error)
+            self.message = tr(self.lang, "illegal", reason=self.words(update.error))
         elif update.undone is not None:
             self.message = tr(self.lang, "undone", move=update.undone)
         elif update.new_game:
@@ -130,7 +130,7 @@ class RemoteMaliceScreen(MaliceScreen):
         try:
             self.table.new_game()
         except IllegalMoveError as exc:
-            self.message = tr(self.lang, "illegal", reason=str(exc))
+            self.message = tr(self.lang, "illegal", reason=self.words(str(exc)))
         else:
             self.message = ""
         self.redraw()
@@ -152,7 +152,7 @@ class RemoteMaliceScreen(MaliceScreen):
             try:
                 self.table.undo()  # the prompt line says what was asked; the answer shows here
             except IllegalMoveError as exc:
-                self.message = tr(self.lang, "illegal", reason=str(exc))
+                self.message = tr(self.lang, "illegal", reason=self.words(str(exc)))
             else:
                 self.message = ""
         self.source = None
@@ -255,16 +255,16 @@ class RemoteSpitScreen(SpitScreen):
         update = self.table.handle(msg)
         if update.error is not None:
             if update.too_late:
-                self.message = update.error
+                self.message = self.words(update.error)
                 self.message_until = self.clock() + self.FLASH_SECONDS
             else:
-                self.message = tr(self.lang, "illegal", reason=update.error)
+                self.message = tr(self.lang, "illegal", reason=self.words(update.error))
                 self.message_until = None
         elif update.notice is not None:
             self.message = update.notice
             self.message_until = self.clock() + self.FLASH_SECONDS
         if self.table.over:
-            self.message = tr(self.lang, "spit_over", text=self._result_text())
+            self.message = ""  # the prompt line says who won
             self.message_until = None
         self.redraw()
 
@@ -276,7 +276,7 @@ class RemoteSpitScreen(SpitScreen):
         """Take the events the server reported, let a lost race's reason fade, redraw (the time runs)."""
         for ev in self.table.tick(self.now_ms()):
             if ev.kind == "game-over":
-                self.message = tr(self.lang, "spit_over", text=self._result_text())
+                self.message = ""  # the prompt line says who won
                 self.message_until = None
         if self.message_until is not None and self.clock() >= self.message_until:
             self.message, self.message_until = "", None

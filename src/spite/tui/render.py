@@ -9,10 +9,14 @@ plain Rich colours that read on dark and light backgrounds alike.
 ('10♥', 'X★', '7')
 >>> card_label(parse_card("KS"), wild=True)
 'K♠★'
+>>> on_screen("too late: seat 1 has won it; center 1 is now 7S, not 10H", lambda s: f"P{s + 1}")
+'too late: P2 has won it; center 1 is now 7♠, not 10♥'
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Final
 
 from rich.text import Text
@@ -20,7 +24,7 @@ from rich.text import Text
 from spite.cards import JOKER, KING, RANKS, SKIPBO_BASE, TOKENS
 from spite.malice import Options
 
-__all__ = ["SUIT_SYMBOLS", "card_label", "card_text", "is_wild"]
+__all__ = ["SUIT_SYMBOLS", "card_label", "card_text", "is_wild", "on_screen"]
 
 SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _RED: Final = "bold red"
@@ -51,6 +55,18 @@ def card_text(card: int | None, *, wild: bool = False, empty: str = "—") -> Te
     else:
         style = _RED if TOKENS[card][-1] in "HD" else _BLACK
     return Text(label, style=style)
+
+
+_CARD_CODE: Final = re.compile(r"\b(10|[2-9AJQK])([SHDC])\b")
+_SEAT: Final = re.compile(r"\bseat (\d+)\b")
+
+
+def on_screen(text: str, seat_name: Callable[[int], str]) -> str:
+    """An engine's or bot's line as the screen words it: the screen's names for seats (``P2 (hard)``,
+    not ``seat 1``) and suit symbols for the record's card codes (``7♠``, not ``7S``), so that the
+    message line says what the cards beside it show. Move notation (``H7-B2``) stays."""
+    text = _SEAT.sub(lambda m: seat_name(int(m.group(1))), text)
+    return _CARD_CODE.sub(lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], text)
 
 
 def is_wild(card: int, opts: Options) -> bool:

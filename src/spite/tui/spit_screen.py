@@ -24,8 +24,8 @@ from textual.widgets import Footer, Static
 
 from spite.errors import IllegalMoveError, OptionsError
 from spite.spit import OVER, SLAPPING, SpitView
-from spite.tui.i18n import tr
-from spite.tui.render import card_text
+from spite.tui.i18n import has_text, tr
+from spite.tui.render import card_text, on_screen
 from spite.tui.spit_session import REACTION_MS, SpitTable
 from spite.tui.widgets import PileWidget, set_text, translate_bindings
 
@@ -113,15 +113,24 @@ class SpitScreen(Screen[None]):
         events = self.table.tick(self.now_ms())
         for ev in events:
             if ev.kind == "game-over":
-                self.message = tr(self.lang, "spit_over", text=self._result_text())
+                self.message = ""  # the prompt line says who won; once is enough
         self.redraw()
 
     # ------------------------------------------------------------------ drawing
+    def seat_name(self, seat: int) -> str:
+        """``P1 (you)``, ``P2 (medium)``: the names the screen uses."""
+        return "P1 (" + tr(self.lang, "you") + ")" if seat == 0 else f"P2 ({self.table.level})"
+
+    def words(self, text: str) -> str:
+        """An engine's line with the screen's seat names and suit symbols."""
+        return on_screen(text, self.seat_name)
+
     def _result_text(self) -> str:
         result = self.table.state.result or {}
         winner = result.get("winner")
-        name = "P1 (" + tr(self.lang, "you") + ")" if winner == 0 else f"P2 ({self.table.level})"
-        return (tr(self.lang, "wins", name=name) if winner is not None else "—") + f" ({result.get('reason')})"
+        reason = str(result.get("reason"))
+        worded = tr(self.lang, "reason_" + reason) if has_text("reason_" + reason) else reason
+        return (tr(self.lang, "wins", name=self.seat_name(winner)) if winner is not None else "—") + f" ({worded})"
 
     def redraw(self) -> None:
         """Draw the table from the person's view."""
@@ -154,8 +163,8 @@ class SpitScreen(Screen[None]):
                                                     marks=frozenset({"source"} if me.called_spit else set()))
         set_text(self.query_one("#spit-prompt", Static), self._prompt(view))
         set_text(self.query_one("#spit-message", Static), Text(self.message, style="italic"))
-        recent = [f"{'P1' if e.seat == 0 else 'P2' if e.seat == 1 else '--'} {e.text}" for e in self.table.events
-                  if e.kind in ("move", "flip", "round-won", "game-over")][-6:]
+        recent = [f"{'P1' if e.seat == 0 else 'P2' if e.seat == 1 else '--'} {self.words(e.text)}"
+                  for e in self.table.events if e.kind in ("move", "flip", "round-won")][-6:]
         set_text(self.query_one("#spit-log", Static), " · ".join(recent))
 
     def _prompt(self, view: SpitView) -> Text:
@@ -165,7 +174,7 @@ class SpitScreen(Screen[None]):
         if view.phase == SLAPPING:
             if view.round_winner == 0:
                 return Text(tr(t, "slap_now"))
-            return Text(tr(t, "slap_wait", name=f"P2 ({self.table.level})"))
+            return Text(tr(t, "slap_wait", name=self.seat_name(1)))
         if view.t < view.play_from:
             return Text(tr(t, "wait"))
         if "spit" in view.legal:
@@ -195,12 +204,10 @@ class SpitScreen(Screen[None]):
         try:
             self.table.play(move, self.now_ms())
         except IllegalMoveError as exc:
-            self.message = tr(self.lang, "illegal", reason=str(exc))
+            self.message = tr(self.lang, "illegal", reason=self.words(str(exc)))
             self.redraw()
             return False
         self.message = ""
-        if self.table.over:
-            self.message = tr(self.lang, "spit_over", text=self._result_text())
         self.redraw()
         return True
 
