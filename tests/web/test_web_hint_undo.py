@@ -95,7 +95,7 @@ def test_a_match_shows_the_score_and_the_next_game(web_server: WebServer, page: 
     table_id = open_quick_table(page, web_server, {"match_target": 2, "stock_size": 2}, name="Mia")
     score = page.locator("#match-score")
     assert score.get_attribute("data-target") == "2" and score.get_attribute("data-game") == "1"
-    assert re.search(r"Match to 2:.*Mia.*computer \(easy\).*game 1", score.inner_text().replace("\n", " "))
+    assert re.search(r"Match to 2:.*Mia.*Computer \(easy\).*game 1", score.inner_text().replace("\n", " "))
     games = 1
     deadline = time.monotonic() + 90
     while True:

@@ -105,7 +105,7 @@ def test_a_whole_game_against_a_bot_by_clicks(web_server: WebServer, page: Any) 
     assert moves > 0
     over = page.locator("#game-over")
     over.wait_for()
-    assert re.search(r"(Ann|computer \(easy\)).*wins", over.inner_text())
+    assert re.search(r"(Ann|Computer \(easy\)).*wins", over.inner_text())
     assert page.locator("#game-over a[href^='/api/games/']").count() == 1
     info = httpx.get(f"{web_server.base}/api/tables/{table_id}").json()
     assert info["status"] == "finished"
