@@ -246,7 +246,9 @@ def test_layout_80x24_shows_counts_piles_and_hand() -> None:
         from spite.tui.session import sorted_hand
         for card in sorted_hand(view):
             assert card_label(card) in lines[hand_row + 1] or card_label(card) + "★" in lines[hand_row + 1]
-        assert "S stock, 1-5 hand, D1-D4 discard" in text
+        # only what may be played now: at the start the discard piles are empty, so no D keys
+        stock = "S stock, " if any(m.source == STOCK for m in view.legal_moves) else ""
+        assert f"Pick a card: {stock}1-5 hand · ? hint" in text and "D1-D4 discard" not in text
         svg = app.export_screenshot()
         assert svg.startswith("<svg")
 
@@ -440,5 +442,36 @@ def test_refusals_use_the_screens_names_and_suit_symbols() -> None:
         text = app.screen_text()
         assert f"your stock card {card_label(top)} cannot go on build pile {wrong + 1}" in " ".join(text.split())
         assert TOKENS[top] not in screen.message
+
+    run(config, body)
+
+
+def test_the_prompt_offers_only_what_is_legal_now() -> None:
+    """No build pile is offered for a card that fits none, nor the stock when it cannot move."""
+    seed = _seed_with(lambda s: not any(m.source == STOCK for m in s.legal_moves()) and _hand_build(s) is not None)
+    config = TuiConfig(preset="short", seats="human,easy", seed=seed, bot_delay=0, first=0)
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = malice(app)
+        await wait_for_human(pilot, app)
+        view = screen.table.view(0)
+        text = " ".join(app.screen_text().split())
+        assert "Pick a card: 1-5 hand · ? hint" in text and "S stock" not in text and "U undo" not in text
+        hand = sorted_hand(view)
+        builds = {m.rank: m for m in view.legal_moves if m.kind == BUILD and m.source == HAND}
+        stuck = next(i for i, c in enumerate(hand) if RANKS[c] not in builds)
+        await type_keys(pilot, str(stuck + 1))
+        text = " ".join(app.screen_text().split())
+        assert "→ where? D1-D4 discard (ends the turn) · Esc cancel" in text and "build" not in text
+        await type_keys(pilot, "escape")
+        move = _hand_build(screen.table.state)
+        slot = next(i for i, c in enumerate(hand) if RANKS[c] == move.rank)
+        await type_keys(pilot, str(slot + 1))
+        targets = sorted(m.target + 1 for m in view.legal_moves if m.kind == BUILD and m.rank == move.rank)
+        text = " ".join(app.screen_text().split())
+        assert f"B{targets[0]}" in text.split("→ where?")[1].split("build")[0]
+        assert all(f"B{b}" not in text.split("→ where?")[1].split("build")[0] for b in range(1, 5) if b not in targets)
+        await type_keys(pilot, "b", str(move.target + 1))
+        assert " · U undo" in " ".join(app.screen_text().split()) or not screen.table.can_undo()
 
     run(config, body)

@@ -49,15 +49,14 @@ _TEXTS: Final[dict[str, tuple[str, str]]] = {
     "score": ("Match {scores} (to {target})", "Partie {scores} (bis {target})"),
     "empty": ("empty", "leer"),
     # prompts
-    "pick_source": (
-        "Pick a card: S stock, 1-{h} hand, D1-D{d} discard · ? hint · U undo",
-        "Karte wählen: S Vorrat, 1-{h} Blatt, D1-D{d} Ablage · ? Tipp · U zurück",
-    ),
-    "pick_target": (
-        "{card} → where? B1-B{b} build{discard} · Esc cancel",
-        "{card} → wohin? B1-B{b} Mitte{discard} · Esc abbrechen",
-    ),
-    "or_discard": (", D1-D{d} discard (ends the turn)", ", D1-D{d} Ablage (beendet den Zug)"),
+    "pick_source": ("Pick a card: {sources} · ? hint{undo}", "Karte wählen: {sources} · ? Tipp{undo}"),
+    "src_stock": ("S stock", "S Vorrat"),
+    "src_hand": ("{keys} hand", "{keys} Blatt"),
+    "src_discard": ("{keys} discard", "{keys} Ablage"),
+    "undo_hint": (" · U undo", " · U zurück"),
+    "pick_target": ("{card} → where? {targets} · Esc cancel", "{card} → wohin? {targets} · Esc abbrechen"),
+    "to_build": ("{keys} build", "{keys} Mitte"),
+    "to_discard": ("{keys} discard (ends the turn)", "{keys} Ablage (beendet den Zug)"),
     "no_target": ("{card} cannot be played now", "{card} kann jetzt nicht gespielt werden"),
     "pass_hint": ("No card may be discarded: P passes", "Keine Karte darf abgelegt werden: P passt"),
     "waiting_digit": ("{what}: which one? (a digit)", "{what}: welcher? (eine Ziffer)"),

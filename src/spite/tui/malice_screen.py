@@ -33,7 +33,15 @@ from spite.malice import PASS, Options, SeatView
 from spite.malice.moves import parse_move, rank_token
 from spite.tui.i18n import tr
 from spite.tui.render import card_label, card_text, is_wild, on_screen
-from spite.tui.session import MaliceTable, Place, move_places, parse_seats, sorted_hand, targets_of
+from spite.tui.session import (
+    MaliceTable,
+    Place,
+    move_places,
+    parse_seats,
+    sorted_hand,
+    sources_of,
+    targets_of,
+)
 from spite.tui.widgets import PileWidget, set_text, translate_bindings
 
 if TYPE_CHECKING:
@@ -43,6 +51,25 @@ __all__ = ["TUI", "MaliceScreen", "MaliceTui", "PassScreen", "SummaryScreen"]
 
 _PREFIX_KEYS = {"d": "D", "a": "D", "b": "B", "m": "B"}
 _DIGITS = {str(n): n for n in range(1, 10)} | {"0": 10}
+
+
+def _key_list(prefix: str, numbers: list[int]) -> str:
+    """Keys as the prompt names them: runs joined (``B1-B3,B5``; ``1-3,5``; a tenth card is key 0).
+
+    >>> _key_list("B", [1, 2, 3, 5]), _key_list("", [2]), _key_list("", [9, 10])
+    ('B1-B3,B5', '2', '9-0')
+    """
+    runs: list[list[int]] = []
+    for n in sorted(numbers):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+
+    def name(n: int) -> str:
+        return f"{prefix}{n % 10 if not prefix else n}"
+
+    return ",".join(name(r[0]) if len(r) == 1 else f"{name(r[0])}-{name(r[-1])}" for r in runs)
 
 
 class PassScreen(Screen[None]):
@@ -490,24 +517,44 @@ class MaliceScreen(Screen[None]):
 
     def _prompt(self, view: SeatView, skipbo: bool) -> Text:
         t = self.lang
-        opts = view.opts
         if view.result is not None or self.shown is None or self.shown != view.to_move:
             return Text("")
         if self.prefix is not None:
             what = tr(t, "discard_short") if self.prefix == "D" else tr(t, "build_short")
             return Text(tr(t, "waiting_digit", what=what))
         if self.source is None:
-            text = tr(t, "pick_source", h=min(len(view.hand or ()), 10), d=opts.discard_piles)
+            text = self._source_prompt(view)
             if any(m.kind == PASS for m in view.legal_moves):
                 text += " · " + tr(t, "pass_hint")
             return Text(text)
         card = self._card_at(view, self.source)
         name = card_label(card) if card is not None else "?"
-        discard = tr(t, "or_discard", d=opts.discard_piles) if self.source[0] == "H" else ""
         targets = self._targets(view, self.source)
         if not targets:
             return Text(tr(t, "no_target", card=name))
-        return Text(tr(t, "pick_target", card=name, b=opts.build_piles, discard=discard))
+        # only the targets the card may go to now (a build pile it does not fit is not offered)
+        parts = [tr(t, key, keys=_key_list(prefix, [int(p[1]) + 1 for p in targets if p[0] == prefix]))
+                 for key, prefix in (("to_build", "B"), ("to_discard", "D")) if any(p[0] == prefix for p in targets)]
+        return Text(tr(t, "pick_target", card=name, targets=", ".join(parts)))
+
+    def _source_prompt(self, view: SeatView) -> str:
+        """``Pick a card: S stock, 1-3,5 hand, D2 discard``: only the places that have a move now."""
+        t = self.lang
+        legal = [self._engine_place(view, p) for p in self._sources(view)]
+        slots = [i + 1 for i, c in enumerate(self.hand_slots(view)[:10]) if c is not None
+                 and ("H", sorted_hand(view).index(c)) in legal]
+        parts = [tr(t, "src_stock")] if ("S",) in legal else []
+        if slots:
+            parts.append(tr(t, "src_hand", keys=_key_list("", slots)))
+        piles = [int(p[1]) + 1 for p in legal if p[0] == "D"]
+        if piles:
+            parts.append(tr(t, "src_discard", keys=_key_list("D", sorted(piles))))
+        undo = tr(t, "undo_hint") if self.table.can_undo() else ""
+        return tr(t, "pick_source", sources=", ".join(parts) or "—", undo=undo)
+
+    def _sources(self, view: SeatView) -> list[Place]:
+        """The screen's places that hold a card with a legal move now."""
+        return self._screen_places(view, sources_of(view))
 
     def hand_slots(self, view: SeatView) -> list[int | None]:
         """The card under each hand key. Keys are given out, sorted by rank, only when a turn begins
@@ -665,7 +712,7 @@ class MaliceScreen(Screen[None]):
                 self.source[0] == "H" or self._card_at(view, place) is None))):
             self._play_to(view, self.source, place)
         elif place[0] == "B":
-            self.message = tr(self.lang, "pick_source", h=len(view.hand or ()), d=view.opts.discard_piles)
+            self.message = self._source_prompt(view)
         elif (card := self._card_at(view, place)) is None:
             self.source = None
         elif not self._targets(view, place):
