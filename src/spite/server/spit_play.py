@@ -245,8 +245,8 @@ class SpitPlay(TablePlay):
                         times.append(nxt)
                     delay = max(0.001, (min(times) - now) / 1000) if times else None
                     wait = self.starts_in_ms() / 1000
-                    if wait:  # the countdown: nothing happens before it ends
-                        delay = max(delay or 0.0, wait)
+                    if wait:  # the countdown: nothing happens before it ends, and at its end the
+                        delay = wait  # state that turns the center cards up goes out (then re-plan)
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), delay)
         except asyncio.CancelledError:
