@@ -475,3 +475,20 @@ def test_the_prompt_offers_only_what_is_legal_now() -> None:
         assert " · U undo" in " ".join(app.screen_text().split()) or not screen.table.can_undo()
 
     run(config, body)
+
+
+def test_below_80x24_a_notice_instead_of_a_cut_off_table() -> None:
+    """At 60×18 the screen says how big the terminal must be (in German too); at 80×24 the table is back."""
+    config = TuiConfig(preset="short", seats="human,easy", seed=9, bot_delay=0, lang="de")
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        await wait_for_human(pilot, app)
+        text = " ".join(app.screen_text().split())
+        assert "Bitte das Terminal auf 80×24 vergrößern, um den Tisch zu sehen (jetzt 60×18)." in text
+        assert "Vorratsstapel" not in text and "─ B1" not in app.screen_text()
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        text = app.screen_text()
+        assert "vergrößern" not in text and "─ B1" in text and "Vorratsstapel" in text
+
+    run(config, body, size=(60, 18))

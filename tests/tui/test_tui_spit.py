@@ -151,3 +151,15 @@ def test_spit_game_over_is_worded_once() -> None:
     assert text.count("Game over: P1 (you) wins (out of cards)") == 1
     text = _play_spit_to_the_end("de")
     assert "out-of-cards" not in text and text.count("Spielende: P1 (du) gewinnt (keine Karten mehr)") == 1
+
+
+def test_spit_below_80x24_says_to_enlarge_the_terminal() -> None:
+    config = TuiConfig(game="spit", seats="human,medium", seed=4, clock=FakeClock(), tick_seconds=60)
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        text = " ".join(app.screen_text().split())
+        assert "Enlarge the terminal to 80×24 to see the table (it is 79×24 now)." in text
+        assert "Centers" not in text
+
+    run(config, body, size=(79, 24))

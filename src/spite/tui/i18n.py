@@ -48,6 +48,10 @@ _TEXTS: Final[dict[str, tuple[str, str]]] = {
     "log": ("Log", "Protokoll"),
     "score": ("Match {scores} (to {target})", "Partie {scores} (bis {target})"),
     "empty": ("empty", "leer"),
+    "too_small": (
+        "Enlarge the terminal to {w}×{h} to see the table (it is {now} now).",
+        "Bitte das Terminal auf {w}×{h} vergrößern, um den Tisch zu sehen (jetzt {now}).",
+    ),
     # prompts
     "pick_source": ("Pick a card: {sources} · ? hint{undo}", "Karte wählen: {sources} · ? Tipp{undo}"),
     "src_stock": ("S stock", "S Vorrat"),

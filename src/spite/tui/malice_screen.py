@@ -42,7 +42,7 @@ from spite.tui.session import (
     sources_of,
     targets_of,
 )
-from spite.tui.widgets import PileWidget, set_text, translate_bindings
+from spite.tui.widgets import PileWidget, TooSmall, set_text, translate_bindings
 
 if TYPE_CHECKING:
     from spite.tui.app import SpiteApp, TuiConfig
@@ -146,6 +146,8 @@ class MaliceScreen(Screen[None]):
     ]
     DEFAULT_CSS = """
     MaliceScreen { layout: vertical; }
+    MaliceScreen.-small > * { display: none; }
+    MaliceScreen.-small > TooSmall { display: block; }
     #head { height: 1; background: $panel; padding: 0 1; }
     #opponents { height: auto; padding: 0 1; }
     #main { height: auto; }
@@ -197,6 +199,7 @@ class MaliceScreen(Screen[None]):
         """Head line, opponents, build piles, own stock and discards, hand, prompt, log, footer."""
         opts = self.table.opts
         t = self.lang
+        yield TooSmall(t)
         yield Static(id="head")
         yield Static(id="opponents")
         with Horizontal(id="main"), Vertical(id="table"):
@@ -234,6 +237,7 @@ class MaliceScreen(Screen[None]):
 
     def _size_classes(self) -> None:
         width, height = self.app.size
+        self.query_one(TooSmall).fit(self, (width, height))
         self.set_class(height >= 34 and width >= 90, "-large")
         self.set_class(width >= 112, "-wide")
 

@@ -27,7 +27,7 @@ from spite.spit import OVER, SLAPPING, SpitView
 from spite.tui.i18n import has_text, tr
 from spite.tui.render import card_text, on_screen
 from spite.tui.spit_session import REACTION_MS, SpitTable
-from spite.tui.widgets import PileWidget, set_text, translate_bindings
+from spite.tui.widgets import PileWidget, TooSmall, set_text, translate_bindings
 
 if TYPE_CHECKING:
     from spite.tui.app import TuiConfig
@@ -48,6 +48,8 @@ class SpitScreen(Screen[None]):
     ]
     DEFAULT_CSS = """
     SpitScreen { layout: vertical; }
+    SpitScreen.-small > * { display: none; }
+    SpitScreen.-small > TooSmall { display: block; }
     #spit-head { height: 1; background: $panel; padding: 0 1; }
     .row { height: auto; padding: 0 1; }
     .label { width: 14; height: 3; content-align: left middle; color: $text-muted; }
@@ -75,6 +77,7 @@ class SpitScreen(Screen[None]):
         """Head, bot row, centers, own row, prompt, message, log, footer."""
         t = self.lang
         n_centers = len(self.table.state.centers)
+        yield TooSmall(t)
         yield Static(id="spit-head")
         with Horizontal(classes="row"):
             yield Static(f"P2 ({self.table.level})", classes="label", id="bot-label")
@@ -99,8 +102,13 @@ class SpitScreen(Screen[None]):
         """Start the clock."""
         self.composed = True
         self.start = self.clock()
+        self.query_one(TooSmall).fit(self, self.app.size)
         self.redraw()
         self.set_interval(self.tick_seconds, self.tick)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Below 80×24 a notice instead of a cut-off table."""
+        self.query_one(TooSmall).fit(self, self.app.size)
 
     def now_ms(self) -> int:
         """Ms since the game began, by the clock."""

@@ -18,7 +18,10 @@ from textual.widgets import Static
 
 from spite.tui.i18n import has_text, tr
 
-__all__ = ["PileWidget", "set_text", "translate_bindings"]
+__all__ = ["MIN_SIZE", "PileWidget", "TooSmall", "set_text", "translate_bindings"]
+
+MIN_SIZE = (80, 24)
+"""The smallest terminal a table fits into (columns, lines)."""
 
 
 def set_text(widget: Static, content: Text | str, *, layout: bool = True) -> None:
@@ -39,6 +42,31 @@ def translate_bindings(node: DOMNode, lang: str) -> None:
             replace(b, description=tr(lang, name)) if has_text(name := "key_" + b.action.split(".")[-1]) else b
             for b in bindings
         ]
+
+
+class TooSmall(Static):
+    """Stands in for a table that does not fit: a cut-off table would hide cards without a word.
+
+    A screen yields it and sets its own class ``-small`` (see :meth:`fit`) when the terminal is
+    smaller than :data:`MIN_SIZE`; the screen's CSS then hides everything else and shows this.
+    """
+
+    DEFAULT_CSS = """
+    TooSmall { display: none; width: 1fr; height: 1fr; content-align: center middle; text-align: center; }
+    """
+
+    def __init__(self, lang: str) -> None:
+        super().__init__("", id="too-small")
+        self.lang = lang
+
+    def fit(self, screen: DOMNode, size: tuple[int, int]) -> bool:
+        """Set ``screen``'s ``-small`` class for a terminal of ``size``; True when the table fits."""
+        width, height = size
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        screen.set_class(small, "-small")
+        if small:
+            self.update(tr(self.lang, "too_small", w=MIN_SIZE[0], h=MIN_SIZE[1], now=f"{width}×{height}"))
+        return not small
 
 
 class PileWidget(Static):
