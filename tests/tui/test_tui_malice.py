@@ -492,3 +492,15 @@ def test_below_80x24_a_notice_instead_of_a_cut_off_table() -> None:
         assert "vergrößern" not in text and "─ B1" in text and "Vorratsstapel" in text
 
     run(config, body, size=(60, 18))
+
+
+def test_summary_says_1_stock_card_in_the_singular() -> None:
+    """One-card stocks: whoever plays theirs first wins, the other has 1 stock card left, and the summary says so."""
+    config = TuiConfig(preset="short", options={"stock_size": 1}, seats="easy,easy", seed=5, bot_delay=0)
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), rounds=20000)
+        text = app.screen_text()
+        assert "1 stock card left" in text and "1 stock cards" not in text
+
+    run(config, body)
