@@ -52,7 +52,8 @@ def test_the_stock_count_leaves_the_corner_index_free(web_server: WebServer, pag
     for side in (".me", ".opponent"):
         card, badge = page.evaluate("""side => {
           const pile = document.querySelector(`${side} [data-pile="stock"]`);
-          const box = (e) => { const r = e.getBoundingClientRect(); return {x: r.x, y: r.y, width: r.width, height: r.height}; };
+          const box = (e) => { const r = e.getBoundingClientRect();
+                               return {x: r.x, y: r.y, width: r.width, height: r.height}; };
           return [box([...pile.querySelectorAll(".card[data-card]")].pop()), box(pile.querySelector(".count"))];
         }""", side)
         # the rank index in the card's bottom-right corner (cards.js draws it there, 15 of 84 units high)
@@ -64,7 +65,8 @@ def test_the_stock_count_leaves_the_corner_index_free(web_server: WebServer, pag
 LOG_JS = """() => { const log = document.querySelector('#log').getBoundingClientRect();
   return [...document.querySelectorAll('#log li')].map(li => {
     const n = li.querySelector('.n'); const r = n.getBoundingClientRect();
-    return {n: n.textContent, text: li.textContent.slice(n.textContent.length).trim(), inside: r.left >= log.left - 0.5};
+    return {n: n.textContent, text: li.textContent.slice(n.textContent.length).trim(),
+            inside: r.left >= log.left - 0.5};
   }); }"""
 
 

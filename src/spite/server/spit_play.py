@@ -6,7 +6,8 @@ ms since the game began, read from the event loop's monotonic clock. A new game 
 countdown ("one, two, three — spit!", ``ServerConfig.spit_countdown`` seconds after the last seat was
 taken): the clock stands at 0 until it ends, ``clock.startsIn`` says how long is left, and moves
 sent before then are refused (``not-started``); until then every view shows the center piles face
-down (sizes only) with no legal moves, and a ``state`` at the end turns them up for everyone at once. After a restart the clock resumes at the time of
+down (sizes only) with no legal moves, and a ``state`` at the end turns them up for everyone at
+once. After a restart the clock resumes at the time of
 the last stored entry (the downtime does not count: nobody could move). The timer task sleeps until
 the first of: the game's next automatic event (``next_event_time()``: automatic spit call,
 automatic slap, the time limit) and each bot's intended move (the reflex bots' ``plan``); a
