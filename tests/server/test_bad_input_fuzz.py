@@ -143,7 +143,8 @@ def test_every_odd_frame_gets_one_answer_and_the_socket_stays(socket_server: Any
             answer = c.recv(10)
             assert answer["type"] in ("error", "pong"), (frame, answer)
             if answer["type"] == "error":
-                assert answer["code"] in ("bad-json", "bad-message", "unknown-message", "hello-first"), (frame, answer)
+                assert answer["code"] in ("bad-json", "bad-message", "unknown-message", "hello-first", "too-long"), \
+                    (frame, answer)
         c.send({"type": "ping", "id": "end"})
         assert c.recv(10) == {"type": "pong", "id": "end"}
     finally:
