@@ -4,6 +4,7 @@ with one line; a 5xx would be a crash a stranger could trigger."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +18,11 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from spite.server import ServerConfig, create_app
+
+# Imported whole before any bot thread starts: a bot's first move imports numpy in its thread, and
+# Hypothesis, drawing in this thread, looks numpy up in sys.modules; half-imported, it broke a draw.
+with contextlib.suppress(ImportError):
+    import numpy  # noqa: F401
 
 ODD_TEXT = st.one_of(
     st.just(""), st.just("\ud800"), st.just("\x00"), st.just("../../etc/passwd"), st.just("🂡" * 50),
