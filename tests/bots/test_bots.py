@@ -219,3 +219,19 @@ def test_in_a_match_the_bots_start_a_free_pile_with_an_ace_rather_than_discard_i
     assert {"HA-B3", "HA-D1"} <= legal_texts(state)
     decision = make_bot(spec).decide(state.view(0), random.Random(1))
     assert decision.move.text == "HA-B3"
+
+
+@pytest.mark.parametrize("spec", ["heuristic", "search:iters=8"])
+def test_a_plan_stops_where_a_completed_pile_fills_an_empty_hand(spec: str) -> None:
+    # the draw pile ran dry, so the hand is empty; the Queen on the discard pile completes build
+    # pile 1, which is shuffled in and fills the hand with cards nobody has seen yet: the plan must
+    # end there (a plan that went on with sampled cards played cards the real hand may not hold)
+    state = position(stocks=["9C 4D", "9D"], hands=["", "4H"], draw="",
+                     builds=["AS 2S 3S 4S 5S 6S 7S 8S 9S 10S JS", "", "", ""],
+                     discards=[["QH", "", "", ""], ["", "", "", ""]], rest="stock:1")
+    assert state.hands[0] == [] and "D1-B1" in legal_texts(state)
+    plan = plan_turn(state.view(0), random.Random(1))
+    assert [m.text for m in plan.moves] == ["D1-B1"]
+    for seed in range(6):  # every sample of the search finds its candidate plans playable
+        move = make_bot(spec).decide(state.view(0), random.Random(seed)).move
+        assert move.text in legal_texts(state)

@@ -308,7 +308,9 @@ def plan_from_state(state: State, *, max_nodes: int = 3000, keep: int = 0, w: We
             sigs.append(sig)
             played.append((move, card, need))
             hand_after = len(state.hands[seat])
-            now_refilled = move.source == 1 and hand_before == 1 and hand_after > 0
+            # fresh cards came into the hand: the last hand card was played, or a hand that was
+            # already empty (the draw pile ran dry) was filled from a completed pile shuffled in
+            now_refilled = hand_after > hand_before - (move.source == 1)
             visit(refilled or now_refilled)
             path.pop()
             sigs.pop()
