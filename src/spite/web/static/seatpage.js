@@ -17,6 +17,37 @@ export function openSeat(info, Client, label = "") {
   else new Client(info, null).connect();
 }
 
+// The server's reason why the page was opened again; the next table client takes it (takeNotice)
+// and shows it in its message line.
+let notice = "";
+
+/** What the page was opened again for (empty if nothing): for a table client's constructor. */
+export function takeNotice() {
+  const reason = notice;
+  notice = "";
+  return reason;
+}
+
+/** The server refused this page's hello (``wrong-token``: the stored seat is not this table's;
+ * ``no-table``: the table went away after the page looked it up): look table ``id`` up again, since
+ * it may have finished, have a free seat or be there to watch, and ``open`` that (the game's own
+ * openTable) with ``reason`` on show. */
+export async function reopen(id, reason, open) {
+  let info;
+  try {
+    info = await api("GET", `/api/tables/${encodeURIComponent(id)}`);
+  } catch (err) {
+    main().innerHTML = `<section class="panel"><p class="error" role="alert">${esc(err.message)}</p><a href="/">${t("back_lobby")}</a></section>`;
+    setStatus(reason);
+    return;
+  }
+  notice = reason;
+  open(info);
+  // no table client took the reason (a join form, a finished table): the status line says it
+  if (notice) setStatus(notice);
+  notice = "";
+}
+
 function showJoin(info, Client, label) {
   const draw = () => {
     setStatus(t("table_open_join"));

@@ -14,7 +14,7 @@ import { backSVG, cardSVG, rankOf, slotSVG } from "./cards.js";
 import { botName, t } from "./i18n.js";
 import { createTable } from "./lobby.js";
 import { esc, morph, parseLegal } from "./html.js";
-import { openSeat } from "./seatpage.js";
+import { openSeat, reopen, takeNotice } from "./seatpage.js";
 import { api, forgetSeat, loadLog, saveLog } from "./store.js";
 
 export const SPIT_GAMES = ["spit", "speed"];
@@ -45,28 +45,6 @@ export function openSpit(info) {
   openSeat(info, SpitClient, gameName(info.game));
 }
 
-// The server's reason why the page was opened again; the next SpitClient shows it in its message line.
-let notice = "";
-
-/** The server refused this page's hello (``wrong-token``: the stored seat is not this table's;
- * ``no-table``: the table went away after the page looked it up): look the table up again (it may
- * have finished, have a free seat or be there to watch) and open that with ``reason`` on show. */
-async function reopen(id, reason) {
-  let info;
-  try {
-    info = await api("GET", `/api/tables/${encodeURIComponent(id)}`);
-  } catch (err) {
-    main().innerHTML = `<section class="panel"><p class="error" role="alert">${esc(err.message)}</p><a href="/">${t("back_lobby")}</a></section>`;
-    setStatus(reason);
-    return;
-  }
-  notice = reason;
-  openSpit(info);
-  // no client took the reason (a join form, a finished table): the status line says it
-  if (notice) setStatus(notice);
-  notice = "";
-}
-
 function gameName(game) {
   return t(game === "speed" ? "speed_game" : "spit_game");
 }
@@ -90,8 +68,7 @@ export class SpitClient {
     this.sent = new Map(); // move id → move text, until answered
     this.counter = 0;
     this.verdict = null; // {move, text, at}: the server's refusal, shown on the card
-    this.message = notice; // why the page was opened again, if it was (shown until the next action)
-    notice = "";
+    this.message = takeNotice(); // why the page was opened again, if it was (shown until the next action)
     this.flashes = new Map(); // place → {cls, at}
     this.banner = null; // {text, cls, at}
     this.log = [];
@@ -231,7 +208,7 @@ export class SpitClient {
         if (msg.code === "wrong-token" || msg.code === "no-table") {
           if (msg.code === "wrong-token") forgetSeat(this.table.id);
           this.stop();
-          reopen(this.table.id, msg.message);
+          reopen(this.table.id, msg.message, openSpit);
           return;
         }
         this.refused(move ?? null, msg.message, msg.code);

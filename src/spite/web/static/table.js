@@ -10,34 +10,12 @@ import { backSVG, cardSVG, handToken, rankValue, slotSVG, valueName } from "./ca
 import { botName, t } from "./i18n.js";
 import { LEVELS, createTable, quickPlay } from "./lobby.js";
 import { esc, parseLegal } from "./html.js";
-import { openSeat } from "./seatpage.js";
+import { openSeat, reopen, takeNotice } from "./seatpage.js";
 import { api, forgetSeat, loadLog, saveLog } from "./store.js";
 
 /** Open the page of table ``info`` (TableInfo): play with a stored token, join a free seat, or watch. */
 export function openTable(info) {
   openSeat(info, TableClient);
-}
-
-// The server's reason why the page was opened again; the next TableClient shows it in its message line.
-let notice = "";
-
-/** The server refused this page's hello (``wrong-token``: the stored seat is not this table's;
- * ``no-table``: the table went away after the page looked it up): look the table up again, since it
- * may have finished, have a free seat or be there to watch, and open that with ``reason`` on show. */
-async function reopen(id, reason) {
-  let info;
-  try {
-    info = await api("GET", `/api/tables/${encodeURIComponent(id)}`);
-  } catch (err) {
-    main().innerHTML = `<section class="panel"><p class="error" role="alert">${esc(err.message)}</p><a href="/">${t("back_lobby")}</a></section>`;
-    setStatus(reason);
-    return;
-  }
-  notice = reason;
-  openTable(info);
-  // no table client took the reason (a join form, a finished table): the status line says it
-  if (notice) setStatus(notice);
-  notice = "";
 }
 
 export class TableClient {
@@ -53,7 +31,7 @@ export class TableClient {
     this.logCount = 0; // entries ever logged: the numbers go on when the oldest are dropped
     this.selected = null; // {source, el index}
     this.over = null;
-    this.message = notice; // why the page was opened again, if it was (shown until the next position)
+    this.message = takeNotice(); // why the page was opened again, if it was (shown until the next position)
     this.pending = false;
     this.ws = null;
     this.closedByUs = false;
@@ -63,7 +41,6 @@ export class TableClient {
     this.match = null; // the server's MatchInfo at match tables
     this.hint = null; // {move, why, stateVersion} for the position shown, or {asking: true}
     this.readySent = false;
-    notice = "";
   }
 
   connect() {
@@ -220,7 +197,7 @@ export class TableClient {
         } else if (msg.code === "wrong-token" || msg.code === "no-table") {
           if (msg.code === "wrong-token") forgetSeat(this.table.id);
           this.closedByUs = true;
-          reopen(this.table.id, msg.message);
+          reopen(this.table.id, msg.message, openTable);
           return;
         }
         this.message = msg.code === "illegal" ? t("illegal", { reason: msg.message }) : msg.message;
