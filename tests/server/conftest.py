@@ -29,7 +29,9 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 def server(db_url: str) -> Iterator[ServerThread]:
     """A real server (uvicorn, real sockets) in a thread; bots in a thread; a grace time short enough
     for the takeover test, long enough for a joining client to connect on a busy machine."""
-    config = ServerConfig(db_url=db_url, bot_workers=0, grace_seconds=2.0, rate=200, burst=400,
+    # every test client comes from 127.0.0.1, whose one message budget its sockets share: two players
+    # racing through a match send several hundred moves a second
+    config = ServerConfig(db_url=db_url, bot_workers=0, grace_seconds=2.0, rate=1000, burst=2000,
                           replacement_level="easy", spit_countdown=0.0)
     with ServerThread(config) as srv:
         yield srv
