@@ -49,6 +49,7 @@ from typing import Any, Protocol
 from spite.errors import OptionsError
 
 __all__ = [
+    "DEFAULT_GAME",
     "FORMAT",
     "Event",
     "Game",
@@ -66,6 +67,10 @@ __all__ = [
 FORMAT = "spite-record/1"
 """The record format every game writes (records.md §3)."""
 
+DEFAULT_GAME = "spite-malice"
+"""The game of a record without ``"game"`` (records.md §3), and what every command and request
+plays when none is named."""
+
 
 # ====================================================================== records
 @dataclass
@@ -77,7 +82,7 @@ class Record:
     ``preset`` ``None`` means the game's default preset.
     """
 
-    game: str = "spite-malice"
+    game: str = DEFAULT_GAME
     preset: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
     seed: int | str | None = None

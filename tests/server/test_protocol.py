@@ -224,6 +224,7 @@ REFUSALS = [
     ({"game": "spit", "options": {"centers": 4}}, 400, "centers must be 2 or 3"),
     ({"game": "spit", "seats": [{"kind": "person"}, {"kind": "bot", "level": "easy"}]}, 400, "reflex:MS"),
     ({"name": ""}, 422, ""),
+    ({"game": "chess"}, 422, "unknown game 'chess'"),
 ]
 
 

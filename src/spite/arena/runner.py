@@ -26,7 +26,7 @@ from typing import Any, NamedTuple, Protocol
 
 from spite.arena.schedule import GameSpec, check_lineup
 from spite.bots import Bot, make_bot
-from spite.games import Game, get_game, load_hook
+from spite.games import DEFAULT_GAME, Game, get_game, load_hook
 from spite.malice import Options, SeatView, State
 
 __all__ = [
@@ -110,7 +110,7 @@ class Setup:
     """Seconds per move handed to every bot (``None``: the bot's own default)."""
     records: bool = False
     """Keep each game's record (``spite-record/1`` JSON text) in its result."""
-    game: str = "spite-malice"
+    game: str = DEFAULT_GAME
     """The registered game (:func:`spite.games.game_names`); its registry entry says how it is played."""
 
     def opts(self) -> Options:

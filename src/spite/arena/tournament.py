@@ -16,6 +16,7 @@ from spite.arena.runner import GameResult, Lineup, Setup, check_bots, check_entr
 from spite.arena.schedule import GameSpec, bot_names, schedule
 from spite.arena.stats import summarize
 from spite.errors import OptionsError
+from spite.games import DEFAULT_GAME
 
 __all__ = ["Tournament", "TournamentResult", "check_bots", "run_tournament", "saved_settings"]
 
@@ -35,7 +36,7 @@ class Tournament:
     seconds: float | None = None
     """Budget per move, in seconds."""
     out: Path | None = None
-    game: str = "spite-malice"
+    game: str = DEFAULT_GAME
     """A registered game (:func:`spite.games.game_names`); Spit and Speed are played in virtual time."""
     resume: bool = False
     """Go on with the tournament kept in ``out`` (same settings; ``games`` may be more): play only the

@@ -27,6 +27,7 @@ from spite.cli.common import (
     require_extra,
 )
 from spite.errors import OptionsError, SpiteError
+from spite.games import DEFAULT_GAME
 
 __all__ = ["register"]
 
@@ -89,7 +90,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                                                       "into this folder.")] = None,
         seconds: Annotated[float | None, typer.Option(help="Time budget per move, in seconds.")] = None,
         game: Annotated[str, typer.Option(help="spite-malice, or spit / speed (reflex bots: beginner, club, "
-                                               "expert, reflex:MS; played in virtual time).")] = "spite-malice",
+                                               "expert, reflex:MS; played in virtual time).")] = DEFAULT_GAME,
         resume: Annotated[bool, typer.Option(help="Go on with the tournament kept in --out (the same command; "
                                                   "--games may be more): play only the games it lacks.")] = False,
     ) -> None:

@@ -73,7 +73,7 @@ def bench_rl(
 
 def bench_spit(
     seconds: Annotated[float, typer.Option(help="How long to simulate.")] = 5.0,
-    game: Annotated[str, typer.Option(help="spit or speed.")] = "spit",
+    game: Annotated[str, typer.Option(help="A real-time game: spit or speed.")] = "spit",
     curve: Annotated[Path | None, typer.Option(help="Also measure win rate against the reaction-time gap and "
                                                     "plot it into this PNG.")] = None,
     deals: Annotated[int, typer.Option(help="Deals per point of the curve (each played twice).")] = 100,
@@ -81,9 +81,11 @@ def bench_spit(
 ) -> None:
     """Simulated Spit/Speed games per second (expert vs expert), and the reaction-gap curve."""
     from spite.bench.spit import reaction_gap_curve, run_spit_bench
+    from spite.games import game_names, get_game
 
-    if game not in ("spit", "speed"):
-        fail(f"--game must be spit or speed, not {game!r}", EXIT_MALFORMED)
+    realtime = [name for name in game_names() if get_game(name).realtime]
+    if game not in realtime:
+        fail(f"--game must be a real-time game ({' or '.join(realtime)}), not {game!r}", EXIT_MALFORMED)
     if seconds <= 0 or deals < 1:
         fail("--seconds must be more than 0 and --deals at least 1", EXIT_MALFORMED)
     if curve is not None:

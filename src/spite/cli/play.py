@@ -16,6 +16,7 @@ import typer
 
 from spite.cli.common import EXIT_MALFORMED, OptionOpt, fail, needs_extra, new_seed, parse_options
 from spite.errors import OptionsError, SpiteError
+from spite.games import DEFAULT_GAME
 
 __all__ = ["demo", "register", "tui"]
 
@@ -39,7 +40,7 @@ def demo(
 
 
 def tui(
-    game: Annotated[str | None, typer.Option("--game", "-g", help="spite-malice or spit.")] = None,
+    game: Annotated[str | None, typer.Option("--game", "-g", help="The game (default: a start screen asks).")] = None,
     preset: Annotated[str | None, typer.Option("--preset", "-p", help="A preset of the game (default: its first).")]
     = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-O", help="An option key=value (repeatable).")]
@@ -72,7 +73,7 @@ def tui(
         return
     try:
         config = TuiConfig(
-            game=game or "spite-malice",
+            game=game or DEFAULT_GAME,
             preset=preset,
             options=parse_options(option),
             seats=seats,

@@ -25,6 +25,7 @@ from spite.cli.common import (
     write_output,
 )
 from spite.errors import RecordMoveError, SpiteError
+from spite.games import DEFAULT_GAME, game_names
 
 if TYPE_CHECKING:
     from spite.records import Replay
@@ -80,7 +81,7 @@ def new(
     preset: Annotated[str | None, typer.Option(help="A preset (default: the game's basic one).")] = None,
     option: OptionOpt = None,
     seed: Annotated[int | None, typer.Option(help="Seed for the deal (default: a random one, recorded).")] = None,
-    game: Annotated[str, typer.Option(help="spite-malice, spit or speed.")] = "spite-malice",
+    game: Annotated[str, typer.Option(help=f"One of {', '.join(game_names())}.")] = DEFAULT_GAME,
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write here instead of standard output.")] = None,
 ) -> None:
     """Write the record of a freshly dealt game."""

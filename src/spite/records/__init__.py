@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from spite.errors import MalformedRecordError, OptionsError, RecordMoveError
-from spite.games import FORMAT, GameState, Record, game_names, get_game
+from spite.games import DEFAULT_GAME, FORMAT, GameState, Record, game_names, get_game
 
 __all__ = [
     "FORMAT",
@@ -72,7 +72,7 @@ def record_from_json(data: object) -> Record:
     unknown = sorted(set(data) - known)
     if unknown:
         raise MalformedRecordError(f"unknown record field {unknown[0]!r}")
-    game = data.get("game", "spite-malice")
+    game = data.get("game", DEFAULT_GAME)
     if not isinstance(game, str) or game not in game_names():
         raise MalformedRecordError(f"unknown game {game!r} (one of {', '.join(game_names())})")
     preset = data.get("preset")

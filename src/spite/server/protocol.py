@@ -14,7 +14,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, TypeAdapter, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    field_validator,
+    model_serializer,
+)
+
+from spite.games import DEFAULT_GAME, game_names
 
 __all__ = [
     "Ack",
@@ -360,12 +370,19 @@ class SeatRequest(_Msg):
 class CreateTableRequest(_Msg):
     """Create a table. The creator takes the first person seat unless ``join`` is false."""
 
-    game: Literal["spite-malice", "spit", "speed"] = "spite-malice"
+    game: str = Field(DEFAULT_GAME, max_length=40, description="A registered game (spite.games).")
     preset: str | None = Field(None, max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatRequest] | None = Field(None, description="One per player; default: all persons.")
     name: NAME = "guest"
     join: bool = True
+
+    @field_validator("game")
+    @classmethod
+    def _registered(cls, game: str) -> str:
+        if game not in game_names():
+            raise ValueError(f"unknown game {game!r} (one of {', '.join(game_names())})")
+        return game
 
 
 class JoinRequest(_Msg):

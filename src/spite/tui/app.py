@@ -26,7 +26,7 @@ from textual.theme import BUILTIN_THEMES
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from spite.errors import OptionsError
-from spite.games import game_names, get_game, has_hook, load_hook
+from spite.games import DEFAULT_GAME, game_names, get_game, has_hook, load_hook
 from spite.tui.i18n import LANGUAGES, tr
 from spite.tui.malice_screen import MaliceScreen
 from spite.tui.spit_screen import SpitScreen
@@ -70,7 +70,7 @@ def tui_game(game: str) -> TuiGame:
 class TuiConfig:
     """Everything ``spite tui`` was asked for."""
 
-    game: str = "spite-malice"
+    game: str = DEFAULT_GAME
     preset: str | None = None
     options: dict[str, Any] = field(default_factory=dict)
     seats: str | None = None
