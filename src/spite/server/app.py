@@ -274,7 +274,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if sockets.get(address, 0) >= config.max_sockets:
             # accepted first so the client hears why (a refused handshake tells nothing)
             conn.error("too-many-sockets", f"at most {config.max_sockets} open connections from one address",
-                       phrase=Phrase("error.too-many-sockets", {"n": config.max_sockets}))
+                       phrase=Phrase("error.too-many-sockets.max", {"n": config.max_sockets}))
             conn.close(1008)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(sender, 2.0)
@@ -291,7 +291,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                         message = await asyncio.wait_for(websocket.receive(), max(0.0, left))
                     except TimeoutError:
                         conn.error("hello-timeout", f"say hello within {config.hello_timeout:g} s of connecting",
-                                   phrase=Phrase("error.hello-timeout", {"s": f"{config.hello_timeout:g}"}))
+                                   phrase=Phrase("error.hello-timeout.in", {"s": f"{config.hello_timeout:g}"}))
                         conn.close(1008)
                         break
                 if message["type"] == "websocket.disconnect":

@@ -286,7 +286,7 @@ class Manager:
         if not conn.allow():
             if conn.should_tell_flood():
                 conn.error("flood", f"too many messages from your address: at most {self.config.rate:g} a second",
-                           version=version, phrase=Phrase("error.flood", {"n": f"{self.config.rate:g}"}))
+                           version=version, phrase=Phrase("error.flood.rate", {"n": f"{self.config.rate:g}"}))
             if conn.flooded > 20 * self.config.burst:
                 log.warning("table %s: closing a connection that keeps flooding", table_id)
                 conn.close(1008)
@@ -296,7 +296,7 @@ class Manager:
             return
         if len(raw) > self.config.max_message:
             conn.error("too-long", f"a message may have at most {self.config.max_message} bytes", version=version,
-                       phrase=Phrase("error.too-long", {"n": self.config.max_message}))
+                       phrase=Phrase("error.too-long.max", {"n": self.config.max_message}))
             return
         try:
             data = json.loads(raw)
@@ -359,10 +359,10 @@ class Manager:
             if found is not None and found["game_id"] is not None:
                 conn.error("no-table", f"table {table_id} has finished; its record is "
                            f"/api/games/{found['game_id']}/record",
-                           phrase=Phrase("error.no-table.finished", {"table": table_id}))
+                           phrase=Phrase("error.no-table.finished"))
             else:
                 conn.error("no-table", f"there is no table {table_id} being played",
-                           phrase=Phrase("error.no-table", {"table": table_id}))
+                           phrase=Phrase("error.no-table"))
             conn.close(1008)
             return
         if msg.spectate:
