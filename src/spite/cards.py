@@ -141,6 +141,18 @@ def describe_rank(rank_: int, skipbo: bool = False) -> str:
     return f"an {word}" if word == "Ace" else f"a {word}"
 
 
+def rank_param(rank_: int, skipbo: bool = False) -> str:
+    """A rank as a message parameter (the catalogue words it: ``{need|a}`` is "a 2", "eine 2"):
+    ``A 2 … 10 J Q K X`` for a standard deck, ``1 … 12 W`` for a Skip-Bo deck (``W`` the wild).
+
+    >>> rank_param(1), rank_param(12), rank_param(14), rank_param(1, True), rank_param(14, True)
+    ('A', 'Q', 'X', '1', 'W')
+    """
+    if skipbo:
+        return "W" if rank_ == WILD_RANK else str(rank_)
+    return RANK_TOKENS[rank_]
+
+
 def multiset_difference(have: Counter[int], want: Counter[int]) -> str:
     """How a multiset of cards differs from the deck's (for error messages): extra cards first.
 

@@ -7,9 +7,45 @@ jargon, saying what was wrong. The command-line front end turns them into exit c
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import NamedTuple
+
+Param = str | int
+"""A parameter of a :class:`Phrase`: a number, a name, a card token or a rank token."""
+
+
+class Phrase(NamedTuple):
+    """What happened, as a key of the message catalogue (``spite/web/static/messages/*.json``)
+    and its parameters; the page and the terminal app word it in the player's language.
+
+    Parameters are plain values; the catalogue's placeholders say how to word them
+    (``{card|card}`` a card token, ``{need|a}`` a rank token with its article, ``{seat|seat}`` a
+    0-based seat). See docs/protocol.md, "Words".
+    """
+
+    key: str
+    params: Mapping[str, Param] = {}
+
+    def as_json(self) -> dict[str, object]:
+        """``{"key": …, "params": {…}}`` as the server sends it."""
+        return {"key": self.key, "params": dict(self.params)}
+
 
 class SpiteError(Exception):
-    """Base of every error the project raises on purpose."""
+    """Base of every error the project raises on purpose.
+
+    ``phrase`` (optional) is the same message as a catalogue key with parameters, so that user
+    interfaces can word it in the player's language; ``str(error)`` stays the English line.
+    """
+
+    def __init__(self, *args: object, phrase: Phrase | None = None) -> None:
+        super().__init__(*args)
+        self.phrase = phrase
+
+
+def refusal(message: str, key: str, **params: Param) -> IllegalMoveError:
+    """An :class:`IllegalMoveError` with its English ``message`` and catalogue ``key``/``params``."""
+    return IllegalMoveError(message, phrase=Phrase(key, params))
 
 
 class OptionsError(SpiteError, ValueError):
@@ -40,8 +76,8 @@ class RecordMoveError(IllegalMoveError):
     written (or its JSON for a Spit move object).
     """
 
-    def __init__(self, ply: int, move: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, ply: int, move: str, message: str, phrase: Phrase | None = None) -> None:
+        super().__init__(message, phrase=phrase)
         self.ply = ply
         self.move = move
         self.message = message

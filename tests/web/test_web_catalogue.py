@@ -1,40 +1,44 @@
-"""The page's word catalogue (``i18n.js``): every key once, each with its English and German text,
-and every key the page's scripts ask for by name is there. A key defined twice silently drops the
-first text (a JavaScript object literal keeps the last): the Spit prompt "Play! …" was never
-shown because the start banner "Spit!" reused its key."""
+"""The page's words: every key once in the message catalogue (``messages/en.json``, ``de.json``,
+shared with the terminal app), with a text in both languages, every key the page's scripts ask for
+by name is there, and none is left in ``i18n.js``'s old ``TEXTS``. A key defined twice silently
+drops the first text: the Spit prompt "Play! …" was never shown because the start banner "Spit!"
+reused its key."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from pathlib import Path
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "spite" / "web" / "static"
-# an entry of TEXTS: two spaces, the key (bare or quoted), a colon and the [English, German] list
-ENTRY = re.compile(r'^  (?:"([\w-]+)"|(\w+)): \[\s*("(?:[^"\\]|\\.)*")\s*,\s*("(?:[^"\\]|\\.)*")\s*,?\s*\],?$',
-                   re.MULTILINE)
-KEY = re.compile(r'^  (?:"([\w-]+)"|(\w+)): \[', re.MULTILINE)
 
 
-def catalogue() -> str:
-    text = (STATIC / "i18n.js").read_text(encoding="utf-8")
-    return text[text.index("const TEXTS = {"):text.index("\n};", text.index("const TEXTS = {"))]
+def keys_of(lang: str) -> list[str]:
+    pairs: list[tuple[str, object]] = []
+    json.loads((STATIC / "messages" / f"{lang}.json").read_text(encoding="utf-8"),
+               object_pairs_hook=lambda p: pairs.extend(p) or dict(p))
+    return [k for k, v in pairs if not isinstance(v, str) or k not in ("one", "other")]
 
 
-def test_every_key_once_with_english_and_german() -> None:
-    body = catalogue()
-    keys = [a or b for a, b in KEY.findall(body)]
-    twice = sorted(k for k, n in Counter(keys).items() if n > 1)
-    assert twice == [], f"keys defined more than once in i18n.js: {twice}"
-    entries = {a or b: (en, de) for a, b, en, de in ENTRY.findall(body)}
-    assert sorted(entries) == sorted(keys), sorted(set(keys) - set(entries))
-    empty = sorted(k for k, (en, de) in entries.items() if en == '""' or de == '""')
-    assert empty == [], f"entries without a text: {empty}"
+def test_every_key_once_in_both_languages() -> None:
+    for lang in ("en", "de"):
+        twice = sorted(k for k, n in Counter(keys_of(lang)).items() if n > 1)
+        assert twice == [], f"keys defined more than once in messages/{lang}.json: {twice}"
+    assert sorted(set(keys_of("en")) ^ set(keys_of("de"))) == []
+
+
+def test_no_key_is_left_in_i18n_js() -> None:
+    """A key a branch added to i18n.js's TEXTS belongs in the catalogue: ``python tools/move_i18n_keys.py``."""
+    js = (STATIC / "i18n.js").read_text(encoding="utf-8")
+    start = js.index("const TEXTS = {") + len("const TEXTS = {")
+    left = re.sub(r"//[^\n]*", "", js[start:js.index("\n};", start)]).strip()
+    assert left == "", "run python tools/move_i18n_keys.py"
 
 
 def test_every_key_asked_for_by_name_is_there() -> None:
-    keys = {a or b for a, b in KEY.findall(catalogue())}
+    keys = set(keys_of("en"))
     used: set[str] = set()
     for js in STATIC.glob("*.js"):
-        used |= set(re.findall(r'\bt\("([\w-]+)"', js.read_text(encoding="utf-8")))
+        used |= set(re.findall(r'\bt\("([\w.-]+)"', js.read_text(encoding="utf-8")))
     assert sorted(used - keys) == []

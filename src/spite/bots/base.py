@@ -13,6 +13,7 @@ import random
 from abc import ABC, abstractmethod
 from typing import NamedTuple
 
+from spite.errors import Phrase
 from spite.malice import Move, Options, SeatView
 
 __all__ = ["Bot", "Decision"]
@@ -24,6 +25,9 @@ class Decision(NamedTuple):
 
     move: Move
     why: str = ""
+    why_phrases: tuple[Phrase, ...] = ()
+    """The why as catalogue phrases (worded one after the other, joined by "; "), so that a hint
+    can be shown in the player's language; empty when the bot gives none (``why`` is then shown)."""
 
 
 class Bot(ABC):

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from spite.bots.base import Bot, Decision
 from spite.cards import RANKS
+from spite.errors import Phrase
 from spite.malice import BUILD, DISCARD, PASS, STOCK, Move, Options, SeatView, State
 from spite.malice.determinize import determinize
 
@@ -92,6 +93,8 @@ class Plan:
     why: str
     nodes: int = 0
     alternatives: list[tuple[float, list[Move]]] = field(default_factory=list)
+    why_phrases: tuple[Phrase, ...] = ()
+    """``why`` as catalogue phrases (see :class:`~spite.bots.Decision`)."""
 
 
 def signature(view: SeatView) -> tuple[object, ...]:
@@ -249,7 +252,8 @@ def plan_turn(view: SeatView, rng: random.Random, *, max_nodes: int = 3000, keep
     assert view.seat is not None and view.seat == view.to_move
     plan = plan_from_state(determinize(view, rng), max_nodes=max_nodes, keep=keep, w=w)
     if not plan.moves:  # cannot happen in a live game: there is always an end move or a build play
-        return Plan([view.legal_moves[0]], [signature(view)], 0.0, "the only move", plan.nodes)
+        return Plan([view.legal_moves[0]], [signature(view)], 0.0, "the only move", plan.nodes,
+                    why_phrases=(Phrase("hint.only-move"),))
     return plan
 
 
@@ -322,7 +326,8 @@ def plan_from_state(state: State, *, max_nodes: int = 3000, keep: int = 0, w: We
     if not best:
         return Plan([], [], 0.0, "no move", nodes)
     score, moves, signatures = best[0]
-    plan = Plan(moves, signatures, score, _why(moves, score, start_stock, state, seat), nodes)
+    why, phrase = _why(moves, score)
+    plan = Plan(moves, signatures, score, why, nodes, why_phrases=(phrase,))
     if keep:
         plan.alternatives = [(s, m) for s, m, _ in best[:keep]]
     return plan
@@ -345,13 +350,16 @@ class _NoMove:
 _NO_MOVE: Move = _NoMove()  # type: ignore[assignment]
 
 
-def _why(moves: list[Move], score: float, start_stock: int, state: State, seat: int) -> str:
+def _why(moves: list[Move], score: float) -> tuple[str, Phrase]:
     plays = [m for m in moves if m.kind == BUILD]
+    n, points = len(plays), f"{score:.0f}"
     if any(m.source == STOCK for m in plays):
-        return f"reaches the stock top in {len(plays)} play{'s' if len(plays) != 1 else ''} (score {score:.0f})"
+        return (f"reaches the stock top in {n} play{'s' if n != 1 else ''} (score {points})",
+                Phrase("hint.reaches-stock", {"n": n, "score": points}))
     if plays:
-        return f"{len(plays)} build play{'s' if len(plays) != 1 else ''} then a discard (score {score:.0f})"
-    return f"the best discard (score {score:.0f})"
+        return (f"{n} build play{'s' if n != 1 else ''} then a discard (score {points})",
+                Phrase("hint.plays-then-discard", {"n": n, "score": points}))
+    return f"the best discard (score {points})", Phrase("hint.best-discard", {"score": points})
 
 
 class PlanningBot(Bot):
@@ -378,14 +386,14 @@ class PlanningBot(Bot):
             move = plan.moves[self._step]
             if move in view.legal_moves:
                 self._step += 1
-                return Decision(move, plan.why)
+                return Decision(move, plan.why, plan.why_phrases)
         plan = self.make_plan(view, rng, budget)
         self._plan, self._step = plan, 1
         move = plan.moves[0]
         if move not in view.legal_moves:  # never expected; keep the game going with a legal move
             self._plan = None
-            return Decision(view.legal_moves[0], "fallback")
-        return Decision(move, plan.why)
+            return Decision(view.legal_moves[0], "fallback", (Phrase("hint.fallback"),))
+        return Decision(move, plan.why, plan.why_phrases)
 
 
 class HeuristicBot(PlanningBot):

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from spite.bots.heuristic import DEFAULT_WEIGHTS, Plan, PlanningBot, Weights, plan_turn
 from spite.bots.search_fast import fast_plan
 from spite.cards import RANKS
-from spite.errors import OptionsError
+from spite.errors import OptionsError, Phrase
 from spite.malice import Move, Options, SeatView, State
 from spite.malice.determinize import determinize
 
@@ -159,6 +159,7 @@ class SearchBot(PlanningBot):
         pool = _distinct(view, alternatives, self.candidates)
         if len(pool) <= 1 or (budget <= 0 and not self.iterations):
             base.why = f"{base.why}; no alternative worth searching"
+            base.why_phrases = (*base.why_phrases, Phrase("hint.no-alternative"))
             return base
         seat = view.seat
         assert seat is not None
@@ -211,10 +212,13 @@ class SearchBot(PlanningBot):
         signatures = _signatures(view, best.moves)
         if best is favourite:
             why = f"{base.why}; no other plan did better in {samples} samples"
+            phrases = (*base.why_phrases, Phrase("hint.no-better", {"n": samples}))
         else:
             why = (f"beats the first plan by {gain:+.2f} stock cards (±{err:.2f}) over this turn and "
                    f"{self.horizon} more in {samples} samples")
-        return Plan(best.moves, signatures, best.prior, why, base.nodes)
+            phrases = (Phrase("hint.beats", {"gain": f"{gain:+.2f}", "err": f"{err:.2f}", "turns": self.horizon,
+                                             "n": samples}),)
+        return Plan(best.moves, signatures, best.prior, why, base.nodes, why_phrases=phrases)
 
 
 def _distinct(view: SeatView, alternatives: list[tuple[float, list[Move]]], count: int) -> list[_Candidate]:

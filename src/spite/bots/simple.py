@@ -7,6 +7,7 @@ import random
 
 from spite.bots.base import Bot, Decision
 from spite.cards import RANKS
+from spite.errors import Phrase
 from spite.malice import BUILD, DISCARD_PILE, STOCK, Move, SeatView
 
 __all__ = ["GreedyBot", "RandomBot", "UniformBot"]
@@ -28,7 +29,9 @@ class RandomBot(Bot):
 
     def decide(self, view: SeatView, rng: random.Random, budget: float | None = None) -> Decision:
         move = self.choose(view, rng, budget)
-        return Decision(move, "a random build play" if move.kind == BUILD else "a random turn end")
+        if move.kind == BUILD:
+            return Decision(move, "a random build play", (Phrase("hint.random-build"),))
+        return Decision(move, "a random turn end", (Phrase("hint.random-end"),))
 
 
 class UniformBot(Bot):
@@ -41,7 +44,7 @@ class UniformBot(Bot):
     name = "uniform"
 
     def decide(self, view: SeatView, rng: random.Random, budget: float | None = None) -> Decision:
-        return Decision(rng.choice(view.legal_moves), "a random legal move")
+        return Decision(rng.choice(view.legal_moves), "a random legal move", (Phrase("hint.random-move"),))
 
 
 def card_of(view: SeatView, move: Move) -> int:
@@ -75,7 +78,7 @@ class GreedyBot(Bot):
         builds = [m for m in moves if m.kind == BUILD]
         stock_plays = [m for m in builds if m.source == STOCK]
         if stock_plays:
-            return Decision(rng.choice(stock_plays), "the stock top can be played")
+            return Decision(rng.choice(stock_plays), "the stock top can be played", (Phrase("hint.stock-playable"),))
         top = view.stock_top(view.seat)
         target = RANKS[top] if top is not None else 0
         values = view.build_values()
@@ -88,10 +91,11 @@ class GreedyBot(Bot):
             if values[m.target] != target - 1 or target >= 13:
                 helpful.append(m)
         if helpful:
-            return Decision(rng.choice(helpful), "brings a build pile closer to the stock top")
+            return Decision(rng.choice(helpful), "brings a build pile closer to the stock top",
+                            (Phrase("hint.closer-to-stock"),))
         ends = [m for m in moves if m.kind != BUILD]
         if not ends:
-            return Decision(rng.choice(moves), "must play on")
+            return Decision(rng.choice(moves), "must play on", (Phrase("hint.must-play-on"),))
         def rank_for_discard(m: Move) -> int:
             if m.kind == 2:
                 return 0
@@ -100,4 +104,4 @@ class GreedyBot(Bot):
 
         best = max(rank_for_discard(m) for m in ends)
         choices = [m for m in ends if rank_for_discard(m) == best]
-        return Decision(rng.choice(choices), "discards its highest card")
+        return Decision(rng.choice(choices), "discards its highest card", (Phrase("hint.highest-discard"),))

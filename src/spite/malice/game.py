@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from spite.cards import format_cards
-from spite.errors import DealError, IllegalMoveError, MalformedRecordError
+from spite.errors import DealError, MalformedRecordError, refusal
 from spite.games import Game, GameState, Record, TurnEvent
 from spite.malice.options import PRESETS, Options
 from spite.malice.record import MaliceReplay, record_from_state, replay_malice, state_from_record
@@ -89,8 +89,10 @@ class MaliceGameState(GameState):
         state = self._state
         if state.result is None and seat != state.to_move:
             if not 0 <= seat < state.players:
-                raise IllegalMoveError(f"there is no seat {seat} (seats 0 to {state.players - 1})")
-            raise IllegalMoveError(f"it is seat {state.to_move}'s turn, not seat {seat}'s")
+                raise refusal(f"there is no seat {seat} (seats 0 to {state.players - 1})", "refuse.no-seat",
+                              seat=seat, count=state.players)
+            raise refusal(f"it is seat {state.to_move}'s turn, not seat {seat}'s", "refuse.not-your-turn",
+                          mover=state.to_move, seat=seat)
         played = state.play(move)
         events = [TurnEvent(0, "move", seat, played.move.text)]
         if played.completed_pile is not None:

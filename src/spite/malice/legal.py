@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from spite.cards import JOKER, KING, N_CODES, RANKS, WILD_RANK, describe_rank, format_card
+from spite.cards import JOKER, KING, N_CODES, RANKS, WILD_RANK, describe_rank, format_card, rank_param
+from spite.errors import Phrase
 from spite.malice.moves import DISCARD_PILE, HAND, STOCK, Move, build_move, discard_move, pass_move
 from spite.malice.options import Options
 
@@ -171,17 +172,21 @@ def end_moves(tables: MoveTables, hand: Sequence[int], stock_top: int | None,
 
 
 def blocking_play(tables: MoveTables, hand: Sequence[int], stock_top: int | None,
-                  discard_piles: Sequence[Sequence[int]], builds: Sequence[Sequence[int]]) -> str | None:
+                  discard_piles: Sequence[Sequence[int]], builds: Sequence[Sequence[int]]) -> tuple[str, Phrase] | None:
     """A legal build play of a non-wild card, said for a player (``no_blocking`` forbids ending the
-    turn while there is one); ``None`` if there is none."""
+    turn while there is one), in English and as the refusal's catalogue phrase (the whole "no
+    blocking: …" sentence); ``None`` if there is none."""
     value = tables.value
     needs = {len(p) + 1 for p in builds}
     if stock_top is not None and value[stock_top] in needs:
-        return f"your stock card {format_card(stock_top)} can be played"
+        return (f"your stock card {format_card(stock_top)} can be played",
+                Phrase("refuse.no-blocking.stock", {"card": format_card(stock_top)}))
     for card in hand:
         if value[card] in needs:
-            return f"{describe_rank(RANKS[card], tables.skipbo)} from your hand can be played"
+            return (f"{describe_rank(RANKS[card], tables.skipbo)} from your hand can be played",
+                    Phrase("refuse.no-blocking.hand", {"rank": rank_param(RANKS[card], tables.skipbo)}))
     for j, pile in enumerate(discard_piles):
         if pile and value[pile[-1]] in needs:
-            return f"the {format_card(pile[-1])} on your discard pile {j + 1} can be played"
+            return (f"the {format_card(pile[-1])} on your discard pile {j + 1} can be played",
+                    Phrase("refuse.no-blocking.discard", {"card": format_card(pile[-1]), "pile": j + 1}))
     return None

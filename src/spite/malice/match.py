@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from spite.cards import chance_rng
-from spite.errors import IllegalMoveError
+from spite.errors import refusal
 from spite.malice.options import Options
 from spite.malice.state import Result, State
 
@@ -93,7 +93,7 @@ class Match:
     def start_game(self) -> State:
         """Deal the next game."""
         if self.is_over:
-            raise IllegalMoveError("the match is over")
+            raise refusal("the match is over", "refuse.match-over")
         state = State.new(self.opts, self.game_seed(len(self.results)), first=self.next_starter())
         self._current = state
         return state
@@ -101,7 +101,7 @@ class Match:
     def finish_game(self, state: State) -> None:
         """Count a finished game into the match."""
         if state.result is None:
-            raise IllegalMoveError("the game is not over yet")
+            raise refusal("the game is not over yet", "refuse.game-not-over")
         result = state.result
         self.starters.append(state.initial["to_move"])
         self.results.append(result)

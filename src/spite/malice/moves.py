@@ -23,7 +23,7 @@ import re
 from typing import Final
 
 from spite.cards import RANK_TOKENS, WILD_RANK
-from spite.errors import IllegalMoveError
+from spite.errors import refusal
 
 __all__ = [
     "BUILD",
@@ -157,30 +157,31 @@ _SKIPBO_RANKS: Final = {str(n): n for n in range(1, 13)} | {"X": WILD_RANK}
 def parse_move(text: str, skipbo: bool = False) -> Move:
     """The move a text names (upper or lower case; ``T`` for ``10``); :class:`IllegalMoveError` if none."""
     if not isinstance(text, str):
-        raise IllegalMoveError(f"{text!r} is no move of this game")
+        raise refusal(f"{text!r} is no move of this game", "refuse.no-move", move=str(text))
     norm = text.strip().upper()
     if norm == "PASS":
         return pass_move(skipbo)
     m = _MOVE_RE.match(norm)
     if m is None:
-        raise IllegalMoveError(f"{text!r} is no move of this game")
+        raise refusal(f"{text!r} is no move of this game", "refuse.no-move", move=str(text))
     src, pile_s, rank_s, dst_kind, dst_s = m.groups()
     target = int(dst_s) - 1
     if not 0 <= target < MAX_PILES:
-        raise IllegalMoveError(f"{text!r} is no move of this game")
+        raise refusal(f"{text!r} is no move of this game", "refuse.no-move", move=str(text))
     if src.startswith("H"):
         table = _SKIPBO_RANKS if skipbo else _STD_RANKS
         rank = table.get(rank_s)
         if rank is None:
-            raise IllegalMoveError(f"{text!r} is no move of this game")
+            raise refusal(f"{text!r} is no move of this game", "refuse.no-move", move=str(text))
         if dst_kind == "D":
             return discard_move(rank, target, skipbo=skipbo)
         return build_move(HAND, target, rank=rank, skipbo=skipbo)
     if dst_kind == "D":
-        raise IllegalMoveError(f"{text!r} is no move of this game: only hand cards go onto discard piles")
+        raise refusal(f"{text!r} is no move of this game: only hand cards go onto discard piles",
+                      "refuse.discard-from-hand", move=text)
     if src == "S":
         return build_move(STOCK, target, skipbo=skipbo)
     pile = int(pile_s) - 1
     if not 0 <= pile < MAX_PILES:
-        raise IllegalMoveError(f"{text!r} is no move of this game")
+        raise refusal(f"{text!r} is no move of this game", "refuse.no-move", move=str(text))
     return build_move(DISCARD_PILE, target, pile=pile, skipbo=skipbo)

@@ -32,9 +32,10 @@ from spite.cards import (
     format_card,
     format_cards,
     multiset_difference,
+    rank_param,
     shuffle_cards,
 )
-from spite.errors import ChanceError, DealError, IllegalMoveError, MissingChanceError
+from spite.errors import ChanceError, DealError, IllegalMoveError, MissingChanceError, Phrase, refusal
 from spite.malice.legal import MoveTables, blocking_play, move_tables
 from spite.malice.legal import build_moves as _build_moves
 from spite.malice.legal import end_moves as _end_moves
@@ -460,7 +461,7 @@ class State:
             return False
         return True
 
-    def _blocking_play(self) -> str | None:
+    def _blocking_play(self) -> tuple[str, Phrase] | None:
         """A legal build play of a non-wild card (no_blocking forbids ending the turn while there is one)."""
         seat = self.to_move
         stock = self.stock_of(seat)
@@ -482,60 +483,74 @@ class State:
         """Raise :class:`IllegalMoveError` with a player's reason unless ``move`` is legal now."""
         opts = self.opts
         if self.result is not None:
-            raise IllegalMoveError("the game is over")
+            raise refusal("the game is over", "refuse.game-over")
         seat = self.to_move
         if move.kind == BUILD:
             b = move.target
             if b >= opts.build_piles:
-                raise IllegalMoveError(f"there is no build pile {b + 1} (there are {opts.build_piles})")
+                raise refusal(f"there is no build pile {b + 1} (there are {opts.build_piles})",
+                              "refuse.no-build-pile", pile=b + 1, count=opts.build_piles)
             need = len(self.builds[b]) + 1
             if move.source == STOCK:
                 stock = self.stock_of(seat)
                 card = stock[-1]
                 where = "your stock card"
+                source = "stock"
+                params: dict[str, str | int] = {"card": format_card(card)}
             elif move.source == HAND:
                 card = self._hand_card(seat, move.rank)
                 where = ""
+                source = "hand"
+                params = {"rank": rank_param(RANKS[card], opts.skipbo)}
             else:
                 j = move.pile
                 if j >= opts.discard_piles:
-                    raise IllegalMoveError(f"there is no discard pile {j + 1} (there are {opts.discard_piles})")
+                    raise refusal(f"there is no discard pile {j + 1} (there are {opts.discard_piles})",
+                                  "refuse.no-discard-pile", pile=j + 1, count=opts.discard_piles)
                 pile = self.discards[seat][j]
                 if not pile:
-                    raise IllegalMoveError(f"your discard pile {j + 1} is empty")
+                    raise refusal(f"your discard pile {j + 1} is empty", "refuse.discard-empty", pile=j + 1)
                 card = pile[-1]
                 where = f"the top of your discard pile {j + 1},"
+                source = "discard"
+                params = {"card": format_card(card), "from": j + 1}
             v = self._value[card]
             if v != 0 and v != need:
                 what = f"{where} {format_card(card)}" if where else self._name(card)
                 if v > COMPLETE:
-                    raise IllegalMoveError(f"{what} cannot go on a build pile: kings are not wild in this game")
-                raise IllegalMoveError(
-                    f"{what} cannot go on build pile {b + 1}, it needs {describe_rank(need, opts.skipbo)}")
+                    raise refusal(f"{what} cannot go on a build pile: kings are not wild in this game",
+                                  f"refuse.king-not-wild.{source}", **params)
+                raise refusal(f"{what} cannot go on build pile {b + 1}, it needs {describe_rank(need, opts.skipbo)}",
+                              f"refuse.needs.{source}", **params, pile=b + 1, need=rank_param(need, opts.skipbo))
             return
         if move.kind == DISCARD:
             d = move.target
             if d >= opts.discard_piles:
-                raise IllegalMoveError(f"there is no discard pile {d + 1} (there are {opts.discard_piles})")
+                raise refusal(f"there is no discard pile {d + 1} (there are {opts.discard_piles})",
+                              "refuse.no-discard-pile", pile=d + 1, count=opts.discard_piles)
             card = self._hand_card(seat, move.rank)
             if RANKS[card] == 1 and not opts.discard_aces:
-                raise IllegalMoveError(f"{self._name(card)} may not be discarded")
+                raise refusal(f"{self._name(card)} may not be discarded", "refuse.no-discard-ace",
+                              rank=rank_param(1, opts.skipbo))
             if opts.no_blocking:
-                reason = self._blocking_play()
-                if reason is not None:
-                    raise IllegalMoveError(f"no blocking: you may not end your turn while {reason}")
+                blocking = self._blocking_play()
+                if blocking is not None:
+                    raise IllegalMoveError(f"no blocking: you may not end your turn while {blocking[0]}",
+                                           phrase=blocking[1])
             return
         # pass
         if self.end_moves() != [self._tables.pass_move]:
-            if opts.no_blocking and (reason := self._blocking_play()) is not None:
-                raise IllegalMoveError(f"no blocking: you may not end your turn while {reason}")
-            raise IllegalMoveError("you may pass only when you have no card that may be discarded")
+            if opts.no_blocking and (blocking := self._blocking_play()) is not None:
+                raise IllegalMoveError(f"no blocking: you may not end your turn while {blocking[0]}",
+                                       phrase=blocking[1])
+            raise refusal("you may pass only when you have no card that may be discarded", "refuse.pass")
 
     def _hand_card(self, seat: int, rank: int) -> int:
         for card in self.hands[seat]:
             if RANKS[card] == rank:
                 return card
-        raise IllegalMoveError(f"you hold no {describe_rank(rank, self.opts.skipbo).split(' ', 1)[1]}")
+        raise refusal(f"you hold no {describe_rank(rank, self.opts.skipbo).split(' ', 1)[1]}", "refuse.not-in-hand",
+                      rank=rank_param(rank, self.opts.skipbo))
 
     # ================================================================== playing
     def play(self, move: Move | str) -> Played:
@@ -547,7 +562,7 @@ class State:
         if isinstance(move, str) or move.skipbo != self.opts.skipbo:
             move = self._as_move(move)
         if self.result is not None:
-            raise IllegalMoveError("the game is over")
+            raise refusal("the game is over", "refuse.game-over")
         seat = self.to_move
         kind = move.kind
         shuffles = self.shuffles
@@ -748,7 +763,7 @@ class State:
     def undo(self) -> Move:
         """Take back the last move and return it; the state is exactly as before that move."""
         if not self.history:
-            raise IllegalMoveError("there is no move to undo")
+            raise refusal("there is no move to undo", "refuse.nothing-to-undo")
         (move, seat, card, hand_pos, completed, drew, turn_end, _, _, turn, idle_turns, played_this_turn,
          shuffles) = self.history.pop()
         ply = len(self.history)

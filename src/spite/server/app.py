@@ -20,6 +20,7 @@ from fastapi import Depends, FastAPI, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 
+from spite.errors import Phrase
 from spite.games import get_game
 from spite.records import record_from_json
 from spite.server import db
@@ -272,7 +273,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         sender = asyncio.create_task(conn.run_sender(), name="ws-sender")
         if sockets.get(address, 0) >= config.max_sockets:
             # accepted first so the client hears why (a refused handshake tells nothing)
-            conn.error("too-many-sockets", f"at most {config.max_sockets} open connections from one address")
+            conn.error("too-many-sockets", f"at most {config.max_sockets} open connections from one address",
+                       phrase=Phrase("error.too-many-sockets.max", {"n": config.max_sockets}))
             conn.close(1008)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(sender, 2.0)
@@ -288,7 +290,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                     try:
                         message = await asyncio.wait_for(websocket.receive(), max(0.0, left))
                     except TimeoutError:
-                        conn.error("hello-timeout", f"say hello within {config.hello_timeout:g} s of connecting")
+                        conn.error("hello-timeout", f"say hello within {config.hello_timeout:g} s of connecting",
+                                   phrase=Phrase("error.hello-timeout.in", {"s": f"{config.hello_timeout:g}"}))
                         conn.close(1008)
                         break
                 if message["type"] == "websocket.disconnect":

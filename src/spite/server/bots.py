@@ -27,6 +27,7 @@ from collections import OrderedDict
 from typing import Any
 
 from spite.bots import LEVELS, Bot, make_bot
+from spite.errors import Phrase
 from spite.malice import SeatView
 from spite.malice.moves import parse_move
 
@@ -93,8 +94,9 @@ def decide(key: tuple[str, int, str], spec: str, fields: dict[str, Any], legal: 
     return decision.move.text, decision.why, time.perf_counter() - t0
 
 
-def hint(spec: str, fields: dict[str, Any], legal: list[str], rng_seed: str) -> tuple[str, str]:
-    """Worker side: what a fresh bot of ``spec`` would play in the view, and why (one line)."""
+def hint(spec: str, fields: dict[str, Any], legal: list[str], rng_seed: str) -> tuple[str, str, list[Phrase]]:
+    """Worker side: what a fresh bot of ``spec`` would play in the view, and why (one line, and as
+    catalogue phrases)."""
     view = _unpack(fields, legal)
     bot = make_bot(spec)
     try:
@@ -106,7 +108,8 @@ def hint(spec: str, fields: dict[str, Any], legal: list[str], rng_seed: str) -> 
         if close is not None:
             close()
     why = " ".join(decision.why.split()) or "the bot's choice"
-    return decision.move.text, why
+    phrases = list(decision.why_phrases) or ([] if decision.why.strip() else [Phrase("hint.bots-choice")])
+    return decision.move.text, why, phrases
 
 
 def forget(table_id: str) -> None:
@@ -179,7 +182,7 @@ class BotRunner:
         return text, False
 
     async def hint(self, table_id: str, level: str, view: SeatView, rng_seed: str,
-                   budget: float = 0.3) -> tuple[str, str]:
+                   budget: float = 0.3) -> tuple[str, str, list[Phrase]]:
         """What a bot of ``level`` would play in ``view`` (a person's seat to move) and why, thought
         out in the table's worker within ``budget`` seconds (capped by the runner's). Raises
         :class:`TimeoutError` or the bot's error when there is no answer."""

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 from pydantic import BaseModel
 
-from spite.server.protocol import ErrorMessage
+from spite.errors import Phrase
+from spite.server.protocol import ErrorMessage, Words
 
 if TYPE_CHECKING:
     from starlette.websockets import WebSocket
@@ -88,11 +89,15 @@ class Connection(Generic[T]):
             log.warning("a client reads too slowly (%d messages waiting); closing it", self._queue.qsize())
             self.close(1008)
 
-    def error(self, code: str, message: str, *, msg_id: str | None = None, version: int | None = None) -> None:
+    def error(self, code: str, message: str, *, msg_id: str | None = None, version: int | None = None,
+              phrase: Phrase | None = None) -> None:
         """Queue an error message (text a client sent, echoed in it, cannot break the frame: a lone
-        surrogate is no UTF-8 and would make the JSON unsendable, so it becomes "?")."""
+        surrogate is no UTF-8 and would make the JSON unsendable, so it becomes "?"). ``phrase`` is
+        the message as a catalogue key and parameters (``error.CODE`` when not given)."""
+        phrase = phrase or Phrase(f"error.{code}")
+        params = {k: _utf8(v) if isinstance(v, str) else v for k, v in phrase.params.items()}
         self.send(ErrorMessage(code=code, message=_utf8(message), id=None if msg_id is None else _utf8(msg_id),  # type: ignore[arg-type]
-                               stateVersion=version))
+                               stateVersion=version, words=Words(key=phrase.key, params=params)))
 
     def close(self, code: int = 1000) -> None:
         """Send what is queued, then close."""

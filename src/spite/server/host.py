@@ -39,7 +39,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel
 
-from spite.errors import IllegalMoveError, SpiteError
+from spite.errors import IllegalMoveError, Phrase, SpiteError
 from spite.games import Event, GameState, Record, get_game
 from spite.server.bots import BotRunner
 from spite.server.config import ServerConfig
@@ -55,6 +55,7 @@ from spite.server.protocol import (
     TableInfo,
     TableMessage,
     Welcome,
+    Words,
 )
 from spite.server.store import Store, StoredTable
 
@@ -450,10 +451,11 @@ class Table:
         for conn in self.connections():
             conn.send(text)
 
-    def tell(self, kind: str, seat: int | None, text: str) -> None:
-        """Tell everyone what changed at the table (with the table as it is now; a match's score too)."""
-        self.broadcast(TableMessage(table=self.info(), event=TableEvent(kind=kind, seat=seat, text=text),  # type: ignore[arg-type]
-                                    **self.play.score_fields()))
+    def tell(self, kind: str, seat: int | None, text: str, /, **params: str | int) -> None:
+        """Tell everyone what changed at the table (with the table as it is now; a match's score too):
+        ``text`` in English, ``params`` the values of the catalogue's ``event.KIND`` message."""
+        event = TableEvent(kind=kind, seat=seat, text=text, words=Words(key=f"event.{kind}", params=params))  # type: ignore[arg-type]
+        self.broadcast(TableMessage(table=self.info(), event=event, **self.play.score_fields()))
 
     def game_over(self) -> GameOver:
         """The ``gameOver`` message of the game just ended."""
@@ -502,9 +504,11 @@ class Table:
                 seat.level = None
                 self.play.seat_changed()
                 log.info("table %s: %s is back at seat %d; the bot leaves", self.id, seat.player, seat.seat)
-                self.tell("returned", seat.seat, f"{seat.player} is back at seat {seat.seat}; the bot leaves")
+                self.tell("returned", seat.seat, f"{seat.player} is back at seat {seat.seat}; the bot leaves",
+                          name=seat.player or "", seat=seat.seat)
             elif first:
-                self.tell("connected", seat.seat, f"{seat.player} is at seat {seat.seat}")
+                self.tell("connected", seat.seat, f"{seat.player} is at seat {seat.seat}", name=seat.player or "",
+                          seat=seat.seat)
 
     async def detach(self, conn: Conn) -> None:
         """A connection went away. A seat left with no connection starts its grace time."""
@@ -520,7 +524,8 @@ class Table:
                 return
             grace = self.config.grace_seconds
             self.tell("disconnected", seat.seat,
-                      f"{seat.player} dropped from seat {seat.seat}; a bot takes over in {grace:g} s")
+                      f"{seat.player} dropped from seat {seat.seat}; a bot takes over in {grace:g} s",
+                      name=seat.player or "", seat=seat.seat, s=f"{grace:g}")
             if self.status == "playing":
                 self._start_grace(seat)
 
@@ -549,20 +554,23 @@ class Table:
             log.info("table %s: seat %d (%s) gone for %g s; a %s bot takes it", self.id, seat.seat, seat.player,
                      grace, level)
             self.tell("takeover", seat.seat,
-                      f"{seat.player} did not come back within {grace:g} s: a {level} bot plays seat {seat.seat}")
+                      f"{seat.player} did not come back within {grace:g} s: a {level} bot plays seat {seat.seat}",
+                      name=seat.player or "", seat=seat.seat, s=f"{grace:g}", level=level)
         self.play.schedule()
 
     # ------------------------------------------------------------------ requests
     async def player_move(self, conn: Conn, move: str, version: int, msg_id: str | None) -> None:
         """A move sent by a seat's connection: checked, played, stored, acknowledged, broadcast."""
         if conn.seat is None:
-            conn.error("not-your-seat", "spectators cannot move", msg_id=msg_id, version=self.version)
+            conn.error("not-your-seat", "spectators cannot move", msg_id=msg_id, version=self.version,
+                       phrase=Phrase("error.not-your-seat.spectator"))
             return
         async with self.lock:
             if self.refuse_move(conn, msg_id) or not self.play.may_move(conn, version, msg_id):
                 pass
             elif conn.seat not in (to_act := self.state.to_act()):
-                conn.error("not-your-turn", f"it is seat {to_act[0]}'s turn", msg_id=msg_id, version=self.version)
+                conn.error("not-your-turn", f"it is seat {to_act[0]}'s turn", msg_id=msg_id, version=self.version,
+                           phrase=Phrase("error.not-your-turn.seat", {"seat": to_act[0]}))
             else:
                 await self.apply(conn.seat, move, conn=conn, msg_id=msg_id)
         self.play.poke()
@@ -578,7 +586,8 @@ class Table:
         elif self.status != "playing" or self.state.is_over:
             conn.error("game-over", "the game is over", msg_id=msg_id, version=self.version)
         elif seat.controller != "person" or conn not in seat.conns:
-            conn.error("not-your-seat", "a bot plays this seat now", msg_id=msg_id, version=self.version)
+            conn.error("not-your-seat", "a bot plays this seat now", msg_id=msg_id, version=self.version,
+                       phrase=Phrase("error.not-your-seat.bot"))
         else:
             return False
         return True
@@ -597,7 +606,7 @@ class Table:
             lacking = [noun for _, noun, proto in _REQUESTS if not isinstance(play, proto)]
             what = ", ".join(lacking[:-1]) + (" or " if len(lacking) > 1 else "") + lacking[-1]
             conn.error("bad-message", f"{kind}: {self.title} tables have no {what}", msg_id=msg_id,
-                       version=self.version)
+                       version=self.version, phrase=Phrase(f"error.no-{kind}"))
 
     # ------------------------------------------------------------------ the path of a move
     async def apply(self, seat: int | None, move: str | None, *, conn: Conn | None = None, msg_id: str | None = None,
@@ -610,11 +619,12 @@ class Table:
         now = self.play.now_ms()
         events: list[Event] = list(state.advance(now))
         outcome, reason, played = "idle", "", move or ""
+        refused: Phrase | None = None
         if seat is not None and move is not None:
             try:
                 done = state.apply(seat, move, now)
             except IllegalMoveError as exc:
-                outcome, reason = "refused", str(exc)
+                outcome, reason, refused = "refused", str(exc), exc.phrase
             else:
                 outcome = "ok"
                 if done and done[0].kind == "move":
@@ -633,7 +643,7 @@ class Table:
                 conn.send(Ack(id=msg_id, move=played, stateVersion=self.version, t=self.play.ack_time(now)))
             elif outcome == "refused":
                 conn.error("too-late" if reason.startswith("too late") else "illegal", reason, msg_id=msg_id,
-                           version=self.version)
+                           version=self.version, phrase=refused or Phrase("error.illegal"))
         if not events:
             return outcome, reason
         last = LastMove(seat=seat, move=played, byBot=by_bot) if outcome == "ok" and seat is not None else None

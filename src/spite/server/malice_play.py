@@ -30,13 +30,14 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from spite.errors import Phrase
 from spite.games import Event, GameState, Record
 from spite.malice import Match, Options, Result, State
 from spite.malice.game import MaliceGameState
 from spite.malice.record import positions
 from spite.server.config import BOT_LEVELS
 from spite.server.host import Conn, Ending, LobbyError, Opening, ServerGame, Table, TablePlay
-from spite.server.protocol import Ack, HintMessage, LastMove, MatchInfo
+from spite.server.protocol import Ack, HintMessage, LastMove, MatchInfo, Words
 from spite.server.store import Store, StoredTable
 
 __all__ = ["SERVER", "MalicePlay", "MaliceServer", "match_from_json", "match_json", "undo_floor_of", "wants_match"]
@@ -249,7 +250,8 @@ class MalicePlay(TablePlay):
         """``undo`` from a seat's connection: take back its last move if the rules allow (the module's text)."""
         table = self.table
         if conn.seat is None:
-            conn.error("not-your-seat", "spectators cannot undo", msg_id=msg_id, version=table.version)
+            conn.error("not-your-seat", "spectators cannot undo", msg_id=msg_id, version=table.version,
+                       phrase=Phrase("error.not-your-seat.spectator"))
             return
         async with table.lock:
             if table.refuse_move(conn, msg_id):
@@ -260,10 +262,12 @@ class MalicePlay(TablePlay):
                            f"{version}); sync and choose again", msg_id=msg_id, version=table.version)
             elif to_move != conn.seat:
                 conn.error("not-your-turn", f"it is seat {to_move}'s turn: only the seat to move may take "
-                           "back its own last move", msg_id=msg_id, version=table.version)
+                           "back its own last move", msg_id=msg_id, version=table.version,
+                           phrase=Phrase("error.not-your-turn.seat", {"seat": to_move}))
             elif not self.can_undo(conn.seat):
                 conn.error("nothing-to-undo", "nothing to undo: only build plays of this turn, until a hidden card "
-                           "shows (a stock play, a refilled hand)", msg_id=msg_id, version=table.version)
+                           "shows (a stock play, a refilled hand)", msg_id=msg_id, version=table.version,
+                           phrase=Phrase("refuse.nothing-to-undo"))
             else:
                 await self._undo(conn.seat, conn, msg_id)
 
@@ -302,25 +306,29 @@ class MalicePlay(TablePlay):
         from this seat's view only), answered to this connection alone."""
         table = self.table
         if conn.seat is None:
-            conn.error("not-your-seat", "spectators get no hints", msg_id=msg_id, version=table.version)
+            conn.error("not-your-seat", "spectators get no hints", msg_id=msg_id, version=table.version,
+                       phrase=Phrase("error.not-your-seat.spectator"))
             return
         async with table.lock:
             if table.refuse_move(conn, msg_id):
                 return
             if self.engine.to_move != conn.seat:
                 conn.error("not-your-turn", f"it is seat {self.engine.to_move}'s turn", msg_id=msg_id,
-                           version=table.version)
+                           version=table.version,
+                           phrase=Phrase("error.not-your-turn.seat", {"seat": self.engine.to_move}))
                 return
             view = self.engine.view(conn.seat)
             version = table.version
         try:
-            move, why = await table.services.bots.hint(table.id, table.config.hint_level, view,
+            move, why, phrases = await table.services.bots.hint(table.id, table.config.hint_level, view,
                                                        f"{table.id}:hint:{version}")
         except Exception as exc:
             log.warning("table %s: no hint for seat %d (%s)", table.id, conn.seat, exc.__class__.__name__)
-            conn.error("internal", "no hint this time: the bot did not answer", msg_id=msg_id, version=table.version)
+            conn.error("internal", "no hint this time: the bot did not answer", msg_id=msg_id, version=table.version,
+                       phrase=Phrase("error.no-hint-answer"))
             return
-        conn.send(HintMessage(move=move, why=why, stateVersion=version, id=msg_id))
+        conn.send(HintMessage(move=move, why=why, stateVersion=version, id=msg_id,
+                              whyWords=[Words(key=p.key, params=dict(p.params)) for p in phrases]))
 
     # ------------------------------------------------------------------ match play
     def game_between(self) -> None:
@@ -337,19 +345,22 @@ class MalicePlay(TablePlay):
         """``next``: a seat is ready for the match's next game; it begins when every person seat is."""
         table = self.table
         if conn.seat is None:
-            conn.error("not-your-seat", "spectators do not start games", msg_id=msg_id, version=table.version)
+            conn.error("not-your-seat", "spectators do not start games", msg_id=msg_id, version=table.version,
+                       phrase=Phrase("error.not-your-seat.spectator"))
             return
         async with table.lock:
             if not self.between_games():
-                what = ("this table plays a single game" if self.match is None else
-                        "the match is over" if self.match.is_over or table.status != "playing" else
-                        "a game is in play")
+                why = ("single" if self.match is None else
+                       "match-over" if self.match.is_over or table.status != "playing" else "in-play")
+                what = {"single": "this table plays a single game", "match-over": "the match is over",
+                        "in-play": "a game is in play"}[why]
                 conn.error("no-next-game", f"there is no next game to start: {what}", msg_id=msg_id,
-                           version=table.version)
+                           version=table.version, phrase=Phrase(f"error.no-next-game.{why}"))
                 return
             seat = table.seats[conn.seat]
             if seat.controller != "person" or conn not in seat.conns:
-                conn.error("not-your-seat", "a bot plays this seat now", msg_id=msg_id, version=table.version)
+                conn.error("not-your-seat", "a bot plays this seat now", msg_id=msg_id, version=table.version,
+                           phrase=Phrase("error.not-your-seat.bot"))
                 return
             if seat.seat in self.ready:
                 return
@@ -357,7 +368,8 @@ class MalicePlay(TablePlay):
             if self._everyone_ready():
                 await self._next_game()
             else:
-                table.tell("ready", seat.seat, f"{seat.player} is ready for the next game")
+                table.tell("ready", seat.seat, f"{seat.player} is ready for the next game", name=seat.player or "",
+                           seat=seat.seat)
 
     def _everyone_ready(self) -> bool:
         return all(s.controller != "person" or s.seat in self.ready for s in self.table.seats)
@@ -434,7 +446,8 @@ class MalicePlay(TablePlay):
         starter = table.seats[state.to_move]
         log.info("table %s: game %d of the match begins (seat %d first)", table.id, game, state.to_move)
         table.tell("next-game", state.to_move, f"game {game} of the match begins: "
-                   f"{starter.player or starter.player_name()} (seat {state.to_move}) plays first")
+                   f"{starter.player or starter.player_name()} (seat {state.to_move}) plays first",
+                   game=game, name=starter.player or starter.player_name(), seat=state.to_move)
         table.broadcast_state(None)
         self.schedule()
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from spite.errors import OptionsError
+from spite.errors import OptionsError, Phrase
 from spite.games import game_names, get_game, has_hook, load_hook
 from spite.server.bots import BotRunner
 from spite.server.config import ServerConfig
@@ -262,7 +262,7 @@ class Manager:
                 await self.store.write(write)
             seat.player, seat.token_hash, seat.controller = name, digest, "person"
             log.info("table %s: %s took seat %d", table.id, name, seat.seat)
-            table.tell("joined", seat.seat, f"{name} took seat {seat.seat}")
+            table.tell("joined", seat.seat, f"{name} took seat {seat.seat}", name=name, seat=seat.seat)
             if starts:
                 table.status = "playing"
                 log.info("table %s: every seat is taken; the game starts", table.id)
@@ -286,7 +286,7 @@ class Manager:
         if not conn.allow():
             if conn.should_tell_flood():
                 conn.error("flood", f"too many messages from your address: at most {self.config.rate:g} a second",
-                           version=version)
+                           version=version, phrase=Phrase("error.flood.rate", {"n": f"{self.config.rate:g}"}))
             if conn.flooded > 20 * self.config.burst:
                 log.warning("table %s: closing a connection that keeps flooding", table_id)
                 conn.close(1008)
@@ -295,7 +295,8 @@ class Manager:
             conn.error("bad-message", "messages are JSON text frames", version=version)
             return
         if len(raw) > self.config.max_message:
-            conn.error("too-long", f"a message may have at most {self.config.max_message} bytes", version=version)
+            conn.error("too-long", f"a message may have at most {self.config.max_message} bytes", version=version,
+                       phrase=Phrase("error.too-long.max", {"n": self.config.max_message}))
             return
         try:
             data = json.loads(raw)
@@ -357,9 +358,11 @@ class Manager:
             found = await self.store.read(lambda c: Store.table_summary(c, table_id))
             if found is not None and found["game_id"] is not None:
                 conn.error("no-table", f"table {table_id} has finished; its record is "
-                           f"/api/games/{found['game_id']}/record")
+                           f"/api/games/{found['game_id']}/record",
+                           phrase=Phrase("error.no-table.finished"))
             else:
-                conn.error("no-table", f"there is no table {table_id} being played")
+                conn.error("no-table", f"there is no table {table_id} being played",
+                           phrase=Phrase("error.no-table"))
             conn.close(1008)
             return
         if msg.spectate:

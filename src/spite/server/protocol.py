@@ -246,6 +246,16 @@ class Clock(_Msg):
                                         "(absent for Speed, which is one round).")
 
 
+class Words(_Msg):
+    """A message for a person as a key of the message catalogue (``/static/messages/en.json``,
+    ``de.json``) and its parameters: clients word it in the player's language (docs/protocol.md,
+    "Words"). The English ``text``/``message``/``why`` next to it stays for logs and old clients."""
+
+    key: str = Field(description="A key of the message catalogue, e.g. 'refuse.needs.hand'.")
+    params: dict[str, str | int] = Field(default_factory=dict,
+                                         description="The values of the message's placeholders.")
+
+
 class TableEvent(_Msg):
     """What changed at a table."""
 
@@ -253,6 +263,7 @@ class TableEvent(_Msg):
                   "next-game"]
     seat: int | None = None
     text: str
+    words: Words | None = Field(default=None, description="``text`` as a catalogue key (event.KIND) and parameters.")
 
 
 # ====================================================================== server → client
@@ -324,6 +335,9 @@ class HintMessage(_Msg):
     why: str = Field(description="One line on why.")
     stateVersion: int = Field(description="The position the hint is for (it may have changed since).")
     id: str | None = None
+    whyWords: list[Words] = Field(default_factory=list,
+                                  description="``why`` as catalogue phrases, worded in order and joined by '; ' "
+                                  "(empty when the bot gives none: show ``why``).")
 
 
 class Pong(_Msg):
@@ -349,6 +363,8 @@ class ErrorMessage(_Msg):
     message: str = Field(description="One line for a person.")
     id: str | None = None
     stateVersion: int | None = None
+    words: Words | None = Field(default=None, description="``message`` as a catalogue key and parameters: a "
+                                "refusal's reason (refuse.…) or error.CODE.")
 
 
 # ====================================================================== REST

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from spite.bots.reflex import ReflexBot, make_reflex_bot
-from spite.errors import OptionsError
+from spite.errors import OptionsError, Phrase
 from spite.games import Event, GameState, Record
 from spite.server.config import BOT_LEVELS
 from spite.server.host import Conn, LobbyError, Seat, ServerGame, Table, TablePlay
@@ -156,7 +156,7 @@ class SpitPlay(TablePlay):
         wait = self.starts_in_ms() if self.table.status == "playing" else 0
         if wait:
             conn.error("not-started", f"the game starts in {wait / 1000:.1f} s", msg_id=msg_id,
-                       version=self.table.version)
+                       version=self.table.version, phrase=Phrase("error.not-started.in", {"s": f"{wait / 1000:.1f}"}))
             return False
         return True
 

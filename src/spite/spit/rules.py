@@ -17,7 +17,7 @@ import re
 from typing import Final
 
 from spite.cards import RANK_TOKENS, RANKS, WILD_RANK, describe_rank
-from spite.errors import IllegalMoveError
+from spite.errors import refusal
 
 __all__ = [
     "HAND",
@@ -73,6 +73,21 @@ def fits(card: int, top: int, wrap: str) -> bool:
     return rc - rt == 1 or rt - rc == 1
 
 
+def needed_ranks(top: int, wrap: str, jokers: bool) -> list[str]:
+    """The rank tokens a center pile showing ``top`` takes (a message parameter, ``X`` a joker);
+    empty when nothing but a joker goes there and the deck has none."""
+    rt = RANKS[top]
+    if rt == WILD_RANK:
+        return [tok for tok in RANK_TOKENS if tok]
+    if wrap == "full":
+        wanted = [(rt - 2) % 13 + 1, rt % 13 + 1]
+    elif rt == 1:
+        wanted = []
+    else:
+        wanted = [r for r in (rt - 1, rt + 1) if 2 <= r <= 13] + ([1] if rt in (2, 13) else [])
+    return [RANK_TOKENS[r] for r in sorted(set(wanted))] + (["X"] if jokers else [])
+
+
 def needs(top: int, wrap: str, jokers: bool) -> str:
     """What a center pile showing ``top`` takes, as a player says it ("a 6 or an 8")."""
     rt = RANKS[top]
@@ -97,7 +112,7 @@ def parse_move(text: str, game: str) -> Move:
     checked here: the state knows how many there are).
     """
     if not isinstance(text, str):
-        raise IllegalMoveError(f"{text!r} is not a move")
+        raise refusal(f"{text!r} is not a move", "refuse.no-move", move=repr(text))
     norm = " ".join(text.upper().split())
     if norm == "SPIT":
         return (SPIT, 0, 0)
@@ -105,7 +120,8 @@ def parse_move(text: str, game: str) -> Move:
         m = _HAND_RE.fullmatch(norm)
         if m:
             return (HAND, _RANK_OF[m.group(1)], int(m.group(2)))
-        raise IllegalMoveError(f"{text!r} is not a Speed move (moves look like H7-C1, HK-C2, spit)")
+        raise refusal(f"{text!r} is not a Speed move (moves look like H7-C1, HK-C2, spit)", "refuse.speed.no-move",
+                      move=text)
     m = _TABLEAU_RE.fullmatch(norm)
     if m:
         kind = PLAY if m.group(2) == "C" else SLOT
@@ -113,7 +129,8 @@ def parse_move(text: str, game: str) -> Move:
     m = _SLAP_RE.fullmatch(norm)
     if m:
         return (SLAP, 0, int(m.group(1)))
-    raise IllegalMoveError(f"{text!r} is not a Spit move (moves look like T3-C1, T2-T5, spit, slap C2)")
+    raise refusal(f"{text!r} is not a Spit move (moves look like T3-C1, T2-T5, spit, slap C2)", "refuse.spit.no-move",
+                  move=text)
 
 
 def format_move(move: Move) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from spite.cards import RANK_TOKENS, RANKS, format_cards
-from spite.errors import IllegalMoveError, MalformedRecordError, MissingChanceError
+from spite.errors import IllegalMoveError, MalformedRecordError, MissingChanceError, Phrase, refusal
 from spite.spit.deals import SPEED_HAND, SpeedDeal, parse_shuffle, parse_speed_deal, seeded_sides, seeded_speed_start
 from spite.spit.options import SpitOptions
 from spite.spit.rules import HAND, SPIT, Move, fits
@@ -163,7 +163,8 @@ class SpeedState(RealtimeState):
         hand = self.hands[seat]
         idx = next((i for i, c in enumerate(hand) if RANKS[c] == rank_), None)
         if idx is None:
-            raise IllegalMoveError(f"you have no {RANK_TOKENS[rank_]} in your hand")
+            raise refusal(f"you have no {RANK_TOKENS[rank_]} in your hand", "refuse.not-in-hand",
+                          rank=RANK_TOKENS[rank_])
         self._common_play_checks(center_no)
         card = hand[idx]
         if not fits(card, self.centers[center_no - 1][-1], self.options.wrap):
@@ -239,13 +240,14 @@ class SpeedState(RealtimeState):
         self._after_flip(placed, events)
         self._settle(events)
 
-    def _play_hint(self, seat: int) -> str:
+    def _play_hint(self, seat: int) -> tuple[str, Phrase]:
         wrap = self.options.wrap
         for card in self.hands[seat]:
             for j, center in enumerate(self.centers):
                 if center and fits(card, center[-1], wrap):
-                    return f"your {format_cards([card])[0]} fits on center {j + 1}"
-        return "the other player can still play"
+                    return (f"your {format_cards([card])[0]} fits on center {j + 1}",
+                            Phrase("refuse.spit.not-stuck.hand", {"card": format_cards([card])[0], "center": j + 1}))
+        return "the other player can still play", Phrase("refuse.spit.not-stuck.other")
 
     def _time_tiebreak(self) -> int | None:
         return self.last_center_player
@@ -256,5 +258,5 @@ class SpeedState(RealtimeState):
     def _auto_slap(self, events: list[Event]) -> None:  # pragma: no cover - Speed has no slap
         return None
 
-    def _slap_wait_text(self) -> str:  # pragma: no cover - Speed has no slap
-        return "the game is over"
+    def _slap_wait(self) -> IllegalMoveError:  # pragma: no cover - Speed has no slap
+        return refusal("the game is over", "refuse.game-over")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from spite.cards import format_card
-from spite.errors import IllegalMoveError, MalformedRecordError, MissingChanceError
+from spite.errors import IllegalMoveError, MalformedRecordError, MissingChanceError, Phrase, refusal
 from spite.spit.deals import SLOTS, SpitDeal, parse_spit_deal, seeded_spit_round, seeded_spit_start
 from spite.spit.options import SpitOptions
 from spite.spit.rules import PLAY, SLAP, SLOT, SPIT, Move, fits
@@ -198,7 +198,8 @@ class SpitState(RealtimeState):
 
     def _pile(self, seat: int, number: int) -> list[int]:
         if not 1 <= number <= SLOTS:
-            raise IllegalMoveError(f"there is no tableau pile {number} (piles are T1 to T{SLOTS})")
+            raise refusal(f"there is no tableau pile {number} (piles are T1 to T{SLOTS})", "refuse.spit.no-pile",
+                          pile=number, count=SLOTS)
         return self.tableaus[seat][number - 1]
 
     def _play(self, seat: int, pile_no: int, center_no: int, events: list[Event]) -> None:
@@ -206,7 +207,7 @@ class SpitState(RealtimeState):
         pile = self._pile(seat, pile_no)
         self._common_play_checks(center_no)
         if not pile:
-            raise IllegalMoveError(f"your tableau pile {pile_no} is empty")
+            raise refusal(f"your tableau pile {pile_no} is empty", "refuse.spit.pile-empty", pile=pile_no)
         card = pile[-1]
         if not fits(card, self.centers[center_no - 1][-1], self.options.wrap):
             raise self._misfit(card, center_no)
@@ -223,17 +224,20 @@ class SpitState(RealtimeState):
         src = self._pile(seat, src_no)
         dst = self._pile(seat, dst_no)
         if src_no == dst_no:
-            raise IllegalMoveError("a card cannot move onto its own pile")
+            raise refusal("a card cannot move onto its own pile", "refuse.spit.own-pile")
         if dst:
-            raise IllegalMoveError(
-                f"tableau slot {dst_no} is not empty (it shows {format_card(dst[-1])}); only an empty slot takes a card"
+            raise refusal(
+                f"tableau slot {dst_no} is not empty (it shows {format_card(dst[-1])}); "
+                "only an empty slot takes a card",
+                "refuse.spit.slot-taken", pile=dst_no, card=format_card(dst[-1]),
             )
         if not src:
-            raise IllegalMoveError(f"your tableau pile {src_no} is empty")
+            raise refusal(f"your tableau pile {src_no} is empty", "refuse.spit.pile-empty", pile=src_no)
         if len(src) < 2:
-            raise IllegalMoveError(
+            raise refusal(
                 f"{format_card(src[-1])} is the last card of pile {src_no}: only a card with a card "
-                "beneath it may move to an empty slot"
+                "beneath it may move to an empty slot",
+                "refuse.spit.last-card", card=format_card(src[-1]), pile=src_no,
             )
         dst.append(src.pop())
         self._record_move(seat, f"T{src_no}-T{dst_no}", events)
@@ -241,15 +245,18 @@ class SpitState(RealtimeState):
 
     def _slap(self, seat: int, center_no: int, events: list[Event], auto: bool) -> None:
         if self.phase == OVER:
-            raise IllegalMoveError("the game is over")
+            raise refusal("the game is over", "refuse.game-over")
         if self.phase == PLAYING:
-            raise IllegalMoveError(
-                "no round is over yet: the round winner slaps once a player has emptied tableau and spit pile"
+            raise refusal(
+                "no round is over yet: the round winner slaps once a player has emptied tableau and spit pile",
+                "refuse.spit.no-slap-yet",
             )
         if seat != self.round_winner:
-            raise IllegalMoveError(f"only the round winner, seat {self.round_winner}, may slap")
+            raise refusal(f"only the round winner, seat {self.round_winner}, may slap", "refuse.spit.not-winner",
+                          seat=self.round_winner if self.round_winner is not None else -1)
         if not 1 <= center_no <= len(self.centers):
-            raise IllegalMoveError(f"there is no center pile {center_no} (there are {len(self.centers)})")
+            raise refusal(f"there is no center pile {center_no} (there are {len(self.centers)})",
+                          "refuse.spit.no-center", center=center_no, count=len(self.centers))
         self._record_move(seat, f"slap C{center_no}", events, auto)
         loser = 1 - seat
         collected: list[list[int]] = [[], []]
@@ -277,8 +284,9 @@ class SpitState(RealtimeState):
     def _slap_due(self) -> int:
         return self.round_won_at + self.options.auto_slap_ms
 
-    def _slap_wait_text(self) -> str:
-        return f"too late: the round is over; seat {self.round_winner} has won it and slaps a center pile"
+    def _slap_wait(self) -> IllegalMoveError:
+        return refusal(f"too late: the round is over; seat {self.round_winner} has won it and slaps a center pile",
+                       "refuse.spit.round-over", seat=self.round_winner if self.round_winner is not None else -1)
 
     # ------------------------------------------------------------------ rounds
     def _check_out_of_cards(self, events: list[Event], held: list[int]) -> bool:
@@ -400,15 +408,19 @@ class SpitState(RealtimeState):
         else:
             self._settle(events)
 
-    def _play_hint(self, seat: int) -> str:
+    def _play_hint(self, seat: int) -> tuple[str, Phrase]:
         wrap = self.options.wrap
         for seat in (0, 1):
             for i, pile in enumerate(self.tableaus[seat]):
                 if pile:
                     for j, center in enumerate(self.centers):
                         if center and fits(pile[-1], center[-1], wrap):
-                            return f"seat {seat} can play {format_card(pile[-1])} (T{i + 1}) on center {j + 1}"
-        return "a card can still be played"  # pragma: no cover - only called when not stuck
+                            return (f"seat {seat} can play {format_card(pile[-1])} (T{i + 1}) on center {j + 1}",
+                                    Phrase("refuse.spit.not-stuck.tableau",
+                                           {"seat": seat, "card": format_card(pile[-1]), "pile": i + 1,
+                                            "center": j + 1}))
+        # only called when not stuck
+        return "a card can still be played", Phrase("refuse.spit.not-stuck")  # pragma: no cover
 
     def _time_tiebreak(self) -> int | None:
         if self.last_round_winner is not None:

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from spite.cards import format_card
-from spite.errors import IllegalMoveError, SpiteError
+from spite.errors import IllegalMoveError, Phrase, SpiteError, refusal
 from spite.spit.options import SpitOptions
-from spite.spit.rules import Move, fits, needs, parse_move
+from spite.spit.rules import Move, fits, needed_ranks, needs, parse_move
 
 __all__ = ["OVER", "PLAYING", "SLAPPING", "ClockError", "Event", "RealtimeState"]
 
@@ -213,7 +213,7 @@ class RealtimeState:
         """
         self._check_clock(t)
         if seat not in (0, 1) or isinstance(seat, bool):
-            raise IllegalMoveError(f"there is no seat {seat!r} (seats are 0 and 1)")
+            raise refusal(f"there is no seat {seat!r} (seats are 0 and 1)", "refuse.no-seat", seat=repr(seat), count=2)
         parsed = parse_move(move, self.options.game)
         work = self.copy()
         events = work._advance(t)
@@ -337,14 +337,17 @@ class RealtimeState:
     def _common_play_checks(self, center_no: int) -> list[int]:
         """The checks of a play onto center ``center_no`` that do not depend on the card; gives the pile."""
         if not 1 <= center_no <= len(self.centers):
-            raise IllegalMoveError(f"there is no center pile {center_no} (there are {len(self.centers)})")
+            raise refusal(f"there is no center pile {center_no} (there are {len(self.centers)})",
+                          "refuse.spit.no-center", center=center_no, count=len(self.centers))
         center = self.centers[center_no - 1]
         if not center:
-            raise IllegalMoveError(f"center {center_no} is empty: it takes no card until a spit flip puts one there")
+            raise refusal(f"center {center_no} is empty: it takes no card until a spit flip puts one there",
+                          "refuse.spit.center-empty", center=center_no)
         if self.now < self.play_from:
-            raise IllegalMoveError(
+            raise refusal(
                 f"wait: after the spit flip nobody may play before {self.play_from} ms "
-                f"({self.play_from - self.now} ms more, slowpoke)"
+                f"({self.play_from - self.now} ms more, slowpoke)",
+                "refuse.spit.slowpoke", ms=self.play_from - self.now,
             )
         return center
 
@@ -352,11 +355,16 @@ class RealtimeState:
         top = self.centers[center_no - 1][-1]
         prev = self.prev_tops[center_no - 1]
         if prev is not None and fits(card, prev, self.options.wrap):
-            return IllegalMoveError(f"too late: center {center_no} is now {format_card(top)}")
-        return IllegalMoveError(
-            f"{format_card(card)} does not fit on center {center_no}, which shows {format_card(top)}: "
-            f"it takes {needs(top, self.options.wrap, self.options.jokers > 0)}"
-        )
+            return refusal(f"too late: center {center_no} is now {format_card(top)}", "refuse.spit.too-late",
+                           center=center_no, top=format_card(top))
+        english = (f"{format_card(card)} does not fit on center {center_no}, which shows {format_card(top)}: "
+                   f"it takes {needs(top, self.options.wrap, self.options.jokers > 0)}")
+        takes = needed_ranks(top, self.options.wrap, self.options.jokers > 0)
+        if not takes:
+            return refusal(english, "refuse.spit.on-ace", card=format_card(card), center=center_no,
+                           top=format_card(top))
+        return refusal(english, "refuse.spit.misfit", card=format_card(card), center=center_no, top=format_card(top),
+                       takes=" ".join(takes))
 
     def _put_on_center(self, seat: int, card: int, center_no: int) -> None:
         center = self.centers[center_no - 1]
@@ -367,14 +375,17 @@ class RealtimeState:
     def _spit_checks(self, seat: int) -> None:
         self._need_playing()
         if self.stuck_since is None:
-            raise IllegalMoveError(f"the table is not stuck: {self._play_hint(seat)}")
+            english, phrase = self._play_hint(seat)
+            raise IllegalMoveError(f"the table is not stuck: {english}", phrase=phrase)
         if not self._flip_pile(seat):
-            raise IllegalMoveError(f"you have no {self._flip_pile_name()} cards left to flip")
+            raise refusal(f"you have no {self._flip_pile_name()} cards left to flip",
+                          f"refuse.spit.nothing-to-flip.{self._flip_pile_name().replace(' ', '-')}")
         if self.called[seat]:
             waiting = [s for s in (0, 1) if self._flip_pile(s) and not self.called[s]]
-            raise IllegalMoveError(
-                "you have already called spit" + (f"; waiting for seat {waiting[0]}" if waiting else "")
-            )
+            if waiting:
+                raise refusal(f"you have already called spit; waiting for seat {waiting[0]}",
+                              "refuse.spit.called-waiting", seat=waiting[0])
+            raise refusal("you have already called spit", "refuse.spit.called")
 
     def _call_spit(self, seat: int, events: list[Event], auto: bool = False) -> bool:
         """``seat`` calls spit; the flip follows once every player who can flip has called.
@@ -399,9 +410,9 @@ class RealtimeState:
 
     def _need_playing(self) -> None:
         if self.phase == OVER:
-            raise IllegalMoveError("the game is over")
+            raise refusal("the game is over", "refuse.game-over")
         if self.phase == SLAPPING:
-            raise IllegalMoveError(self._slap_wait_text())
+            raise self._slap_wait()
 
     def _set_stuck(self, stuck: bool) -> None:
         if not stuck:
@@ -423,7 +434,8 @@ class RealtimeState:
     def _flip(self, events: list[Event]) -> None:
         raise NotImplementedError
 
-    def _play_hint(self, seat: int) -> str:
+    def _play_hint(self, seat: int) -> tuple[str, Phrase]:
+        """Why the table is not stuck, in English and as the catalogue phrase of the refused spit."""
         raise NotImplementedError
 
     def _time_tiebreak(self) -> int | None:
@@ -435,5 +447,5 @@ class RealtimeState:
     def _auto_slap(self, events: list[Event]) -> None:
         raise NotImplementedError
 
-    def _slap_wait_text(self) -> str:
+    def _slap_wait(self) -> IllegalMoveError:
         raise NotImplementedError

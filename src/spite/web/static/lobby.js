@@ -3,7 +3,7 @@
 
 import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
-import { botName, t } from "./i18n.js";
+import { botName, hasText, presetName, t } from "./i18n.js";
 import { SPIT_GAMES, SPIT_LEVELS, SPIT_PRESETS } from "./spit.js";
 import { api, getName, saveSeat, setName } from "./store.js";
 
@@ -12,9 +12,11 @@ export const PRESETS = ["classic", "cat-and-mouse", "match", "skip-bo", "short",
 const PLAYERS = { party: 3, partners: 4 };
 export const LEVELS = ["random", "easy", "medium", "hard", "expert"];
 
-function options(list, selected) {
-  return list.map((v) => `<option value="${esc(v)}"${v === selected ? " selected" : ""}>${esc(v)}</option>`).join("");
+function options(list, selected, name = (v) => v) {
+  return list.map((v) => `<option value="${esc(v)}"${v === selected ? " selected" : ""}>${esc(name(v))}</option>`).join("");
 }
+
+const levelWord = (level) => (hasText(`lv_${level}`) ? t(`lv_${level}`) : level);
 
 function playerName() {
   return getName() || t("guest");
@@ -63,7 +65,7 @@ function tableLine(info, action) {
   const who = info.seats.map((s) => (s.kind === "bot" ? esc(botName(s.level)) : s.player ? esc(s.player) : "—")).join(" · ");
   const label = action === "join" ? t("join") : t("watch");
   const game = SPIT_GAMES.includes(info.game) ? `${t(`${info.game}_game`)} · ` : "";
-  return `<li data-table="${esc(info.id)}" data-game="${esc(info.game)}"><span class="tname">${esc(game)}${esc(info.preset)}</span> <span class="tseats">${who}</span>
+  return `<li data-table="${esc(info.id)}" data-game="${esc(info.game)}"><span class="tname">${esc(game)}${esc(presetName(info.preset))}</span> <span class="tseats">${who}</span>
     <a class="btn" data-action="${action}" href="${esc(info.link)}${action === "watch" ? "?watch=1" : ""}">${label}</a></li>`;
 }
 
@@ -94,8 +96,8 @@ export function renderLobby() {
         <h2>${t("quick_play")}</h2>
         <form id="quick">
           <label>${t("game")} <select name="game">${gameOptions(state.qpGame)}</select></label>
-          <label>${t("preset")} <select name="preset">${options(presetsOf(state.qpGame).filter((p) => !PLAYERS[p]), state.qpPreset)}</select></label>
-          <label>${t("level")} <select name="level">${options(levelsOf(state.qpGame), state.qpLevel)}</select></label>
+          <label>${t("preset")} <select name="preset">${options(presetsOf(state.qpGame).filter((p) => !PLAYERS[p]), state.qpPreset, presetName)}</select></label>
+          <label>${t("level")} <select name="level">${options(levelsOf(state.qpGame), state.qpLevel, levelWord)}</select></label>
           ${SPIT_GAMES.includes(state.qpGame) ? "" : `<label>${t("stock_size")} <input name="stock_size" type="number" min="1" max="50" value="${esc(state.stock)}"></label>`}
           <button type="submit" class="primary" id="quick-play">${t("play")}</button>
           <p class="error" role="alert"></p>
@@ -105,7 +107,7 @@ export function renderLobby() {
         <h2>${t("friend_table")}</h2>
         <form id="friend">
           <label>${t("game")} <select name="game">${gameOptions(state.ftGame)}</select></label>
-          <label>${t("preset")} <select name="preset">${options(presetsOf(state.ftGame), state.ftPreset)}</select></label>
+          <label>${t("preset")} <select name="preset">${options(presetsOf(state.ftGame), state.ftPreset, presetName)}</select></label>
           ${SPIT_GAMES.includes(state.ftGame) ? "" : `<label>${t("stock_size")} <input name="stock_size" type="number" min="1" max="50"></label>`}
           <div id="seats">${seatsRows(state.ftPreset, state.ftGame)}</div>
           <button type="submit" id="create-table">${t("create")}</button>

@@ -5,8 +5,8 @@
 
 import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
-import { t } from "./i18n.js";
-import { SPIT_GAMES, SpitClient } from "./spit.js";
+import { presetName, t } from "./i18n.js";
+import { SPIT_GAMES, SpitClient, flipText } from "./spit.js";
 import { TableClient } from "./table.js";
 import { api } from "./store.js";
 
@@ -101,7 +101,7 @@ class SpitReplayBoard extends SpitClient {
   eventText(ev, round) {
     const who = ev.seat === null || ev.seat === undefined ? "" : this.name(ev.seat);
     switch (ev.kind) {
-      case "flip": return `${t("sp_flip_log")}: ${ev.text}`;
+      case "flip": return `${t("sp_flip_log")}: ${flipText(ev.text)}`;
       case "round-won": return `${t("sp_round_won", { name: who, n: round })} (${t(`sp_why_${ev.text}`)})`;
       case "deal": return t("sp_new_round", { n: Number(String(ev.text).replace(/\D/g, "")) || round + 1 });
       case "shuffle": return t("sp_shuffle");
@@ -171,7 +171,7 @@ class SpitReplayBoard extends SpitClient {
            data-phase="${esc(this.clock.phase)}" data-round="${pos.round}" data-round-winner="${this.clock.roundWinner ?? ""}"
            data-stuck="${pos.stuck ? 1 : 0}" data-over="${pos.finished ? 1 : 0}" data-seat="" data-centers="${pos.centers.length}">
         <div class="sp-board">
-          <div class="sp-head"><b>${esc(name)}</b> · <span>${esc(data.preset)}</span>
+          <div class="sp-head"><b>${esc(name)}</b> · <span>${esc(presetName(data.preset))}</span>
             ${this.game === "spit" ? ` · <span id="sp-round">${t("sp_round", { n: pos.round })}</span>` : ""}
             · <span id="sp-clock">${gameTime(now)}</span></div>
           ${this.sideHTML(this.opp, now, null)}
@@ -195,7 +195,7 @@ class SpitReplayBoard extends SpitClient {
 function controlsHTML(data, ply, moveText, end) {
   const n = data.moves.length;
   return `<section class="panel replay-bar">
-        <h2>${t("replay_title", { id: data.gameId })} · ${esc(data.preset)}</h2>
+        <h2>${t("replay_title", { id: data.gameId })} · ${esc(presetName(data.preset))}</h2>
         <div class="replay-controls">
           <button type="button" id="replay-first" title="Home" aria-label="${t("replay_first")}">|◀</button>
           <button type="button" id="replay-prev" title="←" aria-label="${t("replay_prev")}">◀</button>

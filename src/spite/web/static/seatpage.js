@@ -3,7 +3,7 @@
 
 import { main, setRerender, setStatus } from "./app.js";
 import { esc } from "./html.js";
-import { t } from "./i18n.js";
+import { hasText, presetName, t } from "./i18n.js";
 import { api, getName, getSeat, saveSeat } from "./store.js";
 
 /** Open table ``info`` (TableInfo) with ``Client`` (a class: ``new Client(info, token).connect()``);
@@ -51,7 +51,7 @@ export async function reopen(id, reason, open) {
 function showJoin(info, Client, label) {
   const draw = () => {
     setStatus(t("table_open_join"));
-    const what = label ? `${esc(label)} · ${esc(info.preset)}` : esc(info.preset);
+    const what = label ? `${esc(label)} · ${esc(presetName(info.preset))}` : esc(presetName(info.preset));
     main().innerHTML = `<section class="panel join">
       <p>${t("table_open_join")} (${what})</p>
       <form id="join-form"><label>${t("your_name")} <input name="name" maxlength="40" value="${esc(getName())}" placeholder="${esc(t("guest"))}"></label>
@@ -77,10 +77,11 @@ function showJoin(info, Client, label) {
 
 function showFinished(info) {
   const draw = () => {
-    setStatus(t("table_gone", { status: info.status }));
+    const status = hasText(`table_status_${info.status}`) ? t(`table_status_${info.status}`) : info.status;
+    setStatus(t("table_gone", { status }));
     const rec = info.gameId != null ? `<a href="/replay/${info.gameId}" id="replay-link">${t("replay")}</a> · ` +
       `<a href="/api/games/${info.gameId}/record" id="record-link">${t("record")}</a> · ` : "";
-    main().innerHTML = `<section class="panel"><p>${t("table_gone", { status: esc(info.status) })}</p>
+    main().innerHTML = `<section class="panel"><p>${esc(t("table_gone", { status }))}</p>
       <p>${rec}<a href="/">${t("back_lobby")}</a></p></section>`;
   };
   setRerender(draw);

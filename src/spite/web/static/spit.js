@@ -11,7 +11,7 @@
 
 import { main, setRerender, setStatus } from "./app.js";
 import { backSVG, cardSVG, rankOf, slotSVG } from "./cards.js";
-import { botName, t } from "./i18n.js";
+import { botName, cardName, presetName, t, word } from "./i18n.js";
 import { createTable } from "./lobby.js";
 import { esc, morph, parseLegal } from "./html.js";
 import { openSeat, reopen, takeNotice } from "./seatpage.js";
@@ -43,6 +43,15 @@ function clockText(ms) {
 /** Open Spit/Speed table ``info`` (TableInfo): play with a stored token, join a free seat, or watch. */
 export function openSpit(info) {
   openSeat(info, SpitClient, gameName(info.game));
+}
+
+/** A flip event's text ("C1 5H, C2 QS", or "nothing") as a person reads it. */
+export function flipText(text) {
+  if (text === "nothing") return t("sp_flip_nothing");
+  return text.split(",").map((part) => {
+    const [pile, card] = part.trim().split(" ");
+    return card ? `${pile} ${cardName(card)}` : pile;
+  }).join(", ");
 }
 
 function gameName(game) {
@@ -196,7 +205,7 @@ export class SpitClient {
         return; // the `state` that follows draws the move
       case "table":
         this.table = msg.table;
-        if (msg.event?.text) this.pushLog({ text: msg.event.text, cls: "event" });
+        if (msg.event?.text) this.pushLog({ text: word(msg.event.words, msg.event.text), cls: "event" });
         break;
       case "gameOver":
         this.over = { result: msg.result, gameId: msg.gameId, recordUrl: msg.recordUrl };
@@ -208,10 +217,10 @@ export class SpitClient {
         if (msg.code === "wrong-token" || msg.code === "no-table") {
           if (msg.code === "wrong-token") forgetSeat(this.table.id);
           this.stop();
-          reopen(this.table.id, msg.message, openSpit);
+          reopen(this.table.id, word(msg.words, msg.message), openSpit);
           return;
         }
-        this.refused(move ?? null, msg.message, msg.code);
+        this.refused(move ?? null, word(msg.words, msg.message), msg.code);
         break;
       }
       default:
@@ -280,7 +289,7 @@ export class SpitClient {
           if (c) this.flash(c, "flip");
         }
         this.banner = { text: t("sp_flip"), cls: "b-flip", at: Date.now() };
-        this.pushLog({ text: `${t("sp_flip_log")}: ${ev.text}`, cls: "ev-flip", t: ev.t });
+        this.pushLog({ text: `${t("sp_flip_log")}: ${flipText(ev.text)}`, cls: "ev-flip", t: ev.t });
         break;
       case "round-won":
         this.selected = null;
@@ -717,7 +726,7 @@ export class SpitClient {
            data-round-winner="${this.clock.roundWinner ?? ""}" data-stuck="${this.view.stuck ? 1 : 0}"
            data-over="${this.over ? 1 : 0}" data-picked="${this.selected ?? ""}" data-centers="${this.view.centers.length}">
         <div class="sp-board">
-          <div class="sp-head"><b>${esc(gameName(this.game))}</b> · <span>${esc(this.table.preset)}</span>
+          <div class="sp-head"><b>${esc(gameName(this.game))}</b> · <span>${esc(presetName(this.table.preset))}</span>
             ${this.game === "spit" ? ` · <span id="sp-round">${t("sp_round", { n: this.view.round })}</span>` : ""}
             · <span id="sp-clock">${this.clockHTML(now)}</span></div>
           ${this.sideHTML(this.opp, now, null)}

@@ -4,7 +4,7 @@
 
 import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
-import { getLang, botName, t } from "./i18n.js";
+import { getLang, botName, presetName, t } from "./i18n.js";
 import { api, getName } from "./store.js";
 
 const RECENT = 20;
@@ -29,7 +29,7 @@ function presetRows(presets) {
     const r = rate(p.wins, p.games);
     const length = p.mean_turns ? t("st_turns", { n: fmt(p.mean_turns) }) : t("st_moves", { n: fmt(p.mean_plies) });
     return `<tr data-game="${esc(p.game)}" data-preset="${esc(p.preset)}">
-      <th scope="row">${esc(GAME_NAMES[p.game] || p.game)} <span class="preset">${esc(p.preset)}</span></th>
+      <th scope="row">${esc(GAME_NAMES[p.game] || p.game)} <span class="preset">${esc(presetName(p.preset))}</span></th>
       <td class="num" data-col="games">${p.games}</td><td class="num" data-col="wins">${p.wins}</td>
       <td class="rate" data-col="rate"><span class="bar" aria-hidden="true"><span style="width:${r}%"></span></span> ${r}%</td>
       <td class="num" data-col="points">${p.points}</td><td class="num" data-col="length">${esc(length)}</td></tr>`;
@@ -67,7 +67,7 @@ function gameItem(game, player) {
   return `<li data-game-id="${game.id}" class="game-item">
       <span class="gid">#${game.id}</span>
       <span class="outcome ${cls}">${esc(text)}</span>
-      <span class="gname">${esc(GAME_NAMES[game.game] || game.game)} · ${esc(game.preset)}</span>
+      <span class="gname">${esc(GAME_NAMES[game.game] || game.game)} · ${esc(presetName(game.preset))}</span>
       <span class="seats">${seats}</span>
       <span class="muted">${esc(length)} · ${esc(when)}</span>
       <span class="links">${replay}

@@ -7,7 +7,7 @@
 
 import { main, setRerender, setStatus } from "./app.js";
 import { backSVG, cardSVG, handToken, rankValue, slotSVG, valueName } from "./cards.js";
-import { botName, t } from "./i18n.js";
+import { botName, presetName, t, word, words } from "./i18n.js";
 import { LEVELS, createTable, quickPlay } from "./lobby.js";
 import { esc, parseLegal } from "./html.js";
 import { openSeat, reopen, takeNotice } from "./seatpage.js";
@@ -181,7 +181,7 @@ export class TableClient {
       case "table":
         this.table = msg.table;
         if (msg.match) this.match = msg.match;
-        this.pushLog({ text: msg.event.text });
+        this.pushLog({ text: msg.event.text, words: msg.event.words });
         break;
       case "gameOver":
         this.over = { result: msg.result, gameId: msg.gameId, recordUrl: msg.recordUrl };
@@ -197,10 +197,11 @@ export class TableClient {
         } else if (msg.code === "wrong-token" || msg.code === "no-table") {
           if (msg.code === "wrong-token") forgetSeat(this.table.id);
           this.closedByUs = true;
-          reopen(this.table.id, msg.message, openTable);
+          reopen(this.table.id, word(msg.words, msg.message), openTable);
           return;
         }
-        this.message = msg.code === "illegal" ? t("illegal", { reason: msg.message }) : msg.message;
+        this.message = msg.code === "illegal" || msg.code === "too-late"
+          ? t("illegal", { reason: word(msg.words, msg.message) }) : word(msg.words, msg.message);
         break;
       default:
         return;
@@ -343,7 +344,7 @@ export class TableClient {
     const toMove = this.view.to_move === s && !this.view.finished;
     return `<section class="player ${mine ? "me" : "opponent"}${toMove ? " to-move" : ""}" data-seat="${s}">
       <h3>${esc(this.name(s))} <span class="seat-status">${t(`seat_status_${seatInfo.status || "free"}`)}</span>
-        ${p.team !== undefined ? `<span class="team">team ${p.team}</span>` : ""}</h3>
+        ${p.team !== undefined ? `<span class="team">${esc(t("team_n", { n: p.team + 1 }))}</span>` : ""}</h3>
       <div class="row">
         <div class="group"><div class="label">${t("stock")}</div>${stock}</div>
         <div class="group"><div class="label">${t("discard")}</div><div class="discards">${discards}</div></div>
@@ -396,7 +397,7 @@ export class TableClient {
       return e.earlier
         ? `<li class="event">${n}${esc(t("earlier", { n: e.earlier }))}</li>`
         : e.text !== undefined
-        ? `<li class="event">${n}${esc(e.text)}</li>`
+        ? `<li class="event">${n}${esc(word(e.words, e.text))}</li>`
         : e.undone
         ? `<li data-seat="${e.seat}" class="undone">${n}<span class="who">${esc(this.name(e.seat))}</span> ${esc(t("undid"))} <code>${esc(e.move)}</code></li>`
         : `<li data-seat="${e.seat}">${n}<span class="who">${esc(this.name(e.seat))}</span> <code>${esc(e.move)}</code></li>`;
@@ -409,7 +410,7 @@ export class TableClient {
     const r = this.over.result || {};
     let head;
     if (r.winner !== undefined && r.winner !== null) head = t("wins", { name: this.name(r.winner) });
-    else if (r.team !== undefined && r.team !== null) head = t("wins", { name: `team ${r.team}` });
+    else if (r.team !== undefined && r.team !== null) head = t("wins", { name: t("team_n", { n: r.team + 1 }) });
     else head = t("draw_result");
     const reason = r.reason ? t(`reason_${r.reason}`) : "";
     const pts = r.points ? ` · ${t("points", { n: r.points })}` : "";
@@ -469,7 +470,7 @@ export class TableClient {
     if (asking) shown = `<span class="hint-text muted" id="hint-text">${esc(t("hint_wait"))}</span>`;
     else if (this.hint) {
       shown = `<span class="hint-text" id="hint-text" data-move="${esc(this.hint.move)}">` +
-        `${esc(t("hint_text", { move: this.hint.move, why: this.hint.why }))}</span>`;
+        `${esc(t("hint_text", { move: this.hint.move, why: words(this.hint.whyWords, this.hint.why) }))}</span>`;
     }
     return `${hintBtn} ${undoBtn} ${shown}`;
   }

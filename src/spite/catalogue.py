@@ -1,0 +1,145 @@
+"""The message catalogue: every word the page and the terminal app show, in English and German.
+
+One JSON file per language (``spite/web/static/messages/en.json``, ``de.json``), read by the page
+(``i18n.js``) and by the terminal app (through this module). A message is a key with parameters:
+the engine and the server say what happened as a :class:`~spite.errors.Phrase`, and the user
+interface words it here. ``i18n.js`` words the same way (keep the two in step).
+
+A text's placeholders are ``{name}`` (the value as it is) or ``{name|form}``:
+
+* ``card``: a card token (``QH``, ``10S``, ``X``, Skip-Bo ``7``) as a person reads it: ``Q♥``, ``D♥``;
+* ``a``, ``acc``, ``none``: a rank token (``A 2 … 10 J Q K X``, Skip-Bo ``1 … 12 W``) with its
+  article: "a King" / "ein König" (``acc``: "einen König"; ``none``: "no King", "keinen König");
+* ``ranks``: rank tokens separated by spaces, as a list: "a 4, a 6 or a joker";
+* ``seat``: a 0-based seat as people count it: "seat 2", "Platz 2";
+* ``level``, ``bot``, ``player``: a computer level ("mittel"), a computer player ("Computer (mittel)"),
+  a player's name (``bot:medium`` is worded as a computer player).
+
+A text may be a plural, ``{"one": …, "other": …}``, chosen by the parameter ``n``.
+
+>>> text("de", "refuse.needs.hand", rank="K", pile=1, need="2")
+'ein König passt nicht auf Mittelstapel 1, er braucht eine 2'
+>>> text("en", "refuse.spit.misfit", card="QH", center=2, top="5C", takes="4 6 X")
+'Q♥ does not fit on center pile 2, which shows 5♣: it takes a 4, a 6 or a joker'
+>>> text("de", "hint.reaches-stock", n=1, score="40")
+'erreicht die Vorratskarte mit 1 Ausspiel (Wertung 40)'
+>>> word("de", Phrase("event.connected", {"name": "Ben", "seat": 0}))
+'Ben sitzt auf Platz 1'
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from typing import Final
+
+from spite.errors import Param, Phrase
+
+__all__ = ["LANGUAGES", "PLACEHOLDER", "catalogue", "has", "placeholders", "text", "word", "words"]
+
+LANGUAGES: Final = ("en", "de")
+
+PLACEHOLDER: Final = re.compile(r"\{(\w+)(?:\|(\w+))?\}")
+"""``{name}`` or ``{name|form}`` in a text."""
+
+Entry = str | dict[str, str]
+
+
+@cache
+def catalogue(lang: str) -> dict[str, Entry]:
+    """The catalogue of ``lang`` (read once from the package)."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r} (en or de)")
+    path = resources.files("spite").joinpath("web", "static", "messages", f"{lang}.json")
+    data: dict[str, Entry] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def has(key: str) -> bool:
+    """True when the catalogue has a message ``key``."""
+    return key in catalogue("en")
+
+
+def placeholders(entry: Entry) -> set[str]:
+    """The parameter names a text (or every form of a plural) uses."""
+    forms = entry.values() if isinstance(entry, dict) else [entry]
+    return {m.group(1) for f in forms for m in PLACEHOLDER.finditer(f)}
+
+
+def text(lang: str, key: str, /, **params: Param) -> str:
+    """Message ``key`` in ``lang`` with ``params`` worded in; ``key`` itself when there is no such
+    message."""
+    entry = catalogue(lang).get(key)
+    if entry is None:
+        return key
+    if isinstance(entry, dict):
+        entry = entry["one"] if params.get("n") == 1 and "one" in entry else entry["other"]
+    return PLACEHOLDER.sub(lambda m: _value(lang, params, m.group(1), m.group(2)), entry)
+
+
+def word(lang: str, phrase: Phrase, english: str = "") -> str:
+    """A phrase in ``lang``; ``english`` (the engine's or server's line) when the catalogue does not
+    know its key (say a newer server's)."""
+    if not has(phrase.key):
+        return english or phrase.key
+    return text(lang, phrase.key, **phrase.params)
+
+
+def words(lang: str, phrases: tuple[Phrase, ...] | list[Phrase], english: str = "") -> str:
+    """Several phrases (a hint's why) in ``lang``, joined by "; "; ``english`` when there are none or
+    one is unknown."""
+    if not phrases or not all(has(p.key) for p in phrases):
+        return english
+    return "; ".join(word(lang, p) for p in phrases)
+
+
+def _value(lang: str, params: Mapping[str, Param], name: str, form: str | None) -> str:
+    if name not in params:
+        return "{" + name + "}"
+    value = params[name]
+    if form is None:
+        return str(value)
+    return _FORMS[form](lang, str(value))
+
+
+def _card(lang: str, token: str) -> str:
+    if token == "X":
+        return text(lang, "card.X")
+    suit = token[-1:]
+    if len(token) > 1 and suit in "SHDC":
+        r = token[:-1]
+        short = text(lang, f"rank.short.{r}") if has(f"rank.short.{r}") else r
+        return short + text(lang, f"suit.{suit}")
+    return token
+
+
+def _ranks(lang: str, tokens: str) -> str:
+    parts = [text(lang, f"rank.a.{tok}") for tok in tokens.split()]
+    if len(parts) < 2:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + text(lang, "list.or") + parts[-1]
+
+
+def _level(lang: str, level: str) -> str:
+    return text(lang, f"lv_{level}") if has(f"lv_{level}") else level
+
+
+def _player(lang: str, name: str) -> str:
+    return text(lang, "bot", level=_level(lang, name[4:])) if name.startswith("bot:") else name
+
+
+_FORMS: Final = {
+    "card": _card,
+    "a": lambda lang, tok: text(lang, f"rank.a.{tok}"),
+    "acc": lambda lang, tok: text(lang, f"rank.acc.{tok}"),
+    "none": lambda lang, tok: text(lang, f"rank.none.{tok}"),
+    "ranks": _ranks,
+    "seat": lambda lang, seat: text(lang, "seat.n", n=int(seat) + 1) if seat.lstrip("-").isdigit() else seat,
+    "level": _level,
+    "bot": lambda lang, level: text(lang, "bot", level=_level(lang, level)),
+    "player": _player,
+}
+"""How each ``{name|form}`` is worded (i18n.js has the same forms)."""

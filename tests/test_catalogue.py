@@ -1,0 +1,148 @@
+"""The message catalogue (``web/static/messages/en.json``, ``de.json``), shared by the page and the
+terminal app: both languages say every message with the same parameters, and every message the
+engine, the bots and the server can send (collected from the source) is in it with the parameters
+the code passes."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+from typing import get_args
+
+import pytest
+
+from spite import catalogue
+from spite.catalogue import PLACEHOLDER, placeholders, text, word
+from spite.errors import IllegalMoveError, Phrase
+from spite.games import game_names, get_game
+from spite.server.config import BOT_LEVELS
+from spite.server.protocol import ErrorCode, TableEvent
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "spite"
+FORMS = {"card", "a", "acc", "none", "ranks", "seat", "level", "bot", "player"}
+
+
+def test_both_languages_have_the_same_keys_and_parameters() -> None:
+    en, de = catalogue.catalogue("en"), catalogue.catalogue("de")
+    assert sorted(set(en) ^ set(de)) == []
+    for key in en:
+        assert type(en[key]) is type(de[key]), key
+        if isinstance(en[key], dict):
+            assert isinstance(de[key], dict)
+            assert set(en[key]) == set(de[key]) == {"one", "other"}, key
+        assert placeholders(en[key]) == placeholders(de[key]), key
+        forms = {m.group(2) for f in ([en[key]] if isinstance(en[key], str) else en[key].values())
+                 for m in PLACEHOLDER.finditer(f) if m.group(2)}
+        assert forms <= FORMS, (key, forms - FORMS)
+
+
+def test_no_message_is_empty() -> None:
+    for lang in catalogue.LANGUAGES:
+        for key, entry in catalogue.catalogue(lang).items():
+            forms = entry.values() if isinstance(entry, dict) else [entry]
+            assert all(f.strip() for f in forms), (lang, key)
+
+
+def _calls() -> list[tuple[Path, int, str, set[str] | None]]:
+    """Every phrase the source makes: (file, line, key pattern, keyword parameters or None when
+    they are not written out). A key made by an f-string becomes a regular expression."""
+    found: list[tuple[Path, int, str, set[str] | None]] = []
+    for path in SRC.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+            if name == "Phrase" and node.args:
+                key, params = node.args[0], None
+                if len(node.args) > 1 and isinstance(node.args[1], ast.Dict):
+                    params = {k.value for k in node.args[1].keys if isinstance(k, ast.Constant)}
+                elif len(node.args) == 1:
+                    params = set()
+            elif name == "refusal" and len(node.args) >= 2:
+                key = node.args[1]
+                params = {k.arg for k in node.keywords if k.arg is not None}
+                if any(k.arg is None for k in node.keywords):
+                    params = None
+            elif name == "tell" and len(node.args) >= 3:
+                kind = node.args[0]
+                if not isinstance(kind, ast.Constant):
+                    continue
+                key = ast.Constant(f"event.{kind.value}")
+                params = {k.arg for k in node.keywords if k.arg is not None}
+            else:
+                continue
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                pattern = re.escape(key.value)
+            elif isinstance(key, ast.JoinedStr):
+                pattern = "".join(re.escape(v.value) if isinstance(v, ast.Constant) else r"[\w.-]+" for v in key.values)
+                params = None if params is None or not isinstance(key, ast.Constant) else params
+            else:
+                continue
+            found.append((path, node.lineno, pattern, params))
+    return found
+
+
+def test_every_message_the_code_makes_is_in_the_catalogue_with_its_parameters() -> None:
+    calls = _calls()
+    assert len(calls) > 80  # the engine's refusals, the bots' reasons, the server's errors and events
+    keys = set(catalogue.catalogue("en"))
+    missing, wrong = [], []
+    for path, line, pattern, params in calls:
+        matching = [k for k in keys if re.fullmatch(pattern, k)]
+        where = f"{path.relative_to(SRC)}:{line}"
+        if not matching:
+            missing.append(f"{where} {pattern}")
+        elif params is not None and len(matching) == 1:
+            wanted = placeholders(catalogue.catalogue("en")[matching[0]])
+            if not wanted <= params:  # a text may leave out a parameter (a seat), never use one not given
+                wrong.append(f"{where} {matching[0]}: the code passes {sorted(params)}, "
+                             f"the text uses {sorted(wanted)}")
+    assert missing == []
+    assert wrong == []
+
+
+def test_the_keys_made_from_names_are_all_there() -> None:
+    """Keys built at run time: every error code, table event, table state, preset and level."""
+    keys = set(catalogue.catalogue("en"))
+    wanted = {f"error.{code}" for code in get_args(ErrorCode)}
+    wanted |= {f"event.{kind}" for kind in get_args(TableEvent.model_fields["kind"].annotation)}
+    wanted |= {f"table_status_{s}" for s in ("open", "playing", "finished", "abandoned")}
+    wanted |= {f"preset.{p}" for g in game_names() for p in get_game(g).presets}
+    wanted |= {f"lv_{lv}" for lv in (*BOT_LEVELS, "beginner", "club", "expert")}
+    wanted |= {f"error.no-{kind}" for kind in ("hint", "undo", "next")}
+    wanted |= {f"refuse.spit.nothing-to-flip.{pile}" for pile in ("spit", "side-pile")}
+    assert sorted(wanted - keys) == []
+    # error.CODE is what a frame without its own words is worded as: it takes no parameters
+    assert [c for c in get_args(ErrorCode) if placeholders(catalogue.catalogue("en")[f"error.{c}"])] == []
+
+
+def test_a_refusal_is_worded_in_german_with_cards_and_articles() -> None:
+    from spite.malice import Options, State
+
+    state = State.new(Options.from_preset("short"), seed=3)
+    with pytest.raises(IllegalMoveError) as refused:
+        state.play("S-B1")
+    assert str(refused.value) == "your stock card 3D cannot go on build pile 1, it needs an Ace"
+    phrase = refused.value.phrase
+    assert phrase == Phrase("refuse.needs.stock", {"card": "3D", "pile": 1, "need": "A"})
+    assert word("en", phrase) == "your stock card 3♦ cannot go on build pile 1, it needs an Ace"
+    assert word("de", phrase) == "deine Vorratskarte 3♦ passt nicht auf Mittelstapel 1, er braucht ein Ass"
+    assert text("de", "refuse.not-in-hand", rank="J") == "du hast keinen Buben im Blatt"
+    assert text("de", "refuse.needs.hand", rank="7", pile=2, need="K") == \
+        "eine 7 passt nicht auf Mittelstapel 2, er braucht einen König"
+    assert text("de", "refuse.no-blocking.hand", rank="Q").endswith(
+        "solange eine Dame aus deinem Blatt gespielt werden kann")
+
+
+def test_an_unknown_key_falls_back_to_the_english_line() -> None:
+    assert word("de", Phrase("refuse.from-a-newer-server", {"x": 1}), "the English line") == "the English line"
+    assert text("de", "no.such.key") == "no.such.key"
+
+
+def test_plurals_and_seats() -> None:
+    assert text("en", "stock_left", name="Ben", n=1) == "Ben: 1 stock card left"
+    assert text("en", "stock_left", name="Ben", n=3) == "Ben: 3 stock cards left"
+    assert text("de", "event.next-game", game=2, name="bot:medium", seat=1) == \
+        "Spiel 2 des Matches beginnt: Computer (mittel) (Platz 2) fängt an"

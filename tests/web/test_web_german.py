@@ -1,0 +1,108 @@
+"""The German page says everything in German (issue 20, "every word in the player's language"): a
+whole short game against the computer, with a move the server refuses and a hint, shows no English
+word. What the server says comes as a catalogue key with parameters (docs/protocol.md, "Words");
+the page words it from ``messages/de.json``.
+
+An English word is one of the English catalogue's words that the German catalogue does not use
+(so "Computer", "Spit" or "Match" count as German); card codes, the move notation and the players'
+names are no words of either."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from conftest import WebServer
+from test_web_page import play_one_move, start_quick_game, wait_for_turn
+
+from spite.catalogue import PLACEHOLDER
+
+MESSAGES = Path(__file__).resolve().parents[2] / "src" / "spite" / "web" / "static" / "messages"
+WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{3,}")
+ALLOWED = {"udo"}  # the player's name
+
+# the page's own socket, so that the test can send what a client may send: a move the rules refuse
+SOCKET_JS = """(() => {
+  const Orig = window.WebSocket;
+  window.WebSocket = class extends Orig {
+    constructor(...args) { super(...args); window.__socket = this; }
+  };
+})();"""
+
+
+def vocabulary(lang: str) -> set[str]:
+    words: set[str] = set()
+    for entry in json.loads((MESSAGES / f"{lang}.json").read_text(encoding="utf-8")).values():
+        for text in entry.values() if isinstance(entry, dict) else [entry]:
+            words |= {w.lower() for w in WORD.findall(PLACEHOLDER.sub(" ", text))}
+    return words
+
+
+ENGLISH = vocabulary("en") - vocabulary("de") - ALLOWED
+
+
+def english_words(page: Any) -> list[str]:
+    """The English words on the page now (its text, its title, and the tooltips)."""
+    text = page.evaluate("""() => [document.title, document.body.innerText,
+      ...[...document.querySelectorAll('[title]')].map(e => e.title)].join(' ')""")
+    return sorted({w for w in WORD.findall(text) if w.lower() in ENGLISH})
+
+
+def refused_move(page: Any) -> str:
+    """A hand card onto a build pile the page does not offer it (the rules refuse it)."""
+    move = page.evaluate("""() => {
+      for (const el of document.querySelectorAll('.me .hand-card[data-card]')) {
+        const card = el.dataset.card;
+        const rank = card.slice(0, -1);
+        if (!rank || rank === 'K' || card === 'X') continue;
+        const offered = (el.dataset.targets || '').split(' ');
+        for (const b of ['B1', 'B2', 'B3', 'B4']) if (!offered.includes(b)) return `H${rank}-${b}`;
+      }
+      return null;
+    }""")
+    assert move, "no hand card to refuse"
+    return str(move)
+
+
+def test_a_whole_german_game_shows_no_english(web_server: WebServer, page: Any) -> None:
+    assert {"cannot", "needs", "wins", "turn", "stock", "pile"} <= ENGLISH  # the check has teeth
+    page.add_init_script(SOCKET_JS)
+    page.goto(web_server.base + "/")
+    page.click("button.lang[data-lang=en]")
+    assert {"Create", "Refresh", "Your"} <= set(english_words(page))
+    page.click("button.lang[data-lang=de]")
+    assert english_words(page) == []
+    start_quick_game(page, web_server, name="Udo", stock=3, level="random")
+    assert wait_for_turn(page)
+    assert english_words(page) == []
+
+    # a move the rules refuse, sent on the page's own connection: the reason is worded in German
+    move = refused_move(page)
+    page.evaluate("""(move) => window.__socket.send(JSON.stringify({type: 'move', move,
+      stateVersion: Number(document.querySelector('.table').dataset.version), id: 'refused'}))""", move)
+    page.wait_for_function("() => document.querySelector('.message')?.textContent.startsWith('Nicht erlaubt')")
+    message = page.inner_text(".message")
+    assert "passt nicht auf Mittelstapel" in message and "braucht" in message, message
+    assert english_words(page) == []
+
+    # a hint: the move and why, in German
+    page.click("#hint")
+    page.wait_for_selector("#hint-text[data-move]")
+    hint = page.inner_text("#hint-text")
+    assert hint.startswith("Tipp: "), hint
+    assert english_words(page) == [], hint
+
+    moves = 0
+    while wait_for_turn(page):
+        assert moves < 200
+        play_one_move(page)
+        moves += 1
+        assert english_words(page) == []
+    page.locator("#game-over").wait_for()
+    over = page.inner_text("#game-over")
+    assert "gewinnt" in over or "Unentschieden" in over, over
+    assert english_words(page) == []
+    # the log has the seat events in German
+    assert "Udo sitzt auf Platz 1" in page.inner_text("#log")

@@ -1,0 +1,59 @@
+"""Move the keys left in ``i18n.js``'s ``TEXTS`` into the message catalogue (``messages/en.json``,
+``messages/de.json``), then empty ``TEXTS``.
+
+The page's words live in the catalogue, shared with the terminal app. A branch made before the
+catalogue moved there adds keys to ``TEXTS`` as ``key: ["English", "Deutsch"],``; after merging it,
+run ``python tools/move_i18n_keys.py`` from the repository's root. A key that is already in the
+catalogue with another text is an error (nothing is written): rename one of them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+STATIC = Path(__file__).resolve().parents[1] / "src" / "spite" / "web" / "static"
+STRING = r'("(?:[^"\\]|\\.)*")'
+ENTRY = re.compile(r'\s*(?:"([\w.-]+)"|([\w]+))\s*:\s*\[\s*' + STRING + r'\s*,\s*' + STRING + r'\s*,?\s*\]\s*,?')
+COMMENT = re.compile(r"\s*//[^\n]*")
+
+
+def main() -> int:
+    js_path = STATIC / "i18n.js"
+    js = js_path.read_text(encoding="utf-8")
+    start = js.index("const TEXTS = {") + len("const TEXTS = {")
+    end = js.index("\n};", start)
+    body = js[start:end]
+    moved: list[tuple[str, str, str]] = []
+    pos = 0
+    while pos < len(body):
+        m = COMMENT.match(body, pos) or ENTRY.match(body, pos)
+        if m is None:
+            if body[pos:].strip() == "":
+                break
+            print(f"i18n.js: cannot read TEXTS near {body[pos:pos + 60]!r}", file=sys.stderr)
+            return 1
+        if m.re is ENTRY:
+            moved.append((m.group(1) or m.group(2), json.loads(m.group(3)), json.loads(m.group(4))))
+        pos = m.end()
+    catalogues = {lang: json.loads((STATIC / "messages" / f"{lang}.json").read_text(encoding="utf-8"))
+                  for lang in ("en", "de")}
+    for key, en, de in moved:
+        for lang, text in (("en", en), ("de", de)):
+            old = catalogues[lang].get(key)
+            if old is not None and old != text:
+                print(f"{key}: the catalogue ({lang}) says {old!r}, i18n.js says {text!r}", file=sys.stderr)
+                return 1
+            catalogues[lang][key] = text
+    for lang, data in catalogues.items():
+        (STATIC / "messages" / f"{lang}.json").write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n",
+                                                          encoding="utf-8")
+    js_path.write_text(js[:start] + js[end:], encoding="utf-8")
+    print(f"moved {len(moved)} keys from i18n.js to messages/en.json and de.json")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
