@@ -253,7 +253,8 @@ class FairInfo(_Msg):
     dealt: bool = Field(description="The deal is made: the nonces that count are fixed.")
     sent: list[bool] = Field(description="Per seat: its nonce counts (false: the seat sent none, or is a bot).")
     secret: HEX64 | None = Field(default=None, description="Revealed once the game is over.")
-    nonces: list[str | None] | None = Field(default=None, description="Revealed once the game is over: each seat's nonce.")
+    nonces: list[str | None] | None = Field(default=None,
+                                            description="Revealed once the game is over: each seat's nonce.")
     next: HEX64 | None = Field(default=None, description="A match between two games: the next game's commitment (send "
                                "your nonce with next).")
 

@@ -181,6 +181,14 @@ const TEXTS = {
   st_lost: ["lost", "verloren"],
   st_draw: ["draw", "unentschieden"],
   st_download: ["Download record", "Spielbericht herunterladen"],
+  fair_fingerprint: ["Deal fingerprint", "Fingerabdruck des Gebens"],
+  fair_copy_title: ["The server fixed this deal before any card was seen: SHA-256 {commitment} (click to copy)", "Der Server hat dieses Geben festgelegt, bevor eine Karte zu sehen war: SHA-256 {commitment} (Klick kopiert)"],
+  fair_waiting: ["the cards are dealt once every player is here", "gegeben wird, sobald alle Spieler da sind"],
+  fair_no_nonce: ["no random part from {seats}", "kein Zufallsbeitrag von {seats}"],
+  fair_verified: ["verified", "geprüft"],
+  fair_failed: ["does not match!", "stimmt nicht!"],
+  fair_no_crypto: ["(this browser cannot check it here: spite verify does)", "(dieser Browser kann es hier nicht prüfen: spite verify kann es)"],
+  fair_replay_title: ["Checked in your browser: the revealed secret gives the fingerprint, and with the players' random parts the seed of every shuffle. spite verify replays each shuffle.", "In deinem Browser geprüft: das offengelegte Geheimnis ergibt den Fingerabdruck und mit den Zufallsbeiträgen der Spieler den Seed jedes Mischens. spite verify spielt jedes Mischen nach."],
 };
 
 export const LANGS = ["en", "de"];
