@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import time
 from typing import Any
 
 import httpx
@@ -15,6 +16,7 @@ from test_protocol import check_models, play_random
 from spite.fairness import commitment, game_seed
 from spite.records import record_from_json
 from spite.records.verify import verify_record
+from spite.server import ServerConfig
 
 
 def seat_hello(client: Client, token: str, nonce: str | None) -> dict[str, Any]:
@@ -157,3 +159,37 @@ def test_a_spit_table_deals_from_the_nonce(server: ServerThread) -> None:
     verdict = verify_record(record_from_json(record))
     assert verdict.fair, verdict.line
     ann.close()
+
+
+def test_bots_alone_play_a_match_of_fair_games(server: ServerThread) -> None:
+    r = httpx.post(server.base + "/api/tables", json={
+        "preset": "match", "options": {"match_target": 2, "stock_size": 2}, "join": False,
+        "seats": [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "easy"}]}).json()
+    deadline = time.monotonic() + 60
+    while httpx.get(server.base + f"/api/tables/{r['id']}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish the match"
+        time.sleep(0.1)
+    games = httpx.get(server.base + "/api/players/bot:random/games").json()
+    assert len(games) >= 2
+    seen = set()
+    for game in games:
+        record = httpx.get(server.base + game["recordUrl"]).json()
+        assert record["fairness"]["nonces"] == [None, None]
+        seen.add(record["fairness"]["commitment"])
+        verdict = verify_record(record_from_json(record))
+        assert verdict.fair, verdict.line
+    assert len(seen) == len(games)
+
+
+def test_an_abandoned_table_reveals_its_secret(db_url: str) -> None:
+    config = ServerConfig(db_url=db_url, bot_workers=0, open_table_ttl=1.0, rate=1000, burst=2000)
+    with ServerThread(config) as srv:
+        r = httpx.post(srv.base + "/api/tables", json={"preset": "short", "name": "ann"}).json()
+        ann = Client(srv.base, r["table"]["id"])
+        fair = seat_hello(ann, r["token"], secrets.token_hex(16))["fair"]
+        closed = ann.until("table", timeout=20)
+        while closed["event"]["kind"] != "abandoned":
+            closed = ann.until("table", timeout=20)
+        assert closed["fair"]["commitment"] == fair["commitment"]
+        assert commitment(bytes.fromhex(closed["fair"]["secret"]), r["table"]["id"], 1) == fair["commitment"]
+        ann.close()

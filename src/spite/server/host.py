@@ -507,8 +507,10 @@ class Table:
 
     def tell(self, kind: str, seat: int | None, text: str) -> None:
         """Tell everyone what changed at the table (with the table as it is now; a match's score too)."""
+        # a table closed before its game was dealt shows its secret: nothing was played from it
+        fair = self.fair.info(revealed=True) if kind == "abandoned" and self.fair is not None else None
         self.broadcast(TableMessage(table=self.info(), event=TableEvent(kind=kind, seat=seat, text=text),  # type: ignore[arg-type]
-                                    **self.play.score_fields()))
+                                    fair=fair, **self.play.score_fields()))
 
     def game_over(self) -> GameOver:
         """The ``gameOver`` message of the game just ended."""

@@ -99,7 +99,7 @@ class MaliceServer(ServerGame):
         if not wants_match(opts, overrides):
             return super().open(game, preset, options, seed)
         match = Match(opts, seed)
-        state = match.start_game()
+        state = match.start_game(seed)  # the table's seed is the first game's (a fair table's, docs/fairness.md)
         leading = [entry for entry in state.record_moves() if isinstance(entry, dict)]
         # the game's own seed goes with its start (the table's is the match's)
         start = {"deal": state.deal_json(), "leading": leading, "seed": state.seed}

@@ -326,6 +326,8 @@ class TableMessage(_OutMsg):
     table: TableInfo
     event: TableEvent
     match: MatchInfo | None = Field(default=None, description="Match tables only: the score.")
+    fair: FairInfo | None = Field(default=None, description="A table abandoned before its game was dealt: the "
+                                  "game's secret, revealed (docs/fairness.md).")
 
 
 class GameOver(_OutMsg):
