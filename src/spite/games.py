@@ -89,6 +89,9 @@ class Record:
     deal: dict[str, Any] | None = None
     moves: list[Any] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    fairness: dict[str, Any] | None = None
+    """A fair table's proof (records.md §3, docs/fairness.md): commitment, secret, nonces; ``None``
+    for a game dealt otherwise."""
 
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON object, keys in the order of records.md.
@@ -106,6 +109,8 @@ class Record:
         out["moves"] = list(self.moves)
         if self.result is not None:
             out["result"] = self.result
+        if self.fairness is not None:
+            out["fairness"] = self.fairness
         return out
 
 
@@ -263,6 +268,14 @@ class Game(ABC):
         from ``seed`` or laid out as ``deal`` (a record's deal object). Raises
         :class:`~spite.errors.OptionsError` for bad options, :class:`~spite.errors.DealError` /
         :class:`~spite.errors.MalformedRecordError` for a bad deal."""
+
+    def dealt(self, preset: str | None, options: Mapping[str, Any] | None, seed: str, *,
+              first: int | None = None) -> GameState:
+        """A new game dealt from ``seed`` the way a fair table deals it (docs/fairness.md): the seed
+        alone decides every card, and ``first`` the seat that begins where the rules, not chance, say
+        who (a match's later games: the loser of the game before; ``None``: chance decides, and a
+        game without such a rule ignores it). ``spite verify`` deals the same way to check a record."""
+        return self.new(preset, options, seed=seed)
 
     @abstractmethod
     def from_record(self, record: Record) -> GameState:

@@ -6,6 +6,10 @@ each ``view`` must be exactly ``state.view(seat).to_json()`` at that ``stateVers
 for spectators), ``legal`` exactly the seat's legal moves, and every card named anywhere in a message
 must be a card the seat can see. No message may hold the seed, a token of another seat, or the
 whole-table keys (``draw_pile``, ``stock_cards``, ``set_aside_pile``).
+
+Fair deals (docs/fairness.md): the seats send nonces with hello, and until the last one said hello
+nobody sees a card (the spectator's view, no legal move). Nothing of the game's secret (nor the seed
+it gives) is in any message or REST answer before the game is over.
 """
 
 from __future__ import annotations
@@ -65,10 +69,13 @@ def play_table(srv: ServerThread, preset: str, players: int, rng: random.Random,
     for i in range(1, players):
         tokens.append(httpx.post(srv.base + f"/api/tables/{table_id}/join", json={"name": f"p{i}"}).json()["token"])
     clients = [Client(srv.base, table_id) for _ in range(players)]
-    for c, token in zip(clients, tokens, strict=True):
-        c.hello(token)
+    for seat, (c, token) in enumerate(zip(clients, tokens, strict=True)):
+        # every other seat sends a nonce (and an absent one is allowed)
+        c.send({"type": "hello", "token": token, **({"nonce": rng.randbytes(16).hex()} if seat % 2 == 0 else {})})
+        c.until("welcome")
     watcher = Client(srv.base, table_id)
     watcher.hello(spectate=True)
+    secret = srv.manager.tables[table_id].fair.secret.hex()
     try:
         played = 0
         version = 0
@@ -90,20 +97,33 @@ def play_table(srv: ServerThread, preset: str, players: int, rng: random.Random,
             mover.until("ack")
             version += 1
             played += 1
+            if played in (1, limit) and not srv.manager.tables[table_id].state.is_over:
+                check_rest(srv, table_id, secret)
         for c in [*clients, watcher]:
             while c.last_state is None or c.last_state["stateVersion"] < version:
                 c.recv(5)
         table = srv.manager.tables[table_id]
         assert table.version == version
-        check_messages(table.state.engine, preset, clients, watcher, tokens)
+        check_messages(table.state.engine, preset, clients, watcher, tokens, secret)
     finally:
         for c in [*clients, watcher]:
             c.close()
 
 
-def check_messages(state: State, preset: str, clients: list[Client], watcher: Client, tokens: list[str]) -> None:
+def check_rest(srv: ServerThread, table_id: str, secret: str) -> None:
+    """No REST answer about the unfinished game holds its secret or its seed."""
+    seed = srv.manager.tables[table_id].fair.seed()
+    for path in ("/api/tables", "/api/tables?status=playing", f"/api/tables/{table_id}", "/healthz",
+                 "/api/players/p0/games", "/api/players/p0/stats", "/openapi.json"):
+        text = httpx.get(srv.base + path).text
+        assert secret not in text and seed not in text, path
+
+
+def check_messages(state: State, preset: str, clients: list[Client], watcher: Client, tokens: list[str],
+                   secret: str) -> None:
     history = positions(state, preset)
     seed = str(state.seed)
+    assert len(seed) == 64  # the seed derived from the secret and the nonces
     for seat, client in [*enumerate(clients), (None, watcher)]:
         views = [pos.view(seat) for pos in history]
         others = [t for i, t in enumerate(tokens) if i != seat]
@@ -113,9 +133,16 @@ def check_messages(state: State, preset: str, clients: list[Client], watcher: Cl
                 assert token not in raw
             if seat is None:
                 assert all(t not in raw for t in tokens)
+            over = msg["type"] == "gameOver" or bool(msg.get("view", {}).get("finished"))
             assert seed not in raw
+            if not over:  # the secret is revealed with the end, never before
+                assert secret not in raw and '"secret"' not in raw and '"nonces"' not in raw
             for key in FORBIDDEN_KEYS:
                 assert f'"{key}"' not in raw, (key, raw[:200])
+            if "fair" in msg and not msg["fair"]["dealt"]:
+                # before every seat said hello: no card of the deal, nothing to play
+                assert all(p["hand"] is None for p in msg["view"]["players"]) and msg["legal"] == []
+                continue
             if "view" in msg:
                 view = views[msg["stateVersion"]]
                 assert msg["view"] == view.to_json()

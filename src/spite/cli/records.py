@@ -1,4 +1,5 @@
-"""The record commands: ``check``, ``legal``, ``show`` (replay a record) and ``new``, ``random-game`` (make one).
+"""The record commands: ``check``, ``legal``, ``show`` (replay a record), ``verify`` (was its deal fair?)
+and ``new``, ``random-game`` (make one).
 
 The engine and the records are imported when a command runs, not when the command line is built.
 """
@@ -30,7 +31,7 @@ from spite.games import DEFAULT_GAME, game_names
 if TYPE_CHECKING:
     from spite.records import Replay
 
-__all__ = ["check", "legal", "new", "random_game", "register", "show"]
+__all__ = ["check", "legal", "new", "random_game", "register", "show", "verify"]
 
 
 def check(record: RecordArg) -> None:
@@ -75,6 +76,19 @@ def show(
             typer.echo(replayed.show_text(seat))
     except ValueError as exc:
         fail(str(exc), EXIT_MALFORMED)
+
+
+def verify(record: RecordArg) -> None:
+    """Check a fair table's record: the commitment, the deal and every shuffle follow from the revealed
+    secret and nonces (docs/fairness.md). One line; exit 0 fair, 1 not (naming the first chance entry
+    that does not follow), 2 unusable input."""
+    from spite.records.verify import verify_record
+
+    with record_errors():
+        verdict = verify_record(read_record(record))
+    typer.echo(verdict.line)
+    if not verdict.fair:
+        raise typer.Exit(EXIT_ILLEGAL)
 
 
 def new(
@@ -125,9 +139,10 @@ def random_game(
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``check``, ``legal``, ``show``, ``new`` and ``random-game`` to ``app``, in that order."""
+    """Add ``check``, ``legal``, ``show``, ``verify``, ``new`` and ``random-game`` to ``app``, in that order."""
     app.command("check")(check)
     app.command("legal")(legal)
     app.command("show")(show)
+    app.command("verify")(verify)
     app.command("new")(new)
     app.command("random-game")(random_game)

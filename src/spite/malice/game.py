@@ -154,6 +154,11 @@ class MaliceGame(Game):
             raise DealError(str(exc)) from None
         return MaliceGameState(state, preset)
 
+    def dealt(self, preset: str | None, options: Mapping[str, Any] | None, seed: str, *,
+              first: int | None = None) -> MaliceGameState:
+        preset = preset or self.default_preset
+        return MaliceGameState(State.new(Options.from_preset(preset, options), seed, first=first), preset)
+
     def from_record(self, record: Record) -> MaliceGameState:
         rep = self.replay(record)
         return MaliceGameState(rep.state, rep.preset)

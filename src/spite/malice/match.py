@@ -90,11 +90,14 @@ class Match:
         order = [(winner + k) % n for k in range(1, n)]
         return max(order, key=lambda s: (stock_left[s], -order.index(s)))
 
-    def start_game(self) -> State:
-        """Deal the next game."""
+    def start_game(self, seed: int | str | None = None) -> State:
+        """Deal the next game from ``seed`` (a fair table's own seed for it, docs/fairness.md; by
+        default the one derived from the match seed)."""
         if self.is_over:
             raise refusal("the match is over", "refuse.match-over")
-        state = State.new(self.opts, self.game_seed(len(self.results)), first=self.next_starter())
+        if seed is None:
+            seed = self.game_seed(len(self.results))
+        state = State.new(self.opts, seed, first=self.next_starter())
         self._current = state
         return state
 

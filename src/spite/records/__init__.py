@@ -68,7 +68,7 @@ def record_from_json(data: object) -> Record:
     fmt = data.get("format", FORMAT)
     if fmt != FORMAT:
         raise MalformedRecordError(f"format {fmt!r} is not {FORMAT!r}")
-    known = {"format", "game", "preset", "options", "seed", "deal", "moves", "result"}
+    known = {"format", "game", "preset", "options", "seed", "deal", "moves", "result", "fairness"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise MalformedRecordError(f"unknown record field {unknown[0]!r}")
@@ -93,6 +93,9 @@ def record_from_json(data: object) -> Record:
     if not isinstance(moves, list):
         raise MalformedRecordError("moves must be a list")
     result = data.get("result")
+    fairness = data.get("fairness")
+    if fairness is not None and not isinstance(fairness, dict):
+        raise MalformedRecordError("fairness must be a JSON object")
     return Record(
         game=game,
         preset=preset,
@@ -101,6 +104,7 @@ def record_from_json(data: object) -> Record:
         deal=deal,
         moves=moves,
         result=result if isinstance(result, dict) else None,
+        fairness=fairness,
     )
 
 

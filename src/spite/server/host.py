@@ -44,8 +44,10 @@ from spite.games import Event, GameState, Record, get_game
 from spite.server.bots import BotRunner
 from spite.server.config import ServerConfig
 from spite.server.connection import Connection
+from spite.server.fair import FairDeal
 from spite.server.protocol import (
     Ack,
+    FairInfo,
     GameOver,
     LastMove,
     SeatInfo,
@@ -160,6 +162,8 @@ class Opening:
     """Record entries of the game in play stored so far (those of its start included)."""
     extra: Any = None
     """The adapter's own (a match's score, ...), handed to :meth:`ServerGame.play`."""
+    fair: FairDeal | None = None
+    """The fair deal of the game in play (``None``: a table stored before fair deals)."""
 
 
 @dataclass
@@ -185,7 +189,7 @@ class ServerGame(ABC):
     def check_bot(self, game: str, level: str | None) -> None:
         """Raise :class:`LobbyError` unless a bot seat of ``level`` may sit at a ``game`` table."""
 
-    def open(self, game: str, preset: str, options: dict[str, Any], seed: int) -> Opening:
+    def open(self, game: str, preset: str, options: dict[str, Any], seed: int | str) -> Opening:
         """A new game dealt from ``seed`` (options already checked); raises
         :class:`~spite.errors.OptionsError`. The record entries a deal makes before the first move
         (a Spite and Malice deal's shuffles) go to ``start`` with the deal."""
@@ -205,9 +209,21 @@ class ServerGame(ABC):
         record = Record(game=st.game, preset=st.preset, options=st.options, seed=st.start.get("seed", st.seed),
                         deal=st.start["deal"], moves=flat)
         state = get_game(st.game).from_record(record)
+        fair = FairDeal.from_stored(st.id, state.seats, st.start["fair"]) if "fair" in st.start else None
         return Opening(state, st.preset, st.options, version=self.restored_version(st, state),
                        version_base=st.version_base, rows=len(st.moves), entries=len(flat),
-                       extra=self.restored_extra(st, state))
+                       extra=self.restored_extra(st, state), fair=fair)
+
+    def deal(self, table: Table, seed: str) -> Opening:
+        """The game of ``table`` dealt from ``seed`` once the seats' nonces are in (docs/fairness.md):
+        its state and the row's new ``start`` (the deal, the entries before the first move, the seed).
+        A game whose rules say who begins sets ``table.fair.first``."""
+        state = get_game(table.game).dealt(table.preset, table.options, seed)
+        record = state.to_record()
+        start: dict[str, Any] = {"deal": record.deal, "seed": seed}
+        if record.moves:
+            start["leading"] = list(record.moves)
+        return Opening(state, table.preset, table.options, start, entries=len(record.moves))
 
     @abstractmethod
     def restored_version(self, st: StoredTable, state: GameState) -> int:
@@ -239,6 +255,11 @@ class TablePlay:
         """The view JSON of ``seat`` (``None``: spectator) and its legal moves: all a client gets."""
         state = self.table.state
         return state.view(seat).to_json(), state.legal_moves(seat) if seat is not None else []
+
+    def undealt_view(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
+        """What ``seat`` sees before the deal is made (docs/fairness.md): the spectator's view of the
+        table as it would be without nonces, and no legal move."""
+        return self.table.state.view(None).to_json(), []
 
     def fields(self, seat: int | None) -> dict[str, Any]:
         """Extra fields (models) of the ``welcome`` and ``state`` messages for ``seat``."""
@@ -294,6 +315,9 @@ class TablePlay:
 
     def stored(self, seat: int | None, by_bot: bool) -> None:
         """After a move of ``seat`` was stored (the lock is held)."""
+
+    def dealt(self) -> None:
+        """The game was dealt anew from the seats' nonces (the lock is held): nothing was played yet."""
 
     def ending(self) -> Ending:
         """The game is over: is the table (and what else to store with the record)?"""
@@ -387,7 +411,16 @@ class Table:
         self.game_id: int | None = None
         self.moves_played = 0
         self.title = server_game.title
+        self.server_game = server_game
+        self.fair = opening.fair
+        """The fair deal of the game in play, or just over (docs/fairness.md)."""
+        self.fair_next: FairDeal | None = None
+        """Between two games of a match: the next game's fair deal (its commitment is out)."""
+        self.greeted: set[int] = set()
+        """Seats whose person said hello since this process holds the table."""
         self.play = server_game.play(self, opening.extra)
+        if self.fair is not None and self.state.is_over and self.play.between_games():
+            self.fair_next = FairDeal.draw(self.id, self.fair.game + 1, self.fair.seats)
 
     @property
     def store(self) -> Store:
@@ -407,13 +440,32 @@ class Table:
                          stateVersion=self.version, link=f"/t/{self.id}", gameId=self.game_id)
 
     def view_for(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
-        """The view JSON of ``seat`` (``None``: spectator) and its legal moves: all a client gets."""
+        """The view JSON of ``seat`` (``None``: spectator) and its legal moves: all a client gets.
+        Before the deal is made nobody sees a card of it (:meth:`TablePlay.undealt_view`)."""
+        if not self.is_dealt:
+            return self.play.undealt_view(seat)
         return self.play.view_for(seat)
+
+    @property
+    def is_dealt(self) -> bool:
+        """The game in play is dealt from its final seed (always, at a table without a fair deal)."""
+        return self.fair is None or self.fair.dealt
+
+    def fair_info(self) -> FairInfo | None:
+        """The ``fair`` field: the commitment; the secret and nonces once the game is over."""
+        fair = self.fair
+        if fair is None:
+            return None
+        info = fair.info(revealed=fair.dealt and self.state.is_over)
+        if self.fair_next is not None:
+            info.next = self.fair_next.commitment
+        return info
 
     def state_message(self, seat: int | None, last: LastMove | None = None) -> StateMessage:
         """A ``state`` message for ``seat`` (the answer to ``sync``)."""
         view, legal = self.view_for(seat)
-        return StateMessage(stateVersion=self.version, view=view, legal=legal, last=last, **self.play.fields(seat))
+        return StateMessage(stateVersion=self.version, view=view, legal=legal, last=last, fair=self.fair_info(),
+                            **self.play.fields(seat))
 
     def connections(self) -> list[Conn]:
         """Every connection at this table."""
@@ -428,10 +480,13 @@ class Table:
         head = {"type": "state", "stateVersion": self.version}
         tail = {"last": last_move.model_dump() if last_move is not None else None,
                 **self.play.shared_fields(events)}
+        fair = self.fair_info()
+        if fair is not None:
+            tail["fair"] = fair.model_dump()
         play = self.play
 
         def text(seat: int | None) -> str:
-            view, legal = play.view_for(seat)
+            view, legal = self.view_for(seat)
             return json.dumps({**head, "view": view, "legal": legal, **play.seat_fields(seat), **tail},
                               separators=(",", ":"))
 
@@ -455,7 +510,9 @@ class Table:
         """Tell everyone what changed at the table (with the table as it is now; a match's score too):
         ``text`` in English, ``params`` the values of the catalogue's ``event.KIND`` message."""
         event = TableEvent(kind=kind, seat=seat, text=text, words=Words(key=f"event.{kind}", params=params))  # type: ignore[arg-type]
-        self.broadcast(TableMessage(table=self.info(), event=event, **self.play.score_fields()))
+        # a table closed before its game was dealt shows its secret: nothing was played from it
+        fair = self.fair.info(revealed=True) if kind == "abandoned" and self.fair is not None else None
+        self.broadcast(TableMessage(table=self.info(), event=event, fair=fair, **self.play.score_fields()))
 
     def game_over(self) -> GameOver:
         """The ``gameOver`` message of the game just ended."""
@@ -463,7 +520,7 @@ class Table:
         assert result is not None
         url = f"/api/games/{self.game_id}/record" if self.game_id is not None else None
         return GameOver(stateVersion=self.version, result=dict(result), gameId=self.game_id, recordUrl=url,
-                        **self.play.score_fields())
+                        fair=self.fair_info(), **self.play.score_fields())
 
     # ------------------------------------------------------------------ connections
     def seat_for_token(self, token: str) -> Seat | None:
@@ -477,12 +534,13 @@ class Table:
     def _welcome(self, conn: Conn, seat: int | None) -> None:
         view, legal = self.view_for(seat)
         conn.send(Welcome(table=self.info(), seat=seat, stateVersion=self.version, view=view, legal=legal,
-                          **self.play.fields(seat)))
+                          fair=self.fair_info(), **self.play.fields(seat)))
         if self.state.is_over and (self.status == "finished" or self.play.between_games()):
             conn.send(self.game_over())
 
-    async def attach(self, conn: Conn, seat: Seat | None) -> None:
-        """A connection says hello: as a seat's player (with its token) or as a spectator."""
+    async def attach(self, conn: Conn, seat: Seat | None, nonce: str | None = None) -> None:
+        """A connection says hello: as a seat's player (with its token and maybe a nonce for the deal)
+        or as a spectator."""
         async with self.lock:
             conn.table = self
             conn.hello = True
@@ -492,6 +550,8 @@ class Table:
                 self._welcome(conn, None)
                 return
             conn.seat = seat.seat
+            self.take_nonce(seat.seat, nonce)
+            self.greeted.add(seat.seat)
             first = not seat.conns
             seat.conns.add(conn)
             if seat.grace is not None:
@@ -509,6 +569,40 @@ class Table:
             elif first:
                 self.tell("connected", seat.seat, f"{seat.player} is at seat {seat.seat}", name=seat.player or "",
                           seat=seat.seat)
+            await self.deal_if_ready()
+        self.schedule_bot()
+
+    def take_nonce(self, seat: int, nonce: str | None) -> None:
+        """``seat`` sent ``nonce``: it counts for the game not dealt yet (the next one between two games)."""
+        fair = self.fair_next or self.fair
+        if fair is not None:
+            fair.take_nonce(seat, nonce)
+
+    async def deal_if_ready(self) -> None:
+        """Deal the game from its secret and the seats' nonces once it has begun and every person seat
+        said hello (or a bot took it over): stored, then everyone gets the position (the lock is held).
+        docs/fairness.md says why not before."""
+        fair = self.fair
+        if fair is None or fair.dealt or self.status != "playing" or self.state.is_over:
+            return
+        if any(s.controller != "bot" and s.seat not in self.greeted for s in self.seats):
+            return
+        seed = fair.seed()
+        opening = self.server_game.deal(self, seed)
+        fair.dealt = True
+        start = {**opening.start, "fair": fair.stored()}
+        try:
+            await self.store.write(Store.update_table(self.id, start=json.dumps(start)))
+        except Exception as exc:
+            fair.dealt = False
+            fair.first = None
+            log.error("table %s: the deal could not be stored (%s); dealing at the next hello", self.id, exc)
+            return
+        self.state = opening.state
+        self.entries = opening.entries
+        log.info("table %s: dealt from the secret and %d nonces", self.id, len(fair.nonces))
+        self.play.dealt()
+        self.broadcast_state(None)
 
     async def detach(self, conn: Conn) -> None:
         """A connection went away. A seat left with no connection starts its grace time."""
@@ -556,7 +650,8 @@ class Table:
             self.tell("takeover", seat.seat,
                       f"{seat.player} did not come back within {grace:g} s: a {level} bot plays seat {seat.seat}",
                       name=seat.player or "", seat=seat.seat, s=f"{grace:g}", level=level)
-        self.play.schedule()
+            await self.deal_if_ready()
+        self.schedule_bot()
 
     # ------------------------------------------------------------------ requests
     async def player_move(self, conn: Conn, move: str, version: int, msg_id: str | None) -> None:
@@ -582,6 +677,9 @@ class Table:
         seat = self.seats[conn.seat]
         if self.status == "open":
             conn.error("not-started", "the game starts when every seat is taken", msg_id=msg_id,
+                       version=self.version)
+        elif not self.is_dealt:
+            conn.error("not-started", "the cards are dealt once every player has said hello", msg_id=msg_id,
                        version=self.version)
         elif self.status != "playing" or self.state.is_over:
             conn.error("game-over", "the game is over", msg_id=msg_id, version=self.version)
@@ -669,6 +767,8 @@ class Table:
         if state.is_over:
             ending = self.play.ending()
             record = state.to_record().to_json()
+            if self.fair is not None:
+                record["fairness"] = self.fair.proof()
             finish = Store.insert_game(self.id, self.game, self.preset, record, state.plies, self.play.turns(),
                                        self._players(record.get("result") or {}), finish=ending.final)
             more = ending.write
@@ -698,6 +798,8 @@ class Table:
                 ending.stored(game_id)
             if ending.final:
                 self.status = "finished"
+            elif self.fair is not None:  # the next game's commitment goes out before any of its cards
+                self.fair_next = FairDeal.draw(self.id, self.fair.game + 1, self.fair.seats)
         return True
 
     def _players(self, result: dict[str, Any]) -> list[dict[str, Any]]:
@@ -721,8 +823,10 @@ class Table:
 
     # ------------------------------------------------------------------ life cycle
     def schedule_bot(self) -> None:
-        """Let the bots (and the clock) go on: at the start, after a restart, after a takeover."""
-        self.play.schedule()
+        """Let the bots (and the clock) go on: at the start, after a restart, after a takeover (once the
+        game is dealt)."""
+        if self.is_dealt:
+            self.play.schedule()
 
     async def close(self) -> None:
         """Stop this table's tasks (server shutdown; everything is already stored)."""

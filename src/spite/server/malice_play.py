@@ -94,19 +94,33 @@ class MaliceServer(ServerGame):
         if level not in BOT_LEVELS:
             raise LobbyError(f"a bot seat needs a level ({', '.join(BOT_LEVELS)})")
 
-    def open(self, game: str, preset: str, options: dict[str, Any], seed: int) -> Opening:
+    def open(self, game: str, preset: str, options: dict[str, Any], seed: int | str) -> Opening:
         opts = Options.from_preset(preset, options)
         overrides = opts.overrides_from(preset)
         if not wants_match(opts, overrides):
             return super().open(game, preset, options, seed)
         match = Match(opts, seed)
-        state = match.start_game()
+        state = match.start_game(seed)  # the table's seed is the first game's (a fair table's, docs/fairness.md)
         leading = [entry for entry in state.record_moves() if isinstance(entry, dict)]
         # the game's own seed goes with its start (the table's is the match's)
         start = {"deal": state.deal_json(), "leading": leading, "seed": state.seed}
         columns = {"match": json.dumps(match_json(match, []))}
         return Opening(MaliceGameState(state, preset), preset, overrides, start, columns, entries=len(leading),
                        extra=(match, []))
+
+    def deal(self, table: Table, seed: str) -> Opening:
+        play = table.play
+        match = play.match if isinstance(play, MalicePlay) else None
+        if match is None:
+            return super().deal(table, seed)
+        first = match.next_starter()  # the rules say who begins a match's later games, not the seed
+        assert table.fair is not None
+        table.fair.first = first
+        state = State.new(match.opts, seed, first=first)
+        leading = [entry for entry in state.record_moves() if isinstance(entry, dict)]
+        start = {"deal": state.deal_json(), "leading": leading, "seed": seed}
+        return Opening(MaliceGameState(state, table.preset), table.preset, table.options, start,
+                       entries=len(leading))
 
     def restored_version(self, st: StoredTable, state: GameState) -> int:
         return st.version_base + state.plies
@@ -216,6 +230,9 @@ class MalicePlay(TablePlay):
     def seat_changed(self) -> None:
         # nothing played so far is the new player's to take back
         self.undo_floor = self.engine.plies
+
+    def dealt(self) -> None:
+        self.undo_floor = 0
 
     def ending(self) -> Ending:
         match = self.match
@@ -410,10 +427,19 @@ class MalicePlay(TablePlay):
         table = self.table
         match = self.match
         assert match is not None
-        # as Match.start_game deals it (without touching the match: a failed commit leaves it as it was)
-        state = State.new(match.opts, match.game_seed(len(match.results)), first=match.next_starter())
+        # as Match.start_game deals it (without touching the match: a failed commit leaves it as it was),
+        # from the secret published when the game before ended and the nonces sent since (docs/fairness.md)
+        fair = table.fair_next
+        first = match.next_starter()
+        seed: int | str = match.game_seed(len(match.results))
+        if fair is not None:
+            fair.first, fair.dealt = first, True
+            seed = fair.seed()
+        state = State.new(match.opts, seed, first=first)
         leading = [entry for entry in state.record_moves() if isinstance(entry, dict)]
-        start = {"deal": state.deal_json(), "leading": leading, "seed": state.seed}
+        start: dict[str, Any] = {"deal": state.deal_json(), "leading": leading, "seed": state.seed}
+        if fair is not None:
+            start["fair"] = fair.stored()
         base = table.version + 1
         forget = Store.delete_moves(table.id)
         begin = Store.update_table(table.id, start=json.dumps(start), version_base=base, plies=0)
@@ -425,6 +451,8 @@ class MalicePlay(TablePlay):
         try:
             await table.store.write(both)
         except Exception as exc:
+            if fair is not None:
+                fair.first, fair.dealt = None, False
             log.error("table %s: the next game could not be stored (%s); trying again", table.id, exc)
             self._next_at = time.monotonic() + 2.0
             self._schedule_next(2.0)
@@ -434,6 +462,8 @@ class MalicePlay(TablePlay):
             if task is not me:
                 task.cancel()
         self._next_at = None
+        if fair is not None:
+            table.fair, table.fair_next = fair, None
         table.state = MaliceGameState(state, table.preset)
         table.version_base = base
         table.version = base

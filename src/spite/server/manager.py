@@ -25,6 +25,7 @@ from spite.errors import OptionsError, Phrase
 from spite.games import game_names, get_game, has_hook, load_hook
 from spite.server.bots import BotRunner
 from spite.server.config import ServerConfig
+from spite.server.fair import FairDeal
 from spite.server.host import Conn, LobbyError, Seat, ServerGame, Services, Table, check_requests, hash_token, new_token
 from spite.server.protocol import (
     AnyClientMessage,
@@ -194,17 +195,23 @@ class Manager:
                       seats: list[SeatRequest] | None, name: str, join: bool) -> tuple[Table, int | None, str | None]:
         hook = server_game(game)
         preset = preset or get_game(game).default_preset
-        seed = secrets.randbits(62)
+        table_id = secrets.token_urlsafe(9)
         try:
             count = get_game(game).seats(preset, options)
             requests = seats if seats is not None else [SeatRequest(kind="person") for _ in range(count)]
             check_requests(game, hook, requests, preset, count)
+            # the secret comes first (docs/fairness.md); until the persons' nonces are in, the table
+            # holds the deal without nonces, which nobody sees (a bots-only table keeps it: no nonce comes)
+            fair = FairDeal.draw(table_id, 1, count)
+            seed = fair.seed()
             opening = hook.open(game, preset, options, seed)
         except OptionsError as exc:
             raise LobbyError(str(exc)) from None
         if join and not any(r.kind == "person" for r in requests):
             raise LobbyError("there is no person seat to join (set join to false for a bots-only table)")
-        table_id = secrets.token_urlsafe(9)
+        fair.dealt = all(r.kind == "bot" for r in requests)
+        opening.fair = fair
+        opening.start = {**opening.start, "fair": fair.stored()}
         now = time.time()
         seat_list = [Seat(seat=i, kind=r.kind, level=r.level if r.kind == "bot" else None, player=None,
                           token_hash=None, controller="bot" if r.kind == "bot" else "free")
@@ -344,6 +351,9 @@ class Manager:
         # the table serves what its game has, and answers the rest with one line
         if isinstance(msg, HintRequest):
             await table.player_request("hint", conn, msg.id)
+        elif isinstance(msg, NextGame) and conn.seat is not None:
+            table.take_nonce(conn.seat, msg.nonce)  # for the next game's deal, before it is dealt
+            await table.player_request("next", conn, msg.id)
         elif isinstance(msg, UndoMessage):
             await table.player_request("undo", conn, msg.id, msg.stateVersion)
         elif isinstance(msg, NextGame):
@@ -366,7 +376,7 @@ class Manager:
             conn.close(1008)
             return
         if msg.spectate:
-            await table.attach(conn, None)
+            await table.attach(conn, None)  # a spectator's nonce does not count
             return
         seat = table.seat_for_token(msg.token or "")
         if seat is None:
@@ -374,7 +384,7 @@ class Manager:
             conn.error("wrong-token", "that token is no seat's at this table", version=table.version)
             conn.close(1008)
             return
-        await table.attach(conn, seat)
+        await table.attach(conn, seat, msg.nonce)
 
     async def detach(self, conn: Conn) -> None:
         """A connection closed."""

@@ -32,6 +32,7 @@ __all__ = [
     "Clock",
     "CreateTableRequest",
     "ErrorMessage",
+    "FairInfo",
     "GameEvent",
     "GameInfo",
     "GameOver",
@@ -67,6 +68,10 @@ MSG_ID = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[\x20-\x7e
 VERSION = Annotated[int, Field(strict=True, ge=0, le=2**53)]
 """A ``stateVersion`` a client sends: a JSON integer (``"0"``, ``0.0`` or ``true`` are refused, not
 coerced) that fits every database and JavaScript number."""
+NONCE = Annotated[str, Field(strict=True, min_length=32, max_length=32, pattern=r"^[0-9a-f]{32}$",
+                             description="16 random bytes as 32 lower-case hex digits (docs/fairness.md).")]
+"""A seat's nonce: exactly 32 lower-case hex digits, anything else is refused."""
+HEX64 = Annotated[str, Field(min_length=64, max_length=64, pattern=r"^[0-9a-f]{64}$")]
 
 
 class _Msg(BaseModel):
@@ -74,7 +79,7 @@ class _Msg(BaseModel):
 
 
 _REALTIME_ONLY = ("clock", "events", "t")
-_OPTIONAL = (*_REALTIME_ONLY, "canUndo", "match", "undone")
+_OPTIONAL = (*_REALTIME_ONLY, "canUndo", "match", "undone", "fair")
 """Fields left out of a message when they are ``None``: Spit's clock and events, Spite and Malice's
 ``canUndo``, a match table's ``match``, an undo's ``undone`` (plain Spite and Malice tables send
 exactly what they always sent)."""
@@ -106,6 +111,8 @@ class Hello(_Msg):
     type: Literal["hello"]
     token: str | None = Field(None, max_length=200, description="The seat's secret token (absent when spectating).")
     spectate: bool = Field(False, strict=True, description="Watch with the spectator's view (no token needed).")
+    nonce: NONCE | None = Field(None, description="A seat's random nonce for the deal (docs/fairness.md): it "
+                                "counts while the game is not dealt yet; a spectator's is ignored.")
 
 
 class MoveMessage(_Msg):
@@ -153,6 +160,7 @@ class NextGame(_Msg):
 
     type: Literal["next"]
     id: MSG_ID | None = Field(None, description="Echoed in an error.")
+    nonce: NONCE | None = Field(None, description="Your random nonce for the next game's deal (docs/fairness.md).")
 
 
 AnyClientMessage = Hello | MoveMessage | Sync | Ping | HintRequest | UndoMessage | NextGame
@@ -256,6 +264,29 @@ class Words(_Msg):
                                          description="The values of the message's placeholders.")
 
 
+class FairInfo(_Msg):
+    """The fair deal of the game in play (docs/fairness.md): the commitment from the start, the secret
+    and the nonces once the game is over."""
+
+    game: int = Field(description="The number of the game at this table (a match's games count 1, 2, ...).")
+    commitment: HEX64 = Field(description="SHA-256 of the secret, the table id and the game number.")
+    dealt: bool = Field(description="The deal is made: the nonces that count are fixed.")
+    sent: list[bool] = Field(description="Per seat: its nonce counts (false: the seat sent none, or is a bot).")
+    secret: HEX64 | None = Field(default=None, description="Revealed once the game is over.")
+    nonces: list[str | None] | None = Field(default=None,
+                                            description="Revealed once the game is over: each seat's nonce.")
+    next: HEX64 | None = Field(default=None, description="A match between two games: the next game's commitment (send "
+                               "your nonce with next).")
+
+    @model_serializer(mode="wrap")
+    def _leave_out_unrevealed(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out: dict[str, Any] = handler(self)
+        for key in ("secret", "nonces", "next"):
+            if out.get(key) is None:
+                out.pop(key, None)
+        return out
+
+
 class TableEvent(_Msg):
     """What changed at a table."""
 
@@ -279,6 +310,7 @@ class Welcome(_OutMsg):
     canUndo: bool | None = Field(default=None, description="Spite and Malice: you may take back your last move now.")
     match: MatchInfo | None = Field(default=None, description="Match tables only: the score.")
     clock: Clock | None = Field(default=None, description="Spit and Speed only.")
+    fair: FairInfo | None = Field(default=None, description="The deal's commitment (docs/fairness.md).")
 
 
 class StateMessage(_OutMsg):
@@ -293,6 +325,7 @@ class StateMessage(_OutMsg):
     match: MatchInfo | None = Field(default=None, description="Match tables only: the score.")
     events: list[GameEvent] | None = Field(default=None, description="Spit and Speed: what happened, in order.")
     clock: Clock | None = Field(default=None, description="Spit and Speed only.")
+    fair: FairInfo | None = Field(default=None, description="The deal's commitment (docs/fairness.md).")
 
 
 class Ack(_OutMsg):
@@ -314,6 +347,8 @@ class TableMessage(_OutMsg):
     table: TableInfo
     event: TableEvent
     match: MatchInfo | None = Field(default=None, description="Match tables only: the score.")
+    fair: FairInfo | None = Field(default=None, description="A table abandoned before its game was dealt: the "
+                                  "game's secret, revealed (docs/fairness.md).")
 
 
 class GameOver(_OutMsg):
@@ -325,6 +360,7 @@ class GameOver(_OutMsg):
     gameId: int | None
     recordUrl: str | None
     match: MatchInfo | None = Field(default=None, description="Match tables only: the score after this game.")
+    fair: FairInfo | None = Field(default=None, description="The game's secret and nonces, revealed.")
 
 
 class HintMessage(_Msg):

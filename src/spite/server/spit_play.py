@@ -160,6 +160,11 @@ class SpitPlay(TablePlay):
             return False
         return True
 
+    def dealt(self) -> None:
+        # the game begins now: its countdown starts with the deal (a clock read before is forgotten)
+        self._t0 = None
+        self._shown_at_go = False
+
     def ack_time(self, now: int) -> int | None:
         return now  # when the move landed: the client's measure of the race
 

@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import json
 import random
+import secrets
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -36,6 +37,7 @@ from typing import Any, ClassVar
 from spite.bots import Decision, make_bot
 from spite.cards import RANKS, WILD_RANK
 from spite.errors import IllegalMoveError, OptionsError
+from spite.fairness import commitment, fingerprint, parse_secret
 from spite.games import load_hook
 from spite.malice import Move, Options, SeatView
 from spite.malice.state import Result
@@ -127,9 +129,29 @@ def join_table(base: str, table_id: str, name: str) -> tuple[int, str]:
     return int(answer["seat"]), str(answer["token"])
 
 
+SEAT_NONCE = secrets.token_hex(16)
+"""This run's random part of the deal (docs/fairness.md), sent with every hello of a seat."""
+
+
 def hello_message(token: str | None) -> dict[str, Any]:
-    """``hello`` with the token, or as a spectator."""
-    return {"type": "hello", "token": token} if token else {"type": "hello", "spectate": True}
+    """``hello`` with the token (and this run's nonce for the deal), or as a spectator."""
+    return {"type": "hello", "token": token, "nonce": SEAT_NONCE} if token else {"type": "hello", "spectate": True}
+
+
+def fair_state(fair: dict[str, Any] | None, table_id: str) -> tuple[str, bool | None] | None:
+    """The deal fingerprint of a message's ``fair`` (docs/fairness.md) and, once the secret is revealed,
+    whether it gives the commitment (checked here); ``None`` without a ``fair``."""
+    if not isinstance(fair, dict) or not isinstance(fair.get("commitment"), str):
+        return None
+    committed = str(fair["commitment"])
+    secret = fair.get("secret")
+    if not isinstance(secret, str):
+        return fingerprint(committed), None
+    try:
+        ok = commitment(parse_secret(secret), table_id, int(fair.get("game", 0))) == committed
+    except ValueError:
+        ok = False
+    return fingerprint(committed), ok
 
 
 def probe(base: str, table_id: str, token: str | None, timeout: float = 10) -> dict[str, Any]:
@@ -457,7 +479,7 @@ class RemoteMaliceTable:
                                                        "the match is over" if self.match else "a single game"))
         self._counter += 1
         ident = f"n{self._counter}"
-        if not self.send({"type": "next", "id": ident}):
+        if not self.send({"type": "next", "id": ident, "nonce": secrets.token_hex(16)}):
             raise IllegalMoveError("not connected to the server; reconnecting")
         self.awaiting_next = ident
 

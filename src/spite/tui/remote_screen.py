@@ -27,7 +27,7 @@ from textual.widgets import Static
 from spite.errors import IllegalMoveError
 from spite.tui.i18n import has_text, tr
 from spite.tui.malice_screen import MaliceScreen, SummaryScreen
-from spite.tui.remote import RemoteLink, RemoteMaliceTable
+from spite.tui.remote import RemoteLink, RemoteMaliceTable, fair_state
 from spite.tui.remote_spit import RemoteSpitTable
 from spite.tui.spit_screen import SpitScreen
 from spite.tui.widgets import set_text
@@ -48,6 +48,9 @@ _TEXTS = {
     "next_game": ("game {game} of the match begins", "Spiel {game} der Partie beginnt"),
     "watch_next": ("the next game begins when the players are ready",
                    "das nächste Spiel beginnt, wenn alle bereit sind"),
+    "fair": ("deal {print}", "Geben {print}"),
+    "fair_ok": ("deal {print} ✓ verified", "Geben {print} ✓ geprüft"),
+    "fair_bad": ("deal {print} ✗ does not match!", "Geben {print} ✗ stimmt nicht!"),
 }
 
 
@@ -58,6 +61,23 @@ def _reason(lang: str, reason: str) -> str:
 def _t(lang: str, key: str, **values: object) -> str:
     en, de = _TEXTS[key]
     return (de if lang == "de" else en).format(**values)
+
+
+def fair_words(lang: str, fair: dict[str, Any] | None, table_id: str) -> str:
+    """The deal fingerprint (docs/fairness.md), and once the game is over whether it checked out."""
+    found = fair_state(fair, table_id)
+    if found is None:
+        return ""
+    short, ok = found
+    return _t(lang, "fair" if ok is None else "fair_ok" if ok else "fair_bad", print=short)
+
+
+def _with_fair(widget: Static, words: str) -> None:
+    """Append the fingerprint to a head line the local screen just drew."""
+    shown = getattr(widget, "_spite_shown", None)
+    if not words or shown is None or shown[0].endswith(words):
+        return
+    set_text(widget, Text(shown[0], style=shown[2], spans=list(shown[1])) + Text(f" · {words}"), layout=False)
 
 
 class RemoteMaliceScreen(MaliceScreen):
@@ -78,7 +98,12 @@ class RemoteMaliceScreen(MaliceScreen):
         self.run_worker(self.link.run(), group="remote", name="remote-link")
 
     # ------------------------------------------------------------------ messages
+    fair: dict[str, Any] | None = None
+    """The last ``fair`` the server sent (docs/fairness.md)."""
+
     def _received(self, msg: dict[str, Any]) -> None:
+        if isinstance(msg.get("fair"), dict):
+            self.fair = msg["fair"]
         update = self.table.handle(msg)
         if update.sync and self.link is not None:
             self.link.send({"type": "sync"})
@@ -185,6 +210,7 @@ class RemoteMaliceScreen(MaliceScreen):
             line = _t(self.lang, "watching", id=table.table_id)
         if line is not None:
             set_text(self.query_one("#prompt", Static), Text(line, style="italic"), layout=False)
+        _with_fair(self.query_one("#head", Static), fair_words(self.lang, self.fair, table.table_id))
 
     def seat_name(self, seat: int) -> str:
         """``P1 (you)``, ``P2 (hard)``, ``P2 (bob)``."""
@@ -216,6 +242,8 @@ class RemoteMaliceScreen(MaliceScreen):
         over = self.table.game_over or {}
         if over.get("recordUrl"):
             out.append("\n" + _t(t, "record", url=self.table.base + str(over["recordUrl"])) + "\n")
+        if words := fair_words(t, over.get("fair") or self.fair, self.table.table_id):
+            out.append(words + "\n")
         match = self.table.match
         if match is not None:
             out.append("\n" + self.score_text() + "\n", style="bold")
@@ -251,7 +279,12 @@ class RemoteSpitScreen(SpitScreen):
         """The server's game time (as last told, plus the time since)."""
         return self.table.now_ms()
 
+    fair: dict[str, Any] | None = None
+    """The last ``fair`` the server sent (docs/fairness.md)."""
+
     def _received(self, msg: dict[str, Any]) -> None:
+        if isinstance(msg.get("fair"), dict):
+            self.fair = msg["fair"]
         update = self.table.handle(msg)
         if update.error is not None:
             if update.too_late:
@@ -302,3 +335,4 @@ class RemoteSpitScreen(SpitScreen):
             line = _t(self.lang, "sent", move=table.pending[1])
         if line is not None:
             set_text(self.query_one("#spit-prompt", Static), Text(line, style="italic"))
+        _with_fair(self.query_one("#spit-head", Static), fair_words(self.lang, self.fair, table.table_id))

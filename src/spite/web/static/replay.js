@@ -3,6 +3,7 @@
 // table is drawn by table.js's code, a Spit or Speed table by spit.js's, read-only, with every card
 // shown (Spit and Speed: the face-down cards listed under each side) and the game time of each step.
 
+import { bindFair, checkRecord, replayFairHTML } from "./fair.js";
 import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
 import { presetName, t } from "./i18n.js";
@@ -204,7 +205,7 @@ function controlsHTML(data, ply, moveText, end) {
           <button type="button" id="replay-last" title="End" aria-label="${t("replay_last")}">▶|</button>
           <span id="replay-count">${t("replay_ply", { k: ply, n })}</span>
           <strong id="replay-move">${esc(moveText)}</strong>
-        </div>${end}
+        </div>${end}${replayFairHTML(data.fairCheck)}
         <p class="muted">${t("replay_keys")} · <a href="/api/games/${data.gameId}/record" id="replay-record" download="spite-game-${data.gameId}.json">${t("record")}</a> · <a href="/">${t("back_lobby")}</a></p>
       </section>`;
 }
@@ -216,6 +217,7 @@ function bindControls(board, root, n) {
   root.querySelector("#replay-last").addEventListener("click", () => board.go(n));
   root.querySelector("#replay-ply").addEventListener("input", (ev) => board.go(Number(ev.target.value)));
   for (const li of root.querySelectorAll("#log li")) li.addEventListener("click", () => board.go(Number(li.dataset.ply)));
+  bindFair(root);
   const cur = root.querySelector("#log li.current");
   if (cur) cur.scrollIntoView({ block: "nearest" });
 }
@@ -260,4 +262,9 @@ export async function openReplay(id) {
     board.onReplayKey(ev);
   });
   board.go(Number.isFinite(start) ? start : 0);
+  // the verified mark: the record's revealed secret and nonces checked in this browser (docs/fairness.md)
+  checkRecord(id).then((check) => {
+    data.fairCheck = check;
+    board.render();
+  }, () => {});
 }

@@ -13,6 +13,7 @@ import { main, setRerender, setStatus } from "./app.js";
 import { backSVG, cardSVG, rankOf, slotSVG } from "./cards.js";
 import { botName, cardName, presetName, t, word } from "./i18n.js";
 import { createTable } from "./lobby.js";
+import { bindFair, checkReveal, fairHTML, newNonce } from "./fair.js";
 import { esc, morph, parseLegal } from "./html.js";
 import { openSeat, reopen, takeNotice } from "./seatpage.js";
 import { api, forgetSeat, loadLog, saveLog } from "./store.js";
@@ -91,6 +92,25 @@ export class SpitClient {
     this.started = true; // the countdown's end has been announced
     this.timer = null;
     this.nextExpiry = Infinity;
+    this.fair = null; // the server's FairInfo: the deal fingerprint (docs/fairness.md)
+    this.fairVerified = undefined;
+    this.nonce = newNonce(); // this page's random part of the deal, sent with hello
+  }
+
+  /** Take the ``fair`` field of a message; once the secret is revealed, check it here. */
+  setFair(fair) {
+    if (!fair) return;
+    if (fair.commitment !== this.fair?.commitment) this.fairVerified = undefined;
+    this.fair = fair;
+    if (fair.secret && this.fairVerified === undefined) {
+      this.fairVerified = "checking";
+      checkReveal(fair, this.table.id).then((ok) => {
+        if (this.fair === fair) {
+          this.fairVerified = ok;
+          this.render();
+        }
+      });
+    }
   }
 
   get game() {
@@ -112,7 +132,7 @@ export class SpitClient {
     const ws = new WebSocket(`${proto}//${location.host}/ws/${this.table.id}`);
     this.ws = ws;
     ws.addEventListener("open", () => {
-      ws.send(JSON.stringify(this.token ? { type: "hello", token: this.token } : { type: "hello", spectate: true }));
+      ws.send(JSON.stringify(this.token ? { type: "hello", token: this.token, nonce: this.nonce } : { type: "hello", spectate: true }));
     });
     ws.addEventListener("message", (ev) => this.onMessage(JSON.parse(ev.data)));
     ws.addEventListener("close", () => {
@@ -187,6 +207,7 @@ export class SpitClient {
   }
 
   onMessage(msg) {
+    this.setFair(msg.fair);
     switch (msg.type) {
       case "welcome":
         this.table = msg.table;
@@ -729,6 +750,7 @@ export class SpitClient {
           <div class="sp-head"><b>${esc(gameName(this.game))}</b> · <span>${esc(presetName(this.table.preset))}</span>
             ${this.game === "spit" ? ` · <span id="sp-round">${t("sp_round", { n: this.view.round })}</span>` : ""}
             · <span id="sp-clock">${this.clockHTML(now)}</span></div>
+          ${fairHTML(this.fair, this.fairVerified === "checking" ? undefined : this.fairVerified, (s) => this.name(s))}
           ${this.sideHTML(this.opp, now, null)}
           ${this.centersHTML(now, vplace)}
           ${this.sideHTML(this.me, now, vplace)}
@@ -784,6 +806,7 @@ export class SpitClient {
       }
     });
     once("#rematch", "click", () => this.rematch());
+    bindFair(root);
   }
 
   async rematch() {

@@ -9,6 +9,7 @@ import { main, setRerender, setStatus } from "./app.js";
 import { backSVG, cardSVG, handToken, rankValue, slotSVG, valueName } from "./cards.js";
 import { botName, presetName, t, word, words } from "./i18n.js";
 import { LEVELS, createTable, quickPlay } from "./lobby.js";
+import { bindFair, checkReveal, fairHTML, newNonce } from "./fair.js";
 import { esc, parseLegal } from "./html.js";
 import { openSeat, reopen, takeNotice } from "./seatpage.js";
 import { api, forgetSeat, loadLog, saveLog } from "./store.js";
@@ -41,6 +42,25 @@ export class TableClient {
     this.match = null; // the server's MatchInfo at match tables
     this.hint = null; // {move, why, stateVersion} for the position shown, or {asking: true}
     this.readySent = false;
+    this.fair = null; // the server's FairInfo: the deal fingerprint (docs/fairness.md)
+    this.fairVerified = undefined;
+    this.nonce = newNonce(); // this page's random part of the deal, sent with hello
+  }
+
+  /** Take the ``fair`` field of a message; once the secret is revealed, check it here. */
+  setFair(fair) {
+    if (!fair) return;
+    if (fair.commitment !== this.fair?.commitment) this.fairVerified = undefined;
+    this.fair = fair;
+    if (fair.secret && this.fairVerified === undefined) {
+      this.fairVerified = "checking";
+      checkReveal(fair, this.table.id).then((ok) => {
+        if (this.fair === fair) {
+          this.fairVerified = ok;
+          this.render();
+        }
+      });
+    }
   }
 
   connect() {
@@ -48,7 +68,7 @@ export class TableClient {
     const ws = new WebSocket(`${proto}//${location.host}/ws/${this.table.id}`);
     this.ws = ws;
     ws.addEventListener("open", () => {
-      ws.send(JSON.stringify(this.token ? { type: "hello", token: this.token } : { type: "hello", spectate: true }));
+      ws.send(JSON.stringify(this.token ? { type: "hello", token: this.token, nonce: this.nonce } : { type: "hello", spectate: true }));
     });
     ws.addEventListener("message", (ev) => this.onMessage(JSON.parse(ev.data)));
     ws.addEventListener("close", () => {
@@ -145,6 +165,7 @@ export class TableClient {
   }
 
   onMessage(msg) {
+    this.setFair(msg.fair);
     switch (msg.type) {
       case "welcome":
         this.table = msg.table;
@@ -266,7 +287,7 @@ export class TableClient {
   nextGame() {
     if (this.readySent || this.seat === null) return;
     this.readySent = true;
-    this.send({ type: "next", id: "next" });
+    this.send({ type: "next", id: "next", nonce: newNonce() });
     this.render();
   }
 
@@ -510,6 +531,7 @@ export class TableClient {
     const root = main();
     root.innerHTML = `${this.shareHTML()}
       ${this.match ? `<section class="panel match-bar">${this.matchScoreHTML()}</section>` : ""}
+      ${fairHTML(this.fair, this.fairVerified === "checking" ? undefined : this.fairVerified, (s) => this.name(s))}
       <div class="table" data-version="${this.version}" data-my-turn="${this.myTurn() ? 1 : 0}"
            data-seat="${this.seat ?? ""}" data-over="${this.over ? 1 : 0}" data-status="${esc(this.table.status)}"
            data-can-undo="${this.canUndo ? 1 : 0}">
@@ -529,6 +551,7 @@ export class TableClient {
 
   bind(root) {
     root.querySelector("#pass")?.addEventListener("click", () => this.play("pass"));
+    bindFair(root);
     root.querySelector("#copy")?.addEventListener("click", async (ev) => {
       const input = document.getElementById("share-link");
       input.select();

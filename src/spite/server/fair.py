@@ -1,0 +1,95 @@
+"""A table's fair deal (docs/fairness.md): the secret, the commitment, the seats' nonces, the reveal.
+
+Each game at a table has a :class:`FairDeal`. It is drawn (a 32-byte secret from :mod:`secrets`) before
+any card of the game is seen: when the table is created for its first game, when the game before
+ends for a match's later games. Its commitment goes out at once in ``welcome`` and ``state`` (the
+``fair`` field); the secret stays in the database until the game is over. While the deal is not made,
+each seat's nonce (sent with ``hello``, or with ``next`` between two games of a match) counts, the
+last one a seat sent; bot seats and spectators add none. The deal is made from the secret and the
+nonces (:func:`spite.fairness.game_seed`) once every person seat has said hello (or a bot took it
+over); from then on nothing changes it. When the game is over the secret and the nonces go into the
+record (``fairness``, records.md §3) and, in ``gameOver`` and every later ``state``, to everyone.
+
+This module knows no game: the table host calls it, and the game's adapter deals from the seed
+(:meth:`spite.server.host.ServerGame.deal`).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from spite.fairness import SCHEME, SECRET_BYTES, commitment, game_seed, parse_nonce, parse_secret
+from spite.server.protocol import FairInfo
+
+__all__ = ["FairDeal"]
+
+
+@dataclass
+class FairDeal:
+    """The secret of game ``game`` at table ``table`` and what the seats sent for it."""
+
+    table: str
+    game: int
+    secret: bytes
+    seats: int
+    nonces: dict[int, bytes] = field(default_factory=dict)
+    """Seat → the nonce that counts (the last one it sent before the deal)."""
+    dealt: bool = False
+    """The deal is made: no nonce counts any more."""
+    first: int | None = None
+    """The seat the rules (not chance) let begin, for the record (a match's later games)."""
+
+    @classmethod
+    def draw(cls, table: str, game: int, seats: int) -> FairDeal:
+        """A fresh secret for game ``game`` of ``table``."""
+        return cls(table, game, secrets.token_bytes(SECRET_BYTES), seats)
+
+    @property
+    def commitment(self) -> str:
+        """SHA-256 of the secret, the table and the game number (public from the start)."""
+        return commitment(self.secret, self.table, self.game)
+
+    def seed(self) -> str:
+        """The game's seed: from the secret and the nonces that count now."""
+        return game_seed(self.secret, self.table, self.game, [self.nonces.get(s) for s in range(self.seats)])
+
+    def take_nonce(self, seat: int, nonce: str | None) -> None:
+        """Seat ``seat`` sent ``nonce`` (checked by the protocol): it counts unless the deal is made."""
+        if nonce is not None and not self.dealt and 0 <= seat < self.seats:
+            self.nonces[seat] = parse_nonce(nonce)
+
+    def info(self, revealed: bool) -> FairInfo:
+        """What every seat and spectator may know: the commitment, whether the deal is made and which
+        seats' nonces count; with ``revealed`` (the game is over) the secret and the nonces too."""
+        sent = [s in self.nonces for s in range(self.seats)]
+        if not revealed:
+            return FairInfo(game=self.game, commitment=self.commitment, dealt=self.dealt, sent=sent)
+        return FairInfo(game=self.game, commitment=self.commitment, dealt=self.dealt, sent=sent,
+                        secret=self.secret.hex(), nonces=self.nonce_texts())
+
+    def nonce_texts(self) -> list[str | None]:
+        """The nonces in seat order (``None``: the seat sent none)."""
+        return [n.hex() if (n := self.nonces.get(s)) is not None else None for s in range(self.seats)]
+
+    def proof(self) -> dict[str, Any]:
+        """The record's ``fairness`` object (records.md §3)."""
+        out: dict[str, Any] = {"scheme": SCHEME, "table": self.table, "game": self.game,
+                               "commitment": self.commitment, "secret": self.secret.hex(),
+                               "nonces": self.nonce_texts()}
+        if self.first is not None:
+            out["first"] = self.first
+        return out
+
+    def stored(self) -> dict[str, Any]:
+        """What the table's row keeps (``start["fair"]``): never sent to a client before the end."""
+        return {"game": self.game, "secret": self.secret.hex(), "nonces": self.nonce_texts(), "dealt": self.dealt,
+                "first": self.first}
+
+    @classmethod
+    def from_stored(cls, table: str, seats: int, data: dict[str, Any]) -> FairDeal:
+        """A stored deal back (:meth:`stored`)."""
+        nonces = {s: parse_nonce(n) for s, n in enumerate(data.get("nonces") or []) if n is not None}
+        return cls(table, int(data["game"]), parse_secret(data["secret"]), seats, nonces, bool(data.get("dealt")),
+                   data.get("first"))

@@ -1,0 +1,124 @@
+// Provably fair deals on the page (docs/fairness.md): the random nonce a seat sends with hello,
+// the "deal fingerprint" (the server's commitment, short; the whole value on hover and copy), and
+// the check of a revealed secret, made here in the browser with Web Crypto (SHA-256): the
+// commitment, and where the seed is known (a record) the seed from the secret and the nonces.
+// The shuffles themselves are re-derived by `spite verify`, not here (docs/fairness.md says why).
+
+import { esc } from "./html.js";
+import { t } from "./i18n.js";
+
+const SEED_TAG = "spite-seed/1";
+
+function hex(bytes) {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function unhex(text) {
+  const out = new Uint8Array(text.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(text.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+/** 16 random bytes as 32 hex digits: a seat's nonce for the deal. */
+export function newNonce() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return hex(bytes);
+}
+
+/** The short form of a commitment: its first 12 hex digits in groups of 4 (as spite.fairness). */
+export function fingerprint(commitment) {
+  return [0, 4, 8].map((i) => commitment.slice(i, i + 4)).join("-");
+}
+
+function tableGame(table, game) {
+  const raw = new TextEncoder().encode(table);
+  return [raw.length, ...raw, (game >>> 24) & 255, (game >>> 16) & 255, (game >>> 8) & 255, game & 255];
+}
+
+async function sha256(bytes) {
+  if (!globalThis.crypto?.subtle) return null; // only in a secure context (https, localhost)
+  return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", new Uint8Array(bytes))));
+}
+
+/** SHA-256(secret ‖ len(table) ‖ table ‖ game as 4 bytes): the commitment to ``secret`` (hex). */
+export function commitmentOf(secret, table, game) {
+  return sha256([...unhex(secret), ...tableGame(table, game)]);
+}
+
+/** The game's seed from the secret and each seat's nonce (null: none), as spite.fairness.game_seed. */
+export function seedOf(secret, table, game, nonces) {
+  const bytes = [...new TextEncoder().encode(SEED_TAG), ...unhex(secret), ...tableGame(table, game), nonces.length];
+  for (const nonce of nonces) {
+    if (nonce == null) bytes.push(0);
+    else bytes.push(1, ...unhex(nonce));
+  }
+  return sha256(bytes);
+}
+
+/** Check a revealed deal ``fair`` (secret, nonces, commitment, game) of table ``table``: true when the
+ * secret gives the commitment (and, when ``seed`` is given, the secret and nonces give that seed),
+ * false when not, null when this browser cannot compute SHA-256 (no Web Crypto outside https). */
+export async function checkReveal(fair, table, seed) {
+  if (!fair?.secret || !/^[0-9a-f]{64}$/.test(fair.secret)) return false;
+  const commitment = await commitmentOf(fair.secret, table, fair.game);
+  if (commitment === null) return null;
+  if (commitment !== fair.commitment) return false;
+  if (seed === undefined) return true;
+  const nonces = fair.nonces || [];
+  if (!nonces.every((n) => n === null || /^[0-9a-f]{32}$/.test(n))) return false;
+  return (await seedOf(fair.secret, table, fair.game, nonces)) === String(seed);
+}
+
+/** The deal-fingerprint line: the short commitment (whole on hover, copied on click), whether the
+ * deal is made, which seats sent no nonce, and once revealed whether it checked out
+ * (``verified``: true, false, null for "cannot check here", undefined while unknown). */
+export function fairHTML(fair, verified, name = (s) => t("seat_n", { n: s })) {
+  if (!fair?.commitment) return "";
+  const mark = verified === true ? `<span class="fair-ok" id="fair-verified">✓ ${esc(t("fair_verified"))}</span>`
+    : verified === false ? `<span class="fair-bad error" id="fair-verified">✗ ${esc(t("fair_failed"))}</span>`
+      : verified === null ? `<span class="muted">${esc(t("fair_no_crypto"))}</span>` : "";
+  const none = (fair.sent || []).map((sent, s) => (sent ? null : name(s))).filter((s) => s !== null);
+  const state = !fair.dealt ? t("fair_waiting") : none.length ? t("fair_no_nonce", { seats: none.join(", ") }) : "";
+  return `<p class="fair" id="fair" data-commitment="${esc(fair.commitment)}" data-dealt="${fair.dealt ? 1 : 0}"` +
+    ` data-verified="${verified === true ? 1 : verified === false ? 0 : ""}">` +
+    `${esc(t("fair_fingerprint"))}: <button type="button" class="fair-print" id="fair-copy"` +
+    ` title="${esc(t("fair_copy_title", { commitment: fair.commitment }))}"><code>${esc(fingerprint(fair.commitment))}</code></button>` +
+    `${state ? ` <span class="muted">${esc(state)}</span>` : ""} ${mark}</p>`;
+}
+
+/** Copy the whole commitment when the fingerprint is clicked. */
+export function bindFair(root) {
+  const button = root.querySelector("#fair-copy");
+  if (!button || button.fairBound) return; // a redraw that kept the element (morph) keeps its listener
+  button.fairBound = true;
+  button.addEventListener("click", async () => {
+    const full = button.closest("#fair")?.dataset.commitment || "";
+    try {
+      await navigator.clipboard.writeText(full);
+      button.dataset.copied = "1";
+    } catch {
+      /* no clipboard (an insecure page): the title shows the whole value */
+    }
+  });
+}
+
+/** The replay viewer's check of game ``id``: its record's ``fairness`` (docs/fairness.md) against the
+ * commitment and the record's seed, computed here. Resolves to {fair, verified} (fair null: the
+ * game was not dealt at a fair table). */
+export async function checkRecord(id) {
+  const res = await fetch(`/api/games/${encodeURIComponent(id)}/record`);
+  if (!res.ok) return { fair: null, verified: undefined };
+  const record = await res.json();
+  const proof = record.fairness;
+  if (!proof?.commitment) return { fair: null, verified: undefined };
+  const fair = { ...proof, dealt: true, sent: (proof.nonces || []).map((n) => n !== null) };
+  const verified = await checkReveal(fair, String(proof.table), record.seed === undefined ? undefined : String(record.seed));
+  return { fair, verified };
+}
+
+/** The replay's fingerprint line with its verified mark (what was checked, on hover). */
+export function replayFairHTML(check) {
+  if (!check?.fair) return "";
+  return fairHTML(check.fair, check.verified).replace('id="fair-verified"', `id="fair-verified" title="${esc(t("fair_replay_title"))}"`);
+}
