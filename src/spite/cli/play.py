@@ -39,14 +39,14 @@ def demo(
 
 
 def tui(
-    game: Annotated[str | None, typer.Option("--game", "-g", help="spite-malice or spit.")] = None,
+    game: Annotated[str | None, typer.Option("--game", "-g", help="spite-malice, spit or speed.")] = None,
     preset: Annotated[str | None, typer.Option("--preset", "-p", help="A preset of the game (default: its first).")]
     = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-O", help="An option key=value (repeatable).")]
     = None,
     seats: Annotated[str | None, typer.Option(
         "--seats", help="Who plays each seat: human or a bot level (easy, medium, hard, expert), comma-separated; "
-                        "human,human is hot-seat. Spit: human,LEVEL.")] = None,
+                        "human,human is hot-seat. Spit and Speed: human,LEVEL.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the deal (random if not given).")] = None,
     lang: Annotated[str, typer.Option("--lang", help="en or de.")] = "en",
     bot_delay: Annotated[float, typer.Option("--bot-delay", help="Seconds between bot moves.")] = 0.6,
@@ -59,7 +59,7 @@ def tui(
     name: Annotated[str | None, typer.Option(
         "--name", help="With --connect: take a free seat under this name (no --token: watch).")] = None,
 ) -> None:
-    """Play in the terminal (Textual): Spite and Malice with people and bots, or Spit against a bot.
+    """Play in the terminal (Textual): Spite and Malice with people and bots, or Spit or Speed against a bot.
 
     Without --game, --preset or --seats a start screen asks. With --connect URL --table ID you play
     a seat of a server's table (--token, or --name to take a free seat), or watch it.
