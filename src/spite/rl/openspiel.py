@@ -59,8 +59,9 @@ import numpy as np
 from spite.cards import N_CODES, format_card, format_cards
 from spite.errors import OptionsError
 from spite.games import Record
-from spite.malice import Options, State
+from spite.malice import BUILD, Move, Options, State
 from spite.malice.record import record_from_state, replay_malice
+from spite.malice.state import COMPLETE
 from spite.rl._common import make_options, seat_rewards
 from spite.rl.encoding import Encoding, view_text
 
@@ -334,14 +335,15 @@ class SpiteMaliceState(pyspiel.State):  # type: ignore[misc, unused-ignore]
         engine = self.engine
         assert engine is not None and self.pending is not None
         move = self.encoding.move(self.pending)
-        probe = engine.copy(stack=False)
-        probe.seed = 0
-        probe.chance_queue = [list(s) for s in self.shuffles]
-        more = probe.play(move).shuffles
-        if len(more) > len(self.shuffles):
-            self.left = Counter(more[len(self.shuffles)])
-            self.shuffling = []
-            return
+        if self.shuffles or self._may_shuffle(engine, move):
+            probe = engine.copy(stack=False)
+            probe.seed = 0
+            probe.chance_queue = [list(s) for s in self.shuffles]
+            more = probe.play(move).shuffles
+            if len(more) > len(self.shuffles):
+                self.left = Counter(more[len(self.shuffles)])
+                self.shuffling = []
+                return
         engine.chance_queue = [list(s) for s in self.shuffles]
         played = engine.play(move)
         if played.shuffles != tuple(self.shuffles):  # pragma: no cover - the probe played the same
@@ -361,6 +363,14 @@ class SpiteMaliceState(pyspiel.State):  # type: ignore[misc, unused-ignore]
             mine = f"you draw {' '.join(sorted(format_cards(played.drawn)))}"
             theirs = f"seat {drawer} draws {len(played.drawn)}"
             self.log.append((text, drawer, mine, theirs))
+
+    @staticmethod
+    def _may_shuffle(engine: State, move: Move) -> bool:
+        """False when ``move`` surely shuffles nothing (then no probe is needed): it completes no
+        build pile, and the draw pile holds a whole hand, the most any draw it causes can take."""
+        if len(engine.draw) < engine.opts.hand_size:
+            return True
+        return move.kind == BUILD and len(engine.builds[move.target]) >= COMPLETE - 1
 
     # ------------------------------------------------------------------ results and text
     def returns(self) -> list[float]:
