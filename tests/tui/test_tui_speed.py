@@ -147,3 +147,24 @@ def test_speed_below_80x24_says_to_enlarge_the_terminal() -> None:
         assert "Centers" not in text
 
     run(config, body, size=(60, 18))
+
+
+def test_a_speed_spectator_sees_backs_only() -> None:
+    """Watching a server's Speed table (no server here: the link keeps retrying): both hands are
+    backs, the side piles are worked out from the counts, and no key plays."""
+    from spite.tui.remote_spit import SPEED_WELCOME_EXAMPLE, RemoteSpeedTable
+
+    welcome = {**SPEED_WELCOME_EXAMPLE, "seat": None,
+               "view": {**SPEED_WELCOME_EXAMPLE["view"],
+                        "players": [{**p, "hand": None} for p in SPEED_WELCOME_EXAMPLE["view"]["players"]]}}
+    table = RemoteSpeedTable.from_welcome("http://127.0.0.1:9", welcome, token=None)
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        await pilot.pause()
+        text = app.screen_text()
+        assert text.count("▒▒▒") == 10 and "4♠" not in text
+        assert [p.side for p in table.view().players] == [5, 5]
+        await type_keys(pilot, "1", "q")
+        assert table.pending is None and not table.acked
+
+    run(TuiConfig(remote=table), body)

@@ -161,6 +161,11 @@ class SpeedScreen(SpitScreen):
             self.query_one(f"#C{j}", PileWidget).show(card_text(center.top), str(center.cards), marks=frozenset(marks))
         for i, card in enumerate(self.slots):
             marks = {"source"} if self.source == i else set()
+            if me.hand is None:  # a spectator: the bottom seat's hand as backs, as the other's
+                there = i < me.hand_size
+                self.query_one(f"#H{i}", PileWidget).show(Text(FACE_DOWN if there else "", style="dim"),
+                                                          marks=frozenset() if there else frozenset({"faded"}))
+                continue
             if card is None:
                 marks.add("faded")
             self.query_one(f"#H{i}", PileWidget).show(card_text(card), marks=frozenset(marks))
