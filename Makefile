@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,server,tui,plot,rl,ray,postgres]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,server,tui,plot,rl,openspiel,ray,postgres]'
 	touch $(STAMP)
 
 play: $(STAMP)

@@ -373,4 +373,5 @@ register("spit", "spite.spit.game:SPIT", arena_check="spite.sim.arena:check_spit
          arena_play="spite.sim.arena:run_spit_games", tui="spite.tui.spit_screen:TUI",
          server="spite.server.spit_play:SERVER")
 register("speed", "spite.spit.game:SPEED", arena_check="spite.sim.arena:check_spit_tournament",
-         arena_play="spite.sim.arena:run_spit_games", server="spite.server.spit_play:SERVER")
+         arena_play="spite.sim.arena:run_spit_games", tui="spite.tui.speed_screen:TUI",
+         server="spite.server.spit_play:SERVER")

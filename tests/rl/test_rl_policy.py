@@ -135,6 +135,8 @@ def test_rl_bench_reports_steps_per_second() -> None:
 
     out = run_rl_bench(0.4)
     assert out["aec_steps_per_s"] > 0 and out["aec_steps_per_s_no_text"] > 0 and out["encode_per_s"] > 0
+    assert out["gym_steps_per_s"] > 0
+    assert out["openspiel_moves_per_s"] is None or out["openspiel_moves_per_s"] > 0
     assert out["preset"] == "classic" and out["games"] >= 1
     with pytest.raises(ValueError, match="positive"):
         run_rl_bench(0)

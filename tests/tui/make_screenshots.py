@@ -14,7 +14,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from tui_helpers import keys_for, malice, run, type_keys, wait_for_human
 
 from spite.bots import make_bot
+from spite.cards import RANK_TOKENS, RANKS
 from spite.tui.app import SpiteApp, TuiConfig
+from spite.tui.speed_screen import SpeedScreen
 from spite.tui.spit_screen import SpitScreen
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -60,8 +62,34 @@ def spit_shot(name: str) -> None:
     run(TuiConfig(game="spit", seats="human,medium", seed=3, clock=lambda: now[0], tick_seconds=60), body)
 
 
+def speed_shot(name: str) -> None:
+    """A few seconds of Speed against the bot, a card picked, then save the screen."""
+    now = [0.0]
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = app.game_screen
+        assert isinstance(screen, SpeedScreen)
+        for step in range(40):
+            now[0] += 0.2
+            screen.tick()
+            plays = [m for m in screen.speed_view().legal if "-C" in m]
+            if plays and step % 3 == 0:
+                rank = plays[0][1:plays[0].index("-")]
+                slot = next(i for i, c in enumerate(screen.slots) if c is not None and RANK_TOKENS[RANKS[c]] == rank)
+                await type_keys(pilot, str(slot + 1), "qw"[int(plays[0][-1]) - 1])
+        plays = [m for m in screen.speed_view().legal if "-C" in m]
+        if plays:
+            rank = plays[0][1:plays[0].index("-")]
+            slot = next(i for i, c in enumerate(screen.slots) if c is not None and RANK_TOKENS[RANKS[c]] == rank)
+            await type_keys(pilot, str(slot + 1))
+        (DOCS / name).write_text(app.export_screenshot(title="spite tui — Speed"), encoding="utf-8")
+
+    run(TuiConfig(game="speed", seats="human,medium", seed=3, clock=lambda: now[0], tick_seconds=60), body)
+
+
 if __name__ == "__main__":
     malice_shot("tui-malice-80x24.svg", (80, 24), "en", 6)
     malice_shot("tui-malice-120x40-de.svg", (120, 40), "de", 10)
     spit_shot("tui-spit-80x24.svg")
+    speed_shot("tui-speed-80x24.svg")
     print("wrote", *sorted(p.name for p in DOCS.glob("tui-*.svg")))

@@ -1,5 +1,5 @@
-"""``spite tui --connect`` at a Spit table of a real server (a subprocess): moves by key presses,
-the server's answers (``ack`` with ``t``, ``illegal``, ``too-late``) on the screen."""
+"""``spite tui --connect`` at a Spit or Speed table of a real server (a subprocess): moves by key
+presses, the server's answers (``ack`` with ``t``, ``illegal``, ``too-late``) on the screen."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ import pytest
 from textual.pilot import Pilot
 from tui_helpers import run, type_keys, wait_for
 
-from spite.cards import parse_card
+from spite.cards import RANK_TOKENS, RANKS, parse_card
 from spite.tui.app import SpiteApp, TuiConfig
-from spite.tui.remote import RemoteError, connect_table
-from spite.tui.remote_screen import RemoteSpitScreen
-from spite.tui.remote_spit import SPIT_WELCOME_EXAMPLE, RemoteSpitTable
+from spite.tui.remote import connect_table
+from spite.tui.remote_screen import RemoteSpeedScreen, RemoteSpitScreen
+from spite.tui.remote_spit import SPIT_WELCOME_EXAMPLE, RemoteSpeedTable, RemoteSpitTable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 from server_helpers import ServerProcess
@@ -112,7 +112,7 @@ def test_play_spit_moves_at_a_server_table_by_keys(server: ServerProcess) -> Non
     assert info["game"] == "spit" and info["stateVersion"] >= 3
 
 
-def test_seat_two_is_drawn_at_the_bottom_and_speed_is_refused(server: ServerProcess) -> None:
+def test_seat_two_is_drawn_at_the_bottom() -> None:
     table = RemoteSpitTable.from_welcome("http://h:1", SPIT_WELCOME_EXAMPLE, token="t")
     view = table.view()
     # seat 1's own cards (4S) are players[0] of the screen's view
@@ -126,6 +126,46 @@ def test_seat_two_is_drawn_at_the_bottom_and_speed_is_refused(server: ServerProc
     table.handle({**SPIT_WELCOME_EXAMPLE, "stateVersion": 9,
                   "clock": {"now": 9, "phase": "play", "playFrom": 0, "roundsWon": [2, 1]}})
     assert [p.rounds_won for p in table.view().players] == [1, 2]
+
+
+def test_play_speed_moves_at_a_server_table_by_keys(server: ServerProcess) -> None:
+    """A Speed table: the hand by keys 1-5, then Q/W; the server acknowledges; the bot's hand stays hidden."""
     created = create(server, game="speed")
-    with pytest.raises(RemoteError, match="plays speed"):
-        connect_table(server.base, created["table"]["id"], token=created["token"])
+    table_id, token = created["table"]["id"], created["token"]
+    remote = connect_table(server.base, table_id, token=token)
+    assert isinstance(remote, RemoteSpeedTable) and remote.seat == 0
+    seen: dict[str, Any] = {}
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = next(s for s in app.screen_stack if isinstance(s, RemoteSpeedScreen))
+        table = screen.table
+        await wait_for(pilot, lambda: screen.link is not None and screen.link.connects == 1, 5000)
+        text = app.screen_text()
+        assert "Speed · " in text and "P1" in text and "Draw" in text and "Side" in text
+        view = table.view()
+        assert view.players[1].hand is None and len(view.players[0].hand or ()) == 5
+        assert text.count("▒▒▒") == view.players[1].hand_size == 5
+        # the side piles, worked out from the counts: one deck, none held twice
+        assert sum(p.cards + p.side for p in view.players) + sum(c.cards for c in view.centers) == 52
+        played: list[str] = []
+        for _ in range(40):
+            if len(table.acked) >= 3 or table.over:
+                break
+            await wait_for(pilot, lambda: any("-C" in m for m in table.legal) and table.pending is None, 5000)
+            move = next(m for m in table.legal if "-C" in m)
+            rank = move[1:move.index("-")]
+            slot = next(i for i, c in enumerate(screen.slots) if c is not None and RANK_TOKENS[RANKS[c]] == rank)
+            acked, refused = len(table.acked), len(table.refused)
+            await type_keys(pilot, str(slot + 1), "qw"[int(move[-1]) - 1])
+            await wait_for(pilot, lambda: len(table.acked) > acked or len(table.refused) > refused, 5000)  # noqa: B023
+            if len(table.acked) > acked:
+                played.append(move)
+        seen["played"], seen["acked"] = played, [m for m, _ in table.acked]
+        await wait_for(pilot, lambda: any(e.kind == "move" and e.seat == 0 for e in table.events), 2000)
+        seen["log"] = app.screen_text()
+
+    run(TuiConfig(remote=remote), body)
+    assert len(seen["played"]) >= 3 and seen["acked"][:3] == seen["played"][:3], seen
+    assert "P1 H" in seen["log"]  # the log line names this seat's moves
+    info = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=10).json()
+    assert info["game"] == "speed" and info["stateVersion"] >= 3

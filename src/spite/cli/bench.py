@@ -60,7 +60,8 @@ def bench_rl(
     seconds: Annotated[float, typer.Option(help="How long to measure.")] = 5.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
 ) -> None:
-    """Research environments: PettingZoo steps/s (with and without the text view), encodings/s."""
+    """Research environments: PettingZoo steps/s (with and without the text view), Gymnasium steps/s,
+    OpenSpiel moves/s (with the openspiel extra), encodings/s."""
     with needs_extra("rl", "measure the research environments"):  # the environments import theirs late
         from spite.bench.rl import run_rl_bench
 

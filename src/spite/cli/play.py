@@ -47,7 +47,7 @@ def tui(
     = None,
     seats: Annotated[str | None, typer.Option(
         "--seats", help="Who plays each seat: human or a bot level (easy, medium, hard, expert), comma-separated; "
-                        "human,human is hot-seat. Spit: human,LEVEL.")] = None,
+                        "human,human is hot-seat. Spit and Speed: human,LEVEL.")] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the deal (random if not given).")] = None,
     lang: Annotated[str, typer.Option("--lang", help="en or de.")] = "en",
     bot_delay: Annotated[float, typer.Option("--bot-delay", help="Seconds between bot moves.")] = 0.6,
@@ -60,7 +60,7 @@ def tui(
     name: Annotated[str | None, typer.Option(
         "--name", help="With --connect: take a free seat under this name (no --token: watch).")] = None,
 ) -> None:
-    """Play in the terminal (Textual): Spite and Malice with people and bots, or Spit against a bot.
+    """Play in the terminal (Textual): Spite and Malice with people and bots, or Spit or Speed against a bot.
 
     Without --game, --preset or --seats a start screen asks. With --connect URL --table ID you play
     a seat of a server's table (--token, or --name to take a free seat), or watch it.

@@ -1,4 +1,4 @@
-"""The Textual app of ``spite tui``: a start screen, then a Spite and Malice table or a Spit table.
+"""The Textual app of ``spite tui``: a start screen, then a Spite and Malice, Spit or Speed table.
 
 >>> config = TuiConfig(game="spite-malice", preset="short", seats="human,easy", seed=1)
 >>> app = SpiteApp(config)
@@ -193,7 +193,7 @@ class StartScreen(Screen[TuiConfig]):
 
 
 class SpiteApp(App[None]):
-    """``spite tui``: play Spite and Malice (people and bots) or Spit against a bot."""
+    """``spite tui``: play Spite and Malice (people and bots), or Spit or Speed against a bot."""
 
     TITLE = "spite"
     ENABLE_COMMAND_PALETTE = False

@@ -141,6 +141,18 @@ _TEXTS: Final[dict[str, tuple[str, str]]] = {
     "spit_over": ("Game over: {text} · Q quit", "Spielende: {text} · Q beenden"),
     "selected": ("Pile {n} selected", "Stapel {n} gewählt"),
     "wait": ("wait …", "warte …"),
+    # speed
+    "speed": ("Speed", "Speed"),
+    "side_short": ("Side", "Seite"),
+    "speed_keys": (
+        "1-5 card, then Q/W center · Space spit · Esc cancel",
+        "1-5 Karte, dann Q/W Mitte · Leertaste Spit · Esc abbrechen",
+    ),
+    "speed_stuck": (
+        "Stuck: press Space to turn a side pile card",
+        "Nichts geht mehr: Leertaste deckt eine Karte vom Seitenstapel auf",
+    ),
+    "card_selected": ("{card} selected", "{card} gewählt"),
 }
 
 

@@ -178,7 +178,8 @@ def probe(base: str, table_id: str, token: str | None, timeout: float = 10) -> d
 def connect_table(connect: str, table: str | None, token: str | None = None,
                   name: str | None = None) -> Any:
     """Everything ``spite tui --connect`` does before the app starts: join (``name``), hello, the table:
-    a :class:`RemoteMaliceTable`, or a :class:`~spite.tui.remote_spit.RemoteSpitTable` for a Spit table."""
+    the table its game's ``tui`` hook makes (a :class:`RemoteMaliceTable`, a
+    :class:`~spite.tui.remote_spit.RemoteSpitTable`, ...)."""
     base, table_id = parse_address(connect, table)
     if token and name:
         raise RemoteError("give --token (your seat) or --name (take a free seat), not both")
@@ -348,9 +349,6 @@ class RemoteMaliceTable:
     def from_welcome(cls, base: str, welcome: dict[str, Any], token: str | None) -> RemoteMaliceTable:
         """The table of a ``welcome`` message (the first answer to ``hello``)."""
         info = welcome["table"]
-        if info.get("game", "spite-malice") != "spite-malice":
-            raise RemoteError(f"table {info.get('id')} plays {info.get('game')}: the terminal joins only Spite and "
-                              "Malice and Spit tables so far")
         try:
             opts = Options.from_preset(info["preset"], info.get("options") or {})
         except OptionsError as exc:

@@ -11,7 +11,7 @@ seat is ready and waits for the next deal.
 A Spit table (:class:`RemoteSpitScreen`) uses the local Spit screen and its keys the same way: the
 table is a :class:`~spite.tui.remote_spit.RemoteSpitTable`, moves go out at once, the server's
 clock and reflex bots run the game, and a move that lost a race (``too-late``) shows the engine's
-reason for a moment.
+reason for a moment. A Speed table (:class:`RemoteSpeedScreen`) is the Speed screen driven the same way.
 """
 
 from __future__ import annotations
@@ -28,11 +28,12 @@ from spite.errors import IllegalMoveError
 from spite.tui.i18n import has_text, tr
 from spite.tui.malice_screen import MaliceScreen, SummaryScreen
 from spite.tui.remote import RemoteLink, RemoteMaliceTable, fair_state
-from spite.tui.remote_spit import RemoteSpitTable
+from spite.tui.remote_spit import RemoteSpeedTable, RemoteSpitTable
+from spite.tui.speed_screen import SpeedScreen
 from spite.tui.spit_screen import SpitScreen
 from spite.tui.widgets import set_text
 
-__all__ = ["RemoteMaliceScreen", "RemoteSpitScreen"]
+__all__ = ["RemoteMaliceScreen", "RemoteSpeedScreen", "RemoteSpitScreen"]
 
 _TEXTS = {
     "watching": ("watching table {id} (spectator)", "du schaust an Tisch {id} zu (Zuschauer)"),
@@ -336,3 +337,10 @@ class RemoteSpitScreen(SpitScreen):
         if line is not None:
             set_text(self.query_one("#spit-prompt", Static), Text(line, style="italic"))
         _with_fair(self.query_one("#spit-head", Static), fair_words(self.lang, self.fair, table.table_id))
+
+
+class RemoteSpeedScreen(RemoteSpitScreen, SpeedScreen):
+    """A server's Speed table: the link and messages of :class:`RemoteSpitScreen`, the table of
+    :class:`~spite.tui.speed_screen.SpeedScreen`."""
+
+    table: RemoteSpeedTable  # type: ignore[assignment]

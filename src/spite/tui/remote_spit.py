@@ -26,12 +26,15 @@ from typing import Any, ClassVar
 
 from spite.cards import parse_card
 from spite.errors import IllegalMoveError
-from spite.spit import SpitView
+from spite.spit import SpeedView, SpitView
 from spite.spit.table import Event
-from spite.spit.views import PileView, SpitPlayerView
-from spite.tui.remote import FATAL_CODES, RemoteError, RemoteUpdate, _seat_name
+from spite.spit.views import PileView, SpeedPlayerView, SpitPlayerView
+from spite.tui.remote import FATAL_CODES, RemoteUpdate, _seat_name
 
-__all__ = ["RemoteSpitTable", "SpitUpdate", "spit_view_from_server"]
+__all__ = ["RemoteSpeedTable", "RemoteSpitTable", "SpitUpdate", "speed_view_from_server", "spit_view_from_server"]
+
+SPEED_DECK = 52
+"""Speed is played with one deck without jokers: what is in no hand, draw pile or center lies on the side piles."""
 
 
 @dataclass
@@ -76,6 +79,47 @@ def spit_view_from_server(view: dict[str, Any], clock: dict[str, Any] | None, le
                     play_from=int(clock.get("playFrom") or 0), round_winner=rel(clock.get("roundWinner")),
                     result=result or None, centers=tuple(_pile(c) for c in view.get("centers") or []),
                     legal=tuple(legal), players=turned)
+
+
+def speed_view_from_server(view: dict[str, Any], clock: dict[str, Any] | None, legal: list[str], seat: int | None,
+                           now: int | None = None) -> SpeedView:
+    """The :class:`SpeedView` of a server's Speed ``view`` and ``clock``, seen from ``seat`` (this seat
+    is ``players[0]``, as in :func:`spit_view_from_server`).
+
+    The JSON (records.md §5) gives each player's ``hand`` (``null`` for the other seat), ``draw`` and
+    ``cards`` (hand and draw pile); the hand's size is ``cards - draw``. It gives no side pile sizes,
+    so they are worked out: the deck's cards not held and not in the centers lie on the side piles,
+    seat 0's pile holding the odd card (both piles turn a card at once, and a reshuffle gives seat 0
+    the larger half). A ``side`` count in the JSON wins.
+    """
+    clock = clock or {}
+    me = seat or 0
+    order = [me, 1 - me]
+    players = view.get("players") or []
+    centers = tuple(_pile(c) for c in view.get("centers") or [])
+    on_sides = max(0, SPEED_DECK - sum(int(p.get("cards") or 0) for p in players) - sum(c.cards for c in centers))
+    sides = [(on_sides + 1) // 2, on_sides // 2]
+
+    def player(s: int) -> SpeedPlayerView:
+        p = players[s]
+        hand = p.get("hand")
+        draw, cards = int(p.get("draw") or 0), int(p.get("cards") or 0)
+        side = p.get("side")
+        return SpeedPlayerView(hand=None if hand is None else tuple(parse_card(str(c)) for c in hand),
+                               hand_size=cards - draw, draw=draw, side=int(side) if side is not None else sides[s],
+                               cards=cards, called_spit=bool(p.get("called_spit")))
+
+    def rel(s: Any) -> int | None:
+        return None if s is None else (0 if int(s) == me else 1)
+
+    result = view.get("result")
+    if result:
+        result = {**result, "winner": rel(result.get("winner"))}
+    phase = str(clock.get("phase") or ("over" if view.get("finished") else "play"))
+    return SpeedView(seat=0 if seat is not None else None, t=int(now if now is not None else clock.get("now") or 0),
+                     round=1, phase=phase, stuck=bool(view.get("stuck")), play_from=int(clock.get("playFrom") or 0),
+                     round_winner=None, result=result or None, centers=centers, legal=tuple(legal),
+                     players=tuple(player(s) for s in order))
 
 
 @dataclass(frozen=True)
@@ -128,11 +172,9 @@ class RemoteSpitTable:
 
     @classmethod
     def from_welcome(cls, base: str, welcome: dict[str, Any], token: str | None) -> RemoteSpitTable:
-        """The table of a ``welcome`` message of a Spit table."""
+        """The table of a ``welcome`` message (the registry's ``tui`` hook of the table's game chose the class)."""
         info = welcome["table"]
-        if info.get("game") != "spit":
-            raise RemoteError(f"table {info.get('id')} plays {info.get('game')}, not spit")
-        table = cls(base=base, table_id=str(info["id"]), preset=str(info.get("preset") or "spit"),
+        table = cls(base=base, table_id=str(info["id"]), preset=str(info.get("preset") or cls.game),
                     seat=welcome.get("seat"), token=token, info=info, version=int(welcome["stateVersion"]),
                     view_json=welcome["view"], legal=list(welcome.get("legal") or []))
         table.clock_json = dict(welcome.get("clock") or {})
@@ -252,6 +294,25 @@ class RemoteSpitTable:
         return out
 
 
+@dataclass
+class RemoteSpeedTable(RemoteSpitTable):
+    """A Speed table on a server, as :class:`~spite.tui.speed_screen.SpeedScreen` reads it: the same
+    messages as Spit, a Speed view.
+
+    >>> table = RemoteSpeedTable.from_welcome("http://h:1", SPEED_WELCOME_EXAMPLE, token="t0k")
+    >>> view = table.view()
+    >>> len(view.players[0].hand), view.players[1].hand, view.players[1].hand_size, view.players[0].side
+    (5, None, 5, 5)
+    """
+
+    game: ClassVar[str] = "speed"
+
+    def view(self) -> SpeedView:  # type: ignore[override]
+        """The newest position the server sent, seen from this seat (this seat is ``players[0]``)."""
+        return speed_view_from_server(self.view_json, self.clock_json, self.legal if self.seat is not None else [],
+                                      self.seat, self.now_ms())
+
+
 SPIT_WELCOME_EXAMPLE: dict[str, Any] = {
     "type": "welcome", "seat": 1, "stateVersion": 1,
     "table": {"id": "s9", "game": "spit", "preset": "spit", "options": {}, "status": "playing",
@@ -267,3 +328,19 @@ SPIT_WELCOME_EXAMPLE: dict[str, Any] = {
     "clock": {"now": 0, "phase": "play", "playFrom": 0, "roundWinner": None, "nextEvent": None},
 }
 """A ``welcome`` of a Spit table, seat 1 (for the examples above)."""
+
+
+SPEED_WELCOME_EXAMPLE: dict[str, Any] = {
+    "type": "welcome", "seat": 0, "stateVersion": 0,
+    "table": {"id": "v7", "game": "speed", "preset": "speed", "options": {}, "status": "playing",
+              "seats": [{"seat": 0, "kind": "person", "player": "ann", "status": "connected"},
+                        {"seat": 1, "kind": "bot", "level": "reflex:2000", "status": "bot",
+                         "botLevel": "reflex:2000"}]},
+    "view": {"round": 1, "stuck": False, "finished": False, "result": None,
+             "centers": [{"top": "5H", "cards": 1}, {"top": "9C", "cards": 1}],
+             "players": [{"hand": ["4S", "6D", "KC", "2H", "9S"], "draw": 15, "cards": 20, "called_spit": False},
+                         {"hand": None, "draw": 15, "cards": 20, "called_spit": False}]},
+    "legal": ["H4-C1", "H6-C1"],
+    "clock": {"now": 0, "phase": "play", "playFrom": 0, "roundWinner": None, "nextEvent": None},
+}
+"""A ``welcome`` of a Speed table, seat 0 (for the example above)."""

@@ -125,6 +125,12 @@ class SpitScreen(Screen[None]):
         self.redraw()
 
     # ------------------------------------------------------------------ drawing
+    def spit_view(self) -> SpitView:
+        """The person's view of the Spit table."""
+        view = self.table.view()
+        assert isinstance(view, SpitView)
+        return view
+
     def seat_name(self, seat: int) -> str:
         """``P1 (you)``, ``P2 (medium)``: the names the screen uses."""
         return "P1 (" + tr(self.lang, "you") + ")" if seat == 0 else f"P2 ({self.table.level})"
@@ -145,7 +151,7 @@ class SpitScreen(Screen[None]):
         if not self.composed:
             return
         t = self.lang
-        view = self.table.view()
+        view = self.spit_view()
         me, bot = view.players[0], view.players[1]
         head = Text(f"{tr(t, 'spit')} · {tr(t, 'round', n=view.round)} · {view.t / 1000:.1f} s · "
                     f"P1 {tr(t, 'rounds_won', n=me.rounds_won)} · P2 {tr(t, 'rounds_won', n=bot.rounds_won)}",
@@ -241,7 +247,7 @@ class SpitScreen(Screen[None]):
     def pick(self, place: tuple[str, int]) -> None:
         """A pile or center was named."""
         kind, number = place
-        view = self.table.view()
+        view = self.spit_view()
         if self.table.over:
             return
         if kind == "C":
@@ -295,16 +301,22 @@ class SpitTui:
     label = "spit"
     """The message catalogue's name of the game (:mod:`spite.tui.i18n`)."""
     default_preset = "spit"
+    game = "spit"
+    """The registered game a local table plays."""
 
     def check(self, config: TuiConfig) -> None:
         """Raise :class:`OptionsError` with one line when a local table cannot be set up."""
         spit_level(config)
-        SpitTable(config.preset or self.default_preset, config.options, config.seed, level="easy")
+        SpitTable(config.preset or self.default_preset, config.options, config.seed, level="easy", game=self.game)
+
+    def table(self, config: TuiConfig) -> SpitTable:
+        """The local table of a checked configuration."""
+        return SpitTable(config.preset or self.default_preset, config.options, config.seed,
+                         level=spit_level(config), game=self.game)
 
     def screen(self, config: TuiConfig) -> Screen[Any]:
         """The screen of a local table for a checked configuration."""
-        table = SpitTable(config.preset or self.default_preset, config.options, config.seed, level=spit_level(config))
-        return SpitScreen(table, config.clock, config.lang, config.tick_seconds)
+        return SpitScreen(self.table(config), config.clock, config.lang, config.tick_seconds)
 
     def remote_table(self, base: str, welcome: dict[str, Any], token: str | None) -> Any:
         """The client side of a server's Spit table (``spite tui --connect``)."""

@@ -1,4 +1,4 @@
-"""A Spit table against a bot, in real time, as the terminal app drives it.
+"""A Spit or Speed table against a bot, in real time, as the terminal app drives it.
 
 No Textual here. The app owns the clock and calls :meth:`SpitTable.tick` many times a second with
 the time ``t`` in ms since the game began; the table lets the engine's time pass
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
 from spite.errors import IllegalMoveError, OptionsError
-from spite.spit import OVER, Event, SpitOptions, SpitState, SpitView, new_game
+from spite.spit import OVER, AnyState, Event, SpeedView, SpitOptions, SpitView, new_game
 
 __all__ = ["REACTION_MS", "SpitOpponent", "SpitTable", "TimedOpponent", "make_opponent"]
 
@@ -37,7 +37,7 @@ REACTION_MS: Final = {"easy": 1500, "medium": 900, "hard": 600, "expert": 350}
 class SpitOpponent(Protocol):
     """Whatever plays the other seat: asked on every tick, answers a move to try now or ``None``."""
 
-    def act(self, view: SpitView, now: int) -> str | None:
+    def act(self, view: SpitView | SpeedView, now: int) -> str | None:
         """The move to make at ``now`` (ms) in ``view``, or ``None`` to wait."""
 
 
@@ -65,7 +65,7 @@ class TimedOpponent:
         mean = REACTION_MS[self.level] * (1.5 if after_flip else 1.0)
         return max(50, int(self._rng.uniform(0.75, 1.25) * mean))
 
-    def act(self, view: SpitView, now: int) -> str | None:
+    def act(self, view: SpitView | SpeedView, now: int) -> str | None:
         """See :class:`SpitOpponent`."""
         if not view.legal:
             self._due, self._key = None, None
@@ -83,10 +83,12 @@ class TimedOpponent:
         return self.choose(view)
 
     @staticmethod
-    def choose(view: SpitView) -> str:
-        """The move the tips pick among ``view.legal``."""
+    def choose(view: SpitView | SpeedView) -> str:
+        """The move the tips pick among ``view.legal`` (Speed: the first card that fits)."""
         assert view.seat is not None
         legal = view.legal
+        if not isinstance(view, SpitView):
+            return legal[0]
         mine = view.players[view.seat].tableau
         slaps = [m for m in legal if m.startswith("slap")]
         if slaps:
@@ -117,7 +119,8 @@ def make_opponent(level: str, seed: int | str = 0, options: SpitOptions | None =
 
 
 class SpitTable:
-    """A Spit game of this keyboard's player (seat 0) against an opponent (seat 1)."""
+    """A Spit (or Speed, ``game="speed"``) game of this keyboard's player (seat 0) against an
+    opponent (seat 1)."""
 
     human: Final = 0
     bot_seat: Final = 1
@@ -129,12 +132,11 @@ class SpitTable:
         seed: int = 0,
         level: str = "medium",
         opponent: SpitOpponent | None = None,
+        game: str = "spit",
     ) -> None:
-        state = new_game("spit", preset, options, seed=seed)
-        assert isinstance(state, SpitState)
-        self.state: SpitState = state
+        self.state: AnyState = new_game(game, preset, options, seed=seed)
         self.level = level
-        self.opponent = opponent if opponent is not None else make_opponent(level, seed, state.options)
+        self.opponent = opponent if opponent is not None else make_opponent(level, seed, self.state.options)
         self.events: list[Event] = []
 
     @property
@@ -142,7 +144,7 @@ class SpitTable:
         """True once the game has ended."""
         return self.state.phase == OVER
 
-    def view(self) -> SpitView:
+    def view(self) -> SpitView | SpeedView:
         """What the person may know (their legal moves included)."""
         return self.state.view(self.human)
 

@@ -1,0 +1,266 @@
+"""Speed against a bot in real time: the Spit screen with a hand instead of a tableau.
+
+``1``–``5`` pick a card of your hand, then ``Q``/``W`` put it on that center pile. ``Space`` calls
+spit when nobody can play (both players turn a card of their side pile onto the centers). ``Esc``
+cancels. Clicking works the same way (a card, then a center). A card keeps its key while it is in
+your hand: the card drawn after a play takes the freed key, so keys typed ahead stay right.
+
+The clock, the bot and the remote side are the Spit screen's (:mod:`spite.tui.spit_screen`,
+:class:`~spite.tui.spit_session.SpitTable` with ``game="speed"``); this module draws the table and
+turns keys into Speed's moves (``H7-C1``: a 7 from the hand onto center 1).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from spite.cards import RANK_TOKENS, RANKS
+from spite.spit import OVER, SpeedView
+from spite.tui.i18n import tr
+from spite.tui.render import card_text
+from spite.tui.spit_screen import CENTER_KEYS, SpitScreen, SpitTui
+from spite.tui.spit_session import SpitTable
+from spite.tui.widgets import PileWidget, TooSmall, set_text
+
+if TYPE_CHECKING:
+    from spite.tui.app import TuiConfig
+
+__all__ = ["TUI", "SpeedScreen", "SpeedTui", "hand_move", "keep_slots"]
+
+HAND_SLOTS = 5
+"""A Speed hand holds five cards: one key each."""
+
+FACE_DOWN = "▒▒▒"
+"""How a card nobody may see is drawn."""
+
+LOG_KINDS = ("move", "flip", "shuffle")
+"""The events the log line shows (who played what, the flips, the side piles made anew)."""
+
+
+def keep_slots(slots: list[int | None], hand: tuple[int, ...]) -> list[int | None]:
+    """The cards under the five keys after the hand became ``hand``: a card still held keeps its
+    key, a new card takes the first free key.
+
+    >>> keep_slots([10, 20, 30, 40, 50], (10, 30, 40, 50, 60))
+    [10, 60, 30, 40, 50]
+    >>> keep_slots([None] * 5, (3, 1))
+    [3, 1, None, None, None]
+    """
+    left = Counter(hand)
+    kept: list[int | None] = []
+    for card in slots[:HAND_SLOTS]:
+        if card is not None and left[card] > 0:
+            left[card] -= 1
+            kept.append(card)
+        else:
+            kept.append(None)
+    kept += [None] * (HAND_SLOTS - len(kept))
+    new = list(left.elements())
+    ordered = [c for c in hand if c in new]
+    for i, card in enumerate(kept):
+        if card is None and ordered:
+            kept[i] = ordered.pop(0)
+    return kept
+
+
+def hand_move(card: int, center: int) -> str:
+    """The move that plays ``card`` from the hand onto center ``center`` (0-based): ``H7-C1``."""
+    return f"H{RANK_TOKENS[RANKS[card]]}-C{center + 1}"
+
+
+class SpeedScreen(SpitScreen):
+    """The Speed table: the bot's hand (face down) at the top, the centers, your hand at the bottom."""
+
+    LABEL_WIDTH = 9
+    """The row labels are narrower than Spit's: a hand of five and a draw pile fill the row."""
+    COUNT_WIDTH = 12
+    """A draw or side pile: wide enough for its title (``Nachz.``)."""
+
+    def __init__(self, table: SpitTable, clock: Callable[[], float], lang: str = "en",
+                 tick_seconds: float = 0.05) -> None:
+        super().__init__(table, clock, lang, tick_seconds)
+        self.slots: list[int | None] = [None] * HAND_SLOTS
+        """The card under each key ``1``–``5`` (:func:`keep_slots`)."""
+        self.played: tuple[int, int] | None = None
+        """``(key, card)`` of the last card sent to a center, until a card leaves the hand."""
+
+    def compose(self) -> ComposeResult:
+        """Head, bot row, centers, own row, prompt, message, log, footer."""
+        t = self.lang
+        yield TooSmall(t)
+        yield Static(id="spit-head")
+        with Horizontal(classes="row"):
+            yield self._sized(Static(f"P2\n({self.table.level})", classes="label", id="bot-label"))
+            for i in range(HAND_SLOTS):
+                yield PileWidget(None, "", id=f"bot-H{i}")
+            yield self._sized(PileWidget(None, tr(t, "draw_short"), id="bot-draw", classes="pile-count"))
+        with Horizontal(classes="row"):  # each side pile lies beside the center it turns a card onto
+            yield self._sized(Static(tr(t, "centers"), classes="label"))
+            yield self._sized(PileWidget(None, tr(t, "side_short"), id="my-side", classes="pile-count"))
+            for j in range(len(self.table.state.centers)):
+                yield PileWidget(("C", j), CENTER_KEYS[j].upper(), id=f"C{j}")
+            yield self._sized(PileWidget(None, tr(t, "side_short"), id="bot-side", classes="pile-count"))
+        with Horizontal(classes="row"):
+            yield self._sized(Static(f"P1\n({tr(t, 'you')})", classes="label", id="me-label"))
+            for i in range(HAND_SLOTS):
+                yield PileWidget(("H", i), str(i + 1), id=f"H{i}")
+            yield self._sized(PileWidget(None, tr(t, "draw_short"), id="my-draw", classes="pile-count"))
+        yield Static(id="spit-prompt")
+        yield Static(id="spit-message")
+        yield Static(id="spit-log")
+        yield Footer()
+
+    def _sized(self, widget: Static) -> Static:
+        """Set a label's or a pile count's width on the widget itself (a screen that inherits from two
+        screens, such as the remote one, takes the CSS of the first line of bases only)."""
+        widget.styles.width = self.COUNT_WIDTH if widget.has_class("pile-count") else self.LABEL_WIDTH
+        return widget
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Speed has no slap: its key is neither shown nor bound."""
+        return action != "slap"
+
+    # ------------------------------------------------------------------ drawing
+    def speed_view(self) -> SpeedView:
+        """The person's view of the table."""
+        view = self.table.view()
+        assert isinstance(view, SpeedView)
+        return view
+
+    def redraw(self) -> None:
+        """Draw the table from the person's view."""
+        if not self.composed:
+            return
+        t = self.lang
+        view = self.speed_view()
+        me, bot = view.players[0], view.players[1]
+        self.slots = self._follow_hand(me.hand or ())
+        if self.source is not None and self.slots[self.source] is None:
+            self.source = None
+        head = Text(f"{tr(t, 'speed')} · {view.t / 1000:.1f} s · P1 {me.cards} {tr(t, 'cards')} · "
+                    f"P2 {bot.cards} {tr(t, 'cards')}", style="bold")
+        set_text(self.query_one("#spit-head", Static), head)
+        for i in range(HAND_SLOTS):
+            there = i < bot.hand_size
+            self.query_one(f"#bot-H{i}", PileWidget).show(Text(FACE_DOWN if there else "", style="dim"),
+                                                          marks=frozenset() if there else frozenset({"faded"}))
+        self.query_one("#bot-draw", PileWidget).show(Text(str(bot.draw)))
+        self.query_one("#bot-side", PileWidget).show(Text(str(bot.side)), "P2",
+                                                     marks=frozenset({"source"} if bot.called_spit else set()))
+        targets = self._speed_targets(view)
+        for j, center in enumerate(view.centers):
+            marks = {"target"} if j in targets else set()
+            self.query_one(f"#C{j}", PileWidget).show(card_text(center.top), str(center.cards), marks=frozenset(marks))
+        for i, card in enumerate(self.slots):
+            marks = {"source"} if self.source == i else set()
+            if me.hand is None:  # a spectator: the bottom seat's hand as backs, as the other's
+                there = i < me.hand_size
+                self.query_one(f"#H{i}", PileWidget).show(Text(FACE_DOWN if there else "", style="dim"),
+                                                          marks=frozenset() if there else frozenset({"faded"}))
+                continue
+            if card is None:
+                marks.add("faded")
+            self.query_one(f"#H{i}", PileWidget).show(card_text(card), marks=frozenset(marks))
+        self.query_one("#my-draw", PileWidget).show(Text(str(me.draw)))
+        self.query_one("#my-side", PileWidget).show(Text(str(me.side)), "P1",
+                                                    marks=frozenset({"source"} if me.called_spit else set()))
+        set_text(self.query_one("#spit-prompt", Static), self._speed_prompt(view))
+        set_text(self.query_one("#spit-message", Static), Text(self.message, style="italic"))
+        recent = [f"{'P1' if e.seat == 0 else 'P2' if e.seat == 1 else '--'} {self.words(e.text)}"
+                  for e in self.table.events if e.kind in LOG_KINDS][-6:]
+        set_text(self.query_one("#spit-log", Static), " · ".join(recent))
+
+    def _follow_hand(self, hand: tuple[int, ...]) -> list[int | None]:
+        """The keys' cards for the new ``hand``. A move names a rank (``H7-C1``), so the engine may play
+        another 7 than the one picked: then the picked card takes the key of the 7 that went, and the
+        key pressed is the one that frees up, as the person expects."""
+        slots = list(self.slots)
+        if self.played is not None:
+            key, card = self.played
+            gone = [k for k, c in enumerate(slots) if c is not None and c not in hand]
+            if gone:
+                self.played = None
+                twin = next((k for k in gone if RANKS[slots[k] or 0] == RANKS[card]), None)
+                if card in hand and slots[key] == card and twin is not None:
+                    slots[twin], slots[key] = card, slots[twin]
+        return keep_slots(slots, hand)
+
+    def _speed_prompt(self, view: SpeedView) -> Text:
+        t = self.lang
+        if view.phase == OVER:
+            return Text(tr(t, "spit_over", text=self._result_text()))
+        if view.t < view.play_from:
+            return Text(tr(t, "wait"))
+        if "spit" in view.legal:
+            return Text(tr(t, "speed_stuck"))
+        card = self.slots[self.source] if self.source is not None else None
+        if card is not None:
+            return Text(tr(t, "card_selected", card=card_text(card).plain) + " · " + tr(t, "speed_keys"))
+        return Text(tr(t, "speed_keys"))
+
+    def _speed_targets(self, view: SpeedView) -> set[int]:
+        """The centers the picked card may go to now."""
+        card = self.slots[self.source] if self.source is not None else None
+        if card is None:
+            return set()
+        return {j for j in range(len(view.centers)) if hand_move(card, j) in view.legal}
+
+    # ------------------------------------------------------------------ input
+    def pick(self, place: tuple[str, int]) -> None:
+        """A hand card (the digit keys name ``("T", i)``, a click ``("H", i)``) or a center was named."""
+        kind, number = place
+        if self.table.over:
+            return
+        view = self.speed_view()
+        if kind == "C":
+            card = self.slots[self.source] if self.source is not None else None
+            if card is not None and self.source is not None:
+                self.played, self.source = (self.source, card), None
+                self.try_move(hand_move(card, number))
+            return
+        card = self.slots[number] if number < HAND_SLOTS else None
+        if card is None or self.source == number:
+            self.source = None
+        elif not any(hand_move(card, j) in view.legal for j in range(len(view.centers))):
+            self.source = None
+            self.message = tr(self.lang, "no_target", card=card_text(card).plain)
+        else:
+            self.source, self.message = number, ""
+        self.redraw()
+
+
+class SpeedTui(SpitTui):
+    """Speed in the terminal app: the ``tui`` hook of its registry entry (:mod:`spite.games`)."""
+
+    label = "speed"
+    """The message catalogue's name of the game."""
+    default_preset = "speed"
+    game = "speed"
+
+    def screen(self, config: TuiConfig) -> Screen[Any]:
+        """The screen of a local table for a checked configuration."""
+        return SpeedScreen(self.table(config), config.clock, config.lang, config.tick_seconds)
+
+    def remote_table(self, base: str, welcome: dict[str, Any], token: str | None) -> Any:
+        """The client side of a server's Speed table (``spite tui --connect``)."""
+        from spite.tui.remote_spit import RemoteSpeedTable
+
+        return RemoteSpeedTable.from_welcome(base, welcome, token=token)
+
+    def remote_screen(self, config: TuiConfig) -> Screen[Any]:
+        """The screen of a server's Speed table (``config.remote``)."""
+        from spite.tui.remote_screen import RemoteSpeedScreen
+
+        return RemoteSpeedScreen(config.remote, config.lang, config.clock)
+
+
+TUI = SpeedTui()
+"""The registered ``tui`` hook of ``speed``."""
