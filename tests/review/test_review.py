@@ -125,7 +125,7 @@ def test_one_seat_and_progress() -> None:
 def test_the_json_is_one_documented_object() -> None:
     data = json.loads(json.dumps(short_review().to_json()))
     assert data["format"] == "spite-review/1" and data["game"] == "spite-malice" and data["preset"] == "short"
-    assert data["seats"] == [0, 1] and data["players"] == 2 and data["seed"] == 3
+    assert data["seats"] == [0, 1] and data["players"] == 2 and data["sides"] == 2 and data["seed"] == 3
     assert data["thresholds"] == {"inaccuracy": INACCURACY, "blunder": BLUNDER}
     turn = data["turns"][0]
     assert set(turn) == {"turn", "seat", "ply", "played", "best", "best_ply", "win_before", "win_after", "loss",

@@ -20,8 +20,8 @@ seat's view of the position, never from the cards it could not see.
 >>> review.turns[0].turn, review.turns[0].seat, 0.0 <= review.turns[0].win_before <= 1.0
 (1, 0, True)
 >>> sorted(review.to_json())  # doctest: +NORMALIZE_WHITESPACE
-['budget', 'format', 'game', 'players', 'preset', 'result', 'seats', 'seed', 'summary', 'thresholds',
- 'turns']
+['budget', 'format', 'game', 'players', 'preset', 'result', 'seats', 'seed', 'sides', 'summary',
+ 'thresholds', 'turns']
 """
 
 from __future__ import annotations
@@ -192,6 +192,8 @@ class Review:
     game: str
     preset: str
     players: int
+    sides: int
+    """Sides that race (2 with partnerships: seats 0 and 2 against 1 and 3); a side's chance is its seats'."""
     seats: list[int]
     budget: float
     seed: int
@@ -207,7 +209,7 @@ class Review:
 
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "game": self.game, "preset": self.preset, "players": self.players,
-                "seats": self.seats, "budget": self.budget, "seed": self.seed, "result": self.result,
+                "sides": self.sides, "seats": self.seats, "budget": self.budget, "seed": self.seed, "result": self.result,
                 "thresholds": {"inaccuracy": INACCURACY, "blunder": BLUNDER},
                 "turns": [t.to_json() for t in self.turns],
                 "summary": [self.summary(s).to_json() for s in self.seats]}

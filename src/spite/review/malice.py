@@ -293,8 +293,8 @@ def review_malice(record: Record, *, seats: Sequence[int] | None = None, budget:
             raise OptionsError(f"there is no seat {seat} (seats 0 to {players - 1})")
     model = race_model(final.opts)
     todo = [t for t in turns if t.seat in chosen]
-    review = Review(game=record.game, preset=preset, players=players, seats=chosen, budget=budget, seed=seed,
-                    result=final.result.to_json())
+    review = Review(game=record.game, preset=preset, players=players, sides=final.opts.n_stocks, seats=chosen,
+                    budget=budget, seed=seed, result=final.result.to_json())
     per_turn = max(1, round(budget * ROLLOUTS_PER_SECOND))
     for done, turn in enumerate(todo, start=1):
         share = max(1, per_turn // len(turn.decisions))

@@ -181,6 +181,23 @@ const TEXTS = {
   st_lost: ["lost", "verloren"],
   st_draw: ["draw", "unentschieden"],
   st_download: ["Download record", "Spielbericht herunterladen"],
+  // the game review in the replay viewer (replay.js) and its link from the game-over view (table.js)
+  rv_review: ["Review", "Analyse"],
+  rv_what: ["Where was the game won and lost? The expert goes through every turn.", "Wo wurde das Spiel gewonnen und verloren? Der Experte geht jeden Zug durch."],
+  rv_loading: ["The expert is reviewing the game, turn by turn … (this may take a minute)", "Der Experte analysiert das Spiel Zug für Zug … (das kann eine Minute dauern)"],
+  rv_failed: ["No review: {why}", "Keine Analyse: {why}"],
+  rv_title: ["Chance of winning: {name}", "Gewinnchance: {name}"],
+  rv_mover: ["the player to move", "wer am Zug war"],
+  rv_turn_title: ["Turn {n}, {name}: {p} % after it", "Zug {n}, {name}: danach {p} %"],
+  rv_summary: ["{name}: accuracy {acc} %, {i} inaccuracies, {b} blunders", "{name}: Genauigkeit {acc} %, {i} Ungenauigkeiten, {b} Patzer"],
+  rv_turn: ["Turn {n}, {name}", "Zug {n}, {name}"],
+  rv_win: ["chance of winning {a} % → {b} %", "Gewinnchance {a} % → {b} %"],
+  rv_points: ["points", "Punkte"],
+  rv_played: ["Played", "Gespielt"],
+  rv_better: ["Show the better plan", "Den besseren Plan zeigen"],
+  rv_expert: ["The expert prefers (from move {k})", "Der Experte spielt lieber (ab Spielzug {k})"],
+  rv_inaccuracy: ["inaccuracy", "Ungenauigkeit"],
+  rv_blunder: ["blunder", "Patzer"],
 };
 
 export const LANGS = ["en", "de"];
