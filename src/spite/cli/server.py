@@ -31,6 +31,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         bot_delay: Annotated[float, typer.Option(help="Pause before each bot move, in seconds.")] = 0.3,
         bot_workers: Annotated[int, typer.Option(help="Processes that run bots (0: a thread).")] = 1,
         bot_budget: Annotated[float, typer.Option(help="Most seconds a bot may think per move.")] = 1.0,
+        review_budget: Annotated[float, typer.Option(help="Seconds of search per turn of a game review.")] = 0.5,
         next_game: Annotated[float, typer.Option(help="Match tables: seconds before the next game begins when not "
                                                  "every player sent next.")] = 30.0,
         sqlite_sync: Annotated[str, typer.Option(help="SQLite synchronous: NORMAL (survives kill -9) or FULL "
@@ -52,6 +53,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         try:
             config = with_limits(ServerConfig(db_url=db, grace_seconds=grace, bot_delay=bot_delay,
                                               bot_workers=bot_workers, bot_budget=bot_budget,
+                                              review_budget=review_budget,
                                               sqlite_synchronous=sqlite_sync.upper(), next_game_seconds=next_game,
                                               spit_countdown=spit_countdown), limit or [])
         except ValueError as exc:

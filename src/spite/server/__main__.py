@@ -18,6 +18,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--bot-delay", type=float, default=0.0, help="pause before each bot move (seconds)")
     p.add_argument("--bot-workers", type=int, default=1, help="bot processes (0: a thread)")
     p.add_argument("--bot-budget", type=float, default=1.0, help="most seconds a bot may think per move")
+    p.add_argument("--review-budget", type=float, default=0.5, help="seconds of search per turn of a game review")
     p.add_argument("--rate", type=float, default=30.0, help="messages a second a connection may send")
     p.add_argument("--next-game", type=float, default=30.0,
                    help="match tables: seconds before the next game begins when not everyone sent next")
@@ -30,7 +31,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--log-level", default="info")
     a = p.parse_args(argv)
     config = ServerConfig(db_url=a.db, grace_seconds=a.grace, bot_delay=a.bot_delay, bot_workers=a.bot_workers,
-                          bot_budget=a.bot_budget, rate=a.rate, sqlite_synchronous=a.sqlite_sync,
+                          bot_budget=a.bot_budget, review_budget=a.review_budget, rate=a.rate,
+                          sqlite_synchronous=a.sqlite_sync,
                           burst=max(2.0 * a.rate, 10.0), next_game_seconds=a.next_game,
                           spit_countdown=a.spit_countdown)
     try:

@@ -20,8 +20,8 @@ from fastapi import Depends, FastAPI, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 
-from spite.errors import Phrase
-from spite.games import get_game
+from spite.errors import Phrase, SpiteError
+from spite.games import get_game, has_hook
 from spite.records import record_from_json
 from spite.server import db
 from spite.server.bots import BotRunner
@@ -41,6 +41,7 @@ from spite.server.protocol import (
     StatsInfo,
     TableInfo,
 )
+from spite.server.review import ReviewRefused, ReviewRunner
 from spite.server.store import Store
 from spite.web import index_response, wants_html
 from spite.web import install as install_web
@@ -81,6 +82,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         await store.start()
         bots = BotRunner(config.bot_workers, config.bot_budget)
         bots.start()
+        app.state.reviews = reviews = ReviewRunner(config.bot_workers, config.review_budget)
         manager = Manager(config, store, bots)
         await manager.start()
         app.state.manager = manager
@@ -90,6 +92,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         finally:
             await manager.close()
             bots.close()
+            reviews.close()
             await store.close()
             log.info("stopped")
 
@@ -115,7 +118,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.exception_handler(LobbyError)
     async def lobby_error(_request: Request, exc: LobbyError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=exc.status)
+        code = getattr(exc, "code", None)  # a refusal that names its reason for the page (a review's)
+        return JSONResponse({"detail": str(exc), **({"code": code} if code else {})}, status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -262,6 +266,35 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return PositionsInfo(gameId=game_id, tableId=table_id, game=record.game, preset=preset,
                              options=record.options, players=players, moves=moves, positions=shown,
                              result=record.result)
+
+    @app.get("/api/games/{game_id}/review")
+    async def game_review(request: Request, game_id: int = Path(ge=0, le=_DB_INT),
+                          seat: int | None = Query(None, ge=0, le=7)) -> dict[str, Any]:
+        """A finished turn-based game reviewed turn by turn (``spite review --json``, docs/bots.md "Game
+        review"): for ``seat``, or every seat. Made off the event loop on first asking, then kept;
+        refusals carry a ``code``: 404 ``no-game``, 409 ``not-finished``, 422 ``not-turn-based``,
+        ``no-seat`` or ``bad-record``."""
+        raw = await manager_of(request).store.read(lambda c: Store.record_of(c, game_id))
+        if raw is None:
+            raise ReviewRefused(f"there is no finished game {game_id}", 404, "no-game")
+        try:
+            record = record_from_json(raw)
+            game = get_game(record.game)
+            if not record.result:
+                raise ReviewRefused(f"game {game_id} is not finished", 409, "not-finished")
+            if not has_hook(record.game, "review"):
+                raise ReviewRefused(f"{record.game} is played in real time: a review is for turn-based games"
+                                    if game.realtime else f"{record.game} games cannot be reviewed", 422,
+                                    "not-turn-based")
+            seats = game.seats(record.preset, record.options)
+            if seat is not None and seat >= seats:
+                raise ReviewRefused(f"there is no seat {seat} (seats 0 to {seats - 1})", 422, "no-seat")
+            reviews: ReviewRunner = request.app.state.reviews
+            return await reviews.review(game_id, raw, seat)
+        except ReviewRefused:
+            raise
+        except SpiteError as exc:
+            raise ReviewRefused(str(exc), 422, "bad-record") from None
 
     @app.websocket("/ws/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:

@@ -49,6 +49,7 @@ class ServerConfig:
     * ``open_table_ttl``: seconds an open table waits for its players before it is abandoned.
     * ``migrate``: upgrade the database schema on start (Alembic).
     * ``hint_level``: the bot that answers ``hint`` (a level; it sees only the asking seat's view).
+    * ``review_budget``: seconds of search per turn of a game review (``GET /api/games/{id}/review``).
     * ``next_game_seconds``: at a match table, how long the finished game stays on show before the
       next one begins when not every person seat has sent ``next`` (bots never wait).
     * ``spit_countdown``: seconds between a Spit or Speed game's start (the last seat taken) and the
@@ -78,6 +79,7 @@ class ServerConfig:
     max_sockets: int = 16
     open_table_ttl: float = 24 * 3600.0
     hint_level: str = "hard"
+    review_budget: float = 0.5
     next_game_seconds: float = 30.0
     spit_countdown: float = 3.0
     migrate: bool = True

@@ -2,6 +2,9 @@
 // ◀ ▶, a slider, the arrow keys (Home/End too) or a click in the move list. A Spite and Malice
 // table is drawn by table.js's code, a Spit or Speed table by spit.js's, read-only, with every card
 // shown (Spit and Speed: the face-down cards listed under each side) and the game time of each step.
+// A turn-based game can be reviewed (GET /api/games/{id}/review, opened by a button or ?review=1):
+// a win-probability bar over the game, the marked turns in the bar and the log, and at each marked
+// turn the plan the expert prefers.
 
 import { bindFair, checkRecord, replayFairHTML } from "./fair.js";
 import { esc } from "./html.js";
@@ -20,6 +23,8 @@ class ReplayBoard extends TableClient {
     }, null);
     this.data = data;
     this.ply = 0;
+    this.review = null; // null: not asked; {loading}, {error} or {data}: GET /api/games/{id}/review
+    this.better = null; // the turn whose better plan is shown
   }
 
   go(ply) {
@@ -37,14 +42,15 @@ class ReplayBoard extends TableClient {
     const order = this.view.players.map((_, s) => s);
     const bottom = order.shift();
     const moveText = last ? `${this.name(last.seat)}: ${last.move}` : t("replay_start");
+    const marks = reviewMarks(this.review);
     const items = data.moves.map((m, i) => `<li data-ply="${i + 1}"${i + 1 === this.ply ? ' class="current" aria-current="step"' : ""}>` +
-      `<span class="who">${esc(this.name(m.seat))}</span> <code>${esc(m.move)}</code></li>`).join("");
+      `<span class="who">${esc(this.name(m.seat))}</span> <code>${esc(m.move)}</code>${markHTML(marks.get(i))}</li>`).join("");
     const r = data.result || {};
     const winner = r.winner !== undefined && r.winner !== null ? t("wins", { name: this.name(r.winner) })
       : r.team !== undefined && r.team !== null ? t("wins", { name: `team ${r.team}` }) : t("draw_result");
     const end = this.ply === n ? `<p class="result" id="replay-result">${t("game_over")}: ${esc(winner)}` +
       `${r.reason ? ` (${esc(t(`reason_${r.reason}`))})` : ""}</p>` : "";
-    main().innerHTML = `${controlsHTML(data, this.ply, moveText, end)}
+    main().innerHTML = `${controlsHTML(data, this.ply, moveText, end)}${reviewHTML(this)}
       <div class="table replay" data-ply="${this.ply}" data-plies="${n}" data-over="0" data-my-turn="0" data-seat="">
         <div class="board">
           <div class="opponents">${order.map((s) => this.playerHTML(s, false)).join("")}</div>
@@ -55,11 +61,100 @@ class ReplayBoard extends TableClient {
       </div>`;
     setStatus(`${t("turn", { n: this.view.turn })} · ${t("replay_ply", { k: this.ply, n })}`);
     bindControls(this, main(), n);
+    bindReview(this, main());
   }
 
   onReplayKey(ev) {
     replayKey(this, ev);
   }
+
+  /** Ask the server for the game's review (it may take a while the first time) and show it. */
+  async loadReview() {
+    if (this.review && !this.review.error) return;
+    this.review = { loading: true };
+    this.render();
+    try {
+      this.review = { data: await api("GET", `/api/games/${encodeURIComponent(this.data.gameId)}/review`) };
+    } catch (err) {
+      this.review = { error: err.message };
+    }
+    this.render();
+  }
+}
+
+/** The first move of each marked turn (a ply index) and its mark, from a loaded review. */
+function reviewMarks(review) {
+  const marks = new Map();
+  for (const turn of review?.data?.turns || []) if (turn.mark) marks.set(turn.ply, turn.mark);
+  return marks;
+}
+
+function markHTML(mark) {
+  if (!mark) return "";
+  return ` <span class="rv-mark rv-${mark}" title="${esc(t(`rv_${mark}`))}">${mark === "blunder" ? "??" : "?!"}</span>`;
+}
+
+/** The chance that the bar's side wins after ``turn``: seat 0's side in a game of two sides (the other
+ * side's turns flipped), otherwise the mover's own. */
+function barChance(review, turn) {
+  if (review.sides !== 2 || turn.seat % 2 === 0) return turn.win_after;
+  return 1 - turn.win_after;
+}
+
+/** The review part of the replay: a button, the waiting line, the refusal, or the review itself. */
+function reviewHTML(board) {
+  const review = board.review;
+  if (!review) {
+    return `<section class="panel review" id="review"><button type="button" id="review-open">${t("rv_review")}</button>
+      <span class="muted">${esc(t("rv_what"))}</span></section>`;
+  }
+  if (review.loading) return `<section class="panel review" id="review" data-state="loading"><p class="muted" id="review-status">${esc(t("rv_loading"))}</p></section>`;
+  if (review.error) {
+    return `<section class="panel review" id="review" data-state="error"><p class="error" id="review-error">${esc(t("rv_failed", { why: review.error }))}</p>
+      <button type="button" id="review-open">${t("rv_review")}</button></section>`;
+  }
+  const data = review.data;
+  const ply = board.ply;
+  // the turn the next move belongs to (at the end: the last turn)
+  const current = data.turns.find((tn) => ply >= tn.ply && ply < tn.ply + tn.played.length)
+    || (ply >= board.data.moves.length ? data.turns.at(-1) : null);
+  const bars = data.turns.map((tn) => {
+    const p = barChance(data, tn);
+    const here = tn === current ? " current" : "";
+    return `<button type="button" class="wp-turn${here}${tn.mark ? ` rv-${tn.mark}` : ""}" data-ply="${tn.ply}" data-turn="${tn.turn}" data-seat="${tn.seat}"` +
+      ` data-mark="${tn.mark || ""}" title="${esc(t("rv_turn_title", { n: tn.turn, name: board.name(tn.seat), p: Math.round(100 * p) }))}">` +
+      `<span class="wp-fill" style="height:${(100 * p).toFixed(1)}%"></span></button>`;
+  }).join("");
+  const sums = data.summary.map((s) => `<li data-seat="${s.seat}">${esc(t("rv_summary", {
+    name: board.name(s.seat), acc: s.accuracy, i: s.inaccuracies, b: s.blunders }))}</li>`).join("");
+  let turnPart = "";
+  if (current) {
+    const mark = current.mark ? ` <strong class="rv-${current.mark}">${esc(t(`rv_${current.mark}`))}</strong>` +
+      ` (−${(100 * current.loss).toFixed(1)} ${esc(t("rv_points"))})` : "";
+    const open = board.better === current.turn;
+    const better = current.mark ? (open
+      ? `<p id="review-best">${esc(t("rv_expert", { k: current.best_ply + 1 }))}: <code>${esc(current.best.join(" "))}</code></p>`
+      : `<p><button type="button" id="review-better" data-turn="${current.turn}">${t("rv_better")}</button></p>`) : "";
+    turnPart = `<div id="review-turn" data-turn="${current.turn}" data-mark="${current.mark || ""}">
+      <p>${esc(t("rv_turn", { n: current.turn, name: board.name(current.seat) }))}:${mark}
+      ${esc(t("rv_win", { a: Math.round(100 * current.win_before), b: Math.round(100 * current.win_after) }))}</p>
+      <p>${esc(t("rv_played"))}: <code>${esc(current.played.join(" "))}</code></p>${better}</div>`;
+  }
+  const who = data.sides !== 2 ? t("rv_mover") : data.players === 4 ? `${board.name(0)} + ${board.name(2)}` : board.name(0);
+  return `<section class="panel review" id="review" data-state="done">
+      <h3>${esc(t("rv_title", { name: who }))}</h3>
+      <div class="wp-bar" id="wp-bar" role="group" aria-label="${esc(t("rv_title", { name: who }))}">${bars}</div>
+      <ul class="rv-summary" id="review-summary">${sums}</ul>${turnPart}
+    </section>`;
+}
+
+function bindReview(board, root) {
+  root.querySelector("#review-open")?.addEventListener("click", () => board.loadReview());
+  for (const bar of root.querySelectorAll("#wp-bar .wp-turn")) bar.addEventListener("click", () => board.go(Number(bar.dataset.ply)));
+  root.querySelector("#review-better")?.addEventListener("click", (ev) => {
+    board.better = Number(ev.currentTarget.dataset.turn);
+    board.render();
+  });
 }
 
 /** The replay's seats as a TableInfo's seats. */
@@ -267,4 +362,5 @@ export async function openReplay(id) {
     data.fairCheck = check;
     board.render();
   }, () => {});
+  if (board.loadReview && new URLSearchParams(location.search).get("review") === "1") board.loadReview();
 }

@@ -437,6 +437,7 @@ export class TableClient {
     const pts = r.points ? ` · ${t("points", { n: r.points })}` : "";
     const lefts = this.view.players.map((p, s) => `<li>${esc(t("stock_left", { name: this.name(s), n: p.stock }))}</li>`).join("");
     const rec = this.over.recordUrl ? `<a href="${esc(this.over.recordUrl)}">${t("record")}</a>` : "";
+    const review = this.over.gameId != null ? `<a href="/replay/${esc(this.over.gameId)}?review=1" id="review-link">${t("rv_review")}</a>` : "";
     const goesOn = this.matchGoesOn();
     const canRematch = this.seat !== null && !goesOn;
     let matchPart = "";
@@ -457,7 +458,7 @@ export class TableClient {
     return `<div class="overlay" id="game-over" data-winner="${r.winner ?? ""}" data-match="${this.match ? (this.match.over ? "over" : "on") : ""}">
       <div class="dialog"><h2>${t("game_over")}</h2><p class="result">${esc(head)}</p><p>${esc(reason)}${esc(pts)}</p>
       <ul>${lefts}</ul>${matchPart}
-      <p>${canRematch ? `<button type="button" class="primary" id="rematch">${t("rematch")}</button> ` : ""}${rec} · <a href="/">${t("back_lobby")}</a></p>
+      <p>${canRematch ? `<button type="button" class="primary" id="rematch">${t("rematch")}</button> ` : ""}${[rec, review].filter(Boolean).join(" · ")} · <a href="/">${t("back_lobby")}</a></p>
       <p class="error" role="alert"></p></div></div>`;
   }
 

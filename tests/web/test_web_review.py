@@ -1,0 +1,102 @@
+"""The game review in the replay viewer, in headless Chromium: opened from the game-over view, a
+win-probability bar over the game, the marked turns, and the better plan at a marked turn."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from conftest import DOCS, WebServer
+
+from helpers import finished_bot_game, finished_spit_game
+
+REVIEW_TIMEOUT = 240_000
+"""ms: the review of a short game at the tests' small budget, on a busy machine."""
+
+
+@pytest.fixture(scope="module")
+def review_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    server = WebServer(tmp_path_factory.mktemp("web-review") / "spite.db", "--review-budget", "0.05")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def review_of(server: WebServer, game_id: int) -> dict[str, Any]:
+    r = httpx.get(server.base + f"/api/games/{game_id}/review", timeout=REVIEW_TIMEOUT / 1000)
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def test_the_review_opens_from_the_game_over_view(page: Any, review_server: WebServer) -> None:
+    r = httpx.post(review_server.base + "/api/tables", json={
+        "preset": "short", "join": False, "options": {"stock_size": 3},
+        "seats": [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "random"}]})
+    assert r.status_code == 200, r.text
+    page.goto(review_server.base + f"/t/{r.json()['id']}?watch=1")
+    page.wait_for_selector("#game-over #review-link", timeout=60_000)
+    page.click("#game-over #review-link")
+    page.wait_for_selector(".table.replay")
+    page.wait_for_selector("#review[data-state=loading], #wp-bar")
+    page.wait_for_selector("#wp-bar", timeout=REVIEW_TIMEOUT)
+    game_id = int(page.url.split("/replay/")[1].split("?")[0])
+    review = review_of(review_server, game_id)  # made once: the server kept it
+    assert page.locator("#wp-bar .wp-turn").count() == len(review["turns"])
+    summary = page.inner_text("#review-summary")
+    assert "Computer (easy): accuracy" in summary and "Computer (random): accuracy" in summary
+
+
+def test_marked_turns_and_the_better_plan(page: Any, review_server: WebServer) -> None:
+    # a game with a marked turn (random against the greedy player makes one in a few games)
+    for _ in range(6):
+        game_id = finished_bot_game(review_server.base, stock_size=6)
+        review = review_of(review_server, game_id)
+        marked = [t for t in review["turns"] if t["mark"]]
+        if marked:
+            break
+    else:
+        pytest.fail("no marked turn in six games of random against greedy")
+    page.goto(review_server.base + f"/replay/{game_id}")
+    page.wait_for_selector(".table.replay")
+    page.click("#review-open")
+    page.wait_for_selector("#wp-bar", timeout=REVIEW_TIMEOUT)
+    bars = page.locator("#wp-bar .wp-turn")
+    assert bars.count() == len(review["turns"])
+    # the bar: seat 0's chance after each turn (the other seat's turns flipped)
+    heights = bars.evaluate_all("els => els.map(e => parseFloat(e.querySelector('.wp-fill').style.height))")
+    for height, turn in zip(heights, review["turns"], strict=True):
+        chance = turn["win_after"] if turn["seat"] == 0 else 1 - turn["win_after"]
+        assert height == pytest.approx(100 * chance, abs=0.06)
+    # the marks: in the bar and on the first move of each marked turn in the log
+    assert page.locator("#wp-bar .wp-turn.rv-inaccuracy, #wp-bar .wp-turn.rv-blunder").count() == len(marked)
+    assert page.locator("#log .rv-mark").count() == len(marked)
+    for turn in marked:
+        glyph = "??" if turn["mark"] == "blunder" else "?!"
+        assert page.text_content(f'#log li[data-ply="{turn["ply"] + 1}"] .rv-mark') == glyph
+    # a marked turn: a click on its bar goes to its start and offers the better plan
+    turn = max(marked, key=lambda t: t["loss"])
+    page.click(f'#wp-bar .wp-turn[data-turn="{turn["turn"]}"]')
+    assert page.get_attribute(".table.replay", "data-ply") == str(turn["ply"])
+    assert page.get_attribute("#review-turn", "data-mark") == turn["mark"]
+    assert " ".join(turn["played"]) in page.inner_text("#review-turn")
+    assert page.locator("#review-best").count() == 0
+    page.click("#review-better")
+    best = page.inner_text("#review-best")
+    assert " ".join(turn["best"]) in best and f"move {turn['best_ply'] + 1}" in best
+    page.screenshot(path=str(DOCS / "web-review.png"), full_page=True)
+    page.click("button.lang[data-lang=de]")
+    assert "Genauigkeit" in page.inner_text("#review-summary")
+    page.click("button.lang[data-lang=en]")
+
+
+def test_a_realtime_game_has_no_review(page: Any, review_server: WebServer) -> None:
+    """Spit is played in real time: its replay offers no review, and the server says why."""
+    game_id = finished_spit_game(review_server.base)
+    page.goto(review_server.base + f"/replay/{game_id}?review=1")
+    page.wait_for_selector(".spit-table.replay")
+    assert page.locator("#review, #review-open").count() == 0
+    r = httpx.get(review_server.base + f"/api/games/{game_id}/review")
+    assert r.status_code == 422 and r.json()["code"] == "not-turn-based"
