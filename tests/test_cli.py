@@ -184,6 +184,17 @@ def test_bench_engine_prints_one_json_line() -> None:
     assert data["games_per_s"] > 0 and data["moves_per_s"] > data["games_per_s"]
 
 
+def test_bench_bots_gives_each_bots_cpu_time_per_decision() -> None:
+    code, out, _ = run("bench", "bots", "--bots", "greedy", "heuristic", "--games", "2", "--preset", "short", "--json")
+    assert code == 0
+    data = json.loads(out.strip().splitlines()[-1])
+    assert [row["bot"] for row in data["bots"]] == ["greedy", "heuristic"]
+    for row in data["bots"]:
+        assert row["decisions"] > 0 and 0 <= row["ms_mean"] <= row["ms_max"] and row["ms_p99"] <= row["ms_max"]
+    code, _, err = run("bench", "bots", "--bots", "chess", "greedy")
+    assert code == 2 and err.startswith("spite: unknown bot 'chess'")
+
+
 @pytest.mark.slow
 def test_bench_server_prints_its_figures_as_the_last_json_line() -> None:
     code, out, _ = run("bench", "server", "--tables", "2", "--seconds", "2", "--think", "0.05", "--warmup", "0.5",

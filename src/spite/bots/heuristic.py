@@ -27,8 +27,8 @@ from spite.errors import Phrase
 from spite.malice import BUILD, DISCARD, PASS, STOCK, Move, Options, SeatView, State
 from spite.malice.determinize import determinize
 
-__all__ = ["CASUAL_WEIGHTS", "CasualBot", "HeuristicBot", "Plan", "PlanningBot", "Weights", "evaluate",
-           "plan_from_state", "plan_turn"]
+__all__ = ["CASUAL_WEIGHTS", "V1_WEIGHTS", "CasualBot", "HeuristicBot", "HeuristicV1Bot", "Plan", "PlanningBot",
+           "Weights", "evaluate", "plan_from_state", "plan_turn"]
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,19 @@ class Weights:
 
 
 DEFAULT_WEIGHTS = Weights()
+
+V1_WEIGHTS = Weights(
+    stock_card=1000.0, win=1e6, refill=40.0, hand_card_played=15.0, discard_card_played=15.0,
+    wild_base=12.0, wild_per_low_value=2.0, threat_now=100.0, threat_steps=(0.0, 0.0, 0.0),
+    threat_min_factor=0.1, threat_max_factor=3.0, threat_ratio_power=1.0, own_reach_now=30.0,
+    own_reach_steps=(12.0, 6.0, 3.0), own_bridge=25.0, discard_sequence=6.0, discard_same=3.0,
+    discard_lower=1.0, discard_bury=4.0, discard_bury_needed=6.0, discard_bury_wild=20.0,
+    discard_empty_pile=2.0, discard_wild=10.0, discard_queen=5.0, discard_playable=10.0,
+    discard_bridge=4.0, completion=10.0, stuck_ace=15.0, distinct_needs=4.0, scarcity=60.0,
+)
+"""The weights of ``heuristic-v1``, the heuristic as it was on 2026-12-01, frozen: the baseline
+every stronger bot is measured against (spelled out, so that a change of :class:`Weights`'
+defaults leaves it as it was; a golden test replays its moves)."""
 
 CASUAL_WEIGHTS = Weights(
     wild_base=0.0,
@@ -410,6 +423,15 @@ class HeuristicBot(PlanningBot):
         return plan_turn(view, rng, max_nodes=self.max_nodes, w=self.weights)
 
 
+class HeuristicV1Bot(HeuristicBot):
+    """The heuristic of 2026-12-01, frozen (:data:`V1_WEIGHTS`): the baseline of the strength table."""
+
+    name = "heuristic-v1"
+
+    def __init__(self) -> None:
+        super().__init__(weights=V1_WEIGHTS)
+
+
 class CasualBot(HeuristicBot):
     """The heuristic's planner with :data:`CASUAL_WEIGHTS`: sound turns, no finesse."""
 
@@ -423,6 +445,7 @@ def _register() -> None:
     from spite.bots import plain, register_bot
 
     register_bot("heuristic", plain("heuristic", HeuristicBot))
+    register_bot("heuristic-v1", plain("heuristic-v1", HeuristicV1Bot))
     register_bot("casual", plain("casual", CasualBot))
 
 

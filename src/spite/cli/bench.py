@@ -14,7 +14,7 @@ import typer
 
 from spite.cli.common import EXIT_MALFORMED, fail, needs_extra, require_extra
 
-__all__ = ["bench_engine", "bench_rl", "bench_spit", "register"]
+__all__ = ["bench_bots", "bench_engine", "bench_rl", "bench_spit", "register"]
 
 
 def bench_engine(
@@ -54,6 +54,47 @@ def bench_engine(
         bare = result["bare_loop"]
         typer.echo(f"bare loop: {bare['games_per_s']} games/s, {bare['moves_per_s']} moves/s; "
                    f"ratio {result['ratio_games']} (games/s), {result['ratio_moves']} (moves/s)")
+
+
+def bench_bots(
+    ctx: typer.Context,
+    bots: Annotated[list[str], typer.Option("--bots", help="The bots: --bots A B (specs or levels, as for "
+                                                           "spite tournament).")],
+    games: Annotated[int, typer.Option(help="Games to play (seats rotated game by game).")] = 20,
+    preset: Annotated[str, typer.Option(help="A preset of Spite and Malice.")] = "classic",
+    seed: Annotated[int, typer.Option(help="Seed of the deals.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
+) -> None:
+    """CPU milliseconds per decision of bots playing each other (mean, 99th percentile, most)."""
+    from spite.bench.bots import run_bots_bench
+    from spite.bots import make_bot
+    from spite.errors import OptionsError
+    from spite.malice import Options
+
+    stray = [a for a in ctx.args if a.startswith("-")]
+    if stray:
+        fail(f"unknown option {stray[0]!r}", EXIT_MALFORMED)
+    bots = [*bots, *ctx.args]
+    if games < 1:
+        fail(f"--games must be at least 1, not {games}", EXIT_MALFORMED)
+    try:
+        Options.from_preset(preset)
+        for spec in bots:
+            make_bot(spec)
+    except OptionsError as exc:
+        fail(str(exc), EXIT_MALFORMED)
+    if as_json:
+        result = run_bots_bench(bots, games, preset, seed)
+        typer.echo(json.dumps(result))
+        return
+    from rich.progress import Progress
+
+    with Progress(transient=True) as bar:
+        task = bar.add_task("bots playing", total=1.0)
+        result = run_bots_bench(bots, games, preset, seed, progress=lambda f: bar.update(task, completed=f))
+    for row in result["bots"]:
+        typer.echo(f"{row['bot']}: {row['ms_mean']} ms a decision (CPU; 99th percentile {row['ms_p99']}, "
+                   f"most {row['ms_max']}) over {row['decisions']} decisions")
 
 
 def bench_rl(
@@ -111,5 +152,6 @@ def bench_spit(
 def register(bench: typer.Typer) -> None:
     """Add ``engine``, ``rl`` and ``spit`` to the ``bench`` group."""
     bench.command("engine")(bench_engine)
+    bench.command("bots", context_settings={"allow_extra_args": True})(bench_bots)
     bench.command("rl")(bench_rl)
     bench.command("spit")(bench_spit)
