@@ -181,6 +181,19 @@ const TEXTS = {
   st_lost: ["lost", "verloren"],
   st_draw: ["draw", "unentschieden"],
   st_download: ["Download record", "Spielbericht herunterladen"],
+  // rematch at the same table, the series score, quick play with more computer players, takeover games
+  rematch_no: ["No thanks", "Nein danke"],
+  rematch_asked: ["Another game at this table?", "Noch ein Spiel an diesem Tisch?"],
+  rematch_waiting: ["Waiting for {names}…", "Warte auf {names} …"],
+  rematch_wants: ["{name} wants a rematch", "{name} möchte eine Revanche"],
+  rematch_declined: ["{name} does not want a rematch", "{name} möchte keine Revanche"],
+  rematch_started: ["Rematch: game {n} at this table", "Revanche: Spiel {n} an diesem Tisch"],
+  series: ["Series at this table:", "Serie an diesem Tisch:"],
+  series_games: ["games: {n}", "Spiele: {n}"],
+  qp_bots: ["You and {n} computer players", "Du und {n} Computer-Spieler"],
+  st_taken_over: ["finished by a computer", "vom Computer beendet"],
+  st_taken_over_note: ["Not counted: {n} games a computer finished for you after you left.",
+    "Nicht gezählt: {n} Spiele, die der Computer für dich beendet hat, nachdem du gegangen bist."],
 };
 
 export const LANGS = ["en", "de"];
