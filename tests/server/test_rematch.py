@@ -197,3 +197,35 @@ def test_statistics_leave_out_games_a_takeover_bot_finished(server: ServerThread
     assert bob_row["games"] == 1 and bob_row["takenOver"] == 0
     assert bob_row["wins"] == int(over["result"].get("winner") == 1)
     bob.close()
+
+
+@pytest.mark.parametrize("game", ["spit", "speed"])
+def test_rematch_of_a_real_time_game_against_a_bot(server: ServerThread, game: str) -> None:
+    """The same host and messages serve Spit and Speed: quick play, the end, a rematch at the same
+    table (the bot agrees at once) whose clock starts from 0 again, and the series."""
+    from test_spit_tables import TAKEOVER_OPTIONS, play_until_over
+
+    r = httpx.post(server.base + "/api/quickplay", json={"name": "fay", "game": game, "level": "reflex:40",
+                                                        "options": TAKEOVER_OPTIONS[game]})
+    assert r.status_code == 200, r.text
+    table_id = r.json()["table"]["id"]
+    fay = Client(server.base, table_id)
+    try:
+        fay.hello(r.json()["token"])
+        first = play_until_over({0: fay}, random.Random(13))
+        assert first["rematch"] == {"ready": [1], "waiting": [0], "declined": []}
+        assert first["series"]["games"] == 1
+        fay.send({"type": "rematch"})
+        told = fay.until("table", event={"kind": "rematch", "seat": None,
+                                         "text": "everyone wants a rematch: game 2 at this table begins"})
+        assert told["table"]["id"] == table_id and told["table"]["game"] == game
+        state = new_game_state(fay, first["stateVersion"])
+        assert state["clock"]["now"] < 1000 and state["clock"]["phase"] == "play"
+        second = play_until_over({0: fay}, random.Random(14))
+        assert second["stateVersion"] > state["stateVersion"] and second["gameId"] != first["gameId"]
+        assert second["series"]["games"] == 2
+        record = httpx.get(server.base + second["recordUrl"]).json()
+        assert record["game"] == game and record["seed"] != httpx.get(server.base + first["recordUrl"]).json()["seed"]
+        check_models(fay)
+    finally:
+        fay.close()

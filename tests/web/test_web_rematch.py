@@ -95,3 +95,36 @@ def test_party_quick_play_from_the_lobby(web_server: WebServer, page: Any) -> No
     page.click("#rematch")
     page.wait_for_selector('.table[data-status=playing][data-over="0"]')
     assert page.url == table_url and page.locator(".opponents .player").count() == 2
+
+
+def test_stats_mark_a_game_a_computer_finished(browser: Any, tmp_path: Any) -> None:
+    """Ann sits down but never comes: after the grace time a computer plays her seat to the end. Her
+    statistics list the game as finished by a computer and count nothing; Bob's count it."""
+    import httpx
+
+    server = WebServer(tmp_path / "spite.db", "--grace", "0.5")
+    ctx = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US")
+    try:
+        created = httpx.post(server.base + "/api/tables", json={"preset": "short", "options": {"stock_size": 2},
+                                                               "name": "Ann"}).json()
+        bob = ctx.new_page()
+        bob.goto(server.base + created["table"]["link"])
+        bob.fill("#join-form input[name=name]", "Bob")
+        bob.click("#join")
+        bob.wait_for_selector('.table[data-status=playing][data-seat="1"]')
+        bob.wait_for_selector('.player[data-seat="0"] .seat-status:text-is("computer")')
+        assert play_to_the_end(bob) >= 0
+        bob.wait_for_selector("#game-over")
+        bob.goto(server.base + "/stats/Ann")
+        bob.wait_for_selector('.stats-page[data-loaded="1"]')
+        assert bob.locator("#stats-empty").count() == 1 and bob.locator("#stats-table").count() == 0
+        assert bob.get_attribute("#stats-taken-over", "data-n") == "1"
+        item = bob.locator("li.game-item.taken-over")
+        assert item.count() == 1 and item.locator(".outcome").inner_text() == "finished by a computer"
+        bob.goto(server.base + "/stats/Bob")
+        bob.wait_for_selector('.stats-page[data-loaded="1"]')
+        assert bob.locator('#stats-table tr[data-preset="short"] [data-col="games"]').inner_text() == "1"
+        assert bob.locator("#stats-taken-over").count() == 0 and bob.locator("li.game-item.taken-over").count() == 0
+    finally:
+        ctx.close()
+        server.stop()
