@@ -196,7 +196,23 @@ def test_statistics_leave_out_games_a_takeover_bot_finished(server: ServerThread
     (bob_row,) = httpx.get(base + "/api/players/bob/stats").json()["presets"]
     assert bob_row["games"] == 1 and bob_row["takenOver"] == 0
     assert bob_row["wins"] == int(over["result"].get("winner") == 1)
-    bob.close()
+
+    # no new game starts in ann's name while she is away: her seat waits for her own answer
+    assert over["rematch"] == {"ready": [], "waiting": [0, 1], "declined": []}
+    bob.send({"type": "rematch"})
+    assert bob.until("rematch")["rematch"] == {"ready": [1], "waiting": [0], "declined": []}
+    ann = Client(base, table_id)
+    ann.hello(tokens[0])
+    assert ann.until("gameOver")["rematch"]["waiting"] == [0]
+    assert bob.until("table", event={"kind": "returned", "seat": 0,
+                                     "text": "ann is back at seat 0; the bot leaves"})
+    ann.send({"type": "rematch"})
+    told = bob.until("table", event={"kind": "rematch", "seat": None,
+                                     "text": "everyone wants a rematch: game 2 at this table begins"})
+    assert [s["status"] for s in told["table"]["seats"]] == ["connected", "connected"]
+    new_game_state(bob, over["stateVersion"])
+    for c in (ann, bob):
+        c.close()
 
 
 @pytest.mark.parametrize("game", ["spit", "speed"])

@@ -19,12 +19,13 @@ game, one per record entry in real time); ``version_base`` (stored with the tabl
 undo and a match's next game added, so both survive restarts.
 
 Rematch (``rematch``): once a table's last game is over, every seat a person plays is asked for
-another game at the same table link; bots (and takeover bots) say yes at once. When every such seat
-has said yes, the table deals a new game from a fresh seed with the same seats, game, preset and
-options (:meth:`ServerGame.open`, so a match table starts a new match), stored in one commit, at one
-past the last ``stateVersion``. The table's series (games, wins per seat, the games' ids) goes on
-across rematches and is stored with each game's record, so a restart keeps it; a person whose
-finished table left memory (every page closed, a restart) brings it back with their seat's token.
+another game at the same table link; bots say yes at once. When every person seat has said yes (a
+person whose seat a bot took over is asked when they come back), the table deals a new game from a
+fresh seed with the same seats, game, preset and options (:meth:`ServerGame.open`, so a match table
+starts a new match), stored in one commit, at one past the last ``stateVersion``. The table's series
+(games, wins per seat, the games' ids) goes on across rematches and is stored with each game's
+record, so a restart keeps it; a person whose finished table left memory (every page closed, a
+restart) brings it back with their seat's token.
 
 What a connection receives is built here and only here: the seat's (or a spectator's)
 ``state.view(seat).to_json()`` and the seat's legal moves (:meth:`TablePlay.view_for`). Nothing else
@@ -435,10 +436,12 @@ class Table:
                           gameIds=list(self.series.get("gameIds", [])))
 
     def rematch_info(self) -> RematchInfo | None:
-        """Who wants another game (``None`` unless the table is finished and a person sits at it)."""
-        if self.status != "finished" or not any(s.controller == "person" for s in self.seats):
+        """Who wants another game (``None`` unless the table is finished and has a person seat). A bot
+        seat says yes at once; a person's seat a bot took over waits for its person to come back and
+        answer (no new game starts in an absent person's name)."""
+        if self.status != "finished" or not any(s.kind == "person" for s in self.seats):
             return None
-        ready = [s.seat for s in self.seats if s.controller != "person" or s.seat in self.rematch_yes]
+        ready = [s.seat for s in self.seats if s.kind == "bot" or s.seat in self.rematch_yes]
         waiting = [s.seat for s in self.seats if s.seat not in ready and s.seat not in self.rematch_no]
         return RematchInfo(ready=ready, waiting=waiting, declined=sorted(self.rematch_no))
 

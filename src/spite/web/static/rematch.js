@@ -19,7 +19,7 @@ export function seriesHTML(table, name) {
  * spectator or when nothing is asked. */
 export function rematchHTML(ask, seat, name, table) {
   if (!ask || seat === null || seat === undefined) return "";
-  const person = (s) => s !== seat && table?.seats?.[s]?.status !== "bot";
+  const person = (s) => s !== seat && table?.seats?.[s]?.kind !== "bot";
   const others = [
     ...ask.ready.filter(person).map((s) => `<li data-seat="${s}" class="yes">${esc(t("rematch_wants", { name: name(s) }))}</li>`),
     ...ask.declined.filter(person).map((s) => `<li data-seat="${s}" class="no">${esc(t("rematch_declined", { name: name(s) }))}</li>`),
