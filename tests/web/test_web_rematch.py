@@ -97,6 +97,27 @@ def test_party_quick_play_from_the_lobby(web_server: WebServer, page: Any) -> No
     assert page.url == table_url and page.locator(".opponents .player").count() == 2
 
 
+def random_player_to_the_end(base: str, table_id: str, token: str, seed: int = 1) -> dict[str, Any]:
+    """A seat played over the WebSocket (random legal moves of its newest position) until ``gameOver``."""
+    import json
+    import random
+
+    from websockets.sync.client import connect
+
+    rng = random.Random(seed)
+    deadline = time.monotonic() + GAME_TIMEOUT
+    with connect(base.replace("http", "ws", 1) + f"/ws/{table_id}", open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        while True:
+            assert time.monotonic() < deadline, f"the game did not end within {GAME_TIMEOUT} s"
+            msg = json.loads(ws.recv(10))
+            if msg["type"] == "gameOver":
+                return dict(msg)
+            if msg["type"] in ("welcome", "state") and msg["legal"]:
+                ws.send(json.dumps({"type": "move", "move": rng.choice(msg["legal"]),
+                                    "stateVersion": msg["stateVersion"]}))
+
+
 def test_stats_mark_a_game_a_computer_finished(browser: Any, tmp_path: Any) -> None:
     """Ann sits down but never comes: after the grace time a computer plays her seat to the end. Her
     statistics list the game as finished by a computer and count nothing; Bob's count it."""
@@ -107,24 +128,24 @@ def test_stats_mark_a_game_a_computer_finished(browser: Any, tmp_path: Any) -> N
     try:
         created = httpx.post(server.base + "/api/tables", json={"preset": "short", "options": {"stock_size": 2},
                                                                "name": "Ann"}).json()
-        bob = ctx.new_page()
-        bob.goto(server.base + created["table"]["link"])
-        bob.fill("#join-form input[name=name]", "Bob")
-        bob.click("#join")
-        bob.wait_for_selector('.table[data-status=playing][data-seat="1"]')
-        bob.wait_for_selector('.player[data-seat="0"] .seat-status:text-is("computer")')
-        assert play_to_the_end(bob) >= 0
-        bob.wait_for_selector("#game-over")
-        bob.goto(server.base + "/stats/Ann")
-        bob.wait_for_selector('.stats-page[data-loaded="1"]')
-        assert bob.locator("#stats-empty").count() == 1 and bob.locator("#stats-table").count() == 0
-        assert bob.get_attribute("#stats-taken-over", "data-n") == "1"
-        item = bob.locator("li.game-item.taken-over")
+        table_id = created["table"]["id"]
+        joined = httpx.post(server.base + f"/api/tables/{table_id}/join", json={"name": "Bob"}).json()
+        time.sleep(1.0)  # ann's grace time passes: a computer takes her seat
+        over = random_player_to_the_end(server.base, table_id, joined["token"])
+        assert over["result"]
+        page = ctx.new_page()
+        page.goto(server.base + "/stats/Ann")
+        page.wait_for_selector('.stats-page[data-loaded="1"]')
+        assert page.locator("#stats-empty").count() == 1 and page.locator("#stats-table").count() == 0
+        assert page.get_attribute("#stats-taken-over", "data-n") == "1"
+        note = page.inner_text("#stats-taken-over")
+        assert note == "Not counted (a computer finished them for you after you left): 1"
+        item = page.locator("li.game-item.taken-over")
         assert item.count() == 1 and item.locator(".outcome").inner_text() == "finished by a computer"
-        bob.goto(server.base + "/stats/Bob")
-        bob.wait_for_selector('.stats-page[data-loaded="1"]')
-        assert bob.locator('#stats-table tr[data-preset="short"] [data-col="games"]').inner_text() == "1"
-        assert bob.locator("#stats-taken-over").count() == 0 and bob.locator("li.game-item.taken-over").count() == 0
+        page.goto(server.base + "/stats/Bob")
+        page.wait_for_selector('.stats-page[data-loaded="1"]')
+        assert page.locator('#stats-table tr[data-preset="short"] [data-col="games"]').inner_text() == "1"
+        assert page.locator("#stats-taken-over").count() == 0 and page.locator("li.game-item.taken-over").count() == 0
     finally:
         ctx.close()
         server.stop()

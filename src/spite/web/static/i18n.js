@@ -192,8 +192,8 @@ const TEXTS = {
   series_games: ["games: {n}", "Spiele: {n}"],
   qp_bots: ["You and {n} computer players", "Du und {n} Computer-Spieler"],
   st_taken_over: ["finished by a computer", "vom Computer beendet"],
-  st_taken_over_note: ["Not counted: {n} games a computer finished for you after you left.",
-    "Nicht gezählt: {n} Spiele, die der Computer für dich beendet hat, nachdem du gegangen bist."],
+  st_taken_over_note: ["Not counted (a computer finished them for you after you left): {n}",
+    "Nicht gezählt (der Computer hat sie für dich beendet, nachdem du gegangen bist): {n}"],
 };
 
 export const LANGS = ["en", "de"];
