@@ -126,6 +126,8 @@ def test_rematch_against_a_bot_survives_a_restart(db_url: str) -> None:
         cat.close()
     # the server stops (as a restart would): the finished table is only in the database
     with ServerThread(config) as server:
+        stored = httpx.get(server.base + f"/api/tables/{table_id}").json()
+        assert stored["status"] == "finished" and stored["series"] == second["series"]
         cat = Client(server.base, table_id)
         welcome = cat.hello(token)
         assert welcome["table"]["status"] == "finished" and welcome["table"]["series"] == second["series"]

@@ -54,6 +54,10 @@ def test_rematch_with_a_friend_at_the_same_link(web_server: WebServer, browser: 
         friend.wait_for_selector('#rematch-ask li.yes[data-seat="0"]')
         assert friend.inner_text('#rematch-ask li.yes[data-seat="0"]') == "Ann wants a rematch"
         assert friend.locator('.table[data-status=finished]').count() == 1
+        # a reload of the game-over view asks again, with what was answered so far
+        friend.reload()
+        friend.wait_for_selector('#rematch-ask li.yes[data-seat="0"]')
+        assert friend.locator("#rematch:not([disabled])").count() == 1
 
         # Bob agrees: the new game begins at the same link for both, the series heads the table
         friend.click("#rematch")

@@ -176,7 +176,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             "id": row["id"], "game": row["game"], "preset": row["preset"], "options": json.loads(row["options"]),
             "status": row["status"], "seats": seats, "stateVersion": row["plies"] + (row.get("version_base") or 0),
             "link": f"/t/{row['id']}",
-            "gameId": found["game_id"]})
+            "gameId": found["game_id"], "series": json.loads(row["series"]) if row.get("series") else None})
 
     @app.get("/api/tables/{table_id}", response_model=TableInfo)
     async def get_table(request: Request, table_id: str) -> TableInfo:
