@@ -99,9 +99,9 @@ def play_moves(clients: dict[int, Client], rng: random.Random, want: int, timeou
     return acked
 
 
-def check_record(base: str, game: str, over: dict[str, Any], player: str) -> None:
+def check_record(base: str, game: str, over: dict[str, Any], player: str, taken_over: bool = False) -> None:
     """The finished game's record replays to the announced result; its positions and the player's
-    statistics count it."""
+    statistics count it (a game a takeover bot finished in the player's name: marked, not counted)."""
     raw = httpx.get(base + over["recordUrl"]).json()
     assert raw["game"] == game
     record = record_from_json(raw)
@@ -111,7 +111,8 @@ def check_record(base: str, game: str, over: dict[str, Any], player: str) -> Non
     assert positions["game"] == game and positions["result"] == over["result"]
     assert positions["moves"] and len(positions["positions"]) == len(positions["moves"]) + 1
     stats = httpx.get(base + f"/api/players/{player}/stats").json()["presets"]
-    assert [(s["game"], s["preset"], s["games"]) for s in stats] == [(game, raw["preset"], 1)]
+    expected = (0, 1) if taken_over else (1, 0)
+    assert [(s["game"], s["preset"], s["games"], s["takenOver"]) for s in stats] == [(game, raw["preset"], *expected)]
 
 
 @pytest.fixture
@@ -182,7 +183,7 @@ def test_join_watch_reconnect_takeover_and_the_record(server: ServerThread, game
         if seen["stateVersion"] == 0:  # (a real-time game may have moved on by itself before the hello)
             assert seen["view"] == start.view(None).to_json()
 
-        check_record(base, game, over, "p0")
+        check_record(base, game, over, "p0", taken_over=True)
         info = httpx.get(base + f"/api/tables/{table_id}").json()
         assert info["status"] == "finished" and info["gameId"] == over["gameId"]
     finally:
@@ -228,7 +229,7 @@ def test_kill_9_loses_no_acknowledged_move(db_url: str, game: str) -> None:
         watcher.hello(spectate=True)
         over = over_in(watcher) or watcher.until("gameOver", timeout=60)
         watcher.close()
-        check_record(server.base, game, over, "p0")
+        check_record(server.base, game, over, "p0", taken_over=True)  # the bots finished it
     finally:
         for client in clients.values():
             client.close()

@@ -112,9 +112,11 @@ def test_a_whole_game_against_a_bot_by_clicks(web_server: WebServer, page: Any) 
     # the log holds the moves in the notation, the bot's too when it moved
     log = page.locator("#log li code").all_inner_texts()
     assert log and all(re.fullmatch(r"(S|H\w+|D\d+)-[BD]\d+|pass", m) for m in log)
+    # the rematch is at the same table link: the bot agrees at once, the series counts the first game
     page.click("#rematch")
-    page.wait_for_url(lambda url: table_id not in url and "/t/" in url)
-    page.wait_for_selector(".table[data-status=playing]")
+    page.wait_for_selector('.table[data-status=playing][data-over="0"]')
+    assert page.url.endswith(f"/t/{table_id}")
+    assert page.get_attribute(".series-bar #series", "data-games") == "1"
 
 
 def test_reload_resumes_the_seat(web_server: WebServer, page: Any) -> None:

@@ -20,7 +20,7 @@ from fastapi import Depends, FastAPI, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 
-from spite.errors import Phrase, SpiteError
+from spite.errors import OptionsError, Phrase, SpiteError
 from spite.games import get_game, has_hook
 from spite.records import record_from_json
 from spite.server import db
@@ -180,7 +180,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             "id": row["id"], "game": row["game"], "preset": row["preset"], "options": json.loads(row["options"]),
             "status": row["status"], "seats": seats, "stateVersion": row["plies"] + (row.get("version_base") or 0),
             "link": f"/t/{row['id']}",
-            "gameId": found["game_id"]})
+            "gameId": found["game_id"], "series": json.loads(row["series"]) if row.get("series") else None})
 
     @app.get("/api/tables/{table_id}", response_model=TableInfo)
     async def get_table(request: Request, table_id: str) -> TableInfo:
@@ -204,10 +204,18 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.post("/api/quickplay", response_model=JoinedInfo)
     async def quick_play(request: Request, body: QuickPlayRequest, address: str = Depends(limit_writes)) -> JoinedInfo:
-        """A two-player game against a bot of ``level``, started at once."""
-        seats = [SeatRequest(kind="person"), SeatRequest(kind="bot", level=body.level)]
+        """A game against bots of ``level`` (every seat but the first), started at once: any game and
+        preset of the registry (a 3-player party gets two bots, partners three)."""
+        game = get_game(body.game)
+        preset = body.preset or game.default_preset
+        try:
+            count = game.seats(preset, body.options)
+        except OptionsError as exc:
+            raise LobbyError(str(exc)) from None
+        level = body.level or server_game(body.game).default_level
+        seats = [SeatRequest(kind="person"), *(SeatRequest(kind="bot", level=level) for _ in range(count - 1))]
         table, seat, token = await manager_of(request).create(
-            game="spite-malice", preset=body.preset, options=body.options, seats=seats, name=body.name, join=True,
+            game=body.game, preset=preset, options=body.options, seats=seats, name=body.name, join=True,
             owner=address)
         assert seat is not None and token is not None
         return _joined(table.info(), seat, token)
@@ -221,12 +229,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return [GameInfo(id=r["id"], tableId=r["table_id"], game=r["game"], preset=r["preset"], result=r["result"],
                          plies=r["plies"], turns=r["turns"], finishedAt=r["finished_at"],
                          players=[{"seat": p["seat"], "player": p["player"], "isBot": p["is_bot"], "won": p["won"],
-                                   "points": p["points"]} for p in r["players"]],
+                                   "points": p["points"], "takenOver": bool(p["taken_over"])} for p in r["players"]],
                          recordUrl=f"/api/games/{r['id']}/record") for r in rows]
 
     @app.get("/api/players/{player}/stats", response_model=StatsInfo)
     async def player_stats(request: Request, player: str) -> StatsInfo:
-        """Games, wins, points and mean length per game and preset."""
+        """Games, wins, points and mean length per game and preset, of the games the player played to
+        the end; ``takenOver``: the games a takeover bot finished in their name (not in the figures)."""
         rows = await manager_of(request).store.read(lambda c: Store.stats_of(c, player))
         return StatsInfo(player=player, presets=rows)
 

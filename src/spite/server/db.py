@@ -13,7 +13,8 @@ What is stored (see ``docs/scaling.md``):
   row is deleted; a match's next game starts with none); a table is rebuilt by replaying its start
   and its moves;
 * ``spite_games`` and ``spite_game_players``: finished games as complete records (each game of a
-  match is one), and one row per seat of each for the statistics.
+  match is one), and one row per seat of each for the statistics (``taken_over``: a bot that took
+  the person's seat over finished the game, so it is not counted in their figures).
 
 The schema is created and upgraded only by Alembic (``spite/server/migrations``);
 :data:`metadata` mirrors the newest revision for queries.
@@ -59,6 +60,7 @@ tables = sa.Table(
     sa.Column("updated_at", sa.Float, nullable=False),
     sa.Column("version_base", sa.Integer, nullable=False, default=0, server_default="0"),
     sa.Column("match", sa.Text, nullable=True),
+    sa.Column("series", sa.Text, nullable=True),
 )
 
 seats = sa.Table(
@@ -106,6 +108,7 @@ game_players = sa.Table(
     sa.Column("is_bot", sa.Boolean, nullable=False),
     sa.Column("won", sa.Boolean, nullable=False),
     sa.Column("points", sa.Integer, nullable=False),
+    sa.Column("taken_over", sa.Boolean, nullable=False, default=False, server_default=sa.false()),
 )
 
 

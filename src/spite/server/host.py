@@ -18,6 +18,15 @@ games know (``hint``, ``undo``, ``next``) are served when the table's play imple
 game, one per record entry in real time); ``version_base`` (stored with the table) carries what
 undo and a match's next game added, so both survive restarts.
 
+Rematch (``rematch``): once a table's last game is over, every seat a person plays is asked for
+another game at the same table link; bots say yes at once. When every person seat has said yes (a
+person whose seat a bot took over is asked when they come back), the table deals a new game from a
+fresh seed with the same seats, game, preset and options (:meth:`ServerGame.open`, so a match table
+starts a new match), stored in one commit, at one past the last ``stateVersion``. The table's series
+(games, wins per seat, the games' ids) goes on across rematches and is stored with each game's
+record, so a restart keeps it; a person whose finished table left memory (every page closed, a
+restart) brings it back with their seat's token.
+
 What a connection receives is built here and only here: the seat's (or a spectator's)
 ``state.view(seat).to_json()`` and the seat's legal moves (:meth:`TablePlay.view_for`). Nothing else
 of the state ever leaves the table.
@@ -50,8 +59,11 @@ from spite.server.protocol import (
     FairInfo,
     GameOver,
     LastMove,
+    RematchInfo,
+    RematchState,
     SeatInfo,
     SeatRequest,
+    SeriesInfo,
     StateMessage,
     TableEvent,
     TableInfo,
@@ -184,6 +196,8 @@ class ServerGame(ABC):
 
     title: str
     """How error messages name the game's tables (``Spit and Speed``)."""
+    default_level: str = "medium"
+    """The bots' level when a request names none (quick play)."""
 
     @abstractmethod
     def check_bot(self, game: str, level: str | None) -> None:
@@ -389,7 +403,8 @@ class Table:
     """A table served by this process (see the module's text)."""
 
     def __init__(self, services: Services, server_game: ServerGame, opening: Opening, *, table_id: str, game: str,
-                 seed: int | str, seats: list[Seat], status: str, created_at: float) -> None:
+                 seed: int | str, seats: list[Seat], status: str, created_at: float,
+                 series: dict[str, Any] | None = None) -> None:
         self.services = services
         self.id = table_id
         self.game = game
@@ -418,8 +433,14 @@ class Table:
         """Between two games of a match: the next game's fair deal (its commitment is out)."""
         self.greeted: set[int] = set()
         """Seats whose person said hello since this process holds the table."""
+        self.series: dict[str, Any] = series or {"games": 0, "wins": [0] * len(seats), "gameIds": []}
+        """The games played at this table across rematches (:class:`SeriesInfo` as JSON)."""
+        self.rematch_yes: set[int] = set()
+        """After the last game: the person seats that want another one."""
+        self.rematch_no: set[int] = set()
+        """After the last game: the person seats that said no."""
         self.play = server_game.play(self, opening.extra)
-        if self.fair is not None and self.state.is_over and self.play.between_games():
+        if self.fair is not None and self.state.is_over and (self.play.between_games() or status == "finished"):
             self.fair_next = FairDeal.draw(self.id, self.fair.game + 1, self.fair.seats)
 
     @property
@@ -437,7 +458,25 @@ class Table:
         """The table as the lobby shows it."""
         return TableInfo(id=self.id, game=self.game, preset=self.preset, options=self.options,
                          status=self.status, seats=[s.info() for s in self.seats],  # type: ignore[arg-type]
-                         stateVersion=self.version, link=f"/t/{self.id}", gameId=self.game_id)
+                         stateVersion=self.version, link=f"/t/{self.id}", gameId=self.game_id,
+                         series=self.series_info())
+
+    def series_info(self) -> SeriesInfo | None:
+        """The series score (``None`` before the first game has ended)."""
+        if not self.series["games"]:
+            return None
+        return SeriesInfo(games=self.series["games"], wins=list(self.series["wins"]),
+                          gameIds=list(self.series.get("gameIds", [])))
+
+    def rematch_info(self) -> RematchInfo | None:
+        """Who wants another game (``None`` unless the table is finished and has a person seat). A bot
+        seat says yes at once; a person's seat a bot took over waits for its person to come back and
+        answer (no new game starts in an absent person's name)."""
+        if self.status != "finished" or not any(s.kind == "person" for s in self.seats):
+            return None
+        ready = [s.seat for s in self.seats if s.kind == "bot" or s.seat in self.rematch_yes]
+        waiting = [s.seat for s in self.seats if s.seat not in ready and s.seat not in self.rematch_no]
+        return RematchInfo(ready=ready, waiting=waiting, declined=sorted(self.rematch_no))
 
     def view_for(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
         """The view JSON of ``seat`` (``None``: spectator) and its legal moves: all a client gets.
@@ -520,7 +559,8 @@ class Table:
         assert result is not None
         url = f"/api/games/{self.game_id}/record" if self.game_id is not None else None
         return GameOver(stateVersion=self.version, result=dict(result), gameId=self.game_id, recordUrl=url,
-                        fair=self.fair_info(), **self.play.score_fields())
+                        fair=self.fair_info(), series=self.series_info(), rematch=self.rematch_info(),
+                        **self.play.score_fields())
 
     # ------------------------------------------------------------------ connections
     def seat_for_token(self, token: str) -> Seat | None:
@@ -706,6 +746,101 @@ class Table:
             conn.error("bad-message", f"{kind}: {self.title} tables have no {what}", msg_id=msg_id,
                        version=self.version, phrase=Phrase(f"error.no-{kind}"))
 
+    # ------------------------------------------------------------------ rematch
+    async def rematch(self, conn: Conn, accept: bool, msg_id: str | None, nonce: str | None = None) -> None:
+        """``rematch`` from a seat's connection after the table's last game: yes or no. When every seat
+        a person plays has said yes, the new game begins (see the module's text)."""
+        if conn.seat is None:
+            conn.error("not-your-seat", "spectators do not start games", msg_id=msg_id, version=self.version)
+            return
+        async with self.lock:
+            if self.status != "finished":
+                what = "the table has not started" if self.status == "open" else \
+                    "the game is still in play" if self.status == "playing" else f"the table is {self.status}"
+                conn.error("no-rematch", f"no rematch now: {what}", msg_id=msg_id, version=self.version)
+                return
+            seat = self.seats[conn.seat]
+            if seat.controller != "person" or conn not in seat.conns:
+                conn.error("not-your-seat", "a bot plays this seat now", msg_id=msg_id, version=self.version)
+                return
+            name = seat.player or seat.player_name()
+            if accept:
+                self.take_nonce(seat.seat, nonce)  # for the rematch's deal (fair_next: its commitment is out)
+                if seat.seat in self.rematch_yes:
+                    return
+                self.rematch_yes.add(seat.seat)
+                self.rematch_no.discard(seat.seat)
+                info = self.rematch_info()
+                assert info is not None
+                if not info.waiting and not info.declined:
+                    await self._new_game()
+                    return
+                self.tell("rematch-yes", seat.seat, f"{name} wants a rematch", name=name, seat=seat.seat)
+            else:
+                if seat.seat in self.rematch_no:
+                    return
+                self.rematch_no.add(seat.seat)
+                self.rematch_yes.discard(seat.seat)
+                self.tell("rematch-no", seat.seat, f"{name} does not want a rematch", name=name, seat=seat.seat)
+            info = self.rematch_info()
+            assert info is not None
+            self.broadcast(RematchState(rematch=info, series=self.series_info()))
+
+    async def _new_game(self) -> None:
+        """Deal the rematch (the lock is held): the same seats, game, preset and options, a fresh seed;
+        stored in one commit (the finished game's moves go, the new start comes), then everyone gets
+        the new position at one past the last ``stateVersion``."""
+        fair = self.fair_next
+        if fair is None and self.fair is not None:
+            fair = FairDeal.draw(self.id, self.fair.game + 1, self.fair.seats)
+        # every person agreed and is here: the nonces sent with rematch are in, so the deal is made now
+        seed: int | str = fair.seed() if fair is not None else secrets.randbits(62)
+        opening = self.server_game.open(self.game, self.preset, dict(self.options), seed)
+        if fair is not None:
+            fair.dealt = True
+            opening.start = {**opening.start, "fair": fair.stored()}
+        base = self.version + 1
+        forget = Store.delete_moves(self.id)
+        begin = Store.update_table(self.id, status="playing", seed=json.dumps(seed), start=json.dumps(opening.start),
+                                   version_base=base, plies=0, **opening.columns)
+
+        def both(c: Any) -> None:
+            forget(c)
+            begin(c)
+
+        try:
+            await self.store.write(both)
+        except Exception as exc:
+            log.error("table %s: the rematch could not be stored (%s)", self.id, exc)
+            for s in self.seats:
+                for conn in s.conns:
+                    conn.error("storage", "the rematch could not be saved; try again", version=self.version)
+            self.rematch_yes = set()
+            return
+        old = self.play
+        me = asyncio.current_task()
+        for task in old.tasks():  # the finished game's bots and clock have nothing left to do
+            if task is not me and not task.done():
+                task.cancel()
+        self.seed = seed
+        if fair is not None:
+            self.fair, self.fair_next = fair, None
+        self.state = opening.state
+        self.version_base = base
+        self.version = base
+        self.rows = 0
+        self.entries = opening.entries
+        self.game_id = None
+        self.status = "playing"
+        self.rematch_yes, self.rematch_no = set(), set()
+        self.play = self.server_game.play(self, opening.extra)
+        number = self.series["games"] + 1
+        log.info("table %s: rematch, game %d of the series begins", self.id, number)
+        self.tell("rematch", None, f"everyone wants a rematch: game {number} at this table begins", n=number)
+        self.broadcast_state(None)
+        self.start_grace_timers()
+        self.play.schedule()
+
     # ------------------------------------------------------------------ the path of a move
     async def apply(self, seat: int | None, move: str | None, *, conn: Conn | None = None, msg_id: str | None = None,
                     by_bot: bool = False) -> tuple[str, str]:
@@ -764,20 +899,31 @@ class Table:
         insert = Store.insert_move(self.id, self.rows, seat if seat is not None else -1, entries)
         write: Callable[[Any], Any] = insert
         ending: Ending | None = None
+        series: dict[str, Any] | None = None
         if state.is_over:
             ending = self.play.ending()
             record = state.to_record().to_json()
             if self.fair is not None:
                 record["fairness"] = self.fair.proof()
+            players = self._players(record.get("result") or {})
             finish = Store.insert_game(self.id, self.game, self.preset, record, state.plies, self.play.turns(),
-                                       self._players(record.get("result") or {}), finish=ending.final)
+                                       players, finish=ending.final)
             more = ending.write
+            if ending.final:  # the table's game (a match: the match) counts in the series
+                old = self.series
+                series = {"games": old["games"] + 1,
+                          "wins": [w + int(p["won"]) for w, p in zip(old["wins"], players, strict=True)],
+                          "gameIds": list(old.get("gameIds", []))}
+            table_id = self.id
 
             def both(c: Any) -> Any:
                 insert(c)
                 game_id = finish(c)
                 if more is not None:  # e.g. a match's score, with this game, in the same commit
                     more(c, game_id)
+                if series is not None:
+                    Store.update_table(table_id, series=json.dumps({**series, "gameIds": [*series["gameIds"],
+                                                                                          game_id]}))(c)
                 return game_id
 
             write = both
@@ -798,7 +944,12 @@ class Table:
                 ending.stored(game_id)
             if ending.final:
                 self.status = "finished"
-            elif self.fair is not None:  # the next game's commitment goes out before any of its cards
+                if series is not None:
+                    self.series = {**series, "gameIds": [*series["gameIds"], game_id]}
+                self.rematch_yes, self.rematch_no = set(), set()
+            if self.fair is not None:
+                # the next game's commitment (a match's next game, or a rematch) goes out before any of
+                # its cards, and before the nonces sent for it (with next or rematch)
                 self.fair_next = FairDeal.draw(self.id, self.fair.game + 1, self.fair.seats)
         return True
 
@@ -806,8 +957,10 @@ class Table:
         out = []
         for s in self.seats:
             points = self.play.won(result, s.seat)
+            # a person's game a takeover bot finished is kept, marked, and left out of their figures
             out.append({"seat": s.seat, "player": s.player_name(), "is_bot": s.kind == "bot",
-                        "won": points is not None, "points": points or 0})
+                        "won": points is not None, "points": points or 0,
+                        "taken_over": s.kind == "person" and s.controller == "bot"})
         return out
 
     def _finish(self) -> None:

@@ -4,7 +4,8 @@ WebSocket message loop's dispatch.
 A restart (even after ``kill -9``) rebuilds every open or playing table from the database: its
 record start and every stored move are replayed through the engine, seats get their tokens'
 hashes and controllers back, each person seat gets a fresh grace time (nobody is connected yet),
-and bots to move start thinking again.
+and bots to move start thinking again. A finished table is brought back the same way when one of
+its persons says hello with their token (to answer the rematch question).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from spite.server.protocol import (
     NextGame,
     Ping,
     Pong,
+    RematchRequest,
     SeatRequest,
     Sync,
     TableInfo,
@@ -47,7 +49,7 @@ __all__ = ["LobbyError", "Manager", "served_games"]
 
 log = logging.getLogger("spite.server")
 
-_TYPES = ("hello", "move", "sync", "ping", "hint", "undo", "next")
+_TYPES = ("hello", "move", "sync", "ping", "hint", "undo", "next", "rematch")
 
 
 def served_games() -> tuple[str, ...]:
@@ -131,7 +133,28 @@ class Manager:
             raise ValueError(f"game {st.game!r} is not served by this version")
         hook = server_game(st.game)
         return Table(self.services, hook, hook.restore(st), table_id=st.id, game=st.game, seed=st.seed,
-                     seats=self._seats(st), status=st.status, created_at=st.created_at)
+                     seats=self._seats(st), status=st.status, created_at=st.created_at, series=st.series)
+
+    async def _bring_back(self, table_id: str) -> Table | None:
+        """A finished table no longer in memory, rebuilt from the database (``None``: there is none)."""
+        def read(c: Any) -> tuple[StoredTable | None, int | None]:
+            found = Store.table_summary(c, table_id)
+            return self.store.load_finished(c, table_id), found["game_id"] if found is not None else None
+
+        st, game_id = await self.store.read(read)
+        if st is None or not has_hook(st.game, "server"):
+            return None
+        if table_id in self.tables:  # another hello brought it back meanwhile
+            return self.tables[table_id]
+        try:
+            table = self._rebuild(st)
+        except Exception as exc:
+            log.error("table %s cannot be brought back (%s)", table_id, exc)
+            return None
+        table.game_id = game_id
+        self.tables[table_id] = table
+        log.info("table %s: finished, back in memory for its players", table_id)
+        return table
 
     async def _sweep(self) -> None:
         """Abandon open tables nobody filled within ``open_table_ttl``."""
@@ -358,12 +381,21 @@ class Manager:
             await table.player_request("undo", conn, msg.id, msg.stateVersion)
         elif isinstance(msg, NextGame):
             await table.player_request("next", conn, msg.id)
+        elif isinstance(msg, RematchRequest):
+            await table.rematch(conn, msg.accept, msg.id, msg.nonce)
 
     async def _hello(self, conn: Conn, table_id: str, msg: Hello) -> None:
         if conn.hello:
             conn.error("already-hello", "this connection has already said hello")
             return
         table = self.tables.get(table_id)
+        if table is None and not msg.spectate and msg.token:
+            # a person back at a finished table (a reload at the game-over view): the rematch question
+            back = await self._bring_back(table_id)
+            if back is not None and back.seat_for_token(msg.token) is not None:
+                table = back
+            elif back is not None and not back.connections():
+                self.tables.pop(table_id, None)
         if table is None:
             found = await self.store.read(lambda c: Store.table_summary(c, table_id))
             if found is not None and found["game_id"] is not None:

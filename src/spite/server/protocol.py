@@ -1,9 +1,9 @@
 """Every message of the server, as pydantic models (documented in ``docs/protocol.md``).
 
 WebSocket messages are JSON objects with a ``type``. A client sends :data:`ClientMessage`
-(``hello``, ``move``, ``sync``, ``ping``; Spite and Malice also ``hint``, ``undo`` and ``next``);
-the server sends ``welcome``, ``state``, ``ack``, ``table``, ``gameOver``, ``hint``, ``pong`` and
-``error``. The REST lobby's requests and answers are the
+(``hello``, ``move``, ``sync``, ``ping``, ``rematch``; Spite and Malice also ``hint``, ``undo`` and
+``next``); the server sends ``welcome``, ``state``, ``ack``, ``table``, ``gameOver``, ``rematch``,
+``hint``, ``pong`` and ``error``. The REST lobby's requests and answers are the
 ``*Request``/``*Info`` models (they make the OpenAPI schema at ``/openapi.json``).
 
 A ``view`` is always exactly ``State.view(seat).to_json()`` of the receiving seat (a spectator's
@@ -48,8 +48,12 @@ __all__ = [
     "Ping",
     "Pong",
     "QuickPlayRequest",
+    "RematchInfo",
+    "RematchRequest",
+    "RematchState",
     "SeatInfo",
     "SeatRequest",
+    "SeriesInfo",
     "StateMessage",
     "StatsInfo",
     "Sync",
@@ -79,9 +83,10 @@ class _Msg(BaseModel):
 
 
 _REALTIME_ONLY = ("clock", "events", "t")
-_OPTIONAL = (*_REALTIME_ONLY, "canUndo", "match", "undone", "fair")
+_OPTIONAL = (*_REALTIME_ONLY, "canUndo", "match", "undone", "fair", "series", "rematch")
 """Fields left out of a message when they are ``None``: Spit's clock and events, Spite and Malice's
-``canUndo``, a match table's ``match``, an undo's ``undone`` (plain Spite and Malice tables send
+``canUndo``, a match table's ``match``, an undo's ``undone``, a table's ``series`` and
+``rematch`` before its first rematch question (plain Spite and Malice tables send
 exactly what they always sent)."""
 
 
@@ -163,7 +168,18 @@ class NextGame(_Msg):
     nonce: NONCE | None = Field(None, description="Your random nonce for the next game's deal (docs/fairness.md).")
 
 
-AnyClientMessage = Hello | MoveMessage | Sync | Ping | HintRequest | UndoMessage | NextGame
+class RematchRequest(_Msg):
+    """The game is over (the table finished): you want another game at this table (``accept``), or
+    not. It begins when every seat a person plays has said yes (bots say yes at once): same seats,
+    same preset, a new deal; the series score goes on."""
+
+    type: Literal["rematch"]
+    accept: bool = Field(True, strict=True, description="false: you do not want another game (the others are told).")
+    id: MSG_ID | None = Field(None, description="Echoed in an error.")
+    nonce: NONCE | None = Field(None, description="Your random nonce for the rematch's deal (docs/fairness.md).")
+
+
+AnyClientMessage = Hello | MoveMessage | Sync | Ping | HintRequest | UndoMessage | NextGame | RematchRequest
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 client_adapter: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 
@@ -182,6 +198,23 @@ class SeatInfo(_Msg):
     botLevel: str | None = Field(None, description="The level of the bot playing this seat now, if any.")
 
 
+class SeriesInfo(_Msg):
+    """The games played at one table link, across rematches: how many, and the wins of each seat
+    (with partnerships both partners of the winning team count a win; a draw counts for nobody)."""
+
+    games: int = Field(description="Games finished at this table (each game of a match counts as its match).")
+    wins: list[int] = Field(description="Wins per seat.")
+    gameIds: list[int] = Field(default_factory=list, description="The finished games' ids, oldest first.")
+
+
+class RematchInfo(_Msg):
+    """The question "another game at this table?" after the table's last game."""
+
+    ready: list[int] = Field(description="Seats that said yes (bots at once).")
+    waiting: list[int] = Field(description="Seats whose person has not answered yet.")
+    declined: list[int] = Field(default_factory=list, description="Seats whose person said no (they may yet say yes).")
+
+
 class TableInfo(_Msg):
     """A table in the lobby."""
 
@@ -194,6 +227,7 @@ class TableInfo(_Msg):
     stateVersion: int
     link: str = Field(description="Path to share: GET it for this table, POST …/join to take a seat.")
     gameId: int | None = Field(None, description="The finished game's id (its record is downloadable).")
+    series: SeriesInfo | None = Field(None, description="The score of the games at this table (after the first).")
 
 
 class LastMove(_Msg):
@@ -291,7 +325,7 @@ class TableEvent(_Msg):
     """What changed at a table."""
 
     kind: Literal["joined", "started", "connected", "disconnected", "takeover", "returned", "abandoned", "ready",
-                  "next-game"]
+                  "next-game", "rematch-yes", "rematch-no", "rematch"]
     seat: int | None = None
     text: str
     words: Words | None = Field(default=None, description="``text`` as a catalogue key (event.KIND) and parameters.")
@@ -361,6 +395,16 @@ class GameOver(_OutMsg):
     recordUrl: str | None
     match: MatchInfo | None = Field(default=None, description="Match tables only: the score after this game.")
     fair: FairInfo | None = Field(default=None, description="The game's secret and nonces, revealed.")
+    series: SeriesInfo | None = Field(default=None, description="The score of the games at this table so far.")
+    rematch: RematchInfo | None = Field(default=None, description="The table is finished: who wants another game.")
+
+
+class RematchState(_OutMsg):
+    """Someone answered the rematch question (``rematch``): who is ready, who is still asked."""
+
+    type: Literal["rematch"] = "rematch"
+    rematch: RematchInfo
+    series: SeriesInfo | None = None
 
 
 class HintMessage(_Msg):
@@ -387,7 +431,7 @@ ErrorCode = Literal[
     "bad-json", "unknown-message", "bad-message", "too-long", "flood", "hello-first", "already-hello",
     "wrong-token", "no-table", "not-your-seat", "not-your-turn", "not-started", "game-over", "stale",
     "illegal", "too-late", "storage", "internal", "nothing-to-undo", "no-next-game", "hello-timeout",
-    "too-many-sockets",
+    "too-many-sockets", "no-rematch",
 ]
 
 
@@ -445,11 +489,14 @@ class JoinRequest(_Msg):
 
 
 class QuickPlayRequest(_Msg):
-    """A two-player game against a bot, started at once."""
+    """A game against bots, started at once: you take seat 0, bots of ``level`` every other seat
+    (as many as the game's preset has: two for a 3-player party, three for partners)."""
 
     name: NAME = "guest"
-    level: Literal["random", "easy", "medium", "hard", "expert"] = "medium"
-    preset: str = Field("classic", max_length=40)
+    game: Literal["spite-malice", "spit", "speed"] = "spite-malice"
+    level: MaliceLevel | SpitLevel | ReflexLevel | None = Field(
+        None, description="The bots' level (default: the game's usual one, medium or club).")
+    preset: str | None = Field(None, max_length=40, description="Default: the game's default preset.")
     options: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -478,7 +525,8 @@ class GameInfo(_Msg):
 
 
 class StatsInfo(_Msg):
-    """A player's statistics per game and preset (bots are players named ``bot:LEVEL``)."""
+    """A player's statistics per game and preset (bots are players named ``bot:LEVEL``): only the games
+    they played to the end; ``takenOver`` per preset counts those a takeover bot finished for them."""
 
     player: str
     presets: list[dict[str, Any]]

@@ -62,6 +62,7 @@ class SpitServer(ServerGame):
     """Opens and restores Spit and Speed tables (the host's defaults: a deal, then replay)."""
 
     title = "Spit and Speed"
+    default_level = "club"
 
     def check_bot(self, game: str, level: str | None) -> None:
         if level is None or (level in BOT_LEVELS and level != "expert"):
@@ -72,7 +73,8 @@ class SpitServer(ServerGame):
             raise LobbyError(str(exc)) from None
 
     def restored_version(self, st: StoredTable, state: GameState) -> int:
-        return sum(len(entries) for entries in st.moves)
+        # version_base: a rematch's game goes on from one past the last version of the game before
+        return st.version_base + sum(len(entries) for entries in st.moves)
 
     def play(self, table: Table, extra: Any) -> SpitPlay:
         return SpitPlay(table)

@@ -81,6 +81,8 @@ class StoredTable:
     """``stateVersion`` is this plus the number of moves (undo and a match's next game raise it)."""
     match: dict[str, Any] | None = None
     """A match table's score (JSON), else ``None``."""
+    series: dict[str, Any] | None = None
+    """The games played at the table across rematches (JSON), ``None`` before the first ended."""
 
 
 class Store:
@@ -337,26 +339,36 @@ class Store:
         q = sa.select(db.tables).where(db.tables.c.status.in_(("open", "playing")))
         if owner is not None:
             q = q.where(db.tables.c.owner == owner)
-        out = []
-        for row in conn.execute(q.order_by(db.tables.c.created_at)).mappings():
-            seat_rows = conn.execute(sa.select(db.seats).where(db.seats.c.table_id == row["id"])
-                                     .order_by(db.seats.c.seat)).mappings()
-            move_rows = conn.execute(sa.select(db.moves.c.ply, db.moves.c.entries)
-                                     .where(db.moves.c.table_id == row["id"]).order_by(db.moves.c.ply)).all()
-            out.append(StoredTable(
-                id=row["id"], game=row["game"], preset=row["preset"], options=json.loads(row["options"]),
-                seed=json.loads(row["seed"]), start=json.loads(row["start"]), status=row["status"],
-                created_at=row["created_at"],
-                seats=[StoredSeat(seat=s["seat"], kind=s["kind"], level=s["level"], player=s["player"],
-                                  token_hash=s["token_hash"], controller=s["controller"]) for s in seat_rows],
-                moves=[json.loads(m.entries) for m in move_rows],
-                version_base=int(row["version_base"] or 0),
-                match=json.loads(row["match"]) if row["match"] else None,
-            ))
-            plies = [m.ply for m in move_rows]
-            if plies != list(range(len(plies))):
-                raise RuntimeError(f"table {row['id']}: stored moves are not 0..{len(plies) - 1}")
-        return out
+        return [self._stored(conn, row) for row in conn.execute(q.order_by(db.tables.c.created_at)).mappings()]
+
+    def load_finished(self, conn: Connection, table_id: str) -> StoredTable | None:
+        """A finished table with its last game's moves (a person back for a rematch), or ``None``."""
+        row = conn.execute(sa.select(db.tables).where(db.tables.c.id == table_id, db.tables.c.status == "finished")
+                           ).mappings().first()
+        return None if row is None else self._stored(conn, row)
+
+    @staticmethod
+    def _stored(conn: Connection, row: Any) -> StoredTable:
+        """A table's row with its seats and moves."""
+        seat_rows = conn.execute(sa.select(db.seats).where(db.seats.c.table_id == row["id"])
+                                 .order_by(db.seats.c.seat)).mappings()
+        move_rows = conn.execute(sa.select(db.moves.c.ply, db.moves.c.entries)
+                                 .where(db.moves.c.table_id == row["id"]).order_by(db.moves.c.ply)).all()
+        stored = StoredTable(
+            id=row["id"], game=row["game"], preset=row["preset"], options=json.loads(row["options"]),
+            seed=json.loads(row["seed"]), start=json.loads(row["start"]), status=row["status"],
+            created_at=row["created_at"],
+            seats=[StoredSeat(seat=s["seat"], kind=s["kind"], level=s["level"], player=s["player"],
+                              token_hash=s["token_hash"], controller=s["controller"]) for s in seat_rows],
+            moves=[json.loads(m.entries) for m in move_rows],
+            version_base=int(row["version_base"] or 0),
+            match=json.loads(row["match"]) if row["match"] else None,
+            series=json.loads(row["series"]) if row["series"] else None,
+        )
+        plies = [m.ply for m in move_rows]
+        if plies != list(range(len(plies))):
+            raise RuntimeError(f"table {row['id']}: stored moves are not 0..{len(plies) - 1}")
+        return stored
 
     @staticmethod
     def table_summary(conn: Connection, table_id: str) -> dict[str, Any] | None:
@@ -392,16 +404,21 @@ class Store:
 
     @staticmethod
     def stats_of(conn: Connection, player: str) -> list[dict[str, Any]]:
-        """Per preset: games, wins, points and mean length (turns, plies) of a player's finished games."""
+        """Per preset: games, wins, points and mean length (turns, plies) of the games a player played to
+        the end; ``takenOver`` counts the games a takeover bot finished in their name (left out of the
+        other figures)."""
         g, gp = db.games, db.game_players
-        q = (sa.select(g.c.game, g.c.preset, sa.func.count().label("games"),
-                       sa.func.sum(sa.case((gp.c.won, 1), else_=0)).label("wins"),
-                       sa.func.sum(gp.c.points).label("points"),
-                       sa.func.avg(g.c.turns).label("mean_turns"),
-                       sa.func.avg(g.c.plies).label("mean_plies"))
+        q = (sa.select(g.c.game, g.c.preset,
+                       sa.func.sum(sa.case((gp.c.taken_over, 0), else_=1)).label("games"),
+                       sa.func.sum(sa.case((gp.c.taken_over, 1), else_=0)).label("taken_over"),
+                       sa.func.sum(sa.case((sa.and_(gp.c.won, sa.not_(gp.c.taken_over)), 1), else_=0)).label("wins"),
+                       sa.func.sum(sa.case((gp.c.taken_over, 0), else_=gp.c.points)).label("points"),
+                       sa.func.avg(sa.case((gp.c.taken_over, None), else_=g.c.turns)).label("mean_turns"),
+                       sa.func.avg(sa.case((gp.c.taken_over, None), else_=g.c.plies)).label("mean_plies"))
              .select_from(gp.join(g, gp.c.game_id == g.c.id))
              .where(gp.c.player == player)
              .group_by(g.c.game, g.c.preset).order_by(g.c.game, g.c.preset))
-        return [{"game": r.game, "preset": r.preset, "games": int(r.games), "wins": int(r.wins or 0),
+        return [{"game": r.game, "preset": r.preset, "games": int(r.games or 0), "wins": int(r.wins or 0),
                  "points": int(r.points or 0), "mean_turns": float(r.mean_turns or 0),
-                 "mean_plies": float(r.mean_plies or 0)} for r in conn.execute(q)]
+                 "mean_plies": float(r.mean_plies or 0), "takenOver": int(r.taken_over or 0)}
+                for r in conn.execute(q)]

@@ -27,9 +27,10 @@ function stockOption(form) {
   return v ? { stock_size: Number(v) } : {};
 }
 
-/** Start a game against the computer; on success the browser goes to the table. */
-export async function quickPlay(preset, level, opts) {
-  const joined = await api("POST", "/api/quickplay", { name: playerName(), preset, level, options: opts });
+/** Start a game against the computer (a computer player at every other seat of the preset: two at
+ * a party, three with partners); on success the browser goes to the table. */
+export async function quickPlay(preset, level, opts, game = "spite-malice") {
+  const joined = await api("POST", "/api/quickplay", { name: playerName(), game, preset, level, options: opts });
   saveSeat(joined.table.id, joined.seat, joined.token);
   location.assign(joined.table.link);
 }
@@ -48,6 +49,8 @@ function gameOptions(selected) {
 }
 
 const presetsOf = (game) => SPIT_PRESETS[game] || PRESETS;
+/** The computer players quick play seats with ``preset`` (the server seats as many as the preset has). */
+const botsOf = (preset, game) => (SPIT_GAMES.includes(game) ? 1 : (PLAYERS[preset] || 2) - 1);
 const levelsOf = (game) => (SPIT_GAMES.includes(game) ? SPIT_LEVELS : LEVELS);
 
 function seatsRows(preset, game = "spite-malice") {
@@ -96,9 +99,10 @@ export function renderLobby() {
         <h2>${t("quick_play")}</h2>
         <form id="quick">
           <label>${t("game")} <select name="game">${gameOptions(state.qpGame)}</select></label>
-          <label>${t("preset")} <select name="preset">${options(presetsOf(state.qpGame).filter((p) => !PLAYERS[p]), state.qpPreset, presetName)}</select></label>
+          <label>${t("preset")} <select name="preset">${options(presetsOf(state.qpGame), state.qpPreset, presetName)}</select></label>
           <label>${t("level")} <select name="level">${options(levelsOf(state.qpGame), state.qpLevel, levelWord)}</select></label>
           ${SPIT_GAMES.includes(state.qpGame) ? "" : `<label>${t("stock_size")} <input name="stock_size" type="number" min="1" max="50" value="${esc(state.stock)}"></label>`}
+          <p class="muted" id="quick-seats" data-bots="${botsOf(state.qpPreset, state.qpGame)}">${esc(t("qp_bots", { n: botsOf(state.qpPreset, state.qpGame) }))}</p>
           <button type="submit" class="primary" id="quick-play">${t("play")}</button>
           <p class="error" role="alert"></p>
         </form>
@@ -132,7 +136,12 @@ export function renderLobby() {
       state.qpLevel = SPIT_GAMES.includes(state.qpGame) ? "beginner" : "medium";
       draw();
     });
-    quick.preset.addEventListener("change", () => (state.qpPreset = quick.preset.value));
+    quick.preset.addEventListener("change", () => {
+      state.qpPreset = quick.preset.value;
+      const seats = document.getElementById("quick-seats");
+      seats.dataset.bots = botsOf(state.qpPreset, state.qpGame);
+      seats.textContent = t("qp_bots", { n: seats.dataset.bots });
+    });
     quick.level.addEventListener("change", () => (state.qpLevel = quick.level.value));
     quick.addEventListener("submit", async (ev) => {
       ev.preventDefault();
@@ -140,11 +149,8 @@ export function renderLobby() {
       const err = quick.querySelector(".error");
       err.textContent = "";
       try {
-        if (SPIT_GAMES.includes(quick.game.value)) {
-          await createTable(quick.preset.value, {}, [{ kind: "person" }, { kind: "bot", level: quick.level.value }], quick.game.value);
-          return;
-        }
-        await quickPlay(quick.preset.value, quick.level.value, stockOption(quick));
+        const game = quick.game.value;
+        await quickPlay(quick.preset.value, quick.level.value, SPIT_GAMES.includes(game) ? {} : stockOption(quick), game);
       } catch (e) {
         err.textContent = e.message;
       }

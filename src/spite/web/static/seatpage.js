@@ -1,5 +1,6 @@
 // What a table's link opens before any WebSocket, for every game: play with the seat's stored
-// token, a form to take a free seat, the spectator's view, or the end of a finished table.
+// token (at a finished table too: its end and the rematch question), a form to take a free seat,
+// the spectator's view, or the end of a finished table.
 
 import { main, setRerender, setStatus } from "./app.js";
 import { esc } from "./html.js";
@@ -11,7 +12,10 @@ import { api, getName, getSeat, saveSeat } from "./store.js";
 export function openSeat(info, Client, label = "") {
   const held = getSeat(info.id);
   const watch = new URLSearchParams(location.search).has("watch");
-  if (info.status === "finished" || info.status === "abandoned") showFinished(info);
+  // a seated person back at a finished table (a reload of the game-over view) gets the game's end
+  // and the rematch question from the server; not when the server just refused this very hello
+  if (info.status === "finished" && held && !watch && !notice) new Client(info, held.token).connect();
+  else if (info.status === "finished" || info.status === "abandoned") showFinished(info);
   else if (held && !watch) new Client(info, held.token).connect();
   else if (info.status === "open" && !watch) showJoin(info, Client, label);
   else new Client(info, null).connect();

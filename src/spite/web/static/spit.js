@@ -14,6 +14,7 @@ import { backSVG, cardSVG, rankOf, slotSVG } from "./cards.js";
 import { botName, cardName, presetName, t, word } from "./i18n.js";
 import { createTable } from "./lobby.js";
 import { bindFair, checkReveal, fairHTML, newNonce } from "./fair.js";
+import { rematchHTML, rematchText, seriesHTML } from "./rematch.js";
 import { esc, morph, parseLegal } from "./html.js";
 import { openSeat, reopen, takeNotice } from "./seatpage.js";
 import { api, forgetSeat, loadLog, saveLog } from "./store.js";
@@ -85,6 +86,7 @@ export class SpitClient {
     this.logCount = 0; // entries ever logged (the log keeps the last ones)
     this.roundsWon = [0, 0];
     this.over = null;
+    this.rematchAsk = null; // the server's RematchInfo after the table's last game
     this.ws = null;
     this.closedByUs = false;
     this.synced = -1; // the playFrom we asked a fresh `state` for
@@ -136,7 +138,8 @@ export class SpitClient {
     });
     ws.addEventListener("message", (ev) => this.onMessage(JSON.parse(ev.data)));
     ws.addEventListener("close", () => {
-      if (this.ws !== ws || this.closedByUs || this.over) return;
+      // also after the game: the rematch question is answered over this connection
+      if (this.ws !== ws || this.closedByUs) return;
       setStatus(t("reconnecting"));
       setTimeout(() => this.connect(), 1000);
     });
@@ -224,13 +227,29 @@ export class SpitClient {
         this.sent.delete(msg.id);
         if (this.verdict && this.verdict.move === msg.move) this.verdict = null;
         return; // the `state` that follows draws the move
-      case "table":
+      case "table": {
         this.table = msg.table;
-        if (msg.event?.text) this.pushLog({ text: word(msg.event.words, msg.event.text), cls: "event" });
+        if (msg.event?.kind === "rematch") {
+          // the same table, a new deal (the next state brings it, with its countdown)
+          this.over = null;
+          this.rematchAsk = null;
+          this.selected = null;
+          this.verdict = null;
+          this.banner = null;
+          this.roundsWon = [0, 0];
+        }
+        const text = msg.event ? rematchText(msg.event, (s) => this.name(s), this.table) ?? word(msg.event.words, msg.event.text) : "";
+        if (text) this.pushLog({ text, cls: "event" });
         break;
+      }
       case "gameOver":
         this.over = { result: msg.result, gameId: msg.gameId, recordUrl: msg.recordUrl };
-        this.table = { ...this.table, status: "finished", gameId: msg.gameId };
+        this.table = { ...this.table, status: "finished", gameId: msg.gameId, series: msg.series ?? this.table.series };
+        this.rematchAsk = msg.rematch ?? null;
+        break;
+      case "rematch":
+        this.rematchAsk = msg.rematch;
+        if (msg.series) this.table = { ...this.table, series: msg.series };
         break;
       case "error": {
         const move = this.sent.get(msg.id);
@@ -707,10 +726,11 @@ export class SpitClient {
     const gameId = this.over.gameId ?? this.table.gameId;
     const replay = gameId != null ? `<a href="/replay/${esc(gameId)}" id="replay-link">${t("replay")}</a> · ` : "";
     const rec = this.over.recordUrl ? `<a href="${esc(this.over.recordUrl)}">${t("record")}</a> · ` : "";
-    const rematch = this.seat !== null ? `<button type="button" class="primary" id="rematch">${t("rematch")}</button> ` : "";
+    const name = (s) => this.name(s);
     return `<div class="overlay" id="game-over" data-winner="${r.winner ?? ""}">
       <div class="dialog"><h2>${t("game_over")}</h2><p class="result">${esc(head)}</p><p>${esc(reason)}</p>
-      <ul>${lefts}</ul><p>${rematch}${replay}${rec}<a href="/">${t("back_lobby")}</a></p>
+      <ul>${lefts}</ul>${seriesHTML(this.table, name)}${rematchHTML(this.rematchAsk, this.seat, name, this.table)}
+      <p>${replay}${rec}<a href="/">${t("back_lobby")}</a></p>
       <p class="error" role="alert"></p></div></div>`;
   }
 
@@ -751,6 +771,7 @@ export class SpitClient {
             ${this.game === "spit" ? ` · <span id="sp-round">${t("sp_round", { n: this.view.round })}</span>` : ""}
             · <span id="sp-clock">${this.clockHTML(now)}</span></div>
           ${fairHTML(this.fair, this.fairVerified === "checking" ? undefined : this.fairVerified, (s) => this.name(s))}
+          ${this.over ? "" : seriesHTML(this.table, (s) => this.name(s))}
           ${this.sideHTML(this.opp, now, null)}
           ${this.centersHTML(now, vplace)}
           ${this.sideHTML(this.me, now, vplace)}
@@ -805,17 +826,13 @@ export class SpitClient {
         /* the text is selected: the player copies it by hand */
       }
     });
-    once("#rematch", "click", () => this.rematch());
+    once("#rematch", "click", () => this.answerRematch(true));
+    once("#rematch-no", "click", () => this.answerRematch(false));
     bindFair(root);
   }
 
-  async rematch() {
-    const err = document.querySelector("#game-over .error");
-    try {
-      const seats = this.table.seats.map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level } : { kind: "person" }));
-      await createTable(this.table.preset, this.table.options || {}, seats, this.game);
-    } catch (e) {
-      if (err) err.textContent = e.message;
-    }
+  /** Answer the rematch question: yes (a new game here once everyone said yes) or no. */
+  answerRematch(accept) {
+    if (this.seat !== null) this.send({ type: "rematch", accept, id: accept ? "rematch" : "no-rematch", ...(accept ? { nonce: newNonce() } : {}) });
   }
 }

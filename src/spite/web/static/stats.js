@@ -1,6 +1,8 @@
 // The statistics page (/stats, /stats/{player}): a player's games, wins, win rate, points and mean
 // length per game and preset (GET /api/players/{name}/stats), then their recent games
-// (GET /api/players/{name}/games) with links to the replay viewer and the record download.
+// (GET /api/players/{name}/games) with links to the replay viewer and the record download. Only the
+// games the player played to the end count; a game a computer finished in their name after they left
+// (takeover) is listed, marked, and left out of the figures.
 
 import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
@@ -36,8 +38,11 @@ function presetRows(presets) {
   }).join("");
 }
 
-function statsTable(presets) {
-  if (!presets.length) return `<p class="muted" id="stats-empty">${t("st_no_games")}</p>`;
+function statsTable(all) {
+  const takenOver = all.reduce((a, p) => a + (p.takenOver || 0), 0);
+  const note = takenOver ? `<p class="muted" id="stats-taken-over" data-n="${takenOver}">${esc(t("st_taken_over_note", { n: takenOver }))}</p>` : "";
+  const presets = all.filter((p) => p.games > 0);
+  if (!presets.length) return `<p class="muted" id="stats-empty">${t("st_no_games")}</p>${note}`;
   const games = presets.reduce((a, p) => a + p.games, 0);
   const wins = presets.reduce((a, p) => a + p.wins, 0);
   const points = presets.reduce((a, p) => a + p.points, 0);
@@ -49,7 +54,7 @@ function statsTable(presets) {
       <tbody>${presetRows(presets)}</tbody>
       ${presets.length > 1 ? `<tfoot><tr><th scope="row">${t("st_all")}</th><td class="num">${games}</td><td class="num">${wins}</td>
         <td>${rate(wins, games)}%</td><td class="num">${points}</td><td></td></tr></tfoot>` : ""}
-    </table></div>`;
+    </table></div>${note}`;
 }
 
 function outcome(game, player) {
@@ -59,12 +64,13 @@ function outcome(game, player) {
 }
 
 function gameItem(game, player) {
-  const [cls, text] = outcome(game, player);
+  const takenOver = game.players.some((p) => p.player === player && p.takenOver);
+  const [cls, text] = takenOver ? ["taken-over", t("st_taken_over")] : outcome(game, player);
   const when = new Date(game.finishedAt * 1000).toLocaleString(getLang(), { dateStyle: "medium", timeStyle: "short" });
   const seats = game.players.map((p) => `<span class="${p.won ? "winner" : ""}">${esc(who(p.player))}</span>`).join(" – ");
   const length = game.turns ? t("st_turns", { n: game.turns }) : t("st_moves", { n: game.plies });
   const replay = `<a href="/replay/${game.id}" class="replay-link">${t("replay")}</a>`;
-  return `<li data-game-id="${game.id}" class="game-item">
+  return `<li data-game-id="${game.id}" class="game-item${takenOver ? " taken-over" : ""}">
       <span class="gid">#${game.id}</span>
       <span class="outcome ${cls}">${esc(text)}</span>
       <span class="gname">${esc(GAME_NAMES[game.game] || game.game)} · ${esc(presetName(game.preset))}</span>

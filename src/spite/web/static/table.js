@@ -3,13 +3,15 @@
 // Hint (button, H or ?) shows the server's suggestion on the table (source and target marked) with
 // its reason; Undo (button, U) takes back a build play of this turn while the server says canUndo;
 // at a match table the score to the target heads the table, and the end-of-game summary offers the
-// next game.
+// next game. After the table's last game every seated person is asked for a rematch at this same
+// link (``rematch``); the series score of the games played here heads the table.
 
 import { main, setRerender, setStatus } from "./app.js";
 import { backSVG, cardSVG, handToken, rankValue, slotSVG, valueName } from "./cards.js";
 import { botName, presetName, t, word, words } from "./i18n.js";
 import { LEVELS, createTable, quickPlay } from "./lobby.js";
 import { bindFair, checkReveal, fairHTML, newNonce } from "./fair.js";
+import { rematchHTML, rematchText, seriesHTML } from "./rematch.js";
 import { esc, parseLegal } from "./html.js";
 import { openSeat, reopen, takeNotice } from "./seatpage.js";
 import { api, forgetSeat, loadLog, saveLog } from "./store.js";
@@ -45,6 +47,7 @@ export class TableClient {
     this.fair = null; // the server's FairInfo: the deal fingerprint (docs/fairness.md)
     this.fairVerified = undefined;
     this.nonce = newNonce(); // this page's random part of the deal, sent with hello
+    this.rematchAsk = null; // the server's RematchInfo after the table's last game
   }
 
   /** Take the ``fair`` field of a message; once the secret is revealed, check it here. */
@@ -72,7 +75,8 @@ export class TableClient {
     });
     ws.addEventListener("message", (ev) => this.onMessage(JSON.parse(ev.data)));
     ws.addEventListener("close", () => {
-      if (this.ws !== ws || this.closedByUs || (this.over && !this.matchGoesOn())) return;
+      // also after the last game: the rematch question is answered over this connection
+      if (this.ws !== ws || this.closedByUs) return;
       setStatus(t("reconnecting"));
       setTimeout(() => this.connect(), 1000);
     });
@@ -202,13 +206,28 @@ export class TableClient {
       case "table":
         this.table = msg.table;
         if (msg.match) this.match = msg.match;
-        this.pushLog({ text: msg.event.text, words: msg.event.words });
+        if (msg.event.kind === "rematch") {
+          // the same table, a new deal: the summary goes, the next state brings the position
+          this.over = null;
+          this.rematchAsk = null;
+          this.match = null;
+          this.flash = null;
+          this.readySent = false;
+        }
+        const own = rematchText(msg.event, (s) => this.name(s), this.table);
+        this.pushLog(own ? { text: own } : { text: msg.event.text, words: msg.event.words });
         break;
       case "gameOver":
         this.over = { result: msg.result, gameId: msg.gameId, recordUrl: msg.recordUrl };
         if (msg.match) this.match = msg.match;
-        this.table = { ...this.table, status: this.matchGoesOn() ? this.table.status : "finished", gameId: msg.gameId };
+        this.table = { ...this.table, status: this.matchGoesOn() ? this.table.status : "finished", gameId: msg.gameId,
+          series: msg.series ?? this.table.series };
+        this.rematchAsk = msg.rematch ?? null;
         this.hint = null;
+        break;
+      case "rematch":
+        this.rematchAsk = msg.rematch;
+        if (msg.series) this.table = { ...this.table, series: msg.series };
         break;
       case "error":
         this.pending = false;
@@ -439,7 +458,6 @@ export class TableClient {
     const rec = this.over.recordUrl ? `<a href="${esc(this.over.recordUrl)}">${t("record")}</a>` : "";
     const review = this.over.gameId != null ? `<a href="/replay/${esc(this.over.gameId)}?review=1" id="review-link">${t("rv_review")}</a>` : "";
     const goesOn = this.matchGoesOn();
-    const canRematch = this.seat !== null && !goesOn;
     let matchPart = "";
     if (this.match) {
       const m = this.match;
@@ -457,8 +475,9 @@ export class TableClient {
     }
     return `<div class="overlay" id="game-over" data-winner="${r.winner ?? ""}" data-match="${this.match ? (this.match.over ? "over" : "on") : ""}">
       <div class="dialog"><h2>${t("game_over")}</h2><p class="result">${esc(head)}</p><p>${esc(reason)}${esc(pts)}</p>
-      <ul>${lefts}</ul>${matchPart}
-      <p>${canRematch ? `<button type="button" class="primary" id="rematch">${t("rematch")}</button> ` : ""}${[rec, review].filter(Boolean).join(" · ")} · <a href="/">${t("back_lobby")}</a></p>
+      <ul>${lefts}</ul>${matchPart}${seriesHTML(this.table, (s) => this.name(s))}
+      ${goesOn ? "" : rematchHTML(this.rematchAsk, this.seat, (s) => this.name(s), this.table)}
+      <p>${[rec, review].filter(Boolean).join(" · ")} · <a href="/">${t("back_lobby")}</a></p>
       <p class="error" role="alert"></p></div></div>`;
   }
 
@@ -533,6 +552,7 @@ export class TableClient {
     root.innerHTML = `${this.shareHTML()}
       ${this.match ? `<section class="panel match-bar">${this.matchScoreHTML()}</section>` : ""}
       ${fairHTML(this.fair, this.fairVerified === "checking" ? undefined : this.fairVerified, (s) => this.name(s))}
+      ${this.table.series && !this.over ? `<section class="panel series-bar">${seriesHTML(this.table, (s) => this.name(s))}</section>` : ""}
       <div class="table" data-version="${this.version}" data-my-turn="${this.myTurn() ? 1 : 0}"
            data-seat="${this.seat ?? ""}" data-over="${this.over ? 1 : 0}" data-status="${esc(this.table.status)}"
            data-can-undo="${this.canUndo ? 1 : 0}">
@@ -563,7 +583,8 @@ export class TableClient {
         /* the text is selected: the player copies it by hand */
       }
     });
-    root.querySelector("#rematch")?.addEventListener("click", () => this.rematch());
+    root.querySelector("#rematch")?.addEventListener("click", () => this.answerRematch(true));
+    root.querySelector("#rematch-no")?.addEventListener("click", () => this.answerRematch(false));
     root.querySelector("#hint")?.addEventListener("click", () => this.askHint());
     root.querySelector("#undo")?.addEventListener("click", () => this.undo());
     root.querySelector("#next-game")?.addEventListener("click", () => this.nextGame());
@@ -629,19 +650,9 @@ export class TableClient {
     this.render();
   }
 
-  async rematch() {
-    const seats = this.table.seats;
-    const err = document.querySelector("#game-over .error");
-    try {
-      const bots = seats.filter((s) => s.kind === "bot");
-      if (seats.length === 2 && bots.length === 1 && LEVELS.includes(bots[0].level) && this.seat === 0) {
-        await quickPlay(this.table.preset, bots[0].level, this.table.options || {});
-      } else {
-        await createTable(this.table.preset, this.table.options || {},
-          seats.map((s) => (s.kind === "bot" ? { kind: "bot", level: s.level } : { kind: "person" })));
-      }
-    } catch (e) {
-      if (err) err.textContent = e.message;
-    }
+  /** Answer the rematch question: yes (a new game here once everyone said yes) or no. */
+  answerRematch(accept) {
+    if (this.seat === null) return;
+    this.send({ type: "rematch", accept, id: accept ? "rematch" : "no-rematch", ...(accept ? { nonce: newNonce() } : {}) });
   }
 }

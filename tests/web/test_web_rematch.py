@@ -1,0 +1,155 @@
+"""Issue 20, play with people, in the browser: two people ask for a rematch at the same link (each
+page asked, the new game at the same table, the series score shown), and quick play for a party of
+three against two computer players from the lobby."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from conftest import WebServer
+from test_web_page import play_one_move, play_to_the_end
+
+GAME_TIMEOUT = 60.0
+
+
+def play_both_to_the_end(pages: list[Any]) -> None:
+    """Whoever's page says it is their turn plays one move by clicks, until both show the game over."""
+    deadline = time.monotonic() + GAME_TIMEOUT
+    while not all(p.locator('.table[data-over="1"]').count() for p in pages):
+        assert time.monotonic() < deadline, f"the game did not end within {GAME_TIMEOUT} s"
+        mover = next((p for p in pages if p.locator('.table[data-my-turn="1"]').count()), None)
+        if mover is None:
+            pages[0].wait_for_timeout(30)
+            continue
+        play_one_move(mover)
+
+
+def test_rematch_with_a_friend_at_the_same_link(web_server: WebServer, browser: Any, page: Any) -> None:
+    page.goto(web_server.base + "/")
+    page.fill("#name", "Ann")
+    page.select_option("#friend select[name=preset]", "short")
+    page.fill("#friend input[name=stock_size]", "2")
+    page.click("#create-table")
+    page.wait_for_selector(".table[data-status=open]")
+    link = page.input_value("#share-link")
+    friend_ctx = browser.new_context(viewport={"width": 420, "height": 860}, locale="en-US")  # a phone-sized friend
+    try:
+        friend = friend_ctx.new_page()
+        friend.goto(link)
+        friend.fill("#join-form input[name=name]", "Bob")
+        friend.click("#join")
+        friend.wait_for_selector('.table[data-status=playing][data-seat="1"]')
+        play_both_to_the_end([page, friend])
+        for p in (page, friend):
+            p.wait_for_selector("#game-over #rematch-ask")
+            assert p.get_attribute("#game-over #series", "data-games") == "1"
+        first = page.get_attribute("#game-over #series", "data-wins")
+
+        # Ann asks; Bob's page says so, and Ann's waits for Bob
+        page.click("#rematch")
+        page.wait_for_selector("#rematch-wait")
+        assert "Bob" in page.inner_text("#rematch-wait")
+        friend.wait_for_selector('#rematch-ask li.yes[data-seat="0"]')
+        assert friend.inner_text('#rematch-ask li.yes[data-seat="0"]') == "Ann wants a rematch"
+        assert friend.locator('.table[data-status=finished]').count() == 1
+        # a reload of the game-over view asks again, with what was answered so far
+        friend.reload()
+        friend.wait_for_selector('#rematch-ask li.yes[data-seat="0"]')
+        assert friend.locator("#rematch:not([disabled])").count() == 1
+
+        # Bob agrees: the new game begins at the same link for both, the series heads the table
+        friend.click("#rematch")
+        for p, url in ((page, link), (friend, link)):
+            p.wait_for_selector('.table[data-status=playing][data-over="0"]')
+            assert p.url == url
+            assert p.locator("#game-over").count() == 0
+            assert p.get_attribute(".series-bar #series", "data-wins") == first
+            p.wait_for_selector('#log li.event:has-text("Rematch: game 2 at this table")')
+        assert "Ann" in friend.inner_text(".opponents") and "Bob" in page.inner_text(".opponents")
+        # and it is played like any game: the one to move moves
+        deadline = time.monotonic() + 10
+        while not any(p.locator('.table[data-my-turn="1"]').count() for p in (page, friend)):
+            assert time.monotonic() < deadline, "nobody is to move in the rematch"
+            page.wait_for_timeout(50)
+        mover = page if page.locator('.table[data-my-turn="1"]').count() else friend
+        play_one_move(mover)
+    finally:
+        friend_ctx.close()
+
+
+def test_party_quick_play_from_the_lobby(web_server: WebServer, page: Any) -> None:
+    page.goto(web_server.base + "/")
+    page.fill("#name", "Pia")
+    page.select_option("#quick select[name=preset]", "party")
+    assert page.get_attribute("#quick-seats", "data-bots") == "2"
+    assert page.inner_text("#quick-seats") == "You and 2 computer players"
+    page.select_option("#quick select[name=level]", "random")
+    page.fill("#quick input[name=stock_size]", "2")
+    page.click("#quick-play")
+    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"), timeout=45_000)
+    page.wait_for_selector(".table[data-status=playing]")
+    table_url = page.url
+    assert page.locator(".opponents .player").count() == 2
+    assert page.locator(".opponents h3").all_inner_texts()[0].startswith("Computer (random)")
+    assert play_to_the_end(page) > 0
+    page.wait_for_selector("#game-over #rematch-ask")
+    # both computer players agree at once: one click, a new party at the same link
+    page.click("#rematch")
+    page.wait_for_selector('.table[data-status=playing][data-over="0"]')
+    assert page.url == table_url and page.locator(".opponents .player").count() == 2
+
+
+def random_player_to_the_end(base: str, table_id: str, token: str, seed: int = 1) -> dict[str, Any]:
+    """A seat played over the WebSocket (random legal moves of its newest position) until ``gameOver``."""
+    import json
+    import random
+
+    from websockets.sync.client import connect
+
+    rng = random.Random(seed)
+    deadline = time.monotonic() + GAME_TIMEOUT
+    with connect(base.replace("http", "ws", 1) + f"/ws/{table_id}", open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        while True:
+            assert time.monotonic() < deadline, f"the game did not end within {GAME_TIMEOUT} s"
+            msg = json.loads(ws.recv(10))
+            if msg["type"] == "gameOver":
+                return dict(msg)
+            if msg["type"] in ("welcome", "state") and msg["legal"]:
+                ws.send(json.dumps({"type": "move", "move": rng.choice(msg["legal"]),
+                                    "stateVersion": msg["stateVersion"]}))
+
+
+def test_stats_mark_a_game_a_computer_finished(browser: Any, tmp_path: Any) -> None:
+    """Ann sits down but never comes: after the grace time a computer plays her seat to the end. Her
+    statistics list the game as finished by a computer and count nothing; Bob's count it."""
+    import httpx
+
+    server = WebServer(tmp_path / "spite.db", "--grace", "0.5")
+    ctx = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US")
+    try:
+        created = httpx.post(server.base + "/api/tables", json={"preset": "short", "options": {"stock_size": 2},
+                                                               "name": "Ann"}).json()
+        table_id = created["table"]["id"]
+        joined = httpx.post(server.base + f"/api/tables/{table_id}/join", json={"name": "Bob"}).json()
+        time.sleep(1.0)  # ann's grace time passes: a computer takes her seat
+        over = random_player_to_the_end(server.base, table_id, joined["token"])
+        assert over["result"]
+        page = ctx.new_page()
+        page.goto(server.base + "/stats/Ann")
+        page.wait_for_selector('.stats-page[data-loaded="1"]')
+        assert page.locator("#stats-empty").count() == 1 and page.locator("#stats-table").count() == 0
+        assert page.get_attribute("#stats-taken-over", "data-n") == "1"
+        note = page.inner_text("#stats-taken-over")
+        assert note == "Not counted (a computer finished them for you after you left): 1"
+        item = page.locator("li.game-item.taken-over")
+        assert item.count() == 1 and item.locator(".outcome").inner_text() == "finished by a computer"
+        page.goto(server.base + "/stats/Bob")
+        page.wait_for_selector('.stats-page[data-loaded="1"]')
+        assert page.locator('#stats-table tr[data-preset="short"] [data-col="games"]').inner_text() == "1"
+        assert page.locator("#stats-taken-over").count() == 0 and page.locator("li.game-item.taken-over").count() == 0
+    finally:
+        ctx.close()
+        server.stop()
