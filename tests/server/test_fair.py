@@ -125,8 +125,8 @@ def test_each_game_of_a_match_has_its_own_commitment(server: ServerThread) -> No
         assert record["seed"] == seed and record["fairness"]["game"] == game
         assert ("first" in record["fairness"]) == (game > 1)
         assert verify_record(record_from_json(record)).fair
-        if over["match"]["over"]:
-            assert "next" not in over["fair"]
+        if over["match"]["over"]:  # the next commitment is a rematch's, at this table of persons
+            assert over["fair"]["next"] not in commitments
             break
         # the next game's commitment is out before its cards; the seats send fresh nonces with next
         upcoming = over["fair"]["next"]
@@ -193,3 +193,38 @@ def test_an_abandoned_table_reveals_its_secret(db_url: str) -> None:
         assert closed["fair"]["commitment"] == fair["commitment"]
         assert commitment(bytes.fromhex(closed["fair"]["secret"]), r["table"]["id"], 1) == fair["commitment"]
         ann.close()
+
+
+def test_a_rematch_is_dealt_fairly_from_the_commitment_published_at_the_end(server: ServerThread) -> None:
+    """The rematch's commitment goes out with the last game's gameOver (``fair.next``), before any nonce
+    for it; the nonces come with ``rematch``; the new game's record proves its deal."""
+    base = server.base
+    r = httpx.post(base + "/api/tables", json={"preset": "short", "name": "ann", "options": {"stock_size": 3}}).json()
+    table_id = r["table"]["id"]
+    bob_token = httpx.post(base + f"/api/tables/{table_id}/join", json={"name": "bob"}).json()["token"]
+    ann, bob = Client(base, table_id), Client(base, table_id)
+    seat_hello(ann, r["token"], secrets.token_hex(16))
+    seat_hello(bob, bob_token, secrets.token_hex(16))
+    try:
+        play_random({0: ann, 1: bob}, random.Random(8))
+        over = ann.until("gameOver")
+        bob.until("gameOver")
+        promised = over["fair"]["next"]
+        assert over["fair"]["game"] == 1 and promised != over["fair"]["commitment"]
+        nonces = [secrets.token_hex(16), secrets.token_hex(16)]
+        ann.send({"type": "rematch", "nonce": nonces[0]})
+        ann.until("rematch")
+        bob.send({"type": "rematch", "nonce": nonces[1]})
+        state = ann.until("state", timeout=10, stateVersion=over["stateVersion"] + 1)
+        assert state["fair"]["game"] == 2 and state["fair"]["commitment"] == promised
+        assert state["fair"]["dealt"] and "secret" not in state["fair"]
+        bob.until("state", timeout=10, stateVersion=over["stateVersion"] + 1)
+        play_random({0: ann, 1: bob}, random.Random(9))
+        second = ann.until("gameOver", timeout=20)
+        seed = check_reveal(second["fair"], table_id, 2, nonces)
+        record = httpx.get(base + second["recordUrl"]).json()
+        assert record["seed"] == seed and record["fairness"]["commitment"] == promised
+        assert verify_record(record_from_json(record)).fair
+    finally:
+        ann.close()
+        bob.close()

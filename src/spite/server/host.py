@@ -947,7 +947,7 @@ class Table:
                 if series is not None:
                     self.series = {**series, "gameIds": [*series["gameIds"], game_id]}
                 self.rematch_yes, self.rematch_no = set(), set()
-            if self.fair is not None:
+            if self.fair is not None and (not ending.final or any(s.kind == "person" for s in self.seats)):
                 # the next game's commitment (a match's next game, or a rematch) goes out before any of
                 # its cards, and before the nonces sent for it (with next or rematch)
                 self.fair_next = FairDeal.draw(self.id, self.fair.game + 1, self.fair.seats)
