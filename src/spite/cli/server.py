@@ -29,7 +29,8 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                                                 "data folder.")] = None,
         grace: Annotated[float, typer.Option(help="Seconds a dropped seat waits before a bot takes it.")] = 60.0,
         bot_delay: Annotated[float, typer.Option(help="Pause before each bot move, in seconds.")] = 0.3,
-        bot_workers: Annotated[int, typer.Option(help="Processes that run bots (0: a thread).")] = 1,
+        bot_workers: Annotated[int | None, typer.Option(
+            help="Processes that run bots (default: one per core; 0: threads of the server).")] = None,
         bot_budget: Annotated[float, typer.Option(help="Most seconds a bot may think per move.")] = 1.0,
         next_game: Annotated[float, typer.Option(help="Match tables: seconds before the next game begins when not "
                                                  "every player sent next.")] = 30.0,

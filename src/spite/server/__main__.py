@@ -16,7 +16,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--db", default=None, help="database URL (default: SQLite in the user's data folder)")
     p.add_argument("--grace", type=float, default=60.0, help="seconds a dropped seat waits before a bot takes it")
     p.add_argument("--bot-delay", type=float, default=0.0, help="pause before each bot move (seconds)")
-    p.add_argument("--bot-workers", type=int, default=1, help="bot processes (0: a thread)")
+    p.add_argument("--bot-workers", type=int, default=None, help="bot processes (default: one per core; 0: threads)")
     p.add_argument("--bot-budget", type=float, default=1.0, help="most seconds a bot may think per move")
     p.add_argument("--rate", type=float, default=30.0, help="messages a second a connection may send")
     p.add_argument("--next-game", type=float, default=30.0,

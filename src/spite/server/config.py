@@ -33,7 +33,8 @@ class ServerConfig:
     * ``bot_budget``: the most seconds a bot may think about one move (levels ask for less or more;
       the budget is capped here).
     * ``bot_delay``: a pause before each bot move, so people can follow (0 in tests and benches).
-    * ``bot_workers``: processes that run bots (0: a thread of this process, for tests).
+    * ``bot_workers``: processes that run bots (``None``: one per core; 0: threads of this process, for
+      tests); every table's bots share them fairly (:class:`~spite.server.bots.BotRunner`).
     * ``rate``/``burst``: WebSocket messages per second one client address may send, over all its
       sockets together (one token bucket per address).
     * ``max_message``: longest client message in bytes (longer ones are answered ``too-long``).
@@ -63,7 +64,7 @@ class ServerConfig:
     replacement_level: str = "medium"
     bot_budget: float = 1.0
     bot_delay: float = 0.0
-    bot_workers: int = 1
+    bot_workers: int | None = None
     rate: float = 30.0
     burst: float = 60.0
     max_message: int = 4096
