@@ -38,6 +38,9 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                                                  "(survives a power cut).")] = "NORMAL",
         spit_countdown: Annotated[float, typer.Option(help="Seconds from a Spit or Speed game's start to the "
                                                       "first card (the countdown).")] = 3.0,
+        turn_clock: Annotated[float, typer.Option(
+            help="Seconds a connected player may take to act before a bot plays the seat until they act again "
+                 "(turn games; 0: no turn clock). The table is warned 15 s before.")] = 90.0,
         limit: Annotated[list[str] | None, typer.Option(
             help="Set a limit of docs/protocol.md's Limits, NAME=VALUE (e.g. max_sockets=32); repeatable.")] = None,
         log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
@@ -54,7 +57,8 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
             config = with_limits(ServerConfig(db_url=db, grace_seconds=grace, bot_delay=bot_delay,
                                               bot_workers=bot_workers, bot_budget=bot_budget,
                                               sqlite_synchronous=sqlite_sync.upper(), next_game_seconds=next_game,
-                                              spit_countdown=spit_countdown), limit or [])
+                                              spit_countdown=spit_countdown, turn_seconds=turn_clock),
+                                 limit or [])
         except ValueError as exc:
             fail(str(exc), EXIT_MALFORMED)
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host

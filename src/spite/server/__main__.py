@@ -25,6 +25,8 @@ def main(argv: list[str] | None = None) -> None:
                    help="SQLite synchronous mode: NORMAL survives kill -9, FULL also a power cut")
     p.add_argument("--spit-countdown", type=float, default=3.0,
                    help="seconds from a Spit or Speed game's start to the first card (the countdown)")
+    p.add_argument("--turn-clock", type=float, default=90.0,
+                   help="seconds a connected player may take to act before a bot plays the seat (0: none)")
     p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                    help=f"set a limit of docs/protocol.md (one of {', '.join(LIMITS)}); repeatable")
     p.add_argument("--log-level", default="info")
@@ -32,7 +34,7 @@ def main(argv: list[str] | None = None) -> None:
     config = ServerConfig(db_url=a.db, grace_seconds=a.grace, bot_delay=a.bot_delay, bot_workers=a.bot_workers,
                           bot_budget=a.bot_budget, rate=a.rate, sqlite_synchronous=a.sqlite_sync,
                           burst=max(2.0 * a.rate, 10.0), next_game_seconds=a.next_game,
-                          spit_countdown=a.spit_countdown)
+                          spit_countdown=a.spit_countdown, turn_seconds=a.turn_clock)
     try:
         config = with_limits(config, a.limit)
     except ValueError as exc:

@@ -48,6 +48,10 @@ class ServerConfig:
     * ``hello_timeout``: seconds a new WebSocket has to say ``hello`` before it is closed.
     * ``max_sockets``: open WebSockets per client address.
     * ``open_table_ttl``: seconds an open table waits for its players before it is abandoned.
+    * ``turn_seconds``: a connected person seat that does not act for this long while it is to act is
+      taken over by a bot (``replacement_level``) until its player acts again (0: never); only at
+      tables whose game has turns (:attr:`~spite.server.host.TablePlay.turn_clock`).
+    * ``turn_warning``: seconds before that moment the table is told (event ``turn-clock``).
     * ``migrate``: upgrade the database schema on start (Alembic).
     * ``hint_level``: the bot that answers ``hint`` (a level; it sees only the asking seat's view).
     * ``next_game_seconds``: at a match table, how long the finished game stays on show before the
@@ -78,6 +82,8 @@ class ServerConfig:
     hello_timeout: float = 10.0
     max_sockets: int = 16
     open_table_ttl: float = 24 * 3600.0
+    turn_seconds: float = 90.0
+    turn_warning: float = 15.0
     hint_level: str = "hard"
     next_game_seconds: float = 30.0
     spit_countdown: float = 3.0
@@ -99,7 +105,7 @@ def _process_name() -> str:
 
 LIMITS: tuple[str, ...] = ("max_body", "write_rate", "write_burst", "max_open_tables", "lobby_page",
                            "lobby_page_max", "hello_timeout", "max_sockets", "rate", "burst", "max_message",
-                           "ws_max_frame")
+                           "ws_max_frame", "turn_seconds", "turn_warning")
 """The settings of docs/protocol.md's "Limits" that ``--limit NAME=VALUE`` may set."""
 
 

@@ -230,6 +230,10 @@ class TablePlay:
     """What a game does at one table besides what the host does. The defaults fit a game with no
     clock, no bots and no extra message fields; an adapter overrides what its game has."""
 
+    turn_clock: bool = True
+    """Whether a connected seat that does not act within the server's ``turn_seconds`` is taken over
+    by a bot (a turn game). A real-time game with its own timers says False."""
+
     def __init__(self, table: Table) -> None:
         self.table = table
 
@@ -387,6 +391,8 @@ class Table:
         self.moves_played = 0
         self.title = server_game.title
         self.play = server_game.play(self, opening.extra)
+        self._clock: asyncio.Task[None] | None = None
+        self._clock_key: tuple[int, tuple[int, ...]] | None = None
 
     @property
     def store(self) -> Store:
@@ -450,10 +456,10 @@ class Table:
         for conn in self.connections():
             conn.send(text)
 
-    def tell(self, kind: str, seat: int | None, text: str) -> None:
+    def tell(self, kind: str, seat: int | None, text: str, seconds: float | None = None) -> None:
         """Tell everyone what changed at the table (with the table as it is now; a match's score too)."""
-        self.broadcast(TableMessage(table=self.info(), event=TableEvent(kind=kind, seat=seat, text=text),  # type: ignore[arg-type]
-                                    **self.play.score_fields()))
+        event = TableEvent(kind=kind, seat=seat, text=text, seconds=seconds)  # type: ignore[arg-type]
+        self.broadcast(TableMessage(table=self.info(), event=event, **self.play.score_fields()))
 
     def game_over(self) -> GameOver:
         """The ``gameOver`` message of the game just ended."""
@@ -497,14 +503,20 @@ class Table:
                 seat.grace = None
             self._welcome(conn, seat.seat)
             if seat.controller == "bot" and seat.kind == "person":
-                await self.store.write(Store.update_seat(self.id, seat.seat, controller="person", level=None))
-                seat.controller = "person"
-                seat.level = None
-                self.play.seat_changed()
-                log.info("table %s: %s is back at seat %d; the bot leaves", self.id, seat.player, seat.seat)
-                self.tell("returned", seat.seat, f"{seat.player} is back at seat {seat.seat}; the bot leaves")
+                await self._take_back(seat)
             elif first:
                 self.tell("connected", seat.seat, f"{seat.player} is at seat {seat.seat}")
+        self.arm_turn_clock()
+
+    async def _take_back(self, seat: Seat) -> None:
+        """A person seat's player is back (reconnected, or acted after an idle takeover): the bot
+        leaves (the lock is held)."""
+        await self.store.write(Store.update_seat(self.id, seat.seat, controller="person", level=None))
+        seat.controller = "person"
+        seat.level = None
+        self.play.seat_changed()
+        log.info("table %s: %s is back at seat %d; the bot leaves", self.id, seat.player, seat.seat)
+        self.tell("returned", seat.seat, f"{seat.player} is back at seat {seat.seat}; the bot leaves")
 
     async def detach(self, conn: Conn) -> None:
         """A connection went away. A seat left with no connection starts its grace time."""
@@ -552,6 +564,66 @@ class Table:
                       f"{seat.player} did not come back within {grace:g} s: a {level} bot plays seat {seat.seat}")
         self.play.schedule()
 
+    # ------------------------------------------------------------------ the turn clock
+    def arm_turn_clock(self) -> None:
+        """(Re)start the turn clock for the seats to act now, unless it already runs for this very
+        position (a spectator arriving does not give an idle seat more time). A connected person seat
+        that does not act within ``turn_seconds`` is warned ``turn_warning`` seconds before the end
+        (``turn-clock``) and then taken over by a bot (``idle-takeover``), as a dropped seat is."""
+        total = self.config.turn_seconds
+        if not self.play.turn_clock or total <= 0 or self.status != "playing" or self.state.is_over:
+            self._stop_clock()
+            return
+        key = (self.version, tuple(self.state.to_act()))
+        if key == self._clock_key and self._clock is not None and not self._clock.done():
+            return
+        self._stop_clock()
+        if not any(self._idle_candidate(self.seats[n]) for n in key[1]):
+            return
+        self._clock_key = key
+        self._clock = asyncio.create_task(self._turn_clock(key), name=f"turn-clock-{self.id}")
+
+    def _stop_clock(self) -> None:
+        if self._clock is not None and self._clock is not asyncio.current_task():
+            self._clock.cancel()
+        self._clock, self._clock_key = None, None
+
+    def _idle_candidate(self, seat: Seat) -> bool:
+        return seat.controller == "person" and bool(seat.conns)
+
+    async def _turn_clock(self, key: tuple[int, tuple[int, ...]]) -> None:
+        total = self.config.turn_seconds
+        warning = min(max(0.0, self.config.turn_warning), total)
+        version, seats = key
+
+        def idle() -> list[Seat]:
+            if self.version != version or self.status != "playing" or self.state.is_over:
+                return []
+            return [self.seats[n] for n in seats if self._idle_candidate(self.seats[n])]
+
+        await asyncio.sleep(total - warning)
+        if warning > 0:
+            async with self.lock:
+                for seat in idle():
+                    self.tell("turn-clock", seat.seat, f"{seat.player}: {warning:g} s left to move at seat "
+                              f"{seat.seat}, then a bot plays it", seconds=warning)
+            await asyncio.sleep(warning)
+        async with self.lock:
+            gone = idle()
+            level = self.config.replacement_level
+            for seat in gone:
+                await self.store.write(Store.update_seat(self.id, seat.seat, controller="bot", level=level))
+                seat.controller = "bot"
+                seat.level = level
+                log.info("table %s: seat %d (%s) did not move for %g s; a %s bot takes it", self.id, seat.seat,
+                         seat.player, total, level)
+                self.tell("idle-takeover", seat.seat, f"{seat.player} did not move within {total:g} s: a {level} "
+                          f"bot plays seat {seat.seat} until {seat.player} moves again", seconds=total)
+            if gone:
+                self.play.seat_changed()
+        if gone:
+            self.play.schedule()
+
     # ------------------------------------------------------------------ requests
     async def player_move(self, conn: Conn, move: str, version: int, msg_id: str | None) -> None:
         """A move sent by a seat's connection: checked, played, stored, acknowledged, broadcast."""
@@ -559,6 +631,10 @@ class Table:
             conn.error("not-your-seat", "spectators cannot move", msg_id=msg_id, version=self.version)
             return
         async with self.lock:
+            seat = self.seats[conn.seat]
+            if (seat.kind == "person" and seat.controller == "bot" and conn in seat.conns
+                    and self.status == "playing"):
+                await self._take_back(seat)  # taken over while idle: acting takes the seat back
             if self.refuse_move(conn, msg_id) or not self.play.may_move(conn, version, msg_id):
                 pass
             elif conn.seat not in (to_act := self.state.to_act()):
@@ -645,6 +721,7 @@ class Table:
                 self.play.game_between()
         else:
             self.play.after_move()
+        self.arm_turn_clock()
         return outcome, reason
 
     async def _store(self, seat: int | None, events: Sequence[Event], back: Callable[[], None], conn: Conn | None,
@@ -706,6 +783,7 @@ class Table:
             if s.grace is not None:
                 s.grace.cancel()
                 s.grace = None
+        self._stop_clock()
         self.play.finished()
         self.services.finished(self)
 
@@ -713,10 +791,11 @@ class Table:
     def schedule_bot(self) -> None:
         """Let the bots (and the clock) go on: at the start, after a restart, after a takeover."""
         self.play.schedule()
+        self.arm_turn_clock()
 
     async def close(self) -> None:
         """Stop this table's tasks (server shutdown; everything is already stored)."""
-        tasks = [t for t in (*self.play.tasks(), *(s.grace for s in self.seats)) if t is not None]
+        tasks = [t for t in (*self.play.tasks(), *(s.grace for s in self.seats), self._clock) if t is not None]
         for t in tasks:
             t.cancel()
         for t in tasks:

@@ -240,9 +240,18 @@ class TableEvent(_Msg):
     """What changed at a table."""
 
     kind: Literal["joined", "started", "connected", "disconnected", "takeover", "returned", "abandoned", "ready",
-                  "next-game"]
+                  "next-game", "turn-clock", "idle-takeover", "closed"]
     seat: int | None = None
     text: str
+    seconds: float | None = Field(default=None, description="turn-clock: seconds left to move; idle-takeover: the "
+                                  "turn time the seat let pass; closed: how long the table waited.")
+
+    @model_serializer(mode="wrap")
+    def _leave_out_seconds(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out: dict[str, Any] = handler(self)  # events without a time stay exactly as they were
+        if out.get("seconds") is None:
+            out.pop("seconds", None)
+        return out
 
 
 # ====================================================================== server → client
