@@ -48,6 +48,9 @@ class ServerConfig:
     * ``hello_timeout``: seconds a new WebSocket has to say ``hello`` before it is closed.
     * ``max_sockets``: open WebSockets per client address.
     * ``open_table_ttl``: seconds an open table waits for its players before it is abandoned.
+    * ``abandon_seconds``: a playing table at which no person has been connected for this long is
+      closed (``abandoned``), not played out by bots for nobody (0: never). A table with one person
+      seat (quick play) is closed already when its person's grace time ends.
     * ``turn_seconds``: a connected person seat that does not act for this long while it is to act is
       taken over by a bot (``replacement_level``) until its player acts again (0: never); only at
       tables whose game has turns (:attr:`~spite.server.host.TablePlay.turn_clock`).
@@ -82,6 +85,7 @@ class ServerConfig:
     hello_timeout: float = 10.0
     max_sockets: int = 16
     open_table_ttl: float = 24 * 3600.0
+    abandon_seconds: float = 600.0
     turn_seconds: float = 90.0
     turn_warning: float = 15.0
     hint_level: str = "hard"
@@ -105,7 +109,7 @@ def _process_name() -> str:
 
 LIMITS: tuple[str, ...] = ("max_body", "write_rate", "write_burst", "max_open_tables", "lobby_page",
                            "lobby_page_max", "hello_timeout", "max_sockets", "rate", "burst", "max_message",
-                           "ws_max_frame", "turn_seconds", "turn_warning")
+                           "ws_max_frame", "turn_seconds", "turn_warning", "open_table_ttl", "abandon_seconds")
 """The settings of docs/protocol.md's "Limits" that ``--limit NAME=VALUE`` may set."""
 
 

@@ -135,6 +135,8 @@ class Services:
     """Called once a table's last game has ended and is stored."""
     counted: Callable[[], None]
     """Called for every move played (the server's move count)."""
+    closed: Callable[[Table], None] = lambda table: None
+    """Called once a table nobody plays at any more was closed (abandoned)."""
 
 
 # ====================================================================== the adapter's side
@@ -393,6 +395,7 @@ class Table:
         self.play = server_game.play(self, opening.extra)
         self._clock: asyncio.Task[None] | None = None
         self._clock_key: tuple[int, tuple[int, ...]] | None = None
+        self._deserted: asyncio.Task[None] | None = None
 
     @property
     def store(self) -> Store:
@@ -498,6 +501,9 @@ class Table:
             conn.seat = seat.seat
             first = not seat.conns
             seat.conns.add(conn)
+            if self._deserted is not None:
+                self._deserted.cancel()
+                self._deserted = None
             if seat.grace is not None:
                 seat.grace.cancel()
                 seat.grace = None
@@ -535,6 +541,7 @@ class Table:
                       f"{seat.player} dropped from seat {seat.seat}; a bot takes over in {grace:g} s")
             if self.status == "playing":
                 self._start_grace(seat)
+                self._watch_desertion()
 
     def _start_grace(self, seat: Seat) -> None:
         if seat.grace is None or seat.grace.done():
@@ -545,12 +552,19 @@ class Table:
         for s in self.seats:
             if s.controller == "person" and not s.conns:
                 self._start_grace(s)
+        self._watch_desertion()
 
     async def _grace(self, seat: Seat) -> None:
         grace = self.config.grace_seconds
         await asyncio.sleep(grace)
         async with self.lock:
             if seat.conns or seat.controller != "person" or self.status != "playing":
+                return
+            if sum(1 for s in self.seats if s.kind == "person") == 1:
+                # a quick-play table (one person seat): no one is left to play for; close it
+                seat.grace = None
+                await self._abandon(f"{seat.player} did not come back within {grace:g} s: the table is closed",
+                                    grace)
                 return
             level = self.config.replacement_level
             await self.store.write(Store.update_seat(self.id, seat.seat, controller="bot", level=level))
@@ -563,6 +577,46 @@ class Table:
             self.tell("takeover", seat.seat,
                       f"{seat.player} did not come back within {grace:g} s: a {level} bot plays seat {seat.seat}")
         self.play.schedule()
+
+    # ------------------------------------------------------------------ tables nobody plays at
+    def _people_here(self) -> bool:
+        return any(s.kind == "person" and s.conns for s in self.seats)
+
+    def _watch_desertion(self) -> None:
+        """No person is connected to this playing table: if none comes within ``abandon_seconds``, it
+        is closed rather than played out by bots for nobody."""
+        wait = self.config.abandon_seconds
+        if (wait <= 0 or self.status != "playing" or self._people_here()
+                or not any(s.kind == "person" for s in self.seats)):
+            return
+        if self._deserted is None or self._deserted.done():
+            self._deserted = asyncio.create_task(self._desertion(wait), name=f"deserted-{self.id}")
+
+    async def _desertion(self, wait: float) -> None:
+        await asyncio.sleep(wait)
+        async with self.lock:
+            if self.status == "playing" and not self._people_here():
+                self._deserted = None
+                await self._abandon(f"no player was at the table for {wait:g} s: the table is closed", wait)
+
+    async def _abandon(self, text: str, seconds: float) -> None:
+        """Close a table nobody plays at (the lock is held): stored as ``abandoned`` (no game record,
+        no statistics), its bots and timers stopped, everyone still watching told and let go."""
+        await self.store.write(Store.update_table(self.id, status="abandoned"))
+        self.status = "abandoned"
+        me = asyncio.current_task()
+        for task in (*self.play.tasks(), *(s.grace for s in self.seats), self._deserted):
+            if task is not None and task is not me:
+                task.cancel()
+        for s in self.seats:
+            s.grace = None
+        self._deserted = None
+        self._stop_clock()
+        log.info("table %s: abandoned (%s)", self.id, text)
+        self.tell("abandoned", None, text, seconds=seconds)
+        for conn in self.connections():
+            conn.close(1000)
+        self.services.closed(self)
 
     # ------------------------------------------------------------------ the turn clock
     def arm_turn_clock(self) -> None:
@@ -784,6 +838,9 @@ class Table:
                 s.grace.cancel()
                 s.grace = None
         self._stop_clock()
+        if self._deserted is not None:
+            self._deserted.cancel()
+            self._deserted = None
         self.play.finished()
         self.services.finished(self)
 
@@ -795,7 +852,8 @@ class Table:
 
     async def close(self) -> None:
         """Stop this table's tasks (server shutdown; everything is already stored)."""
-        tasks = [t for t in (*self.play.tasks(), *(s.grace for s in self.seats), self._clock) if t is not None]
+        tasks = [t for t in (*self.play.tasks(), *(s.grace for s in self.seats), self._clock, self._deserted)
+                 if t is not None]
         for t in tasks:
             t.cancel()
         for t in tasks:

@@ -240,11 +240,11 @@ class TableEvent(_Msg):
     """What changed at a table."""
 
     kind: Literal["joined", "started", "connected", "disconnected", "takeover", "returned", "abandoned", "ready",
-                  "next-game", "turn-clock", "idle-takeover", "closed"]
+                  "next-game", "turn-clock", "idle-takeover"]
     seat: int | None = None
     text: str
     seconds: float | None = Field(default=None, description="turn-clock: seconds left to move; idle-takeover: the "
-                                  "turn time the seat let pass; closed: how long the table waited.")
+                                  "turn time the seat let pass; abandoned: how long the table waited for a player.")
 
     @model_serializer(mode="wrap")
     def _leave_out_seconds(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
