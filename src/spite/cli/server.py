@@ -29,7 +29,8 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                                                 "data folder.")] = None,
         grace: Annotated[float, typer.Option(help="Seconds a dropped seat waits before a bot takes it.")] = 60.0,
         bot_delay: Annotated[float, typer.Option(help="Pause before each bot move, in seconds.")] = 0.3,
-        bot_workers: Annotated[int, typer.Option(help="Processes that run bots (0: a thread).")] = 1,
+        bot_workers: Annotated[int | None, typer.Option(
+            help="Processes that run bots (default: one per core; 0: threads of the server).")] = None,
         bot_budget: Annotated[float, typer.Option(help="Most seconds a bot may think per move.")] = 1.0,
         review_budget: Annotated[float, typer.Option(help="Seconds of search per turn of a game review.")] = 0.5,
         next_game: Annotated[float, typer.Option(help="Match tables: seconds before the next game begins when not "
@@ -38,6 +39,9 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                                                  "(survives a power cut).")] = "NORMAL",
         spit_countdown: Annotated[float, typer.Option(help="Seconds from a Spit or Speed game's start to the "
                                                       "first card (the countdown).")] = 3.0,
+        turn_clock: Annotated[float, typer.Option(
+            help="Seconds a connected player may take to act before a bot plays the seat until they act again "
+                 "(turn games; 0: no turn clock). The table is warned 15 s before.")] = 90.0,
         limit: Annotated[list[str] | None, typer.Option(
             help="Set a limit of docs/protocol.md's Limits, NAME=VALUE (e.g. max_sockets=32); repeatable.")] = None,
         log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
@@ -55,7 +59,8 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                                               bot_workers=bot_workers, bot_budget=bot_budget,
                                               review_budget=review_budget,
                                               sqlite_synchronous=sqlite_sync.upper(), next_game_seconds=next_game,
-                                              spit_countdown=spit_countdown), limit or [])
+                                              spit_countdown=spit_countdown, turn_seconds=turn_clock),
+                                 limit or [])
         except ValueError as exc:
             fail(str(exc), EXIT_MALFORMED)
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host

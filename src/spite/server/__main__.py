@@ -16,7 +16,7 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--db", default=None, help="database URL (default: SQLite in the user's data folder)")
     p.add_argument("--grace", type=float, default=60.0, help="seconds a dropped seat waits before a bot takes it")
     p.add_argument("--bot-delay", type=float, default=0.0, help="pause before each bot move (seconds)")
-    p.add_argument("--bot-workers", type=int, default=1, help="bot processes (0: a thread)")
+    p.add_argument("--bot-workers", type=int, default=None, help="bot processes (default: one per core; 0: threads)")
     p.add_argument("--bot-budget", type=float, default=1.0, help="most seconds a bot may think per move")
     p.add_argument("--review-budget", type=float, default=0.5, help="seconds of search per turn of a game review")
     p.add_argument("--rate", type=float, default=30.0, help="messages a second a connection may send")
@@ -26,6 +26,8 @@ def main(argv: list[str] | None = None) -> None:
                    help="SQLite synchronous mode: NORMAL survives kill -9, FULL also a power cut")
     p.add_argument("--spit-countdown", type=float, default=3.0,
                    help="seconds from a Spit or Speed game's start to the first card (the countdown)")
+    p.add_argument("--turn-clock", type=float, default=90.0,
+                   help="seconds a connected player may take to act before a bot plays the seat (0: none)")
     p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                    help=f"set a limit of docs/protocol.md (one of {', '.join(LIMITS)}); repeatable")
     p.add_argument("--log-level", default="info")
@@ -34,7 +36,7 @@ def main(argv: list[str] | None = None) -> None:
                           bot_budget=a.bot_budget, review_budget=a.review_budget, rate=a.rate,
                           sqlite_synchronous=a.sqlite_sync,
                           burst=max(2.0 * a.rate, 10.0), next_game_seconds=a.next_game,
-                          spit_countdown=a.spit_countdown)
+                          spit_countdown=a.spit_countdown, turn_seconds=a.turn_clock)
     try:
         config = with_limits(config, a.limit)
     except ValueError as exc:

@@ -82,7 +82,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         await store.start()
         bots = BotRunner(config.bot_workers, config.bot_budget)
         bots.start()
-        app.state.reviews = reviews = ReviewRunner(config.bot_workers, config.review_budget)
+        app.state.reviews = reviews = ReviewRunner(1 if config.bot_workers is None else config.bot_workers,
+                                                   config.review_budget)
         manager = Manager(config, store, bots)
         await manager.start()
         app.state.manager = manager

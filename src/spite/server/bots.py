@@ -1,10 +1,11 @@
 """Bots inside the server: thinking happens off the event loop, within a time budget.
 
 :class:`BotRunner` asks a bot for a seat's move given only that seat's
-:class:`~spite.malice.SeatView`. With ``workers >= 1`` the bots run in that many worker processes
-(so a bot that thinks for a second stalls no other table, not even through the GIL); each table is
-pinned to one worker, so a bot keeps its plan between the moves of a turn. With ``workers == 0``
-they run in a thread of the server process (tests).
+:class:`~spite.malice.SeatView`. The bots run in a pool of worker processes, one per core by default
+(so a bot that thinks for a second stalls no other table, not even through the GIL), fed from one
+queue per table served fairly (see :class:`BotRunner`): one client's expert tables cannot starve
+another table's bot. The workers end with the server, ``kill -9`` included. With ``workers == 0``
+they run in threads of the server process (tests).
 
 If a bot fails or overruns its budget by far, the runner plays the first legal move and logs it:
 a table never waits forever on a bot.
@@ -18,12 +19,19 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import ctypes
 import logging
 import multiprocessing
+import os
 import random
+import signal
+import sys
+import threading
 import time
-import zlib
-from collections import OrderedDict
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import Any
 
 from spite.bots import LEVELS, Bot, make_bot
@@ -31,7 +39,7 @@ from spite.errors import Phrase
 from spite.malice import SeatView
 from spite.malice.moves import parse_move
 
-__all__ = ["BotRunner", "bot_spec"]
+__all__ = ["BotRunner", "bot_spec", "cores"]
 
 log = logging.getLogger("spite.server.bots")
 
@@ -118,57 +126,190 @@ def forget(table_id: str) -> None:
         del _CACHE[key]
 
 
-def _warm() -> None:
+def _die_with_parent(parent: int) -> None:
+    """Worker side: end this process when the server process ends, ``kill -9`` included.
+
+    On Linux the kernel sends SIGKILL when the parent dies (``prctl(PR_SET_PDEATHSIG)``); everywhere a
+    daemon thread also checks once a second whether the parent is gone (this process was handed to
+    another one). Either way no worker outlives the server; the multiprocessing resource tracker,
+    which the workers keep alive through its pipe, then ends too."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the server died before the line above
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="spite-parent-watch", daemon=True).start()
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _warm(parent: int) -> None:
+    """Worker side, at start: tie this process's life to the server's, then load the bots."""
+    _die_with_parent(parent)
     from spite.bots import _load_builtin
 
     _load_builtin()
 
 
-class BotRunner:
-    """Runs bot decisions for every table of the server."""
+@dataclass(eq=False)
+class _Job:
+    """One decision (or hint) waiting for a worker."""
 
-    def __init__(self, workers: int = 1, budget: float = 1.0) -> None:
-        self.workers = workers
+    table_id: str
+    call: Callable[..., Any]
+    args: tuple[Any, ...]
+    done: asyncio.Future[Any]
+
+
+class BotRunner:
+    """Runs bot decisions for every table of the server, fairly.
+
+    ``workers`` processes (``None``: one per core the server may use; 0: two threads of this process,
+    for tests) take jobs from one queue per table. When a worker is free it serves the table that has
+    used the least worker time so far among those waiting (fair queueing: round robin weighted by the
+    seconds each job took), so twelve tables of expert bots that think for a second a move cannot make
+    an easy bot wait behind them: it waits at most for the soonest running job to end. A table has one
+    job running at a time (its moves stay in order) and goes back to the worker that served it last when
+    that one is free, so a bot keeps its plan between the moves of a turn (another worker's bot plans
+    again from the view: same answer, a little more time)."""
+
+    def __init__(self, workers: int | None = None, budget: float = 1.0) -> None:
+        self.workers = cores() if workers is None else workers
         self.budget = budget
-        self._pools: list[concurrent.futures.ProcessPoolExecutor] = []
-        self._thread: concurrent.futures.ThreadPoolExecutor | None = None
+        self._pools: list[concurrent.futures.Executor] = []
+        self._idle: list[int] = []
+        self._queues: dict[str, deque[_Job]] = {}
+        self._used: dict[str, float] = {}  # table → worker seconds (virtual time of fair queueing)
+        self._running: set[str] = set()  # tables with a job on a worker
+        self._last: dict[str, int] = {}  # table → the worker that served it last
         self.decisions = 0
         self.fallbacks = 0
 
     def start(self) -> None:
         """Start the worker processes (spawned: a fork of a running event loop is unsafe)."""
+        if self.workers > 0:
+            self._pools = [self._process() for _ in range(self.workers)]
+        else:
+            thread = concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="spite-bot")
+            self._pools = [thread, thread]
+        self._idle = list(range(len(self._pools)))
+        log.info("bots run in %s", f"{self.workers} worker process(es)" if self.workers > 0 else "a thread pool")
+
+    @staticmethod
+    def _process() -> concurrent.futures.Executor:
         ctx = multiprocessing.get_context("spawn")
-        for _ in range(self.workers):
-            pool = concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_warm)
-            self._pools.append(pool)
-        if not self._pools:
-            self._thread = concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="spite-bot")
-        log.info("bots run in %s", f"{self.workers} worker process(es)" if self._pools else "a thread pool")
+        return concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_warm,
+                                                      initargs=(os.getpid(),))
 
     def close(self) -> None:
         """Stop the workers (running decisions are abandoned)."""
-        for pool in self._pools:
+        for pool in dict.fromkeys(self._pools):
             pool.shutdown(wait=False, cancel_futures=True)
-        if self._thread is not None:
-            self._thread.shutdown(wait=False, cancel_futures=True)
+        for queue in self._queues.values():
+            for job in queue:
+                job.done.cancel()
+        self._queues.clear()
 
-    def _executor(self, table_id: str) -> concurrent.futures.Executor:
-        if self._pools:
-            return self._pools[zlib.crc32(table_id.encode()) % len(self._pools)]
-        assert self._thread is not None
-        return self._thread
+    def worker_pids(self) -> list[int]:
+        """The process ids of the running worker processes (none in thread mode)."""
+        pids: list[int] = []
+        for pool in self._pools:
+            processes = getattr(pool, "_processes", None) or {}
+            pids.extend(int(pid) for pid in processes)
+        return pids
 
+    # ------------------------------------------------------------------ the fair queue
+    def _run(self, table_id: str, call: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+        """Queue ``call(*args)`` for a worker in ``table_id``'s queue; its result comes in the future."""
+        loop = asyncio.get_running_loop()
+        job = _Job(table_id, call, args, loop.create_future())
+        queue = self._queues.get(table_id)
+        if queue is None:
+            queue = self._queues[table_id] = deque()
+            # a table that waited for nothing gets no credit for it: it starts at the least time of the
+            # tables waiting now (else one that was idle for an hour would take every worker for a while)
+            busy = [self._used[t] for t in (*self._queues, *self._running) if t != table_id and t in self._used]
+            self._used[table_id] = max(self._used.get(table_id, 0.0), min(busy, default=0.0))
+        queue.append(job)
+        self._dispatch()
+        return job.done
+
+    def _dispatch(self) -> None:
+        while self._idle:
+            ready = [t for t, q in self._queues.items() if t not in self._running and q]
+            if not ready:
+                return
+            table_id = min(ready, key=lambda t: self._used.get(t, 0.0))  # dicts keep arrival order: ties go first come
+            queue = self._queues[table_id]
+            job = queue.popleft()
+            if not queue:
+                del self._queues[table_id]
+            if job.done.cancelled():  # its caller gave up waiting while it was queued
+                continue
+            last = self._last.get(table_id)
+            worker = last if last in self._idle else self._idle[0]
+            self._idle.remove(worker)
+            self._running.add(table_id)
+            self._last[table_id] = worker
+            self._start(worker, job)
+
+    def _start(self, worker: int, job: _Job) -> None:
+        loop = asyncio.get_running_loop()
+        started = time.monotonic()
+        try:
+            fut = loop.run_in_executor(self._pools[worker], job.call, *job.args)
+        except RuntimeError as exc:  # the pool is shut down
+            self._finish(worker, job.table_id, started)
+            if not job.done.done():
+                job.done.set_exception(exc)
+            return
+
+        def finished(f: asyncio.Future[Any]) -> None:
+            if not f.cancelled() and isinstance(f.exception(), BrokenProcessPool):
+                # the worker died (killed, out of memory): this job fails, the next ones get a new worker
+                log.error("bot worker %d died; starting a new one", worker)
+                self._pools[worker] = self._process()
+            self._finish(worker, job.table_id, started)
+            if not job.done.done():
+                if f.cancelled():
+                    job.done.cancel()
+                elif f.exception() is not None:
+                    job.done.set_exception(f.exception())  # type: ignore[arg-type]
+                else:
+                    job.done.set_result(f.result())
+            self._dispatch()
+
+        fut.add_done_callback(finished)
+
+    def _finish(self, worker: int, table_id: str, started: float) -> None:
+        self._used[table_id] = self._used.get(table_id, 0.0) + (time.monotonic() - started)
+        self._running.discard(table_id)
+        self._idle.append(worker)
+
+    def waiting(self) -> int:
+        """Jobs queued for a worker (not yet running)."""
+        return sum(len(q) for q in self._queues.values())
+
+    # ------------------------------------------------------------------ what tables ask
     async def decide(self, table_id: str, level: str, view: SeatView, rng_seed: str) -> tuple[str, bool]:
         """The move text the bot of ``level`` plays in ``view``; ``True`` with it if it was a fallback."""
         assert view.seat is not None and view.legal_moves
         spec = bot_spec(level, self.budget)
         fields, legal = _pack(view)
         key = (table_id, view.seat, spec)
-        loop = asyncio.get_running_loop()
-        limit = 3 * self.budget + 5.0
+        # a job may wait for the jobs of a few other tables (each at most the budget) before it runs
+        limit = 6 * self.budget + 10.0
         try:
-            fut = loop.run_in_executor(self._executor(table_id), decide, key, spec, fields, legal, rng_seed,
-                                       self.budget)
+            fut = self._run(table_id, decide, key, spec, fields, legal, rng_seed, self.budget)
             text, _why, seconds = await asyncio.wait_for(fut, limit)
         except Exception as exc:
             self.fallbacks += 1
@@ -184,16 +325,27 @@ class BotRunner:
     async def hint(self, table_id: str, level: str, view: SeatView, rng_seed: str,
                    budget: float = 0.3) -> tuple[str, str, list[Phrase]]:
         """What a bot of ``level`` would play in ``view`` (a person's seat to move) and why, thought
-        out in the table's worker within ``budget`` seconds (capped by the runner's). Raises
+        out in the table's queue within ``budget`` seconds (capped by the runner's). Raises
         :class:`TimeoutError` or the bot's error when there is no answer."""
         assert view.seat is not None and view.legal_moves
         spec = bot_spec(level, min(budget, self.budget))
         fields, legal = _pack(view)
-        loop = asyncio.get_running_loop()
-        fut = loop.run_in_executor(self._executor(table_id), hint, spec, fields, legal, rng_seed)
-        return await asyncio.wait_for(fut, 3 * budget + 5.0)
+        fut = self._run(table_id, hint, spec, fields, legal, rng_seed)
+        result: tuple[str, str, list[Phrase]] = await asyncio.wait_for(fut, 6 * budget + 10.0)
+        return result
 
     def forget(self, table_id: str) -> None:
-        """Drop a table's bots from their worker."""
-        with contextlib.suppress(RuntimeError):
-            self._executor(table_id).submit(forget, table_id)
+        """Drop a table's bots from the workers (and its place in the fair queue)."""
+        self._used.pop(table_id, None)
+        self._last.pop(table_id, None)
+        for pool in dict.fromkeys(self._pools):
+            with contextlib.suppress(RuntimeError):
+                pool.submit(forget, table_id)
+
+
+def cores() -> int:
+    """The cores this process may run on (at least one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)

@@ -33,7 +33,8 @@ class ServerConfig:
     * ``bot_budget``: the most seconds a bot may think about one move (levels ask for less or more;
       the budget is capped here).
     * ``bot_delay``: a pause before each bot move, so people can follow (0 in tests and benches).
-    * ``bot_workers``: processes that run bots (0: a thread of this process, for tests).
+    * ``bot_workers``: processes that run bots (``None``: one per core; 0: threads of this process, for
+      tests); every table's bots share them fairly (:class:`~spite.server.bots.BotRunner`).
     * ``rate``/``burst``: WebSocket messages per second one client address may send, over all its
       sockets together (one token bucket per address).
     * ``max_message``: longest client message in bytes (longer ones are answered ``too-long``).
@@ -47,6 +48,13 @@ class ServerConfig:
     * ``hello_timeout``: seconds a new WebSocket has to say ``hello`` before it is closed.
     * ``max_sockets``: open WebSockets per client address.
     * ``open_table_ttl``: seconds an open table waits for its players before it is abandoned.
+    * ``abandon_seconds``: a playing table at which no person has been connected for this long is
+      closed (``abandoned``), not played out by bots for nobody (0: never). A table with one person
+      seat (quick play) is closed already when its person's grace time ends.
+    * ``turn_seconds``: a connected person seat that does not act for this long while it is to act is
+      taken over by a bot (``replacement_level``) until its player acts again (0: never); only at
+      tables whose game has turns (:attr:`~spite.server.host.TablePlay.turn_clock`).
+    * ``turn_warning``: seconds before that moment the table is told (event ``turn-clock``).
     * ``migrate``: upgrade the database schema on start (Alembic).
     * ``hint_level``: the bot that answers ``hint`` (a level; it sees only the asking seat's view).
     * ``review_budget``: seconds of search per turn of a game review (``GET /api/games/{id}/review``).
@@ -64,7 +72,7 @@ class ServerConfig:
     replacement_level: str = "medium"
     bot_budget: float = 1.0
     bot_delay: float = 0.0
-    bot_workers: int = 1
+    bot_workers: int | None = None
     rate: float = 30.0
     burst: float = 60.0
     max_message: int = 4096
@@ -78,6 +86,9 @@ class ServerConfig:
     hello_timeout: float = 10.0
     max_sockets: int = 16
     open_table_ttl: float = 24 * 3600.0
+    abandon_seconds: float = 600.0
+    turn_seconds: float = 90.0
+    turn_warning: float = 15.0
     hint_level: str = "hard"
     review_budget: float = 0.5
     next_game_seconds: float = 30.0
@@ -100,7 +111,7 @@ def _process_name() -> str:
 
 LIMITS: tuple[str, ...] = ("max_body", "write_rate", "write_burst", "max_open_tables", "lobby_page",
                            "lobby_page_max", "hello_timeout", "max_sockets", "rate", "burst", "max_message",
-                           "ws_max_frame")
+                           "ws_max_frame", "turn_seconds", "turn_warning", "open_table_ttl", "abandon_seconds")
 """The settings of docs/protocol.md's "Limits" that ``--limit NAME=VALUE`` may set."""
 
 

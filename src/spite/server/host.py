@@ -150,6 +150,8 @@ class Services:
     """Called once a table's last game has ended and is stored."""
     counted: Callable[[], None]
     """Called for every move played (the server's move count)."""
+    closed: Callable[[Table], None] = lambda table: None
+    """Called once a table nobody plays at any more was closed (abandoned)."""
 
 
 # ====================================================================== the adapter's side
@@ -260,6 +262,10 @@ class ServerGame(ABC):
 class TablePlay:
     """What a game does at one table besides what the host does. The defaults fit a game with no
     clock, no bots and no extra message fields; an adapter overrides what its game has."""
+
+    turn_clock: bool = True
+    """Whether a connected seat that does not act within the server's ``turn_seconds`` is taken over
+    by a bot (a turn game). A real-time game with its own timers says False."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
@@ -442,6 +448,9 @@ class Table:
         self.play = server_game.play(self, opening.extra)
         if self.fair is not None and self.state.is_over and (self.play.between_games() or status == "finished"):
             self.fair_next = FairDeal.draw(self.id, self.fair.game + 1, self.fair.seats)
+        self._clock: asyncio.Task[None] | None = None
+        self._clock_key: tuple[int, tuple[int, ...]] | None = None
+        self._deserted: asyncio.Task[None] | None = None
 
     @property
     def store(self) -> Store:
@@ -545,10 +554,12 @@ class Table:
         for conn in self.connections():
             conn.send(text)
 
-    def tell(self, kind: str, seat: int | None, text: str, /, **params: str | int) -> None:
+    def tell(self, kind: str, seat: int | None, text: str, /, seconds: float | None = None, key: str | None = None,
+             **params: str | int) -> None:
         """Tell everyone what changed at the table (with the table as it is now; a match's score too):
-        ``text`` in English, ``params`` the values of the catalogue's ``event.KIND`` message."""
-        event = TableEvent(kind=kind, seat=seat, text=text, words=Words(key=f"event.{kind}", params=params))  # type: ignore[arg-type]
+        ``text`` in English; ``key`` (default ``event.KIND``) and ``params`` the catalogue's words for it."""
+        words = Words(key=key or f"event.{kind}", params=params)
+        event = TableEvent(kind=kind, seat=seat, text=text, words=words, seconds=seconds)  # type: ignore[arg-type]
         # a table closed before its game was dealt shows its secret: nothing was played from it
         fair = self.fair.info(revealed=True) if kind == "abandoned" and self.fair is not None else None
         self.broadcast(TableMessage(table=self.info(), event=event, fair=fair, **self.play.score_fields()))
@@ -594,23 +605,31 @@ class Table:
             self.greeted.add(seat.seat)
             first = not seat.conns
             seat.conns.add(conn)
+            if self._deserted is not None:
+                self._deserted.cancel()
+                self._deserted = None
             if seat.grace is not None:
                 seat.grace.cancel()
                 seat.grace = None
             self._welcome(conn, seat.seat)
             if seat.controller == "bot" and seat.kind == "person":
-                await self.store.write(Store.update_seat(self.id, seat.seat, controller="person", level=None))
-                seat.controller = "person"
-                seat.level = None
-                self.play.seat_changed()
-                log.info("table %s: %s is back at seat %d; the bot leaves", self.id, seat.player, seat.seat)
-                self.tell("returned", seat.seat, f"{seat.player} is back at seat {seat.seat}; the bot leaves",
-                          name=seat.player or "", seat=seat.seat)
+                await self._take_back(seat)
             elif first:
                 self.tell("connected", seat.seat, f"{seat.player} is at seat {seat.seat}", name=seat.player or "",
                           seat=seat.seat)
             await self.deal_if_ready()
         self.schedule_bot()
+
+    async def _take_back(self, seat: Seat) -> None:
+        """A person seat's player is back (reconnected, or acted after an idle takeover): the bot
+        leaves (the lock is held)."""
+        await self.store.write(Store.update_seat(self.id, seat.seat, controller="person", level=None))
+        seat.controller = "person"
+        seat.level = None
+        self.play.seat_changed()
+        log.info("table %s: %s is back at seat %d; the bot leaves", self.id, seat.player, seat.seat)
+        self.tell("returned", seat.seat, f"{seat.player} is back at seat {seat.seat}; the bot leaves",
+                  name=seat.player or "", seat=seat.seat)
 
     def take_nonce(self, seat: int, nonce: str | None) -> None:
         """``seat`` sent ``nonce``: it counts for the game not dealt yet (the next one between two games)."""
@@ -662,6 +681,7 @@ class Table:
                       name=seat.player or "", seat=seat.seat, s=f"{grace:g}")
             if self.status == "playing":
                 self._start_grace(seat)
+                self._watch_desertion()
 
     def _start_grace(self, seat: Seat) -> None:
         if seat.grace is None or seat.grace.done():
@@ -672,12 +692,19 @@ class Table:
         for s in self.seats:
             if s.controller == "person" and not s.conns:
                 self._start_grace(s)
+        self._watch_desertion()
 
     async def _grace(self, seat: Seat) -> None:
         grace = self.config.grace_seconds
         await asyncio.sleep(grace)
         async with self.lock:
             if seat.conns or seat.controller != "person" or self.status != "playing":
+                return
+            if sum(1 for s in self.seats if s.kind == "person") == 1:
+                # a quick-play table (one person seat): no one is left to play for; close it
+                seat.grace = None
+                await self._abandon(f"{seat.player} did not come back within {grace:g} s: the table is closed",
+                                    grace, "event.abandoned.gone", name=seat.player or "", s=f"{grace:g}")
                 return
             level = self.config.replacement_level
             await self.store.write(Store.update_seat(self.id, seat.seat, controller="bot", level=level))
@@ -693,6 +720,109 @@ class Table:
             await self.deal_if_ready()
         self.schedule_bot()
 
+    # ------------------------------------------------------------------ tables nobody plays at
+    def _people_here(self) -> bool:
+        return any(s.kind == "person" and s.conns for s in self.seats)
+
+    def _watch_desertion(self) -> None:
+        """No person is connected to this playing table: if none comes within ``abandon_seconds``, it
+        is closed rather than played out by bots for nobody."""
+        wait = self.config.abandon_seconds
+        if (wait <= 0 or self.status != "playing" or self._people_here()
+                or not any(s.kind == "person" for s in self.seats)):
+            return
+        if self._deserted is None or self._deserted.done():
+            self._deserted = asyncio.create_task(self._desertion(wait), name=f"deserted-{self.id}")
+
+    async def _desertion(self, wait: float) -> None:
+        await asyncio.sleep(wait)
+        async with self.lock:
+            if self.status == "playing" and not self._people_here():
+                self._deserted = None
+                await self._abandon(f"no player was at the table for {wait:g} s: the table is closed", wait,
+                                    "event.abandoned.deserted", s=f"{wait:g}")
+
+    async def _abandon(self, text: str, seconds: float, key: str, **params: str | int) -> None:
+        """Close a table nobody plays at (the lock is held): stored as ``abandoned`` (no game record,
+        no statistics), its bots and timers stopped, everyone still watching told and let go."""
+        await self.store.write(Store.update_table(self.id, status="abandoned"))
+        self.status = "abandoned"
+        me = asyncio.current_task()
+        for task in (*self.play.tasks(), *(s.grace for s in self.seats), self._deserted):
+            if task is not None and task is not me:
+                task.cancel()
+        for s in self.seats:
+            s.grace = None
+        self._deserted = None
+        self._stop_clock()
+        log.info("table %s: abandoned (%s)", self.id, text)
+        self.tell("abandoned", None, text, seconds=seconds, key=key, **params)
+        for conn in self.connections():
+            conn.close(1000)
+        self.services.closed(self)
+
+    # ------------------------------------------------------------------ the turn clock
+    def arm_turn_clock(self) -> None:
+        """(Re)start the turn clock for the seats to act now, unless it already runs for this very
+        position (a spectator arriving does not give an idle seat more time). A connected person seat
+        that does not act within ``turn_seconds`` is warned ``turn_warning`` seconds before the end
+        (``turn-clock``) and then taken over by a bot (``idle-takeover``), as a dropped seat is."""
+        total = self.config.turn_seconds
+        if not self.play.turn_clock or total <= 0 or self.status != "playing" or self.state.is_over:
+            self._stop_clock()
+            return
+        key = (self.version, tuple(self.state.to_act()))
+        if key == self._clock_key and self._clock is not None and not self._clock.done():
+            return
+        self._stop_clock()
+        if not any(self._idle_candidate(self.seats[n]) for n in key[1]):
+            return
+        self._clock_key = key
+        self._clock = asyncio.create_task(self._turn_clock(key), name=f"turn-clock-{self.id}")
+
+    def _stop_clock(self) -> None:
+        if self._clock is not None and self._clock is not asyncio.current_task():
+            self._clock.cancel()
+        self._clock, self._clock_key = None, None
+
+    def _idle_candidate(self, seat: Seat) -> bool:
+        return seat.controller == "person" and bool(seat.conns)
+
+    async def _turn_clock(self, key: tuple[int, tuple[int, ...]]) -> None:
+        total = self.config.turn_seconds
+        warning = min(max(0.0, self.config.turn_warning), total)
+        version, seats = key
+
+        def idle() -> list[Seat]:
+            if self.version != version or self.status != "playing" or self.state.is_over:
+                return []
+            return [self.seats[n] for n in seats if self._idle_candidate(self.seats[n])]
+
+        await asyncio.sleep(total - warning)
+        if warning > 0:
+            async with self.lock:
+                for seat in idle():
+                    self.tell("turn-clock", seat.seat, f"{seat.player}: {warning:g} s left to move at seat "
+                              f"{seat.seat}, then a bot plays it", seconds=warning, name=seat.player or "",
+                              seat=seat.seat, s=f"{warning:g}")
+            await asyncio.sleep(warning)
+        async with self.lock:
+            gone = idle()
+            level = self.config.replacement_level
+            for seat in gone:
+                await self.store.write(Store.update_seat(self.id, seat.seat, controller="bot", level=level))
+                seat.controller = "bot"
+                seat.level = level
+                log.info("table %s: seat %d (%s) did not move for %g s; a %s bot takes it", self.id, seat.seat,
+                         seat.player, total, level)
+                self.tell("idle-takeover", seat.seat, f"{seat.player} did not move within {total:g} s: a {level} "
+                          f"bot plays seat {seat.seat} until {seat.player} moves again", seconds=total,
+                          name=seat.player or "", seat=seat.seat, s=f"{total:g}", level=level)
+            if gone:
+                self.play.seat_changed()
+        if gone:
+            self.play.schedule()
+
     # ------------------------------------------------------------------ requests
     async def player_move(self, conn: Conn, move: str, version: int, msg_id: str | None) -> None:
         """A move sent by a seat's connection: checked, played, stored, acknowledged, broadcast."""
@@ -701,6 +831,10 @@ class Table:
                        phrase=Phrase("error.not-your-seat.spectator"))
             return
         async with self.lock:
+            seat = self.seats[conn.seat]
+            if (seat.kind == "person" and seat.controller == "bot" and conn in seat.conns
+                    and self.status == "playing"):
+                await self._take_back(seat)  # taken over while idle: acting takes the seat back
             if self.refuse_move(conn, msg_id) or not self.play.may_move(conn, version, msg_id):
                 pass
             elif conn.seat not in (to_act := self.state.to_act()):
@@ -839,7 +973,7 @@ class Table:
         self.tell("rematch", None, f"everyone wants a rematch: game {number} at this table begins", n=number)
         self.broadcast_state(None)
         self.start_grace_timers()
-        self.play.schedule()
+        self.schedule_bot()
 
     # ------------------------------------------------------------------ the path of a move
     async def apply(self, seat: int | None, move: str | None, *, conn: Conn | None = None, msg_id: str | None = None,
@@ -888,6 +1022,7 @@ class Table:
                 self.play.game_between()
         else:
             self.play.after_move()
+        self.arm_turn_clock()
         return outcome, reason
 
     async def _store(self, seat: int | None, events: Sequence[Event], back: Callable[[], None], conn: Conn | None,
@@ -971,19 +1106,25 @@ class Table:
             if s.grace is not None:
                 s.grace.cancel()
                 s.grace = None
+        self._stop_clock()
+        if self._deserted is not None:
+            self._deserted.cancel()
+            self._deserted = None
         self.play.finished()
         self.services.finished(self)
 
     # ------------------------------------------------------------------ life cycle
     def schedule_bot(self) -> None:
-        """Let the bots (and the clock) go on: at the start, after a restart, after a takeover (once the
-        game is dealt)."""
+        """Let the bots, the clock and the turn clock go on: at the start, after a restart, after a
+        takeover (once the game is dealt)."""
         if self.is_dealt:
             self.play.schedule()
+            self.arm_turn_clock()
 
     async def close(self) -> None:
         """Stop this table's tasks (server shutdown; everything is already stored)."""
-        tasks = [t for t in (*self.play.tasks(), *(s.grace for s in self.seats)) if t is not None]
+        tasks = [t for t in (*self.play.tasks(), *(s.grace for s in self.seats), self._clock, self._deserted)
+                 if t is not None]
         for t in tasks:
             t.cancel()
         for t in tasks:

@@ -82,7 +82,7 @@ class Manager:
         self.bots = bots
         self.tables: dict[str, Table] = {}
         self.moves_played = 0
-        self.services = Services(store, bots, config, self.finished, self._counted)
+        self.services = Services(store, bots, config, self.finished, self._counted, self.closed)
         self.started = time.time()
         self._sweeper: asyncio.Task[None] | None = None
         self._owners: dict[str, str] = {}  # table id → the client address that created it
@@ -178,6 +178,11 @@ class Manager:
 
     def _counted(self) -> None:
         self.moves_played += 1
+
+    def closed(self, table: Table) -> None:
+        """A table nobody played at was closed: it leaves memory, its bots are forgotten."""
+        self.bots.forget(table.id)
+        self.tables.pop(table.id, None)
 
     def finished(self, table: Table) -> None:
         """A game ended: its bots are forgotten; the table leaves memory when its last client goes."""

@@ -325,10 +325,19 @@ class TableEvent(_Msg):
     """What changed at a table."""
 
     kind: Literal["joined", "started", "connected", "disconnected", "takeover", "returned", "abandoned", "ready",
-                  "next-game", "rematch-yes", "rematch-no", "rematch"]
+                  "next-game", "rematch-yes", "rematch-no", "rematch", "turn-clock", "idle-takeover"]
     seat: int | None = None
     text: str
     words: Words | None = Field(default=None, description="``text`` as a catalogue key (event.KIND) and parameters.")
+    seconds: float | None = Field(default=None, description="turn-clock: seconds left to move; idle-takeover: the "
+                                  "turn time the seat let pass; abandoned: how long the table waited for a player.")
+
+    @model_serializer(mode="wrap")
+    def _leave_out_seconds(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out: dict[str, Any] = handler(self)  # events without a time stay exactly as they were
+        if out.get("seconds") is None:
+            out.pop("seconds", None)
+        return out
 
 
 # ====================================================================== server → client

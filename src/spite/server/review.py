@@ -11,10 +11,12 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import multiprocessing
+import os
 from collections import OrderedDict
 from typing import Any
 
 from spite.review import DEFAULT_BUDGET, review_record
+from spite.server.bots import _die_with_parent
 from spite.server.host import LobbyError
 
 __all__ = ["ReviewRefused", "ReviewRunner", "review_json"]
@@ -51,8 +53,10 @@ class ReviewRunner:
     def _executor(self) -> concurrent.futures.Executor:
         if self._pool is None:  # started on first use: most servers never review a game
             if self.workers >= 1:
+                # the review worker dies with the server, kill -9 included, as the bot workers do
                 self._pool = concurrent.futures.ProcessPoolExecutor(
-                    max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+                    max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=_die_with_parent,
+                    initargs=(os.getpid(),))
             else:
                 self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="spite-review")
         return self._pool

@@ -90,6 +90,8 @@ SERVER = SpitServer()
 class SpitPlay(TablePlay):
     """Spit or Speed at one table: the clock, the countdown and the reflex bots."""
 
+    turn_clock = False  # no turns: the game's own timers (the slowpoke rule, the time limit) keep it going
+
     def __init__(self, table: Table) -> None:
         super().__init__(table)
         self._t0: float | None = None

@@ -1,0 +1,130 @@
+"""The bot workers: shared fairly between tables, and gone when the server is (docs/protocol.md,
+"Limits")."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import Client, ServerProcess, ServerThread
+
+from spite.server import ServerConfig
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process runs (a zombie waiting for its parent to collect it does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` (read from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                parent = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(parent, []).append(int(entry))
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def test_an_easy_bot_answers_within_a_second_beside_twelve_expert_tables(tmp_path: Path) -> None:
+    """Twelve bots-only tables of expert bots (thinking up to a second a move, without pause) keep
+    both workers busy; a person playing an easy bot still gets each of its moves quickly."""
+    config = ServerConfig(db_url=f"sqlite:///{tmp_path / 'spite.db'}", bot_workers=2, bot_delay=0.0,
+                          write_burst=100, max_open_tables=100, rate=500, burst=1000, grace_seconds=600)
+    with ServerThread(config) as srv:
+        for _ in range(12):
+            r = httpx.post(srv.base + "/api/tables", timeout=10, json={
+                "preset": "classic", "name": "x", "join": False,
+                "seats": [{"kind": "bot", "level": "expert"}, {"kind": "bot", "level": "expert"}]})
+            assert r.status_code == 200, r.text
+        deadline = time.monotonic() + 60
+        while srv.manager.bots.decisions < 24 and time.monotonic() < deadline:
+            time.sleep(0.2)  # the workers have started (imports take seconds) and are busy with the experts
+        assert srv.manager.bots.waiting() >= 5, "the expert tables do not keep the workers busy"
+        rng = random.Random(7)
+        replies: list[float] = []
+        while len(replies) < 60:
+            r = httpx.post(srv.base + "/api/quickplay", timeout=10,
+                           json={"name": "ann", "level": "easy", "preset": "classic"})
+            assert r.status_code == 200, r.text
+            joined = r.json()
+            c = Client(srv.base, joined["table"]["id"])
+            msg: dict[str, Any] | None
+            try:
+                msg = c.hello(joined["token"])
+                last = now = time.monotonic()
+                while len(replies) < 60:
+                    if msg is None:
+                        msg = c.recv(30)
+                        now = time.monotonic()
+                    if msg["type"] == "gameOver":
+                        break
+                    if msg["type"] != "state" and msg["type"] != "welcome":
+                        msg = None
+                        continue
+                    if msg["type"] == "state" and msg["last"] and msg["last"]["byBot"]:
+                        replies.append(now - last)  # since our move (or the bot's move before) was told
+                    last = now
+                    if msg["legal"] and msg["stateVersion"] >= c.newest:
+                        c.send({"type": "move", "move": rng.choice(msg["legal"]), "stateVersion": msg["stateVersion"]})
+                    msg = None
+            finally:
+                c.close()
+        still_busy = srv.manager.bots.waiting()
+    replies.sort()
+    p99 = replies[int(0.99 * (len(replies) - 1))]
+    assert still_busy >= 5, "the expert tables stopped being busy while the easy bot was measured"
+    assert p99 < 1.0, f"the easy bot's replies took {[round(x, 2) for x in replies[-5:]]} s at the worst"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_bot_workers_end_with_a_killed_server(tmp_path: Path) -> None:
+    srv = ServerProcess(f"sqlite:///{tmp_path / 'spite.db'}", None, "--bot-workers", "2", "--bot-delay", "0")
+    srv.start()
+    below: set[int] = set()
+    try:
+        assert srv.proc is not None
+        for _ in range(3):  # bots-only tables: the workers start with the first job
+            httpx.post(srv.base + "/api/tables", timeout=10, json={
+                "preset": "short", "name": "x", "join": False,
+                "seats": [{"kind": "bot", "level": "medium"}, {"kind": "bot", "level": "medium"}]})
+        deadline = time.monotonic() + 30
+        below = _descendants(srv.proc.pid)
+        while len(below) < 3 and time.monotonic() < deadline:  # two workers and the resource tracker
+            time.sleep(0.2)
+            below = _descendants(srv.proc.pid)
+        assert len(below) >= 3, f"expected two bot workers and a resource tracker, found {sorted(below)}"
+        srv.kill9()
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in below) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = sorted(pid for pid in below if _alive(pid))
+    finally:
+        srv.stop()
+        for pid in below:  # the server's own workers, should the test fail
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+    assert not left, f"processes outlived the server: {left}"
