@@ -17,12 +17,7 @@ import { esc, morph, parseLegal } from "./html.js";
 import { openSeat, reopen, takeNotice } from "./seatpage.js";
 import { api, forgetSeat, loadLog, saveLog } from "./store.js";
 
-export const SPIT_GAMES = ["spit", "speed"];
-export const SPIT_LEVELS = ["beginner", "club", "expert"];
-export const SPIT_PRESETS = {
-  spit: ["spit", "spit-jokers", "three-piles", "slowpoke", "ace-bridge", "timed", "rounds"],
-  speed: ["speed"],
-};
+export { SPIT_GAMES, SPIT_LEVELS, SPIT_PRESETS } from "./games.js";
 
 const CENTER_KEYS = ["q", "w", "e"];
 const FLASH_MS = 900;
