@@ -9,12 +9,14 @@
 // an empty slot moves it there; Space calls spit; S slaps the smaller center pile after winning a
 // round (Q/W/E slap that one); Esc cancels. The mouse does the same: a card, then a center pile.
 
+import { planPlaceFlight, runPlaceFlights } from "./anim.js";
 import { main, setRerender, setStatus } from "./app.js";
 import { backSVG, cardSVG, rankOf, slotSVG } from "./cards.js";
 import { botName, t } from "./i18n.js";
 import { createTable } from "./lobby.js";
 import { esc, morph, parseLegal } from "./html.js";
 import { openSeat, reopen, takeNotice } from "./seatpage.js";
+import { bindSound, sound, soundHTML } from "./sound.js";
 import { api, forgetSeat, loadLog, saveLog } from "./store.js";
 
 export { SPIT_GAMES, SPIT_LEVELS, SPIT_PRESETS } from "./games.js";
@@ -77,6 +79,7 @@ export class SpitClient {
     this.started = true; // the countdown's end has been announced
     this.timer = null;
     this.nextExpiry = Infinity;
+    this.flights = []; // cards to fly after the next redraw (anim.js)
   }
 
   get game() {
@@ -194,6 +197,7 @@ export class SpitClient {
         if (msg.event?.text) this.pushLog({ text: msg.event.text, cls: "event" });
         break;
       case "gameOver":
+        if (!this.over && this.seat !== null && msg.result?.winner != null) sound(msg.result.winner === this.seat ? "win" : "loss");
         this.over = { result: msg.result, gameId: msg.gameId, recordUrl: msg.recordUrl };
         this.table = { ...this.table, status: "finished", gameId: msg.gameId };
         break;
@@ -251,15 +255,26 @@ export class SpitClient {
     }
     const slap = text.match(/^slap (C\d)$/);
     if (slap) {
+      sound("slap");
       this.flash(slap[1], "flash-slap");
       this.banner = { text: t("sp_slapped", { name: this.name(seat), pile: slap[1] }), cls: "b-slap", at: Date.now() };
       return;
     }
     const m = text.match(/^([TH]\w+)-([TC]\d)$/);
     if (!m) return;
+    this.flyMove(pre, m[1], m[2], text);
     if (m[1].startsWith("T")) this.flash(`${pre}${m[1]}`, cls);
     else this.flash(`${pre}H`, cls);
     this.flash(m[2].startsWith("C") ? m[2] : `${pre}${m[2]}`, cls);
+  }
+
+  /** A card of a move flies from its pile to where it lands (after the redraw), with a sound. */
+  flyMove(pre, src, target, text) {
+    const from = src.startsWith("T") ? `[data-place="${pre}${src}"]` : `.sp-side.${pre ? "opponent" : "me"} .sp-hand`;
+    const to = `[data-place="${target.startsWith("C") ? target : pre + target}"]`;
+    const plan = planPlaceFlight(main(), from, to, text);
+    if (plan) this.flights.push(plan);
+    sound("play");
   }
 
   onEvent(ev) {
@@ -275,6 +290,7 @@ export class SpitClient {
           if (c) this.flash(c, "flip");
         }
         this.banner = { text: t("sp_flip"), cls: "b-flip", at: Date.now() };
+        sound("flip");
         this.pushLog({ text: `${t("sp_flip_log")}: ${ev.text}`, cls: "ev-flip", t: ev.t });
         break;
       case "round-won":
@@ -659,7 +675,7 @@ export class SpitClient {
       }
       return `<li class="${e.cls || "event"}">${time}${esc(e.text)}</li>`;
     }).join("");
-    return `<aside class="side sp-log-side"><h3>${t("log")}</h3><ol class="log sp-log" id="sp-log">${items}</ol></aside>`;
+    return `<aside class="side sp-log-side"><div class="settings">${soundHTML()}</div><h3>${t("log")}</h3><ol class="log sp-log" id="sp-log">${items}</ol></aside>`;
   }
 
   overHTML() {
@@ -726,6 +742,7 @@ export class SpitClient {
       </div>${this.overHTML()}`);
     setStatus(this.over ? t("game_over") : `${gameName(this.game)} · ${this.name(this.me)} – ${this.name(this.opp)}`);
     this.keepVerdictOnScreen(root);
+    runPlaceFlights(this.flights.splice(0), root);
     const log = document.getElementById("sp-log");
     if (log && log.dataset.count !== this.logCount) {
       log.dataset.count = this.logCount;
@@ -770,6 +787,10 @@ export class SpitClient {
       }
     });
     once("#rematch", "click", () => this.rematch());
+    if (root.querySelector("#sound")?.spBound !== this) {
+      root.querySelector("#sound").spBound = this;
+      bindSound(root, () => this.render());
+    }
   }
 
   async rematch() {
