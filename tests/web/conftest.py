@@ -93,6 +93,10 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
+NO_PACE = "if (!localStorage.getItem('spite.pace')) localStorage.setItem('spite.pace', 'instant');"
+"""An init script: the page's pacing of the computer's moves (anim.js) off, for tests about other things."""
+
+
 class ConsoleWatch:
     """Every console error and uncaught exception of a page."""
 
@@ -107,6 +111,8 @@ class ConsoleWatch:
 def context(browser: Any) -> Iterator[Any]:
     ctx = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US")
     ctx.set_default_timeout(15_000)
+    # the computer's moves come at once unless a test sets the pace (tests/web/test_web_feel.py)
+    ctx.add_init_script(NO_PACE)
     try:
         yield ctx
     finally:

@@ -19,6 +19,7 @@ import sqlalchemy as sa
 from fastapi import Depends, FastAPI, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from starlette.middleware.gzip import GZipMiddleware
 
 from spite.errors import OptionsError, Phrase, SpiteError
 from spite.games import get_game, has_hook
@@ -101,6 +102,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                   description="Spite and Malice tables over WebSockets; see docs/protocol.md.")
     # bodies are capped before any route parses them (docs/protocol.md, "Limits")
     app.add_middleware(BodyLimit, max_bytes=config.max_body)
+    app.add_middleware(GZipMiddleware, minimum_size=1000)  # HTTP responses only: WebSockets pass through untouched
     writes = RateLimiter(config.write_rate, config.write_burst)  # REST writes, per client address
     messages = RateLimiter(config.rate, config.burst)  # WebSocket messages, per address over all its sockets
     sockets: dict[str, int] = {}  # open WebSockets per client address

@@ -3,13 +3,11 @@
 
 import { esc } from "./html.js";
 import { LANGS, getLang, setLang, t } from "./i18n.js";
-import { renderLobby } from "./lobby.js";
-import { openReplay } from "./replay.js";
-import { renderRules } from "./rules.js";
-import { SPIT_GAMES, openSpit } from "./spit.js";
-import { renderStats } from "./stats.js";
+import { SPIT_GAMES } from "./games.js";
 import { api } from "./store.js";
-import { openTable } from "./table.js";
+
+// Each screen is loaded when its route is opened (import()): a Spite and Malice table never
+// fetches the Spit screen, the rules texts, the statistics or the replay viewer.
 
 export const main = () => document.getElementById("main");
 
@@ -45,8 +43,8 @@ async function openAnyTable(id) {
   }
   if (SPIT_GAMES.includes(info.game)) {
     document.getElementById("nav-rules").href = "/rules/spit";
-    openSpit(info);
-  } else openTable(info);
+    (await import("./spit.js")).openSpit(info);
+  } else (await import("./table.js")).openTable(info);
 }
 
 function route() {
@@ -57,16 +55,16 @@ function route() {
     openAnyTable(m[1]);
   } else if ((m = path.match(/^\/replay\/(\d+)\/?$/))) {
     document.body.dataset.page = "replay";
-    openReplay(m[1]);
+    import("./replay.js").then((mod) => mod.openReplay(m[1]));
   } else if ((m = path.match(/^\/stats(?:\/([^/]+))?\/?$/))) {
     document.body.dataset.page = "stats";
-    renderStats(m[1]);
+    import("./stats.js").then((mod) => mod.renderStats(m[1]));
   } else if ((m = path.match(/^\/rules(?:\/([a-z-]+))?\/?$/))) {
     document.body.dataset.page = "rules";
-    renderRules(m[1] || "spite-malice");
+    import("./rules.js").then((mod) => mod.renderRules(m[1] || "spite-malice"));
   } else {
     document.body.dataset.page = "lobby";
-    renderLobby();
+    import("./lobby.js").then((mod) => mod.renderLobby());
   }
 }
 

@@ -1,5 +1,6 @@
 // Card tokens (records.md §1: "7H", "10S", "QD", "X", Skip-Bo "1".."12") and their SVG faces.
 import { esc } from "./html.js";
+import { t } from "./i18n.js";
 
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RANK_VALUE = { A: 1, J: 11, Q: 12, K: 13, X: 14 };
@@ -33,6 +34,17 @@ export function valueName(value, skipbo) {
   return { 1: "A", 11: "J", 12: "Q", 13: "K" }[value] ?? String(value);
 }
 
+/** A card as people say it, in the page's language: "Queen of hearts" / "Dame ♥", "7 of spades",
+ * "Joker"; a Skip-Bo card is its number. The accessible name of the card's picture. */
+export function cardName(card) {
+  if (card === "X") return t("card_joker");
+  const suit = suitOf(card);
+  const rank = rankOf(card);
+  if (!suit) return rank;
+  const word = ["A", "J", "Q", "K"].includes(rank) ? t(`rank_${rank}`) : rank;
+  return t("card_name", { rank: word, suit: t(`suit_${suit}`), sym: SUIT_SYMBOL[suit] });
+}
+
 /** An SVG card face (a string), 60×84 user units, scaled by CSS. */
 export function cardSVG(card) {
   const suit = suitOf(card);
@@ -53,7 +65,7 @@ export function cardSVG(card) {
     color = n <= 4 ? "#1565c0" : n <= 8 ? "#2e7d32" : "#c62828";
     center = `<text x="30" y="55" font-size="28" font-weight="700" text-anchor="middle" fill="${color}">${esc(rank)}</text>`;
   }
-  return `<svg viewBox="0 0 60 84" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${esc(card)}">` +
+  return `<svg viewBox="0 0 60 84" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${esc(cardName(card))}">` +
     `<rect x="1" y="1" width="58" height="82" rx="6" fill="#fffdf7" stroke="#555" stroke-width="1.2"/>` +
     `<text x="5" y="17" font-size="15" font-weight="700" fill="${color}">${corner}</text>` +
     `<text x="55" y="79" font-size="15" font-weight="700" fill="${color}" text-anchor="end">${card === "X" ? "X" : esc(rank)}</text>` +
@@ -62,7 +74,7 @@ export function cardSVG(card) {
 
 /** The back of a card. */
 export function backSVG() {
-  return `<svg viewBox="0 0 60 84" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="card back">` +
+  return `<svg viewBox="0 0 60 84" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${esc(t("card_back"))}">` +
     `<defs><pattern id="bk" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">` +
     `<rect width="8" height="8" fill="#23489c"/><rect width="4" height="8" fill="#2f5bbf"/></pattern></defs>` +
     `<rect x="1" y="1" width="58" height="82" rx="6" fill="url(#bk)" stroke="#1a1a40" stroke-width="1.2"/>` +
@@ -71,7 +83,7 @@ export function backSVG() {
 
 /** An empty slot. */
 export function slotSVG(label = "") {
-  return `<svg viewBox="0 0 60 84" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="empty">` +
+  return `<svg viewBox="0 0 60 84" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${esc(label || t("empty"))}">` +
     `<rect x="1.5" y="1.5" width="57" height="81" rx="6" fill="none" stroke="#9fb7a6" stroke-width="1.5" stroke-dasharray="4 3"/>` +
     `<text x="30" y="48" font-size="13" text-anchor="middle" fill="#cfe3d4">${esc(label)}</text></svg>`;
 }

@@ -4,7 +4,7 @@
 import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
 import { botName, hasText, presetName, t } from "./i18n.js";
-import { SPIT_GAMES, SPIT_LEVELS, SPIT_PRESETS } from "./spit.js";
+import { SPIT_GAMES, SPIT_LEVELS, SPIT_PRESETS } from "./games.js";
 import { api, getName, saveSeat, setName } from "./store.js";
 
 export const PRESETS = ["classic", "cat-and-mouse", "match", "skip-bo", "short", "kings-only", "no-blocking",

@@ -9,6 +9,7 @@
 // an empty slot moves it there; Space calls spit; S slaps the smaller center pile after winning a
 // round (Q/W/E slap that one); Esc cancels. The mouse does the same: a card, then a center pile.
 
+import { planPlaceFlight, runPlaceFlights } from "./anim.js";
 import { main, setRerender, setStatus } from "./app.js";
 import { backSVG, cardSVG, rankOf, slotSVG } from "./cards.js";
 import { botName, cardName, presetName, t, word } from "./i18n.js";
@@ -17,14 +18,10 @@ import { bindFair, checkReveal, fairHTML, newNonce } from "./fair.js";
 import { rematchHTML, rematchText, seriesHTML } from "./rematch.js";
 import { esc, morph, parseLegal } from "./html.js";
 import { openSeat, reopen, takeNotice } from "./seatpage.js";
+import { bindSound, sound, soundHTML } from "./sound.js";
 import { api, forgetSeat, loadLog, saveLog } from "./store.js";
 
-export const SPIT_GAMES = ["spit", "speed"];
-export const SPIT_LEVELS = ["beginner", "club", "expert"];
-export const SPIT_PRESETS = {
-  spit: ["spit", "spit-jokers", "three-piles", "slowpoke", "ace-bridge", "timed", "rounds"],
-  speed: ["speed"],
-};
+export { SPIT_GAMES, SPIT_LEVELS, SPIT_PRESETS } from "./games.js";
 
 const CENTER_KEYS = ["q", "w", "e"];
 const FLASH_MS = 900;
@@ -97,6 +94,7 @@ export class SpitClient {
     this.fair = null; // the server's FairInfo: the deal fingerprint (docs/fairness.md)
     this.fairVerified = undefined;
     this.nonce = newNonce(); // this page's random part of the deal, sent with hello
+    this.flights = []; // cards to fly after the next redraw (anim.js)
   }
 
   /** Take the ``fair`` field of a message; once the secret is revealed, check it here. */
@@ -243,6 +241,7 @@ export class SpitClient {
         break;
       }
       case "gameOver":
+        if (!this.over && this.seat !== null && msg.result?.winner != null) sound(msg.result.winner === this.seat ? "win" : "loss");
         this.over = { result: msg.result, gameId: msg.gameId, recordUrl: msg.recordUrl };
         this.table = { ...this.table, status: "finished", gameId: msg.gameId, series: msg.series ?? this.table.series };
         this.rematchAsk = msg.rematch ?? null;
@@ -305,15 +304,26 @@ export class SpitClient {
     }
     const slap = text.match(/^slap (C\d)$/);
     if (slap) {
+      sound("slap");
       this.flash(slap[1], "flash-slap");
       this.banner = { text: t("sp_slapped", { name: this.name(seat), pile: slap[1] }), cls: "b-slap", at: Date.now() };
       return;
     }
     const m = text.match(/^([TH]\w+)-([TC]\d)$/);
     if (!m) return;
+    this.flyMove(pre, m[1], m[2], text);
     if (m[1].startsWith("T")) this.flash(`${pre}${m[1]}`, cls);
     else this.flash(`${pre}H`, cls);
     this.flash(m[2].startsWith("C") ? m[2] : `${pre}${m[2]}`, cls);
+  }
+
+  /** A card of a move flies from its pile to where it lands (after the redraw), with a sound. */
+  flyMove(pre, src, target, text) {
+    const from = src.startsWith("T") ? `[data-place="${pre}${src}"]` : `.sp-side.${pre ? "opponent" : "me"} .sp-hand`;
+    const to = `[data-place="${target.startsWith("C") ? target : pre + target}"]`;
+    const plan = planPlaceFlight(main(), from, to, text);
+    if (plan) this.flights.push(plan);
+    sound("play");
   }
 
   onEvent(ev) {
@@ -329,6 +339,7 @@ export class SpitClient {
           if (c) this.flash(c, "flip");
         }
         this.banner = { text: t("sp_flip"), cls: "b-flip", at: Date.now() };
+        sound("flip");
         this.pushLog({ text: `${t("sp_flip_log")}: ${flipText(ev.text)}`, cls: "ev-flip", t: ev.t });
         break;
       case "round-won":
@@ -713,7 +724,7 @@ export class SpitClient {
       }
       return `<li class="${e.cls || "event"}">${time}${esc(e.text)}</li>`;
     }).join("");
-    return `<aside class="side sp-log-side"><h3>${t("log")}</h3><ol class="log sp-log" id="sp-log">${items}</ol></aside>`;
+    return `<aside class="side sp-log-side"><div class="settings">${soundHTML()}</div><h3>${t("log")}</h3><ol class="log sp-log" id="sp-log">${items}</ol></aside>`;
   }
 
   overHTML() {
@@ -783,6 +794,7 @@ export class SpitClient {
       </div>${this.overHTML()}`);
     setStatus(this.over ? t("game_over") : `${gameName(this.game)} · ${this.name(this.me)} – ${this.name(this.opp)}`);
     this.keepVerdictOnScreen(root);
+    runPlaceFlights(this.flights.splice(0), root);
     const log = document.getElementById("sp-log");
     if (log && log.dataset.count !== this.logCount) {
       log.dataset.count = this.logCount;
@@ -829,6 +841,10 @@ export class SpitClient {
     once("#rematch", "click", () => this.answerRematch(true));
     once("#rematch-no", "click", () => this.answerRematch(false));
     bindFair(root);
+    if (root.querySelector("#sound")?.spBound !== this) {
+      root.querySelector("#sound").spBound = this;
+      bindSound(root, () => this.render());
+    }
   }
 
   /** Answer the rematch question: yes (a new game here once everyone said yes) or no. */

@@ -6,14 +6,16 @@
 // next game. After the table's last game every seated person is asked for a rematch at this same
 // link (``rematch``); the series score of the games played here heads the table.
 
+import { Pacer, bindPace, describeMove, keepLanding, paceHTML, planFlights, runFlights } from "./anim.js";
 import { main, setRerender, setStatus } from "./app.js";
-import { backSVG, cardSVG, handToken, rankValue, slotSVG, valueName } from "./cards.js";
+import { backSVG, cardName, cardSVG, handToken, rankValue, slotSVG, valueName } from "./cards.js";
 import { botName, presetName, t, word, words } from "./i18n.js";
 import { LEVELS, createTable, quickPlay } from "./lobby.js";
 import { bindFair, checkReveal, fairHTML, newNonce } from "./fair.js";
 import { rematchHTML, rematchText, seriesHTML } from "./rematch.js";
 import { esc, parseLegal } from "./html.js";
 import { openSeat, reopen, takeNotice } from "./seatpage.js";
+import { bindSound, sound, soundHTML } from "./sound.js";
 import { api, forgetSeat, loadLog, saveLog } from "./store.js";
 
 /** Open the page of table ``info`` (TableInfo): play with a stored token, join a free seat, or watch. */
@@ -48,6 +50,11 @@ export class TableClient {
     this.fairVerified = undefined;
     this.nonce = newNonce(); // this page's random part of the deal, sent with hello
     this.rematchAsk = null; // the server's RematchInfo after the table's last game
+    // moving cards, sounds, the turn in the tab title, the game-over view (anim.js, sound.js)
+    this.pacer = new Pacer((msg, skipping) => this.onMessage(msg, skipping), () => this.seat);
+    this.flights = null;
+    this.wasMyTurn = false;
+    this.overClosed = false;
   }
 
   /** Take the ``fair`` field of a message; once the secret is revealed, check it here. */
@@ -73,7 +80,7 @@ export class TableClient {
     ws.addEventListener("open", () => {
       ws.send(JSON.stringify(this.token ? { type: "hello", token: this.token, nonce: this.nonce } : { type: "hello", spectate: true }));
     });
-    ws.addEventListener("message", (ev) => this.onMessage(JSON.parse(ev.data)));
+    ws.addEventListener("message", (ev) => this.pacer.push(JSON.parse(ev.data)));
     ws.addEventListener("close", () => {
       // also after the last game: the rematch question is answered over this connection
       if (this.ws !== ws || this.closedByUs) return;
@@ -86,7 +93,14 @@ export class TableClient {
     setRerender(() => this.render());
     if (!this.keysBound) {
       this.keysBound = true;
-      document.addEventListener("keydown", (ev) => this.onKey(ev));
+      document.addEventListener("keydown", (ev) => {
+        this.viaKeys = true;
+        this.onKey(ev);
+      });
+      // a keyboard player's focus survives redraws; a mouse player's is left alone
+      document.addEventListener("pointerdown", () => {
+        this.viaKeys = false;
+      }, { capture: true });
     }
   }
 
@@ -94,7 +108,18 @@ export class TableClient {
    * P pass, Esc cancel. A source first, then a target. */
   onKey(ev) {
     if (ev.target.closest?.("input, select, textarea") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    if (ev.key === "Escape" && this.over && !this.overClosed) {
+      ev.preventDefault();
+      this.closeOver(true);
+      return;
+    }
     if (!this.myTurn()) return;
+    // Enter or Space on a focused card or pile (Tab moves between them) is a click on it
+    if ((ev.key === "Enter" || ev.key === " ") && ev.target.closest?.(".board [data-source], .board [data-target]")) {
+      ev.preventDefault();
+      this.onClick(ev);
+      return;
+    }
     const key = ev.key.toLowerCase();
     if ((key === "h" || key === "?") && !this.prefix) {
       ev.preventDefault();
@@ -168,7 +193,7 @@ export class TableClient {
     return Boolean(this.match && !this.match.over);
   }
 
-  onMessage(msg) {
+  onMessage(msg, skipping = false) {
     this.setFair(msg.fair);
     switch (msg.type) {
       case "welcome":
@@ -179,19 +204,23 @@ export class TableClient {
         this.setPosition(msg);
         if (msg.view.finished) this.over = { result: msg.view.result };
         else this.over = null; // back after a match's next game began
+        this.startedAt = this.startedAt || this.firstSeen();
         break;
       case "state": {
         if (msg.stateVersion > this.version + 1 && this.version >= 0) this.send({ type: "sync" });
         if (msg.last && msg.stateVersion > this.version) {
           this.pushLog({ seat: msg.last.seat, move: msg.last.move, v: msg.stateVersion, undone: Boolean(msg.last.undone) });
-          this.flash = msg.last.seat !== this.seat && !msg.last.undone
-            ? { seat: msg.last.seat, move: msg.last.move, at: Date.now() } : null;
+          // another player's last move stays marked until their next one
+          if (msg.last.seat !== this.seat && !msg.last.undone) this.flash = { seat: msg.last.seat, move: msg.last.move };
+          this.motion(msg, skipping);
         }
         if (this.over && !msg.view.finished && msg.stateVersion > this.version) {
           // a match's next game: the summary goes, the new deal comes
           this.over = null;
           this.readySent = false;
           this.flash = null;
+          this.overClosed = false;
+          this.startedAt = Date.now();
         }
         this.setPosition(msg);
         this.message = "";
@@ -224,6 +253,7 @@ export class TableClient {
           series: msg.series ?? this.table.series };
         this.rematchAsk = msg.rematch ?? null;
         this.hint = null;
+        this.gameOver(msg, skipping);
         break;
       case "rematch":
         this.rematchAsk = msg.rematch;
@@ -250,6 +280,39 @@ export class TableClient {
     this.render();
   }
 
+  /** Flights and sounds of a new position (anim.js, sound.js), planned before it is drawn; none
+   * while the table skips ahead. */
+  motion(msg, skipping) {
+    if (skipping || !this.view) return;
+    this.flights = planFlights(main(), this.view, msg);
+    const { kind, completed } = describeMove(this.view, msg);
+    if (kind === "play" || kind === "discard") sound(kind);
+    if (completed) sound("complete");
+  }
+
+  /** The game ended: win or loss sounds, the time it took, the exact move count from its record. */
+  gameOver(msg, skipping) {
+    this.overClosed = false;
+    this.over.seconds = this.startedAt ? Math.round((Date.now() - this.startedAt) / 1000) : null;
+    const w = msg.result?.winner;
+    if (!skipping && this.seat !== null && w !== undefined && w !== null) sound(w === this.seat ? "win" : "loss");
+    if (msg.recordUrl) {
+      const over = this.over;
+      api("GET", msg.recordUrl).then((rec) => {
+        over.moves = (rec.moves || []).filter((m) => typeof m === "string").length;
+        if (this.over === over) this.render();
+      }).catch(() => {});
+    }
+  }
+
+  /** Close (``closed``) or open the game-over view again: the final board stays to be looked at. */
+  closeOver(closed) {
+    this.overClosed = closed;
+    this.render();
+    const el = document.getElementById(closed ? "show-over" : "close-over");
+    if (el) el.focus();
+  }
+
   pushLog(entry) {
     this.log.push(entry);
     this.logCount += 1;
@@ -267,6 +330,15 @@ export class TableClient {
       seen = saved.version;
     }
     if (version > seen) this.pushLog({ earlier: version - seen });
+  }
+
+  /** When this browser first saw the table's game (kept over reloads): the game-over view's time. */
+  firstSeen() {
+    const key = `spite.seen.${this.table.id}`;
+    const saved = Number(localStorage.getItem(key));
+    if (saved > 0) return saved;
+    localStorage.setItem(key, String(Date.now()));
+    return Date.now();
   }
 
   myTurn() {
@@ -338,13 +410,27 @@ export class TableClient {
     const playable = this.myTurn() && this.moves.has(source);
     const sel = this.selected && this.selected.source === source;
     const hinted = this.hintParts()[0] === source;
-    return `data-source="${source}"${playable ? ` data-playable="1" draggable="true" data-targets="${[...this.moves.get(source)].join(" ")}"` : ""}${sel ? ' data-selected="1"' : ""}${hinted ? ' data-hint="source"' : ""}`;
+    return `data-source="${source}"${playable ? ` data-playable="1" draggable="true" data-targets="${[...this.moves.get(source)].join(" ")}"` : ""}${sel ? ' data-selected="1"' : ""}${hinted ? ' data-hint="source"' : ""}` +
+      (playable ? ` ${this.focusable(source, sel)}` : "");
   }
 
   targetAttrs(target) {
     const legal = this.selected && this.moves.get(this.selected.source)?.has(target);
     const hinted = this.hintParts()[1] === target;
-    return `data-target="${target}"${legal ? ' data-legal="1"' : ""}${hinted ? ' data-hint="target"' : ""}`;
+    return `data-target="${target}"${legal ? ' data-legal="1"' : ""}${hinted ? ' data-hint="target"' : ""}` +
+      (legal && !target.startsWith("D") ? ` ${this.focusable(target)}` : "");
+  }
+
+  /** A card or pile the keyboard reaches (Tab, then Enter or Space), named by what lies on it. */
+  focusable(place, pressed = null) {
+    const me = this.view.players[this.seat];
+    const top = (cards) => (cards.length ? cardName(cards[cards.length - 1]) : t("empty"));
+    let label = place;
+    const i = Number(place.slice(1));
+    if (place === "S") label = t("place_stock", { card: top(me.stock_top || []), n: me.stock });
+    else if (place.startsWith("D")) label = t("place_discard", { i, card: top(me.discards[i - 1] || []) });
+    else if (place.startsWith("B")) label = t("place_build", { i, card: top(this.view.builds[i - 1]?.top ? [this.view.builds[i - 1].top] : []) });
+    return `tabindex="0" role="button" aria-label="${esc(label)}"${pressed !== null ? ` aria-pressed="${Boolean(pressed)}"` : ""}`;
   }
 
   playerHTML(s, mine) {
@@ -361,7 +447,12 @@ export class TableClient {
     const discards = p.discards.map((pile, i) => {
       const name = `D${i + 1}`;
       let attrs = `data-pile="discard" data-seat="${s}" data-index="${i + 1}"`;
-      if (mine) attrs += ` ${this.targetAttrs(name)}` + (pile.length ? ` ${this.sourceAttrs(name)}` : "");
+      if (mine) {
+        const src = pile.length ? this.sourceAttrs(name) : "";
+        let tgt = this.targetAttrs(name);
+        if (tgt.includes('data-legal="1"') && !src.includes("tabindex")) tgt += ` ${this.focusable(name)}`;
+        attrs += ` ${tgt}` + (src ? ` ${src}` : "");
+      }
       const flash = flashMove.startsWith(`${name}-`) || flashMove.endsWith(`-${name}`);
       return this.pileHTML(pile, { attrs, fan: true, label: name, cls: `discard${flash ? " flash" : ""}` });
     }).join("");
@@ -373,7 +464,8 @@ export class TableClient {
         const src = handToken(c);
         const playable = mine && this.myTurn() && this.moves.has(src);
         const sel = this.selected && this.selected.source === src && this.selected.index === i;
-        return `<div class="card hand-card" data-card="${esc(c)}" data-index="${i}"${mine ? ` data-source="${src}"` : ""}` +
+        const keys = playable ? ` tabindex="0" role="button" aria-pressed="${Boolean(sel)}" aria-label="${esc(t("place_hand", { i: i + 1, card: cardName(c) }))}"` : "";
+        return `<div class="card hand-card" data-card="${esc(c)}" data-index="${i}"${mine ? ` data-source="${src}"` : ""}${keys}` +
           `${playable ? ` data-playable="1" draggable="true" data-targets="${[...this.moves.get(src)].join(" ")}"` : ""}` +
           `${sel ? ' data-selected="1"' : ""}${i === hintAt ? ' data-hint="source"' : ""}>${cardSVG(c)}</div>`;
       }).join("");
@@ -442,11 +534,23 @@ export class TableClient {
         ? `<li data-seat="${e.seat}" class="undone">${n}<span class="who">${esc(this.name(e.seat))}</span> ${esc(t("undid"))} <code>${esc(e.move)}</code></li>`
         : `<li data-seat="${e.seat}">${n}<span class="who">${esc(this.name(e.seat))}</span> <code>${esc(e.move)}</code></li>`;
     }).join("");
-    return `<aside class="side"><h3>${t("log")}</h3><ol class="log numbered" id="log">${items}</ol></aside>`;
+    return `<aside class="side"><div class="settings">${paceHTML()} ${soundHTML()}</div>` +
+      `<h3>${t("log")}</h3><ol class="log numbered" id="log">${items}</ol></aside>`;
+  }
+
+  /** The game-over view's short summary: stock left per seat, moves and time (when known). */
+  summaryHTML() {
+    const parts = [];
+    if (this.over.moves != null) parts.push(t("st_moves", { n: this.over.moves }));
+    if (this.over.seconds != null) {
+      const sec = this.over.seconds;
+      parts.push(`${Math.floor(sec / 60)}:${String(sec % 60).padStart(2, "0")}`);
+    }
+    return parts.length ? `<p class="summary" id="over-summary">${esc(parts.join(" · "))}</p>` : "";
   }
 
   overHTML() {
-    if (!this.over) return "";
+    if (!this.over || this.overClosed) return "";
     const r = this.over.result || {};
     let head;
     if (r.winner !== undefined && r.winner !== null) head = t("wins", { name: this.name(r.winner) });
@@ -455,8 +559,10 @@ export class TableClient {
     const reason = r.reason ? t(`reason_${r.reason}`) : "";
     const pts = r.points ? ` · ${t("points", { n: r.points })}` : "";
     const lefts = this.view.players.map((p, s) => `<li>${esc(t("stock_left", { name: this.name(s), n: p.stock }))}</li>`).join("");
-    const rec = this.over.recordUrl ? `<a href="${esc(this.over.recordUrl)}">${t("record")}</a>` : "";
-    const review = this.over.gameId != null ? `<a href="/replay/${esc(this.over.gameId)}?review=1" id="review-link">${t("rv_review")}</a>` : "";
+    const gameId = this.over.gameId ?? this.table.gameId;
+    const replay = gameId != null ? `<a href="/replay/${esc(gameId)}" id="replay-link">${t("replay")}</a> · ` : "";
+    const rec = this.over.recordUrl ? `${replay}<a href="${esc(this.over.recordUrl)}">${t("record")}</a>` : replay.slice(0, -3);
+    const review = gameId != null ? `<a href="/replay/${esc(gameId)}?review=1" id="review-link">${t("rv_review")}</a>` : "";
     const goesOn = this.matchGoesOn();
     let matchPart = "";
     if (this.match) {
@@ -474,8 +580,10 @@ export class TableClient {
       matchPart = `<div class="match-summary">${this.matchScoreHTML("match-final")}${line}</div>`;
     }
     return `<div class="overlay" id="game-over" data-winner="${r.winner ?? ""}" data-match="${this.match ? (this.match.over ? "over" : "on") : ""}">
-      <div class="dialog"><h2>${t("game_over")}</h2><p class="result">${esc(head)}</p><p>${esc(reason)}${esc(pts)}</p>
-      <ul>${lefts}</ul>${matchPart}${seriesHTML(this.table, (s) => this.name(s))}
+      <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="over-title">
+      <button type="button" class="small close" id="close-over" title="Esc">${t("over_close")} ✕</button>
+      <h2 id="over-title">${t("game_over")}</h2><p class="result">${esc(head)}</p><p>${esc(reason)}${esc(pts)}</p>
+      <ul aria-label="${esc(t("over_stock"))}">${lefts}</ul>${this.summaryHTML()}${matchPart}${seriesHTML(this.table, (s) => this.name(s))}
       ${goesOn ? "" : rematchHTML(this.rematchAsk, this.seat, (s) => this.name(s), this.table)}
       <p>${[rec, review].filter(Boolean).join(" · ")} · <a href="/">${t("back_lobby")}</a></p>
       <p class="error" role="alert"></p></div></div>`;
@@ -540,7 +648,7 @@ export class TableClient {
 
   render() {
     if (!this.view) return;
-    if (this.flash && Date.now() - this.flash.at > 1500) this.flash = null;
+    const focused = this.focusKey();
     const me = this.seat ?? 0;
     const n = this.view.players.length;
     const others = [];
@@ -560,7 +668,7 @@ export class TableClient {
           <div class="opponents">${others.map((s) => this.playerHTML(s, false)).join("")}</div>
           ${this.buildsHTML()}
           ${this.playerHTML(me, this.seat !== null)}
-          <div class="actions">${passBtn}${this.helpHTML()}<span class="message" role="alert">${esc(this.message)}</span></div>
+          <div class="actions">${passBtn}${this.helpHTML()}${this.over && this.overClosed ? `<button type="button" class="primary" id="show-over">${t("over_show")}</button>` : ""}<span class="message" role="alert">${esc(this.message)}</span></div>
         </div>
         ${this.logHTML()}
       </div>${this.overHTML()}`;
@@ -568,6 +676,36 @@ export class TableClient {
     const log = document.getElementById("log");
     if (log) log.scrollTop = log.scrollHeight;
     this.bind(root);
+    this.afterRender(root, focused);
+  }
+
+  /** What has focus on the board (a selector to find it again after a redraw), or null. */
+  focusKey() {
+    const el = document.activeElement;
+    if (!el || el === document.body) return this.viaKeys ? this.lastFocus : null;
+    if (!main().contains(el)) return null;
+    if (el.id) return `#${el.id}`;
+    if (el.classList.contains("hand-card")) return `.me .hand-card[data-index="${el.dataset.index}"]`;
+    if (el.dataset.source) return `.me [data-source="${el.dataset.source}"]`;
+    if (el.dataset.target) return `[data-target="${el.dataset.target}"]`;
+    return null;
+  }
+
+  /** After a redraw: the flights and the landing cards (anim.js), the tab title, the turn's sound,
+   * and the keyboard focus where it was (or on the first playable card, or the game-over view). */
+  afterRender(root, focused) {
+    runFlights(this.flights, root);
+    this.flights = null;
+    keepLanding(root);
+    const mine = this.seat !== null && !this.over && this.table.status === "playing" && this.view.to_move === this.seat;
+    document.title = mine ? t("tab_your_turn") : t("title");
+    if (mine && !this.wasMyTurn && this.version > 0) sound("turn");
+    this.wasMyTurn = mine;
+    if (focused) this.lastFocus = focused;
+    const again = focused && root.querySelector(focused);
+    if (again && (again.tabIndex >= 0 || again.tagName === "BUTTON")) again.focus();
+    else if (this.over && !this.overClosed) root.querySelector("#close-over")?.focus({ preventScroll: true });
+    else if (focused && this.myTurn()) root.querySelector('.me [data-playable="1"]')?.focus();
   }
 
   bind(root) {
@@ -588,6 +726,10 @@ export class TableClient {
     root.querySelector("#hint")?.addEventListener("click", () => this.askHint());
     root.querySelector("#undo")?.addEventListener("click", () => this.undo());
     root.querySelector("#next-game")?.addEventListener("click", () => this.nextGame());
+    root.querySelector("#close-over")?.addEventListener("click", () => this.closeOver(true));
+    root.querySelector("#show-over")?.addEventListener("click", () => this.closeOver(false));
+    bindPace(root);
+    bindSound(root, () => this.render());
     const board = root.querySelector(".board");
     if (!board) return;
     board.addEventListener("click", (ev) => this.onClick(ev));

@@ -1,0 +1,259 @@
+"""The table's feel in Chromium: cards fly from where they were to where they land (and input during
+a flight is applied at once), reduced motion turns that off, the computer's moves come at the pace
+the player picked, sounds follow a toggle that is remembered, the tab title says when it is your
+turn, and the game-over view can be closed to look at the board.
+
+Every test plays only through the page; times are floors the page keeps (the pace), never a
+measure of how fast the machine is."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import statistics
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from conftest import ConsoleWatch, WebServer
+from test_web_page import GAME_TIMEOUT, play_one_move, start_quick_game, wait_for_turn
+
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
+SIZES = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+
+# every sound the page makes goes through an oscillator or a buffer source: count their starts
+COUNT_SOUNDS = """
+window.__sounds = 0;
+for (const name of ["createOscillator", "createBufferSource"]) {
+  const make = AudioContext.prototype[name];
+  AudioContext.prototype[name] = function (...args) { window.__sounds += 1; return make.apply(this, args); };
+}
+"""
+
+
+@contextmanager
+def table_page(browser: Any, *, viewport: dict[str, int] = DESKTOP, locale: str = "en-US", pace: str = "instant",
+               reduced: bool = False, init: str = "") -> Iterator[Any]:
+    ctx = browser.new_context(viewport=viewport, locale=locale, reduced_motion="reduce" if reduced else "no-preference")
+    ctx.set_default_timeout(20_000)
+    ctx.add_init_script(f"if (!localStorage.getItem('spite.pace')) localStorage.setItem('spite.pace', '{pace}');"
+                        + init)
+    try:
+        page = ctx.new_page()
+        watch = ConsoleWatch(page)
+        yield page
+        assert watch.errors == [], watch.errors
+    finally:
+        ctx.close()
+
+
+def flights(page: Any) -> int:
+    return int(page.evaluate("Number(document.documentElement.dataset.flights || 0)"))
+
+
+# One move made the moment a card starts flying (while its animation runs) in the seat's turn: the
+# page's own clicks on what it marks playable. ``window.__during`` then says how many flights were
+# running at the time, the version before and the move; the caller waits for the version to move on.
+MOVE_DURING_FLIGHT = """
+() => { window.__during = null; const resolve = (r) => { window.__during = r; };
+  const onFlight = () => queueMicrotask(() => {
+    const table = document.querySelector('.table');
+    if (table.dataset.myTurn !== '1') return;  // the bot's flights: wait for the seat's turn
+    const running = document.getAnimations().filter((a) => a.playState === 'running'
+      && a.effect && a.effect.target && a.effect.target.closest && a.effect.target.closest('#anim-layer')).length;
+    const before = Number(table.dataset.version);
+    const src = document.querySelector('.me [data-playable="1"]');
+    if (!src) return;
+    src.click();
+    const target = document.querySelector('[data-legal="1"]');
+    if (!target) return;
+    document.removeEventListener('spite:flight', onFlight);
+    target.click();
+    resolve({running, before, move: src.dataset.source + '-' + target.dataset.target});
+  });
+  document.addEventListener('spite:flight', onFlight);
+}
+"""
+
+
+@SIZES
+def test_a_played_card_flies_to_its_target_and_input_during_the_flight_is_applied(
+        web_server: WebServer, browser: Any, viewport: dict[str, int]) -> None:
+    with table_page(browser, viewport=viewport) as page:
+        start_quick_game(page, web_server, name="Fly", stock=8, level="easy")
+        assert wait_for_turn(page)
+        before = flights(page)
+        page.evaluate("() => { window.__seen = []; document.addEventListener('spite:flight', (e) => "
+                      "window.__seen.push([e.detail.move, document.querySelector('#anim-layer .flying') !== null])); }")
+        page.evaluate(MOVE_DURING_FLIGHT)
+        move = play_one_move(page)  # its flight (or the bot's answer's) triggers the second move
+        assert flights(page) > before
+        page.wait_for_function("window.__during !== null")
+        seen = page.evaluate("window.__seen")
+        assert [move, True] in seen, seen   # the card moved by this page flew, a copy in the layer
+        result = page.evaluate("window.__during")
+        assert result["running"] >= 1, "the second move was made while a flight ran"
+        page.wait_for_function(f"() => Number(document.querySelector('.table').dataset.version) > {result['before']}"
+                               " || document.querySelector('.table').dataset.over === '1'")
+        log = page.locator("#log li code").all_inner_texts()
+        assert result["move"] in log, (result, log)
+
+
+def test_reduced_motion_turns_the_flights_off(web_server: WebServer, browser: Any) -> None:
+    with table_page(browser, reduced=True) as page:
+        start_quick_game(page, web_server, name="Still", stock=6, level="easy")
+        for _ in range(3):
+            if not wait_for_turn(page):
+                break
+            play_one_move(page)
+        wait_for_turn(page)
+        assert page.locator("#log li code").count() >= 3   # moves were made and shown
+        assert flights(page) == 0
+        assert page.locator("#anim-layer .flying").count() == 0
+
+
+# every position shown: when (page time) and who moved last, from the log's last entry
+RECORD_SHOWN = """
+() => {
+  window.__shown = [];
+  let last = '';
+  new MutationObserver(() => {
+    const li = document.querySelector('#log li:last-child');
+    const key = li ? li.textContent : '';
+    if (li && key !== last) { last = key; window.__shown.push([performance.now(), li.dataset.seat ?? '']); }
+  }).observe(document.getElementById('main'), {childList: true, subtree: true});
+}
+"""
+
+
+def bot_gaps(page: Any, web_server: WebServer, pace: str) -> list[float]:
+    """The time from a shown move to the bot's next shown move, over a few of its turns."""
+    start_quick_game(page, web_server, name=f"Pace{pace}", stock=10, level="easy")
+    if pace != "instant":
+        page.select_option("#pace", pace)
+    page.evaluate(RECORD_SHOWN)
+    gaps: list[float] = []
+    for _ in range(30):   # until the computer has made a few moves (our build plays keep our turn)
+        if len(gaps) >= 3 or not wait_for_turn(page, timeout=40):
+            break
+        play_one_move(page)
+        shown = page.evaluate("window.__shown")
+        gaps = [t1 - t0 for (t0, _), (t1, seat) in itertools.pairwise(shown) if seat == "1"]
+    return gaps
+
+
+def test_the_pace_setting_spaces_the_computers_moves_and_is_remembered(web_server: WebServer, browser: Any) -> None:
+    with table_page(browser, pace="normal") as page:
+        slow = bot_gaps(page, web_server, "slow")
+        assert page.evaluate("localStorage.getItem('spite.pace')") == "slow"
+        page.reload()
+        page.wait_for_selector(".table")
+        assert page.input_value("#pace") == "slow"
+        fast = bot_gaps(page, web_server, "fast")
+    assert slow and fast, (slow, fast)
+    # slow: 1.3 s from a shown move to the computer's next, fast: 0.3 s (less the time a redraw takes,
+    # since the gaps are measured from the end of one redraw to the end of the next)
+    assert min(slow) >= 1100, slow
+    assert min(fast) >= 150, fast
+    assert statistics.median(fast) < statistics.median(slow) - 500, (fast, slow)
+
+
+def test_sound_follows_a_remembered_toggle(web_server: WebServer, browser: Any) -> None:
+    with table_page(browser, init=COUNT_SOUNDS) as page:
+        start_quick_game(page, web_server, name="Loud", stock=8, level="easy")
+        assert wait_for_turn(page)
+        play_one_move(page)
+        page.wait_for_function("window.__sounds > 0")   # a play or a discard sounded
+        page.click("#sound")
+        assert page.get_attribute("#sound", "aria-pressed") == "false"
+        assert page.evaluate("localStorage.getItem('spite.sound')") == "off"
+        page.evaluate("window.__sounds = 0")
+        if wait_for_turn(page):
+            play_one_move(page)
+            wait_for_turn(page)
+        assert page.evaluate("window.__sounds") == 0
+        page.reload()
+        page.wait_for_selector("#sound")
+        assert page.get_attribute("#sound", "aria-pressed") == "false"
+        assert "off" in page.inner_text("#sound").lower()
+        page.click("#sound")   # on again: the click itself sounds
+        page.wait_for_function("window.__sounds > 0")
+
+
+def finish_game(page: Any) -> None:
+    deadline = time.monotonic() + GAME_TIMEOUT
+    while wait_for_turn(page):
+        assert time.monotonic() < deadline, "the game did not end"
+        play_one_move(page)
+
+
+@SIZES
+def test_the_tab_title_shows_the_turn_and_the_game_over_view_closes(web_server: WebServer, browser: Any,
+                                                                       viewport: dict[str, int]) -> None:
+    with table_page(browser, viewport=viewport) as page:
+        start_quick_game(page, web_server, name="Tess", stock=3, level="easy")
+        assert wait_for_turn(page)
+        assert "Your turn" in page.title()
+        page.click("button.lang[data-lang=de]")
+        assert "Du bist am Zug" in page.title()
+        page.click("button.lang[data-lang=en]")
+        finish_game(page)
+        over = page.locator("#game-over")
+        over.wait_for()
+        assert "Your turn" not in page.title()
+        assert re.fullmatch(r"/replay/\d+", page.get_attribute("#replay-link", "href") or "")
+        page.wait_for_selector("#over-summary")
+        assert re.search(r"\d+ moves · \d+:\d\d", page.inner_text("#over-summary"))
+        assert "stock cards left" in over.inner_text()
+        page.keyboard.press("Escape")          # the final board, without the view over it
+        page.wait_for_selector("#game-over", state="detached")
+        page.wait_for_selector(".board .center")
+        page.click("#show-over")
+        over.wait_for()
+        page.click("#close-over")
+        page.wait_for_selector("#game-over", state="detached")
+        page.click("#show-over")
+        page.click("#replay-link")
+        page.wait_for_url(re.compile(r"/replay/\d+$"))
+
+
+def test_a_bots_last_move_stays_marked_until_its_next(web_server: WebServer, browser: Any) -> None:
+    with table_page(browser) as page:
+        start_quick_game(page, web_server, name="Mark", stock=8, level="easy")
+        for _ in range(2):
+            assert wait_for_turn(page)
+            play_one_move(page)
+        assert wait_for_turn(page)
+        page.wait_for_timeout(1600)   # longer than any fading highlight: the mark is still there
+        assert page.locator(".opponents .flash, .center .flash").count() >= 1
+        last_bot = page.locator('#log li[data-seat="1"] code').last.inner_text()
+        assert re.fullmatch(r"(S|H\w+|D\d)-[BD]\d", last_bot)
+
+
+def test_spit_sounds_the_flip_and_the_slap(web_server: WebServer, browser: Any) -> None:
+    from test_web_spit import FAST, ROUND_BOT, create_table, play_round_by_keys, state, take_seat
+
+    record = COUNT_SOUNDS + """
+    window.__names = [];
+    document.addEventListener('spite:sound', (e) => window.__names.push(e.detail.name));
+    """
+    with table_page(browser, init=record) as page:
+        table_id, token = create_table(web_server, ROUND_BOT, options=FAST)
+        take_seat(page, web_server, table_id, 0, token)
+        page.mouse.click(2, 2)   # a touch of the page lets it sound (autoplay rules)
+        play_round_by_keys(page)
+        st = state(page)
+        if not st["over"] and st["winner"] == "0":
+            page.keyboard.press("s")
+        page.wait_for_function("window.__names.includes('slap')"
+                               " || document.querySelector('.spit-table').dataset.over === '1'", timeout=15_000)
+        names = page.evaluate("window.__names")
+        assert "play" in names and "flip" in names, names
+        assert "slap" in names or state(page)["over"], names
+        assert page.evaluate("window.__sounds") > 0
+        # the toggle is the same as at the Spite and Malice table
+        page.click("#sound")
+        assert page.evaluate("localStorage.getItem('spite.sound')") == "off"
