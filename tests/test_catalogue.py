@@ -110,6 +110,7 @@ def test_the_keys_made_from_names_are_all_there() -> None:
     wanted |= {f"event.{kind}" for kind in get_args(TableEvent.model_fields["kind"].annotation)}
     wanted |= {f"table_status_{s}" for s in ("open", "playing", "finished", "abandoned")}
     wanted |= {f"preset.{p}" for g in game_names() for p in get_game(g).presets}
+    wanted |= {f"game.{g}" for g in game_names()}  # the page words a game type's name by it (games.js)
     wanted |= {f"lv_{lv}" for lv in (*BOT_LEVELS, "beginner", "club", "expert")}
     wanted |= {f"error.no-{kind}" for kind in ("hint", "undo", "next")}
     wanted |= {f"refuse.spit.nothing-to-flip.{pile}" for pile in ("spit", "side-pile")}

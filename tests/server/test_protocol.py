@@ -6,6 +6,7 @@ import contextlib
 import json
 import random
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -249,3 +250,24 @@ def test_join_refusals(server: ServerThread) -> None:
     assert httpx.post(server.base + "/api/tables/nope/join", json={}).status_code == 404
     assert httpx.get(server.base + "/api/tables/nope").status_code == 404
     assert httpx.get(server.base + "/api/games/999/record").status_code == 404
+
+
+def test_game_types_describe_every_served_game_for_the_page(server: ServerThread) -> None:
+    """The page builds its lobby and opens a table's screen from this list, never from a game's name:
+    every registered game with a server hook is in it, with its presets' seats and its levels."""
+    from spite.games import get_game
+    from spite.server.manager import served_games, server_game
+
+    types = httpx.get(server.base + "/api/game-types").json()
+    assert [t["name"] for t in types] == list(served_games())
+    for t in types:
+        game = get_game(t["name"])
+        assert t["realtime"] == game.realtime and t["defaultPreset"] == game.default_preset
+        assert [(p["name"], p["seats"]) for p in t["presets"]] == [(p, game.seats(p)) for p in game.presets]
+        assert t["defaultLevel"] in t["levels"] or t["realtime"]
+        static = Path(__file__).resolve().parents[2] / "src" / "spite" / "web" / "static" / f"{t['page']}.js"
+        assert static.exists() and "export const openGame" in static.read_text()
+        for level in t["levels"]:  # a bot seat of every level offered is accepted (raises otherwise)
+            server_game(t["name"]).check_bot(t["name"], level)
+    party = next(p for t in types for p in t["presets"] if p["name"] == "party")
+    assert party["seats"] == 3

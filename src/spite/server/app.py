@@ -30,13 +30,15 @@ from spite.server.config import ServerConfig
 from spite.server.connection import Connection
 from spite.server.host import Table
 from spite.server.limits import BodyLimit, RateLimiter, client_address
-from spite.server.manager import LobbyError, Manager, server_game
+from spite.server.manager import LobbyError, Manager, served_games, server_game
 from spite.server.protocol import (
     CreateTableRequest,
     GameInfo,
+    GameType,
     JoinedInfo,
     JoinRequest,
     PositionsInfo,
+    PresetInfo,
     QuickPlayRequest,
     SeatRequest,
     StatsInfo,
@@ -142,6 +144,20 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def healthz(request: Request) -> dict[str, Any]:
         """The server is up: table and move counts, the database kind."""
         return manager_of(request).health()
+
+    game_types = [
+        GameType(name=name, realtime=get_game(name).realtime,
+                 defaultPreset=get_game(name).default_preset,
+                 presets=[PresetInfo(name=p, seats=get_game(name).seats(p)) for p in get_game(name).presets],
+                 levels=list(hook.levels), defaultLevel=hook.default_level, page=hook.page, rules=hook.rules,
+                 lobbyOptions=list(hook.lobby_options))
+        for name in served_games() for hook in [server_game(name)]]
+
+    @app.get("/api/game-types", response_model=list[GameType])
+    async def list_game_types() -> list[GameType]:
+        """The games this server holds tables of: presets, computer levels, the page module that draws
+        them. The page builds its lobby from this and opens a table's screen by its ``page``."""
+        return game_types
 
     @app.get("/api/tables", response_model=list[TableInfo])
     async def list_tables(request: Request, response: Response, status: str = "open",

@@ -200,6 +200,15 @@ class ServerGame(ABC):
     """How error messages name the game's tables (``Spit and Speed``)."""
     default_level: str = "medium"
     """The bots' level when a request names none (quick play)."""
+    levels: tuple[str, ...] = ()
+    """The bot levels the lobby offers for this game's seats."""
+    page: str = "table"
+    """The page module (``web/static/PAGE.js``) that draws this game's tables and replays: the page
+    opens a table by this name, never by the game's."""
+    rules: str = ""
+    """The rules page (``/rules/RULES``) of this game."""
+    lobby_options: tuple[str, ...] = ()
+    """Options the lobby's forms let a person set (``stock_size``)."""
 
     @abstractmethod
     def check_bot(self, game: str, level: str | None) -> None:

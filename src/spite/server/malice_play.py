@@ -89,6 +89,10 @@ class MaliceServer(ServerGame):
     """Opens and restores Spite and Malice tables (a match's first game when the options ask for one)."""
 
     title = "Spite and Malice"
+    levels = BOT_LEVELS
+    page = "table"
+    rules = "spite-malice"
+    lobby_options = ("stock_size",)
 
     def check_bot(self, game: str, level: str | None) -> None:
         if level not in BOT_LEVELS:

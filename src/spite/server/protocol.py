@@ -36,6 +36,7 @@ __all__ = [
     "GameEvent",
     "GameInfo",
     "GameOver",
+    "GameType",
     "Hello",
     "HintMessage",
     "HintRequest",
@@ -47,6 +48,7 @@ __all__ = [
     "NextGame",
     "Ping",
     "Pong",
+    "PresetInfo",
     "QuickPlayRequest",
     "RematchInfo",
     "RematchRequest",
@@ -213,6 +215,28 @@ class RematchInfo(_Msg):
     ready: list[int] = Field(description="Seats that said yes (bots at once).")
     waiting: list[int] = Field(description="Seats whose person has not answered yet.")
     declined: list[int] = Field(default_factory=list, description="Seats whose person said no (they may yet say yes).")
+
+
+class PresetInfo(_Msg):
+    """A preset of a game and how many seats its tables have."""
+
+    name: str
+    seats: int
+
+
+class GameType(_Msg):
+    """A game this server holds tables of (``GET /api/game-types``): what the lobby offers and which
+    page module draws its tables. The page looks a table's game up here, never by its name."""
+
+    name: str = Field(description="The registered name (spite.games), as in TableInfo.game and records.")
+    realtime: bool = Field(description="Played in real time (Spit, Speed), not turn by turn.")
+    defaultPreset: str
+    presets: list[PresetInfo]
+    levels: list[str] = Field(description="The computer levels a bot seat may have.")
+    defaultLevel: str
+    page: str = Field(description="The page module that draws the game's tables and replays (web/static/PAGE.js).")
+    rules: str = Field(description="The rules page: /rules/RULES.")
+    lobbyOptions: list[str] = Field(description="Options the lobby's forms offer (stock_size).")
 
 
 class TableInfo(_Msg):

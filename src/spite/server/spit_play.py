@@ -63,6 +63,9 @@ class SpitServer(ServerGame):
 
     title = "Spit and Speed"
     default_level = "club"
+    levels = ("beginner", "club", "expert")
+    page = "spit"
+    rules = "spit"
 
     def check_bot(self, game: str, level: str | None) -> None:
         if level is None or (level in BOT_LEVELS and level != "expert"):

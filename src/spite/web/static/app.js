@@ -3,7 +3,7 @@
 
 import { esc } from "./html.js";
 import { LANGS, getLang, setLang, t } from "./i18n.js";
-import { SPIT_GAMES } from "./games.js";
+import { gameType, gameTypes, pageModule } from "./games.js";
 import { api } from "./store.js";
 
 // Each screen is loaded when its route is opened (import()): a Spite and Malice table never
@@ -41,10 +41,19 @@ async function openAnyTable(id) {
     main().innerHTML = `<section class="panel"><p class="error">${esc(err.message)}</p><a href="/">${t("back_lobby")}</a></section>`;
     return;
   }
-  if (SPIT_GAMES.includes(info.game)) {
-    document.getElementById("nav-rules").href = "/rules/spit";
-    (await import("./spit.js")).openSpit(info);
-  } else (await import("./table.js")).openTable(info);
+  let type;
+  try {
+    type = await gameType(info.game);
+  } catch (err) {
+    main().innerHTML = `<section class="panel"><p class="error">${esc(err.message)}</p><a href="/">${t("back_lobby")}</a></section>`;
+    return;
+  }
+  if (!type) {
+    main().innerHTML = `<section class="panel"><p class="error">${esc(t("unknown_game", { game: info.game }))}</p><a href="/">${t("back_lobby")}</a></section>`;
+    return;
+  }
+  document.getElementById("nav-rules").href = `/rules/${type.rules}`;
+  (await pageModule(type)).openGame(info);
 }
 
 function route() {
@@ -61,7 +70,9 @@ function route() {
     import("./stats.js").then((mod) => mod.renderStats(m[1]));
   } else if ((m = path.match(/^\/rules(?:\/([a-z-]+))?\/?$/))) {
     document.body.dataset.page = "rules";
-    import("./rules.js").then((mod) => mod.renderRules(m[1] || "spite-malice"));
+    const name = m[1];
+    Promise.all([import("./rules.js"), name ? null : gameTypes()])
+      .then(([mod, types]) => mod.renderRules(name || types[0].rules));
   } else {
     document.body.dataset.page = "lobby";
     import("./lobby.js").then((mod) => mod.renderLobby());

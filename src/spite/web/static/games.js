@@ -1,9 +1,36 @@
-// Which games the page knows and their presets and computer levels: small, so that the lobby and
-// the Spite and Malice table can know about Spit without loading its screen (spit.js).
+// The games this server holds tables of, as the server lists them (GET /api/game-types): each one's
+// presets with their seats, its computer levels, the options the lobby offers, and the page module
+// that draws its tables (``page``: table.js, spit.js) and its rules page. The page looks a table's game
+// up here and opens the module named there: it never branches on a game's name, so a new game needs
+// only its own module and the server's registry entry.
 
-export const SPIT_GAMES = ["spit", "speed"];
-export const SPIT_LEVELS = ["beginner", "club", "expert"];
-export const SPIT_PRESETS = {
-  spit: ["spit", "spit-jokers", "three-piles", "slowpoke", "ace-bridge", "timed", "rounds"],
-  speed: ["speed"],
-};
+import { hasText, t } from "./i18n.js";
+import { api } from "./store.js";
+
+let loading = null;
+
+/** Every game type, fetched once (again after a failure). */
+export function gameTypes() {
+  if (!loading) {
+    loading = api("GET", "/api/game-types").catch((err) => {
+      loading = null;
+      throw err;
+    });
+  }
+  return loading;
+}
+
+/** The type of game ``name`` (null for a game this server does not hold). */
+export async function gameType(name) {
+  return (await gameTypes()).find((g) => g.name === name) || null;
+}
+
+/** A game's name for people, in the reader's language (the catalogue's game.NAME). */
+export function gameWord(name) {
+  return hasText(`game.${name}`) ? t(`game.${name}`) : name;
+}
+
+/** The page module that draws ``type``'s tables (it exports openGame and, for the replay, ReplayBoard). */
+export function pageModule(type) {
+  return import(`./${type.page}.js`);
+}

@@ -4,13 +4,8 @@
 import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
 import { botName, hasText, presetName, t } from "./i18n.js";
-import { SPIT_GAMES, SPIT_LEVELS, SPIT_PRESETS } from "./games.js";
+import { gameTypes, gameWord } from "./games.js";
 import { api, getName, saveSeat, setName } from "./store.js";
-
-export const PRESETS = ["classic", "cat-and-mouse", "match", "skip-bo", "short", "kings-only", "no-blocking",
-  "open-stock", "party", "partners"];
-const PLAYERS = { party: 3, partners: 4 };
-export const LEVELS = ["random", "easy", "medium", "hard", "expert"];
 
 function options(list, selected, name = (v) => v) {
   return list.map((v) => `<option value="${esc(v)}"${v === selected ? " selected" : ""}>${esc(name(v))}</option>`).join("");
@@ -22,39 +17,46 @@ function playerName() {
   return getName() || t("guest");
 }
 
-function stockOption(form) {
-  const v = form.querySelector("[name=stock_size]").value.trim();
+/** The options a lobby form sets (those its game offers: ``stock_size``). */
+function formOptions(form) {
+  const v = form.querySelector("[name=stock_size]")?.value.trim();
   return v ? { stock_size: Number(v) } : {};
 }
 
 /** Start a game against the computer (a computer player at every other seat of the preset: two at
  * a party, three with partners); on success the browser goes to the table. */
-export async function quickPlay(preset, level, opts, game = "spite-malice") {
+export async function quickPlay(preset, level, opts, game) {
   const joined = await api("POST", "/api/quickplay", { name: playerName(), game, preset, level, options: opts });
   saveSeat(joined.table.id, joined.seat, joined.token);
   location.assign(joined.table.link);
 }
 
 /** Create a table (seats: list of {kind, level}); the creator takes the first person seat. */
-export async function createTable(preset, opts, seatList, game = "spite-malice") {
+export async function createTable(preset, opts, seatList, game) {
   const joined = await api("POST", "/api/tables", { game, preset, options: opts, seats: seatList, name: playerName() });
   saveSeat(joined.table.id, joined.seat, joined.token);
   location.assign(joined.table.link);
 }
 
-/** The game select (Spite and Malice, Spit, Speed), and a game's presets and computer levels. */
+// The games, their presets (with seats), computer levels and lobby options: the server's list
+// (games.js); set by renderLobby before anything is drawn.
+let types = [];
+const typeOf = (game) => types.find((g) => g.name === game) || types[0];
+
+/** The game select: every game the server holds tables of. */
 function gameOptions(selected) {
-  return ["spite-malice", ...SPIT_GAMES].map((g) => `<option value="${g}"${g === selected ? " selected" : ""}>` +
-    `${t({ "spite-malice": "malice", spit: "spit_game", speed: "speed_game" }[g])}</option>`).join("");
+  return types.map((g) => `<option value="${esc(g.name)}"${g.name === selected ? " selected" : ""}>${esc(gameWord(g.name))}</option>`).join("");
 }
 
-const presetsOf = (game) => SPIT_PRESETS[game] || PRESETS;
+const presetsOf = (game) => typeOf(game).presets.map((p) => p.name);
+const seatsOf = (preset, game) => typeOf(game).presets.find((p) => p.name === preset)?.seats ?? 2;
 /** The computer players quick play seats with ``preset`` (the server seats as many as the preset has). */
-const botsOf = (preset, game) => (SPIT_GAMES.includes(game) ? 1 : (PLAYERS[preset] || 2) - 1);
-const levelsOf = (game) => (SPIT_GAMES.includes(game) ? SPIT_LEVELS : LEVELS);
+const botsOf = (preset, game) => seatsOf(preset, game) - 1;
+const levelsOf = (game) => typeOf(game).levels;
+const offers = (game, option) => typeOf(game).lobbyOptions.includes(option);
 
-function seatsRows(preset, game = "spite-malice") {
-  const n = SPIT_GAMES.includes(game) ? 2 : PLAYERS[preset] || 2;
+function seatsRows(preset, game) {
+  const n = seatsOf(preset, game);
   let rows = `<div class="seatrow">${t("seat_n", { n: 0 })}: <b>${t("you")}</b></div>`;
   for (let s = 1; s < n; s++) {
     const opts = [`<option value="person">${t("person")}</option>`]
@@ -67,7 +69,8 @@ function seatsRows(preset, game = "spite-malice") {
 function tableLine(info, action) {
   const who = info.seats.map((s) => (s.kind === "bot" ? esc(botName(s.level)) : s.player ? esc(s.player) : "—")).join(" · ");
   const label = action === "join" ? t("join") : t("watch");
-  const game = SPIT_GAMES.includes(info.game) ? `${t(`${info.game}_game`)} · ` : "";
+  // the first game of the list (the server's default) goes without its name, the others with it
+  const game = types.length && info.game !== types[0].name ? `${gameWord(info.game)} · ` : "";
   return `<li data-table="${esc(info.id)}" data-game="${esc(info.game)}"><span class="tname">${esc(game)}${esc(presetName(info.preset))}</span> <span class="tseats">${who}</span>
     <a class="btn" data-action="${action}" href="${esc(info.link)}${action === "watch" ? "?watch=1" : ""}">${label}</a></li>`;
 }
@@ -78,7 +81,7 @@ async function loadLists() {
   if (!openList || !playList) return;
   try {
     const [open, playing] = await Promise.all([api("GET", "/api/tables"), api("GET", "/api/tables?status=playing")]);
-    const known = (l) => l.filter((x) => x.game === "spite-malice" || SPIT_GAMES.includes(x.game));
+    const known = (l) => l.filter((x) => types.some((g) => g.name === x.game));
     openList.innerHTML = known(open).map((x) => tableLine(x, "join")).join("") || `<li class="muted">${t("none")}</li>`;
     playList.innerHTML = known(playing).map((x) => tableLine(x, "watch")).join("") || `<li class="muted">${t("none")}</li>`;
   } catch (err) {
@@ -86,8 +89,19 @@ async function loadLists() {
   }
 }
 
-export function renderLobby() {
-  const state = { qpPreset: "short", qpLevel: "medium", ftPreset: "classic", stock: "", qpGame: "spite-malice", ftGame: "spite-malice" };
+/** A preset to start quick play with: ``short`` where the game has it (a quick game), else its default. */
+const quickPreset = (game) => (presetsOf(game).includes("short") ? "short" : typeOf(game).defaultPreset);
+
+export async function renderLobby() {
+  try {
+    types = await gameTypes();
+  } catch (err) {
+    main().innerHTML = `<section class="panel"><p class="error">${esc(err.message)}</p></section>`;
+    return;
+  }
+  const first = types[0].name;
+  const state = { qpPreset: quickPreset(first), qpLevel: typeOf(first).defaultLevel, ftPreset: typeOf(first).defaultPreset,
+    stock: "", qpGame: first, ftGame: first };
   const draw = () => {
     setStatus(t("lobby"));
     main().innerHTML = `
@@ -101,7 +115,7 @@ export function renderLobby() {
           <label>${t("game")} <select name="game">${gameOptions(state.qpGame)}</select></label>
           <label>${t("preset")} <select name="preset">${options(presetsOf(state.qpGame), state.qpPreset, presetName)}</select></label>
           <label>${t("level")} <select name="level">${options(levelsOf(state.qpGame), state.qpLevel, levelWord)}</select></label>
-          ${SPIT_GAMES.includes(state.qpGame) ? "" : `<label>${t("stock_size")} <input name="stock_size" type="number" min="1" max="50" value="${esc(state.stock)}"></label>`}
+          ${offers(state.qpGame, "stock_size") ? `<label>${t("stock_size")} <input name="stock_size" type="number" min="1" max="50" value="${esc(state.stock)}"></label>` : ""}
           <p class="muted" id="quick-seats" data-bots="${botsOf(state.qpPreset, state.qpGame)}">${esc(t("qp_bots", { n: botsOf(state.qpPreset, state.qpGame) }))}</p>
           <button type="submit" class="primary" id="quick-play">${t("play")}</button>
           <p class="error" role="alert"></p>
@@ -112,7 +126,7 @@ export function renderLobby() {
         <form id="friend">
           <label>${t("game")} <select name="game">${gameOptions(state.ftGame)}</select></label>
           <label>${t("preset")} <select name="preset">${options(presetsOf(state.ftGame), state.ftPreset, presetName)}</select></label>
-          ${SPIT_GAMES.includes(state.ftGame) ? "" : `<label>${t("stock_size")} <input name="stock_size" type="number" min="1" max="50"></label>`}
+          ${offers(state.ftGame, "stock_size") ? `<label>${t("stock_size")} <input name="stock_size" type="number" min="1" max="50"></label>` : ""}
           <div id="seats">${seatsRows(state.ftPreset, state.ftGame)}</div>
           <button type="submit" id="create-table">${t("create")}</button>
           <p class="error" role="alert"></p>
@@ -130,10 +144,10 @@ export function renderLobby() {
     name.addEventListener("input", () => setName(name.value));
     const quick = document.getElementById("quick");
     quick.game.addEventListener("change", () => {
-      // Spit and Speed: their presets and reflex bots, no stock size
+      // another game: its presets, its computer levels, its options
       state.qpGame = quick.game.value;
-      state.qpPreset = presetsOf(state.qpGame)[0] === "classic" ? "short" : presetsOf(state.qpGame)[0];
-      state.qpLevel = SPIT_GAMES.includes(state.qpGame) ? "beginner" : "medium";
+      state.qpPreset = quickPreset(state.qpGame);
+      state.qpLevel = typeOf(state.qpGame).defaultLevel;
       draw();
     });
     quick.preset.addEventListener("change", () => {
@@ -150,7 +164,7 @@ export function renderLobby() {
       err.textContent = "";
       try {
         const game = quick.game.value;
-        await quickPlay(quick.preset.value, quick.level.value, SPIT_GAMES.includes(game) ? {} : stockOption(quick), game);
+        await quickPlay(quick.preset.value, quick.level.value, formOptions(quick), game);
       } catch (e) {
         err.textContent = e.message;
       }
@@ -158,7 +172,7 @@ export function renderLobby() {
     const friend = document.getElementById("friend");
     friend.game.addEventListener("change", () => {
       state.ftGame = friend.game.value;
-      state.ftPreset = presetsOf(state.ftGame)[0];
+      state.ftPreset = typeOf(state.ftGame).defaultPreset;
       draw();
     });
     friend.preset.addEventListener("change", () => {
@@ -175,7 +189,7 @@ export function renderLobby() {
       }
       try {
         const game = friend.game.value;
-        await createTable(friend.preset.value, SPIT_GAMES.includes(game) ? {} : stockOption(friend), seatList, game);
+        await createTable(friend.preset.value, formOptions(friend), seatList, game);
       } catch (e) {
         err.textContent = e.message;
       }

@@ -10,7 +10,8 @@ import { bindFair, checkRecord, replayFairHTML } from "./fair.js";
 import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
 import { presetName, t } from "./i18n.js";
-import { SPIT_GAMES, SpitClient, flipText } from "./spit.js";
+import { SpitClient, flipText } from "./spit.js";
+import { gameType } from "./games.js";
 import { TableClient } from "./table.js";
 import { api } from "./store.js";
 
@@ -333,6 +334,9 @@ function replayKey(board, ev) {
 }
 
 /** Open the replay of game ``id``. */
+/** The replay board of each page module (games.js: a game type's ``page``). */
+const BOARDS = { table: ReplayBoard, spit: SpitReplayBoard };
+
 export async function openReplay(id) {
   setStatus(t("connecting"));
   let data;
@@ -349,7 +353,10 @@ export async function openReplay(id) {
     draw();
     return;
   }
-  const board = SPIT_GAMES.includes(data.game) ? new SpitReplayBoard(data) : new ReplayBoard(data);
+  // the board of the page module that draws the game's tables (games.js), not a test of its name
+  const type = await gameType(data.game).catch(() => null);
+  const Board = BOARDS[type?.page] ?? ReplayBoard;
+  const board = new Board(data);
   const start = Number(new URLSearchParams(location.search).get("ply") || 0);
   setRerender(() => board.render());
   document.addEventListener("keydown", (ev) => {

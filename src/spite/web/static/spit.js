@@ -13,7 +13,6 @@ import { planPlaceFlight, runPlaceFlights } from "./anim.js";
 import { main, setRerender, setStatus } from "./app.js";
 import { backSVG, cardSVG, rankOf, slotSVG } from "./cards.js";
 import { botName, cardName, presetName, t, word } from "./i18n.js";
-import { createTable } from "./lobby.js";
 import { bindFair, checkReveal, fairHTML, newNonce } from "./fair.js";
 import { rematchHTML, rematchText, seriesHTML } from "./rematch.js";
 import { esc, morph, parseLegal } from "./html.js";
@@ -21,7 +20,7 @@ import { openSeat, reopen, takeNotice } from "./seatpage.js";
 import { bindSound, sound, soundHTML } from "./sound.js";
 import { api, forgetSeat, loadLog, saveLog } from "./store.js";
 
-export { SPIT_GAMES, SPIT_LEVELS, SPIT_PRESETS } from "./games.js";
+import { gameWord } from "./games.js";
 
 const CENTER_KEYS = ["q", "w", "e"];
 const FLASH_MS = 900;
@@ -44,6 +43,9 @@ export function openSpit(info) {
   openSeat(info, SpitClient, gameName(info.game));
 }
 
+/** The page module's entry (games.js): this module draws the tables of the games whose type names it. */
+export const openGame = openSpit;
+
 /** A flip event's text ("C1 5H, C2 QS", or "nothing") as a person reads it. */
 export function flipText(text) {
   if (text === "nothing") return t("sp_flip_nothing");
@@ -54,7 +56,7 @@ export function flipText(text) {
 }
 
 function gameName(game) {
-  return t(game === "speed" ? "speed_game" : "spit_game");
+  return gameWord(game);
 }
 
 let current = null;

@@ -10,7 +10,6 @@ import { Pacer, bindPace, describeMove, keepLanding, paceHTML, planFlights, runF
 import { main, setRerender, setStatus } from "./app.js";
 import { backSVG, cardName, cardSVG, handToken, rankValue, slotSVG, valueName } from "./cards.js";
 import { botName, presetName, t, word, words } from "./i18n.js";
-import { LEVELS, createTable, quickPlay } from "./lobby.js";
 import { bindFair, checkReveal, fairHTML, newNonce } from "./fair.js";
 import { rematchHTML, rematchText, seriesHTML } from "./rematch.js";
 import { esc, parseLegal } from "./html.js";
@@ -22,6 +21,9 @@ import { api, forgetSeat, loadLog, saveLog } from "./store.js";
 export function openTable(info) {
   openSeat(info, TableClient);
 }
+
+/** The page module's entry (games.js): this module draws the tables of the games whose type names it. */
+export const openGame = openTable;
 
 export class TableClient {
   constructor(info, token) {
