@@ -195,10 +195,10 @@ def test_shuffles_are_chance_nodes_and_the_history_is_a_record(name: str) -> Non
 
 
 def test_openspiel_algorithms_run_on_it() -> None:
-    """OpenSpiel's RL environment (observation tensors, legal actions, chance sampled inside) and its
-    bot evaluation play whole games."""
+    """OpenSpiel's RL environment (observation tensors, legal actions, chance sampled inside), its
+    bot evaluation and outcome-sampling MCCFR (tabular over the information state strings) run."""
     from open_spiel.python import rl_environment
-    from open_spiel.python.algorithms import evaluate_bots
+    from open_spiel.python.algorithms import evaluate_bots, outcome_sampling_mccfr
 
     game = pyspiel.load_game(SHORT)
     env = rl_environment.Environment(game, seed=4)
@@ -214,3 +214,13 @@ def test_openspiel_algorithms_run_on_it() -> None:
     bots = [pyspiel.make_uniform_random_bot(p, 7 + p) for p in range(2)]
     returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(1))
     assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+    np.random.seed(1)
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(2):
+        solver.iteration()
+    keys = list(solver._infostates)  # its regret tables, keyed by our information state strings
+    assert len(keys) > 10 and all("your hand" in key for key in keys)
+    state = game.new_initial_state()
+    deal(state, random.Random(1))
+    probs = solver.average_policy().action_probabilities(state)
+    assert sorted(probs) == state.legal_actions() and sum(probs.values()) == pytest.approx(1.0)
