@@ -23,6 +23,8 @@ from spite.rl.encoding import Encoding  # noqa: E402
 from spite.rl.openspiel import SpiteMaliceState  # noqa: E402
 
 SHORT = "spite_malice(preset=short,options=stock_size:3;turn_limit:100)"
+SET_ASIDE = "spite_malice(preset=short,options=completed:set_aside;stock_size:8;turn_limit:400)"
+"""Completed piles set aside: the set-aside cards are shuffled once the draw pile runs out."""
 CHANCE = int(pyspiel.PlayerId.CHANCE)
 
 
@@ -36,9 +38,10 @@ def deal(state: Any, rng: random.Random) -> None:
 def test_random_simulations_pass_openspiel_random_sim_test() -> None:
     """OpenSpiel's ``random_sim_test``: legal actions, chance outcomes, clones, serialization, returns."""
     pyspiel.random_sim_test(pyspiel.load_game(SHORT), num_sims=3, serialize=True, verbose=False)
-    for name in ("party", "partners", "skip-bo", "match"):
+    for name in ("party", "partners", "skip-bo", "match", "open-stock"):
         game = pyspiel.load_game(f"spite_malice(preset={name},options=stock_size:2;turn_limit:60)")
         pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    pyspiel.random_sim_test(pyspiel.load_game(SET_ASIDE), num_sims=2, serialize=True, verbose=False)
 
 
 def test_openspiel_games_sim_test_clone_pickle_and_serialization() -> None:
@@ -157,10 +160,12 @@ def test_observations_are_the_seats_views() -> None:
         deal(state, rng)
 
 
-def test_shuffles_are_chance_nodes_and_the_history_is_a_record() -> None:
-    """A completed build pile shuffled into the draw pile comes as chance nodes, one per card; at
-    the end the engine's record (every shuffle in it) replays to the same result."""
-    game = pyspiel.load_game(SHORT)
+@pytest.mark.parametrize("name", [SHORT, SET_ASIDE], ids=["shuffle-in", "set-aside"])
+def test_shuffles_are_chance_nodes_and_the_history_is_a_record(name: str) -> None:
+    """A shuffle (a completed build pile shuffled into the draw pile; the set-aside cards when the
+    draw pile runs out) comes as chance nodes, one per card; at the end the engine's record (every
+    shuffle in it) replays to the same position."""
+    game = pyspiel.load_game(name)
     shuffles = 0
     for seed in range(8):
         rng = random.Random(seed)
@@ -190,10 +195,10 @@ def test_shuffles_are_chance_nodes_and_the_history_is_a_record() -> None:
 
 
 def test_openspiel_algorithms_run_on_it() -> None:
-    """OpenSpiel's RL environment (observation tensors, legal actions, chance sampled inside) and its
-    bot evaluation play whole games."""
+    """OpenSpiel's RL environment (observation tensors, legal actions, chance sampled inside), its
+    bot evaluation and outcome-sampling MCCFR (tabular over the information state strings) run."""
     from open_spiel.python import rl_environment
-    from open_spiel.python.algorithms import evaluate_bots
+    from open_spiel.python.algorithms import evaluate_bots, outcome_sampling_mccfr
 
     game = pyspiel.load_game(SHORT)
     env = rl_environment.Environment(game, seed=4)
@@ -209,3 +214,13 @@ def test_openspiel_algorithms_run_on_it() -> None:
     bots = [pyspiel.make_uniform_random_bot(p, 7 + p) for p in range(2)]
     returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(1))
     assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+    np.random.seed(1)
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(2):
+        solver.iteration()
+    keys = list(solver._infostates)  # its regret tables, keyed by our information state strings
+    assert len(keys) > 10 and all("your hand" in key for key in keys)
+    state = game.new_initial_state()
+    deal(state, random.Random(1))
+    probs = solver.average_policy().action_probabilities(state)
+    assert sorted(probs) == state.legal_actions() and sum(probs.values()) == pytest.approx(1.0)
