@@ -82,8 +82,6 @@ def test_rematch_with_a_friend_at_the_same_link(web_server: WebServer, browser: 
 def test_party_quick_play_from_the_lobby(web_server: WebServer, page: Any) -> None:
     page.goto(web_server.base + "/")
     page.fill("#name", "Pia")
-    page.select_option("#quick select[name=preset]", "short")
-    assert page.inner_text("#quick-seats") == "You against one computer player"
     page.select_option("#quick select[name=preset]", "party")
     assert page.get_attribute("#quick-seats", "data-bots") == "2"
     assert page.inner_text("#quick-seats") == "You and 2 computer players"

@@ -191,7 +191,6 @@ const TEXTS = {
   series: ["Series at this table:", "Serie an diesem Tisch:"],
   series_games: ["games: {n}", "Spiele: {n}"],
   qp_bots: ["You and {n} computer players", "Du und {n} Computer-Spieler"],
-  qp_bot: ["You against one computer player", "Du gegen einen Computer-Spieler"],
   st_taken_over: ["finished by a computer", "vom Computer beendet"],
   st_taken_over_note: ["Not counted (a computer finished them for you after you left): {n}",
     "Nicht gezählt (der Computer hat sie für dich beendet, nachdem du gegangen bist): {n}"],

@@ -49,7 +49,6 @@ function gameOptions(selected) {
 const presetsOf = (game) => SPIT_PRESETS[game] || PRESETS;
 /** The computer players quick play seats with ``preset`` (the server seats as many as the preset has). */
 const botsOf = (preset, game) => (SPIT_GAMES.includes(game) ? 1 : (PLAYERS[preset] || 2) - 1);
-const botsText = (n) => (n === 1 ? t("qp_bot") : t("qp_bots", { n }));
 const levelsOf = (game) => (SPIT_GAMES.includes(game) ? SPIT_LEVELS : LEVELS);
 
 function seatsRows(preset, game = "spite-malice") {
@@ -101,7 +100,7 @@ export function renderLobby() {
           <label>${t("preset")} <select name="preset">${options(presetsOf(state.qpGame), state.qpPreset)}</select></label>
           <label>${t("level")} <select name="level">${options(levelsOf(state.qpGame), state.qpLevel)}</select></label>
           ${SPIT_GAMES.includes(state.qpGame) ? "" : `<label>${t("stock_size")} <input name="stock_size" type="number" min="1" max="50" value="${esc(state.stock)}"></label>`}
-          <p class="muted" id="quick-seats" data-bots="${botsOf(state.qpPreset, state.qpGame)}">${esc(botsText(botsOf(state.qpPreset, state.qpGame)))}</p>
+          <p class="muted" id="quick-seats" data-bots="${botsOf(state.qpPreset, state.qpGame)}">${esc(t("qp_bots", { n: botsOf(state.qpPreset, state.qpGame) }))}</p>
           <button type="submit" class="primary" id="quick-play">${t("play")}</button>
           <p class="error" role="alert"></p>
         </form>
@@ -139,7 +138,7 @@ export function renderLobby() {
       state.qpPreset = quick.preset.value;
       const seats = document.getElementById("quick-seats");
       seats.dataset.bots = botsOf(state.qpPreset, state.qpGame);
-      seats.textContent = botsText(Number(seats.dataset.bots));
+      seats.textContent = t("qp_bots", { n: seats.dataset.bots });
     });
     quick.level.addEventListener("change", () => (state.qpLevel = quick.level.value));
     quick.addEventListener("submit", async (ev) => {
