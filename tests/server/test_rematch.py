@@ -254,3 +254,33 @@ def test_rematch_of_a_real_time_game_against_a_bot(server: ServerThread, game: s
         check_models(fay)
     finally:
         fay.close()
+
+
+def test_rematch_of_a_match_starts_a_new_match(server: ServerThread) -> None:
+    """At a match table the question comes once the match is over (not between its games), the
+    series counts the match once (for its winner), and the rematch is a new match from 0 points."""
+    q = httpx.post(server.base + "/api/quickplay", json={"name": "cat", "level": "easy", "preset": "classic",
+                                                        "options": {"match_target": 2, "stock_size": 2}}).json()
+    cat = Client(server.base, q["table"]["id"])
+    cat.hello(q["token"])
+    rng = random.Random(21)
+    games = 0
+    while True:
+        play_random({0: cat}, rng)
+        over = cat.until("gameOver")
+        games += 1
+        if over["match"]["over"]:
+            break
+        assert "rematch" not in over and "series" not in over  # between the match's games: no question
+        cat.send({"type": "rematch"})
+        assert cat.until("error")["code"] == "no-rematch"
+        cat.send({"type": "next"})
+        cat.until("state", stateVersion=over["stateVersion"] + 1)
+    winner = over["match"]["winner"]
+    assert over["series"]["games"] == 1 and over["series"]["wins"] == [int(winner == 0), int(winner == 1)]
+    assert len(over["series"]["gameIds"]) == 1 and over["rematch"] == {"ready": [1], "waiting": [0], "declined": []}
+    cat.send({"type": "rematch"})
+    state = new_game_state(cat, over["stateVersion"])
+    assert state["match"]["scores"] == [0, 0] and state["match"]["game"] == 1 and not state["match"]["over"]
+    check_models(cat)
+    cat.close()
