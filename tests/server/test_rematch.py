@@ -5,6 +5,7 @@ that leave out the games a takeover bot finished in a person's name."""
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import httpx
@@ -38,6 +39,17 @@ def to_the_end(clients: dict[int, Client], seed: int) -> dict[int, dict[str, Any
     """Random legal moves until the game ends; every client's ``gameOver``."""
     play_random(clients, random.Random(seed))
     return {seat: c.until("gameOver", timeout=20) for seat, c in clients.items()}
+
+
+def table_event(client: Client, kind: str, text: str, seat: int | None = None, timeout: float = 10) -> dict[str, Any]:
+    """The next ``table`` message whose event is ``kind``; its ``seat`` and English ``text`` checked
+    (an event may carry more fields, such as the words for other languages)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        msg = client.until("table", timeout=max(0.1, deadline - time.monotonic()))
+        if msg["event"]["kind"] == kind:
+            assert msg["event"]["seat"] == seat and msg["event"]["text"] == text, msg["event"]
+            return msg
 
 
 def new_game_state(client: Client, after: int) -> dict[str, Any]:
@@ -82,8 +94,7 @@ def test_rematch_with_a_friend_at_the_same_table(server: ServerThread) -> None:
         # bob changes his mind: the new game begins at the same table, same seats, next version
         bob.send({"type": "rematch", "id": "r1"})
         for c in (ann, bob, watcher):
-            told = c.until("table", timeout=10, event={"kind": "rematch", "seat": None,
-                                                       "text": "everyone wants a rematch: game 2 at this table begins"})
+            told = table_event(c, "rematch", "everyone wants a rematch: game 2 at this table begins")
             assert told["table"]["id"] == table_id and told["table"]["status"] == "playing"
             assert [(s["player"], s["kind"]) for s in told["table"]["seats"]] == [("ann", "person"), ("bob", "person")]
             assert told["table"]["series"]["games"] == 1
@@ -184,8 +195,7 @@ def test_statistics_leave_out_games_a_takeover_bot_finished(server: ServerThread
     ann.hello(tokens[0])
     bob.hello(tokens[1])
     ann.close()
-    bob.until("table", timeout=10, event={"kind": "disconnected", "seat": 0,
-                                          "text": "ann dropped from seat 0; a bot takes over in 2 s"})
+    table_event(bob, "disconnected", "ann dropped from seat 0; a bot takes over in 2 s", seat=0)
     took = bob.until("table", timeout=10)
     assert took["event"]["kind"] == "takeover"
     over = to_the_end({1: bob}, 9)[1]
@@ -206,11 +216,9 @@ def test_statistics_leave_out_games_a_takeover_bot_finished(server: ServerThread
     ann = Client(base, table_id)
     ann.hello(tokens[0])
     assert ann.until("gameOver")["rematch"]["waiting"] == [0]
-    assert bob.until("table", event={"kind": "returned", "seat": 0,
-                                     "text": "ann is back at seat 0; the bot leaves"})
+    table_event(bob, "returned", "ann is back at seat 0; the bot leaves", seat=0)
     ann.send({"type": "rematch"})
-    told = bob.until("table", event={"kind": "rematch", "seat": None,
-                                     "text": "everyone wants a rematch: game 2 at this table begins"})
+    told = table_event(bob, "rematch", "everyone wants a rematch: game 2 at this table begins")
     assert [s["status"] for s in told["table"]["seats"]] == ["connected", "connected"]
     new_game_state(bob, over["stateVersion"])
     for c in (ann, bob):
@@ -234,8 +242,7 @@ def test_rematch_of_a_real_time_game_against_a_bot(server: ServerThread, game: s
         assert first["rematch"] == {"ready": [1], "waiting": [0], "declined": []}
         assert first["series"]["games"] == 1
         fay.send({"type": "rematch"})
-        told = fay.until("table", event={"kind": "rematch", "seat": None,
-                                         "text": "everyone wants a rematch: game 2 at this table begins"})
+        told = table_event(fay, "rematch", "everyone wants a rematch: game 2 at this table begins")
         assert told["table"]["id"] == table_id and told["table"]["game"] == game
         state = new_game_state(fay, first["stateVersion"])
         assert state["clock"]["now"] < 1000 and state["clock"]["phase"] == "play"
@@ -247,3 +254,33 @@ def test_rematch_of_a_real_time_game_against_a_bot(server: ServerThread, game: s
         check_models(fay)
     finally:
         fay.close()
+
+
+def test_rematch_of_a_match_starts_a_new_match(server: ServerThread) -> None:
+    """At a match table the question comes once the match is over (not between its games), the
+    series counts the match once (for its winner), and the rematch is a new match from 0 points."""
+    q = httpx.post(server.base + "/api/quickplay", json={"name": "cat", "level": "easy", "preset": "classic",
+                                                        "options": {"match_target": 2, "stock_size": 2}}).json()
+    cat = Client(server.base, q["table"]["id"])
+    cat.hello(q["token"])
+    rng = random.Random(21)
+    games = 0
+    while True:
+        play_random({0: cat}, rng)
+        over = cat.until("gameOver")
+        games += 1
+        if over["match"]["over"]:
+            break
+        assert "rematch" not in over and "series" not in over  # between the match's games: no question
+        cat.send({"type": "rematch"})
+        assert cat.until("error")["code"] == "no-rematch"
+        cat.send({"type": "next"})
+        cat.until("state", stateVersion=over["stateVersion"] + 1)
+    winner = over["match"]["winner"]
+    assert over["series"]["games"] == 1 and over["series"]["wins"] == [int(winner == 0), int(winner == 1)]
+    assert len(over["series"]["gameIds"]) == 1 and over["rematch"] == {"ready": [1], "waiting": [0], "declined": []}
+    cat.send({"type": "rematch"})
+    state = new_game_state(cat, over["stateVersion"])
+    assert state["match"]["scores"] == [0, 0] and state["match"]["game"] == 1 and not state["match"]["over"]
+    check_models(cat)
+    cat.close()
