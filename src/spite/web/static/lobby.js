@@ -154,7 +154,7 @@ export async function renderLobby() {
       state.qpPreset = quick.preset.value;
       const seats = document.getElementById("quick-seats");
       seats.dataset.bots = botsOf(state.qpPreset, state.qpGame);
-      seats.textContent = t("qp_bots", { n: seats.dataset.bots });
+      seats.textContent = t("qp_bots", { n: Number(seats.dataset.bots) });
     });
     quick.level.addEventListener("change", () => (state.qpLevel = quick.level.value));
     quick.addEventListener("submit", async (ev) => {
