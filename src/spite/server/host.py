@@ -550,6 +550,7 @@ class Table:
             conn.seat = seat.seat
             self.take_nonce(seat.seat, nonce)
             self.greeted.add(seat.seat)
+            await self.deal_if_ready()  # the last hello: dealt before its welcome (the others get a state)
             first = not seat.conns
             seat.conns.add(conn)
             if seat.grace is not None:
@@ -565,7 +566,6 @@ class Table:
                 self.tell("returned", seat.seat, f"{seat.player} is back at seat {seat.seat}; the bot leaves")
             elif first:
                 self.tell("connected", seat.seat, f"{seat.player} is at seat {seat.seat}")
-            await self.deal_if_ready()
         self.schedule_bot()
 
     def take_nonce(self, seat: int, nonce: str | None) -> None:
