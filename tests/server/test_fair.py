@@ -49,8 +49,9 @@ def test_commitment_before_any_card_and_the_reveal_at_the_end(server: ServerThre
     seen = watcher.hello(spectate=True)
     assert seen["fair"]["commitment"] == fair["commitment"] and "secret" not in seen["fair"]
 
-    seat_hello(bob, bob_token, nonces[1])
-    for c in (ann, bob, watcher):  # the deal, at the same stateVersion, once bob said hello
+    # bob's hello completes the seats: his welcome has the deal, the others get it in a state
+    assert seat_hello(bob, bob_token, nonces[1])["fair"] == {**fair, "dealt": True, "sent": [True, True]}
+    for c in (ann, watcher):
         dealt = c.until("state", stateVersion=0)
         assert dealt["fair"] == {**fair, "dealt": True, "sent": [True, True]} and dealt["last"] is None
     assert ann.last_state is not None and ann.last_state["view"]["players"][0]["hand"]
@@ -90,9 +91,9 @@ def test_a_seat_without_a_nonce_is_allowed_and_shown(server: ServerThread) -> No
         "seats": [{"kind": "person"}, {"kind": "bot", "level": "random"}]}).json()
     table_id = r["table"]["id"]
     ann = Client(server.base, table_id)
-    seat_hello(ann, r["token"], None)
-    dealt = ann.until("state", stateVersion=0)
+    dealt = seat_hello(ann, r["token"], None)  # the only person: dealt at once
     assert dealt["fair"]["dealt"] is True and dealt["fair"]["sent"] == [False, False]
+    assert dealt["view"]["players"][0]["hand"]
     play_random({0: ann}, random.Random(1))
     over = ann.until("gameOver")
     check_reveal(over["fair"], table_id, 1, [None, None])
@@ -110,10 +111,9 @@ def test_each_game_of_a_match_has_its_own_commitment(server: ServerThread) -> No
     clients = {0: Client(base, table_id), 1: Client(base, table_id)}
     nonces: list[str | None] = [secrets.token_hex(16), None]
     seat_hello(clients[0], r["token"], nonces[0])
-    seat_hello(clients[1], bob_token, nonces[1])
+    current = seat_hello(clients[1], bob_token, nonces[1])["fair"]
     rng = random.Random(3)
     game, commitments = 1, []
-    current = clients[0].until("state", stateVersion=0)["fair"]
     while True:
         assert current["game"] == game and current["dealt"] is True
         commitments.append(current["commitment"])
@@ -152,7 +152,8 @@ def test_a_spit_table_deals_from_the_nonce(server: ServerThread) -> None:
     nonce = secrets.token_hex(16)
     ann = Client(server.base, table_id)
     welcome = seat_hello(ann, r["token"], nonce)
-    assert welcome["fair"]["dealt"] is False and welcome["legal"] == []
+    assert welcome["fair"] == {"game": 1, "commitment": welcome["fair"]["commitment"], "dealt": True,
+                               "sent": [True, False]}
     over = ann.until("gameOver", timeout=30)
     check_reveal(over["fair"], table_id, 1, [nonce, None])
     record = httpx.get(server.base + over["recordUrl"]).json()

@@ -73,6 +73,8 @@ def play_table(srv: ServerThread, preset: str, players: int, rng: random.Random,
         # every other seat sends a nonce (and an absent one is allowed)
         c.send({"type": "hello", "token": token, **({"nonce": rng.randbytes(16).hex()} if seat % 2 == 0 else {})})
         c.until("welcome")
+    for c in clients[:-1]:  # the last hello dealt: the seats before it get the deal as a state
+        c.until("state", stateVersion=0)
     watcher = Client(srv.base, table_id)
     watcher.hello(spectate=True)
     secret = srv.manager.tables[table_id].fair.secret.hex()

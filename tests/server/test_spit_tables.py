@@ -114,7 +114,9 @@ def test_a_race_one_move_lands_and_the_loser_is_told_why(server: ServerThread) -
         table_id, tokens = _two_people(base)
         ann, bob = Client(base, table_id), Client(base, table_id)
         try:
-            w0, w1 = ann.hello(tokens[0]), bob.hello(tokens[1])
+            ann.hello(tokens[0])
+            w1 = bob.hello(tokens[1])  # the last hello: dealt (docs/fairness.md); ann gets the deal as a state
+            w0 = ann.until("state", stateVersion=w1["stateVersion"])
             race = _race([w0["legal"], w1["legal"]])
             if race is None:
                 continue
@@ -177,14 +179,20 @@ def test_bad_spit_requests(server: ServerThread) -> None:
     r = httpx.post(base + "/api/tables", json={"game": "spit", "seats": [{"kind": "person"}] * 3})
     assert r.status_code == 400
     table_id, tokens = _two_people(base)
-    ann = Client(base, table_id)
+    ann, bob = Client(base, table_id), Client(base, table_id)
     try:
         ann.hello(tokens[0])
+        ann.send({"type": "move", "move": "H7-C1", "stateVersion": 0, "id": "x"})
+        err = ann.until("error")  # not dealt before every person said hello (docs/fairness.md)
+        assert err["code"] == "not-started" and err["id"] == "x"
+        bob.hello(tokens[1])
+        ann.until("state")
         ann.send({"type": "move", "move": "H7-C1", "stateVersion": 0, "id": "x"})
         err = ann.until("error")
         assert err["code"] == "illegal" and err["id"] == "x"
     finally:
         ann.close()
+        bob.close()
 
 
 def test_kill_9_mid_round_and_play_on(db_url: str) -> None:

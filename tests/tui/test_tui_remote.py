@@ -19,10 +19,12 @@ from typer.testing import CliRunner
 from spite.cards import RANKS
 from spite.cli.play import register
 from spite.errors import IllegalMoveError
+from spite.fairness import fingerprint
 from spite.malice.moves import rank_token
 from spite.tui.app import SpiteApp, TuiConfig
 from spite.tui.malice_screen import SummaryScreen
 from spite.tui.remote import (
+    SEAT_NONCE,
     WELCOME_EXAMPLE,
     RemoteError,
     RemoteMaliceTable,
@@ -83,6 +85,7 @@ def test_play_a_server_seat_to_the_end_by_keys(server: ServerProcess) -> None:
         await wait_for(pilot, lambda: screen.link is not None and screen.link.connects == 1, 5000)
         await wait_for(pilot, lambda: screen.waiting_for_human or over(), 5000)
         assert "P1 (you)" in app.screen_text() and "P2 (easy)" in app.screen_text()
+        seen["head"] = app.screen_text()  # the deal fingerprint is on the head line (docs/fairness.md)
         # a move the server refuses: its reason (in the screen's names and suit symbols), nothing changed
         if not over():
             view = table.view()
@@ -127,6 +130,12 @@ def test_play_a_server_seat_to_the_end_by_keys(server: ServerProcess) -> None:
     assert any(re.match(r"\d+ P[12]: ", line) for line in seen["log"]), seen["log"]
     info = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=10).json()
     assert info["status"] == "finished" and info["stateVersion"] == remote.version
+    # the fingerprint while playing, and at the end the secret checked here: verified
+    record = httpx.get(f"{server.base}/api/games/{info['gameId']}/record", timeout=10).json()
+    short = fingerprint(record["fairness"]["commitment"])
+    assert f"deal {short}" in seen["head"], seen["head"]
+    assert f"deal {short} ✓ verified" in seen["summary"]
+    assert record["fairness"]["nonces"] == [SEAT_NONCE, None]  # this terminal's random part is in the deal
 
 
 def test_join_by_name_and_wrong_token(server: ServerProcess) -> None:

@@ -612,6 +612,7 @@ class Table:
             conn.seat = seat.seat
             self.take_nonce(seat.seat, nonce)
             self.greeted.add(seat.seat)
+            await self.deal_if_ready()  # the last hello: dealt before its welcome (the others get a state)
             first = not seat.conns
             seat.conns.add(conn)
             if self._deserted is not None:
@@ -626,7 +627,6 @@ class Table:
             elif first:
                 self.tell("connected", seat.seat, f"{seat.player} is at seat {seat.seat}", name=seat.player or "",
                           seat=seat.seat)
-            await self.deal_if_ready()
         self.schedule_bot()
 
     async def _take_back(self, seat: Seat) -> None:

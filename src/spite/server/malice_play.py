@@ -172,6 +172,12 @@ class MalicePlay(TablePlay):
         view = self.engine.view(seat)  # the view's own legal moves: computed once
         return view.to_json(), [m.text for m in view.legal_moves]
 
+    def undealt_view(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
+        view = self.engine.view(None).to_json()
+        for player in view["players"]:  # the face-up stock cards too come with the deal
+            player["stock_top"] = []
+        return view, []
+
     def fields(self, seat: int | None) -> dict[str, Any]:
         return {"canUndo": self.can_undo(seat), "match": self.match_info()}
 

@@ -149,6 +149,16 @@ class SpitPlay(TablePlay):
             return out, []
         return out, list(view.legal)  # type: ignore[attr-defined]
 
+    def undealt_view(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
+        out = self.table.state.view(None).to_json()
+        # before the deal (docs/fairness.md) every card lies face down: only the piles' sizes show
+        out["centers"] = [{"top": None, "cards": c["cards"]} for c in out["centers"]]
+        for player in out["players"]:
+            if "tableau" in player:
+                player["tableau"] = [{"top": None, "cards": t["cards"]} for t in player["tableau"]]
+        out["stuck"] = False
+        return out, []
+
     def fields(self, seat: int | None) -> dict[str, Any]:
         return {"clock": self._clock()}
 
