@@ -1,5 +1,9 @@
 """The words of the terminal app in English and German.
 
+Its screen's own words (prompts, keys) are here; everything else, and what the engine, the bots
+and the server say (refusals, hint reasons, game-over reasons), comes from the message catalogue
+it shares with the browser page (:mod:`spite.catalogue`): the same codes, the same words.
+
 The German terms are those of the German rule texts (docs/rules.md): Vorratsstapel (stock),
 Mittelstapel (build piles), Ablagestapel (discard piles), Blatt (hand), Nachziehstapel (draw pile).
 Move notation and card tokens (``H7-B2``, ``QS``) are the records' and stay the same in both
@@ -9,6 +13,8 @@ languages; so do the keys, which follow the notation (S stock, D discard, B buil
 ('Stock', 'Vorratsstapel')
 >>> tr("de", "wins", name="Spieler 1")
 'Spieler 1 gewinnt'
+>>> tr("de", "reason_blocked")
+'niemand konnte spielen'
 >>> tr("fr", "stock")
 Traceback (most recent call last):
 ...
@@ -19,7 +25,12 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["LANGUAGES", "has_text", "tr"]
+from spite import catalogue
+from spite.catalogue import SeatName
+from spite.errors import Phrase
+from spite.tui.render import on_screen
+
+__all__ = ["LANGUAGES", "has_text", "say", "say_all", "tr"]
 
 LANGUAGES: Final = ("en", "de")
 
@@ -82,14 +93,7 @@ _TEXTS: Final[dict[str, tuple[str, str]]] = {
     "game_over": ("Game over", "Spielende"),
     "wins": ("{name} wins", "{name} gewinnt"),
     "draw_result": ("A draw ({reason})", "Unentschieden ({reason})"),
-    "reason_stock": ("the last stock card was played", "die letzte Karte des Vorratsstapels ist gespielt"),
-    "reason_blocked": ("nobody could play", "niemand konnte spielen"),
-    "reason_turn-limit": ("the turn limit", "das Zuglimit"),
-    "reason_draw-pile-empty": ("the draw pile ran out", "der Nachziehstapel ist leer"),
-    # Spit's reasons, as the web page words them (src/spite/web/static/i18n.js)
-    "reason_out-of-cards": ("out of cards", "keine Karten mehr"),
-    "reason_rounds": ("rounds in a row", "Runden in Folge"),
-    "reason_time": ("the time is up: fewer cards held", "die Zeit ist um: weniger Karten"),
+    # the reasons of a game's end (reason_…) are the shared catalogue's
     "points": ("{points} points", "{points} Punkte"),
     "turns_played": ("{turns} turns, {moves} moves", "{turns} Züge, {moves} Spielzüge"),
     "stock_left": ("{name}: {n} stock cards left", "{name}: noch {n} Karten im Vorratsstapel"),
@@ -148,10 +152,29 @@ def tr(lang: str, key: str, **values: object) -> str:
     """The text ``key`` in ``lang`` with ``values`` filled in."""
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r} (en or de)")
+    if key not in _TEXTS:
+        return catalogue.render(lang, key, values)  # type: ignore[arg-type]
     text = _TEXTS[key][LANGUAGES.index(lang)]
     return text.format(**values) if values else text
 
 
 def has_text(key: str) -> bool:
-    """True when there is a text ``key``."""
-    return key in _TEXTS
+    """True when there is a text ``key`` (the screen's own, or the shared catalogue's)."""
+    return key in _TEXTS or catalogue.has(key)
+
+
+def say(lang: str, phrase: Phrase | None, english: str, seat_name: SeatName) -> str:
+    """What the engine, a bot or the server said, as the screen words it: in English its own line
+    (with the screen's seat names and suit symbols, :func:`~spite.tui.render.on_screen`), in German
+    its catalogue phrase (seats named as the screen names them); the English line when there is no
+    phrase or the catalogue does not know it."""
+    if lang == "en" or phrase is None or not catalogue.has(phrase.key):
+        return on_screen(english, seat_name)
+    return catalogue.word(lang, phrase, english, seat_name)
+
+
+def say_all(lang: str, phrases: tuple[Phrase, ...] | list[Phrase], english: str, seat_name: SeatName) -> str:
+    """A hint's why (several phrases) as :func:`say` words one."""
+    if lang == "en" or not phrases or not all(catalogue.has(p.key) for p in phrases):
+        return on_screen(english, seat_name)
+    return catalogue.words(lang, phrases, english, seat_name)

@@ -25,7 +25,7 @@ from textual import events
 from textual.widgets import Static
 
 from spite.errors import IllegalMoveError
-from spite.tui.i18n import has_text, tr
+from spite.tui.i18n import has_text, say, tr
 from spite.tui.malice_screen import MaliceScreen, SummaryScreen
 from spite.tui.remote import RemoteLink, RemoteMaliceTable
 from spite.tui.remote_spit import RemoteSpitTable
@@ -83,14 +83,15 @@ class RemoteMaliceScreen(MaliceScreen):
         if update.sync and self.link is not None:
             self.link.send({"type": "sync"})
         if update.error is not None:
-            self.message = tr(self.lang, "illegal", reason=self.words(update.error))
+            self.message = tr(self.lang, "illegal", reason=say(self.lang, update.error_words, update.error,
+                                                               self.seat_name))
         elif update.undone is not None:
             self.message = tr(self.lang, "undone", move=update.undone)
         elif update.new_game:
             match = self.table.match
             self.message = _t(self.lang, "next_game", game=match.game) if match is not None else ""
         elif update.notice is not None:
-            self.message = update.notice
+            self.message = say(self.lang, update.notice_words, update.notice, self.seat_name)
         if update.new_game:
             self.source = self.prefix = None
             self.hinted = None
@@ -130,7 +131,7 @@ class RemoteMaliceScreen(MaliceScreen):
         try:
             self.table.new_game()
         except IllegalMoveError as exc:
-            self.message = tr(self.lang, "illegal", reason=self.words(str(exc)))
+            self.message = tr(self.lang, "illegal", reason=self.refusal(exc))
         else:
             self.message = ""
         self.redraw()
@@ -152,7 +153,7 @@ class RemoteMaliceScreen(MaliceScreen):
             try:
                 self.table.undo()  # the prompt line says what was asked; the answer shows here
             except IllegalMoveError as exc:
-                self.message = tr(self.lang, "illegal", reason=self.words(str(exc)))
+                self.message = tr(self.lang, "illegal", reason=self.refusal(exc))
             else:
                 self.message = ""
         self.source = None
@@ -254,14 +255,15 @@ class RemoteSpitScreen(SpitScreen):
     def _received(self, msg: dict[str, Any]) -> None:
         update = self.table.handle(msg)
         if update.error is not None:
+            reason = say(self.lang, update.error_words, update.error, self.seat_name)
             if update.too_late:
-                self.message = self.words(update.error)
+                self.message = reason
                 self.message_until = self.clock() + self.FLASH_SECONDS
             else:
-                self.message = tr(self.lang, "illegal", reason=self.words(update.error))
+                self.message = tr(self.lang, "illegal", reason=reason)
                 self.message_until = None
         elif update.notice is not None:
-            self.message = update.notice
+            self.message = say(self.lang, update.notice_words, update.notice, self.seat_name)
             self.message_until = self.clock() + self.FLASH_SECONDS
         if self.table.over:
             self.message = ""  # the prompt line says who won
