@@ -13,7 +13,8 @@ A text's placeholders are ``{name}`` (the value as it is) or ``{name|form}``:
 * ``ranks``: rank tokens separated by spaces, as a list: "a 4, a 6 or a joker";
 * ``seat``: a 0-based seat as people count it: "seat 2", "Platz 2";
 * ``level``, ``bot``, ``player``: a computer level ("mittel"), a computer player ("Computer (mittel)"),
-  a player's name (``bot:medium`` is worded as a computer player).
+  a player's name (``bot:medium`` is worded as a computer player);
+* ``preset``, ``status``: a preset's name ("klassisch"), a table's status ("beendet").
 
 A text may be a plural, ``{"one": …, "other": …}``, chosen by the parameter ``n``.
 
@@ -154,7 +155,7 @@ def _player(lang: str, name: str) -> str:
     return text(lang, "bot", level=_level(lang, name[4:])) if name.startswith("bot:") else name
 
 
-_FORMS: Final = {
+_FORMS: Final[dict[str, Callable[[str, str], str]]] = {
     "card": _card,
     "a": lambda lang, tok: text(lang, f"rank.a.{tok}"),
     "acc": lambda lang, tok: text(lang, f"rank.acc.{tok}"),
@@ -164,5 +165,7 @@ _FORMS: Final = {
     "level": _level,
     "bot": lambda lang, level: text(lang, "bot", level=_level(lang, level)),
     "player": _player,
+    "preset": lambda lang, preset: text(lang, f"preset.{preset}") if has(f"preset.{preset}") else preset,
+    "status": lambda lang, state: text(lang, f"table_status_{state}") if has(f"table_status_{state}") else state,
 }
 """How each ``{name|form}`` is worded (i18n.js has the same forms)."""

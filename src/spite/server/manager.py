@@ -59,7 +59,8 @@ def server_game(game: str) -> ServerGame:
     try:
         hook = load_hook(game, "server")
     except OptionsError:
-        raise LobbyError(f"{game} tables are not served ({', '.join(served_games())})", 501) from None
+        raise LobbyError(f"{game} tables are not served ({', '.join(served_games())})", 501, "lobby.not-served",
+                         game=game) from None
     assert isinstance(hook, ServerGame)
     return hook
 
@@ -179,7 +180,8 @@ class Manager:
             return await self._create(game=game, preset=preset, options=options, seats=seats, name=name, join=join)
         cap = self.config.max_open_tables
         if self.live_tables_of(owner) >= cap:
-            raise LobbyError(f"you already have {cap} open or playing tables: finish or leave one first", 429)
+            raise LobbyError(f"you already have {cap} open or playing tables: finish or leave one first", 429,
+                             "lobby.too-many-tables", n=cap)
         self._creating[owner] += 1  # counted while the table is being stored, so parallel requests cannot pass the cap
         try:
             created = await self._create(game=game, preset=preset, options=options, seats=seats, name=name, join=join)
@@ -203,7 +205,8 @@ class Manager:
         except OptionsError as exc:
             raise LobbyError(str(exc)) from None
         if join and not any(r.kind == "person" for r in requests):
-            raise LobbyError("there is no person seat to join (set join to false for a bots-only table)")
+            raise LobbyError("there is no person seat to join (set join to false for a bots-only table)", 400,
+                             "lobby.no-person-seat")
         table_id = secrets.token_urlsafe(9)
         now = time.time()
         seat_list = [Seat(seat=i, kind=r.kind, level=r.level if r.kind == "bot" else None, player=None,
@@ -234,17 +237,18 @@ class Manager:
         """Take a free person seat; the game starts when none is left."""
         table = self.tables.get(table_id)
         if table is None:
-            raise LobbyError(f"there is no open table {table_id}", 404)
+            raise LobbyError(f"there is no open table {table_id}", 404, "lobby.no-open-table", table=table_id)
         async with table.lock:
             if table.status != "open":
-                raise LobbyError(f"table {table_id} is {table.status}: no seat is free", 409)
+                raise LobbyError(f"table {table_id} is {table.status}: no seat is free", 409, "lobby.not-open",
+                                 table=table_id, state=table.status)
             free = [s for s in table.seats if s.controller == "free"]
             if seat_no is not None:
                 free = [s for s in free if s.seat == seat_no]
                 if not free:
-                    raise LobbyError(f"seat {seat_no} is not free", 409)
+                    raise LobbyError(f"seat {seat_no} is not free", 409, "lobby.seat-taken", seat=seat_no)
             if not free:
-                raise LobbyError(f"table {table_id} has no free seat", 409)
+                raise LobbyError(f"table {table_id} has no free seat", 409, "lobby.table-full", table=table_id)
             seat = free[0]
             token = new_token()
             digest = hash_token(token)
