@@ -363,10 +363,10 @@ class Manager:
             if found is not None and found["game_id"] is not None:
                 conn.error("no-table", f"table {table_id} has finished; its record is "
                            f"/api/games/{found['game_id']}/record",
-                           phrase=Phrase("error.no-table.finished"))
+                           phrase=Phrase("error.no-table.finished", {"table": table_id}))
             else:
                 conn.error("no-table", f"there is no table {table_id} being played",
-                           phrase=Phrase("error.no-table"))
+                           phrase=Phrase("error.no-table.id", {"table": table_id}))
             conn.close(1008)
             return
         if msg.spectate:
