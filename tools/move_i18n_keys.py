@@ -20,8 +20,9 @@ ENTRY = re.compile(r'\s*(?:"([\w.-]+)"|([\w]+))\s*:\s*\[\s*' + STRING + r'\s*,\s
 COMMENT = re.compile(r"\s*//[^\n]*")
 
 
-def main() -> int:
-    js_path = STATIC / "i18n.js"
+def main(static: Path = STATIC) -> int:
+    """Move the keys; 0 when done, 1 (nothing written) when ``TEXTS`` cannot be read or a key clashes."""
+    js_path = static / "i18n.js"
     js = js_path.read_text(encoding="utf-8")
     start = js.index("const TEXTS = {") + len("const TEXTS = {")
     end = js.index("\n};", start)
@@ -38,7 +39,7 @@ def main() -> int:
         if m.re is ENTRY:
             moved.append((m.group(1) or m.group(2), json.loads(m.group(3)), json.loads(m.group(4))))
         pos = m.end()
-    catalogues = {lang: json.loads((STATIC / "messages" / f"{lang}.json").read_text(encoding="utf-8"))
+    catalogues = {lang: json.loads((static / "messages" / f"{lang}.json").read_text(encoding="utf-8"))
                   for lang in ("en", "de")}
     for key, en, de in moved:
         for lang, text in (("en", en), ("de", de)):
@@ -48,7 +49,7 @@ def main() -> int:
                 return 1
             catalogues[lang][key] = text
     for lang, data in catalogues.items():
-        (STATIC / "messages" / f"{lang}.json").write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n",
+        (static / "messages" / f"{lang}.json").write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n",
                                                           encoding="utf-8")
     js_path.write_text(js[:start] + js[end:], encoding="utf-8")
     print(f"moved {len(moved)} keys from i18n.js to messages/en.json and de.json")
