@@ -114,3 +114,18 @@ def test_the_servers_refusal_in_german_over_connect(monkeypatch: pytest.MonkeyPa
     assert seen["known"] == "Nicht erlaubt: deine Vorratskarte 7♠ passt nicht auf Mittelstapel 2, er braucht ein Ass"
     assert seen["unknown"] == "Nicht erlaubt: a rule of a newer server"
     assert seen["seat"].startswith("Nicht erlaubt: P2") and seen["seat"].endswith("ist am Zug"), seen["seat"]
+
+
+def test_every_word_of_the_screen_is_in_the_shared_catalogue() -> None:
+    """The terminal app has no words of its own any more: every key it asks for by name is in the
+    catalogue (``tui.KEY`` or a key shared with the page), and none is left in ``_TEXTS``."""
+    from spite.tui import i18n
+
+    assert i18n._TEXTS == {}, "run python tools/move_i18n_keys.py"
+    asked: set[str] = set()
+    for path in (Path(catalogue.__file__).parent / "tui").glob("*.py"):
+        asked |= set(re.findall(r'\b(?:tr\([\w.]+, |has_text\()"([\w.-]+)"[,)]', path.read_text(encoding="utf-8")))
+    assert len(asked) > 50
+    assert sorted(k for k in asked if not i18n.has_text(k)) == []
+    for lang in ("en", "de"):
+        assert i18n.tr(lang, "pick_source", sources="S", undo="") != "pick_source"

@@ -34,30 +34,9 @@ from spite.tui.widgets import set_text
 
 __all__ = ["RemoteMaliceScreen", "RemoteSpitScreen"]
 
-_TEXTS = {
-    "watching": ("watching table {id} (spectator)", "du schaust an Tisch {id} zu (Zuschauer)"),
-    "at_table": ("table {id} · seat P{seat}", "Tisch {id} · Platz P{seat}"),
-    "waiting_server": ("sent {move}, waiting for the server …", "{move} gesendet, warte auf den Server …"),
-    "record": ("The record: {url}", "Die Partie: {url}"),
-    "sent": ("sent {move} …", "{move} gesendet …"),
-    "undo_asked": ("asked to take back {move}, waiting for the server …",
-                   "Rücknahme von {move} erbeten, warte auf den Server …"),
-    "undo_asked_last": ("asked to take back the last move, waiting for the server …",
-                        "Rücknahme des letzten Spielzugs erbeten, warte auf den Server …"),
-    "waiting_next": ("waiting for the next game … (ready: {ready})", "warte auf das nächste Spiel … (bereit: {ready})"),
-    "next_game": ("game {game} of the match begins", "Spiel {game} der Partie beginnt"),
-    "watch_next": ("the next game begins when the players are ready",
-                   "das nächste Spiel beginnt, wenn alle bereit sind"),
-}
-
 
 def _reason(lang: str, reason: str) -> str:
     return tr(lang, "reason_" + reason) if has_text("reason_" + reason) else reason
-
-
-def _t(lang: str, key: str, **values: object) -> str:
-    en, de = _TEXTS[key]
-    return (de if lang == "de" else en).format(**values)
 
 
 class RemoteMaliceScreen(MaliceScreen):
@@ -89,7 +68,7 @@ class RemoteMaliceScreen(MaliceScreen):
             self.message = tr(self.lang, "undone", move=update.undone)
         elif update.new_game:
             match = self.table.match
-            self.message = _t(self.lang, "next_game", game=match.game) if match is not None else ""
+            self.message = tr(self.lang, "next_game", game=match.game) if match is not None else ""
         elif update.notice is not None:
             self.message = say(self.lang, update.notice_words, update.notice, self.seat_name)
         if update.new_game:
@@ -176,14 +155,14 @@ class RemoteMaliceScreen(MaliceScreen):
             line = table.status
         elif table.pending is not None and table.pending_undo:
             move = table.pending[1]
-            line = _t(self.lang, "undo_asked", move=move) if move else _t(self.lang, "undo_asked_last")
+            line = tr(self.lang, "undo_asked", move=move) if move else tr(self.lang, "undo_asked_last")
         elif table.pending is not None:
-            line = _t(self.lang, "waiting_server", move=table.pending[1])
+            line = tr(self.lang, "waiting_server", move=table.pending[1])
         elif table.awaiting_next is not None and table.state.is_over:
             ready = table.match.ready if table.match is not None else []
-            line = _t(self.lang, "waiting_next", ready=", ".join(f"P{s + 1}" for s in ready) or "—")
+            line = tr(self.lang, "waiting_next", ready=", ".join(f"P{s + 1}" for s in ready) or "—")
         elif table.seat is None:
-            line = _t(self.lang, "watching", id=table.table_id)
+            line = tr(self.lang, "watching", id=table.table_id)
         if line is not None:
             set_text(self.query_one("#prompt", Static), Text(line, style="italic"), layout=False)
 
@@ -216,14 +195,14 @@ class RemoteMaliceScreen(MaliceScreen):
             out.append(tr(t, "stock_left_one" if left == 1 else "stock_left", name=name, n=left) + "\n")
         over = self.table.game_over or {}
         if over.get("recordUrl"):
-            out.append("\n" + _t(t, "record", url=self.table.base + str(over["recordUrl"])) + "\n")
+            out.append("\n" + tr(t, "record", url=self.table.base + str(over["recordUrl"])) + "\n")
         match = self.table.match
         if match is not None:
             out.append("\n" + self.score_text() + "\n", style="bold")
             if match.is_over and match.winner is not None:
                 out.append(tr(t, "match_over", name=self.side_label(match.winner)) + "\n", style="bold")
             elif self.table.seat is None:
-                out.append(_t(t, "watch_next") + "\n")
+                out.append(tr(t, "watch_next") + "\n")
         out.append("\n" + tr(t, "end_keys" if not self.table.match_over else "end_keys_final"))
         return out
 
@@ -299,8 +278,8 @@ class RemoteSpitScreen(SpitScreen):
         if table.status:
             line = table.status
         elif table.seat is None:
-            line = _t(self.lang, "watching", id=table.table_id)
+            line = tr(self.lang, "watching", id=table.table_id)
         elif table.pending is not None and not table.over:
-            line = _t(self.lang, "sent", move=table.pending[1])
+            line = tr(self.lang, "sent", move=table.pending[1])
         if line is not None:
             set_text(self.query_one("#spit-prompt", Static), Text(line, style="italic"))
