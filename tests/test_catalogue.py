@@ -20,7 +20,7 @@ from spite.server.config import BOT_LEVELS
 from spite.server.protocol import ErrorCode, TableEvent
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "spite"
-FORMS = {"card", "a", "acc", "none", "ranks", "seat", "level", "bot", "player"}
+FORMS = {"card", "a", "acc", "none", "ranks", "seat", "level", "bot", "player", "preset", "status"}
 
 
 def test_both_languages_have_the_same_keys_and_parameters() -> None:
@@ -45,8 +45,9 @@ def test_no_message_is_empty() -> None:
 
 
 def _calls() -> list[tuple[Path, int, str, set[str] | None]]:
-    """Every phrase the source makes: (file, line, key pattern, keyword parameters or None when
-    they are not written out). A key made by an f-string becomes a regular expression."""
+    """Every phrase the source makes (``Phrase``, ``refusal``, a lobby error's, a table event's):
+    (file, line, key pattern, keyword parameters or None when they are not written out). A key made
+    by an f-string becomes a regular expression."""
     found: list[tuple[Path, int, str, set[str] | None]] = []
     for path in SRC.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -65,6 +66,9 @@ def _calls() -> list[tuple[Path, int, str, set[str] | None]]:
                 params = {k.arg for k in node.keywords if k.arg is not None}
                 if any(k.arg is None for k in node.keywords):
                     params = None
+            elif name == "LobbyError" and len(node.args) >= 3:
+                key = node.args[2]
+                params = {k.arg for k in node.keywords if k.arg is not None}
             elif name == "tell" and len(node.args) >= 3:
                 kind = node.args[0]
                 if not isinstance(kind, ast.Constant):

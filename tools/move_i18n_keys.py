@@ -1,27 +1,46 @@
-"""Move the keys left in ``i18n.js``'s ``TEXTS`` into the message catalogue (``messages/en.json``,
-``messages/de.json``), then empty ``TEXTS``.
+"""Move the keys left in ``i18n.js``'s ``TEXTS`` and in the terminal app's ``_TEXTS``
+(``src/spite/tui/i18n.py``) into the message catalogue (``messages/en.json``, ``messages/de.json``),
+then empty both.
 
-The page's words live in the catalogue, shared with the terminal app. A branch made before the
-catalogue moved there adds keys to ``TEXTS`` as ``key: ["English", "Deutsch"],``; after merging it,
-run ``python tools/move_i18n_keys.py`` from the repository's root. A key that is already in the
+The page's and the terminal app's words live in the catalogue they share. A branch made before the
+catalogue moved there adds keys to ``TEXTS`` as ``key: ["English", "Deutsch"],`` (they keep their
+key) or to ``_TEXTS`` as ``"key": ("English", "Deutsch"),`` (they become ``tui.key``); after merging
+it, run ``python tools/move_i18n_keys.py`` from the repository's root. A key that is already in the
 catalogue with another text is an error (nothing is written): rename one of them.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import sys
 from pathlib import Path
 
 STATIC = Path(__file__).resolve().parents[1] / "src" / "spite" / "web" / "static"
+TUI = STATIC.parents[1] / "tui" / "i18n.py"
 STRING = r'("(?:[^"\\]|\\.)*")'
 ENTRY = re.compile(r'\s*(?:"([\w.-]+)"|([\w]+))\s*:\s*\[\s*' + STRING + r'\s*,\s*' + STRING + r'\s*,?\s*\]\s*,?')
 COMMENT = re.compile(r"\s*//[^\n]*")
 
 
-def main() -> int:
-    js_path = STATIC / "i18n.js"
+def tui_keys(tui: Path) -> tuple[list[tuple[str, str, str]], str]:
+    """The entries of the terminal app's ``_TEXTS`` (as ``tui.KEY``) and the module with it emptied."""
+    source = tui.read_text(encoding="utf-8")
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == "_TEXTS":
+            assert node.value is not None and node.value.end_lineno is not None
+            entries = ast.literal_eval(node.value)
+            lines = source.splitlines(keepends=True)
+            start = sum(len(x) for x in lines[:node.value.lineno - 1]) + node.value.col_offset
+            end = sum(len(x) for x in lines[:node.value.end_lineno - 1]) + node.value.end_col_offset
+            return [(f"tui.{k}", en, de) for k, (en, de) in entries.items()], source[:start] + "{\n}" + source[end:]
+    return [], source
+
+
+def main(static: Path = STATIC, tui: Path = TUI) -> int:
+    """Move the keys; 0 when done, 1 (nothing written) when ``TEXTS`` cannot be read or a key clashes."""
+    js_path = static / "i18n.js"
     js = js_path.read_text(encoding="utf-8")
     start = js.index("const TEXTS = {") + len("const TEXTS = {")
     end = js.index("\n};", start)
@@ -38,7 +57,9 @@ def main() -> int:
         if m.re is ENTRY:
             moved.append((m.group(1) or m.group(2), json.loads(m.group(3)), json.loads(m.group(4))))
         pos = m.end()
-    catalogues = {lang: json.loads((STATIC / "messages" / f"{lang}.json").read_text(encoding="utf-8"))
+    from_tui, tui_emptied = tui_keys(tui) if tui.exists() else ([], "")
+    moved += from_tui
+    catalogues = {lang: json.loads((static / "messages" / f"{lang}.json").read_text(encoding="utf-8"))
                   for lang in ("en", "de")}
     for key, en, de in moved:
         for lang, text in (("en", en), ("de", de)):
@@ -48,10 +69,12 @@ def main() -> int:
                 return 1
             catalogues[lang][key] = text
     for lang, data in catalogues.items():
-        (STATIC / "messages" / f"{lang}.json").write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n",
+        (static / "messages" / f"{lang}.json").write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n",
                                                           encoding="utf-8")
     js_path.write_text(js[:start] + js[end:], encoding="utf-8")
-    print(f"moved {len(moved)} keys from i18n.js to messages/en.json and de.json")
+    if from_tui:
+        tui.write_text(tui_emptied, encoding="utf-8")
+    print(f"moved {len(moved)} keys from i18n.js and tui/i18n.py to messages/en.json and de.json")
     return 0
 
 

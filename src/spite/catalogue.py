@@ -13,7 +13,8 @@ A text's placeholders are ``{name}`` (the value as it is) or ``{name|form}``:
 * ``ranks``: rank tokens separated by spaces, as a list: "a 4, a 6 or a joker";
 * ``seat``: a 0-based seat as people count it: "seat 2", "Platz 2";
 * ``level``, ``bot``, ``player``: a computer level ("mittel"), a computer player ("Computer (mittel)"),
-  a player's name (``bot:medium`` is worded as a computer player).
+  a player's name (``bot:medium`` is worded as a computer player);
+* ``preset``, ``status``: a preset's name ("klassisch"), a table's status ("beendet").
 
 A text may be a plural, ``{"one": …, "other": …}``, chosen by the parameter ``n``.
 
@@ -31,14 +32,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
 from typing import Final
 
 from spite.errors import Param, Phrase
 
-__all__ = ["LANGUAGES", "PLACEHOLDER", "catalogue", "has", "placeholders", "text", "word", "words"]
+__all__ = ["LANGUAGES", "PLACEHOLDER", "SeatName", "catalogue", "has", "phrase_of", "placeholders", "render", "text",
+           "word", "words"]
 
 LANGUAGES: Final = ("en", "de")
 
@@ -69,39 +71,61 @@ def placeholders(entry: Entry) -> set[str]:
     return {m.group(1) for f in forms for m in PLACEHOLDER.finditer(f)}
 
 
+SeatName = Callable[[int], str]
+"""How a user interface names a seat (``P2 (hard)``); the catalogue's ``seat.n`` when not given."""
+
+
 def text(lang: str, key: str, /, **params: Param) -> str:
     """Message ``key`` in ``lang`` with ``params`` worded in; ``key`` itself when there is no such
     message."""
+    return render(lang, key, params)
+
+
+def render(lang: str, key: str, params: Mapping[str, Param], seat_name: SeatName | None = None) -> str:
+    """:func:`text` with the parameters as a mapping, and seats named by ``seat_name`` if given."""
     entry = catalogue(lang).get(key)
     if entry is None:
         return key
     if isinstance(entry, dict):
         entry = entry["one"] if params.get("n") == 1 and "one" in entry else entry["other"]
-    return PLACEHOLDER.sub(lambda m: _value(lang, params, m.group(1), m.group(2)), entry)
+    return PLACEHOLDER.sub(lambda m: _value(lang, params, m.group(1), m.group(2), seat_name), entry)
 
 
-def word(lang: str, phrase: Phrase, english: str = "") -> str:
+def word(lang: str, phrase: Phrase, english: str = "", seat_name: SeatName | None = None) -> str:
     """A phrase in ``lang``; ``english`` (the engine's or server's line) when the catalogue does not
     know its key (say a newer server's)."""
     if not has(phrase.key):
         return english or phrase.key
-    return text(lang, phrase.key, **phrase.params)
+    return render(lang, phrase.key, phrase.params, seat_name)
 
 
-def words(lang: str, phrases: tuple[Phrase, ...] | list[Phrase], english: str = "") -> str:
+def words(lang: str, phrases: tuple[Phrase, ...] | list[Phrase], english: str = "",
+          seat_name: SeatName | None = None) -> str:
     """Several phrases (a hint's why) in ``lang``, joined by "; "; ``english`` when there are none or
     one is unknown."""
     if not phrases or not all(has(p.key) for p in phrases):
         return english
-    return "; ".join(word(lang, p) for p in phrases)
+    return "; ".join(word(lang, p, seat_name=seat_name) for p in phrases)
 
 
-def _value(lang: str, params: Mapping[str, Param], name: str, form: str | None) -> str:
+def phrase_of(data: object) -> Phrase | None:
+    """The :class:`Phrase` of a server message's ``words`` (``{"key": …, "params": {…}}``), if it is one."""
+    if not isinstance(data, dict) or not isinstance(data.get("key"), str):
+        return None
+    params = data.get("params")
+    if not isinstance(params, dict):
+        params = {}
+    return Phrase(data["key"], {str(k): v for k, v in params.items() if isinstance(v, str | int)})
+
+
+def _value(lang: str, params: Mapping[str, Param], name: str, form: str | None, seat_name: SeatName | None) -> str:
     if name not in params:
         return "{" + name + "}"
     value = params[name]
     if form is None:
         return str(value)
+    if form == "seat" and seat_name is not None and isinstance(value, int):
+        return seat_name(value)
     return _FORMS[form](lang, str(value))
 
 
@@ -131,7 +155,7 @@ def _player(lang: str, name: str) -> str:
     return text(lang, "bot", level=_level(lang, name[4:])) if name.startswith("bot:") else name
 
 
-_FORMS: Final = {
+_FORMS: Final[dict[str, Callable[[str, str], str]]] = {
     "card": _card,
     "a": lambda lang, tok: text(lang, f"rank.a.{tok}"),
     "acc": lambda lang, tok: text(lang, f"rank.acc.{tok}"),
@@ -141,5 +165,7 @@ _FORMS: Final = {
     "level": _level,
     "bot": lambda lang, level: text(lang, "bot", level=_level(lang, level)),
     "player": _player,
+    "preset": lambda lang, preset: text(lang, f"preset.{preset}") if has(f"preset.{preset}") else preset,
+    "status": lambda lang, state: text(lang, f"table_status_{state}") if has(f"table_status_{state}") else state,
 }
 """How each ``{name|form}`` is worded (i18n.js has the same forms)."""

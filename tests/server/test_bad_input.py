@@ -9,6 +9,8 @@ import sqlalchemy as sa
 from server_helpers import Client, ServerThread, latest_state
 from test_protocol import check_models, two_person_table
 
+from spite import catalogue
+from spite.errors import Phrase
 from spite.server import db
 from spite.server.config import ServerConfig
 
@@ -59,9 +61,12 @@ def test_bad_messages_change_nothing(server: ServerThread) -> None:
     mover.send({"type": "move", "move": "Z-B9", "stateVersion": st["stateVersion"], "id": "a"})
     err = mover.until("error")
     assert err["code"] == "illegal" and err["id"] == "a" and err["stateVersion"] == st["stateVersion"]
+    assert err["words"] == {"key": "refuse.no-move", "params": {"move": "Z-B9"}}  # the reason, for the catalogue
     not_legal = next(m for m in ("H7-B2", "HK-D1", "S-B3", "pass", "D1-B1") if m not in st["legal"])
     mover.send({"type": "move", "move": not_legal, "stateVersion": st["stateVersion"], "id": "b"})
-    assert mover.until("error")["code"] == "illegal"
+    err = mover.until("error")
+    assert err["code"] == "illegal" and err["words"]["key"].startswith("refuse.")
+    assert catalogue.word("en", Phrase(err["words"]["key"], err["words"]["params"])) != err["words"]["key"]
     mover.send({"type": "move", "move": st["legal"][0], "stateVersion": st["stateVersion"] + 5, "id": "c"})
     assert mover.until("error")["code"] == "stale"
     idle.send({"type": "move", "move": st["legal"][0], "stateVersion": st["stateVersion"], "id": "d"})

@@ -22,7 +22,9 @@ from server_helpers import Client, ServerProcess, ServerThread
 from test_protocol import MODELS, check_models, play_random, two_person_table
 from test_recovery import ARGS
 
+from spite import catalogue
 from spite.cards import parse_cards
+from spite.errors import Phrase
 from spite.malice import Options, State
 from spite.records import record_from_json, replay
 from spite.server import ServerConfig, db
@@ -152,10 +154,15 @@ def test_hint_answers_a_legal_move_of_the_seat_to_move(server: ServerThread,
         hint = c.until("hint")
         assert hint["id"] == "h1" and hint["stateVersion"] == st["stateVersion"]
         assert hint["move"] in st["legal"] and hint["why"] and "\n" not in hint["why"]
+        # the why as catalogue phrases too: English worded from them is the bot's own line's start
+        assert hint["whyWords"] and all(catalogue.has(w["key"]) for w in hint["whyWords"])
+        phrases = [Phrase(w["key"], w["params"]) for w in hint["whyWords"]]
+        assert catalogue.words("de", phrases) != hint["why"]
         other = clients[1 - seat]
         other.send({"type": "hint", "id": "h2"})
         err = other.until("error")
         assert err["code"] == "not-your-turn" and err["id"] == "h2"
+        assert err["words"] == {"key": "error.not-your-turn.seat", "params": {"seat": seat}}
         # the hint changes nothing: the seat plays on (the hinted move, here)
         send_move(c, hint["move"], st["stateVersion"])
         drain(*clients.values())
@@ -243,6 +250,7 @@ def test_undo_takes_back_a_build_play_and_only_that(server: ServerThread,
         c.send({"type": "undo", "stateVersion": st["stateVersion"] + 1, "id": "st"})
         err = c.until("error")
         assert err["code"] == "nothing-to-undo" and "\n" not in err["message"]
+        assert err["words"] == {"key": "refuse.nothing-to-undo", "params": {}}
     for client in (*clients.values(), watcher):
         check_models(client)
     # versions only ever rose
@@ -403,7 +411,8 @@ def test_a_match_plays_games_to_the_target(server: ServerThread) -> None:
         clients[0].send({"type": "hint"})
         assert clients[0].until("error")["code"] == "game-over"
         clients[0].send({"type": "next"})
-        ready = clients[1].until("table", event={"kind": "ready", "seat": 0, "text": "ann is ready for the next game"})
+        ready = clients[1].until("table", event={"kind": "ready", "seat": 0, "text": "ann is ready for the next game",
+                                                 "words": {"key": "event.ready", "params": {"name": "ann", "seat": 0}}})
         assert ready["match"]["ready"] == [0]
         clients[1].send({"type": "next"})
         for c in (*clients.values(), watcher):

@@ -104,7 +104,9 @@ def test_lobby_join_play_spectate_record_stats(server: ServerThread) -> None:
     assert httpx.get(base + "/api/tables").json() == []
     playing = httpx.get(base + "/api/tables", params={"status": "playing"}).json()
     assert [t["id"] for t in playing] == [table_id]
-    assert ann.until("table", event={"kind": "joined", "seat": 1, "text": "bob took seat 1"})
+    # the event's words: the catalogue key and parameters that clients word in the player's language
+    assert ann.until("table", event={"kind": "joined", "seat": 1, "text": "bob took seat 1",
+                                     "words": {"key": "event.joined", "params": {"name": "bob", "seat": 1}}})
     assert ann.until("table")["event"]["kind"] == "started"
 
     # before every person said hello the deal is not made: nobody sees a card of it (docs/fairness.md)
@@ -112,7 +114,8 @@ def test_lobby_join_play_spectate_record_stats(server: ServerThread) -> None:
     assert welcome["fair"]["dealt"] is False and len(welcome["fair"]["commitment"]) == 64
     bob = Client(base, table_id)
     assert bob.hello(token1)["seat"] == 1
-    assert ann.until("table")["event"] == {"kind": "connected", "seat": 1, "text": "bob is at seat 1"}
+    assert ann.until("table")["event"] == {"kind": "connected", "seat": 1, "text": "bob is at seat 1",
+                                           "words": {"key": "event.connected", "params": {"name": "bob", "seat": 1}}}
     welcome = ann.until("state")  # the deal, once bob said hello
     assert welcome["fair"]["dealt"] is True and welcome["view"]["players"][0]["hand"]
     watcher = Client(base, table_id)
@@ -203,7 +206,9 @@ def test_disconnect_grace_takeover_and_return(server: ServerThread) -> None:
     bob.hello(tokens[1])
     bob.close()
     dropped = ann.until("table", event={"kind": "disconnected", "seat": 1,
-                                        "text": "bob dropped from seat 1; a bot takes over in 2 s"})
+                                        "text": "bob dropped from seat 1; a bot takes over in 2 s",
+                                        "words": {"key": "event.disconnected",
+                                                  "params": {"name": "bob", "seat": 1, "s": "2"}}})
     assert dropped["table"]["seats"][1]["status"] == "disconnected"
     took = ann.until("table", timeout=5)
     assert took["event"]["kind"] == "takeover" and took["table"]["seats"][1]["status"] == "bot"

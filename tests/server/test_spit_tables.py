@@ -309,7 +309,8 @@ def _drop_and_see_the_bot_play(base: str, game: str) -> tuple[str, list[str], Cl
     bob.hello(tokens[1])
     ann.close()
     bob.until("table", event={"kind": "disconnected", "seat": 0,
-                              "text": "ann dropped from seat 0; a bot takes over in 1 s"})
+                              "text": "ann dropped from seat 0; a bot takes over in 1 s",
+                              "words": {"key": "event.disconnected", "params": {"name": "ann", "seat": 0, "s": "1"}}})
     took = bob.until("table", timeout=10)
     assert took["event"]["kind"] == "takeover", took
     assert took["table"]["seats"][0]["status"] == "bot" and took["table"]["seats"][0]["botLevel"] == "hard"

@@ -255,7 +255,9 @@ def test_a_lost_race_shows_the_verdict_on_the_card(web_server: WebServer, browse
             source = plays[seat][center]
             verdict = loser.locator(f'.me .sp-pile[data-place="{source}"] .sp-verdict')
             assert verdict.get_attribute("data-code") == "too-late"
-            assert re.fullmatch(rf"too late: center {center[1]} is now \w+", verdict.inner_text()), verdict.inner_text()
+            # worded by the page from the catalogue: the card as it looks (8♠), not its code
+            said = verdict.inner_text()
+            assert re.fullmatch(rf"too late: center pile {center[1]} is now \S+", said), said
             winner = bob if loser is page else page
             assert winner.locator(".sp-verdict").count() == 0
             return

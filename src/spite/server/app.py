@@ -124,7 +124,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.exception_handler(LobbyError)
     async def lobby_error(_request: Request, exc: LobbyError) -> JSONResponse:
         code = getattr(exc, "code", None)  # a refusal that names its reason for the page (a review's)
-        return JSONResponse({"detail": str(exc), **({"code": code} if code else {})}, status_code=exc.status)
+        words = {"words": exc.phrase.as_json()} if exc.phrase is not None else {}
+        return JSONResponse({"detail": str(exc), **({"code": code} if code else {}), **words}, status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -166,7 +167,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """A page of the open tables (free seats to join), or ``?status=playing`` for games to watch,
         oldest first; ``X-Total-Count`` says how many there are in all."""
         if status not in ("open", "playing"):
-            raise LobbyError("status is open or playing")
+            raise LobbyError("status is open or playing", 400, "lobby.bad-status")
         page, total = manager_of(request).open_tables(status, offset, limit)
         response.headers["X-Total-Count"] = str(total)
         return page
@@ -189,7 +190,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             return table.info()
         found = await manager.store.read(lambda c: Store.table_summary(c, table_id))
         if found is None:
-            raise LobbyError(f"there is no table {table_id}", 404)
+            raise LobbyError(f"there is no table {table_id}", 404, "lobby.no-table", table=table_id)
         row = found["row"]
         seats = [{"seat": s["seat"], "kind": s["kind"], "level": s["level"] if s["kind"] == "bot" else None,
                   "player": s["player"], "status": "bot" if s["controller"] == "bot" else
@@ -263,7 +264,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """A finished game's record (spite-record/1), as a file."""
         record = await manager_of(request).store.read(lambda c: Store.record_of(c, game_id))
         if record is None:
-            raise LobbyError(f"there is no finished game {game_id}", 404)
+            raise LobbyError(f"there is no finished game {game_id}", 404, "lobby.no-game", game=game_id)
         return Response(json.dumps(record, indent=1) + "\n", media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="spite-game-{game_id}.json"'})
 
@@ -284,11 +285,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
         found = await manager_of(request).store.read(read)
         if found is None:
-            raise LobbyError(f"there is no finished game {game_id}", 404)
+            raise LobbyError(f"there is no finished game {game_id}", 404, "lobby.no-game", game=game_id)
         raw, players, table_id = found
         record = record_from_json(raw)
         if not record.result:
-            raise LobbyError(f"game {game_id} is not finished", 409)
+            raise LobbyError(f"game {game_id} is not finished", 409, "lobby.game-not-finished", game=game_id)
         moves, shown = await asyncio.to_thread(server_game(record.game).positions, record)
         preset = record.preset or get_game(record.game).default_preset
         return PositionsInfo(gameId=game_id, tableId=table_id, game=record.game, preset=preset,

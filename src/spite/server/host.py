@@ -83,10 +83,11 @@ Conn = Connection["Table"]
 
 
 class LobbyError(SpiteError):
-    """A lobby request that cannot be done; ``status`` is the HTTP status to answer with."""
+    """A lobby request that cannot be done; ``status`` is the HTTP status to answer with, ``key``
+    and ``params`` the catalogue's message (sent as ``words`` next to ``detail``)."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, status: int = 400, key: str | None = None, **params: str | int) -> None:
+        super().__init__(message, phrase=Phrase(key, params) if key is not None else None)
         self.status = status
 
 
@@ -1146,7 +1147,8 @@ class Table:
 def check_requests(game: str, server_game: ServerGame, requests: list[SeatRequest], preset: str, seats: int) -> None:
     """Raise :class:`LobbyError` unless ``requests`` seat a ``game`` table of ``seats`` seats."""
     if len(requests) != seats:
-        raise LobbyError(f"{preset} with these options has {seats} seats, not {len(requests)}")
+        raise LobbyError(f"{preset} with these options has {seats} seats, not {len(requests)}", 400,
+                         "lobby.seat-count", preset=preset, seats=seats, n=len(requests))
     for r in requests:
         if r.kind == "bot":
             server_game.check_bot(game, r.level)

@@ -96,7 +96,8 @@ class MaliceServer(ServerGame):
 
     def check_bot(self, game: str, level: str | None) -> None:
         if level not in BOT_LEVELS:
-            raise LobbyError(f"a bot seat needs a level ({', '.join(BOT_LEVELS)})")
+            raise LobbyError(f"a bot seat needs a level ({', '.join(BOT_LEVELS)})", 400, "lobby.bot-level",
+                             levels=", ".join(BOT_LEVELS))
 
     def open(self, game: str, preset: str, options: dict[str, Any], seed: int | str) -> Opening:
         opts = Options.from_preset(preset, options)

@@ -62,7 +62,8 @@ def server_game(game: str) -> ServerGame:
     try:
         hook = load_hook(game, "server")
     except OptionsError:
-        raise LobbyError(f"{game} tables are not served ({', '.join(served_games())})", 501) from None
+        raise LobbyError(f"{game} tables are not served ({', '.join(served_games())})", 501, "lobby.not-served",
+                         game=game) from None
     assert isinstance(hook, ServerGame)
     return hook
 
@@ -208,7 +209,8 @@ class Manager:
             return await self._create(game=game, preset=preset, options=options, seats=seats, name=name, join=join)
         cap = self.config.max_open_tables
         if self.live_tables_of(owner) >= cap:
-            raise LobbyError(f"you already have {cap} open or playing tables: finish or leave one first", 429)
+            raise LobbyError(f"you already have {cap} open or playing tables: finish or leave one first", 429,
+                             "lobby.too-many-tables", n=cap)
         self._creating[owner] += 1  # counted while the table is being stored, so parallel requests cannot pass the cap
         try:
             created = await self._create(game=game, preset=preset, options=options, seats=seats, name=name, join=join)
@@ -236,7 +238,8 @@ class Manager:
         except OptionsError as exc:
             raise LobbyError(str(exc)) from None
         if join and not any(r.kind == "person" for r in requests):
-            raise LobbyError("there is no person seat to join (set join to false for a bots-only table)")
+            raise LobbyError("there is no person seat to join (set join to false for a bots-only table)", 400,
+                             "lobby.no-person-seat")
         fair.dealt = all(r.kind == "bot" for r in requests)
         opening.fair = fair
         opening.start = {**opening.start, "fair": fair.stored()}
@@ -269,17 +272,18 @@ class Manager:
         """Take a free person seat; the game starts when none is left."""
         table = self.tables.get(table_id)
         if table is None:
-            raise LobbyError(f"there is no open table {table_id}", 404)
+            raise LobbyError(f"there is no open table {table_id}", 404, "lobby.no-open-table", table=table_id)
         async with table.lock:
             if table.status != "open":
-                raise LobbyError(f"table {table_id} is {table.status}: no seat is free", 409)
+                raise LobbyError(f"table {table_id} is {table.status}: no seat is free", 409, "lobby.not-open",
+                                 table=table_id, state=table.status)
             free = [s for s in table.seats if s.controller == "free"]
             if seat_no is not None:
                 free = [s for s in free if s.seat == seat_no]
                 if not free:
-                    raise LobbyError(f"seat {seat_no} is not free", 409)
+                    raise LobbyError(f"seat {seat_no} is not free", 409, "lobby.seat-taken", seat=seat_no)
             if not free:
-                raise LobbyError(f"table {table_id} has no free seat", 409)
+                raise LobbyError(f"table {table_id} has no free seat", 409, "lobby.table-full", table=table_id)
             seat = free[0]
             token = new_token()
             digest = hash_token(token)
@@ -406,10 +410,10 @@ class Manager:
             if found is not None and found["game_id"] is not None:
                 conn.error("no-table", f"table {table_id} has finished; its record is "
                            f"/api/games/{found['game_id']}/record",
-                           phrase=Phrase("error.no-table.finished"))
+                           phrase=Phrase("error.no-table.finished", {"table": table_id}))
             else:
                 conn.error("no-table", f"there is no table {table_id} being played",
-                           phrase=Phrase("error.no-table"))
+                           phrase=Phrase("error.no-table.id", {"table": table_id}))
             conn.close(1008)
             return
         if msg.spectate:

@@ -69,7 +69,8 @@ class SpitServer(ServerGame):
 
     def check_bot(self, game: str, level: str | None) -> None:
         if level is None or (level in BOT_LEVELS and level != "expert"):
-            raise LobbyError(f"a {game} bot seat needs a level (beginner, club, expert or reflex:MS)")
+            raise LobbyError(f"a {game} bot seat needs a level (beginner, club, expert or reflex:MS)", 400,
+                             "lobby.reflex-level", game=game)
         try:
             make_reflex_bot(level)
         except OptionsError as exc:

@@ -31,7 +31,7 @@ from spite.cards import RANKS
 from spite.errors import IllegalMoveError
 from spite.malice import PASS, Options, SeatView
 from spite.malice.moves import parse_move, rank_token
-from spite.tui.i18n import tr
+from spite.tui.i18n import say, say_all, tr
 from spite.tui.render import card_label, card_text, is_wild, on_screen
 from spite.tui.session import (
     MaliceTable,
@@ -742,7 +742,7 @@ class MaliceScreen(Screen[None]):
             if source[0] == "H":
                 self._played_slot = (int(source[1]), card)
         except IllegalMoveError as exc:
-            self.message = tr(self.lang, "illegal", reason=self.words(str(exc)))
+            self.message = tr(self.lang, "illegal", reason=self.refusal(exc))
             return
         self.source = None
         self.hinted = None
@@ -762,6 +762,10 @@ class MaliceScreen(Screen[None]):
         """An engine's or bot's line with the screen's seat names and suit symbols."""
         return on_screen(text, self.seat_name)
 
+    def refusal(self, exc: IllegalMoveError) -> str:
+        """Why a move was refused, in the screen's language (the shared catalogue's words)."""
+        return say(self.lang, exc.phrase, str(exc), self.seat_name)
+
     def action_cancel(self) -> None:
         """Esc: drop the picked source (and a pending D/B)."""
         self.source = self.prefix = None
@@ -776,7 +780,8 @@ class MaliceScreen(Screen[None]):
         view = self.table.view(self.shown)
         sources, target = move_places(view, decision.move)
         self.hinted = (self._screen_places(view, sources), target)
-        self.message = tr(self.lang, "hint", move=decision.move.text, why=self.words(decision.why or "—"))
+        why = say_all(self.lang, decision.why_phrases, decision.why or "—", self.seat_name)
+        self.message = tr(self.lang, "hint", move=decision.move.text, why=why)
         self.redraw()
 
     def action_undo(self) -> None:
@@ -799,8 +804,7 @@ class MaliceScreen(Screen[None]):
         view = self.table.view(self.shown)
         moves = [m for m in view.legal_moves if m.kind == PASS]
         if not moves:
-            self.message = tr(self.lang, "illegal", reason="you may pass only when you have no card that may be "
-                                                          "discarded")
+            self.message = tr(self.lang, "illegal", reason=tr(self.lang, "refuse.pass"))
             self.redraw()
             return
         self.table.play(moves[0])

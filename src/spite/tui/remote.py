@@ -36,7 +36,8 @@ from typing import Any, ClassVar
 
 from spite.bots import Decision, make_bot
 from spite.cards import RANKS, WILD_RANK
-from spite.errors import IllegalMoveError, OptionsError
+from spite.catalogue import phrase_of
+from spite.errors import OptionsError, Phrase, refusal
 from spite.fairness import commitment, fingerprint, parse_secret
 from spite.games import load_hook
 from spite.malice import Move, Options, SeatView
@@ -248,6 +249,9 @@ class RemoteUpdate:
 
     notice: str | None = None
     error: str | None = None
+    error_words: Phrase | None = None
+    """``error`` as the server's catalogue phrase (docs/protocol.md, "Words"), if it sent one."""
+    notice_words: Phrase | None = None
     sync: bool = False
     undone: str | None = None
     new_game: bool = False
@@ -429,13 +433,14 @@ class RemoteMaliceTable:
         """Send a move of this seat; the server's ``ack`` or ``error`` answers it later."""
         text = move if isinstance(move, str) else move.text
         if self.seat is None:
-            raise IllegalMoveError("you are watching: a spectator cannot move")
+            raise refusal("you are watching: a spectator cannot move", "client.watching")
         if self.pending is not None:
-            raise IllegalMoveError(f"wait: the server has not answered {self.pending[1]} yet")
+            raise refusal(f"wait: the server has not answered {self.pending[1]} yet", "client.waiting",
+                          move=self.pending[1])
         self._counter += 1
         ident = f"m{self._counter}"
         if not self.send({"type": "move", "move": text, "stateVersion": self.version, "id": ident}):
-            raise IllegalMoveError("not connected to the server; reconnecting")
+            raise refusal("not connected to the server; reconnecting", "client.offline")
         self.pending = (ident, text)
         return move
 
@@ -448,15 +453,16 @@ class RemoteMaliceTable:
         """Ask the server to take back this seat's last move; its ``ack`` (``undone``) or ``error``
         answers later. Returns the move asked for (from the log; ``""`` when the log does not know it)."""
         if self.seat is None:
-            raise IllegalMoveError("you are watching: a spectator cannot undo")
+            raise refusal("you are watching: a spectator cannot undo", "client.watching")
         if self.pending is not None:
-            raise IllegalMoveError(f"wait: the server has not answered {self.pending[1]} yet")
+            raise refusal(f"wait: the server has not answered {self.pending[1]} yet", "client.waiting",
+                          move=self.pending[1])
         last = self.log[-1] if self.log else None
         text = last.move if last is not None and last.seat == self.seat else ""
         self._counter += 1
         ident = f"u{self._counter}"
         if not self.send({"type": "undo", "stateVersion": self.version, "id": ident}):
-            raise IllegalMoveError("not connected to the server; reconnecting")
+            raise refusal("not connected to the server; reconnecting", "client.offline")
         self.pending = (ident, text)
         self.pending_undo = True
         return text
@@ -464,7 +470,7 @@ class RemoteMaliceTable:
     def hint(self, level: str = "hard") -> Decision:
         """What the heuristic bot would play in this seat's view."""
         if self.seat is None or self.state.is_over:
-            raise IllegalMoveError("no move to hint")
+            raise refusal("no move to hint", "client.no-hint")
         bot = make_bot(level)
         bot.start_game(self.opts, self.seat)
         return bot.decide(self.view(self.seat), random.Random(f"spite-tui-hint/{self.version}"), None)
@@ -473,12 +479,13 @@ class RemoteMaliceTable:
         """Between a match's games: tell the server this seat is ready (``next``); the next game's
         ``state`` comes when every person seat is (or after the server's pause)."""
         if self.match_over:
-            raise IllegalMoveError("no next game: " + ("you are watching" if self.seat is None else
-                                                       "the match is over" if self.match else "a single game"))
+            why = "watching" if self.seat is None else "match-over" if self.match else "single"
+            raise refusal("no next game: " + {"watching": "you are watching", "match-over": "the match is over",
+                                              "single": "a single game"}[why], f"client.no-next.{why}")
         self._counter += 1
         ident = f"n{self._counter}"
         if not self.send({"type": "next", "id": ident, "nonce": secrets.token_hex(16)}):
-            raise IllegalMoveError("not connected to the server; reconnecting")
+            raise refusal("not connected to the server; reconnecting", "client.offline")
         self.awaiting_next = ident
 
     def finish(self) -> None:
@@ -570,7 +577,7 @@ class RemoteMaliceTable:
                 self.awaiting_next = None
             elif code == "no-next-game" and not self.view_json.get("finished"):
                 return out  # a late next: the server's pause had already dealt the next game
-            out.error = text
+            out.error, out.error_words = text, phrase_of(msg.get("words"))
             if code == "stale" or (isinstance(version, int) and version > self.version):
                 self.syncing = out.sync = True
             if code in FATAL_CODES:
@@ -581,7 +588,7 @@ class RemoteMaliceTable:
             self._match_from(msg)
             event = msg.get("event") or {}
             if event.get("text") and event.get("seat") != self.seat:
-                out.notice = str(event["text"])
+                out.notice, out.notice_words = str(event["text"]), phrase_of(event.get("words"))
         elif kind == "gameOver":
             self.game_over = msg
             self._match_from(msg)

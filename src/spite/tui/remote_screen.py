@@ -25,7 +25,7 @@ from textual import events
 from textual.widgets import Static
 
 from spite.errors import IllegalMoveError
-from spite.tui.i18n import has_text, tr
+from spite.tui.i18n import has_text, say, tr
 from spite.tui.malice_screen import MaliceScreen, SummaryScreen
 from spite.tui.remote import RemoteLink, RemoteMaliceTable, fair_state
 from spite.tui.remote_spit import RemoteSpeedTable, RemoteSpitTable
@@ -35,33 +35,9 @@ from spite.tui.widgets import set_text
 
 __all__ = ["RemoteMaliceScreen", "RemoteSpeedScreen", "RemoteSpitScreen"]
 
-_TEXTS = {
-    "watching": ("watching table {id} (spectator)", "du schaust an Tisch {id} zu (Zuschauer)"),
-    "at_table": ("table {id} · seat P{seat}", "Tisch {id} · Platz P{seat}"),
-    "waiting_server": ("sent {move}, waiting for the server …", "{move} gesendet, warte auf den Server …"),
-    "record": ("The record: {url}", "Die Partie: {url}"),
-    "sent": ("sent {move} …", "{move} gesendet …"),
-    "undo_asked": ("asked to take back {move}, waiting for the server …",
-                   "Rücknahme von {move} erbeten, warte auf den Server …"),
-    "undo_asked_last": ("asked to take back the last move, waiting for the server …",
-                        "Rücknahme des letzten Spielzugs erbeten, warte auf den Server …"),
-    "waiting_next": ("waiting for the next game … (ready: {ready})", "warte auf das nächste Spiel … (bereit: {ready})"),
-    "next_game": ("game {game} of the match begins", "Spiel {game} der Partie beginnt"),
-    "watch_next": ("the next game begins when the players are ready",
-                   "das nächste Spiel beginnt, wenn alle bereit sind"),
-    "fair": ("deal {print}", "Geben {print}"),
-    "fair_ok": ("deal {print} ✓ verified", "Geben {print} ✓ geprüft"),
-    "fair_bad": ("deal {print} ✗ does not match!", "Geben {print} ✗ stimmt nicht!"),
-}
-
 
 def _reason(lang: str, reason: str) -> str:
     return tr(lang, "reason_" + reason) if has_text("reason_" + reason) else reason
-
-
-def _t(lang: str, key: str, **values: object) -> str:
-    en, de = _TEXTS[key]
-    return (de if lang == "de" else en).format(**values)
 
 
 def fair_words(lang: str, fair: dict[str, Any] | None, table_id: str) -> str:
@@ -70,7 +46,7 @@ def fair_words(lang: str, fair: dict[str, Any] | None, table_id: str) -> str:
     if found is None:
         return ""
     short, ok = found
-    return _t(lang, "fair" if ok is None else "fair_ok" if ok else "fair_bad", print=short)
+    return tr(lang, "fair" if ok is None else "fair_ok" if ok else "fair_bad", print=short)
 
 
 def _with_fair(widget: Static, words: str) -> None:
@@ -109,14 +85,15 @@ class RemoteMaliceScreen(MaliceScreen):
         if update.sync and self.link is not None:
             self.link.send({"type": "sync"})
         if update.error is not None:
-            self.message = tr(self.lang, "illegal", reason=self.words(update.error))
+            self.message = tr(self.lang, "illegal", reason=say(self.lang, update.error_words, update.error,
+                                                               self.seat_name))
         elif update.undone is not None:
             self.message = tr(self.lang, "undone", move=update.undone)
         elif update.new_game:
             match = self.table.match
-            self.message = _t(self.lang, "next_game", game=match.game) if match is not None else ""
+            self.message = tr(self.lang, "next_game", game=match.game) if match is not None else ""
         elif update.notice is not None:
-            self.message = update.notice
+            self.message = say(self.lang, update.notice_words, update.notice, self.seat_name)
         if update.new_game:
             self.source = self.prefix = None
             self.hinted = None
@@ -156,7 +133,7 @@ class RemoteMaliceScreen(MaliceScreen):
         try:
             self.table.new_game()
         except IllegalMoveError as exc:
-            self.message = tr(self.lang, "illegal", reason=self.words(str(exc)))
+            self.message = tr(self.lang, "illegal", reason=self.refusal(exc))
         else:
             self.message = ""
         self.redraw()
@@ -178,7 +155,7 @@ class RemoteMaliceScreen(MaliceScreen):
             try:
                 self.table.undo()  # the prompt line says what was asked; the answer shows here
             except IllegalMoveError as exc:
-                self.message = tr(self.lang, "illegal", reason=self.words(str(exc)))
+                self.message = tr(self.lang, "illegal", reason=self.refusal(exc))
             else:
                 self.message = ""
         self.source = None
@@ -201,14 +178,14 @@ class RemoteMaliceScreen(MaliceScreen):
             line = table.status
         elif table.pending is not None and table.pending_undo:
             move = table.pending[1]
-            line = _t(self.lang, "undo_asked", move=move) if move else _t(self.lang, "undo_asked_last")
+            line = tr(self.lang, "undo_asked", move=move) if move else tr(self.lang, "undo_asked_last")
         elif table.pending is not None:
-            line = _t(self.lang, "waiting_server", move=table.pending[1])
+            line = tr(self.lang, "waiting_server", move=table.pending[1])
         elif table.awaiting_next is not None and table.state.is_over:
             ready = table.match.ready if table.match is not None else []
-            line = _t(self.lang, "waiting_next", ready=", ".join(f"P{s + 1}" for s in ready) or "—")
+            line = tr(self.lang, "waiting_next", ready=", ".join(f"P{s + 1}" for s in ready) or "—")
         elif table.seat is None:
-            line = _t(self.lang, "watching", id=table.table_id)
+            line = tr(self.lang, "watching", id=table.table_id)
         if line is not None:
             set_text(self.query_one("#prompt", Static), Text(line, style="italic"), layout=False)
         _with_fair(self.query_one("#head", Static), fair_words(self.lang, self.fair, table.table_id))
@@ -242,7 +219,7 @@ class RemoteMaliceScreen(MaliceScreen):
             out.append(tr(t, "stock_left_one" if left == 1 else "stock_left", name=name, n=left) + "\n")
         over = self.table.game_over or {}
         if over.get("recordUrl"):
-            out.append("\n" + _t(t, "record", url=self.table.base + str(over["recordUrl"])) + "\n")
+            out.append("\n" + tr(t, "record", url=self.table.base + str(over["recordUrl"])) + "\n")
         if words := fair_words(t, over.get("fair") or self.fair, self.table.table_id):
             out.append(words + "\n")
         match = self.table.match
@@ -251,7 +228,7 @@ class RemoteMaliceScreen(MaliceScreen):
             if match.is_over and match.winner is not None:
                 out.append(tr(t, "match_over", name=self.side_label(match.winner)) + "\n", style="bold")
             elif self.table.seat is None:
-                out.append(_t(t, "watch_next") + "\n")
+                out.append(tr(t, "watch_next") + "\n")
         out.append("\n" + tr(t, "end_keys" if not self.table.match_over else "end_keys_final"))
         return out
 
@@ -288,14 +265,15 @@ class RemoteSpitScreen(SpitScreen):
             self.fair = msg["fair"]
         update = self.table.handle(msg)
         if update.error is not None:
+            reason = say(self.lang, update.error_words, update.error, self.seat_name)
             if update.too_late:
-                self.message = self.words(update.error)
+                self.message = reason
                 self.message_until = self.clock() + self.FLASH_SECONDS
             else:
-                self.message = tr(self.lang, "illegal", reason=self.words(update.error))
+                self.message = tr(self.lang, "illegal", reason=reason)
                 self.message_until = None
         elif update.notice is not None:
-            self.message = update.notice
+            self.message = say(self.lang, update.notice_words, update.notice, self.seat_name)
             self.message_until = self.clock() + self.FLASH_SECONDS
         if self.table.over:
             self.message = ""  # the prompt line says who won
@@ -331,9 +309,9 @@ class RemoteSpitScreen(SpitScreen):
         if table.status:
             line = table.status
         elif table.seat is None:
-            line = _t(self.lang, "watching", id=table.table_id)
+            line = tr(self.lang, "watching", id=table.table_id)
         elif table.pending is not None and not table.over:
-            line = _t(self.lang, "sent", move=table.pending[1])
+            line = tr(self.lang, "sent", move=table.pending[1])
         if line is not None:
             set_text(self.query_one("#spit-prompt", Static), Text(line, style="italic"))
         _with_fair(self.query_one("#spit-head", Static), fair_words(self.lang, self.fair, table.table_id))

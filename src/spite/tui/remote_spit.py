@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from spite.cards import parse_card
-from spite.errors import IllegalMoveError
+from spite.catalogue import phrase_of
+from spite.errors import refusal
 from spite.spit import SpeedView, SpitView
 from spite.spit.table import Event
 from spite.spit.views import PileView, SpeedPlayerView, SpitPlayerView
@@ -225,13 +226,13 @@ class RemoteSpitTable:
     def play(self, move: str, t: int = 0) -> list[Event]:
         """Send a move of this seat now; the server's ``ack`` or ``error`` (``too-late``) answers it."""
         if self.seat is None:
-            raise IllegalMoveError("you are watching: a spectator cannot move")
+            raise refusal("you are watching: a spectator cannot move", "client.watching")
         if self.over:
-            raise IllegalMoveError("the game is over")
+            raise refusal("the game is over", "refuse.game-over")
         self._counter += 1
         ident = f"m{self._counter}"
         if not self.send({"type": "move", "move": move, "stateVersion": self.version, "id": ident}):
-            raise IllegalMoveError("not connected to the server; reconnecting")
+            raise refusal("not connected to the server; reconnecting", "client.offline")
         self.pending = (ident, move)
         return []
 
@@ -282,13 +283,14 @@ class RemoteSpitTable:
             if self.pending is not None and msg.get("id") in (None, self.pending[0]):
                 self.pending = None
             out.error, out.too_late = text, code == "too-late"
+            out.error_words = phrase_of(msg.get("words"))
             if code in FATAL_CODES:
                 self.fatal = text
         elif kind == "table":
             self.info = msg.get("table") or self.info
             event = msg.get("event") or {}
             if event.get("text") and event.get("seat") != self.seat:
-                out.notice = str(event["text"])
+                out.notice, out.notice_words = str(event["text"]), phrase_of(event.get("words"))
         elif kind == "gameOver":
             self.game_over = msg
         return out

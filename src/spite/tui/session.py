@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from spite.bots import LEVELS, Decision, make_bot
 from spite.cards import RANKS
-from spite.errors import IllegalMoveError, OptionsError
+from spite.errors import OptionsError, refusal
 from spite.malice import BUILD, DISCARD, DISCARD_PILE, HAND, PASS, STOCK, Match, Move, Options, SeatView, State
 
 __all__ = [
@@ -283,7 +283,8 @@ class MaliceTable:
     def undo(self) -> Move:
         """Take back the last build play of this turn (see :meth:`can_undo`)."""
         if not self.can_undo():
-            raise IllegalMoveError("nothing to undo: only build plays of this turn, until a hidden card shows")
+            raise refusal("nothing to undo: only build plays of this turn, until a hidden card shows",
+                          "refuse.nothing-to-undo")
         move: Move = self.state.undo()
         self.log.pop()
         return move
@@ -291,7 +292,7 @@ class MaliceTable:
     def hint(self, level: str = "hard") -> Decision:
         """What the heuristic bot would play for the seat to move, with its reason (its view only)."""
         if self.state.is_over:
-            raise IllegalMoveError("the game is over")
+            raise refusal("the game is over", "refuse.game-over")
         bot = make_bot(level)
         seat = self.state.to_move
         bot.start_game(self.opts, seat)

@@ -24,7 +24,7 @@ from textual.widgets import Footer, Static
 
 from spite.errors import IllegalMoveError, OptionsError
 from spite.spit import OVER, SLAPPING, SpitView
-from spite.tui.i18n import has_text, tr
+from spite.tui.i18n import has_text, say, tr
 from spite.tui.render import card_text, on_screen
 from spite.tui.spit_session import REACTION_MS, SpitTable
 from spite.tui.widgets import PileWidget, TooSmall, set_text, translate_bindings
@@ -139,6 +139,10 @@ class SpitScreen(Screen[None]):
         """An engine's line with the screen's seat names and suit symbols."""
         return on_screen(text, self.seat_name)
 
+    def refusal(self, exc: IllegalMoveError) -> str:
+        """Why a move was refused, in the screen's language (the shared catalogue's words)."""
+        return say(self.lang, exc.phrase, str(exc), self.seat_name)
+
     def _result_text(self) -> str:
         result = self.table.state.result or {}
         winner = result.get("winner")
@@ -218,7 +222,7 @@ class SpitScreen(Screen[None]):
         try:
             self.table.play(move, self.now_ms())
         except IllegalMoveError as exc:
-            self.message = tr(self.lang, "illegal", reason=self.words(str(exc)))
+            self.message = tr(self.lang, "illegal", reason=self.refusal(exc))
             self.redraw()
             return False
         self.message = ""

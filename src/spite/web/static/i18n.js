@@ -8,7 +8,8 @@
 // language (the English text the server sends along is shown only for a key the catalogue lacks).
 // A text's placeholders are {name} or {name|form}; the forms are spite.catalogue's (keep in step):
 // card (QH → Q♥ / D♥), a / acc / none (a rank token with its article), ranks (a list of rank
-// tokens), seat (0-based → "seat 1"), level, bot, player (bot:medium → "Computer (mittel)").
+// tokens), seat (0-based → "seat 1"), level, bot, player (bot:medium → "Computer (mittel)"),
+// preset (classic → "klassisch"), status (a table's: finished → "beendet").
 // A text may be a plural {"one": …, "other": …}, chosen by the parameter n.
 
 export const LANGS = ["en", "de"];
@@ -111,6 +112,8 @@ const FORMS = {
   level: levelName,
   bot: (level) => t("bot", { level: levelName(level) }),
   player: (name) => (name.startsWith("bot:") ? t("bot", { level: levelName(name.slice(4)) }) : name),
+  preset: presetName,
+  status: (state) => (hasText(`table_status_${state}`) ? t(`table_status_${state}`) : state),
 };
 
 /** A computer player's name: "Computer (medium)", "Computer (mittel)"; ``level`` may also come as

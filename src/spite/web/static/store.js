@@ -1,5 +1,7 @@
 // What the browser keeps: the player's name and each table's seat token (localStorage).
 
+import { word } from "./i18n.js";
+
 export function getName() {
   return localStorage.getItem("spite.name") || "";
 }
@@ -45,7 +47,7 @@ export async function api(method, path, body) {
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
     const detail = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail || res.statusText);
-    throw new Error(detail);
+    throw new Error(word(data.words, detail));
   }
   return data;
 }

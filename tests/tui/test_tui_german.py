@@ -1,0 +1,131 @@
+"""The terminal app in German words refusals and hint reasons in German (issue 23), from the message
+catalogue it shares with the browser page: the same keys, the same words. Locally and with
+``--connect`` (the server's error frames carry their words)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from tui_helpers import malice, run, wait_for_human
+
+from spite import catalogue
+from spite.cards import RANKS
+from spite.malice.moves import rank_token
+from spite.tui.app import SpiteApp, TuiConfig
+from spite.tui.remote import WELCOME_EXAMPLE, RemoteMaliceTable
+from spite.tui.remote_screen import RemoteMaliceScreen
+from spite.tui.session import sorted_hand
+
+MESSAGES = Path(catalogue.__file__).parent / "web" / "static" / "messages"
+WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{3,}")
+
+
+def vocabulary(lang: str) -> set[str]:
+    words: set[str] = set()
+    for entry in json.loads((MESSAGES / f"{lang}.json").read_text(encoding="utf-8")).values():
+        for text in entry.values() if isinstance(entry, dict) else [entry]:
+            words |= {w.lower() for w in WORD.findall(catalogue.PLACEHOLDER.sub(" ", text))}
+    return words
+
+
+ENGLISH = vocabulary("en") - vocabulary("de")
+
+
+def english(text: str) -> list[str]:
+    return sorted({w for w in WORD.findall(text) if w.lower() in ENGLISH})
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+def test_a_refusal_and_a_hint_reason_in_german(size: tuple[int, int]) -> None:
+    config = TuiConfig(preset="short", seats="human,easy", seed=2, bot_delay=0, first=0, lang="de")
+    seen: dict[str, str] = {}
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = malice(app)
+        await wait_for_human(pilot, app)
+        await pilot.press("question_mark")
+        decision = screen.table.hint()
+        seen["hint"] = screen.message
+        assert decision.why_phrases, "the hint bot gives its reason as catalogue phrases"
+        assert screen.message == f"Tipp: {decision.move.text} — {catalogue.words('de', decision.why_phrases)}"
+        # a hand card where it does not fit: the engine's reason, worded from the catalogue
+        view = screen.table.view(0)
+        legal = {m.text for m in view.legal_moves}
+        for slot, card in enumerate(sorted_hand(view)):
+            token = "H" + rank_token(RANKS[card], False)
+            bad = [b for b in range(4) if f"{token}-B{b + 1}" not in legal]
+            if bad and RANKS[card] != 13:
+                await pilot.press(str(slot + 1), "b", str(bad[0] + 1))
+                seen["refusal"] = screen.message
+                seen["screen"] = " ".join(app.screen_text().split())
+                break
+
+    run(config, body, size=size)
+    assert seen["hint"].startswith("Tipp: ") and english(seen["hint"]) == [], seen["hint"]
+    refusal = seen["refusal"]
+    assert re.fullmatch(r"Nicht erlaubt: (ein|eine) \S+ passt nicht auf Mittelstapel \d, "
+                        r"er braucht (ein|eine|einen) \S+", refusal), refusal
+    assert english(refusal) == []
+    assert refusal[:50] in seen["screen"]
+
+
+class QuietLink:
+    """Stands in for the server link: the test hands the screen the server's messages itself."""
+
+    def __init__(self, table: Any, on_message: Any, on_status: Any) -> None:
+        self.table, self.sent = table, []
+        table.send = self.send
+
+    def send(self, msg: dict[str, Any]) -> bool:
+        self.sent.append(msg)
+        return True
+
+    async def run(self) -> None:
+        return None
+
+
+def test_the_servers_refusal_in_german_over_connect(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--connect`` in German: the server's error frame is worded from its words; a frame with an
+    unknown key (a newer server) shows the server's English line."""
+    monkeypatch.setattr("spite.tui.remote_screen.RemoteLink", QuietLink)
+    remote = RemoteMaliceTable.from_welcome("http://h:1", dict(WELCOME_EXAMPLE), token="t")
+    seen: dict[str, str] = {}
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = next(s for s in app.screen_stack if isinstance(s, RemoteMaliceScreen))
+        screen._received({"type": "error", "code": "illegal", "id": "m1", "stateVersion": 0,
+                          "message": "your stock card 7S cannot go on build pile 2, it needs an Ace",
+                          "words": {"key": "refuse.needs.stock", "params": {"card": "7S", "pile": 2, "need": "A"}}})
+        seen["known"] = screen.message
+        screen._received({"type": "error", "code": "illegal", "id": "m2", "stateVersion": 0,
+                          "message": "a rule of a newer server", "words": {"key": "refuse.newer", "params": {}}})
+        seen["unknown"] = screen.message
+        screen._received({"type": "error", "code": "not-your-turn", "id": "m3", "stateVersion": 0,
+                          "message": "it is seat 1's turn", "words": {"key": "error.not-your-turn.seat",
+                                                                      "params": {"seat": 1}}})
+        seen["seat"] = screen.message
+
+    run(TuiConfig(remote=remote, lang="de"), body)
+    assert seen["known"] == "Nicht erlaubt: deine Vorratskarte 7♠ passt nicht auf Mittelstapel 2, er braucht ein Ass"
+    assert seen["unknown"] == "Nicht erlaubt: a rule of a newer server"
+    assert seen["seat"].startswith("Nicht erlaubt: P2") and seen["seat"].endswith("ist am Zug"), seen["seat"]
+
+
+def test_every_word_of_the_screen_is_in_the_shared_catalogue() -> None:
+    """The terminal app has no words of its own any more: every key it asks for by name is in the
+    catalogue (``tui.KEY`` or a key shared with the page), and none is left in ``_TEXTS``."""
+    from spite.tui import i18n
+
+    assert i18n._TEXTS == {}, "run python tools/move_i18n_keys.py"
+    asked: set[str] = set()
+    for path in (Path(catalogue.__file__).parent / "tui").glob("*.py"):
+        asked |= set(re.findall(r'\b(?:tr\([\w.]+, |has_text\()"([\w.-]+)"[,)]', path.read_text(encoding="utf-8")))
+    assert len(asked) > 50
+    assert sorted(k for k in asked if not i18n.has_text(k)) == []
+    for lang in ("en", "de"):
+        assert i18n.tr(lang, "pick_source", sources="S", undo="") != "pick_source"
