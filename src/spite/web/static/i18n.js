@@ -189,7 +189,7 @@ const TEXTS = {
   rv_title: ["Chance of winning: {name}", "Gewinnchance: {name}"],
   rv_mover: ["the player to move", "wer am Zug war"],
   rv_turn_title: ["Turn {n}, {name}: {p} % after it", "Zug {n}, {name}: danach {p} %"],
-  rv_summary: ["{name}: accuracy {acc} % · inaccuracies: {i} · blunders: {b}", "{name}: Genauigkeit {acc} % · Ungenauigkeiten: {i} · Patzer: {b}"],
+  rv_summary: ["{name}: accuracy {acc} %, {i} inaccuracies, {b} blunders", "{name}: Genauigkeit {acc} %, {i} Ungenauigkeiten, {b} Patzer"],
   rv_turn: ["Turn {n}, {name}", "Zug {n}, {name}"],
   rv_win: ["chance of winning {a} % → {b} %", "Gewinnchance {a} % → {b} %"],
   rv_points: ["points", "Punkte"],
