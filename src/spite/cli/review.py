@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from spite.cli.common import EXIT_MALFORMED, RecordArg, fail, read_record, record_errors
+from spite.cli.common import EXIT_MALFORMED, RecordArg, fail, plural, read_record, record_errors
 
 if TYPE_CHECKING:
     from spite.review import Review
@@ -36,8 +36,9 @@ def review_table(review: Review) -> str:
     for seat in review.seats:
         s = review.summary(seat)
         costly = ", ".join(f"turn {t.turn} (-{100 * t.loss:.1f})" for t in s.costliest) or "none"
-        lines.append(f"seat {seat}: accuracy {s.accuracy:.1f} %, {s.inaccuracies} inaccuracies, {s.blunders} blunders "
-                     f"in {s.turns} turns; costliest: {costly}")
+        marks = f"{plural(s.inaccuracies, 'inaccuracy', 'inaccuracies')}, {plural(s.blunders, 'blunder')}"
+        lines.append(f"seat {seat}: accuracy {s.accuracy:.1f} %, {marks} in {plural(s.turns, 'turn')}; "
+                     f"costliest: {costly}")
     return "\n".join(lines)
 
 

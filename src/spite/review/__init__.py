@@ -106,7 +106,7 @@ class DecisionReview:
     """The estimated chance of winning after the played plan."""
     loss: float
     """``win_before - win_after``: 0 when the played plan did as well, or when the difference was
-    within the estimate's noise (not more than a standard error)."""
+    within the estimate's noise (not more than two standard errors)."""
     samples: int
     """Sampled deals of the unseen cards each compared plan was played out on."""
 
@@ -209,7 +209,8 @@ class Review:
 
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "game": self.game, "preset": self.preset, "players": self.players,
-                "sides": self.sides, "seats": self.seats, "budget": self.budget, "seed": self.seed, "result": self.result,
+                "sides": self.sides, "seats": self.seats, "budget": self.budget, "seed": self.seed,
+                "result": self.result,
                 "thresholds": {"inaccuracy": INACCURACY, "blunder": BLUNDER},
                 "turns": [t.to_json() for t in self.turns],
                 "summary": [self.summary(s).to_json() for s in self.seats]}

@@ -21,7 +21,7 @@ reports:
    on (the rest would only spend the budget);
 5. the plan ``expert`` prefers is the favourite unless a rival beat it on the same samples by more
    than half a standard error (the search bot's ``confidence``); the loss is how much better that
-   plan did than the played one, counted only when it is more than one standard error of the paired
+   plan did than the played one, counted only when it is more than two standard errors of the paired
    difference (less is within the estimate's noise).
 
 The budget is turned into a number of rollouts (:data:`ROLLOUTS_PER_SECOND` a second), not read off
@@ -50,7 +50,7 @@ from spite.review.winprob import RaceModel, race_model
 
 __all__ = ["HORIZON", "ROLLOUTS_PER_SECOND", "review_decision", "review_malice"]
 
-ROLLOUTS_PER_SECOND = 60
+ROLLOUTS_PER_SECOND = 80
 """Rollouts a second of budget buys (one plan played out on one sample, about this many a second
 on the machine of the README's figures)."""
 
@@ -64,13 +64,13 @@ that lead elsewhere (more would spread the samples thinner than they help)."""
 FIRST_ROUND = 4
 """Samples on which every candidate is played before the weaker rival is dropped."""
 
-MIN_SAMPLES = 6
+MIN_SAMPLES = 8
 """Samples every decision gets whatever the budget (fewer say nothing about the noise)."""
 
 CONFIDENCE = 0.5
 """Standard errors by which a rival must beat the heuristic's favourite to be preferred (as ``expert``)."""
 
-NOISE = 1.0
+NOISE = 2.0
 """Standard errors of the paired difference a loss must exceed to count."""
 
 _MAX_NODES = 400

@@ -185,3 +185,36 @@ def race_model(opts: Options) -> RaceModel:
     """The race model of ``opts`` (measured once per options and kept)."""
     per_turn, _ = depletion(opts)
     return RaceModel(opts, per_turn)
+
+
+def calibration(opts: Options, games: int = 150, seed: int = 99) -> list[tuple[int, int, float, float]]:
+    """How well the race model of ``opts`` predicts the winners of ``games`` other games of the
+    heuristic against itself: for each tenth of its predictions (every turn's start, every side),
+    ``(tenth, positions, mean prediction, share won)``."""
+    model = race_model(opts)
+    _, positions = depletion(opts, games, seed)
+    bins: dict[int, list[tuple[float, bool]]] = {}
+    for stocks, to_move, won in positions:
+        if won is None:
+            continue
+        for side in range(len(stocks)):
+            p = model.win_probability(stocks, to_move, side)
+            bins.setdefault(min(9, int(p * 10)), []).append((p, won == side))
+    return [(k, len(v), sum(p for p, _ in v) / len(v), sum(w for _, w in v) / len(v)) for k, v in sorted(bins.items())]
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m spite.review.winprob [PRESET] [GAMES]``: the model's calibration (docs/bots.md)."""
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    preset = args[0] if args else "classic"
+    games = int(args[1]) if len(args) > 1 else 150
+    print(f"race model of {preset}: {games} games of the heuristic against itself")
+    print("tenth  positions  predicted  won")
+    for k, n, p, w in calibration(Options.from_preset(preset), games):
+        print(f"{k:5}  {n:9}  {100 * p:8.1f}%  {100 * w:4.1f}%")
+
+
+if __name__ == "__main__":
+    main()

@@ -15,6 +15,7 @@ import os
 from collections import OrderedDict
 from typing import Any
 
+from spite.errors import OptionsError, SpiteError
 from spite.review import DEFAULT_BUDGET, review_record
 from spite.server.bots import _die_with_parent
 from spite.server.host import LobbyError
@@ -32,11 +33,15 @@ class ReviewRefused(LobbyError):
 
 
 def review_json(record: dict[str, Any], seat: int | None, budget: float) -> dict[str, Any]:
-    """The review of a record (a stored record's JSON) as JSON: what a worker runs."""
+    """The review of a record (a stored record's JSON) as JSON: what a worker runs. Its refusals come
+    back as :class:`~spite.errors.OptionsError` (one line; any error class survives the way back)."""
     from spite.records import record_from_json
 
-    return review_record(record_from_json(record), seats=None if seat is None else [seat], budget=budget,
-                         seed=0).to_json()
+    try:
+        return review_record(record_from_json(record), seats=None if seat is None else [seat], budget=budget,
+                             seed=0).to_json()
+    except SpiteError as exc:
+        raise OptionsError(str(exc)) from None
 
 
 class ReviewRunner:
@@ -76,7 +81,11 @@ class ReviewRunner:
                                                                  self.budget))
             self._running[key] = running
             running.add_done_callback(lambda _f: self._running.pop(key, None))
-        result: dict[str, Any] = await asyncio.shield(running)
+        try:
+            result: dict[str, Any] = await asyncio.shield(running)
+        except concurrent.futures.BrokenExecutor:
+            self._pool = None  # the worker died (killed, out of memory): the next asking starts another
+            raise LobbyError("the review worker stopped: ask again", 503) from None
         self._done[key] = result
         while len(self._done) > self.keep:
             self._done.popitem(last=False)
