@@ -8,7 +8,7 @@ import pytest
 
 from helpers import hidden_reshuffled, legal_texts, position
 from spite.bots import LEVELS, make_bot
-from spite.bots.heuristic import CASUAL_WEIGHTS, plan_turn
+from spite.bots.heuristic import CASUAL_WEIGHTS, plan_turn, reach_table
 from spite.errors import OptionsError
 from spite.malice import PRESETS, Options, State
 from spite.malice.determinize import determinize
@@ -59,7 +59,7 @@ def test_levels_map_onto_bots() -> None:
 
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", "casual", "heuristic", "search:iters=3"])
+@pytest.mark.parametrize("spec", ["random", "greedy", "casual", "heuristic", "heuristic-v1", "search:iters=3"])
 def test_no_bot_can_see_hidden_cards(spec: str) -> None:
     """Two states that differ only in hidden cards give the same decision with the same seed."""
     for seed in range(4):
@@ -109,6 +109,22 @@ def test_heuristic_does_not_open_the_way_for_the_opponents_stock() -> None:
     plan = plan_turn(state.view(0), random.Random(1))
     assert "H4-B1" not in [m.text for m in plan.moves]
     assert "H4-B1" in legal_texts(state)
+
+
+def test_hard_sees_the_opponents_discards_carry_a_pile_up_to_its_stock() -> None:
+    # the opponent's stock top is a 7 and its discard pile holds a 5 on a 6: building our pile from 2
+    # to 4 hands it the 5, the 6 and then its stock card; v1 watched only the pile one below the 7
+    state = position(stocks=["9C QC", "7D"], hands=["3H 4H JD JS 10C", "8H"], builds=["AS 2S", "", "", ""],
+                     discards=[["", "", "", ""], ["6D 5D", "", "", ""]], rest="stock:0")
+    view = state.view(0)
+    assert make_bot("heuristic-v1").choose(view, random.Random(1)).text == "H3-B1"
+    hard = make_bot("hard")
+    assert hard.name == "heuristic"
+    assert hard.choose(view, random.Random(1)).text not in ("H3-B1", "H4-B1")
+    chances = reach_table(state, 0)[1]  # by the height of a build pile
+    assert chances[4] == 1.0  # the discards give 5 and 6: certain
+    assert chances[2] < chances[3] < chances[4]  # each card the hand must give makes it less likely
+    assert chances[6] == chances[7] == 0.0  # one below the 7 is threat_now's; above it, no reach
 
 
 def test_heuristic_keeps_discard_piles_ordered() -> None:

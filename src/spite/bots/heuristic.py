@@ -27,8 +27,8 @@ from spite.errors import Phrase
 from spite.malice import BUILD, DISCARD, PASS, STOCK, Move, Options, SeatView, State
 from spite.malice.determinize import determinize
 
-__all__ = ["CASUAL_WEIGHTS", "V1_WEIGHTS", "CasualBot", "HeuristicBot", "HeuristicV1Bot", "Plan", "PlanningBot",
-           "Weights", "evaluate", "plan_from_state", "plan_turn"]
+__all__ = ["CASUAL_WEIGHTS", "HARD_WEIGHTS", "V1_WEIGHTS", "CasualBot", "HeuristicBot", "HeuristicV1Bot", "Plan",
+           "PlanningBot", "Weights", "evaluate", "plan_from_state", "plan_turn", "reach_table"]
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,11 @@ class Weights:
     stuck_ace: float = 15.0
     distinct_needs: float = 4.0
     scarcity: float = 60.0
+    threat_reach: float = 0.0
+    """Penalty (times the behind/ahead factor) by the chance that an opponent reaches its stock top
+    next turn through a build pile more than one below it: its visible discard piles carry the pile
+    up (each card played uncovers the next), the cards still missing must come from its hand
+    (:func:`reach_table`). 0: only the pile exactly one below counts (``threat_now``), as in v1."""
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -81,6 +86,10 @@ V1_WEIGHTS = Weights(
 """The weights of ``heuristic-v1``, the heuristic as it was on 2026-12-01, frozen: the baseline
 every stronger bot is measured against (spelled out, so that a change of :class:`Weights`'
 defaults leaves it as it was; a golden test replays its moves)."""
+
+HARD_WEIGHTS = Weights(threat_reach=100.0)
+"""The weights of ``heuristic`` (the level ``hard``): v1's, and the opponents' reach next turn
+(``threat_reach``) watched too (the README's strength table has what it measured)."""
 
 CASUAL_WEIGHTS = Weights(
     wild_base=0.0,
@@ -138,11 +147,12 @@ def _opponents(state: State, seat: int) -> list[int]:
 
 
 def evaluate(state: State, seat: int, end: Move, played: Sequence[tuple[Move, int, int]], start_stock: int,
-             refilled: bool, w: Weights = DEFAULT_WEIGHTS) -> float:
+             refilled: bool, w: Weights = DEFAULT_WEIGHTS, reach: dict[int, tuple[float, ...]] | None = None) -> float:
     """Score of ending the turn in ``state`` with ``end`` after the build plays ``played``.
 
     ``played`` lists (move, card, value it was played as); ``state`` is the position before ``end``.
-    Higher is better for ``seat``.
+    Higher is better for ``seat``. ``reach`` is :func:`reach_table` of the state (worked out here
+    when needed and not given: a planner gives it once for all the ends it scores).
     """
     value = state.card_value
     stock = state.stock_of(seat)
@@ -231,6 +241,15 @@ def evaluate(state: State, seat: int, end: Move, played: Sequence[tuple[Move, in
         if t in needs:
             score -= w.threat_now * factor
             continue
+        if w.threat_reach:
+            if reach is None:
+                reach = reach_table(state, seat)
+            chances = reach.get(opp)
+            if chances:
+                miss = 1.0
+                for b in builds:
+                    miss *= 1.0 - chances[b]
+                score -= w.threat_reach * factor * (1.0 - miss)
         for k, weight in enumerate(w.threat_steps, start=1):
             if t - k in needs:
                 score -= weight * factor
@@ -254,6 +273,80 @@ def evaluate(state: State, seat: int, end: Move, played: Sequence[tuple[Move, in
             if discard_card >= 0 and 0 < value(discard_card) < s and value(discard_card) >= min(needs):
                 score -= w.discard_bridge
     return score
+
+
+_COVER_CHANCES: dict[Options, tuple[float, ...]] = {}
+
+
+def _cover_chances(opts: Options) -> tuple[float, ...]:
+    """``chances[m]``: the chance that a fresh hand covers ``m`` given distinct values (naturals of
+    those values or wild cards), each card drawn independently with the deck's proportions."""
+    known = _COVER_CHANCES.get(opts)
+    if known is not None:
+        return known
+    if len(_COVER_CHANCES) > 256:  # a long-running server meets many option sets: stay bounded
+        _COVER_CHANCES.clear()
+    from spite.malice.legal import move_tables
+
+    value = move_tables(opts).value
+    deck = opts.deck_cards()
+    wild = sum(1 for c in deck if value[c] == 0) / len(deck)
+    per_value = sum(1 for c in deck if value[c] > 0) / len(deck) / 12
+    chances = [1.0]  # nothing missing: certain
+    for m in range(1, 13):
+        # dist[(covered, wilds)]: the chance of each outcome after each card
+        dist: dict[tuple[int, int], float] = {(0, 0): 1.0}
+        for _ in range(opts.hand_size):
+            nxt: dict[tuple[int, int], float] = {}
+            for (c, wl), p in dist.items():
+                new = (m - c) * per_value
+                for outcome, q in (((c + 1, wl), new), ((c, wl + 1), wild), ((c, wl), 1.0 - new - wild)):
+                    if q > 0:
+                        nxt[outcome] = nxt.get(outcome, 0.0) + p * q
+            dist = nxt
+        chances.append(sum(p for (c, wl), p in dist.items() if c + wl >= m))
+    _COVER_CHANCES[opts] = result = tuple(chances)
+    return result
+
+
+def reach_table(state: State, seat: int) -> dict[int, tuple[float, ...]]:
+    """For each opponent of ``seat`` whose stock top is a natural card: the chance, by a build
+    pile's height (0..12), that it can carry that pile up to one below its stock top next turn.
+
+    Only what ``seat`` sees is used: the opponent's discard piles (each played top uncovers the
+    card beneath), its stock top, and the deck's make-up for the cards its next hand must give.
+    A pile exactly one below the stock top is ``threat_now``'s and counts 0 here.
+    """
+    value = state.card_value
+    cover = _cover_chances(state.opts)
+    table: dict[int, tuple[float, ...]] = {}
+    for opp in _opponents(state, seat):
+        ostock = state.stock_of(opp)
+        if not ostock:
+            continue
+        t = value(ostock[-1])
+        if t == 0:
+            continue
+        piles = [[value(c) for c in p] for p in state.discards[opp]]
+        chances = [0.0] * 13
+        for b in range(t - 1):
+            depth = [len(p) for p in piles]
+            missing = 0
+            for need in range(b + 1, t):
+                for i, p in enumerate(piles):
+                    if depth[i] and p[depth[i] - 1] == need:
+                        depth[i] -= 1
+                        break
+                else:
+                    for i, p in enumerate(piles):
+                        if depth[i] and p[depth[i] - 1] == 0:
+                            depth[i] -= 1
+                            break
+                    else:
+                        missing += 1
+            chances[b] = cover[missing]
+        table[opp] = tuple(chances)
+    return table
 
 
 def plan_turn(view: SeatView, rng: random.Random, *, max_nodes: int = 3000, keep: int = 0,
@@ -281,6 +374,8 @@ def plan_from_state(state: State, *, max_nodes: int = 3000, keep: int = 0, w: We
     path: list[Move] = []
     sigs: list[tuple[object, ...]] = []
     played: list[tuple[Move, int, int]] = []
+    # the opponents' discard piles and stock tops do not change during the own turn
+    reach = reach_table(state, seat) if w.threat_reach else None
 
     def consider(score: float, moves: list[Move], signatures: list[tuple[object, ...]]) -> None:
         best.append((score, moves, signatures))
@@ -307,11 +402,11 @@ def plan_from_state(state: State, *, max_nodes: int = 3000, keep: int = 0, w: We
         stock_moved = len(state.stock_of(seat)) != start_stock
         if over or stock_moved or refilled:
             # new information (a stock card turned up, fresh cards in hand) or the end: plan again then
-            score = evaluate(state, seat, _NO_MOVE, played, start_stock, refilled, w)
+            score = evaluate(state, seat, _NO_MOVE, played, start_stock, refilled, w, reach)
             consider(score, list(path), list(sigs))
             return
         for end in state.end_moves():
-            score = evaluate(state, seat, end, played, start_stock, refilled, w)
+            score = evaluate(state, seat, end, played, start_stock, refilled, w, reach)
             consider(score, [*path, end], [*sigs, _state_signature(state, seat)])
         if nodes >= max_nodes:
             return
@@ -414,7 +509,7 @@ class HeuristicBot(PlanningBot):
 
     name = "heuristic"
 
-    def __init__(self, weights: Weights = DEFAULT_WEIGHTS, max_nodes: int = 3000) -> None:
+    def __init__(self, weights: Weights = HARD_WEIGHTS, max_nodes: int = 3000) -> None:
         super().__init__()
         self.weights = weights
         self.max_nodes = max_nodes

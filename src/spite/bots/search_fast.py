@@ -6,6 +6,9 @@ scores each position once and only the discard-dependent part of the score per t
 signatures and no alternatives, and reads the played card before the play rather than from the
 state's undo history. That makes it several times cheaper, so the search can play out many more
 samples in its time budget while its model of every player (itself included) stays the heuristic.
+
+It is the twin for weights without ``threat_reach`` (the search's, v1's): the opponents' reach of
+``hard`` (:func:`spite.bots.heuristic.reach_table`) is not scored here.
 """
 
 from __future__ import annotations
