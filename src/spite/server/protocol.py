@@ -12,9 +12,19 @@ for spectators): the only game data a client ever receives.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, TypeAdapter, model_serializer
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    model_serializer,
+)
+from pydantic_core import PydanticCustomError
 
 __all__ = [
     "Ack",
@@ -50,7 +60,36 @@ __all__ = [
     "client_adapter",
 ]
 
-NAME = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")]
+def clean_name(name: str) -> str:
+    """A player's display name normalised (Unicode NFC, outer spaces trimmed); refused with error type
+    ``bad-name`` when it has a control character, a bidi control (which could show a name reversed or
+    run into the text after it) or an invisible zero-width character.
+
+    >>> clean_name(" Jose\u0301 ")
+    'José'
+    >>> clean_name("ann\u202e")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pydantic_core._pydantic_core.PydanticCustomError: a name may not hold control, bidi or zero-width ... (U+202E)
+    """
+    name = unicodedata.normalize("NFC", name).strip()
+    for ch in name:
+        # Cc: control; Cf: format (every bidi control, zero-width space/joiners, the BOM, soft hyphen);
+        # Cs/Co/Cn: surrogates, private use, unassigned; Zl/Zp: line and paragraph separators
+        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            raise PydanticCustomError("bad-name", "a name may not hold control, bidi or zero-width characters "
+                                      "({char})", {"char": f"U+{ord(ch):04X}"})
+    if not name:
+        raise PydanticCustomError("bad-name", "a name needs a visible character")
+    return name
+
+
+NAME = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(clean_name)]
+"""A player's display name: only a label (statistics are kept by :data:`PLAYER_KEY`'s player id)."""
+
+PLAYER_KEY = Annotated[str, Field(min_length=22, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+"""A player's secret key, made once by the browser or terminal app and kept there; the server keeps
+only the player id made from it (:func:`spite.server.host.player_id`)."""
 MSG_ID = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[\x20-\x7e]+$",
                               description="Echoed in the answer: 1-64 printable ASCII characters.")]
 """A message's ``id``: printable ASCII only, so echoing it can never break a frame or a log line."""
@@ -374,6 +413,8 @@ class CreateTableRequest(_Msg):
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatRequest] | None = Field(None, description="One per player; default: all persons.")
     name: NAME = "guest"
+    playerKey: PLAYER_KEY | None = Field(None, description="Your secret player key: the games of this seat count "
+                                          "for the player id made from it (returned as playerId).")
     join: bool = True
 
 
@@ -381,6 +422,8 @@ class JoinRequest(_Msg):
     """Take a free person seat (the first one, or ``seat``)."""
 
     name: NAME = "guest"
+    playerKey: PLAYER_KEY | None = Field(None, description="Your secret player key: the games of this seat count "
+                                          "for the player id made from it (returned as playerId).")
     seat: int | None = Field(None, ge=0, le=64)
 
 
@@ -388,6 +431,8 @@ class QuickPlayRequest(_Msg):
     """A two-player game against a bot, started at once."""
 
     name: NAME = "guest"
+    playerKey: PLAYER_KEY | None = Field(None, description="Your secret player key: the games of this seat count "
+                                          "for the player id made from it (returned as playerId).")
     level: Literal["random", "easy", "medium", "hard", "expert"] = "medium"
     preset: str = Field("classic", max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
@@ -400,6 +445,7 @@ class JoinedInfo(_Msg):
     seat: int
     token: str
     ws: str = Field(description="WebSocket path; send hello with the token first.")
+    playerId: str | None = Field(None, description="The player id the seat's games count for (from playerKey).")
 
 
 class GameInfo(_Msg):
