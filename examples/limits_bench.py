@@ -13,6 +13,15 @@ once with the default limits, once with them lifted (``--limit``) as the server 
    the server's peak memory (``VmHWM``) before and after, and how long the four took.
 
 Usage: ``python examples/limits_bench.py [--seconds 8] [--json]``; prints one line per run.
+
+``--floods`` measures instead what a normal player sees with the default limits while 200 tables are
+in play at a human pace (two players each, every table from its own loopback address 127.0.1.x, a
+move every 0.5–1.5 s per seat) and, one after the other for ``--seconds`` each, every flood of issue
+21 runs from other loopback addresses: none (the baseline), table creation, quick-play spam, four
+100 MB bodies, 1,000 sockets that never say ``hello``, a message flood on 20 sockets, and twelve
+bots-only ``expert`` tables. Per phase: the players' send→ack p50/p99/max and the memory of the
+server with its bot workers afterwards (``VmRSS`` summed). ``python examples/limits_bench.py
+--floods --seconds 10``.
 """
 
 from __future__ import annotations
@@ -48,13 +57,14 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def server(*extra: str) -> Iterator[tuple[str, int]]:
+def server(*extra: str, bot_workers: str = "0") -> Iterator[tuple[str, int]]:
     """The server in its own process on the loopback; yields its base URL and pid."""
     port = _free_port()
     with tempfile.TemporaryDirectory(prefix="spite-limits-") as tmp:
         proc = subprocess.Popen([sys.executable, "-m", "spite.server", "--host", "127.0.0.1", "--port", str(port),
                                  "--db", f"sqlite:///{Path(tmp) / 'b.db'}", "--log-level", "error",
-                                 "--bot-workers", "0", *extra], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                 "--bot-workers", bot_workers, *extra],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         base = f"http://127.0.0.1:{port}"
         try:
             deadline = time.monotonic() + 30
@@ -185,11 +195,203 @@ def run(label: str, seconds: float, *extra: str) -> dict[str, Any]:
             "rss_after_mib": round(after["VmRSS"] / 1024), "peak_after_mib": round(after["VmHWM"] / 1024)}
 
 
+# ---------------------------------------------------------------------- --floods
+
+
+def _tree_rss_mib(pid: int) -> float:
+    """Resident memory of ``pid`` and every process below it (the bot workers), in MiB."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                parents[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+    tree, grew = {pid}, True
+    while grew:
+        more = {child for child, parent in parents.items() if parent in tree} - tree
+        grew = bool(more)
+        tree |= more
+    total = 0
+    for member in tree:
+        with contextlib.suppress(OSError, KeyError):
+            total += _memory_kib(member)["VmRSS"]
+    return round(total / 1024, 1)
+
+
+async def _human_table(base: str, address: str, think: float, rng: random.Random, stop: list[bool],
+                       out: list[tuple[float, float]]) -> None:
+    """Two people at a table from ``address``, each waiting 0.5–1.5 × ``think`` s before a move; every
+    move's (time, send→ack ms) goes to ``out``; a finished game is followed by a new table."""
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    async with httpx.AsyncClient(base_url=base, timeout=30, transport=transport) as http:
+        while not stop[0]:
+            try:
+                created = (await http.post("/api/tables", json={"preset": "classic", "name": "ann"})).json()
+                table_id = created["table"]["id"]
+                joined = (await http.post(f"/api/tables/{table_id}/join", json={"name": "bob"})).json()
+                url = base.replace("http", "ws", 1) + f"/ws/{table_id}"
+                async with connect(url, open_timeout=30, local_addr=(address, 0)) as a, \
+                        connect(url, open_timeout=30, local_addr=(address, 0)) as b:
+                    socks: dict[int, ClientConnection] = {0: a, 1: b}
+                    for seat, token in ((0, created["token"]), (1, joined["token"])):
+                        await socks[seat].send(json.dumps({"type": "hello", "token": token}))
+                    seen = {seat: await _until(socks[seat], "welcome") for seat in socks}
+                    while not stop[0] and not seen[0]["view"]["finished"]:
+                        seat = seen[0]["view"]["to_move"]
+                        mine = seen[seat]
+                        if not mine["legal"]:
+                            break
+                        await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
+                        sent = time.perf_counter()
+                        await socks[seat].send(json.dumps({"type": "move", "move": rng.choice(mine["legal"]),
+                                                           "stateVersion": mine["stateVersion"], "id": "m"}))
+                        ack = await _until(socks[seat], "ack")
+                        out.append((time.monotonic(), (time.perf_counter() - sent) * 1000))
+                        for s, ws in socks.items():
+                            while seen[s]["stateVersion"] < ack["stateVersion"]:
+                                seen[s] = await _until(ws, "state")
+            except Exception as exc:  # a refused request, a closed socket: say so, try a new table
+                if not stop[0]:
+                    print(f"  (a table of {address}: {type(exc).__name__}: {exc})", file=sys.stderr)
+                await asyncio.sleep(1.0)
+
+
+async def _silent_sockets(base: str, stop: float) -> dict[str, int]:
+    """1,000 sockets from 127.0.0.3 that never say hello (100 opening at a time); what each was told
+    first (``too-many-sockets``, ``hello-timeout``), or how it ended."""
+    got: dict[str, int] = {}
+    gate = asyncio.Semaphore(100)
+
+    async def one() -> None:
+        async with gate:
+            try:
+                async with connect(base.replace("http", "ws", 1) + "/ws/x", local_addr=("127.0.0.3", 0),
+                                   open_timeout=10) as ws:
+                    left = max(0.1, stop - time.monotonic())
+                    what = str(json.loads(await asyncio.wait_for(ws.recv(), left)).get("code"))
+            except Exception as exc:  # held open to the end (TimeoutError), or not opened at all
+                what = type(exc).__name__
+            got[what] = got.get(what, 0) + 1
+
+    await asyncio.gather(*(one() for _ in range(1000)))
+    return got
+
+
+async def _message_flood(base: str, stop: float) -> dict[str, int]:
+    """20 sockets from 127.0.0.4 send pings as fast as they can (after hello as spectators)."""
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.0.4")
+    async with httpx.AsyncClient(base_url=base, timeout=10, transport=transport) as http:
+        table = (await http.post("/api/tables", json={"preset": "short", "name": "f"})).json()["table"]["id"]
+    sent = {"pings": 0, "closed": 0}
+
+    async def one() -> None:
+        with contextlib.suppress(Exception):
+            async with connect(base.replace("http", "ws", 1) + f"/ws/{table}", local_addr=("127.0.0.4", 0)) as ws:
+                await ws.send(json.dumps({"type": "hello", "spectate": True}))
+                while time.monotonic() < stop:
+                    await ws.send('{"type": "ping"}')
+                    sent["pings"] += 1
+                    if sent["pings"] % 50 == 0:
+                        await asyncio.sleep(0)
+        sent["closed"] += 1
+
+    await asyncio.gather(*(one() for _ in range(20)))
+    return sent
+
+
+async def _posts(base: str, stop: float, path: str, body: dict[str, Any], address: str) -> dict[int, int]:
+    answers: dict[int, int] = {}
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    async with httpx.AsyncClient(base_url=base, timeout=10, transport=transport) as http:
+        async def worker() -> None:
+            while time.monotonic() < stop:
+                r = await http.post(path, json=body)
+                answers[r.status_code] = answers.get(r.status_code, 0) + 1
+
+        await asyncio.gather(*(worker() for _ in range(8)))
+    return answers
+
+
+async def _expert_tables(base: str, stop: float) -> dict[int, int]:
+    answers: dict[int, int] = {}
+    for i in range(12):  # from 127.0.0.6 and .7: each address may have 10 open tables
+        transport = httpx.AsyncHTTPTransport(local_address=f"127.0.0.{6 + i // 10}")
+        async with httpx.AsyncClient(base_url=base, timeout=10, transport=transport) as http:
+            r = await http.post("/api/tables", json={"preset": "classic", "join": False, "seats": [
+                {"kind": "bot", "level": "expert"}, {"kind": "bot", "level": "expert"}]})
+            answers[r.status_code] = answers.get(r.status_code, 0) + 1
+    await asyncio.sleep(max(0.0, stop - time.monotonic()))
+    return answers
+
+
+FLOODS = ("none", "table creation (8 connections)", "quick-play spam (8 connections)", "4 x 100 MB bodies",
+          "1,000 silent sockets", "message flood (20 sockets)", "12 expert bot tables")
+
+
+def _flood_process(name: str, base: str, seconds: float) -> Any:
+    """One flood, run in a process of its own (so the flooder's own work does not slow the players'
+    client loop here; the machine's cores are still shared, as they would be on a small server)."""
+    end = time.monotonic() + seconds
+    floods: dict[str, Any] = {
+        "none": lambda: asyncio.sleep(seconds),
+        "table creation (8 connections)": lambda: _posts(base, end, "/api/tables", {"preset": "short", "name": "f"},
+                                                         "127.0.0.2"),
+        "quick-play spam (8 connections)": lambda: _posts(base, end, "/api/quickplay",
+                                                          {"preset": "short", "name": "f"}, "127.0.0.5"),
+        "4 x 100 MB bodies": lambda: _big_posts(base),
+        "1,000 silent sockets": lambda: _silent_sockets(base, end),
+        "message flood (20 sockets)": lambda: _message_flood(base, end),
+        "12 expert bot tables": lambda: _expert_tables(base, end),
+    }
+    return asyncio.run(floods[name]())
+
+
+async def _floods(base: str, pid: int, tables: int, seconds: float, think: float) -> list[dict[str, Any]]:
+    import concurrent.futures
+    import multiprocessing
+
+    stop = [False]
+    moves: list[tuple[float, float]] = []
+    players = [asyncio.create_task(_human_table(base, f"127.0.1.{1 + i % 250}" if i < 250 else f"127.0.2.{i - 249}",
+                                                think, random.Random(i), stop, moves)) for i in range(tables)]
+    await asyncio.sleep(max(10.0, tables / 20))  # every table created and in play
+    pool = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    await asyncio.get_running_loop().run_in_executor(pool, time.sleep, 0)  # the flooder process is up
+    out = []
+    for name in FLOODS:
+        start = time.monotonic()
+        end = start + seconds
+        what = await asyncio.get_running_loop().run_in_executor(pool, _flood_process, name, base, seconds)
+        await asyncio.sleep(max(0.0, end - time.monotonic()))
+        window = sorted(ms for t, ms in moves if start <= t <= end)
+        q = statistics.quantiles(window, n=100) if len(window) >= 2 else [float("nan")] * 99
+        out.append({"flood": name, "moves": len(window), "p50_ms": round(q[49], 1), "p99_ms": round(q[98], 1),
+                    "max_ms": round(window[-1], 1) if window else None, "flood_got": what,
+                    "server_rss_mib": _tree_rss_mib(pid)})
+        print(json.dumps(out[-1]), flush=True)
+        await asyncio.sleep(2.0)
+    pool.shutdown()
+    stop[0] = True
+    for task in players:
+        task.cancel()
+    await asyncio.gather(*players, return_exceptions=True)
+    return out
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seconds", type=float, default=8.0)
     p.add_argument("--json", action="store_true")
+    p.add_argument("--floods", action="store_true", help="the players' latency at 200 tables during each flood")
+    p.add_argument("--tables", type=int, default=200)
+    p.add_argument("--think", type=float, default=1.0)
     a = p.parse_args()
+    if a.floods:
+        from spite.server.bots import cores
+
+        with server(bot_workers=str(cores())) as (base, pid):
+            print(json.dumps({"tables": a.tables, "think_s": a.think, "rss_start_mib": _tree_rss_mib(pid)}), flush=True)
+            asyncio.run(_floods(base, pid, a.tables, min(a.seconds, 60.0), a.think))
+        return
     for label, extra in (("limits", ()), ("no limits", LIFTED)):
         figures = run(label, min(a.seconds, 60.0), *extra)
         print(json.dumps(figures) if a.json else

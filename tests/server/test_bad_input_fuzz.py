@@ -35,7 +35,7 @@ VALUE = st.recursive(SCALAR, lambda inner: st.one_of(st.lists(inner, max_size=4)
                                                      st.dictionaries(ODD_TEXT, inner, max_size=4)), max_leaves=8)
 
 
-VALID: dict[str, Any] = {"name": "ann", "preset": "short", "level": "random"}
+VALID: dict[str, Any] = {"name": "ann", "preset": "short", "level": "random", "playerKey": "k" * 32}
 OPTION_NAMES = ["stock_size", "hand_size", "players", "match_target", "build_piles", "discard_piles", "time_limit_s",
                 "auto_spit_ms", "decks", ""]
 

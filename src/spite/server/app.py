@@ -28,7 +28,7 @@ from spite.server import db
 from spite.server.bots import BotRunner
 from spite.server.config import ServerConfig
 from spite.server.connection import Connection
-from spite.server.host import Table
+from spite.server.host import Table, player_id
 from spite.server.limits import BodyLimit, RateLimiter, client_address
 from spite.server.manager import LobbyError, Manager, served_games, server_game
 from spite.server.protocol import (
@@ -59,6 +59,10 @@ _DB_INT = 2**63 - 1
 the database to overflow there (500)."""
 
 
+_CODES = ("bad-name",)
+"""Validation errors that answer with a ``code`` beside the ``detail``."""
+
+
 class Throttled(Exception):
     """A client address used up its budget of REST writes: 429 with ``Retry-After``."""
 
@@ -67,8 +71,12 @@ class Throttled(Exception):
         self.retry_after = retry_after
 
 
-def _joined(table_info: TableInfo, seat: int, token: str) -> JoinedInfo:
-    return JoinedInfo(table=table_info, seat=seat, token=token, ws=f"/ws/{table_info.id}")
+def _joined(table_info: TableInfo, seat: int, token: str, player: str | None = None) -> JoinedInfo:
+    return JoinedInfo(table=table_info, seat=seat, token=token, ws=f"/ws/{table_info.id}", playerId=player)
+
+
+def _player(key: str | None) -> str | None:
+    return player_id(key) if key is not None else None
 
 
 def create_app(config: ServerConfig | None = None) -> FastAPI:
@@ -134,7 +142,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         err = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(p) for p in err.get("loc", ())[1:]) or "request"
         line = f"{where}: {err.get('msg', 'invalid')}".encode("utf-8", "replace").decode("utf-8")
-        return JSONResponse({"detail": line}, status_code=422)
+        answer = {"detail": line}
+        if err.get("type") in _CODES:  # a refusal of ours with a code (docs/protocol.md)
+            answer["code"] = str(err["type"])
+        return JSONResponse(answer, status_code=422)
 
     @app.exception_handler(Throttled)
     async def throttled(_request: Request, exc: Throttled) -> JSONResponse:
@@ -178,10 +189,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """Create a table; the creator takes the first person seat (and gets its token)."""
         table, seat, token = await manager_of(request).create(
             game=body.game, preset=body.preset, options=body.options, seats=body.seats, name=body.name, join=body.join,
-            owner=address)
+            owner=address, player_id=_player(body.playerKey))
         if seat is None or token is None:
             return table.info()
-        return _joined(table.info(), seat, token)
+        return _joined(table.info(), seat, token, _player(body.playerKey))
 
     async def _table_info(request: Request, table_id: str) -> TableInfo:
         manager = manager_of(request)
@@ -219,8 +230,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                          _address: str = Depends(limit_writes)) -> JoinedInfo:
         """Take a free seat; the answer holds the seat's secret token."""
         manager = manager_of(request)
-        seat, token = await manager.join(table_id, body.name, body.seat)
-        return _joined(manager.tables[table_id].info(), seat, token)
+        seat, token = await manager.join(table_id, body.name, body.seat, _player(body.playerKey))
+        return _joined(manager.tables[table_id].info(), seat, token, _player(body.playerKey))
 
     @app.post("/api/quickplay", response_model=JoinedInfo)
     async def quick_play(request: Request, body: QuickPlayRequest, address: str = Depends(limit_writes)) -> JoinedInfo:
@@ -236,9 +247,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         seats = [SeatRequest(kind="person"), *(SeatRequest(kind="bot", level=level) for _ in range(count - 1))]
         table, seat, token = await manager_of(request).create(
             game=body.game, preset=preset, options=body.options, seats=seats, name=body.name, join=True,
-            owner=address)
+            owner=address, player_id=_player(body.playerKey))
         assert seat is not None and token is not None
-        return _joined(table.info(), seat, token)
+        return _joined(table.info(), seat, token, _player(body.playerKey))
 
     @app.get("/api/players/{player}/games", response_model=list[GameInfo])
     async def player_games(request: Request, player: str, limit: int = 100,
@@ -248,7 +259,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         rows = await manager_of(request).store.read(lambda c: Store.games_of(c, player, limit, max(0, offset)))
         return [GameInfo(id=r["id"], tableId=r["table_id"], game=r["game"], preset=r["preset"], result=r["result"],
                          plies=r["plies"], turns=r["turns"], finishedAt=r["finished_at"],
-                         players=[{"seat": p["seat"], "player": p["player"], "isBot": p["is_bot"], "won": p["won"],
+                         players=[{"seat": p["seat"], "player": p["player"], "playerId": p.get("player_id"),
+                                   "isBot": p["is_bot"], "won": p["won"],
                                    "points": p["points"], "takenOver": bool(p["taken_over"])} for p in r["players"]],
                          recordUrl=f"/api/games/{r['id']}/record") for r in rows]
 

@@ -160,6 +160,10 @@ def _warm(parent: int) -> None:
     _load_builtin()
 
 
+def _warm_up() -> None:
+    """Worker side: nothing (the first job of a worker: it makes the pool start its process)."""
+
+
 @dataclass(eq=False)
 class _Job:
     """One decision (or hint) waiting for a worker."""
@@ -198,6 +202,8 @@ class BotRunner:
         """Start the worker processes (spawned: a fork of a running event loop is unsafe)."""
         if self.workers > 0:
             self._pools = [self._process() for _ in range(self.workers)]
+            for pool in self._pools:  # spawn them now (seconds of imports), not at the first bot's move
+                pool.submit(_warm_up)
         else:
             thread = concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="spite-bot")
             self._pools = [thread, thread]

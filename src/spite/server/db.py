@@ -71,6 +71,7 @@ seats = sa.Table(
     sa.Column("kind", sa.String(8), nullable=False),
     sa.Column("level", sa.String(32), nullable=True),
     sa.Column("player", sa.String(64), nullable=True, index=True),
+    sa.Column("player_id", sa.String(32), nullable=True),
     sa.Column("token_hash", sa.String(64), nullable=True),
     sa.Column("controller", sa.String(8), nullable=False),
 )
@@ -105,6 +106,7 @@ game_players = sa.Table(
     sa.Column("game_id", sa.Integer, sa.ForeignKey("spite_games.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("player", sa.String(64), nullable=False, index=True),
+    sa.Column("player_id", sa.String(32), nullable=True, index=True),
     sa.Column("is_bot", sa.Boolean, nullable=False),
     sa.Column("won", sa.Boolean, nullable=False),
     sa.Column("points", sa.Integer, nullable=False),

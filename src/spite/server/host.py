@@ -74,7 +74,7 @@ from spite.server.protocol import (
 from spite.server.store import Store, StoredTable
 
 __all__ = ["Conn", "Ending", "Hints", "LobbyError", "Matches", "Opening", "Seat", "ServerGame", "Services", "Table",
-           "TablePlay", "Undo", "hash_token", "new_token"]
+           "TablePlay", "Undo", "hash_token", "new_token", "player_id"]
 
 log = logging.getLogger("spite.server.table")
 
@@ -94,6 +94,16 @@ class LobbyError(SpiteError):
 def new_token() -> str:
     """A fresh secret seat token (192 random bits)."""
     return secrets.token_urlsafe(24)
+
+
+def player_id(key: str) -> str:
+    """The public player id of a secret player key: ``p-`` and 24 hex digits of its SHA-256 (the key
+    itself is never stored; the id cannot be turned back into it).
+
+    >>> player_id("a-secret-player-key-of-32-chars!")
+    'p-d1db486dd84a995986b8bf06'
+    """
+    return "p-" + hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()[:24]
 
 
 def hash_token(token: str) -> str:
@@ -118,6 +128,9 @@ class Seat:
     controller: str
     conns: set[Conn] = field(default_factory=set)
     grace: asyncio.Task[None] | None = None
+    player_id: str | None = None
+    """Whose statistics the seat's games count for (from the player's secret key); ``None``: a guest's
+    (counted under the name alone)."""
 
     def status(self) -> str:
         """free, connected, disconnected or bot."""
@@ -1103,7 +1116,7 @@ class Table:
         for s in self.seats:
             points = self.play.won(result, s.seat)
             # a person's game a takeover bot finished is kept, marked, and left out of their figures
-            out.append({"seat": s.seat, "player": s.player_name(), "is_bot": s.kind == "bot",
+            out.append({"seat": s.seat, "player": s.player_name(), "player_id": s.player_id, "is_bot": s.kind == "bot",
                         "won": points is not None, "points": points or 0,
                         "taken_over": s.kind == "person" and s.controller == "bot"})
         return out

@@ -126,6 +126,7 @@ class Manager:
 
     def _seats(self, st: StoredTable) -> list[Seat]:
         return [Seat(seat=s.seat, kind=s.kind, level=s.level, player=s.player, token_hash=s.token_hash,
+                     player_id=s.player_id,
                      controller=s.controller) for s in st.seats]
 
     def _rebuild(self, st: StoredTable) -> Table:
@@ -201,19 +202,21 @@ class Manager:
 
     async def create(self, *, game: str, preset: str | None, options: dict[str, Any],
                      seats: list[SeatRequest] | None, name: str, join: bool,
-                     owner: str | None = None) -> tuple[Table, int | None, str | None]:
+                     owner: str | None = None, player_id: str | None = None) -> tuple[Table, int | None, str | None]:
         """A new table (and the creator's seat and token when ``join``): stored with its seats, put in
         play (bots-only tables start at once) and, with ``join``, its creator seated. ``owner`` (the
         client address) may have at most ``max_open_tables`` open or playing tables (429)."""
         if owner is None:
-            return await self._create(game=game, preset=preset, options=options, seats=seats, name=name, join=join)
+            return await self._create(game=game, preset=preset, options=options, seats=seats, name=name, join=join,
+                                      player_id=player_id)
         cap = self.config.max_open_tables
         if self.live_tables_of(owner) >= cap:
             raise LobbyError(f"you already have {cap} open or playing tables: finish or leave one first", 429,
                              "lobby.too-many-tables", n=cap)
         self._creating[owner] += 1  # counted while the table is being stored, so parallel requests cannot pass the cap
         try:
-            created = await self._create(game=game, preset=preset, options=options, seats=seats, name=name, join=join)
+            created = await self._create(game=game, preset=preset, options=options, seats=seats, name=name, join=join,
+                                      player_id=player_id)
             self._owners[created[0].id] = owner
         finally:
             self._creating[owner] -= 1
@@ -222,7 +225,8 @@ class Manager:
         return created
 
     async def _create(self, *, game: str, preset: str | None, options: dict[str, Any],
-                      seats: list[SeatRequest] | None, name: str, join: bool) -> tuple[Table, int | None, str | None]:
+                      seats: list[SeatRequest] | None, name: str, join: bool,
+                      player_id: str | None = None) -> tuple[Table, int | None, str | None]:
         hook = server_game(game)
         preset = preset or get_game(game).default_preset
         table_id = secrets.token_urlsafe(9)
@@ -265,11 +269,12 @@ class Manager:
             table.schedule_bot()
         if not join:
             return table, None, None
-        seat, token = await self.join(table_id, name, None)
+        seat, token = await self.join(table_id, name, None, player_id)
         return table, seat, token
 
-    async def join(self, table_id: str, name: str, seat_no: int | None) -> tuple[int, str]:
-        """Take a free person seat; the game starts when none is left."""
+    async def join(self, table_id: str, name: str, seat_no: int | None,
+                   player_id: str | None = None) -> tuple[int, str]:
+        """Take a free person seat (its games count for ``player_id``); the game starts when none is left."""
         table = self.tables.get(table_id)
         if table is None:
             raise LobbyError(f"there is no open table {table_id}", 404, "lobby.no-open-table", table=table_id)
@@ -288,7 +293,8 @@ class Manager:
             token = new_token()
             digest = hash_token(token)
             starts = len([s for s in table.seats if s.controller == "free"]) == 1
-            write = Store.update_seat(table.id, seat.seat, player=name, token_hash=digest, controller="person")
+            write = Store.update_seat(table.id, seat.seat, player=name, token_hash=digest, controller="person",
+                                      player_id=player_id)
             if starts:
                 start = Store.update_table(table.id, status="playing")
 
@@ -299,7 +305,7 @@ class Manager:
                 await self.store.write(both)
             else:
                 await self.store.write(write)
-            seat.player, seat.token_hash, seat.controller = name, digest, "person"
+            seat.player, seat.token_hash, seat.controller, seat.player_id = name, digest, "person", player_id
             log.info("table %s: %s took seat %d", table.id, name, seat.seat)
             table.tell("joined", seat.seat, f"{name} took seat {seat.seat}", name=name, seat=seat.seat)
             if starts:

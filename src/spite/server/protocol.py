@@ -12,17 +12,19 @@ for spectators): the only game data a client ever receives.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
     TypeAdapter,
-    field_validator,
     model_serializer,
 )
+from pydantic_core import PydanticCustomError
 
 from spite.games import DEFAULT_GAME, game_names
 
@@ -67,7 +69,45 @@ __all__ = [
     "client_adapter",
 ]
 
-NAME = Annotated[str, Field(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")]
+def clean_name(name: str) -> str:
+    """A player's display name normalised (Unicode NFC, outer spaces trimmed); refused with error type
+    ``bad-name`` when it has a control character, a bidi control (which could show a name reversed or
+    run into the text after it) or an invisible zero-width character.
+
+    >>> clean_name(" Jose\u0301 ")
+    'José'
+    >>> clean_name("ann\u202e")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pydantic_core._pydantic_core.PydanticCustomError: a name may not hold control, bidi or zero-width ... (U+202E)
+    """
+    name = unicodedata.normalize("NFC", name).strip()
+    for ch in name:
+        # Cc: control; Cf: format (every bidi control, zero-width space/joiners, the BOM, soft hyphen);
+        # Cs/Co/Cn: surrogates, private use, unassigned; Zl/Zp: line and paragraph separators
+        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            raise PydanticCustomError("bad-name", "a name may not hold control, bidi or zero-width characters "
+                                      "({char})", {"char": f"U+{ord(ch):04X}"})
+    if not name:
+        raise PydanticCustomError("bad-name", "a name needs a visible character")
+    return name
+
+
+def _registered_game(game: str) -> str:
+    if game not in game_names():
+        raise ValueError(f"unknown game {game!r} (one of {', '.join(game_names())})")
+    return game
+
+
+GAME_NAME = Annotated[str, Field(max_length=40), AfterValidator(_registered_game)]
+"""A game of the registry (spite.games), checked there: the protocol keeps no list of games."""
+
+NAME = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(clean_name)]
+"""A player's display name: only a label (statistics are kept by :data:`PLAYER_KEY`'s player id)."""
+
+PLAYER_KEY = Annotated[str, Field(min_length=22, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+"""A player's secret key, made once by the browser or terminal app and kept there; the server keeps
+only the player id made from it (:func:`spite.server.host.player_id`)."""
 MSG_ID = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[\x20-\x7e]+$",
                               description="Echoed in the answer: 1-64 printable ASCII characters.")]
 """A message's ``id``: printable ASCII only, so echoing it can never break a frame or a log line."""
@@ -499,25 +539,22 @@ class SeatRequest(_Msg):
 class CreateTableRequest(_Msg):
     """Create a table. The creator takes the first person seat unless ``join`` is false."""
 
-    game: str = Field(DEFAULT_GAME, max_length=40, description="A registered game (spite.games).")
+    game: GAME_NAME = Field(DEFAULT_GAME, description="A registered game (spite.games), default spite-malice.")
     preset: str | None = Field(None, max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatRequest] | None = Field(None, description="One per player; default: all persons.")
     name: NAME = "guest"
+    playerKey: PLAYER_KEY | None = Field(None, description="Your secret player key: the games of this seat count "
+                                          "for the player id made from it (returned as playerId).")
     join: bool = True
-
-    @field_validator("game")
-    @classmethod
-    def _registered(cls, game: str) -> str:
-        if game not in game_names():
-            raise ValueError(f"unknown game {game!r} (one of {', '.join(game_names())})")
-        return game
 
 
 class JoinRequest(_Msg):
     """Take a free person seat (the first one, or ``seat``)."""
 
     name: NAME = "guest"
+    playerKey: PLAYER_KEY | None = Field(None, description="Your secret player key: the games of this seat count "
+                                          "for the player id made from it (returned as playerId).")
     seat: int | None = Field(None, ge=0, le=64)
 
 
@@ -526,7 +563,9 @@ class QuickPlayRequest(_Msg):
     (as many as the game's preset has: two for a 3-player party, three for partners)."""
 
     name: NAME = "guest"
-    game: Literal["spite-malice", "spit", "speed"] = "spite-malice"
+    game: GAME_NAME = Field(DEFAULT_GAME, description="A registered game (spite.games), default spite-malice.")
+    playerKey: PLAYER_KEY | None = Field(None, description="Your secret player key: the games of this seat count "
+                                          "for the player id made from it (returned as playerId).")
     level: MaliceLevel | SpitLevel | ReflexLevel | None = Field(
         None, description="The bots' level (default: the game's usual one, medium or club).")
     preset: str | None = Field(None, max_length=40, description="Default: the game's default preset.")
@@ -540,6 +579,7 @@ class JoinedInfo(_Msg):
     seat: int
     token: str
     ws: str = Field(description="WebSocket path; send hello with the token first.")
+    playerId: str | None = Field(None, description="The player id the seat's games count for (from playerKey).")
 
 
 class GameInfo(_Msg):

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,6 +29,9 @@ from sqlalchemy.engine import Connection, Engine
 from spite.server import db
 
 __all__ = ["Store", "StoredSeat", "StoredTable"]
+
+PLAYER_ID = re.compile(r"p-[0-9a-f]{24}")
+"""What a player id looks like (made from a player key by :func:`spite.server.host.player_id`)."""
 
 log = logging.getLogger("spite.server.store")
 
@@ -61,6 +65,7 @@ class StoredSeat:
     player: str | None
     token_hash: str | None
     controller: str
+    player_id: str | None = None
 
 
 @dataclass
@@ -359,7 +364,8 @@ class Store:
             seed=json.loads(row["seed"]), start=json.loads(row["start"]), status=row["status"],
             created_at=row["created_at"],
             seats=[StoredSeat(seat=s["seat"], kind=s["kind"], level=s["level"], player=s["player"],
-                              token_hash=s["token_hash"], controller=s["controller"]) for s in seat_rows],
+                              token_hash=s["token_hash"], controller=s["controller"],
+                              player_id=s["player_id"]) for s in seat_rows],
             moves=[json.loads(m.entries) for m in move_rows],
             version_base=int(row["version_base"] or 0),
             match=json.loads(row["match"]) if row["match"] else None,
@@ -384,9 +390,9 @@ class Store:
 
     @staticmethod
     def games_of(conn: Connection, player: str, limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
-        """Finished games a player sat at, newest first."""
+        """Finished games a player sat at, newest first (``player``: see :meth:`player_is`)."""
         g, gp = db.games, db.game_players
-        ids = sa.select(gp.c.game_id).where(gp.c.player == player)
+        ids = sa.select(gp.c.game_id).where(Store.player_is(player))
         rows = conn.execute(sa.select(g.c.id, g.c.table_id, g.c.game, g.c.preset, g.c.result, g.c.plies, g.c.turns,
                                       g.c.finished_at).where(g.c.id.in_(ids)).order_by(g.c.id.desc())
                             .limit(limit).offset(offset)).mappings().all()
@@ -403,6 +409,16 @@ class Store:
         return json.loads(text) if text is not None else None
 
     @staticmethod
+    def player_is(player: str) -> sa.ColumnElement[bool]:
+        """Which ``spite_game_players`` rows are ``player``'s: a player id (``p-`` and 24 hex digits)
+        owns its games; a name stands only for games played without a player id (and the bots,
+        ``bot:LEVEL``), so nobody adds games to another's statistics by taking their name."""
+        gp = db.game_players
+        if PLAYER_ID.fullmatch(player):
+            return gp.c.player_id == player
+        return sa.and_(gp.c.player == player, gp.c.player_id.is_(None))
+
+    @staticmethod
     def stats_of(conn: Connection, player: str) -> list[dict[str, Any]]:
         """Per preset: games, wins, points and mean length (turns, plies) of the games a player played to
         the end; ``takenOver`` counts the games a takeover bot finished in their name (left out of the
@@ -416,7 +432,7 @@ class Store:
                        sa.func.avg(sa.case((gp.c.taken_over, None), else_=g.c.turns)).label("mean_turns"),
                        sa.func.avg(sa.case((gp.c.taken_over, None), else_=g.c.plies)).label("mean_plies"))
              .select_from(gp.join(g, gp.c.game_id == g.c.id))
-             .where(gp.c.player == player)
+             .where(Store.player_is(player))
              .group_by(g.c.game, g.c.preset).order_by(g.c.game, g.c.preset))
         return [{"game": r.game, "preset": r.preset, "games": int(r.games or 0), "wins": int(r.wins or 0),
                  "points": int(r.points or 0), "mean_turns": float(r.mean_turns or 0),

@@ -25,14 +25,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
+import re
 import secrets
 import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
+
+import platformdirs
 
 from spite.bots import Decision, make_bot
 from spite.cards import RANKS, WILD_RANK
@@ -55,6 +60,7 @@ __all__ = [
     "connect_table",
     "join_table",
     "parse_address",
+    "player_key",
     "probe",
     "view_from_server",
 ]
@@ -124,9 +130,33 @@ def _post_json(url: str, body: dict[str, Any], timeout: float = 10) -> dict[str,
         raise RemoteError(f"cannot reach {url}: {reason}") from None
 
 
+def player_key(folder: Path | None = None) -> str:
+    """This user's secret player key, made once and kept in the app's config folder (``player-key``,
+    readable by the user alone): the games played from this terminal count for the player id a server
+    makes of it, whatever name is given (docs/protocol.md, "Players and names")."""
+    folder = folder or Path(platformdirs.user_config_dir("spite", appauthor=False))
+    path = folder / "player-key"
+    with contextlib.suppress(OSError):
+        key = path.read_text(encoding="utf-8").strip()
+        if _KEY.fullmatch(key):
+            return key
+    key = secrets.token_urlsafe(24)
+    with contextlib.suppress(OSError):  # a read-only home: this game still counts, under a one-off key
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(key + "\n")
+    return key
+
+
+_KEY = re.compile(r"[A-Za-z0-9_-]{22,64}")
+
+
 def join_table(base: str, table_id: str, name: str) -> tuple[int, str]:
-    """Take a free person seat (``POST /api/tables/{id}/join``): ``(seat, token)``."""
-    answer = _post_json(f"{base}/api/tables/{urllib.parse.quote(table_id, safe='')}/join", {"name": name})
+    """Take a free person seat (``POST /api/tables/{id}/join``) with this user's player key:
+    ``(seat, token)``."""
+    answer = _post_json(f"{base}/api/tables/{urllib.parse.quote(table_id, safe='')}/join",
+                        {"name": name, "playerKey": player_key()})
     return int(answer["seat"]), str(answer["token"])
 
 

@@ -7,7 +7,7 @@
 import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
 import { getLang, botName, presetName, t } from "./i18n.js";
-import { api, getName } from "./store.js";
+import { api, getName, getPlayerId } from "./store.js";
 
 const RECENT = 20;
 
@@ -58,7 +58,7 @@ function statsTable(all) {
 }
 
 function outcome(game, player) {
-  const mine = game.players.filter((p) => p.player === player);
+  const mine = game.players.filter((p) => (p.playerId ? p.playerId === player : p.player === player));
   if (!game.players.some((p) => p.won)) return ["draw", t("st_draw")];
   return mine.some((p) => p.won) ? ["won", t("st_won")] : ["lost", t("st_lost")];
 }
@@ -89,9 +89,12 @@ function decode(part) {
   }
 }
 
-/** Draw the statistics of ``player`` (a path part, still URI-encoded; default: the name this browser keeps). */
+/** Draw the statistics of ``player`` (a path part, still URI-encoded: a name or a player id; default:
+ * this browser's player id, shown under the name it keeps). */
 export function renderStats(player) {
-  const name = (player !== undefined ? decode(player) : getName()).trim();
+  const mine = player === undefined && getPlayerId() ? getPlayerId() : "";
+  const name = mine ? getName() || mine : (player !== undefined ? decode(player) : getName()).trim();
+  const key = mine || name;
   let data = null;
   let error = "";
   const draw = () => {
@@ -101,7 +104,7 @@ export function renderStats(player) {
     else if (error) body = `<p class="error" id="stats-error">${esc(error)}</p>`;
     else if (!data) body = `<p class="muted">${t("connecting")}</p>`;
     else {
-      const games = data.games.map((g) => gameItem(g, name)).join("");
+      const games = data.games.map((g) => gameItem(g, key)).join("");
       body = `${statsTable(data.stats.presets)}
         <h3>${t("st_recent")}</h3>
         ${games ? `<ol class="games" id="games-list">${games}</ol>` : `<p class="muted">${t("st_no_games")}</p>`}`;
@@ -124,8 +127,8 @@ export function renderStats(player) {
   };
   setRerender(draw);
   draw();
-  if (!name) return;
-  const path = `/api/players/${encodeURIComponent(name)}`;
+  if (!key) return;
+  const path = `/api/players/${encodeURIComponent(key)}`;
   Promise.all([api("GET", `${path}/stats`), api("GET", `${path}/games?limit=${RECENT}`)])
     .then(([stats, games]) => {
       data = { stats, games };

@@ -1,4 +1,4 @@
-// What the browser keeps: the player's name and each table's seat token (localStorage).
+// What the browser keeps: the player's name, its secret player key and id, and each table's seat token (localStorage).
 
 import { word } from "./i18n.js";
 
@@ -37,8 +37,27 @@ export function forgetSeat(id) {
   localStorage.setItem("spite.seats", JSON.stringify(all));
 }
 
-/** JSON over HTTP; a refusal throws an Error with the server's one line. */
+/** This browser's secret player key, made on the first visit and kept: the games played here count
+ * for the player id the server makes of it, whatever name is shown. Never shown or sent elsewhere. */
+export function getPlayerKey() {
+  let key = localStorage.getItem("spite.playerKey") || "";
+  if (!/^[A-Za-z0-9_-]{22,64}$/.test(key)) {
+    const bytes = crypto.getRandomValues(new Uint8Array(24)); // 192 bits, like a seat token
+    key = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    localStorage.setItem("spite.playerKey", key);
+  }
+  return key;
+}
+
+/** The public player id of this browser's key (as the server last told it), or "". */
+export function getPlayerId() {
+  return localStorage.getItem("spite.playerId") || "";
+}
+
+/** JSON over HTTP; a refusal throws an Error with the server's one line. Requests that take a seat
+ * (they carry a ``name``) carry this browser's player key too. */
 export async function api(method, path, body) {
+  if (method === "POST" && body && "name" in body && !body.playerKey) body = { ...body, playerKey: getPlayerKey() };
   const res = await fetch(path, {
     method,
     headers: body ? { "Content-Type": "application/json", Accept: "application/json" } : { Accept: "application/json" },
@@ -49,6 +68,7 @@ export async function api(method, path, body) {
     const detail = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail || res.statusText);
     throw new Error(word(data.words, detail));
   }
+  if (typeof data.playerId === "string" && data.playerId) localStorage.setItem("spite.playerId", data.playerId);
   return data;
 }
 

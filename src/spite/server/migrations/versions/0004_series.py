@@ -5,7 +5,7 @@ wins per seat, the games' ids). ``taken_over`` marks a person's row of a game th
 finished in their name: such games are left out of the person's statistics.
 
 Revision ID: 0004
-Revises: 0002
+Revises: 0003
 Create Date: 2026-12-01
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0004"
-down_revision = "0002"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
