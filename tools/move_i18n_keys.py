@@ -73,7 +73,7 @@ def main(static: Path = STATIC, tui: Path = TUI) -> int:
         for lang, text in (("en", en), ("de", de)):
             old = catalogues[lang].get(key)
             if old is not None and old != text:
-                print(f"{key}: the catalogue ({lang}) says {old!r}, i18n.js says {text!r}", file=sys.stderr)
+                print(f"{key}: the catalogue ({lang}) says {old!r}, the old way says {text!r}", file=sys.stderr)
                 return 1
             catalogues[lang][key] = text
     for lang, data in catalogues.items():
