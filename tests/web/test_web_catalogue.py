@@ -56,20 +56,20 @@ def test_keys_left_in_i18n_js_are_moved_into_the_catalogue(tmp_path: Path) -> No
     tui = tmp_path / "tui_i18n.py"
     tui_source = (STATIC.parents[1] / "tui" / "i18n.py").read_text(encoding="utf-8")
     empty = "_TEXTS: Final[dict[str, tuple[str, str]]] = {\n}"
-    entry = '\n    "speed_keys": ("1-5 a card"\n        " · Space spit", "1-5 eine Karte · Leertaste Spit"),'
+    entry = '\n    "moved_test_keys": ("1-5 a card"\n        " · Space spit", "1-5 eine Karte · Leertaste Spit"),'
     tui.write_text(tui_source.replace(empty, empty[:-1] + entry + "\n}"), encoding="utf-8")
     js = (STATIC / "i18n.js").read_text(encoding="utf-8")
-    added = ('const TEXTS = {\n  // sound\n  snd_on: ["Sound on", "Ton an"], // the toggle\n'
-             '  "anim-speed": ["Animation speed: {s}",\n    "Tempo der Animationen: {s}"],\n};')
+    added = ('const TEXTS = {\n  // sound\n  moved_test_sound: ["Sound on", "Ton an"], // the toggle\n'
+             '  "moved-test-speed": ["Animation speed: {s}",\n    "Tempo der Animationen: {s}"],\n};')
     (tmp_path / "i18n.js").write_text(js.replace("const TEXTS = {\n};", added), encoding="utf-8")
     assert main(tmp_path, tui) == 0
     en = json.loads((tmp_path / "messages" / "en.json").read_text(encoding="utf-8"))
     de = json.loads((tmp_path / "messages" / "de.json").read_text(encoding="utf-8"))
-    assert (en["snd_on"], de["snd_on"]) == ("Sound on", "Ton an")
-    assert de["anim-speed"] == "Tempo der Animationen: {s}"
+    assert (en["moved_test_sound"], de["moved_test_sound"]) == ("Sound on", "Ton an")
+    assert de["moved-test-speed"] == "Tempo der Animationen: {s}"
     assert "const TEXTS = {\n};" in (tmp_path / "i18n.js").read_text(encoding="utf-8")
-    assert en["tui.speed_keys"] == "1-5 a card · Space spit"
-    assert de["tui.speed_keys"] == "1-5 eine Karte · Leertaste Spit"
+    assert en["tui.moved_test_keys"] == "1-5 a card · Space spit"
+    assert de["tui.moved_test_keys"] == "1-5 eine Karte · Leertaste Spit"
     assert empty in tui.read_text(encoding="utf-8")
     # a key the catalogue has with another text is not overwritten
     clash = 'const TEXTS = {\n  hint: ["Tip", "Tipp"],\n};'
