@@ -42,7 +42,8 @@ export function cardName(card) {
   const rank = rankOf(card);
   if (!suit) return rank;
   const word = ["A", "J", "Q", "K"].includes(rank) ? t(`rank_${rank}`) : rank;
-  return t("card_name", { rank: word, suit: t(`suit_${suit}`), sym: SUIT_SYMBOL[suit] });
+  // the suit as people say it: "of hearts" in English, the symbol in German ("Dame ♥")
+  return t("card_name", { rank: word, suit: t(`suit_${suit}`) });
 }
 
 /** An SVG card face (a string), 60×84 user units, scaled by CSS. */
