@@ -353,7 +353,14 @@ async def _floods(base: str, pid: int, tables: int, seconds: float, think: float
     moves: list[tuple[float, float]] = []
     players = [asyncio.create_task(_human_table(base, f"127.0.1.{1 + i % 250}" if i < 250 else f"127.0.2.{i - 249}",
                                                 think, random.Random(i), stop, moves)) for i in range(tables)]
-    await asyncio.sleep(max(10.0, tables / 20))  # every table created and in play
+    # set up: until the tables play at half their pace or more (2 s windows), at most 120 s
+    started = time.monotonic()
+    while time.monotonic() - started < 120:
+        await asyncio.sleep(2.0)
+        if sum(1 for t, _ in moves if t > time.monotonic() - 2.0) >= tables / think:
+            break
+    setup = round(time.monotonic() - started, 1)
+    print(json.dumps({"setup_s": setup, "moves_so_far": len(moves)}), flush=True)
     pool = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
     await asyncio.get_running_loop().run_in_executor(pool, time.sleep, 0)  # the flooder process is up
     out = []

@@ -152,9 +152,17 @@ def _die_with_parent(parent: int) -> None:
 _PR_SET_PDEATHSIG = 1
 
 
+WORKER_NICENESS = 10
+"""How much lower the bot workers' CPU priority is than the server's: a bot thinking for its whole
+budget on every core must not starve the event loop that acknowledges people's moves."""
+
+
 def _warm(parent: int) -> None:
-    """Worker side, at start: tie this process's life to the server's, then load the bots."""
+    """Worker side, at start: tie this process's life to the server's, step back in CPU priority,
+    then load the bots."""
     _die_with_parent(parent)
+    with contextlib.suppress(OSError, AttributeError):  # not on every platform
+        os.nice(WORKER_NICENESS)
     from spite.bots import _load_builtin
 
     _load_builtin()
