@@ -114,10 +114,10 @@ def test_lobby_join_play_spectate_record_stats(server: ServerThread) -> None:
     assert welcome["fair"]["dealt"] is False and len(welcome["fair"]["commitment"]) == 64
     bob = Client(base, table_id)
     assert bob.hello(token1)["seat"] == 1
-    assert ann.until("table")["event"] == {"kind": "connected", "seat": 1, "text": "bob is at seat 1",
-                                           "words": {"key": "event.connected", "params": {"name": "bob", "seat": 1}}}
     welcome = ann.until("state")  # the deal, once bob said hello
     assert welcome["fair"]["dealt"] is True and welcome["view"]["players"][0]["hand"]
+    assert ann.until("table")["event"] == {"kind": "connected", "seat": 1, "text": "bob is at seat 1",
+                                           "words": {"key": "event.connected", "params": {"name": "bob", "seat": 1}}}
     watcher = Client(base, table_id)
     seen = watcher.hello(spectate=True)
     assert seen["seat"] is None and seen["legal"] == []

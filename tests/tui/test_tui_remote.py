@@ -394,6 +394,8 @@ def test_undo_and_match_messages_without_a_server() -> None:
                   "recordUrl": "/api/games/1/record", "match": between})
     assert table.state.is_over and not table.match_over and table.match.scores == [1, 0]
     table.new_game()
+    nonce = sent[-1].pop("nonce")  # a fresh random part for the next game's deal (docs/fairness.md)
+    assert re.fullmatch(r"[0-9a-f]{32}", nonce) and nonce != SEAT_NONCE
     assert sent[-1] == {"type": "next", "id": "n3"} and table.awaiting_next == "n3"
     new = table.handle({"type": "state", "stateVersion": 4, "view": view1, "legal": ["S-B1"], "last": None,
                         "canUndo": False, "match": {**match, "scores": [1, 0], "game": 2}})
@@ -493,7 +495,9 @@ def test_the_next_game_closes_the_summary_for_players_and_spectators(seat: int |
         assert "watching table" in seen["game2"]
     else:
         assert "N next game · Q quit" in seen["summary"], seen["summary"]
-        assert not seen["after_n"] and seen["sent"] == [{"type": "next", "id": "n1"}]
+        assert not seen["after_n"] and [{k: v for k, v in m.items() if k != "nonce"} for m in seen["sent"]] == [
+            {"type": "next", "id": "n1"}]
+        assert re.fullmatch(r"[0-9a-f]{32}", seen["sent"][0]["nonce"])
         assert "waiting for the next game … (ready: P1, P2)" in seen["waiting"], seen["waiting"]
         assert "bob is ready for the next game" in seen["waiting"]
         assert "waiting for the next game" not in seen["game2"]
