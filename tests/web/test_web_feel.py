@@ -220,13 +220,19 @@ def test_the_tab_title_shows_the_turn_and_the_game_over_view_closes(web_server: 
         page.wait_for_url(re.compile(r"/replay/\d+$"))
 
 
-def test_a_bots_last_move_stays_marked_until_its_next(web_server: WebServer, browser: Any) -> None:
+def test_a_refill_is_dealt_and_the_bots_last_move_stays_marked(web_server: WebServer, browser: Any) -> None:
     with table_page(browser) as page:
         start_quick_game(page, web_server, name="Mark", stock=8, level="easy")
-        for _ in range(2):
+        page.evaluate("() => { window.__seen = []; document.addEventListener('spite:flight', (e) => "
+                      "window.__seen.push(e.detail.move)); }")
+        discarded = False
+        for _ in range(30):   # until a discard has ended our turn and the computer has had its turn
             assert wait_for_turn(page)
-            play_one_move(page)
-        assert wait_for_turn(page)
+            if discarded:
+                break
+            discarded = "-D" in play_one_move(page)
+        # the hand was refilled from the draw pile at the start of our turn: dealt card by card
+        assert "deal" in page.evaluate("window.__seen"), page.evaluate("window.__seen")
         page.wait_for_timeout(1600)   # longer than any fading highlight: the mark is still there
         assert page.locator(".opponents .flash, .center .flash").count() >= 1
         last_bot = page.locator('#log li[data-seat="1"] code').last.inner_text()
