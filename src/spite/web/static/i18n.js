@@ -191,7 +191,6 @@ const TEXTS = {
   tab_your_turn: ["▶ Your turn · spite", "▶ Du bist am Zug · spite"],
   over_close: ["Look at the table", "Zum Tisch"],
   over_show: ["Show the result", "Ergebnis zeigen"],
-  over_summary: ["{moves} moves · {time}", "{moves} Spielzüge · {time}"],
   over_stock: ["Stock left", "Übrig im Vorratsstapel"],
   card_name: ["{rank} of {suit}", "{rank} {sym}"],
   card_back: ["face-down card", "verdeckte Karte"],

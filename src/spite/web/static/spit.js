@@ -427,7 +427,10 @@ export class SpitClient {
       if (document.activeElement?.tagName === "BUTTON") document.activeElement.blur(); // no click on keyup
       this.callSpit();
     } else if (key === "s" && this.game === "spit") this.slap();
-    else if (key === "Escape") {
+    else if (key === "Escape" && this.over) {
+      this.overClosed = !this.overClosed; // the game-over view closes to show the final table, and opens again
+      this.render();
+    } else if (key === "Escape") {
       this.selected = null;
       this.message = "";
       this.render();
@@ -679,6 +682,7 @@ export class SpitClient {
   }
 
   overHTML() {
+    if (this.over && this.overClosed) return `<p class="sp-over-closed"><button type="button" class="primary" id="show-over">${t("over_show")}</button></p>`;
     if (!this.over) return "";
     const r = this.over.result || {};
     const head = r.winner !== undefined && r.winner !== null ? t("wins", { name: this.name(r.winner) }) : t("draw_result");
@@ -690,7 +694,8 @@ export class SpitClient {
     const rec = this.over.recordUrl ? `<a href="${esc(this.over.recordUrl)}">${t("record")}</a> · ` : "";
     const rematch = this.seat !== null ? `<button type="button" class="primary" id="rematch">${t("rematch")}</button> ` : "";
     return `<div class="overlay" id="game-over" data-winner="${r.winner ?? ""}">
-      <div class="dialog"><h2>${t("game_over")}</h2><p class="result">${esc(head)}</p><p>${esc(reason)}</p>
+      <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="over-title">
+      <button type="button" class="small close" id="close-over" title="Esc">${t("over_close")} ✕</button><h2 id="over-title">${t("game_over")}</h2><p class="result">${esc(head)}</p><p>${esc(reason)}</p>
       <ul>${lefts}</ul><p>${rematch}${replay}${rec}<a href="/">${t("back_lobby")}</a></p>
       <p class="error" role="alert"></p></div></div>`;
   }
@@ -787,6 +792,8 @@ export class SpitClient {
       }
     });
     once("#rematch", "click", () => this.rematch());
+    once("#close-over", "click", () => { this.overClosed = true; this.render(); });
+    once("#show-over", "click", () => { this.overClosed = false; this.render(); });
     if (root.querySelector("#sound")?.spBound !== this) {
       root.querySelector("#sound").spBound = this;
       bindSound(root, () => this.render());
