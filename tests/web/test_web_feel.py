@@ -129,9 +129,11 @@ RECORD_SHOWN = """
 """
 
 
-def bot_gaps(page: Any, web_server: WebServer, pace: str) -> list[float]:
-    """The time from a shown move to the bot's next shown move, over a few of its turns."""
-    start_quick_game(page, web_server, name=f"Pace{pace}", stock=10, level="easy")
+def bot_gaps(page: Any, web_server: WebServer, pace: str, *, start: bool = True) -> list[float]:
+    """The time from a shown move to the bot's next shown move, over a few of its turns (in a new
+    game unless ``start`` is False)."""
+    if start:
+        start_quick_game(page, web_server, name=f"Pace{pace}", stock=10, level="easy")
     if pace != "instant":
         page.select_option("#pace", pace)
     page.evaluate(RECORD_SHOWN)
@@ -263,3 +265,15 @@ def test_spit_sounds_the_flip_and_the_slap(web_server: WebServer, browser: Any) 
         # the toggle is the same as at the Spite and Malice table
         page.click("#sound")
         assert page.evaluate("localStorage.getItem('spite.sound')") == "off"
+
+
+def test_a_hidden_table_skips_to_the_newest_position(web_server: WebServer, browser: Any) -> None:
+    """At the slow pace, a tab that is not looked at (``document.hidden``) does not hold the
+    computer's moves back: each is shown as it comes."""
+    with table_page(browser, pace="slow") as page:
+        start_quick_game(page, web_server, name="Away", stock=10, level="easy")
+        page.evaluate("() => { Object.defineProperty(document, 'hidden', {get: () => true});"
+                      " document.dispatchEvent(new Event('visibilitychange')); }")
+        gaps = bot_gaps(page, web_server, "instant", start=False)
+    assert gaps, gaps
+    assert statistics.median(gaps) < 800, gaps   # the slow pace would keep them 1.3 s apart
