@@ -129,9 +129,11 @@ RECORD_SHOWN = """
 """
 
 
-def bot_gaps(page: Any, web_server: WebServer, pace: str) -> list[float]:
-    """The time from a shown move to the bot's next shown move, over a few of its turns."""
-    start_quick_game(page, web_server, name=f"Pace{pace}", stock=10, level="easy")
+def bot_gaps(page: Any, web_server: WebServer, pace: str, *, start: bool = True) -> list[float]:
+    """The time from a shown move to the bot's next shown move, over a few of its turns (in a new
+    game unless ``start`` is False)."""
+    if start:
+        start_quick_game(page, web_server, name=f"Pace{pace}", stock=10, level="easy")
     if pace != "instant":
         page.select_option("#pace", pace)
     page.evaluate(RECORD_SHOWN)
@@ -220,13 +222,19 @@ def test_the_tab_title_shows_the_turn_and_the_game_over_view_closes(web_server: 
         page.wait_for_url(re.compile(r"/replay/\d+$"))
 
 
-def test_a_bots_last_move_stays_marked_until_its_next(web_server: WebServer, browser: Any) -> None:
+def test_a_refill_is_dealt_and_the_bots_last_move_stays_marked(web_server: WebServer, browser: Any) -> None:
     with table_page(browser) as page:
         start_quick_game(page, web_server, name="Mark", stock=8, level="easy")
-        for _ in range(2):
+        page.evaluate("() => { window.__seen = []; document.addEventListener('spite:flight', (e) => "
+                      "window.__seen.push(e.detail.move)); }")
+        discarded = False
+        for _ in range(30):   # until a discard has ended our turn and the computer has had its turn
             assert wait_for_turn(page)
-            play_one_move(page)
-        assert wait_for_turn(page)
+            if discarded:
+                break
+            discarded = "-D" in play_one_move(page)
+        # the hand was refilled from the draw pile at the start of our turn: dealt card by card
+        assert "deal" in page.evaluate("window.__seen"), page.evaluate("window.__seen")
         page.wait_for_timeout(1600)   # longer than any fading highlight: the mark is still there
         assert page.locator(".opponents .flash, .center .flash").count() >= 1
         last_bot = page.locator('#log li[data-seat="1"] code').last.inner_text()
@@ -257,3 +265,15 @@ def test_spit_sounds_the_flip_and_the_slap(web_server: WebServer, browser: Any) 
         # the toggle is the same as at the Spite and Malice table
         page.click("#sound")
         assert page.evaluate("localStorage.getItem('spite.sound')") == "off"
+
+
+def test_a_hidden_table_skips_to_the_newest_position(web_server: WebServer, browser: Any) -> None:
+    """At the slow pace, a tab that is not looked at (``document.hidden``) does not hold the
+    computer's moves back: each is shown as it comes."""
+    with table_page(browser, pace="slow") as page:
+        start_quick_game(page, web_server, name="Away", stock=10, level="easy")
+        page.evaluate("() => { Object.defineProperty(document, 'hidden', {get: () => true});"
+                      " document.dispatchEvent(new Event('visibilitychange')); }")
+        gaps = bot_gaps(page, web_server, "instant", start=False)
+    assert gaps, gaps
+    assert statistics.median(gaps) < 800, gaps   # the slow pace would keep them 1.3 s apart

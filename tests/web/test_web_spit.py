@@ -433,6 +433,14 @@ def test_the_game_over_dialog_is_above_the_banners(web_server: WebServer, browse
           return out;
         }""")
         assert covered == [], covered
+        # the dialog closes (Esc or its button) to show the final table, and opens again
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#game-over", state="detached")
+        page.click("#show-over")
+        page.click("#close-over")
+        page.wait_for_selector("#game-over", state="detached")
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#game-over")
         assert watch.errors == [], watch.errors
     finally:
         ctx.close()

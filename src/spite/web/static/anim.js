@@ -23,7 +23,10 @@ const FLIGHT_MS = 240;
 const DEAL_MS = 220;
 const DEAL_STAGGER_MS = 70;
 const LEAVE_MS = 420;
-const MAX_BEHIND = 8; // queued positions beyond which the table skips to the newest
+// a table this far behind skips to the newest position: more positions waiting than this, or the
+// oldest waiting longer (three computers' turns at a party table fit in; a stalled tab does not)
+const MAX_BEHIND = 30;
+const MAX_WAIT_MS = 12000;
 
 export function getPace() {
   const saved = localStorage.getItem(PACE_KEY);
@@ -40,7 +43,7 @@ export function reducedMotion() {
 
 /** The pace select of the table's side panel (bind it with ``bindPace``). */
 export function paceHTML() {
-  const pace = getPace();
+  const pace = getPace() === "instant" ? "fast" : getPace(); // instant (tests) shows as the nearest offered
   const opts = ["slow", "normal", "fast"].map((p) => `<option value="${p}"${p === pace ? " selected" : ""}>${esc(t(`pace_${p}`))}</option>`).join("");
   return `<label class="setting">${esc(t("pace"))} <select id="pace">${opts}</select></label>`;
 }
@@ -71,21 +74,24 @@ export class Pacer {
   }
 
   push(msg) {
-    this.queue.push(msg);
-    // a new connection's welcome, a hidden tab or a long queue: show the newest now
-    if (msg.type === "welcome" || document.hidden || this.queue.length > MAX_BEHIND) this.flush();
+    this.queue.push({ msg, at: performance.now() });
+    // a new connection's welcome, a hidden tab or a table that fell behind: show the newest now
+    if (msg.type === "welcome" || document.hidden || this.fellBehind()) this.flush();
     else this.pump();
   }
 
-  /** How many positions wait to be shown. */
-  get behind() {
-    return this.queue.length;
+  fellBehind() {
+    return this.queue.length > MAX_BEHIND || (this.queue.length > 0 && performance.now() - this.queue[0].at > MAX_WAIT_MS);
   }
 
   pump() {
     if (this.timer) return;
+    if (this.fellBehind()) {
+      this.flush();
+      return;
+    }
     while (this.queue.length) {
-      const msg = this.queue[0];
+      const { msg } = this.queue[0];
       if (this.paced(msg)) {
         const wait = this.lastShown + PACES[getPace()] - performance.now();
         if (wait > 0) {
@@ -107,7 +113,7 @@ export class Pacer {
     clearTimeout(this.timer);
     this.timer = null;
     const all = this.queue.splice(0);
-    all.forEach((msg, i) => this.apply(msg, i < all.length - 1));
+    all.forEach(({ msg }, i) => this.apply(msg, i < all.length - 1));
     if (all.length) this.lastShown = performance.now();
   }
 }

@@ -83,7 +83,8 @@ const SOUNDS = {
 
 /** Play sound ``name`` (a key of SOUNDS) if sounds are on. */
 export function sound(name) {
-  if (!soundOn() || !SOUNDS[name]) return;
+  // before the player's first touch or key the browser would refuse to start the audio (and warn)
+  if (!soundOn() || !SOUNDS[name] || navigator.userActivation?.hasBeenActive === false) return;
   const ac = audio();
   if (!ac) return;
   try {

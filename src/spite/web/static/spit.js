@@ -478,7 +478,10 @@ export class SpitClient {
       if (document.activeElement?.tagName === "BUTTON") document.activeElement.blur(); // no click on keyup
       this.callSpit();
     } else if (key === "s" && this.game === "spit") this.slap();
-    else if (key === "Escape") {
+    else if (key === "Escape" && this.over) {
+      this.overClosed = !this.overClosed; // the game-over view closes to show the final table, and opens again
+      this.render();
+    } else if (key === "Escape") {
       this.selected = null;
       this.message = "";
       this.render();
@@ -730,6 +733,7 @@ export class SpitClient {
   }
 
   overHTML() {
+    if (this.over && this.overClosed) return `<p class="sp-over-closed"><button type="button" class="primary" id="show-over">${t("over_show")}</button></p>`;
     if (!this.over) return "";
     const r = this.over.result || {};
     const head = r.winner !== undefined && r.winner !== null ? t("wins", { name: this.name(r.winner) }) : t("draw_result");
@@ -741,7 +745,8 @@ export class SpitClient {
     const rec = this.over.recordUrl ? `<a href="${esc(this.over.recordUrl)}">${t("record")}</a> · ` : "";
     const name = (s) => this.name(s);
     return `<div class="overlay" id="game-over" data-winner="${r.winner ?? ""}">
-      <div class="dialog"><h2>${t("game_over")}</h2><p class="result">${esc(head)}</p><p>${esc(reason)}</p>
+      <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="over-title">
+      <button type="button" class="small close" id="close-over" title="Esc">${t("over_close")} ✕</button><h2 id="over-title">${t("game_over")}</h2><p class="result">${esc(head)}</p><p>${esc(reason)}</p>
       <ul>${lefts}</ul>${seriesHTML(this.table, name)}${rematchHTML(this.rematchAsk, this.seat, name, this.table)}
       <p>${replay}${rec}<a href="/">${t("back_lobby")}</a></p>
       <p class="error" role="alert"></p></div></div>`;
@@ -843,6 +848,8 @@ export class SpitClient {
     once("#rematch", "click", () => this.answerRematch(true));
     once("#rematch-no", "click", () => this.answerRematch(false));
     bindFair(root);
+    once("#close-over", "click", () => { this.overClosed = true; this.render(); });
+    once("#show-over", "click", () => { this.overClosed = false; this.render(); });
     if (root.querySelector("#sound")?.spBound !== this) {
       root.querySelector("#sound").spBound = this;
       bindSound(root, () => this.render());

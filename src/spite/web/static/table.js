@@ -334,12 +334,17 @@ export class TableClient {
     if (version > seen) this.pushLog({ earlier: version - seen });
   }
 
-  /** When this browser first saw the table's game (kept over reloads): the game-over view's time. */
+  /** When this tab first saw the table's game (kept over reloads, like the log): the game-over
+   * view's time. */
   firstSeen() {
     const key = `spite.seen.${this.table.id}`;
-    const saved = Number(localStorage.getItem(key));
-    if (saved > 0) return saved;
-    localStorage.setItem(key, String(Date.now()));
+    try {
+      const saved = Number(sessionStorage.getItem(key));
+      if (saved > 0) return saved;
+      sessionStorage.setItem(key, String(Date.now()));
+    } catch {
+      /* storage off: the time counts from this page's start */
+    }
     return Date.now();
   }
 
