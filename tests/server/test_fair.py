@@ -164,7 +164,7 @@ def test_a_spit_table_deals_from_the_nonce(server: ServerThread) -> None:
 
 def test_bots_alone_play_a_match_of_fair_games(server: ServerThread) -> None:
     r = httpx.post(server.base + "/api/tables", json={
-        "preset": "match", "options": {"match_target": 2, "stock_size": 2}, "join": False,
+        "preset": "match", "options": {"match_target": 3, "stock_size": 2}, "join": False,
         "seats": [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "easy"}]}).json()
     deadline = time.monotonic() + 60
     while httpx.get(server.base + f"/api/tables/{r['id']}").json()["status"] != "finished":

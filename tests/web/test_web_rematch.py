@@ -134,7 +134,8 @@ def test_stats_mark_a_game_a_computer_finished(browser: Any, tmp_path: Any) -> N
                                                                "name": "Ann"}).json()
         table_id = created["table"]["id"]
         joined = httpx.post(server.base + f"/api/tables/{table_id}/join", json={"name": "Bob"}).json()
-        time.sleep(1.0)  # ann's grace time passes: a computer takes her seat
+        # bob comes at once; ann's grace time passes while he waits, a computer takes her seat (the
+        # deal waits for that: docs/fairness.md) and plays it to the end against him
         over = random_player_to_the_end(server.base, table_id, joined["token"])
         assert over["result"]
         page = ctx.new_page()

@@ -6,6 +6,7 @@ import { main, setRerender, setStatus } from "./app.js";
 import { esc } from "./html.js";
 import { hasText, presetName, t } from "./i18n.js";
 import { api, getName, getSeat, saveSeat } from "./store.js";
+import { gameType } from "./games.js";
 
 /** Open table ``info`` (TableInfo) with ``Client`` (a class: ``new Client(info, token).connect()``);
  * ``label`` names the game in the join form (optional). */
@@ -80,14 +81,23 @@ function showJoin(info, Client, label) {
 }
 
 function showFinished(info) {
+  let reviewable = false; // a turn-based game's last game can be reviewed (its type says: games.js)
   const draw = () => {
     const status = hasText(`table_status_${info.status}`) ? t(`table_status_${info.status}`) : info.status;
     setStatus(t("table_gone", { status }));
     const rec = info.gameId != null ? `<a href="/replay/${info.gameId}" id="replay-link">${t("replay")}</a> · ` +
       `<a href="/api/games/${info.gameId}/record" id="record-link">${t("record")}</a> · ` : "";
+    const review = reviewable && info.gameId != null
+      ? `<a href="/replay/${info.gameId}?review=1" id="review-link">${t("rv_review")}</a> · ` : "";
     main().innerHTML = `<section class="panel"><p>${esc(t("table_gone", { status }))}</p>
-      <p>${rec}<a href="/">${t("back_lobby")}</a></p></section>`;
+      <p>${rec}${review}<a href="/">${t("back_lobby")}</a></p></section>`;
   };
   setRerender(draw);
   draw();
+  gameType(info.game).then((type) => {
+    if (type && !type.realtime) {
+      reviewable = true;
+      draw();
+    }
+  }, () => {});
 }
