@@ -235,6 +235,9 @@ async def _human_table(base: str, address: str, think: float, rng: random.Random
                     for seat, token in ((0, created["token"]), (1, joined["token"])):
                         await socks[seat].send(json.dumps({"type": "hello", "token": token}))
                     seen = {seat: await _until(socks[seat], "welcome") for seat in socks}
+                    # the deal is made at the last hello (docs/fairness.md): seat 0 gets it as a state
+                    while not (seen[0].get("fair") or {}).get("dealt", True):
+                        seen[0] = await _until(socks[0], "state")
                     while not stop[0] and not seen[0]["view"]["finished"]:
                         seat = seen[0]["view"]["to_move"]
                         mine = seen[seat]
