@@ -50,7 +50,7 @@ from spite.errors import OptionsError, Phrase
 from spite.malice import Move, Options, SeatView, State
 from spite.malice.determinize import determinize
 
-__all__ = ["SearchBot"]
+__all__ = ["SearchBot", "outcome_key"]
 
 
 @dataclass
@@ -74,6 +74,19 @@ class _Candidate:
             return mean, float("inf")
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
         return mean, math.sqrt(var / n)
+
+
+def outcome_key(world: State, seat: int) -> tuple[object, ...]:
+    """What a plan leads to, as far as ``seat`` can tell: two plans with the same key are one
+    candidate (the search's and the game review's)."""
+    return (
+        tuple(sorted(len(b) for b in world.builds)),
+        tuple(sorted(RANKS[c] for c in world.hands[seat])),
+        tuple(sorted(tuple(RANKS[c] for c in p) for p in world.discards[seat])),
+        tuple(len(s) for s in world.stocks),
+        world.turn,
+        world.result is not None,
+    )
 
 
 def _side(opts: Options, seat: int) -> int:
@@ -236,14 +249,7 @@ def _distinct(view: SeatView, alternatives: list[tuple[float, list[Move]]], coun
                 break
             world.play(move)
             played += 1
-        key = (
-            tuple(sorted(len(b) for b in world.builds)),
-            tuple(sorted(RANKS[c] for c in world.hands[seat])),
-            tuple(sorted(tuple(RANKS[c] for c in p) for p in world.discards[seat])),
-            tuple(len(s) for s in world.stocks),
-            world.turn,
-            world.result is not None,
-        )
+        key = outcome_key(world, seat)
         for _ in range(played):
             world.undo()
         if key not in seen:

@@ -38,8 +38,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from spite.bots.heuristic import plan_turn
+from spite.bots.search import outcome_key
 from spite.bots.search_fast import fast_plan
-from spite.cards import RANKS
 from spite.errors import OptionsError
 from spite.games import Record
 from spite.malice import SeatView, State
@@ -98,16 +98,9 @@ class _Candidate:
         return mean, math.sqrt(var / n)
 
 
-def _outcome(world: State, seat: int) -> tuple[object, ...]:
-    """What a plan leads to, as far as the seat can tell: two plans with the same outcome are one."""
-    return (
-        tuple(sorted(len(b) for b in world.builds)),
-        tuple(sorted(RANKS[c] for c in world.hands[seat])),
-        tuple(sorted(tuple(RANKS[c] for c in p) for p in world.discards[seat])),
-        tuple(len(s) for s in world.stocks),
-        world.turn,
-        world.result is not None,
-    )
+_outcome = outcome_key
+"""What a plan leads to, as far as the seat can tell: two plans with the same outcome are one (the
+search bot's key, so that the review's candidates are expert's)."""
 
 
 def _play(world: State, moves: Sequence[str]) -> int:

@@ -51,7 +51,7 @@ tables = sa.Table(
     sa.Column("game", sa.String(16), nullable=False),
     sa.Column("preset", sa.String(40), nullable=False),
     sa.Column("options", sa.Text, nullable=False),
-    sa.Column("seed", sa.String(64), nullable=False),
+    sa.Column("seed", sa.Text, nullable=False),
     sa.Column("start", sa.Text, nullable=False),
     sa.Column("status", sa.String(16), nullable=False, index=True),
     sa.Column("plies", sa.Integer, nullable=False, default=0),

@@ -961,12 +961,8 @@ class Table:
         begin = Store.update_table(self.id, status="playing", seed=json.dumps(seed), start=json.dumps(opening.start),
                                    version_base=base, plies=0, **opening.columns)
 
-        def both(c: Any) -> None:
-            forget(c)
-            begin(c)
-
         try:
-            await self.store.write(both)
+            await self.store.write(Store.together(forget, begin))
         except Exception as exc:
             log.error("table %s: the rematch could not be stored (%s)", self.id, exc)
             for s in self.seats:

@@ -310,12 +310,8 @@ class MalicePlay(TablePlay):
         delete = Store.delete_moves(table.id, ply)
         bump = Store.update_table(table.id, version_base=base)
 
-        def both(c: Any) -> None:
-            delete(c)
-            bump(c)
-
         try:
-            await table.store.write(both)
+            await table.store.write(Store.together(delete, bump))
         except Exception as exc:
             log.error("table %s: the undo of %s could not be stored (%s)", table.id, text, exc)
             conn.error("storage", "the undo could not be saved; try again", msg_id=msg_id, version=table.version)
@@ -455,12 +451,8 @@ class MalicePlay(TablePlay):
         forget = Store.delete_moves(table.id)
         begin = Store.update_table(table.id, start=json.dumps(start), version_base=base, plies=0)
 
-        def both(c: Any) -> None:
-            forget(c)
-            begin(c)
-
         try:
-            await table.store.write(both)
+            await table.store.write(Store.together(forget, begin))
         except Exception as exc:
             if fair is not None:
                 fair.first, fair.dealt = None, False

@@ -296,13 +296,7 @@ class Manager:
             write = Store.update_seat(table.id, seat.seat, player=name, token_hash=digest, controller="person",
                                       player_id=player_id)
             if starts:
-                start = Store.update_table(table.id, status="playing")
-
-                def both(c: Any) -> None:
-                    write(c)
-                    start(c)
-
-                await self.store.write(both)
+                await self.store.write(Store.together(write, Store.update_table(table.id, status="playing")))
             else:
                 await self.store.write(write)
             seat.player, seat.token_hash, seat.controller, seat.player_id = name, digest, "person", player_id

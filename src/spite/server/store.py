@@ -268,6 +268,16 @@ class Store:
 
     # ------------------------------------------------------------------ writes (run in the writer)
     @staticmethod
+    def together(*writes: Write) -> Write:
+        """Several writes as one: they go into the same commit, all or none."""
+
+        def fn(conn: Connection) -> None:
+            for write in writes:
+                write(conn)
+
+        return fn
+
+    @staticmethod
     def insert_table(row: dict[str, Any], seat_rows: list[dict[str, Any]]) -> Write:
         """A new table and its seats."""
 

@@ -70,6 +70,23 @@ export async function checkReveal(fair, table, seed) {
   return (await seedOf(fair.secret, table, fair.game, nonces)) === String(seed);
 }
 
+/** A table client (``fair``, ``fairVerified``, ``table``, ``render``) takes a message's ``fair``
+ * field; once the secret is revealed it is checked here, and the client drawn again with the verdict. */
+export function takeFair(client, fair) {
+  if (!fair) return;
+  if (fair.commitment !== client.fair?.commitment) client.fairVerified = undefined;
+  client.fair = fair;
+  if (fair.secret && client.fairVerified === undefined) {
+    client.fairVerified = "checking";
+    checkReveal(fair, client.table.id).then((ok) => {
+      if (client.fair === fair) {
+        client.fairVerified = ok;
+        client.render();
+      }
+    });
+  }
+}
+
 /** The deal-fingerprint line: the short commitment (whole on hover, copied on click), whether the
  * deal is made, which seats sent no nonce, and once revealed whether it checked out
  * (``verified``: true, false, null for "cannot check here", undefined while unknown). */

@@ -13,7 +13,7 @@ import { planPlaceFlight, runPlaceFlights } from "./anim.js";
 import { main, setRerender, setStatus } from "./app.js";
 import { backSVG, cardSVG, rankOf, slotSVG } from "./cards.js";
 import { botName, cardName, presetName, t, word } from "./i18n.js";
-import { bindFair, checkReveal, fairHTML, newNonce } from "./fair.js";
+import { bindFair, fairHTML, newNonce, takeFair } from "./fair.js";
 import { rematchHTML, rematchText, seriesHTML } from "./rematch.js";
 import { esc, morph, parseLegal } from "./html.js";
 import { openSeat, reopen, takeNotice } from "./seatpage.js";
@@ -99,20 +99,9 @@ export class SpitClient {
     this.flights = []; // cards to fly after the next redraw (anim.js)
   }
 
-  /** Take the ``fair`` field of a message; once the secret is revealed, check it here. */
+  /** Take the ``fair`` field of a message (fair.js: takeFair). */
   setFair(fair) {
-    if (!fair) return;
-    if (fair.commitment !== this.fair?.commitment) this.fairVerified = undefined;
-    this.fair = fair;
-    if (fair.secret && this.fairVerified === undefined) {
-      this.fairVerified = "checking";
-      checkReveal(fair, this.table.id).then((ok) => {
-        if (this.fair === fair) {
-          this.fairVerified = ok;
-          this.render();
-        }
-      });
-    }
+    takeFair(this, fair);
   }
 
   get game() {

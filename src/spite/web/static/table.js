@@ -10,7 +10,7 @@ import { Pacer, bindPace, describeMove, keepLanding, paceHTML, planFlights, runF
 import { main, setRerender, setStatus } from "./app.js";
 import { backSVG, cardName, cardSVG, handToken, rankValue, slotSVG, valueName } from "./cards.js";
 import { botName, presetName, t, word, words } from "./i18n.js";
-import { bindFair, checkReveal, fairHTML, newNonce } from "./fair.js";
+import { bindFair, fairHTML, newNonce, takeFair } from "./fair.js";
 import { rematchHTML, rematchText, seriesHTML } from "./rematch.js";
 import { esc, parseLegal } from "./html.js";
 import { openSeat, reopen, takeNotice } from "./seatpage.js";
@@ -59,20 +59,9 @@ export class TableClient {
     this.overClosed = false;
   }
 
-  /** Take the ``fair`` field of a message; once the secret is revealed, check it here. */
+  /** Take the ``fair`` field of a message (fair.js: takeFair). */
   setFair(fair) {
-    if (!fair) return;
-    if (fair.commitment !== this.fair?.commitment) this.fairVerified = undefined;
-    this.fair = fair;
-    if (fair.secret && this.fairVerified === undefined) {
-      this.fairVerified = "checking";
-      checkReveal(fair, this.table.id).then((ok) => {
-        if (this.fair === fair) {
-          this.fairVerified = ok;
-          this.render();
-        }
-      });
-    }
+    takeFair(this, fair);
   }
 
   connect() {

@@ -28,6 +28,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Back to 0002."""
+    """Back to 0003."""
     op.drop_column("spite_game_players", "taken_over")
     op.drop_column("spite_tables", "series")
