@@ -41,6 +41,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from spite.bots.heuristic import DEFAULT_WEIGHTS, Plan, PlanningBot, Weights, plan_turn
@@ -50,7 +51,7 @@ from spite.errors import OptionsError, Phrase
 from spite.malice import Move, Options, SeatView, State
 from spite.malice.determinize import determinize
 
-__all__ = ["SearchBot", "outcome_key"]
+__all__ = ["SearchBot", "outcome_key", "play_plan"]
 
 
 @dataclass
@@ -74,6 +75,17 @@ class _Candidate:
             return mean, float("inf")
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
         return mean, math.sqrt(var / n)
+
+
+def play_plan(world: State, moves: Sequence[Move] | Sequence[str]) -> int:
+    """Play ``moves`` while the game goes on; how many were played (to undo them)."""
+    played = 0
+    for move in moves:
+        if world.result is not None:
+            break
+        world.play(move)
+        played += 1
+    return played
 
 
 def outcome_key(world: State, seat: int) -> tuple[object, ...]:
@@ -243,12 +255,7 @@ def _distinct(view: SeatView, alternatives: list[tuple[float, list[Move]]], coun
     seen: set[tuple[object, ...]] = set()
     out: list[_Candidate] = []
     for score, moves in alternatives:
-        played = 0
-        for move in moves:
-            if world.result is not None:
-                break
-            world.play(move)
-            played += 1
+        played = play_plan(world, moves)
         key = outcome_key(world, seat)
         for _ in range(played):
             world.undo()

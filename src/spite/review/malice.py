@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from spite.bots.heuristic import plan_turn
-from spite.bots.search import outcome_key
+from spite.bots.search import outcome_key, play_plan
 from spite.bots.search_fast import fast_plan
 from spite.errors import OptionsError
 from spite.games import Record
@@ -103,15 +103,8 @@ _outcome = outcome_key
 search bot's key, so that the review's candidates are expert's)."""
 
 
-def _play(world: State, moves: Sequence[str]) -> int:
-    """Play ``moves`` while the game goes on; how many were played (to undo them)."""
-    played = 0
-    for move in moves:
-        if world.result is not None:
-            break
-        world.play(move)
-        played += 1
-    return played
+_play = play_plan
+"""Play moves while the game goes on; how many were played (the search bot's)."""
 
 
 NEXT_TURN = (1.9, 1.1, 0.8, 0.3)
