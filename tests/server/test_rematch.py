@@ -169,10 +169,18 @@ def test_quick_play_party_and_partners_against_bots(server: ServerThread, preset
     dan = Client(server.base, table["id"])
     welcome = dan.hello(r.json()["token"])
     assert len(welcome["view"]["players"]) == seats
-    # the bots play their turns: every other seat moves before dan's turn comes back
-    play_random({0: dan}, random.Random(8), limit=3)
-    movers = {m["last"]["seat"] for m in dan.received if m["type"] == "state" and m["last"]}
-    assert movers >= set(range(1, seats)) or dan.last_state["view"]["finished"]  # type: ignore[index]
+    # the bots play their turns: every other seat moves in turn while dan plays his (a turn of dan's may be
+    # many moves, and any seat may begin, so dan plays move by move until each bot has moved or the game ends)
+    rng = random.Random(8)
+
+    def movers() -> set[int]:
+        return {m["last"]["seat"] for m in dan.received if m["type"] == "state" and m["last"]}
+
+    for _ in range(300):
+        if movers() >= set(range(1, seats)) or dan.last_state["view"]["finished"]:  # type: ignore[index]
+            break
+        play_random({0: dan}, rng, limit=1)
+    assert movers() >= set(range(1, seats)) or dan.last_state["view"]["finished"]  # type: ignore[index]
     dan.close()
 
 
