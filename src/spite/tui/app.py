@@ -28,8 +28,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 from spite.errors import OptionsError
 from spite.games import DEFAULT_GAME, game_names, get_game, has_hook, load_hook
 from spite.tui.i18n import LANGUAGES, tr
-from spite.tui.malice_screen import MaliceScreen
-from spite.tui.spit_screen import SpitScreen
+from spite.tui.widgets import TableScreen
 
 __all__ = ["GAMES", "SpiteApp", "TuiConfig", "TuiGame", "build_screen", "check_config", "tui_game"]
 
@@ -227,9 +226,9 @@ class SpiteApp(App[None]):
         return console.export_text()
 
     @property
-    def game_screen(self) -> MaliceScreen | SpitScreen | None:
+    def game_screen(self) -> TableScreen | None:
         """The table screen (for tests and tools), if one is open."""
         for screen in reversed(self.screen_stack):
-            if isinstance(screen, MaliceScreen | SpitScreen):
+            if isinstance(screen, TableScreen):
                 return screen
         return None

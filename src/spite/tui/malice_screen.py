@@ -42,7 +42,7 @@ from spite.tui.session import (
     sources_of,
     targets_of,
 )
-from spite.tui.widgets import PileWidget, TooSmall, set_text, translate_bindings
+from spite.tui.widgets import PileWidget, TableScreen, TooSmall, set_text, translate_bindings
 
 if TYPE_CHECKING:
     from spite.tui.app import SpiteApp, TuiConfig
@@ -134,7 +134,7 @@ class SummaryScreen(ModalScreen[str]):
         self.dismiss("close")
 
 
-class MaliceScreen(Screen[None]):
+class MaliceScreen(TableScreen):
     """The table of a Spite and Malice game played at this keyboard."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -27,7 +27,7 @@ from spite.spit import OVER, SLAPPING, SpitView
 from spite.tui.i18n import has_text, say, tr
 from spite.tui.render import card_text, on_screen
 from spite.tui.spit_session import REACTION_MS, SpitTable
-from spite.tui.widgets import PileWidget, TooSmall, set_text, translate_bindings
+from spite.tui.widgets import PileWidget, TableScreen, TooSmall, set_text, translate_bindings
 
 if TYPE_CHECKING:
     from spite.tui.app import TuiConfig
@@ -37,7 +37,7 @@ __all__ = ["TUI", "SpitScreen", "SpitTui", "spit_level"]
 CENTER_KEYS = "qwe"
 
 
-class SpitScreen(Screen[None]):
+class SpitScreen(TableScreen):
     """The Spit table: the bot's tableau at the top, the centers, yours at the bottom."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

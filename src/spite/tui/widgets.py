@@ -14,14 +14,23 @@ from rich.text import Text
 from textual import events
 from textual.dom import DOMNode
 from textual.message import Message
+from textual.screen import Screen
 from textual.widgets import Static
 
 from spite.tui.i18n import has_text, tr
 
-__all__ = ["MIN_SIZE", "PileWidget", "TooSmall", "set_text", "translate_bindings"]
+__all__ = ["MIN_SIZE", "PileWidget", "TableScreen", "TooSmall", "set_text", "translate_bindings"]
 
 MIN_SIZE = (80, 24)
 """The smallest terminal a table fits into (columns, lines)."""
+
+
+class TableScreen(Screen[None]):
+    """The screen of a game's table, whichever game: what the app looks for on its screen stack.
+
+    Each game's ``tui`` hook (see :mod:`spite.games`) brings its own subclass, so the app itself
+    names no game.
+    """
 
 
 def set_text(widget: Static, content: Text | str, *, layout: bool = True) -> None:
