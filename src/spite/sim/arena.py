@@ -32,12 +32,13 @@ from spite.arena.schedule import GameSpec
 from spite.bots.reflex import make_reflex_bot
 from spite.errors import OptionsError
 from spite.sim.core import MAX_MS, simulate
-from spite.spit.options import SpitOptions
+from spite.spit.options import GAME_OF_PRESET, SpitOptions
 
 __all__ = ["SPIT_GAMES", "check_spit_tournament", "play_arena_game", "run_spit_games", "spit_preset"]
 
-SPIT_GAMES = ("spit", "speed")
-"""The real-time games the simulator plays."""
+SPIT_GAMES = tuple(dict.fromkeys(GAME_OF_PRESET.values()))
+"""The real-time games the simulator plays: every game of the Spit family's presets (its own list,
+so a new variant of the family needs no change here)."""
 
 
 def spit_preset(game: str, preset: str | None) -> str | None:
