@@ -209,6 +209,7 @@ def test_kill_9_loses_no_acknowledged_move(db_url: str, game: str) -> None:
         for client in clients.values():
             drain(client, 0.3)
         before = {seat: client.last_state for seat, client in clients.items()}
+        heard = {seat: told(client.received) for seat, client in clients.items()}
         acked = max(m["stateVersion"] for c in clients.values() for m in c.received if m["type"] == "ack")
 
         server.kill9()
@@ -222,6 +223,8 @@ def test_kill_9_loses_no_acknowledged_move(db_url: str, game: str) -> None:
             assert old is not None
             assert welcome["stateVersion"] == old["stateVersion"] >= acked
             assert welcome["view"] == old["view"] and welcome["legal"] == old["legal"]
+            # the moves so far, replayed from the database, as they were told before the crash
+            assert logged(welcome["moveLog"])[:len(heard[seat])] == heard[seat] != []
         play_moves(clients, rng, 2)
         for client in clients.values():
             client.close()
