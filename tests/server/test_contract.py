@@ -209,6 +209,7 @@ def test_kill_9_loses_no_acknowledged_move(db_url: str, game: str) -> None:
         for client in clients.values():
             drain(client, 0.3)
         before = {seat: client.last_state for seat, client in clients.items()}
+        heard = {seat: told(client.received) for seat, client in clients.items()}
         acked = max(m["stateVersion"] for c in clients.values() for m in c.received if m["type"] == "ack")
 
         server.kill9()
@@ -222,6 +223,8 @@ def test_kill_9_loses_no_acknowledged_move(db_url: str, game: str) -> None:
             assert old is not None
             assert welcome["stateVersion"] == old["stateVersion"] >= acked
             assert welcome["view"] == old["view"] and welcome["legal"] == old["legal"]
+            # the moves so far, replayed from the database, as they were told before the crash
+            assert logged(welcome["moveLog"])[:len(heard[seat])] == heard[seat] != []
         play_moves(clients, rng, 2)
         for client in clients.values():
             client.close()
@@ -234,3 +237,64 @@ def test_kill_9_loses_no_acknowledged_move(db_url: str, game: str) -> None:
         for client in clients.values():
             client.close()
         server.stop()
+
+
+def told(messages: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    """What the ``state`` messages told of the moves: each move's seat and text, and in a real-time
+    game every event (its time, kind, seat and text), in order."""
+    out: list[tuple[Any, ...]] = []
+    for msg in messages:
+        if msg["type"] != "state":
+            continue
+        if msg.get("events") is not None:
+            out.extend((e["t"], e["kind"], e["seat"], e["text"]) for e in msg["events"])
+        elif msg["last"] and not msg["last"].get("undone"):
+            out.append((msg["last"]["seat"], msg["last"]["move"]))
+    return out
+
+
+def logged(steps: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    """The same of a ``welcome``'s ``moveLog``."""
+    out: list[tuple[Any, ...]] = []
+    for step in steps:
+        if "events" not in step:
+            out.append((step["seat"], step["move"]))
+            continue
+        if step["move"] is not None:
+            out.append((step["t"], "move", step["seat"], step["move"]))
+        out.extend((e["t"], e["kind"], e["seat"], e["text"]) for e in step["events"])
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_page_opened_mid_game_gets_the_moves_so_far(server: ServerThread, game: str) -> None:
+    """The ``welcome``'s ``moveLog`` is the game so far exactly as a spectator who watched from the
+    start was told it (so a page opened now rebuilds its log), nothing more: no hidden card, no
+    chance entry; the same for a seat and for a spectator, and it is empty before the first move."""
+    base = server.base
+    table_id, tokens = open_table(base, game)
+    watcher = Client(base, table_id)
+    clients = {seat: Client(base, table_id) for seat in range(len(tokens))}
+    late: list[Client] = []
+    try:
+        first = watcher.hello(spectate=True)
+        for seat, client in clients.items():
+            client.hello(tokens[seat])
+        assert first["moveLog"] == [] and "moveLogStart" not in first
+        assert play_moves(clients, random.Random(5), 8) >= 1
+        drain(watcher, 0.3)
+        late = [Client(base, table_id), Client(base, table_id)]
+        seen = late[0].hello(spectate=True)
+        back = late[1].hello(tokens[0])
+        drain(watcher, 0.3)
+        # the watcher heard of every move the late pages were told of (it may have heard more since)
+        heard = told([m for m in watcher.received if m["type"] != "state" or m["stateVersion"] <= seen["stateVersion"]])
+        assert logged(seen["moveLog"]) == heard
+        assert len(heard) >= 1
+        assert back["moveLog"][:len(seen["moveLog"])] == seen["moveLog"]
+        for step in seen["moveLog"]:
+            assert set(step) <= {"seat", "move", "t", "events"}
+            assert all(set(e) <= {"t", "kind", "seat", "text", "auto"} for e in step.get("events", []))
+    finally:
+        for client in (watcher, *clients.values(), *late):
+            client.close()

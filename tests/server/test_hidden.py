@@ -107,6 +107,7 @@ def play_table(srv: ServerThread, preset: str, players: int, rng: random.Random,
         table = srv.manager.tables[table_id]
         assert table.version == version
         check_messages(table.state.engine, preset, clients, watcher, tokens, secret)
+        check_move_log(srv, table_id, watcher, tokens, secret)
     finally:
         for c in [*clients, watcher]:
             c.close()
@@ -162,6 +163,29 @@ def check_messages(state: State, preset: str, clients: list[Client], watcher: Cl
                 assert set(seen) <= set(visible), set(seen) - set(visible)
         assert checked >= 1
         check_models(client)
+
+
+def check_move_log(srv: ServerThread, table_id: str, watcher: Client, tokens: list[str], secret: str) -> None:
+    """A page opened now (a spectator, a seat back with its token) is told the moves so far exactly as
+    the spectator who watched from the start was told them in each ``state``'s ``last``: no card a
+    seat could not see (no draw, no shuffle, no hand), no other seat's token, no secret."""
+    heard = [{"seat": m["last"]["seat"], "move": m["last"]["move"]} for m in watcher.received
+             if m["type"] == "state" and m["last"]]
+    assert heard
+    for token in (None, tokens[0]):
+        late = Client(srv.base, table_id)
+        try:
+            welcome = late.hello(token, spectate=token is None)
+            assert welcome["moveLog"] == heard
+            raw = late.raw[0]
+            for key in FORBIDDEN_KEYS:
+                assert f'"{key}"' not in raw, key
+            assert all(t not in raw for t in tokens if t != token)
+            if not welcome["view"]["finished"]:  # the secret is revealed with the end, never before
+                assert secret not in raw
+            assert not cards_in(welcome["moveLog"], frozenset({"move"}))  # the moves' own texts aside
+        finally:
+            late.close()
 
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,

@@ -348,7 +348,14 @@ def test_held_mouse_clicks_play_while_the_table_moves(web_server: WebServer, pag
     assert acked >= 1, f"{acked} of {tries}"
 
 
-def test_the_spit_log_survives_a_reload(web_server: WebServer, page: Any) -> None:
+SP_LOG_JS = """() => [...document.querySelectorAll('#sp-log li:not(.event)')].map(li => li.dataset.seat !== undefined
+  ? [li.dataset.seat, li.querySelector('code').textContent, li.querySelector('.muted')?.textContent || '']
+  : [li.className, li.textContent])"""
+"""The log's moves (seat, move, time), flips and round lines: what the game so far was (the table's
+events, e.g. who came in, are a page's own news)."""
+
+
+def test_a_new_browser_shows_the_spit_log_so_far(web_server: WebServer, browser: Any, page: Any) -> None:
     table_id, token = create_table(web_server, [{"kind": "person"}, {"kind": "bot", "level": "reflex:60000"}],
                                    options={"centers": 3})
     take_seat(page, web_server, table_id, 0, token)
@@ -360,12 +367,28 @@ def test_the_spit_log_survives_a_reload(web_server: WebServer, page: Any) -> Non
             wait_for_change(page, st["version"], 0.5)
         else:
             wait_for_change(page, st["version"], 1.5)
-    before = page.locator("#sp-log li").all_inner_texts()
-    assert page.locator('#sp-log li[data-seat="0"]').count() >= 1, before
+    before = page.evaluate(SP_LOG_JS)
+    assert sum(1 for e in before if e[0] == "0") >= 1, before
+
+    def holds(after: list[Any]) -> bool:
+        return any(after[k:k + len(before)] == before for k in range(len(after) - len(before) + 1))
+
+    # a phone that kept nothing (a new browser context) watching: the server told it the game so far
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    try:
+        other = ctx.new_page()
+        watch = ConsoleWatch(other)
+        other.goto(f"{web_server.base}/t/{table_id}?watch=1")
+        other.wait_for_selector('.spit-table[data-seat=""]')
+        after = other.evaluate(SP_LOG_JS)
+        assert holds(after), (before, after)
+        assert watch.errors == [], watch.errors
+    finally:
+        ctx.close()
     page.reload()
     page.wait_for_selector('.spit-table[data-seat="0"]')
-    after = page.locator("#sp-log li").all_inner_texts()
-    assert after[:len(before)] == before, (before, after)
+    after = page.evaluate(SP_LOG_JS)
+    assert holds(after), (before, after)
 
 
 def test_on_a_phone_the_verdict_bubble_shows_whole(web_server: WebServer, browser: Any) -> None:

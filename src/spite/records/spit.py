@@ -9,8 +9,9 @@ from spite.spit.record import (
     render_text,
     replay_spit,
     state_from_record,
+    steps,
     whole_table,
 )
 
 __all__ = ["OnEntry", "SpitReplay", "new_record", "positions", "record_from_state", "render_text", "replay_spit",
-           "state_from_record", "whole_table"]
+           "state_from_record", "steps", "whole_table"]

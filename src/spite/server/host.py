@@ -28,8 +28,9 @@ record, so a restart keeps it; a person whose finished table left memory (every 
 restart) brings it back with their seat's token.
 
 What a connection receives is built here and only here: the seat's (or a spectator's)
-``state.view(seat).to_json()`` and the seat's legal moves (:meth:`TablePlay.view_for`). Nothing else
-of the state ever leaves the table.
+``state.view(seat).to_json()`` and the seat's legal moves (:meth:`TablePlay.view_for`), and in a
+``welcome`` the game's steps so far as everyone was told them (:meth:`TablePlay.move_log`). Nothing
+else of the state ever leaves the table.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ from spite.server.protocol import (
     FairInfo,
     GameOver,
     LastMove,
+    LoggedMove,
     RematchInfo,
     RematchState,
     SeatInfo,
@@ -80,6 +82,9 @@ log = logging.getLogger("spite.server.table")
 
 Conn = Connection["Table"]
 """A WebSocket connection at a table."""
+
+MOVE_LOG_MAX = 200
+"""The most steps of the game in play a ``welcome`` carries (its ``moveLog``): the newest ones."""
 
 
 class LobbyError(SpiteError):
@@ -298,6 +303,14 @@ class TablePlay:
         """The view JSON of ``seat`` (``None``: spectator) and its legal moves: all a client gets."""
         state = self.table.state
         return state.view(seat).to_json(), state.legal_moves(seat) if seat is not None else []
+
+    def move_log(self) -> list[dict[str, Any]]:
+        """The steps of the game in play so far, oldest first, as every seat was told them (the
+        ``welcome``'s ``moveLog``): the moves of :meth:`ServerGame.positions` (``{seat, move}``,
+        and in a real-time game ``t`` and ``events``), never a hidden card or a chance entry. This
+        default replays the game's record; an adapter that keeps its moves answers faster."""
+        steps, _ = self.table.server_game.positions(self.table.state.to_record())
+        return steps
 
     def undealt_view(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
         """What ``seat`` sees before the deal is made (docs/fairness.md): the spectator's view of the
@@ -607,8 +620,12 @@ class Table:
 
     def _welcome(self, conn: Conn, seat: int | None) -> None:
         view, legal = self.view_for(seat)
+        # the game so far, as everyone was told it, so that a page opened now can show its log
+        steps = self.play.move_log() if self.is_dealt else []
+        start = max(0, len(steps) - MOVE_LOG_MAX)
         conn.send(Welcome(table=self.info(), seat=seat, stateVersion=self.version, view=view, legal=legal,
-                          fair=self.fair_info(), **self.play.fields(seat)))
+                          fair=self.fair_info(), moveLog=[LoggedMove.of(step) for step in steps[start:]],
+                          moveLogStart=start or None, **self.play.fields(seat)))
         if self.state.is_over and (self.status == "finished" or self.play.between_games()):
             conn.send(self.game_over())
 

@@ -173,6 +173,11 @@ class MalicePlay(TablePlay):
         view = self.engine.view(seat)  # the view's own legal moves: computed once
         return view.to_json(), [m.text for m in view.legal_moves]
 
+    def move_log(self) -> list[dict[str, Any]]:
+        # the moves that stood (an undone one is gone), as their `last` named them; draws and
+        # shuffles are no moves
+        return [{"seat": played.seat, "move": played.move.text} for played in self.engine.history]
+
     def undealt_view(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
         view = self.engine.view(None).to_json()
         for player in view["players"]:  # the face-up stock cards too come with the deal

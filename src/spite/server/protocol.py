@@ -45,6 +45,7 @@ __all__ = [
     "JoinRequest",
     "JoinedInfo",
     "LastMove",
+    "LoggedMove",
     "MatchInfo",
     "MoveMessage",
     "NextGame",
@@ -125,11 +126,11 @@ class _Msg(BaseModel):
 
 
 _REALTIME_ONLY = ("clock", "events", "t")
-_OPTIONAL = (*_REALTIME_ONLY, "canUndo", "match", "undone", "fair", "series", "rematch")
+_OPTIONAL = (*_REALTIME_ONLY, "canUndo", "match", "undone", "fair", "series", "rematch", "moveLogStart")
 """Fields left out of a message when they are ``None``: Spit's clock and events, Spite and Malice's
 ``canUndo``, a match table's ``match``, an undo's ``undone``, a table's ``series`` and
-``rematch`` before its first rematch question (plain Spite and Malice tables send
-exactly what they always sent)."""
+``rematch`` before its first rematch question, a ``welcome``'s ``moveLogStart`` when its
+``moveLog`` leaves nothing out (plain Spite and Malice tables send exactly what they always sent)."""
 
 
 class _OutMsg(_Msg):
@@ -338,6 +339,35 @@ class GameEvent(_Msg):
     auto: bool = Field(False, description="A move the engine made for the seat (automatic spit call or slap).")
 
 
+class LoggedMove(_Msg):
+    """One step of the game in play as every seat was told it (the ``welcome``'s ``moveLog``): the
+    seat and its move (records.md §2), whose card, if it names one, the move laid face up. Never a
+    hidden card: no draw, no shuffle or deal (chance entries), no hand. Spit and Speed add the step's
+    time and what else happened with it."""
+
+    seat: int | None = Field(description="The seat that moved (null: Spit's time limit ended the game here).")
+    move: str | None = Field(description="The move as the `state`'s `last` named it (null with a null seat).")
+    t: int | None = Field(default=None, description="Spit and Speed: the game time of the step (ms).")
+    events: list[GameEvent] | None = Field(default=None, description="Spit and Speed: what else happened with "
+                                           "the step (flips, round ends, deals, shuffles; its own move left out).")
+
+    @model_serializer(mode="wrap")
+    def _leave_out_realtime(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out: dict[str, Any] = handler(self)  # a turn game's step is just {seat, move}
+        for key in ("t", "events"):
+            if out.get(key) is None:
+                out.pop(key, None)
+        return out
+
+    @classmethod
+    def of(cls, step: dict[str, Any]) -> LoggedMove:
+        """A step as the game's adapter gives it (``/api/games/{id}/positions``' ``moves``)."""
+        t = step.get("t")
+        events = step.get("events")
+        return cls(seat=step["seat"], move=step["move"], t=t,
+                   events=None if events is None else [GameEvent(t=t or 0, **e) for e in events])
+
+
 class Clock(_Msg):
     """Spit and Speed: the table's clock and phase when the message was sent (all public)."""
 
@@ -418,6 +448,10 @@ class Welcome(_OutMsg):
     match: MatchInfo | None = Field(default=None, description="Match tables only: the score.")
     clock: Clock | None = Field(default=None, description="Spit and Speed only.")
     fair: FairInfo | None = Field(default=None, description="The deal's commitment (docs/fairness.md).")
+    moveLog: list[LoggedMove] = Field(default_factory=list, description="The game in play so far as every seat "
+                                      "was told it, oldest first: its newest steps (at most 200).")
+    moveLogStart: int | None = Field(default=None, description="How many older steps of the game the moveLog "
+                                     "leaves out (absent: none).")
 
 
 class StateMessage(_OutMsg):

@@ -41,7 +41,7 @@ from spite.server.host import Conn, LobbyError, Seat, ServerGame, Table, TablePl
 from spite.server.protocol import Clock, GameEvent
 from spite.server.store import StoredTable
 from spite.spit import SpitView
-from spite.spit.record import positions
+from spite.spit.record import positions, steps
 
 __all__ = ["SERVER", "SPIT_LEVEL_FOR", "SpitPlay", "SpitServer", "spit_level"]
 
@@ -106,6 +106,7 @@ class SpitPlay(TablePlay):
         self._bots: dict[int, tuple[str, ReflexBot, random.Random]] = {}
         self._intents: dict[int, tuple[int, str]] = {}
         self._shown_at_go = False  # the state that turns the center cards up has gone out
+        self._log: tuple[GameState, int, list[dict[str, Any]]] | None = None  # move_log's last answer
 
     # ------------------------------------------------------------------ the clock
     def now_ms(self) -> int:
@@ -162,6 +163,14 @@ class SpitPlay(TablePlay):
 
     def fields(self, seat: int | None) -> dict[str, Any]:
         return {"clock": self._clock()}
+
+    def move_log(self) -> list[dict[str, Any]]:
+        # the record replayed (a long game's takes some 40 ms), once per change: every page that
+        # comes back after a restart asks for the same
+        table = self.table
+        if self._log is None or self._log[0] is not table.state or self._log[1] != table.entries:
+            self._log = (table.state, table.entries, steps(table.state.to_record()))
+        return self._log[2]
 
     def shared_fields(self, events: Sequence[Event]) -> dict[str, Any]:
         evs = [GameEvent(t=e.t, kind=e.kind, seat=e.seat, text=e.text,  # type: ignore[arg-type]

@@ -51,6 +51,7 @@ __all__ = [
     "render_text",
     "replay_spit",
     "state_from_record",
+    "steps",
     "whole_table",
 ]
 
@@ -248,19 +249,38 @@ def positions(record: Record) -> tuple[list[dict[str, Any]], list[dict[str, Any]
     >>> shown[-1] == whole_table(state), steps[0]["t"] >= 100, shown[0]["t"]
     (True, True, 0)
     """
-    steps: list[dict[str, Any]] = []
+    done: list[dict[str, Any]] = []
     shown = [whole_table(state_from_record(record))]
 
     def on_entry(seat: int | None, move: str | None, t: int, events: list[Event], state: AnyState) -> None:
-        own = next((k for k, e in enumerate(events) if e.kind == "move" and e.seat == seat), None)
-        steps.append({
-            "seat": seat, "move": move, "t": t,
-            "events": [{"kind": e.kind, "seat": e.seat, "text": e.text} for k, e in enumerate(events) if k != own],
-        })
+        done.append(_step(seat, move, t, events))
         shown.append(whole_table(state))
 
     replay_spit(record, on_entry)
-    return steps, shown
+    return done, shown
+
+
+def steps(record: Record) -> list[dict[str, Any]]:
+    """Every step of a record as :func:`positions` gives them, without the tables: what every seat
+    was told of the game so far (no face-down card, no chance entry), e.g. a table's ``moveLog``.
+
+    >>> record = new_record("spit", None, {"auto_spit_ms": 0}, 5)
+    >>> state = replay_spit(record).state
+    >>> _ = state.apply(0, state.legal_moves(0)[0], 100)
+    >>> steps(record_from_state(state)) == positions(record_from_state(state))[0]
+    True
+    """
+    done: list[dict[str, Any]] = []
+    replay_spit(record, lambda seat, move, t, events, state: done.append(_step(seat, move, t, events)))
+    return done
+
+
+def _step(seat: int | None, move: str | None, t: int, events: list[Event]) -> dict[str, Any]:
+    """One step: the entry's seat, move and time, and what else happened with it (its own move's
+    event left out)."""
+    own = next((k for k, e in enumerate(events) if e.kind == "move" and e.seat == seat), None)
+    return {"seat": seat, "move": move, "t": t,
+            "events": [{"kind": e.kind, "seat": e.seat, "text": e.text} for k, e in enumerate(events) if k != own]}
 
 
 # ---------------------------------------------------------------------- writing

@@ -18,7 +18,7 @@ import { rematchHTML, rematchText, seriesHTML } from "./rematch.js";
 import { esc, morph, parseLegal } from "./html.js";
 import { openSeat, reopen, takeNotice } from "./seatpage.js";
 import { bindSound, sound, soundHTML } from "./sound.js";
-import { api, forgetSeat, loadLog, saveLog } from "./store.js";
+import { api, forgetSeat } from "./store.js";
 
 import { gameWord } from "./games.js";
 
@@ -204,7 +204,8 @@ export class SpitClient {
       case "welcome":
         this.table = msg.table;
         this.seat = msg.seat;
-        if (this.version < 0 && !this.log.length) this.restoreLog(msg.stateVersion);
+        // a page opened now, or back after it missed something: the log is the game so far
+        if (this.version < 0 || msg.stateVersion !== this.version) this.rebuildLog(msg);
         this.version = -1;
         this.setPosition(msg);
         break;
@@ -256,16 +257,26 @@ export class SpitClient {
       default:
         return;
     }
-    if (this.version >= 0) saveLog(this.table.id, this.version, this.logCount, this.log);
     this.render();
   }
 
-  /** A page opened mid-game (a reload) takes the log this tab saw: the server sends no history. */
-  restoreLog(version) {
-    const saved = loadLog(this.table.id);
-    if (!saved || saved.version > version) return;
-    this.log = saved.entries;
-    this.logCount = saved.count;
+  /** The log of a page opened mid-game (a reload, a new tab, another device) or back after it
+   * missed something: the game so far as the server tells every seat (the welcome's ``moveLog``:
+   * each step's move and what came with it, never a face-down card), worded as it was live. */
+  rebuildLog(msg) {
+    this.log = [];
+    this.logCount = 0;
+    let round = 1;
+    for (const step of msg.moveLog || []) {
+      if (step.move !== null && step.seat !== null) {
+        this.pushLog(this.logEntry({ t: step.t, kind: "move", seat: step.seat, text: step.move }, round));
+      }
+      for (const ev of step.events || []) {
+        if (ev.kind === "deal") round += 1;
+        const entry = this.logEntry(ev, round);
+        if (entry) this.pushLog(entry);
+      }
+    }
   }
 
   /** The server refused ``move``: its reason on the card (and in the message line) for a moment. */
@@ -317,12 +328,12 @@ export class SpitClient {
     sound("play");
   }
 
+  /** What the engine did, as it happens: the flashes, banners and sounds, and its log line. */
   onEvent(ev) {
     const who = ev.seat === null || ev.seat === undefined ? "" : this.name(ev.seat);
     switch (ev.kind) {
       case "move":
         this.flashMove(ev.seat, ev.text);
-        this.pushLog({ who, seat: ev.seat, text: ev.text, auto: ev.auto, t: ev.t });
         break;
       case "flip":
         for (const part of ev.text.split(",")) {
@@ -331,26 +342,42 @@ export class SpitClient {
         }
         this.banner = { text: t("sp_flip"), cls: "b-flip", at: Date.now() };
         sound("flip");
-        this.pushLog({ text: `${t("sp_flip_log")}: ${flipText(ev.text)}`, cls: "ev-flip", t: ev.t });
         break;
       case "round-won":
         this.selected = null;
         this.banner = { text: t("sp_round_won", { name: who, n: this.view.round }), cls: "b-round", at: Date.now() };
-        this.pushLog({ text: `${t("sp_round_won", { name: who, n: this.view.round })} (${t(`sp_why_${ev.text}`)})`, cls: "ev-round", t: ev.t });
         break;
       case "deal":
         this.banner = { text: t("sp_new_round", { n: this.view.round }), cls: "b-deal", at: Date.now() };
-        this.pushLog({ text: t("sp_new_round", { n: this.view.round }), cls: "ev-round", t: ev.t });
         break;
       case "shuffle":
         this.banner = { text: t("sp_shuffle"), cls: "b-flip", at: Date.now() };
-        this.pushLog({ text: t("sp_shuffle"), cls: "event", t: ev.t });
-        break;
-      case "game-over":
-        this.pushLog({ text: t("game_over"), cls: "ev-round", t: ev.t });
         break;
       default:
         break;
+    }
+    const entry = this.logEntry(ev, this.view.round);
+    if (entry) this.pushLog(entry);
+  }
+
+  /** An engine event's log line (null for none), ``round`` the round it happened in. */
+  logEntry(ev, round) {
+    const who = ev.seat === null || ev.seat === undefined ? "" : this.name(ev.seat);
+    switch (ev.kind) {
+      case "move":
+        return { who, seat: ev.seat, text: ev.text, auto: Boolean(ev.auto), t: ev.t };
+      case "flip":
+        return { text: `${t("sp_flip_log")}: ${flipText(ev.text)}`, cls: "ev-flip", t: ev.t };
+      case "round-won":
+        return { text: `${t("sp_round_won", { name: who, n: round })} (${t(`sp_why_${ev.text}`)})`, cls: "ev-round", t: ev.t };
+      case "deal":
+        return { text: t("sp_new_round", { n: round }), cls: "ev-round", t: ev.t };
+      case "shuffle":
+        return { text: t("sp_shuffle"), cls: "event", t: ev.t };
+      case "game-over":
+        return { text: t("game_over"), cls: "ev-round", t: ev.t };
+      default:
+        return null;
     }
   }
 

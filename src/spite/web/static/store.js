@@ -71,22 +71,3 @@ export async function api(method, path, body) {
   if (typeof data.playerId === "string" && data.playerId) localStorage.setItem("spite.playerId", data.playerId);
   return data;
 }
-
-/** The log of table ``id`` as this tab last saw it ({version, count, entries}), or null. Kept in
- * sessionStorage: the server sends no history, and a reload of the tab should not empty the log. */
-export function loadLog(id) {
-  try {
-    const data = JSON.parse(sessionStorage.getItem(`spite.log.${id}`) || "null");
-    return data && Array.isArray(data.entries) && Number.isInteger(data.count) && Number.isInteger(data.version) ? data : null;
-  } catch {
-    return null;
-  }
-}
-
-export function saveLog(id, version, count, entries) {
-  try {
-    sessionStorage.setItem(`spite.log.${id}`, JSON.stringify({ version, count, entries }));
-  } catch {
-    /* storage full or off: the log is only lost on a reload */
-  }
-}

@@ -15,7 +15,7 @@ import { rematchHTML, rematchText, seriesHTML } from "./rematch.js";
 import { esc, parseLegal } from "./html.js";
 import { openSeat, reopen, takeNotice } from "./seatpage.js";
 import { bindSound, sound, soundHTML } from "./sound.js";
-import { api, forgetSeat, loadLog, saveLog } from "./store.js";
+import { api, forgetSeat } from "./store.js";
 
 /** Open the page of table ``info`` (TableInfo): play with a stored token, join a free seat, or watch. */
 export function openTable(info) {
@@ -190,7 +190,8 @@ export class TableClient {
       case "welcome":
         this.table = msg.table;
         this.seat = msg.seat;
-        if (this.version < 0 && !this.log.length) this.restoreLog(msg.stateVersion);
+        // a page opened now, or back after it missed something: the log is the game so far
+        if (this.version < 0 || msg.stateVersion !== this.version) this.rebuildLog(msg);
         this.version = -1;
         this.setPosition(msg);
         if (msg.view.finished) this.over = { result: msg.view.result };
@@ -200,7 +201,7 @@ export class TableClient {
       case "state": {
         if (msg.stateVersion > this.version + 1 && this.version >= 0) this.send({ type: "sync" });
         if (msg.last && msg.stateVersion > this.version) {
-          this.pushLog({ seat: msg.last.seat, move: msg.last.move, v: msg.stateVersion, undone: Boolean(msg.last.undone) });
+          this.pushLog({ seat: msg.last.seat, move: msg.last.move, undone: Boolean(msg.last.undone) });
           // another player's last move stays marked until their next one
           if (msg.last.seat !== this.seat && !msg.last.undone) this.flash = { seat: msg.last.seat, move: msg.last.move };
           this.motion(msg, skipping);
@@ -267,7 +268,6 @@ export class TableClient {
       default:
         return;
     }
-    if (this.version >= 0) saveLog(this.table.id, this.version, this.logCount, this.log);
     this.render();
   }
 
@@ -310,17 +310,14 @@ export class TableClient {
     if (this.log.length > 200) this.log.splice(0, this.log.length - 200);
   }
 
-  /** A page opened mid-game (a reload) takes the log this tab saw (the server keeps no history to
-   * send); the moves it missed, or all before it came, are one line. */
-  restoreLog(version) {
-    const saved = loadLog(this.table.id);
-    let seen = 0;
-    if (saved && saved.version <= version) {
-      this.log = saved.entries;
-      this.logCount = saved.count;
-      seen = saved.version;
-    }
-    if (version > seen) this.pushLog({ earlier: version - seen });
+  /** The log of a page opened mid-game (a reload, a new tab, another device) or back after it
+   * missed moves: the game so far as the server tells every seat (the welcome's ``moveLog``: each
+   * move's seat and move, never a hidden card), numbered as the game's moves (the older ones the
+   * server leaves out are one line). The table's events before now are not kept. */
+  rebuildLog(msg) {
+    this.log = [];
+    this.logCount = msg.moveLogStart || 0;
+    for (const step of msg.moveLog || []) this.pushLog({ seat: step.seat, move: step.move });
   }
 
   /** When this tab first saw the table's game (kept over reloads, like the log): the game-over
@@ -519,12 +516,11 @@ export class TableClient {
   /** The log, numbered by the page (a list's own markers are cut off at 10 and more, and would
    * start at 1 again once the oldest entries are dropped). */
   logHTML() {
-    const first = this.logCount - this.log.length + 1;
-    const items = this.log.map((e, i) => {
-      const n = `<span class="n">${first + i}.</span> `;
-      return e.earlier
-        ? `<li class="event">${n}${esc(t("earlier", { n: e.earlier }))}</li>`
-        : e.text !== undefined
+    // the entries dropped or never told (a long game's oldest moves) are one line, with no number
+    const hidden = this.logCount - this.log.length;
+    const items = (hidden > 0 ? `<li class="event earlier">${esc(t("earlier", { n: hidden }))}</li>` : "") + this.log.map((e, i) => {
+      const n = `<span class="n">${hidden + i + 1}.</span> `;
+      return e.text !== undefined
         ? `<li class="event">${n}${esc(word(e.words, e.text))}</li>`
         : e.undone
         ? `<li data-seat="${e.seat}" class="undone">${n}<span class="who">${esc(this.name(e.seat))}</span> ${esc(t("undid"))} <code>${esc(e.move)}</code></li>`
