@@ -144,9 +144,11 @@ class ServerProcess:
 class Client:
     """A WebSocket client that keeps every message it received."""
 
-    def __init__(self, base: str, table_id: str) -> None:
+    def __init__(self, base: str, table_id: str, address: str | None = None) -> None:
         url = base.replace("http", "ws", 1) + f"/ws/{table_id}"
-        self.ws: ClientConnection = connect(url, open_timeout=10).__enter__()
+        # ``address``: another loopback address to come from (limits are per client address)
+        where = {"source_address": (address, 0)} if address else {}
+        self.ws: ClientConnection = connect(url, open_timeout=10, **where).__enter__()
         self.received: list[dict[str, Any]] = []
         self.raw: list[str] = []
         self.last_state: dict[str, Any] | None = None

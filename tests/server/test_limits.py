@@ -13,7 +13,7 @@ import httpx
 import pytest
 from server_helpers import Client, ServerThread
 from test_protocol import two_person_table
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from spite.server import ServerConfig
 
@@ -67,6 +67,19 @@ def test_a_long_body_is_refused_before_it_is_read(server: ServerThread) -> None:
                    timeout=10)
     assert r.status_code == 413
     assert create(server).status_code == 200  # a normal request still goes through
+
+
+def test_a_write_over_budget_is_refused_before_its_body_is_parsed(tmp_path: Path) -> None:
+    with limited(tmp_path, write_rate=0.01, write_burst=1) as srv:
+        assert httpx.post(srv.base + "/api/tables", content=b"{not json").status_code == 422  # parsed: refused
+        for path in ("/api/tables", "/api/quickplay", "/api/tables/no-such-table/join"):
+            # over the budget: 429 whatever the body (neither 422 for the bad JSON nor 404 for the table)
+            r = httpx.post(srv.base + path, content=b"{not json", headers={"content-type": "application/json"})
+            assert r.status_code == 429 and r.headers["Retry-After"] == "100", (path, r.text)
+            assert r.json() == {"detail": "too many requests from your address: wait a moment and try again"}
+        assert httpx.get(srv.base + "/api/tables/no-such-table").status_code == 404  # reading is not limited
+        other = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.2"))
+        assert other.post(srv.base + "/api/tables", json={"preset": "short", "name": "cy"}).status_code == 200
 
 
 def test_rest_writes_are_rate_limited_per_address(tmp_path: Path) -> None:
@@ -141,15 +154,28 @@ def test_a_socket_that_says_no_hello_is_told_and_closed(tmp_path: Path) -> None:
         ann.close()
 
 
-def test_open_sockets_per_address_are_capped(tmp_path: Path) -> None:
+def refused_handshake(srv: ServerThread, table_id: str, address: str | None = None) -> tuple[int, dict[str, Any], str]:
+    """Open a socket that the server must refuse at the handshake: its HTTP status, JSON body and
+    ``Retry-After``."""
+    with pytest.raises(InvalidStatus) as refused:
+        Client(srv.base, table_id, address)
+    response = refused.value.response
+    return response.status_code, json.loads(response.body or b"{}"), response.headers.get("Retry-After", "")
+
+
+def test_open_sockets_per_address_are_capped(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     with limited(tmp_path, max_sockets=3) as srv:
         table_id, _ = two_person_table(srv)
         watchers = [Client(srv.base, table_id) for _ in range(3)]
         for w in watchers:
             w.hello(spectate=True)
-        extra = Client(srv.base, table_id)
-        got = closed_after(extra)
-        assert [m["code"] for m in got] == ["too-many-sockets"] and "at most 3" in got[0]["message"]
+        # the 4th is refused at the handshake: never accepted, nothing to wait for a hello
+        status, body, retry = refused_handshake(srv, table_id)
+        assert status == 429 and body["code"] == "too-many-sockets" and "at most 3" in body["detail"]
+        assert int(retry) >= 1
+        other = Client(srv.base, table_id, "127.0.0.2")  # another address has its own cap
+        other.hello(spectate=True)
+        other.close()
         watchers[0].close()
         deadline = time.monotonic() + 5
         while srv.app.state.limiters["sockets"].get("127.0.0.1", 0) > 2 and time.monotonic() < deadline:
@@ -158,6 +184,8 @@ def test_open_sockets_per_address_are_capped(tmp_path: Path) -> None:
         again.hello(spectate=True)
         for c in (again, *watchers[1:]):
             c.close()
+    # the refusal was no error for the operator's log (uvicorn's spurious line after it is left out)
+    assert "without completing handshake" not in capfd.readouterr().err
 
 
 def test_the_message_budget_is_per_address_not_per_socket(tmp_path: Path) -> None:
@@ -169,13 +197,41 @@ def test_the_message_budget_is_per_address_not_per_socket(tmp_path: Path) -> Non
         assert [a.until("pong")["id"] for _ in range(8)] == [f"a{i}" for i in range(8)]
         for i in range(8):  # a socket of its own buys no budget of its own: what a left (2, or a
             b.send({"type": "ping", "id": f"b{i}"})  # little more on a slow machine), then flood
-        got = [b.recv()]
-        while got[-1]["type"] == "pong":
-            got.append(b.recv())
+        got = closed_after(b)
         assert got[-1]["code"] == "flood" and "at most 1 a second" in got[-1]["message"]
-        assert 1 <= len(got) - 1 <= 4, got
+        assert [m["type"] for m in got[:-1]] == ["pong"] * (len(got) - 1) and 1 <= len(got) - 1 <= 4, got
         a.close()
-        b.close()
+
+
+def test_a_flooding_socket_is_closed_at_once_and_its_address_cools_down(tmp_path: Path) -> None:
+    with limited(tmp_path, rate=1.0, burst=5.0, flood_cooldown=1.5) as srv:
+        table_id, tokens = two_person_table(srv)
+        bob = Client(srv.base, table_id, "127.0.0.2")  # a player of another address, at the table
+        bob.hello(tokens[1])
+        flooder = Client(srv.base, table_id)
+        flooder.hello(spectate=True)  # 1 of the address's 5 messages
+        for i in range(40):
+            flooder.send({"type": "ping", "id": str(i)})
+        got = closed_after(flooder)
+        # 4 pongs, then the first ping over the budget: one error, and the socket is closed with it
+        assert [m.get("id") for m in got[:-1]] == ["0", "1", "2", "3"], got
+        assert got[-1]["type"] == "error" and got[-1]["code"] == "flood"
+        assert flooder.ws.close_code == 1008
+        # a new socket from the address during the cool-down is refused at the handshake
+        status, body, retry = refused_handshake(srv, table_id)
+        assert status == 429 and body["code"] == "flood" and 1 <= int(retry) <= 2
+        assert "127.0.0.1" not in srv.app.state.limiters["sockets"]  # nothing was opened
+        # everyone else plays on: bob's socket, and a new one from another address
+        bob.send({"type": "ping", "id": "bob"})
+        assert bob.until("pong")["id"] == "bob"
+        ann = Client(srv.base, table_id, "127.0.0.3")
+        assert ann.hello(tokens[0])["seat"] == 0
+        # once the cool-down is over the address may connect again (and has a message of budget again)
+        time.sleep(1.6)
+        again = Client(srv.base, table_id)
+        again.hello(spectate=True)
+        for c in (again, ann, bob):
+            c.close()
 
 
 def test_malformed_frames_are_answered_before_any_close(server: ServerThread) -> None:
@@ -204,3 +260,32 @@ def test_malformed_frames_are_answered_before_any_close(server: ServerThread) ->
     c.send({"type": "ping", "id": "still-here"})
     assert c.until("pong")["id"] == "still-here"  # the socket survived all of it
     c.close()
+
+
+def test_refusals_are_one_log_line_a_period() -> None:
+    import logging
+
+    from spite.server.limits import RefusalLogFilter
+
+    refusals = RefusalLogFilter(period=0.3)
+    log = logging.getLogger("test-refusals")
+    lines: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(record.getMessage())
+
+    log.addHandler(Keep())
+    log.addFilter(refusals)
+    log.propagate = False
+    try:
+        for i in range(50):
+            log.warning("refused %d", i, extra={"refusal": True})
+            log.warning("something else %d", i)  # other lines all pass
+        time.sleep(0.35)
+        log.warning("refused again", extra={"refusal": True})
+    finally:
+        log.removeFilter(refusals)
+    assert [line for line in lines if line.startswith("refused")] == [
+        "refused 0", "refused again (and 49 more refusals left out of the log since the last one)"]
+    assert sum(line.startswith("something else") for line in lines) == 50

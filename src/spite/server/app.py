@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import sqlalchemy as sa
-from fastapi import Depends, FastAPI, Path, Query, Request, WebSocket
+from fastapi import FastAPI, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.middleware.gzip import GZipMiddleware
@@ -29,7 +29,15 @@ from spite.server.bots import BotRunner
 from spite.server.config import ServerConfig
 from spite.server.connection import Connection
 from spite.server.host import Table, player_id
-from spite.server.limits import BodyLimit, RateLimiter, client_address
+from spite.server.limits import (
+    BodyLimit,
+    RateLimiter,
+    RefusalLogFilter,
+    SocketBook,
+    SocketGate,
+    WriteLimit,
+    client_address,
+)
 from spite.server.manager import LobbyError, Manager, served_games, server_game
 from spite.server.protocol import (
     CreateTableRequest,
@@ -53,6 +61,9 @@ __all__ = ["create_app"]
 
 log = logging.getLogger("spite.server")
 
+_REFUSAL_LOGGERS = ("uvicorn.access", "uvicorn.error", "spite.server")
+"""The loggers whose lines about refused requests :class:`RefusalLogFilter` thins out."""
+
 
 _DB_INT = 2**63 - 1
 """The largest id or offset a database integer holds: larger numbers are refused (422), not sent to
@@ -61,14 +72,6 @@ the database to overflow there (500)."""
 
 _CODES = ("bad-name",)
 """Validation errors that answer with a ``code`` beside the ``detail``."""
-
-
-class Throttled(Exception):
-    """A client address used up its budget of REST writes: 429 with ``Retry-After``."""
-
-    def __init__(self, retry_after: float) -> None:
-        super().__init__("too many requests from your address: wait a moment and try again")
-        self.retry_after = retry_after
 
 
 def _joined(table_info: TableInfo, seat: int, token: str, player: str | None = None) -> JoinedInfo:
@@ -98,10 +101,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         manager = Manager(config, store, bots)
         await manager.start()
         app.state.manager = manager
+        for name in _REFUSAL_LOGGERS:  # a flood of refusals is one log line a period, not one each
+            logging.getLogger(name).addFilter(refusal_log)
         log.info("serving on database %s (%s)", engine.url.render_as_string(hide_password=True), store.dialect)
         try:
             yield
         finally:
+            for name in _REFUSAL_LOGGERS:
+                logging.getLogger(name).removeFilter(refusal_log)
             await manager.close()
             bots.close()
             reviews.close()
@@ -110,24 +117,22 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     app = FastAPI(title="spite server", version="1", lifespan=lifespan,
                   description="Spite and Malice tables over WebSockets; see docs/protocol.md.")
-    # bodies are capped before any route parses them (docs/protocol.md, "Limits")
-    app.add_middleware(BodyLimit, max_bytes=config.max_body)
-    app.add_middleware(GZipMiddleware, minimum_size=1000)  # HTTP responses only: WebSockets pass through untouched
     writes = RateLimiter(config.write_rate, config.write_burst)  # REST writes, per client address
     messages = RateLimiter(config.rate, config.burst)  # WebSocket messages, per address over all its sockets
-    sockets: dict[str, int] = {}  # open WebSockets per client address
-    app.state.limiters = {"writes": writes, "messages": messages, "sockets": sockets}
+    sockets = SocketBook(config.max_sockets, config.flood_cooldown)  # open WebSockets per address, cool-downs
+    refusal_log = RefusalLogFilter()
+    # Refusals come first and cheap (docs/protocol.md, "Limits"): the last added middleware is the
+    # outermost, so a write over budget and a WebSocket handshake of an address with too many
+    # sockets or in its flood cool-down are answered 429 before the body limit, compression, routing,
+    # dependencies or models; bodies are capped before any route parses them.
+    app.add_middleware(GZipMiddleware, minimum_size=1000)  # HTTP responses only: WebSockets pass through untouched
+    app.add_middleware(BodyLimit, max_bytes=config.max_body)
+    app.add_middleware(WriteLimit, limiter=writes)
+    app.add_middleware(SocketGate, book=sockets, log_filter=refusal_log)
+    app.state.limiters = {"writes": writes, "messages": messages, "sockets": sockets.open, "socket_book": sockets}
 
     def manager_of(request: Request | WebSocket) -> Manager:
         return request.app.state.manager  # type: ignore[no-any-return]
-
-    def limit_writes(request: Request) -> str:
-        """A REST write takes a token of its address's bucket; the address is what it returns."""
-        address = client_address(request.scope)
-        wait = writes.take(address)
-        if wait > 0:
-            raise Throttled(wait)
-        return address
 
     @app.exception_handler(LobbyError)
     async def lobby_error(_request: Request, exc: LobbyError) -> JSONResponse:
@@ -146,11 +151,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if err.get("type") in _CODES:  # a refusal of ours with a code (docs/protocol.md)
             answer["code"] = str(err["type"])
         return JSONResponse(answer, status_code=422)
-
-    @app.exception_handler(Throttled)
-    async def throttled(_request: Request, exc: Throttled) -> JSONResponse:
-        return JSONResponse({"detail": str(exc)}, status_code=429,
-                            headers={"Retry-After": str(max(1, int(exc.retry_after + 0.999)))})
 
     @app.get("/healthz")
     async def healthz(request: Request) -> dict[str, Any]:
@@ -184,9 +184,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return page
 
     @app.post("/api/tables", response_model=JoinedInfo | TableInfo)
-    async def create_table(request: Request, body: CreateTableRequest,
-                           address: str = Depends(limit_writes)) -> JoinedInfo | TableInfo:
-        """Create a table; the creator takes the first person seat (and gets its token)."""
+    async def create_table(request: Request, body: CreateTableRequest) -> JoinedInfo | TableInfo:
+        """Create a table; the creator takes the first person seat (and gets its token).
+        (Writes are rate-limited per address before routing: :class:`~spite.server.limits.WriteLimit`.)"""
+        address = client_address(request.scope)
         table, seat, token = await manager_of(request).create(
             game=body.game, preset=body.preset, options=body.options, seats=body.seats, name=body.name, join=body.join,
             owner=address, player_id=_player(body.playerKey))
@@ -226,17 +227,17 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return await _table_info(request, table_id)
 
     @app.post("/api/tables/{table_id}/join", response_model=JoinedInfo)
-    async def join_table(request: Request, table_id: str, body: JoinRequest,
-                         _address: str = Depends(limit_writes)) -> JoinedInfo:
+    async def join_table(request: Request, table_id: str, body: JoinRequest) -> JoinedInfo:
         """Take a free seat; the answer holds the seat's secret token."""
         manager = manager_of(request)
         seat, token = await manager.join(table_id, body.name, body.seat, _player(body.playerKey))
         return _joined(manager.tables[table_id].info(), seat, token, _player(body.playerKey))
 
     @app.post("/api/quickplay", response_model=JoinedInfo)
-    async def quick_play(request: Request, body: QuickPlayRequest, address: str = Depends(limit_writes)) -> JoinedInfo:
+    async def quick_play(request: Request, body: QuickPlayRequest) -> JoinedInfo:
         """A game against bots of ``level`` (every seat but the first), started at once: any game and
         preset of the registry (a 3-player party gets two bots, partners three)."""
+        address = client_address(request.scope)
         game = get_game(body.game)
         preset = body.preset or game.default_preset
         try:
@@ -340,20 +341,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.websocket("/ws/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
         """Play or watch a table: send ``hello`` first (docs/protocol.md)."""
+        # an address over its socket cap or cooling down after a flood never gets here: the
+        # SocketGate middleware refused its handshake (429) before anything was accepted
         manager = manager_of(websocket)
         await websocket.accept()
         address = client_address(websocket.scope)
         conn: Connection[Table] = Connection(websocket, config.rate, config.burst, limiter=messages, address=address)
         sender = asyncio.create_task(conn.run_sender(), name="ws-sender")
-        if sockets.get(address, 0) >= config.max_sockets:
-            # accepted first so the client hears why (a refused handshake tells nothing)
-            conn.error("too-many-sockets", f"at most {config.max_sockets} open connections from one address",
-                       phrase=Phrase("error.too-many-sockets.max", {"n": config.max_sockets}))
-            conn.close(1008)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(sender, 2.0)
-            return
-        sockets[address] = sockets.get(address, 0) + 1
         hello_by = asyncio.get_running_loop().time() + config.hello_timeout
         try:
             while not conn.closing:
@@ -370,14 +364,22 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                         break
                 if message["type"] == "websocket.disconnect":
                     break
+                if not conn.allow():
+                    # over the address's budget: one error, the socket closed at once, and no new
+                    # socket from the address during the cool-down (docs/protocol.md, "Limits")
+                    conn.error("flood", f"too many messages from your address: at most {config.rate:g} a second",
+                               version=conn.table.version if conn.table is not None else None,
+                               phrase=Phrase("error.flood.rate", {"n": f"{config.rate:g}"}))
+                    conn.close(1008)
+                    sockets.cool_down(address)
+                    log.warning("closed a flooding connection of %s; no new ones from it for %g s", address,
+                                config.flood_cooldown, extra={"refusal": True})
+                    break
                 await manager.handle(conn, table_id, message.get("text") if message.get("text") is not None
                                      else message.get("bytes"))
         except Exception as exc:  # a broken socket: the connection is simply gone
             log.debug("table %s: connection ended: %s", table_id, exc)
         finally:
-            sockets[address] -= 1
-            if not sockets[address]:
-                del sockets[address]
             await manager.detach(conn)
             conn.close()
             with contextlib.suppress(Exception):

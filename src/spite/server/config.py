@@ -46,7 +46,10 @@ class ServerConfig:
     * ``max_open_tables``: open or playing tables one client address may have created (429).
     * ``lobby_page``/``lobby_page_max``: tables per ``GET /api/tables`` page (default, most).
     * ``hello_timeout``: seconds a new WebSocket has to say ``hello`` before it is closed.
-    * ``max_sockets``: open WebSockets per client address.
+    * ``max_sockets``: open WebSockets per client address (more are refused at the handshake, 429).
+    * ``flood_cooldown``: seconds after one of its sockets went over the message budget (and was
+      closed at once) during which an address may open no new WebSocket (refused at the handshake,
+      429; 0: no cool-down).
     * ``open_table_ttl``: seconds an open table waits for its players before it is abandoned.
     * ``abandon_seconds``: a playing table at which no person has been connected for this long is
       closed (``abandoned``), not played out by bots for nobody (0: never). A table with one person
@@ -85,6 +88,7 @@ class ServerConfig:
     lobby_page_max: int = 200
     hello_timeout: float = 10.0
     max_sockets: int = 16
+    flood_cooldown: float = 60.0
     open_table_ttl: float = 24 * 3600.0
     abandon_seconds: float = 600.0
     turn_seconds: float = 90.0
@@ -110,8 +114,9 @@ def _process_name() -> str:
 
 
 LIMITS: tuple[str, ...] = ("max_body", "write_rate", "write_burst", "max_open_tables", "lobby_page",
-                           "lobby_page_max", "hello_timeout", "max_sockets", "rate", "burst", "max_message",
-                           "ws_max_frame", "turn_seconds", "turn_warning", "open_table_ttl", "abandon_seconds")
+                           "lobby_page_max", "hello_timeout", "max_sockets", "flood_cooldown", "rate", "burst",
+                           "max_message", "ws_max_frame", "turn_seconds", "turn_warning", "open_table_ttl",
+                           "abandon_seconds")
 """The settings of docs/protocol.md's "Limits" that ``--limit NAME=VALUE`` may set."""
 
 

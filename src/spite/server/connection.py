@@ -52,31 +52,17 @@ class Connection(Generic[T]):
         self._burst = burst
         self._tokens = burst
         self._stamp = time.monotonic()
-        self.flooded = 0
-        self._flood_told = 0.0
         self.close_code = 1000
 
     def allow(self) -> bool:
         """Take a token for one incoming message; ``False`` when the client floods."""
         if self._limiter is not None:
-            if self._limiter.take(self.address) == 0.0:
-                return True
-            self.flooded += 1
-            return False
+            return self._limiter.take(self.address) == 0.0
         now = time.monotonic()
         self._tokens = min(self._burst, self._tokens + (now - self._stamp) * self._rate)
         self._stamp = now
         if self._tokens >= 1.0:
             self._tokens -= 1.0
-            return True
-        self.flooded += 1
-        return False
-
-    def should_tell_flood(self) -> bool:
-        """At most one flood error a second."""
-        now = time.monotonic()
-        if now - self._flood_told >= 1.0:
-            self._flood_told = now
             return True
         return False
 

@@ -1,5 +1,9 @@
-"""Limits for a server on the open internet: token buckets per client address, and an ASGI
-middleware that caps request bodies before anything parses them (docs/protocol.md, "Limits").
+"""Limits for a server on the open internet: token buckets per client address, and raw ASGI
+middlewares that refuse before anything routes or parses a request (docs/protocol.md, "Limits"):
+REST writes over their address's budget (:class:`WriteLimit`), request bodies that are too long
+(:class:`BodyLimit`) and WebSocket handshakes from an address that has too many sockets open or is
+cooling down after a message flood (:class:`SocketGate`). A refusal there costs a few dict look-ups
+and one small answer, not a route, a dependency or a model.
 
 >>> rl = RateLimiter(rate=1.0, burst=2.0)
 >>> rl.take("a", now=0.0), rl.take("a", now=0.0), rl.take("a", now=0.0)
@@ -11,6 +15,8 @@ middleware that caps request bodies before anything parses them (docs/protocol.m
 from __future__ import annotations
 
 import json
+import logging
+import re
 import time
 from collections import OrderedDict
 from typing import TYPE_CHECKING
@@ -18,7 +24,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["BodyLimit", "RateLimiter", "client_address"]
+__all__ = ["BodyLimit", "RateLimiter", "RefusalLogFilter", "SocketBook", "SocketGate", "WriteLimit", "client_address"]
 
 
 def client_address(scope: Scope) -> str:
@@ -132,3 +138,178 @@ class BodyLimit:
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                                 (b"connection", b"close")]})
         await send({"type": "http.response.body", "body": body})
+
+
+def _json_answer(status: int, detail: str, code: str | None = None,
+                 retry_after: float | None = None, close: bool = False) -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """The headers and body of a small JSON refusal (``Retry-After`` in whole seconds, at least 1)."""
+    body = json.dumps({"detail": detail, **({"code": code} if code else {})}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if retry_after is not None:
+        headers.append((b"retry-after", str(max(1, int(retry_after + 0.999))).encode()))
+    if close:
+        headers.append((b"connection", b"close"))
+    return headers, body
+
+
+WRITE_PATHS = re.compile(r"/api/(?:tables|quickplay|tables/[^/]+/join)/?")
+"""The REST writes that take a token of their address's budget (``POST`` only)."""
+
+THROTTLED = "too many requests from your address: wait a moment and try again"
+
+
+class WriteLimit:
+    """Pure ASGI middleware: a REST write (:data:`WRITE_PATHS`) over its address's budget is answered
+    ``429`` with ``Retry-After`` at once, before routing, before its body is read or parsed.
+
+    The connection is kept open (the body, small by :class:`BodyLimit`'s cap, has already been read
+    into the HTTP parser's buffer, so the next request on it parses cleanly): closing it would only
+    make the client's next request cost a new TCP connection here too."""
+
+    def __init__(self, app: ASGIApp, limiter: RateLimiter) -> None:
+        self.app = app
+        self.limiter = limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST" and WRITE_PATHS.fullmatch(scope["path"]):
+            wait = self.limiter.take(client_address(scope))
+            if wait > 0:
+                headers, body = _json_answer(429, THROTTLED, retry_after=wait)
+                await send({"type": "http.response.start", "status": 429, "headers": headers})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
+
+
+class SocketBook:
+    """Which addresses may open a WebSocket: how many each has open (:attr:`open`, counted by
+    :class:`SocketGate` from the handshake to the end of the socket) and which are cooling down
+    after a message flood (:meth:`cool_down`). Memory stays bounded: a cool-down that has ended is
+    forgotten, and at most ``max_keys`` addresses are cooling down at once (the oldest go first)."""
+
+    def __init__(self, max_sockets: int, cooldown: float, max_keys: int = 100_000) -> None:
+        self.max_sockets = max_sockets
+        self.cooldown = cooldown
+        self.max_keys = max_keys
+        self.open: dict[str, int] = {}
+        self._cooling: OrderedDict[str, float] = OrderedDict()  # address → until (monotonic), oldest first
+
+    def cool_down(self, address: str, now: float | None = None) -> None:
+        """Refuse new sockets from ``address`` for the next ``cooldown`` seconds (0: never)."""
+        if self.cooldown <= 0:
+            return
+        now = time.monotonic() if now is None else now
+        self._cooling.pop(address, None)
+        self._cooling[address] = now + self.cooldown
+        # every cool-down is as long: the front ends first
+        while self._cooling and (len(self._cooling) > self.max_keys or next(iter(self._cooling.values())) <= now):
+            self._cooling.popitem(last=False)
+
+    def cooling(self, address: str, now: float | None = None) -> float:
+        """Seconds ``address`` is still cooling down (0.0: it is not)."""
+        until = self._cooling.get(address)
+        if until is None:
+            return 0.0
+        left = until - (time.monotonic() if now is None else now)
+        if left <= 0:
+            del self._cooling[address]
+            return 0.0
+        return left
+
+    def refusal(self, address: str) -> tuple[str, str, float] | None:
+        """Why a new socket from ``address`` is refused now (code, one line, seconds to wait), or ``None``."""
+        left = self.cooling(address)
+        if left > 0:
+            return "flood", f"your address sent too many messages: no new connections for {left:.0f} s", left
+        if self.open.get(address, 0) >= self.max_sockets:
+            return "too-many-sockets", f"at most {self.max_sockets} open connections from one address", 1.0
+        return None
+
+
+class SocketGate:
+    """Pure ASGI middleware: a WebSocket handshake that :meth:`SocketBook.refusal` refuses is
+    answered with an HTTP ``429`` (``Retry-After``; a JSON body with ``detail`` and ``code``) before
+    the app sees it: no socket is accepted, nothing waits for a ``hello``. (A server without the ASGI
+    ``websocket.http.response`` extension refuses with a plain close, which the client sees as 403.)
+    Every other socket is counted in :attr:`SocketBook.open` while the app serves it."""
+
+    def __init__(self, app: ASGIApp, book: SocketBook, log_filter: RefusalLogFilter | None = None) -> None:
+        self.app = app
+        self.book = book
+        self.log_filter = log_filter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        address = client_address(scope)
+        refused = self.book.refusal(address)
+        if refused is not None:
+            await self._refuse(scope, send, *refused)
+            if self.log_filter is not None:
+                self.log_filter.handshake_refused()
+            return
+        counts = self.book.open
+        counts[address] = counts.get(address, 0) + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            counts[address] -= 1
+            if not counts[address]:
+                del counts[address]
+
+    @staticmethod
+    async def _refuse(scope: Scope, send: Send, code: str, detail: str, retry_after: float) -> None:
+        if "websocket.http.response" not in (scope.get("extensions") or {}):
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        headers, body = _json_answer(429, detail, code, retry_after)
+        await send({"type": "websocket.http.response.start", "status": 429, "headers": headers})
+        await send({"type": "websocket.http.response.body", "body": body})
+
+
+class RefusalLogFilter(logging.Filter):
+    """Keeps a flood out of the operator's log: of the log lines that say a request was refused
+    (uvicorn's access line with status 429 or 413, its ``"WebSocket …" 429`` line of a refused
+    handshake, and our own ``spite.server`` refusal warnings, marked ``extra={"refusal": True}``), one
+    a ``period`` passes, followed by how many were left out since the last one."""
+
+    SPURIOUS = "ASGI callable returned without completing handshake."
+    """What uvicorn's ``websockets-sansio`` WebSocket logs (as an error!) after every refused
+    handshake, though the refusal went out as it should (uvicorn PR #3138, open)."""
+
+    def __init__(self, period: float = 10.0) -> None:
+        super().__init__()
+        self.period = period
+        self._last = -float("inf")
+        self._left_out = 0
+        self._spurious = False
+
+    def handshake_refused(self) -> None:
+        """A handshake was just refused: uvicorn's error line that comes next (synchronously, as the
+        app returns, so it is that handshake's) is not one."""
+        self._spurious = True
+
+    @staticmethod
+    def is_refusal(record: logging.LogRecord) -> bool:
+        if getattr(record, "refusal", False):
+            return True
+        args = record.args if isinstance(record.args, tuple) else ()
+        if record.name == "uvicorn.access" and len(args) >= 5:
+            return args[4] in (429, 413)
+        return record.name == "uvicorn.error" and "WebSocket" in str(record.msg) and bool(args) and args[-1] == 429
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self._spurious and record.name == "uvicorn.error" and record.msg == self.SPURIOUS:
+            self._spurious = False
+            return False
+        if not self.is_refusal(record):
+            return True
+        now = time.monotonic()
+        if now - self._last < self.period:
+            self._left_out += 1
+            return False
+        if self._left_out:
+            record.msg = f"{record.msg} (and {self._left_out} more refusals left out of the log since the last one)"
+        self._last, self._left_out = now, 0
+        return True

@@ -320,16 +320,9 @@ class Manager:
 
     # ------------------------------------------------------------------ WebSocket messages
     async def handle(self, conn: Conn, table_id: str, raw: str | bytes | None) -> None:
-        """One incoming WebSocket message: checked, then dispatched. Never raises."""
+        """One incoming WebSocket message (within its address's budget: the app's WebSocket loop
+        refused a flood before), checked, then dispatched. Never raises."""
         version = conn.table.version if conn.table is not None else None
-        if not conn.allow():
-            if conn.should_tell_flood():
-                conn.error("flood", f"too many messages from your address: at most {self.config.rate:g} a second",
-                           version=version, phrase=Phrase("error.flood.rate", {"n": f"{self.config.rate:g}"}))
-            if conn.flooded > 20 * self.config.burst:
-                log.warning("table %s: closing a connection that keeps flooding", table_id)
-                conn.close(1008)
-            return
         if raw is None or isinstance(raw, bytes):
             conn.error("bad-message", "messages are JSON text frames", version=version)
             return

@@ -1,0 +1,166 @@
+"""What a refusal costs the server: its CPU time per refused request, handshake or message.
+
+A server (``python -m spite.server``, default limits, a fresh SQLite file, no bot workers) on a free
+port of 127.0.0.1; from other loopback addresses, for ``--seconds`` each:
+
+1. **REST writes over budget.** 8 keep-alive connections post ``POST /api/tables`` as fast as they
+   are answered, after the address's budget is spent: nearly every answer is 429.
+2. **Sockets over the per-address cap.** 16 sockets are held open, then new ones are opened, 20 at a
+   time, as fast as they are refused.
+3. **A message flood.** 20 sockets say hello as spectators and send pings as fast as they can;
+   once closed, each tries to open again (as a flooding client would) until the time is up.
+
+Per run: the answers (by HTTP status or outcome), how many a second, and the server's CPU time
+(user + system, from ``/proc/PID/stat``) per answer, in µs. Usage:
+``python examples/refusal_cost.py [--seconds 5] [--only rest|sockets|messages]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+from websockets.asyncio.client import connect
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def server() -> Iterator[tuple[str, int]]:
+    port = _free_port()
+    with tempfile.TemporaryDirectory(prefix="spite-cost-") as tmp:
+        proc = subprocess.Popen([sys.executable, "-m", "spite.server", "--host", "127.0.0.1", "--port", str(port),
+                                 "--db", f"sqlite:///{Path(tmp) / 'c.db'}", "--log-level", "error",
+                                 "--bot-workers", "0"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                        break
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise RuntimeError("the server did not start")
+                time.sleep(0.1)
+            yield base, proc.pid
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def rest(base: str, seconds: float) -> dict[str, int]:
+    answers: dict[str, int] = {}
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.0.2")
+    async with httpx.AsyncClient(base_url=base, timeout=10, transport=transport) as http:
+        stop = time.monotonic() + seconds
+
+        async def worker() -> None:
+            while time.monotonic() < stop:
+                r = await http.post("/api/tables", json={"preset": "short", "name": "f"})
+                answers[str(r.status_code)] = answers.get(str(r.status_code), 0) + 1
+
+        await asyncio.gather(*(worker() for _ in range(8)))
+    return answers
+
+
+async def sockets(base: str, seconds: float) -> dict[str, int]:
+    url = base.replace("http", "ws", 1) + "/ws/x"
+    answers: dict[str, int] = {}
+    async with contextlib.AsyncExitStack() as held:
+        for _ in range(16):
+            await held.enter_async_context(connect(url, local_addr=("127.0.0.3", 0)))
+        stop = time.monotonic() + seconds
+
+        async def worker() -> None:
+            while time.monotonic() < stop:
+                try:
+                    async with connect(url, local_addr=("127.0.0.3", 0), open_timeout=10) as ws:
+                        what = str(json.loads(await asyncio.wait_for(ws.recv(), 10)).get("code"))
+                except Exception as exc:
+                    status = getattr(getattr(exc, "response", None), "status_code", None)
+                    what = str(status) if status else type(exc).__name__
+                answers[what] = answers.get(what, 0) + 1
+
+        await asyncio.gather(*(worker() for _ in range(20)))
+    return answers
+
+
+async def messages(base: str, seconds: float) -> dict[str, int]:
+    async with httpx.AsyncClient(base_url=base, timeout=10,
+                                 transport=httpx.AsyncHTTPTransport(local_address="127.0.0.4")) as http:
+        table = (await http.post("/api/tables", json={"preset": "short", "name": "f"})).json()["table"]["id"]
+    url = base.replace("http", "ws", 1) + f"/ws/{table}"
+    got: dict[str, int] = {"pings": 0, "opened": 0}
+    stop = time.monotonic() + seconds
+
+    async def one() -> None:
+        while time.monotonic() < stop:
+            try:
+                async with connect(url, local_addr=("127.0.0.4", 0)) as ws:
+                    got["opened"] += 1
+                    await ws.send(json.dumps({"type": "hello", "spectate": True}))
+                    while time.monotonic() < stop:
+                        await ws.send('{"type": "ping"}')
+                        got["pings"] += 1
+                        if got["pings"] % 50 == 0:
+                            await asyncio.sleep(0)
+            except Exception as exc:
+                status = getattr(getattr(exc, "response", None), "status_code", None)
+                what = f"refused {status}" if status else f"closed ({type(exc).__name__})"
+                got[what] = got.get(what, 0) + 1
+
+    await asyncio.gather(*(one() for _ in range(20)))
+    return got
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--seconds", type=float, default=5.0)
+    p.add_argument("--only", choices=["rest", "sockets", "messages"])
+    a = p.parse_args()
+    runs = {"rest": rest, "sockets": sockets, "messages": messages}
+    for name, run in runs.items():
+        if a.only and name != a.only:
+            continue
+        with server() as (base, pid):
+            if name == "rest":  # spend the address's budget first
+                asyncio.run(rest(base, 0.5))
+            before = cpu_seconds(pid)
+            t0 = time.monotonic()
+            answers = asyncio.run(run(base, a.seconds))
+            took = time.monotonic() - t0
+            time.sleep(0.5)  # what the server still had to do
+            cpu = cpu_seconds(pid) - before
+        count = sum(v for k, v in answers.items() if k != "opened")
+        print(json.dumps({"run": name, "seconds": round(took, 1), "answers": answers,
+                          "per_s": round(count / took), "server_cpu_s": round(cpu, 2),
+                          "server_cpu_us_each": round(cpu / max(1, count) * 1e6),
+                          "loadavg": Path("/proc/loadavg").read_text().split()[:3]}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
