@@ -45,10 +45,14 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         limit: Annotated[list[str] | None, typer.Option(
             help="Set a limit of docs/protocol.md's Limits, NAME=VALUE (e.g. max_sockets=32); repeatable.")] = None,
         log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+        workers: Annotated[int, typer.Option(
+            help="Server processes on this machine behind one address (HAProxy routes each table to one of "
+                 "them; above 1 needs PostgreSQL and HAProxy; docs/scaling.md).")] = 1,
     ) -> None:
         """Serve the game: the browser page, REST lobby, WebSocket play (Spite and Malice, Spit, Speed), bots;
         the database is migrated on start."""
         with needs_extra("server", "serve"):
+            from spite.server.cluster import ClusterError, check_workers, serve_workers
             from spite.server.config import ServerConfig, with_limits
             from spite.server.run import serve as run
 
@@ -63,10 +67,20 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                                  limit or [])
         except ValueError as exc:
             fail(str(exc), EXIT_MALFORMED)
+        if workers != 1:
+            try:
+                check_workers(config, workers)
+            except ClusterError as exc:
+                fail(str(exc), EXIT_MALFORMED)
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         typer.echo(f"spite: open http://{shown}:{port}/ in a browser to play (Ctrl-C stops the server)", err=True)
         try:
-            run(config, host, port, log_level.lower())
+            if workers != 1:
+                serve_workers(config, host, port, workers, log_level.lower())
+            else:
+                run(config, host, port, log_level.lower())
+        except ClusterError as exc:
+            fail(str(exc), EXIT_MALFORMED)
         except OSError as exc:
             fail(f"cannot serve on {host}:{port}: {exc.strerror or exc}", EXIT_MALFORMED)
 
