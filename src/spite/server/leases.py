@@ -104,24 +104,36 @@ class Leases:
 
     def renew(self, held: Iterable[str], released: Iterable[str] = ()) -> set[str]:
         """Renew the leases of ``held`` that are still this worker's and not run out; give up
-        ``released`` (tables no longer in memory). Returns the ids renewed: a held table not among
-        them is another worker's now."""
+        ``released`` (tables no longer in memory). Returns the held tables that are no longer this
+        worker's (another took them after this worker's lease ran out).
+
+        Rows another transaction has locked (this worker's own writer changing a table's status, most
+        likely) are skipped rather than waited for, and each statement is a transaction of its own, so
+        a renewal never deadlocks with the writer: a row skipped now is renewed two seconds later,
+        long before its lease runs out."""
         started = time.monotonic()
         t = db.tables
         held, released = list(held), list(released)
+        lost: set[str] = set()
         with self.engine.begin() as c:
             c.execute(sa.update(db.workers).where(db.workers.c.id == self.me).values(heartbeat=_db_now()))
-            kept: set[str] = set()
-            for i in range(0, len(held), 1000):
-                part = held[i:i + 1000]
-                kept.update(c.execute(sa.update(t).where(t.c.owner == self.me, t.c.lease_until >= _db_now(),
-                                                         t.c.id.in_(part))
-                                      .values(lease_until=lease_end()).returning(t.c.id)).scalars())
-            if released:
-                c.execute(sa.update(t).where(t.c.owner == self.me, t.c.id.in_(released))
-                          .values(owner=None, lease_until=None))
+        for i in range(0, len(held), 1000):
+            part = held[i:i + 1000]
+            with self.engine.begin() as c:
+                mine = (sa.select(t.c.id).where(t.c.owner == self.me, t.c.lease_until >= _db_now(), t.c.id.in_(part))
+                        .with_for_update(skip_locked=True).scalar_subquery())
+                c.execute(sa.update(t).where(t.c.id.in_(mine)).values(lease_until=lease_end()))
+            with self.engine.connect() as c:
+                lost.update(c.execute(sa.select(t.c.id).where(
+                    t.c.id.in_(part), sa.or_(t.c.owner.is_(None), t.c.owner != self.me,
+                                             t.c.lease_until < _db_now()))).scalars())
+        if released:
+            with self.engine.begin() as c:
+                free = (sa.select(t.c.id).where(t.c.owner == self.me, t.c.id.in_(released))
+                        .with_for_update(skip_locked=True).scalar_subquery())
+                c.execute(sa.update(t).where(t.c.id.in_(free)).values(owner=None, lease_until=None))
         self.valid_until = started + LEASE_SECONDS - SAFETY_MARGIN
-        return kept
+        return lost
 
     # ------------------------------------------------------------------ taking and handing over
     def claim(self, table_id: str) -> Claim:
@@ -152,12 +164,14 @@ class Leases:
                                                                      t.c.wanted_by != self.me)).all()
         return [(r.id, r.wanted_by) for r in rows]
 
-    def hand_over(self, table_id: str, to: str) -> None:
-        """Name ``to`` the owner of ``table_id`` with a fresh lease (this worker has let go of it)."""
+    def hand_over(self, tables: list[tuple[str, str]]) -> None:
+        """For each (table id, worker): name the worker its owner with a fresh lease (this worker has
+        let go of the table)."""
         t = db.tables
-        with self.engine.begin() as c:
-            c.execute(sa.update(t).where(t.c.id == table_id, t.c.owner == self.me)
-                      .values(owner=to, lease_until=lease_end(), wanted_by=None))
+        for table_id, to in tables:  # one transaction each: never holding one row while waiting for another
+            with self.engine.begin() as c:
+                c.execute(sa.update(t).where(t.c.id == table_id, t.c.owner == self.me)
+                          .values(owner=to, lease_until=lease_end(), wanted_by=None))
 
     def orphans(self, limit: int = 50) -> list[str]:
         """Take up to ``limit`` open or playing tables nobody holds (their worker died, or a single

@@ -18,7 +18,9 @@ import re
 import secrets
 import time
 from collections import Counter
-from typing import Any
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
@@ -45,6 +47,8 @@ from spite.server.protocol import (
     client_adapter,
 )
 from spite.server.store import Store, StoredTable
+
+_T = TypeVar("_T")
 
 __all__ = ["LobbyError", "Manager", "served_games", "stored_info"]
 
@@ -93,11 +97,12 @@ class Manager:
         """With several workers (``config.cluster``): this worker's table leases."""
         self._acquiring: dict[str, asyncio.Future[Table | None]] = {}  # table id → its acquisition under way
         self._lease_tasks: list[asyncio.Task[None]] = []
-        self._renewed: set[str] = set()  # the tables whose leases the last renewal covered
+        self._renewed: set[str] = set()  # the tables held at the last renewal
         self.takeovers = 0
         """Tables this worker took from a dead worker (lease run out) since it started."""
         self.handovers = 0
         """Tables this worker handed to another that asked for them."""
+        self._lease_threads = ThreadPoolExecutor(2, thread_name_prefix="spite-leases")
         if config.cluster:
             self.leases = Leases(store.engine, config.process_name, config.address)
             self.services.may_write = self.leases.holds
@@ -109,7 +114,7 @@ class Manager:
         if self.leases is None:
             await self.restore()
         else:
-            await asyncio.to_thread(self.leases.register)
+            await self._lease_call(self.leases.register)
             self._lease_tasks = [asyncio.create_task(self._renew_leases(), name="spite-lease-renewal"),
                                  asyncio.create_task(self._hand_over_wanted(), name="spite-lease-handover"),
                                  asyncio.create_task(self._take_orphans(), name="spite-lease-sweep")]
@@ -126,9 +131,10 @@ class Manager:
         if self.leases is not None:  # the others may take this worker's tables at once
             try:
                 await self.store.write(lambda c: None)  # every queued write committed first
-                await asyncio.to_thread(self.leases.unregister)
+                await self._lease_call(self.leases.unregister)
             except Exception as exc:
                 log.warning("the leases could not be given up (%s); they run out by themselves", exc)
+        self._lease_threads.shutdown(wait=False)
 
     async def restore(self) -> None:
         """Rebuild every open or playing table from the database."""
@@ -170,6 +176,11 @@ class Manager:
                 del self._acquiring[table_id]
         return await asyncio.shield(pending)
 
+    async def _lease_call(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """A lease statement on the leases' own threads (many tables waiting to be handed over must
+        not take the shared thread pool from the reads and the commits)."""
+        return await asyncio.get_running_loop().run_in_executor(self._lease_threads, fn, *args)
+
     async def _acquire(self, table_id: str) -> Table | None:
         """Take ``table_id`` by lease and rebuild it here (waiting for its holder to hand it over, or
         for a dead holder's lease to run out)."""
@@ -177,7 +188,7 @@ class Manager:
         leases = self.leases
         t0 = time.monotonic()
         while True:
-            claim = await asyncio.to_thread(leases.claim, table_id)
+            claim = await self._lease_call(leases.claim, table_id)
             if claim == "none":
                 return None
             if claim == "mine":
@@ -185,7 +196,7 @@ class Manager:
             if time.monotonic() - t0 > ACQUIRE_TIMEOUT:
                 log.warning("table %s: not handed over within %.0f s", table_id, ACQUIRE_TIMEOUT)
                 return None
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.1)
             if table_id in self.tables:
                 return self.tables[table_id]
         tables = await self._take_in([table_id], finished_too=True)
@@ -240,12 +251,12 @@ class Manager:
             held = set(self.tables)
             released = self._renewed - held
             try:
-                kept = await asyncio.to_thread(self.leases.renew, held, released)
+                lost = await self._lease_call(self.leases.renew, held, released)
             except Exception as exc:
-                log.warning("the table leases could not be renewed (%s)", exc)
+                log.warning("the table leases could not be renewed (%s)", str(exc).splitlines()[0])
                 continue
-            self._renewed = kept
-            for table_id in held - kept:
+            self._renewed = held - lost
+            for table_id in lost:
                 table = self.tables.get(table_id)
                 if table is not None:
                     log.warning("table %s: its lease ran out and another worker holds it; closed here", table_id)
@@ -258,15 +269,17 @@ class Manager:
         while True:
             await asyncio.sleep(WANT_POLL)
             try:
-                wanted = await asyncio.to_thread(leases.wanted)
+                wanted = await self._lease_call(leases.wanted)
+                if not wanted:
+                    continue
                 for table_id, to in wanted:
                     table = self.tables.get(table_id)
                     if table is not None:
                         await self._retire(table)
-                        await self.store.write(lambda c: None)  # every write queued before is committed
                         self.handovers += 1
                         log.info("table %s: handed over to %s", table_id, to)
-                    await asyncio.to_thread(leases.hand_over, table_id, to)
+                await self.store.write(lambda c: None)  # every write queued before is committed
+                await self._lease_call(leases.hand_over, wanted)
             except Exception as exc:
                 log.warning("tables could not be handed over (%s)", exc)
 
@@ -277,7 +290,7 @@ class Manager:
         while True:
             await asyncio.sleep(SWEEP_EVERY)
             try:
-                ids = await asyncio.to_thread(leases.orphans)
+                ids = await self._lease_call(leases.orphans)
                 if ids:
                     taken = await self._take_in(ids)
                     self.takeovers += len(taken)

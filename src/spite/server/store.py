@@ -20,6 +20,7 @@ import logging
 import re
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,6 +104,8 @@ class Store:
         """SQLite without an fsync per commit: the writer's own connection, used on the event loop's thread."""
         self.commits = 0
         self.writes = 0
+        self._commits = ThreadPoolExecutor(1, thread_name_prefix="spite-db-writer")
+        """The thread that commits batches when they are not committed on the event loop's."""
 
     @property
     def dialect(self) -> str:
@@ -174,6 +177,7 @@ class Store:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+        self._commits.shutdown(wait=False)
         await asyncio.to_thread(self.engine.dispose)
 
     async def write(self, fn: Write) -> Any:
@@ -215,8 +219,8 @@ class Store:
         """Commit ``fns`` in one transaction: here (SQLite without fsync, see :meth:`_inline_connection`)
         or in a worker thread."""
         conn = self._conn
-        if conn is None:
-            return await asyncio.to_thread(self._commit, fns)
+        if conn is None:  # on the writer's own thread: never queued behind reads in the shared pool
+            return await asyncio.get_running_loop().run_in_executor(self._commits, self._commit, fns)
         try:
             with conn.begin():
                 out = self._writes(conn, fns)
