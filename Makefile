@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck bench golden clean chromium
+.PHONY: play test lint typecheck bench golden clean chromium haproxy
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +23,12 @@ chromium:
 	@test -x /usr/bin/chromium || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
 		|| echo "Debian's chromium could not be installed: the browser tests will be skipped"
 
-test: $(STAMP) lint chromium
+haproxy:
+	@command -v haproxy >/dev/null || test -x /usr/sbin/haproxy \
+		|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null) \
+		|| echo "Debian's haproxy could not be installed: the multi-worker tests will be skipped"
+
+test: $(STAMP) lint chromium haproxy
 	$(BIN)/pytest
 
 bench: $(STAMP)

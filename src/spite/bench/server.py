@@ -109,6 +109,47 @@ def _cpu_wait_seconds(pid: int) -> float | None:
         return None
 
 
+def _cpu_total(pids: list[int], wait: bool = False) -> dict[int, float]:
+    """Each process's CPU seconds (or, with ``wait``, its seconds waiting for a CPU), those still there."""
+    out = {}
+    for pid in pids:
+        value = _cpu_wait_seconds(pid) if wait else _cpu_seconds(pid)
+        if value is not None:
+            out[pid] = value
+    return out
+
+
+def _used(before: dict[int, float], after: dict[int, float]) -> float | None:
+    """Seconds used between two :func:`_cpu_total` readings by the processes in both, or ``None``."""
+    both = [pid for pid in before if pid in after]
+    return sum(after[p] - before[p] for p in both) if both else None
+
+
+def _postgres_pids(url: str) -> list[int]:
+    """The local PostgreSQL server's processes (its postmaster and every child), to measure the
+    database's CPU beside the workers'; empty when the server is elsewhere or cannot be asked."""
+    try:
+        import sqlalchemy as sa
+
+        from spite.server.db import normalize_url
+
+        engine = sa.create_engine(normalize_url(url))
+        try:
+            with engine.connect() as conn:
+                folder = conn.exec_driver_sql("SHOW data_directory").scalar()
+        finally:
+            engine.dispose()
+        master = int(Path(str(folder), "postmaster.pid").read_text().split()[0])
+    except Exception:
+        return []
+    pids = [master]
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == master:
+                pids.append(int(stat.parent.name))
+    return pids
+
+
 async def _seat(url: str, token: str, rng: random.Random, tally: _Tally, think: float) -> bool:
     """Play one seat until the game ends or the time is up; ``True`` when the game ended."""
     import websockets
@@ -207,8 +248,9 @@ def _ms(seconds: float) -> float:
 
 
 async def _clients(port: int, tables: int, seconds: float, preset: str, seed: int, warmup: float, think: float,
-                   server_pid: int | None, progress: Callable[[dict[str, Any]], None] | None,
-                   mark: Callable[[int], None] | None = None) -> dict[str, Any]:
+                   server_pids: list[int], progress: Callable[[dict[str, Any]], None] | None,
+                   mark: Callable[[int], None] | None = None, proxy_pids: list[int] | None = None,
+                   db_url: str | None = None) -> dict[str, Any]:
     rng = random.Random(seed)
     tally = _Tally()
     start = time.perf_counter()
@@ -234,8 +276,10 @@ async def _clients(port: int, tables: int, seconds: float, preset: str, seed: in
     if mark is not None:
         mark(signal.SIGUSR1)
     moves0, games0, t0 = tally.moves, tally.games, time.perf_counter()
-    cpu0 = _cpu_seconds(server_pid) if server_pid is not None else None
-    wait0 = _cpu_wait_seconds(server_pid) if server_pid is not None else None
+    db_pids = _postgres_pids(db_url) if db_url is not None and db_url.startswith("postgres") else []
+    cpu0, wait0 = _cpu_total(server_pids), _cpu_total(server_pids, wait=True)
+    proxy0, db0 = _cpu_total(proxy_pids or []), _cpu_total(db_pids)
+    load0 = os.getloadavg()[0]
     own0 = time.process_time()
     while (now := time.perf_counter()) < stop:
         await asyncio.sleep(min(1.0, stop - now))
@@ -247,8 +291,9 @@ async def _clients(port: int, tables: int, seconds: float, preset: str, seed: in
                       "p99_ms": _ms(_percentile(tally.latencies, 0.99)), "games": tally.games - games0,
                       "errors": sum(tally.errors.values())})
     # the measured window ends: moves sent before it are still acknowledged (and their latency counted)
-    cpu1 = _cpu_seconds(server_pid) if server_pid is not None else None
-    wait1 = _cpu_wait_seconds(server_pid) if server_pid is not None else None
+    cpu1, wait1 = _cpu_total(server_pids), _cpu_total(server_pids, wait=True)
+    proxy1, db1 = _cpu_total(proxy_pids or []), _cpu_total(db_pids)
+    load1 = os.getloadavg()[0]
     t1, own1, moves1, games1 = time.perf_counter(), time.process_time(), tally.moves, tally.games
     if mark is not None:
         mark(signal.SIGUSR2)
@@ -256,7 +301,9 @@ async def _clients(port: int, tables: int, seconds: float, preset: str, seed: in
     elapsed = t1 - t0
     lat = tally.latencies
     moves = moves1 - moves0
-    server_cpu = cpu1 - cpu0 if cpu0 is not None and cpu1 is not None else None
+    server_cpu = _used(cpu0, cpu1)
+    cpu_wait = _used(wait0, wait1)
+    proxy_cpu, db_cpu = _used(proxy0, proxy1), _used(db0, db1)
     return {
         "tables": tables, "think_s": think, "setup_s": round(setup, 2), "seconds": round(elapsed, 2), "moves": moves,
         "offered_moves_per_s": round(tables / think, 1) if think > 0 else None,
@@ -267,8 +314,12 @@ async def _clients(port: int, tables: int, seconds: float, preset: str, seed: in
         "games_finished": games1 - games0, "errors": dict(tally.errors),
         "server_cpu_pct": round(100 * server_cpu / elapsed, 1) if server_cpu is not None and elapsed > 0 else None,
         "server_cpu_ms_per_move": round(1000 * server_cpu / moves, 3) if server_cpu is not None and moves else None,
-        "server_cpu_wait_pct": round(100 * (wait1 - wait0) / elapsed, 1)
-        if wait0 is not None and wait1 is not None and elapsed > 0 else None,
+        "server_cpu_wait_pct": round(100 * cpu_wait / elapsed / max(1, len(server_pids)), 1)
+        if cpu_wait is not None and elapsed > 0 else None,
+        "proxy_cpu_pct": round(100 * proxy_cpu / elapsed, 1) if proxy_cpu is not None and elapsed > 0 else None,
+        "db_cpu_pct": round(100 * db_cpu / elapsed, 1) if db_cpu is not None and elapsed > 0 else None,
+        "db_cpu_ms_per_move": round(1000 * db_cpu / moves, 3) if db_cpu is not None and moves else None,
+        "load_average": [round(load0, 2), round(load1, 2)],
         "client_cpu_pct": round(100 * (own1 - own0) / elapsed, 1) if elapsed > 0 else None,
     }
 
@@ -282,7 +333,7 @@ _NO_LIMITS = tuple(arg for name in ("max_sockets", "max_open_tables", "write_bur
 def run_server_bench(tables: int = 50, seconds: float = 10.0, *, think: float = DEFAULT_THINK,
                      preset: str = "classic", db: str | None = None, seed: int = 1, warmup: float = 3.0,
                      server_args: tuple[str, ...] = (), profile: str | None = None,
-                     progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+                     progress: Callable[[dict[str, Any]], None] | None = None, workers: int = 1) -> dict[str, Any]:
     """Start a server process, run the clients here, return the figures: offered and achieved moves/s,
     send→ack p50/p95/p99/max, games finished, errors, and the server process's CPU use.
 
@@ -290,6 +341,13 @@ def run_server_bench(tables: int = 50, seconds: float = 10.0, *, think: float = 
     ends in ``.txt``, or ``.html``; a cProfile dump otherwise)."""
     if tables < 1 or seconds <= 0 or think < 0 or warmup < 0:
         raise ValueError("tables ≥ 1, seconds > 0, think ≥ 0 and warmup ≥ 0")
+    if workers != 1:
+        if profile is not None:
+            raise RuntimeError("--profile measures one server process: not with --workers")
+        if db is None or not db.startswith("postgres"):
+            raise RuntimeError("--workers above 1 needs a PostgreSQL database (--db postgresql://…)")
+        return _run_workers_bench(tables, seconds, think=think, preset=preset, db=db, seed=seed, warmup=warmup,
+                                  server_args=server_args, progress=progress, workers=workers)
     port = _free_port()
     with tempfile.TemporaryDirectory(prefix="spite-bench-") as tmp:
         url = db or f"sqlite:///{Path(tmp) / 'bench.db'}"
@@ -303,15 +361,59 @@ def run_server_bench(tables: int = 50, seconds: float = 10.0, *, think: float = 
         try:
             _wait_up(f"http://127.0.0.1:{port}", proc, errors)
             mark = (lambda sig: proc.send_signal(sig)) if profile is not None else None
-            figures = asyncio.run(_clients(port, tables, seconds, preset, seed, warmup, think, proc.pid, progress,
-                                           mark))
+            figures = asyncio.run(_clients(port, tables, seconds, preset, seed, warmup, think, [proc.pid], progress,
+                                           mark, db_url=url))
             figures["db"] = url.split(":", 1)[0]
+            figures["workers"] = 1
             figures["server_pid"] = proc.pid
             return figures
         finally:
             proc.terminate()
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(30 if profile else 15)
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            errors.close()
+
+
+def _run_workers_bench(tables: int, seconds: float, *, think: float, preset: str, db: str, seed: int,
+                       warmup: float, server_args: tuple[str, ...],
+                       progress: Callable[[dict[str, Any]], None] | None, workers: int) -> dict[str, Any]:
+    """:func:`run_server_bench` against ``spite serve --workers N`` (HAProxy in front; the CPU figures
+    are the workers' together, HAProxy's and the local database's beside them)."""
+    import re
+
+    port = _free_port()
+    with tempfile.TemporaryDirectory(prefix="spite-bench-") as tmp:
+        errors = open(Path(tmp) / "server.err", "w+b")  # noqa: SIM115 (closed below)
+        proc = subprocess.Popen(
+            [sys.executable, "-c", "from spite.cli import main; main()", "serve", "--workers", str(workers),
+             "--port", str(port), "--db", db, "--log-level", "warning", "--bot-workers", "0", "--bot-delay", "0",
+             "--limit", "rate=1000", *_NO_LIMITS, *server_args],
+            stdout=subprocess.DEVNULL, stderr=errors, env=dict(os.environ))
+        try:
+            deadline = time.monotonic() + 120
+            text = ""
+            while "behind HAProxy" not in text:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    last = text.strip().splitlines()[-1:] or [f"exit code {proc.returncode}"]
+                    raise RuntimeError(f"the workers did not start: {last[0]}")
+                time.sleep(0.2)
+                errors.seek(0)
+                text = errors.read().decode(errors="replace")
+            pids = [int(m) for m in re.findall(r"worker \d+ \(pid (\d+)\)", text)]
+            proxy = [int(m) for m in re.findall(r"behind HAProxy \(pid (\d+)\)", text)]
+            figures = asyncio.run(_clients(port, tables, seconds, preset, seed, warmup, think, pids, progress,
+                                           proxy_pids=proxy, db_url=db))
+            figures["db"] = "postgresql"
+            figures["workers"] = workers
+            figures["server_pids"] = pids
+            return figures
+        finally:
+            proc.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(30)
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()

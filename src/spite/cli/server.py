@@ -45,10 +45,14 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         limit: Annotated[list[str] | None, typer.Option(
             help="Set a limit of docs/protocol.md's Limits, NAME=VALUE (e.g. max_sockets=32); repeatable.")] = None,
         log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+        workers: Annotated[int, typer.Option(
+            help="Server processes on this machine behind one address (HAProxy routes each table to one of "
+                 "them; above 1 needs PostgreSQL and HAProxy; docs/scaling.md).")] = 1,
     ) -> None:
         """Serve the game: the browser page, REST lobby, WebSocket play (Spite and Malice, Spit, Speed), bots;
         the database is migrated on start."""
         with needs_extra("server", "serve"):
+            from spite.server.cluster import ClusterError, check_workers, serve_workers
             from spite.server.config import ServerConfig, with_limits
             from spite.server.run import serve as run
 
@@ -63,10 +67,20 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                                  limit or [])
         except ValueError as exc:
             fail(str(exc), EXIT_MALFORMED)
+        if workers != 1:
+            try:
+                check_workers(config, workers)
+            except ClusterError as exc:
+                fail(str(exc), EXIT_MALFORMED)
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         typer.echo(f"spite: open http://{shown}:{port}/ in a browser to play (Ctrl-C stops the server)", err=True)
         try:
-            run(config, host, port, log_level.lower())
+            if workers != 1:
+                serve_workers(config, host, port, workers, log_level.lower())
+            else:
+                run(config, host, port, log_level.lower())
+        except ClusterError as exc:
+            fail(str(exc), EXIT_MALFORMED)
         except OSError as exc:
             fail(f"cannot serve on {host}:{port}: {exc.strerror or exc}", EXIT_MALFORMED)
 
@@ -91,6 +105,8 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
             = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON line (the last line).")]
             = False,
+        workers: Annotated[int, typer.Option(
+            help="Serve with spite serve --workers N (HAProxy in front; needs --db postgresql://…).")] = 1,
     ) -> None:
         """N bot-vs-bot tables over real WebSockets (clients here, server in its own process): offered and
         achieved moves/s, send→ack p50/p95/p99/max, games, errors and the server's CPU use."""
@@ -98,8 +114,8 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
 
         from spite.bench.server import run_server_bench
 
-        if tables < 1 or seconds <= 0 or think < 0 or warmup < 0:
-            fail("--tables must be ≥ 1, --seconds > 0, --think and --warmup ≥ 0", EXIT_MALFORMED)
+        if tables < 1 or seconds <= 0 or think < 0 or warmup < 0 or workers < 1:
+            fail("--tables and --workers must be ≥ 1, --seconds > 0, --think and --warmup ≥ 0", EXIT_MALFORMED)
         require_extra("server", "measure the server")  # it is started in another process, which would only fail late
         tty = sys.stderr.isatty()
         shown = [0.0]
@@ -123,7 +139,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                    err=True)
         try:
             figures = run_server_bench(tables, seconds, think=think, preset=preset, db=db, seed=seed, warmup=warmup,
-                                       profile=profile, progress=progress)
+                                       profile=profile, progress=progress, workers=workers)
         except RuntimeError as exc:
             fail(str(exc), EXIT_MALFORMED)
         finally:
@@ -135,6 +151,11 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         rate = figures["offered_moves_per_s"]
         offered = f"{rate} moves/s offered, " if rate else "flat out, "
         cpu = f"; server CPU {figures['server_cpu_pct']} % of a core" if figures["server_cpu_pct"] is not None else ""
+        if figures.get("proxy_cpu_pct") is not None:
+            cpu += f" ({figures['workers']} workers), HAProxy {figures['proxy_cpu_pct']} %"
+        if figures.get("db_cpu_pct") is not None:
+            cpu += f", PostgreSQL {figures['db_cpu_pct']} %"
+        cpu += f"; load average {figures['load_average'][1]}"
         typer.echo(f"{figures['tables']} tables, think {think:g} s, {figures['seconds']} s: {figures['moves']} moves, "
                    f"{offered}{figures['moves_per_s']} moves/s achieved; send→ack p50 {figures['p50_ms']} ms, "
                    f"p95 {figures['p95_ms']} ms, p99 {figures['p99_ms']} ms, max {figures['max_ms']} ms; "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 
 from spite.server.config import LIMITS, ServerConfig, with_limits
 from spite.server.run import serve
@@ -31,7 +32,11 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                    help=f"set a limit of docs/protocol.md (one of {', '.join(LIMITS)}); repeatable")
     p.add_argument("--log-level", default="info")
+    p.add_argument("--config-json", default=None, help=argparse.SUPPRESS)  # a worker of `spite serve --workers`
     a = p.parse_args(argv)
+    if a.config_json is not None:  # every setting as the supervisor has them (spite.server.cluster)
+        serve(ServerConfig(**json.loads(a.config_json)), a.host, a.port, a.log_level)
+        return
     config = ServerConfig(db_url=a.db, grace_seconds=a.grace, bot_delay=a.bot_delay, bot_workers=a.bot_workers,
                           bot_budget=a.bot_budget, review_budget=a.review_budget, rate=a.rate,
                           sqlite_synchronous=a.sqlite_sync,

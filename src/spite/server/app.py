@@ -38,7 +38,7 @@ from spite.server.limits import (
     WriteLimit,
     client_address,
 )
-from spite.server.manager import LobbyError, Manager, served_games, server_game
+from spite.server.manager import LobbyError, Manager, served_games, server_game, stored_info
 from spite.server.protocol import (
     CreateTableRequest,
     GameInfo,
@@ -179,7 +179,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         oldest first; ``X-Total-Count`` says how many there are in all."""
         if status not in ("open", "playing"):
             raise LobbyError("status is open or playing", 400, "lobby.bad-status")
-        page, total = manager_of(request).open_tables(status, offset, limit)
+        page, total = await manager_of(request).listed_tables(status, offset, limit)
         response.headers["X-Total-Count"] = str(total)
         return page
 
@@ -203,16 +203,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         found = await manager.store.read(lambda c: Store.table_summary(c, table_id))
         if found is None:
             raise LobbyError(f"there is no table {table_id}", 404, "lobby.no-table", table=table_id)
-        row = found["row"]
-        seats = [{"seat": s["seat"], "kind": s["kind"], "level": s["level"] if s["kind"] == "bot" else None,
-                  "player": s["player"], "status": "bot" if s["controller"] == "bot" else
-                  ("free" if s["controller"] == "free" else "disconnected"),
-                  "botLevel": s["level"] if s["controller"] == "bot" else None} for s in found["seats"]]
-        return TableInfo.model_validate({
-            "id": row["id"], "game": row["game"], "preset": row["preset"], "options": json.loads(row["options"]),
-            "status": row["status"], "seats": seats, "stateVersion": row["plies"] + (row.get("version_base") or 0),
-            "link": f"/t/{row['id']}",
-            "gameId": found["game_id"], "series": json.loads(row["series"]) if row.get("series") else None})
+        return stored_info(found)
 
     @app.get("/api/tables/{table_id}", response_model=TableInfo)
     async def get_table(request: Request, table_id: str) -> TableInfo:

@@ -65,6 +65,10 @@ class ServerConfig:
       next one begins when not every person seat has sent ``next`` (bots never wait).
     * ``spit_countdown``: seconds between a Spit or Speed game's start (the last seat taken) and the
       first moment a card may be played ("one, two, three — spit!").
+    * ``cluster``: this process is one of several workers on one PostgreSQL database (``spite serve
+      --workers N``): it holds tables by lease (:mod:`spite.server.leases`) rather than every live one,
+      and its lobby lists come from the database. ``address``: where it listens (``host:port``, kept
+      with its heartbeat row).
     * ``sqlite_synchronous``: SQLite's ``synchronous`` in WAL mode. ``NORMAL`` (default): a commit
       survives the server's death (``kill -9``) but an OS crash or power cut may lose the last
       commits; ``FULL``: every commit is fsynced (survives power cuts; ~5 ms per group commit here).
@@ -99,6 +103,8 @@ class ServerConfig:
     spit_countdown: float = 3.0
     migrate: bool = True
     sqlite_synchronous: str = "NORMAL"
+    cluster: bool = False
+    address: str | None = None
     process_name: str = field(default_factory=lambda: _process_name())
 
     def resolved_db_url(self) -> str:

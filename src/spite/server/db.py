@@ -12,6 +12,9 @@ What is stored (see ``docs/scaling.md``):
 * ``spite_moves``: one row per accepted move, with the shuffle entries it caused (an undone move's
   row is deleted; a match's next game starts with none); a table is rebuilt by replaying its start
   and its moves;
+* ``spite_workers`` and ``spite_tables.owner``/``lease_until``/``wanted_by``: with several worker
+  processes (``spite serve --workers N``, PostgreSQL), which worker holds which table and until when
+  (:mod:`spite.server.leases`);
 * ``spite_games`` and ``spite_game_players``: finished games as complete records (each game of a
   match is one), and one row per seat of each for the statistics (``taken_over``: a bot that took
   the person's seat over finished the game, so it is not counted in their figures).
@@ -38,6 +41,7 @@ __all__ = [
     "normalize_url",
     "seats",
     "tables",
+    "workers",
 ]
 
 log = logging.getLogger("spite.server.db")
@@ -55,12 +59,23 @@ tables = sa.Table(
     sa.Column("start", sa.Text, nullable=False),
     sa.Column("status", sa.String(16), nullable=False, index=True),
     sa.Column("plies", sa.Integer, nullable=False, default=0),
-    sa.Column("owner", sa.String(128), nullable=True),
+    sa.Column("owner", sa.String(128), nullable=True, index=True),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("updated_at", sa.Float, nullable=False),
     sa.Column("version_base", sa.Integer, nullable=False, default=0, server_default="0"),
     sa.Column("match", sa.Text, nullable=True),
     sa.Column("series", sa.Text, nullable=True),
+    sa.Column("lease_until", sa.Float, nullable=True),
+    sa.Column("wanted_by", sa.String(128), nullable=True),
+)
+
+workers = sa.Table(
+    "spite_workers",
+    metadata,
+    sa.Column("id", sa.String(128), primary_key=True),
+    sa.Column("address", sa.String(128), nullable=True),
+    sa.Column("started_at", sa.Float, nullable=False),
+    sa.Column("heartbeat", sa.Float, nullable=False),
 )
 
 seats = sa.Table(

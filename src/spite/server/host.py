@@ -171,6 +171,8 @@ class Services:
     """Called for every move played (the server's move count)."""
     closed: Callable[[Table], None] = lambda table: None
     """Called once a table nobody plays at any more was closed (abandoned)."""
+    may_write: Callable[[], bool] = lambda: True
+    """Whether this process may still store moves (with several workers: its table leases surely hold)."""
 
 
 # ====================================================================== the adapter's side
@@ -487,6 +489,8 @@ class Table:
         self._clock: asyncio.Task[None] | None = None
         self._clock_key: tuple[int, tuple[int, ...]] | None = None
         self._deserted: asyncio.Task[None] | None = None
+        self.retired = False
+        """Closed: handed to another worker or shut down; it starts nothing and stores nothing more."""
 
     @property
     def store(self) -> Store:
@@ -709,7 +713,7 @@ class Table:
             if conn in self.spectators:
                 self.spectators.discard(conn)
                 return
-            if conn.seat is None:
+            if conn.seat is None or self.retired:
                 return
             seat = self.seats[conn.seat]
             seat.conns.discard(conn)
@@ -724,6 +728,8 @@ class Table:
                 self._watch_desertion()
 
     def _start_grace(self, seat: Seat) -> None:
+        if self.retired:
+            return
         if seat.grace is None or seat.grace.done():
             seat.grace = asyncio.create_task(self._grace(seat), name=f"grace-{self.id}-{seat.seat}")
 
@@ -1099,6 +1105,8 @@ class Table:
 
             write = both
         try:
+            if self.retired or not self.services.may_write():
+                raise RuntimeError("this worker no longer holds the table")
             game_id = await self.store.write(write)
         except Exception as exc:
             back()
@@ -1157,8 +1165,10 @@ class Table:
             self.play.schedule()
             self.arm_turn_clock()
 
-    async def close(self) -> None:
-        """Stop this table's tasks (server shutdown; everything is already stored)."""
+    async def close(self, code: int = 1001) -> None:
+        """Stop this table's tasks and close its sockets with ``code`` (1001: server shutdown; 1012:
+        another worker serves the table now, reconnect); everything is already stored."""
+        self.retired = True
         tasks = [t for t in (*self.play.tasks(), *(s.grace for s in self.seats), self._clock, self._deserted)
                  if t is not None]
         for t in tasks:
@@ -1167,7 +1177,7 @@ class Table:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
         for conn in self.connections():
-            conn.close(1001)
+            conn.close(code)
 
 
 def check_requests(game: str, server_game: ServerGame, requests: list[SeatRequest], preset: str, seats: int) -> None:

@@ -18,7 +18,9 @@ import re
 import secrets
 import time
 from collections import Counter
-from typing import Any
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
@@ -28,6 +30,7 @@ from spite.server.bots import BotRunner
 from spite.server.config import ServerConfig
 from spite.server.fair import FairDeal
 from spite.server.host import Conn, LobbyError, Seat, ServerGame, Services, Table, check_requests, hash_token, new_token
+from spite.server.leases import ACQUIRE_TIMEOUT, RENEW_EVERY, SWEEP_EVERY, WANT_POLL, Leases, lease_end
 from spite.server.protocol import (
     AnyClientMessage,
     Hello,
@@ -45,7 +48,9 @@ from spite.server.protocol import (
 )
 from spite.server.store import Store, StoredTable
 
-__all__ = ["LobbyError", "Manager", "served_games"]
+_T = TypeVar("_T")
+
+__all__ = ["LobbyError", "Manager", "served_games", "stored_info"]
 
 log = logging.getLogger("spite.server")
 
@@ -88,21 +93,48 @@ class Manager:
         self._sweeper: asyncio.Task[None] | None = None
         self._owners: dict[str, str] = {}  # table id → the client address that created it
         self._creating: Counter[str] = Counter()  # creations under way per address (not in tables yet)
+        self.leases: Leases | None = None
+        """With several workers (``config.cluster``): this worker's table leases."""
+        self._acquiring: dict[str, asyncio.Future[Table | None]] = {}  # table id → its acquisition under way
+        self._lease_tasks: list[asyncio.Task[None]] = []
+        self._renewed: set[str] = set()  # the tables held at the last renewal
+        self.takeovers = 0
+        """Tables this worker took from a dead worker (lease run out) since it started."""
+        self.handovers = 0
+        """Tables this worker handed to another that asked for them."""
+        self._lease_threads = ThreadPoolExecutor(2, thread_name_prefix="spite-leases")
+        if config.cluster:
+            self.leases = Leases(store.engine, config.process_name, config.address)
+            self.services.may_write = self.leases.holds
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
-        """Restore the live tables and start the sweeper."""
-        await self.restore()
+        """Restore the live tables (one process) or start holding tables by lease (one of several
+        workers: live tables come by sweep and request), and start the sweeper."""
+        if self.leases is None:
+            await self.restore()
+        else:
+            await self._lease_call(self.leases.register)
+            self._lease_tasks = [asyncio.create_task(self._renew_leases(), name="spite-lease-renewal"),
+                                 asyncio.create_task(self._hand_over_wanted(), name="spite-lease-handover"),
+                                 asyncio.create_task(self._take_orphans(), name="spite-lease-sweep")]
         self._sweeper = asyncio.create_task(self._sweep(), name="spite-sweeper")
 
     async def close(self) -> None:
         """Stop every table's tasks (all state is already in the database)."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for task in [*self._lease_tasks, *([self._sweeper] if self._sweeper is not None else [])]:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+                await task
         for table in list(self.tables.values()):
-            await table.close()
+            await table.close(1001 if self.leases is None else 1012)
+        if self.leases is not None:  # the others may take this worker's tables at once
+            try:
+                await self.store.write(lambda c: None)  # every queued write committed first
+                await self._lease_call(self.leases.unregister)
+            except Exception as exc:
+                log.warning("the leases could not be given up (%s); they run out by themselves", exc)
+        self._lease_threads.shutdown(wait=False)
 
     async def restore(self) -> None:
         """Rebuild every open or playing table from the database."""
@@ -123,6 +155,148 @@ class Manager:
                 table.schedule_bot()
         if stored:
             log.info("restored %d tables (%d moves) in %.2f s", len(self.tables), moves, time.perf_counter() - t0)
+
+    # ------------------------------------------------------------------ several workers: leases
+    async def local(self, table_id: str) -> Table | None:
+        """The table in this process; with several workers, taken over first when another worker
+        holds it (or held it and died): ``None`` when there is no such table or it could not be had."""
+        table = self.tables.get(table_id)
+        if table is not None or self.leases is None:
+            return table
+        pending = self._acquiring.get(table_id)
+        if pending is None:
+            pending = asyncio.get_running_loop().create_future()
+            self._acquiring[table_id] = pending
+            try:
+                pending.set_result(await self._acquire(table_id))
+            except Exception as exc:
+                log.error("table %s could not be taken over: %s", table_id, exc)
+                pending.set_result(None)
+            finally:
+                del self._acquiring[table_id]
+        return await asyncio.shield(pending)
+
+    async def _lease_call(self, fn: Callable[..., _T], *args: Any) -> _T:
+        """A lease statement on the leases' own threads (many tables waiting to be handed over must
+        not take the shared thread pool from the reads and the commits)."""
+        return await asyncio.get_running_loop().run_in_executor(self._lease_threads, fn, *args)
+
+    async def _acquire(self, table_id: str) -> Table | None:
+        """Take ``table_id`` by lease and rebuild it here (waiting for its holder to hand it over, or
+        for a dead holder's lease to run out)."""
+        assert self.leases is not None
+        leases = self.leases
+        t0 = time.monotonic()
+        while True:
+            claim = await self._lease_call(leases.claim, table_id)
+            if claim == "none":
+                return None
+            if claim == "mine":
+                break
+            if time.monotonic() - t0 > ACQUIRE_TIMEOUT:
+                log.warning("table %s: not handed over within %.0f s", table_id, ACQUIRE_TIMEOUT)
+                return None
+            await asyncio.sleep(0.1)
+            if table_id in self.tables:
+                return self.tables[table_id]
+        tables = await self._take_in([table_id], finished_too=True)
+        if not tables:
+            return None
+        log.info("table %s: taken over on request in %.2f s", table_id, time.monotonic() - t0)
+        return tables[0]
+
+    async def _take_in(self, ids: list[str], *, finished_too: bool = False) -> list[Table]:
+        """Rebuild tables this worker has just taken by lease from the database and put them in play."""
+        def read(c: Any) -> list[tuple[StoredTable, int | None]]:
+            out = []
+            for st in self.store.load_tables(c, ids, finished_too=finished_too):
+                found = Store.table_summary(c, st.id) if st.status == "finished" else None
+                out.append((st, found["game_id"] if found is not None else None))
+            return out
+
+        stored = await self.store.read(read)
+        taken: list[Table] = []
+        for st, game_id in stored:
+            if st.id in self.tables:
+                taken.append(self.tables[st.id])
+                continue
+            try:
+                table = self._rebuild(st)
+            except Exception as exc:
+                log.error("table %s cannot be restored (%s); left as it is in the database", st.id, exc)
+                continue
+            table.game_id = game_id
+            self.tables[table.id] = table
+            if table.status == "playing":
+                table.start_grace_timers()
+                table.schedule_bot()
+            taken.append(table)
+        return taken
+
+    async def _retire(self, table: Table) -> None:
+        """Stop serving ``table`` here (another worker serves it now): its sockets close with 1012
+        (reconnect), its tasks stop; nothing is saved, as every change is stored already."""
+        async with table.lock:
+            if self.tables.get(table.id) is table:
+                del self.tables[table.id]
+            await table.close(1012)
+        self.bots.forget(table.id)
+
+    async def _renew_leases(self) -> None:
+        """Every ``RENEW_EVERY`` s: renew the leases of the tables here, give up those that left memory,
+        and retire those another worker holds now (this worker stalled past its lease)."""
+        assert self.leases is not None
+        while True:
+            await asyncio.sleep(RENEW_EVERY)
+            held = set(self.tables)
+            released = self._renewed - held
+            try:
+                lost = await self._lease_call(self.leases.renew, held, released)
+            except Exception as exc:
+                log.warning("the table leases could not be renewed (%s)", str(exc).splitlines()[0])
+                continue
+            self._renewed = held - lost
+            for table_id in lost:
+                table = self.tables.get(table_id)
+                if table is not None:
+                    log.warning("table %s: its lease ran out and another worker holds it; closed here", table_id)
+                    await self._retire(table)
+
+    async def _hand_over_wanted(self) -> None:
+        """Hand the tables other workers ask for over to them (within ``WANT_POLL`` s)."""
+        assert self.leases is not None
+        leases = self.leases
+        while True:
+            await asyncio.sleep(WANT_POLL)
+            try:
+                wanted = await self._lease_call(leases.wanted)
+                if not wanted:
+                    continue
+                for table_id, to in wanted:
+                    table = self.tables.get(table_id)
+                    if table is not None:
+                        await self._retire(table)
+                        self.handovers += 1
+                        log.info("table %s: handed over to %s", table_id, to)
+                await self.store.write(lambda c: None)  # every write queued before is committed
+                await self._lease_call(leases.hand_over, wanted)
+            except Exception as exc:
+                log.warning("tables could not be handed over (%s)", exc)
+
+    async def _take_orphans(self) -> None:
+        """Take the live tables whose worker died (lease run out) so their bots and clocks go on."""
+        assert self.leases is not None
+        leases = self.leases
+        while True:
+            await asyncio.sleep(SWEEP_EVERY)
+            try:
+                ids = await self._lease_call(leases.orphans)
+                if ids:
+                    taken = await self._take_in(ids)
+                    self.takeovers += len(taken)
+                    log.info("took over %d tables whose worker stopped", len(taken))
+            except Exception as exc:
+                log.warning("tables without a live worker could not be taken (%s)", exc)
 
     def _seats(self, st: StoredTable) -> list[Seat]:
         return [Seat(seat=s.seat, kind=s.kind, level=s.level, player=s.player, token_hash=s.token_hash,
@@ -181,16 +355,21 @@ class Manager:
     def _counted(self) -> None:
         self.moves_played += 1
 
+    def _forget(self, table: Table) -> None:
+        """``table`` leaves memory (unless another object of the same id, taken over since, is there)."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+
     def closed(self, table: Table) -> None:
         """A table nobody played at was closed: it leaves memory, its bots are forgotten."""
         self.bots.forget(table.id)
-        self.tables.pop(table.id, None)
+        self._forget(table)
 
     def finished(self, table: Table) -> None:
         """A game ended: its bots are forgotten; the table leaves memory when its last client goes."""
         self.bots.forget(table.id)
         if not table.connections():
-            self.tables.pop(table.id, None)
+            self._forget(table)
 
     # ------------------------------------------------------------------ lobby
     def live_tables_of(self, owner: str) -> int:
@@ -257,6 +436,8 @@ class Manager:
                "seed": json.dumps(seed), "start": json.dumps(opening.start),
                "status": status, "plies": 0, "owner": self.config.process_name, "created_at": now, "updated_at": now,
                **opening.columns}
+        if self.leases is not None:  # the creator holds it until the worker its sockets reach asks for it
+            row["lease_until"] = lease_end()
         seat_rows = [{"seat": s.seat, "kind": s.kind, "level": s.level, "player": None, "token_hash": None,
                       "controller": s.controller} for s in seat_list]
         await self.store.write(Store.insert_table(row, seat_rows))
@@ -275,9 +456,11 @@ class Manager:
     async def join(self, table_id: str, name: str, seat_no: int | None,
                    player_id: str | None = None) -> tuple[int, str]:
         """Take a free person seat (its games count for ``player_id``); the game starts when none is left."""
-        table = self.tables.get(table_id)
+        table = await self.local(table_id)
         if table is None:
             raise LobbyError(f"there is no open table {table_id}", 404, "lobby.no-open-table", table=table_id)
+        if table.status == "finished" and not table.connections():
+            self._forget(table)  # taken in by a worker of several only to be refused below
         async with table.lock:
             if table.status != "open":
                 raise LobbyError(f"table {table_id} is {table.status}: no seat is free", 409, "lobby.not-open",
@@ -309,6 +492,14 @@ class Manager:
                 table.start_grace_timers()
         table.schedule_bot()
         return seat.seat, token
+
+    async def listed_tables(self, status: str = "open", offset: int = 0,
+                            limit: int | None = None) -> tuple[list[TableInfo], int]:
+        """:meth:`open_tables`; with several workers, from the database (each holds only some tables)."""
+        if self.leases is None:
+            return self.open_tables(status, offset, limit)
+        found, total = await self.store.read(lambda c: Store.list_tables(c, status, offset, limit))
+        return [stored_info(f) for f in found], total
 
     def open_tables(self, status: str = "open", offset: int = 0,
                     limit: int | None = None) -> tuple[list[TableInfo], int]:
@@ -390,8 +581,12 @@ class Manager:
         if conn.hello:
             conn.error("already-hello", "this connection has already said hello")
             return
-        table = self.tables.get(table_id)
-        if table is None and not msg.spectate and msg.token:
+        table = await self.local(table_id)
+        if table is not None and self.leases is not None and table.status == "finished" and not table.connections() \
+                and (msg.spectate or table.seat_for_token(msg.token or "") is None):
+            self._forget(table)  # taken in for a person back for a rematch, but this hello is not one
+            table = None
+        if table is None and self.leases is None and not msg.spectate and msg.token:
             # a person back at a finished table (a reload at the game-over view): the rematch question
             back = await self._bring_back(table_id)
             if back is not None and back.seat_for_token(msg.token) is not None:
@@ -427,14 +622,31 @@ class Manager:
             return
         await table.detach(conn)
         if table.status in ("finished", "abandoned") and not table.connections():
-            self.tables.pop(table.id, None)
+            self._forget(table)
 
     def health(self) -> dict[str, Any]:
         """Figures for ``/healthz`` (no host name or process id: they would tell strangers about the machine)."""
         playing = sum(1 for t in self.tables.values() if t.status == "playing")
-        return {"ok": True, "tables": len(self.tables), "playing": playing, "moves": self.moves_played,
+        cluster = {"takeovers": self.takeovers, "handovers": self.handovers} if self.leases is not None else {}
+        return {"ok": True, "tables": len(self.tables), "playing": playing, "moves": self.moves_played, **cluster,
                 "db": self.store.dialect, "uptime": round(time.time() - self.started, 1),
                 "commits": self.store.commits, "botDecisions": self.bots.decisions, "botFallbacks": self.bots.fallbacks}
+
+
+def stored_info(found: dict[str, Any]) -> TableInfo:
+    """A table as the lobby shows it, from its stored row and seats (:meth:`Store.table_summary`): for
+    tables this process does not hold (a person seat shows ``disconnected``: who is connected only the
+    holding process knows)."""
+    row = found["row"]
+    seats = [{"seat": s["seat"], "kind": s["kind"], "level": s["level"] if s["kind"] == "bot" else None,
+              "player": s["player"], "status": "bot" if s["controller"] == "bot" else
+              ("free" if s["controller"] == "free" else "disconnected"),
+              "botLevel": s["level"] if s["controller"] == "bot" else None} for s in found["seats"]]
+    return TableInfo.model_validate({
+        "id": row["id"], "game": row["game"], "preset": row["preset"], "options": json.loads(row["options"]),
+        "status": row["status"], "seats": seats, "stateVersion": row["plies"] + (row.get("version_base") or 0),
+        "link": f"/t/{row['id']}",
+        "gameId": found["game_id"], "series": json.loads(row["series"]) if row.get("series") else None})
 
 
 _SANE_ID = re.compile(r"[\x20-\x7e]{1,64}")

@@ -20,6 +20,7 @@ import logging
 import re
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,6 +104,8 @@ class Store:
         """SQLite without an fsync per commit: the writer's own connection, used on the event loop's thread."""
         self.commits = 0
         self.writes = 0
+        self._commits = ThreadPoolExecutor(1, thread_name_prefix="spite-db-writer")
+        """The thread that commits batches when they are not committed on the event loop's."""
 
     @property
     def dialect(self) -> str:
@@ -174,6 +177,7 @@ class Store:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+        self._commits.shutdown(wait=False)
         await asyncio.to_thread(self.engine.dispose)
 
     async def write(self, fn: Write) -> Any:
@@ -215,8 +219,8 @@ class Store:
         """Commit ``fns`` in one transaction: here (SQLite without fsync, see :meth:`_inline_connection`)
         or in a worker thread."""
         conn = self._conn
-        if conn is None:
-            return await asyncio.to_thread(self._commit, fns)
+        if conn is None:  # on the writer's own thread: never queued behind reads in the shared pool
+            return await asyncio.get_running_loop().run_in_executor(self._commits, self._commit, fns)
         try:
             with conn.begin():
                 out = self._writes(conn, fns)
@@ -355,6 +359,30 @@ class Store:
         if owner is not None:
             q = q.where(db.tables.c.owner == owner)
         return [self._stored(conn, row) for row in conn.execute(q.order_by(db.tables.c.created_at)).mappings()]
+
+    def load_tables(self, conn: Connection, ids: list[str], *, finished_too: bool = False) -> list[StoredTable]:
+        """The tables ``ids`` that are open or playing (or finished, with ``finished_too``), with seats
+        and moves (a worker of several that has just taken them by lease)."""
+        statuses = ("open", "playing", "finished") if finished_too else ("open", "playing")
+        q = sa.select(db.tables).where(db.tables.c.id.in_(ids), db.tables.c.status.in_(statuses))
+        return [self._stored(conn, row) for row in conn.execute(q.order_by(db.tables.c.created_at)).mappings()]
+
+    @staticmethod
+    def list_tables(conn: Connection, status: str, offset: int = 0,
+                    limit: int | None = None) -> tuple[list[dict[str, Any]], int]:
+        """A page of the tables of ``status``, oldest first, as :meth:`table_summary` gives them, and how
+        many there are in all (the lobby of several workers)."""
+        t = db.tables
+        total = int(conn.execute(sa.select(sa.func.count()).select_from(t).where(t.c.status == status)).scalar() or 0)
+        q = sa.select(t).where(t.c.status == status).order_by(t.c.created_at, t.c.id).offset(offset)
+        rows = conn.execute(q if limit is None else q.limit(limit)).mappings().all()
+        ids = [r["id"] for r in rows]
+        seat_rows: dict[str, list[dict[str, Any]]] = {i: [] for i in ids}
+        if ids:
+            for s in conn.execute(sa.select(db.seats).where(db.seats.c.table_id.in_(ids))
+                                  .order_by(db.seats.c.table_id, db.seats.c.seat)).mappings():
+                seat_rows[s["table_id"]].append(dict(s))
+        return [{"row": dict(r), "seats": seat_rows[r["id"]], "game_id": None} for r in rows], total
 
     def load_finished(self, conn: Connection, table_id: str) -> StoredTable | None:
         """A finished table with its last game's moves (a person back for a rematch), or ``None``."""

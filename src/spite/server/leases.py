@@ -1,0 +1,194 @@
+"""Table ownership between worker processes that share one PostgreSQL database.
+
+With ``spite serve --workers N`` every table is served by exactly one worker at a time: the one
+named in ``spite_tables.owner``, until ``lease_until`` (seconds since the epoch by the database's
+own clock, so machines need not agree on the time). A worker
+
+* renews the leases of the tables it holds every :data:`RENEW_EVERY` seconds (a lease lasts
+  :data:`LEASE_SECONDS`), and stops writing for its tables once its last renewal is older than a
+  lease less a margin (a worker that stalled must not write after another took over);
+* takes a table it is asked for (a socket's ``hello``, a ``join``) when nobody holds it or its lease
+  has run out, with ``SELECT … FOR UPDATE SKIP LOCKED`` so that two workers never both take it; when
+  a live worker holds it, it writes its own name into ``wanted_by`` and waits: the holder sees that
+  within :data:`WANT_POLL` seconds, closes the table's sockets (code 1012: reconnect) and names the
+  asking worker the owner;
+* takes, every :data:`SWEEP_EVERY` seconds, open and playing tables whose lease has run out (their
+  worker died), so that bots-only tables and Spit clocks go on even when nobody reconnects.
+
+A table's state is never handed over: every move is committed before its ``ack``, and the new
+owner rebuilds the table from the database exactly as a restart does. The methods here are the
+SQL; :class:`~spite.server.manager.Manager` decides when to call them.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterable
+from typing import Any, Literal
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from spite.server import db
+
+__all__ = ["ACQUIRE_TIMEOUT", "LEASE_SECONDS", "RENEW_EVERY", "SWEEP_EVERY", "WANT_POLL", "Leases"]
+
+log = logging.getLogger("spite.server.leases")
+
+LEASE_SECONDS = 6.0
+"""How long a renewed lease lasts: a dead worker's tables are free this long after its last renewal."""
+
+RENEW_EVERY = 2.0
+"""Seconds between a worker's renewals (three tries before its leases run out)."""
+
+SAFETY_MARGIN = 1.5
+"""A worker stops writing this long before its leases run out by its own clock (a renewal's answer
+may come late; the database's clock counts from when it committed)."""
+
+WANT_POLL = 0.2
+"""Seconds between a worker's looks for tables another worker asks it to hand over."""
+
+SWEEP_EVERY = 1.0
+"""Seconds between a worker's looks for live tables whose lease ran out (their worker died)."""
+
+ACQUIRE_TIMEOUT = LEASE_SECONDS + 6.0
+"""The longest a worker waits to be handed a table (a live holder hands it over within a fraction
+of a second; a dead one's lease runs out within :data:`LEASE_SECONDS`)."""
+
+Claim = Literal["mine", "wait", "none"]
+
+
+def _db_now() -> sa.ColumnElement[Any]:
+    """The database's clock in seconds since the epoch (the time of the statement, not the transaction's)."""
+    return sa.cast(sa.func.extract("epoch", sa.func.clock_timestamp()), sa.Float)
+
+
+def lease_end() -> sa.ColumnElement[Any]:
+    """When a lease taken or renewed now runs out."""
+    return _db_now() + LEASE_SECONDS
+
+
+class Leases:
+    """The lease statements of one worker (named ``me``); each runs in a transaction of its own and is
+    called from a worker thread (:meth:`Store.read`-like, not through the writer)."""
+
+    def __init__(self, engine: Engine, me: str, address: str | None = None) -> None:
+        if engine.dialect.name != "postgresql":
+            raise ValueError("table leases need PostgreSQL (several workers share one database)")
+        self.engine = engine
+        self.me = me
+        self.address = address
+        self.valid_until = time.monotonic() + LEASE_SECONDS - SAFETY_MARGIN
+        """Until when (``time.monotonic``) this worker's leases surely hold: it writes no move after."""
+
+    def holds(self) -> bool:
+        """Whether this worker's leases surely still hold (its last renewal is recent enough)."""
+        return time.monotonic() < self.valid_until
+
+    # ------------------------------------------------------------------ the worker
+    def register(self) -> None:
+        """This worker's heartbeat row (and workers silent for an hour are forgotten)."""
+        w = db.workers
+        with self.engine.begin() as c:
+            now = c.execute(sa.select(_db_now())).scalar_one()
+            c.execute(sa.delete(w).where(sa.or_(w.c.id == self.me, w.c.heartbeat < now - 3600)))
+            c.execute(sa.insert(w).values(id=self.me, address=self.address, started_at=now, heartbeat=now))
+
+    def unregister(self) -> None:
+        """A clean stop: every table this worker holds is free at once, its heartbeat row gone."""
+        t = db.tables
+        with self.engine.begin() as c:
+            c.execute(sa.update(t).where(t.c.owner == self.me).values(owner=None, lease_until=None, wanted_by=None))
+            c.execute(sa.delete(db.workers).where(db.workers.c.id == self.me))
+
+    def renew(self, held: Iterable[str], released: Iterable[str] = ()) -> set[str]:
+        """Renew the leases of ``held`` that are still this worker's and not run out; give up
+        ``released`` (tables no longer in memory). Returns the held tables that are no longer this
+        worker's (another took them after this worker's lease ran out).
+
+        Rows another transaction has locked (this worker's own writer changing a table's status, most
+        likely) are skipped rather than waited for, and each statement is a transaction of its own, so
+        a renewal never deadlocks with the writer: a row skipped now is renewed two seconds later,
+        long before its lease runs out."""
+        started = time.monotonic()
+        t = db.tables
+        held, released = list(held), list(released)
+        lost: set[str] = set()
+        with self.engine.begin() as c:
+            c.execute(sa.update(db.workers).where(db.workers.c.id == self.me).values(heartbeat=_db_now()))
+        for i in range(0, len(held), 1000):
+            part = held[i:i + 1000]
+            with self.engine.begin() as c:
+                mine = (sa.select(t.c.id).where(t.c.owner == self.me, t.c.lease_until >= _db_now(), t.c.id.in_(part))
+                        .with_for_update(skip_locked=True).scalar_subquery())
+                c.execute(sa.update(t).where(t.c.id.in_(mine)).values(lease_until=lease_end()))
+            with self.engine.connect() as c:
+                lost.update(c.execute(sa.select(t.c.id).where(
+                    t.c.id.in_(part), sa.or_(t.c.owner.is_(None), t.c.owner != self.me,
+                                             t.c.lease_until < _db_now()))).scalars())
+        if released:
+            with self.engine.begin() as c:
+                free = (sa.select(t.c.id).where(t.c.owner == self.me, t.c.id.in_(released))
+                        .with_for_update(skip_locked=True).scalar_subquery())
+                c.execute(sa.update(t).where(t.c.id.in_(free)).values(owner=None, lease_until=None))
+        self.valid_until = started + LEASE_SECONDS - SAFETY_MARGIN
+        return lost
+
+    # ------------------------------------------------------------------ taking and handing over
+    def claim(self, table_id: str) -> Claim:
+        """Try to take ``table_id``: ``mine`` (taken, or already this worker's), ``wait`` (another live
+        worker holds it and is now asked for it, or another worker is taking it this instant) or
+        ``none`` (there is no such table)."""
+        t = db.tables
+        with self.engine.begin() as c:
+            row = c.execute(sa.select(t.c.owner, t.c.wanted_by, (t.c.lease_until < _db_now()).label("expired"),
+                                      t.c.lease_until)
+                            .where(t.c.id == table_id).with_for_update(skip_locked=True)).first()
+            if row is None:
+                exists = c.execute(sa.select(t.c.id).where(t.c.id == table_id)).first() is not None
+                return "wait" if exists else "none"
+            if row.owner == self.me or row.owner is None or row.lease_until is None or row.expired:
+                c.execute(sa.update(t).where(t.c.id == table_id)
+                          .values(owner=self.me, lease_until=lease_end(), wanted_by=None))
+                return "mine"
+            if row.wanted_by != self.me:
+                c.execute(sa.update(t).where(t.c.id == table_id).values(wanted_by=self.me))
+            return "wait"
+
+    def wanted(self) -> list[tuple[str, str]]:
+        """Tables this worker holds that another worker asked for: (table id, asking worker)."""
+        t = db.tables
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(t.c.id, t.c.wanted_by).where(t.c.owner == self.me, t.c.wanted_by.is_not(None),
+                                                                     t.c.wanted_by != self.me)).all()
+        return [(r.id, r.wanted_by) for r in rows]
+
+    def hand_over(self, tables: list[tuple[str, str]]) -> None:
+        """For each (table id, worker): name the worker its owner with a fresh lease (this worker has
+        let go of the table)."""
+        t = db.tables
+        for table_id, to in tables:  # one transaction each: never holding one row while waiting for another
+            with self.engine.begin() as c:
+                c.execute(sa.update(t).where(t.c.id == table_id, t.c.owner == self.me)
+                          .values(owner=to, lease_until=lease_end(), wanted_by=None))
+
+    def orphans(self, limit: int = 50) -> list[str]:
+        """Take up to ``limit`` open or playing tables nobody holds (their worker died, or a single
+        process served them before): their ids, now this worker's."""
+        t = db.tables
+        with self.engine.begin() as c:
+            ids = list(c.execute(
+                sa.select(t.c.id).where(t.c.status.in_(("open", "playing")),
+                                        sa.or_(t.c.owner.is_(None), t.c.lease_until.is_(None),
+                                               t.c.lease_until < _db_now()))
+                .order_by(t.c.updated_at).limit(limit).with_for_update(skip_locked=True)).scalars())
+            if ids:
+                c.execute(sa.update(t).where(t.c.id.in_(ids)).values(owner=self.me, lease_until=lease_end(),
+                                                                     wanted_by=None))
+        return ids
+
+    @staticmethod
+    def workers(conn: Connection) -> list[dict[str, Any]]:
+        """The workers' rows (id, address, start, heartbeat), for figures."""
+        return [dict(r) for r in conn.execute(sa.select(db.workers).order_by(db.workers.c.id)).mappings()]

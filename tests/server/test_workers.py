@@ -1,0 +1,314 @@
+"""``spite serve --workers N``: several worker processes behind HAProxy on one PostgreSQL database.
+
+Two people who land on different workers play one table to its end through the one address; a
+worker killed with ``kill -9`` at 20 tables in play loses no acknowledged move, its tables are
+taken over within 10 s and every table finishes; the workers end with their supervisor; SQLite is
+refused. Needs PostgreSQL (``SPITE_TEST_PG_URL``) and HAProxy (Debian's ``haproxy``), else skipped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import sqlalchemy as sa
+from server_helpers import PG_ENV, Client, free_port, pg_database
+from test_protocol import play_random
+
+from spite.server import db
+from spite.server.cluster import find_haproxy
+from spite.server.db import make_engine
+
+CLI = [sys.executable, "-c", "from spite.cli import main; main()"]
+
+_CLUSTER_MARKS = [
+    pytest.mark.postgres,
+    pytest.mark.skipif(not os.environ.get(PG_ENV), reason=f"{PG_ENV} is not set: the multi-worker tests need "
+                       "PostgreSQL"),
+    pytest.mark.skipif(find_haproxy() is None, reason="HAProxy is not installed (apt-get install haproxy): the "
+                       "multi-worker tests are skipped"),
+]
+
+
+def needs_cluster(test: Any) -> Any:
+    """Marks a test that runs ``spite serve --workers``: PostgreSQL and HAProxy, else skipped saying which."""
+    for mark in _CLUSTER_MARKS:
+        test = mark(test)
+    return test
+
+
+@dataclass
+class Cluster:
+    """A running ``spite serve --workers N``: its address, its workers' pids and direct ports."""
+
+    proc: subprocess.Popen[bytes]
+    port: int
+    log: Path
+    db_url: str
+    workers: dict[int, tuple[int, int]] = field(default_factory=dict)  # index → (pid, port), newest
+    haproxy: int | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def direct(self, i: int) -> str:
+        return f"http://127.0.0.1:{self.workers[i][1]}"
+
+    def read_log(self) -> str:
+        text = self.log.read_text(errors="replace")
+        for m in re.finditer(r"worker (\d+) \(pid (\d+)\) on 127\.0\.0\.1:(\d+)", text):
+            self.workers[int(m.group(1))] = (int(m.group(2)), int(m.group(3)))
+        found = re.search(r"behind HAProxy \(pid (\d+)\)", text)
+        if found:
+            self.haproxy = int(found.group(1))
+        return text
+
+
+@contextlib.contextmanager
+def cluster(tmp_path: Path, workers: int = 2, *extra: str) -> Iterator[Cluster]:
+    """``spite serve --workers N`` on a fresh PostgreSQL database, up and routed."""
+    with pg_database(os.environ[PG_ENV]) as url:
+        port = free_port()
+        log = tmp_path / "serve.log"
+        with open(log, "wb") as out:
+            proc = subprocess.Popen(
+                [*CLI, "serve", "--workers", str(workers), "--db", url, "--port", str(port), "--log-level", "warning",
+                 "--bot-workers", "1", "--spit-countdown", "0", "--limit", "max_sockets=1000",
+                 "--limit", "write_burst=1000", "--limit", "max_open_tables=1000", "--limit", "rate=2000",
+                 "--limit", "burst=4000", *extra],
+                stdout=subprocess.DEVNULL, stderr=out)
+        c = Cluster(proc, port, log, url)
+        try:
+            deadline = time.monotonic() + 90
+            while "behind HAProxy" not in c.read_log():
+                assert proc.poll() is None, f"spite serve --workers exited: {c.read_log()[-2000:]}"
+                assert time.monotonic() < deadline, f"the workers did not start: {c.read_log()[-2000:]}"
+                time.sleep(0.2)
+            assert len(c.workers) == workers
+            yield c
+        finally:
+            if proc.poll() is None:
+                proc.terminate()
+                try:
+                    proc.wait(30)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait(10)
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie (dead, not yet reaped by a parent that is gone too) counts as dead
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    return False
+
+
+def owners(url: str, ids: list[str]) -> dict[str, tuple[str | None, str]]:
+    """Each table's owner and status in the database."""
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(sa.select(db.tables.c.id, db.tables.c.owner, db.tables.c.status)
+                                .where(db.tables.c.id.in_(ids))).all()
+    finally:
+        engine.dispose()
+    return {r.id: (r.owner, r.status) for r in rows}
+
+
+def test_workers_above_one_refuse_sqlite(tmp_path: Path) -> None:
+    done = subprocess.run([*CLI, "serve", "--workers", "2", "--db", f"sqlite:///{tmp_path / 'x.db'}",
+                           "--port", str(free_port())], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "PostgreSQL" in lines[0] and "SQLite" in lines[0], done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+@needs_cluster
+def test_two_people_on_two_workers_play_one_table(tmp_path: Path) -> None:
+    with cluster(tmp_path) as c:
+        # ann creates the table on worker 0, bob joins on worker 1: the table moves to bob's worker
+        created = httpx.post(c.direct(0) + "/api/tables", json={"preset": "short", "name": "ann",
+                                                                "options": {"stock_size": 3}}).json()
+        table_id = created["table"]["id"]
+        joined = httpx.post(c.direct(1) + f"/api/tables/{table_id}/join", json={"name": "bob"}, timeout=30)
+        assert joined.status_code == 200, joined.text
+        owner = owners(c.db_url, [table_id])[table_id][0]
+        assert owner is not None and owner.endswith(f":{c.workers[1][0]}"), "bob's worker should hold the table"
+        # the lobby of either worker lists the table (read from the database)
+        for i in (0, 1):
+            listed = httpx.get(c.direct(i) + "/api/tables?status=playing").json()
+            assert [t["id"] for t in listed] == [table_id]
+        # both play through the one address, to the end
+        ann, bob = Client(c.base, table_id), Client(c.base, table_id)
+        ann.hello(created["token"])
+        bob.hello(joined.json()["token"])
+        play_random({0: ann, 1: bob}, random.Random(3))
+        over = ann.until("gameOver", timeout=30)
+        assert bob.until("gameOver", timeout=30)["gameId"] == over["gameId"]
+        record = httpx.get(c.base + f"/api/games/{over['gameId']}/record").json()
+        assert record["result"] == over["result"]
+        for client in (ann, bob):
+            client.close()
+        # every page answers through the one address; a kill -9 of the supervisor ends every child
+        assert httpx.get(c.base + "/").status_code == 200
+        children = [pid for pid, _port in c.workers.values()] + ([c.haproxy] if c.haproxy else [])
+        c.proc.send_signal(signal.SIGKILL)
+        c.proc.wait(10)
+        deadline = time.monotonic() + 20
+        while any(alive(pid) for pid in children) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not [pid for pid in children if alive(pid)], "workers or HAProxy outlived their supervisor"
+        with pytest.raises(OSError), socket.create_connection(("127.0.0.1", c.port), timeout=1):
+            pass
+
+
+# ---------------------------------------------------------------------- a worker dies at 20 tables
+@dataclass
+class Seat:
+    """A person seat played by a test client that reconnects by itself, as the page and terminal app do."""
+
+    url: str
+    token: str
+    rng: random.Random
+    acked: list[tuple[int, str]] = field(default_factory=list)
+    over: dict[str, Any] | None = None
+    reconnects: int = 0
+
+
+async def play_seat(seat: Seat, think: float, deadline: float) -> None:
+    import websockets
+
+    while seat.over is None and time.monotonic() < deadline:
+        try:
+            async with websockets.connect(seat.url, open_timeout=15) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": seat.token}))
+                last: dict[str, Any] | None = None
+                pending = False
+                async for raw in ws:
+                    msg = json.loads(raw)
+                    kind = msg["type"]
+                    if kind == "ack":
+                        seat.acked.append((msg["stateVersion"], msg["move"]))
+                        pending = False
+                    elif kind == "error":
+                        pending = False
+                    elif kind == "gameOver":
+                        seat.over = msg
+                        return
+                    elif kind in ("welcome", "state") and (last is None or msg["stateVersion"] >= last["stateVersion"]):
+                        last = msg
+                    if last is not None and not pending and last["legal"] and not last["view"]["finished"]:
+                        await asyncio.sleep(think * seat.rng.uniform(0.5, 1.5))
+                        await ws.send(json.dumps({"type": "move", "move": seat.rng.choice(last["legal"]),
+                                                  "stateVersion": last["stateVersion"]}))
+                        pending = True
+                        last = None  # the next move waits for the position after this one
+        except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
+            pass
+        seat.reconnects += 1
+        await asyncio.sleep(0.3)
+
+
+async def wait_playing(seats: list[Seat], moves: int) -> None:
+    while sum(len(s.acked) for s in seats) < moves:
+        await asyncio.sleep(0.1)
+
+
+@pytest.mark.slow
+@needs_cluster
+def test_kill_9_of_a_worker_at_20_tables(tmp_path: Path) -> None:
+    with cluster(tmp_path, 2, "--bot-delay", "0.15", "--grace", "60") as c:
+        rng = random.Random(24)
+        people: dict[str, list[Seat]] = {}
+        bots_only: list[str] = []
+        ws_base = c.base.replace("http", "ws", 1)
+        for i in range(20):
+            entry = c.direct(i % 2)  # tables begin on both workers, then follow their sockets
+            if i < 10:  # two people
+                created = httpx.post(entry + "/api/tables", json={"preset": "short", "name": f"a{i}",
+                                                                  "options": {"stock_size": 6}}).json()
+                tid = created["table"]["id"]
+                joined = httpx.post(c.base + f"/api/tables/{tid}/join", json={"name": f"b{i}"}, timeout=30).json()
+                people[tid] = [Seat(f"{ws_base}/ws/{tid}", created["token"], random.Random(rng.random())),
+                               Seat(f"{ws_base}/ws/{tid}", joined["token"], random.Random(rng.random()))]
+            elif i < 15:  # a person against a bot
+                quick = httpx.post(entry + "/api/quickplay", json={"name": f"q{i}", "level": "random",
+                                                                   "preset": "short",
+                                                                   "options": {"stock_size": 6}}).json()
+                tid = quick["table"]["id"]
+                people[tid] = [Seat(f"{ws_base}/ws/{tid}", quick["token"], random.Random(rng.random()))]
+            else:  # bots alone
+                made = httpx.post(entry + "/api/tables", json={
+                    "preset": "short", "options": {"stock_size": 8}, "join": False,
+                    "seats": [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]}).json()
+                bots_only.append(made["id"])
+        all_ids = [*people, *bots_only]
+        seats = [s for group in people.values() for s in group]
+
+        async def run() -> dict[str, float]:
+            deadline = time.monotonic() + 150
+            tasks = [asyncio.create_task(play_seat(s, 0.08, deadline)) for s in seats]
+            await asyncio.wait_for(wait_playing(seats, 60), 60)
+            # kill the worker holding the most tables, mid-game
+            held = await asyncio.to_thread(owners, c.db_url, all_ids)
+            names = [o for o, status in held.values() if status == "playing" and o]
+            victim = max(set(names), key=names.count)
+            pid = int(victim.rsplit(":", 1)[1])
+            assert pid in [p for p, _port in c.workers.values()]
+            victims = [t for t, (o, status) in held.items() if o == victim and status == "playing"]
+            assert len(victims) >= 3
+            killed_at = time.monotonic()
+            os.kill(pid, signal.SIGKILL)
+            taken: dict[str, float] = {}
+            while len(taken) < len(victims) and time.monotonic() - killed_at < 30:
+                now = await asyncio.to_thread(owners, c.db_url, victims)
+                for t, (o, status) in now.items():
+                    if t not in taken and (o != victim or status != "playing"):
+                        taken[t] = time.monotonic() - killed_at
+                await asyncio.sleep(0.2)
+            await asyncio.gather(*tasks)
+            return {t: taken.get(t, float("inf")) for t in victims}
+
+        takeover = asyncio.run(run())
+        assert max(takeover.values()) <= 10.0, f"tables taken over after {sorted(takeover.values())} s"
+        # every table finishes; no acknowledged move is missing from its record
+        for tid, group in people.items():
+            for s in group:
+                assert s.over is not None, f"table {tid} did not finish for a person (reconnects {s.reconnects})"
+            record = httpx.get(c.base + f"/api/games/{group[0].over['gameId']}/record").json()
+            moves = [m for m in record["moves"] if isinstance(m, str)]
+            for s in group:
+                for version, move in s.acked:
+                    assert moves[version - 1] == move, f"table {tid}: acknowledged move {version} {move} lost"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            states = owners(c.db_url, bots_only)
+            if all(status == "finished" for _o, status in states.values()):
+                break
+            time.sleep(0.5)
+        assert all(status == "finished" for _o, status in owners(c.db_url, bots_only).values())
+        assert sum(s.reconnects for s in seats) > 0  # the killed worker's people came back by themselves
+        c.read_log()
+        assert "exited" in c.log.read_text()  # the supervisor saw it and started it again
