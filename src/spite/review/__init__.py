@@ -109,6 +109,8 @@ class DecisionReview:
     within the estimate's noise (not more than two standard errors)."""
     samples: int
     """Sampled deals of the unseen cards each compared plan was played out on."""
+    rollouts: int = field(default=0, compare=False)
+    """Rollouts spent (not in the JSON: what the turn's later decisions may still spend)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"ply": self.ply, "played": self.played, "best": self.best, "win_before": _p(self.win_before),

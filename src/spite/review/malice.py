@@ -206,6 +206,8 @@ def review_decision(view: SeatView, played: Sequence[str], rollouts: int, rng: r
             pool = [c for c in pool if c is favourite or c is mine or c is best_rival]
         if len(pool) == 1 and samples >= MIN_SAMPLES and spent >= rollouts // 2:
             break  # nothing to compare: enough samples for the estimate itself
+        if samples >= MIN_SAMPLES and all(c.values == mine.values for c in pool):
+            break  # every plan came out the same on every sample: more samples would only spend the budget
     preferred, gain = favourite, 0.0
     for cand in pool:
         if cand is favourite:
@@ -220,7 +222,8 @@ def review_decision(view: SeatView, played: Sequence[str], rollouts: int, rng: r
         if mean > 0 and mean > NOISE * se:
             loss = mean
     return DecisionReview(ply=ply, played=list(played), best=list(preferred.moves),
-                          win_before=min(1.0, after + loss), win_after=after, loss=loss, samples=samples)
+                          win_before=min(1.0, after + loss), win_after=after, loss=loss, samples=samples,
+                          rollouts=spent)
 
 
 @dataclass
@@ -283,9 +286,13 @@ def review_malice(record: Record, *, seats: Sequence[int] | None = None, budget:
                     budget=budget, seed=seed, result=final.result.to_json())
     per_turn = max(1, round(budget * ROLLOUTS_PER_SECOND))
     for done, turn in enumerate(todo, start=1):
-        share = max(1, per_turn // len(turn.decisions))
-        decisions = [review_decision(d.view, d.moves, share, random.Random(f"spite-review/{seed}/{d.ply}"), model,
-                                     ply=d.ply) for d in turn.decisions]
+        left = per_turn  # what a decision does not spend, the turn's later decisions may
+        decisions: list[DecisionReview] = []
+        for k, d in enumerate(turn.decisions):
+            share = max(1, left // (len(turn.decisions) - k))
+            decisions.append(review_decision(d.view, d.moves, share, random.Random(f"spite-review/{seed}/{d.ply}"),
+                                             model, ply=d.ply))
+            left -= decisions[-1].rollouts
         review.turns.append(TurnReview(turn.turn, turn.seat, turn.ply, decisions))
         if progress is not None:
             progress(done, len(todo))
