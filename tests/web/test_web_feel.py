@@ -294,13 +294,15 @@ def test_a_hidden_table_skips_to_the_newest_position(web_server: WebServer, brow
 WATCH_BUILDS = """
 () => {
   window.__builds = []; window.__leaving = 0; window.__completed = [];
-  const values = () => [...document.querySelectorAll('.center [data-pile="build"]')].map((e) => Number(e.dataset.value));
+  const values = () => [...document.querySelectorAll('.center [data-pile="build"]')]
+    .map((e) => Number(e.dataset.value));
   let last = values();
   new MutationObserver(() => {
     const now = values();
     if (now.length === last.length && now.some((v, i) => v === 0 && last[i] === 11)) {
       const leaving = document.querySelector('#anim-layer .flying.leaving[data-flight="complete"]');
-      const moving = leaving && leaving.getAnimations().some((a) => a.playState === 'running' || a.playState === 'pending');
+      const moving = leaving && leaving.getAnimations()
+        .some((a) => a.playState === 'running' || a.playState === 'pending');
       window.__completed.push({leaving: Boolean(moving)});
     }
     if (now.length) last = now;
