@@ -33,6 +33,12 @@ for (const name of ["createOscillator", "createBufferSource"]) {
 }
 """
 
+SOUND_NAMES = """
+window.__names = [];
+document.addEventListener('spite:sound', (e) => window.__names.push(e.detail.name));
+"""
+"""An init script: the names of the sounds the page makes, in order (``window.__names``)."""
+
 
 @contextmanager
 def table_page(browser: Any, *, viewport: dict[str, int] = DESKTOP, locale: str = "en-US", pace: str = "instant",
@@ -195,7 +201,7 @@ def finish_game(page: Any) -> None:
 @SIZES
 def test_the_tab_title_shows_the_turn_and_the_game_over_view_closes(web_server: WebServer, browser: Any,
                                                                        viewport: dict[str, int]) -> None:
-    with table_page(browser, viewport=viewport) as page:
+    with table_page(browser, viewport=viewport, init=SOUND_NAMES) as page:
         start_quick_game(page, web_server, name="Tess", stock=3, level="easy")
         assert wait_for_turn(page)
         assert "Your turn" in page.title()
@@ -206,6 +212,9 @@ def test_the_tab_title_shows_the_turn_and_the_game_over_view_closes(web_server: 
         over = page.locator("#game-over")
         over.wait_for()
         assert "Your turn" not in page.title()
+        # the turn came back with a sound, and the end sounded the win or the loss
+        names = page.evaluate("window.__names")
+        assert "turn" in names and names[-1] in ("win", "loss"), names
         assert re.fullmatch(r"/replay/\d+", page.get_attribute("#replay-link", "href") or "")
         page.wait_for_selector("#over-summary")
         assert re.search(r"\d+ moves · \d+:\d\d", page.inner_text("#over-summary"))
@@ -277,3 +286,60 @@ def test_a_hidden_table_skips_to_the_newest_position(web_server: WebServer, brow
         gaps = bot_gaps(page, web_server, "instant", start=False)
     assert gaps, gaps
     assert statistics.median(gaps) < 800, gaps   # the slow pace would keep them 1.3 s apart
+
+
+# Each position drawn: the build piles' values, and whether a leaving card is in the animation layer
+# (the full pile's last card going away); a completion is a pile showing 11 that is empty next (its
+# twelfth card completed it).
+WATCH_BUILDS = """
+() => {
+  window.__builds = []; window.__leaving = 0; window.__completed = [];
+  const values = () => [...document.querySelectorAll('.center [data-pile="build"]')]
+    .map((e) => Number(e.dataset.value));
+  let last = values();
+  new MutationObserver(() => {
+    const now = values();
+    if (now.length === last.length && now.some((v, i) => v === 0 && last[i] === 11)) {
+      const leaving = document.querySelector('#anim-layer .flying.leaving[data-flight="complete"]');
+      const moving = leaving && leaving.getAnimations()
+        .some((a) => a.playState === 'running' || a.playState === 'pending');
+      window.__completed.push({leaving: Boolean(moving)});
+    }
+    if (now.length) last = now;
+  }).observe(document.getElementById('main'), {childList: true, subtree: true});
+  new MutationObserver(() => { window.__leaving += document.querySelectorAll('#anim-layer .leaving').length; })
+    .observe(document.body, {childList: true, subtree: true});
+}
+"""
+
+
+def play_until_a_pile_completes(page: Any) -> list[dict[str, bool]]:
+    """Play build plays first (the computer does too) until a build pile of 12 has been completed by
+    either seat; what the page showed at each completion."""
+    page.evaluate(WATCH_BUILDS)
+    deadline = time.monotonic() + 2 * GAME_TIMEOUT
+    while not page.evaluate("window.__completed.length"):
+        assert time.monotonic() < deadline, "no build pile was completed"
+        assert wait_for_turn(page), "the game ended before a build pile was completed"
+        play_one_move(page)
+    return list(page.evaluate("window.__completed"))
+
+
+@SIZES
+def test_a_completed_build_pile_visibly_leaves(web_server: WebServer, browser: Any, viewport: dict[str, int]) -> None:
+    with table_page(browser, viewport=viewport, init=SOUND_NAMES) as page:
+        start_quick_game(page, web_server, name="Pile", stock=20, level="hard", preset="classic")
+        completed = play_until_a_pile_completes(page)
+        # the full pile's card goes away, animated, the moment the emptied pile is drawn; it sounds
+        assert completed[0]["leaving"], completed
+        assert "complete" in page.evaluate("window.__names")
+
+
+def test_with_reduced_motion_a_completed_pile_just_goes(web_server: WebServer, browser: Any) -> None:
+    with table_page(browser, reduced=True, init=SOUND_NAMES) as page:
+        start_quick_game(page, web_server, name="Calm", stock=20, level="hard", preset="classic")
+        completed = play_until_a_pile_completes(page)
+        # the emptied pile is drawn at once, with nothing moving (the sound still says it)
+        assert completed == [{"leaving": False}] * len(completed)
+        assert page.evaluate("window.__leaving") == 0 and flights(page) == 0
+        assert "complete" in page.evaluate("window.__names")

@@ -14,9 +14,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from conftest import WebServer
+import httpx
+from conftest import ConsoleWatch, WebServer
 from test_web_page import play_one_move, start_quick_game, wait_for_turn
 
+from helpers import finished_bot_game
 from spite.catalogue import PLACEHOLDER
 
 MESSAGES = Path(__file__).resolve().parents[2] / "src" / "spite" / "web" / "static" / "messages"
@@ -106,3 +108,24 @@ def test_a_whole_german_game_shows_no_english(web_server: WebServer, page: Any) 
     assert english_words(page) == []
     # the log has the seat events in German
     assert "Udo sitzt auf Platz 1" in page.inner_text("#log")
+
+
+def test_a_finished_table_says_its_state_in_german_on_a_phone(web_server: WebServer, browser: Any) -> None:
+    """A table's state comes as a word of the catalogue ("Dieser Tisch ist beendet", not "… ist
+    finished"), here for a finished table opened by its link on a phone."""
+    game_id = finished_bot_game(web_server.base, stock_size=3)
+    table_id = httpx.get(f"{web_server.base}/api/games/{game_id}/positions").json()["tableId"]
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE")
+    try:
+        page = ctx.new_page()
+        watch = ConsoleWatch(page)
+        page.goto(web_server.base + "/")
+        page.click("button.lang[data-lang=de]")
+        page.goto(f"{web_server.base}/t/{table_id}")
+        page.wait_for_selector("#replay-link")
+        assert "Dieser Tisch ist beendet." in page.inner_text("main")
+        assert page.text_content("#status") == "Dieser Tisch ist beendet."
+        assert english_words(page) == []
+        assert watch.errors == [], watch.errors
+    finally:
+        ctx.close()

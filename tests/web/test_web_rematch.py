@@ -8,7 +8,7 @@ import re
 import time
 from typing import Any
 
-from conftest import WebServer
+from conftest import NO_PACE, ConsoleWatch, WebServer
 from test_web_page import play_one_move, play_to_the_end
 
 GAME_TIMEOUT = 60.0
@@ -101,6 +101,37 @@ def test_party_quick_play_from_the_lobby(web_server: WebServer, page: Any) -> No
     page.click("#rematch")
     page.wait_for_selector('.table[data-status=playing][data-over="0"]')
     assert page.url == table_url and page.locator(".opponents .player").count() == 2
+
+
+def test_partners_quick_play_from_the_lobby_on_a_phone(web_server: WebServer, browser: Any) -> None:
+    """Quick play with the partners preset: three computer players, the partner across the table
+    (seat 2) on our team, played to the end on a phone-sized page."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    ctx.set_default_timeout(20_000)
+    ctx.add_init_script(NO_PACE)
+    try:
+        page = ctx.new_page()
+        watch = ConsoleWatch(page)
+        page.goto(web_server.base + "/")
+        page.fill("#name", "Pat")
+        page.select_option("#quick select[name=preset]", "partners")
+        assert page.get_attribute("#quick-seats", "data-bots") == "3"
+        assert page.inner_text("#quick-seats") == "You and 3 computer players"
+        page.select_option("#quick select[name=level]", "random")
+        page.fill("#quick input[name=stock_size]", "3")
+        page.click("#quick-play")
+        page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"), timeout=45_000)
+        page.wait_for_selector(".table[data-status=playing]")
+        assert page.locator(".opponents .player").count() == 3
+        teams = [page.inner_text(f'.board .player[data-seat="{s}"] .team') for s in range(4)]
+        assert teams == ["team 1", "team 2", "team 1", "team 2"], teams
+        play_to_the_end(page)
+        page.wait_for_selector("#game-over")
+        assert page.inner_text("#game-over .result").endswith("wins")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert watch.errors == [], watch.errors
+    finally:
+        ctx.close()
 
 
 def random_player_to_the_end(base: str, table_id: str, token: str, seed: int = 1) -> dict[str, Any]:

@@ -26,9 +26,13 @@ def test_replay_steps_forwards_and_back(page: Any, web_server: WebServer) -> Non
     k = next(i for i, m in enumerate(moves) if m["move"].startswith("S-"))
     seat = moves[k]["seat"]
 
+    fetched: list[str] = []
+    page.on("request", lambda req: fetched.append(req.url.rsplit("/", 1)[1]))
     page.goto(web_server.base + f"/replay/{game_id}")
     page.wait_for_selector(".table.replay")
     assert ply(page) == 0 and page.text_content("#replay-move") == "The deal"
+    # a Spite and Malice replay loads no part of the Spit screen
+    assert "replay.js" in fetched and not {"spit.js", "spit-replay.js", "spit.css"} & set(fetched), fetched
     assert int(page.get_attribute("#replay-ply", "max")) == len(moves)
     assert page.locator("#log li").count() == len(moves)
     # the computers are named as at the table, not by their stored names ("bot:easy")
@@ -116,6 +120,8 @@ def test_spit_replay_steps_forwards_and_back(page: Any, web_server: WebServer) -
     page.goto(web_server.base + f"/replay/{game_id}")
     page.wait_for_selector(".spit-table.replay")
     assert spit_ply(page) == 0 and page.text_content("#replay-move") == "The deal"
+    # the Spit screen's styles came with its module
+    assert page.eval_on_selector(".spit-table", "e => getComputedStyle(e).display") == "grid"
     assert int(page.get_attribute("#replay-ply", "max")) == len(moves)
     assert page.locator("#log li").count() == len(moves)
     assert center_tops(page) == [c["top"] for c in positions[0]["centers"]]

@@ -1,5 +1,6 @@
 """The page's weight: responses are gzip-compressed (WebSockets are not touched) and a Spite and
-Malice table loads only the modules it uses, never the Spit screen or the rules texts."""
+Malice table loads only the modules it uses, never the Spit screen (its script or its styles) or the
+rules texts."""
 
 from __future__ import annotations
 
@@ -16,11 +17,16 @@ PHONE = {"width": 390, "height": 844}
 
 def test_html_js_and_css_come_gzip_compressed(web_server: WebServer) -> None:
     with httpx.Client(headers={"Accept-Encoding": "gzip"}) as client:
-        for path in ("/", "/static/table.js", "/static/i18n.js", "/static/style.css"):
+        for path in ("/static/table.js", "/static/i18n.js", "/static/style.css", "/static/spit.css", "/openapi.json"):
             r = client.get(web_server.base + path)
             assert r.status_code == 200, path
             assert r.headers.get("content-encoding") == "gzip", path
             assert int(r.headers["content-length"]) < len(r.content), path  # sent smaller than it is
+        # the page itself is under the 1000 bytes worth compressing (GZipMiddleware's minimum_size):
+        # it comes whole, and small
+        page = client.get(web_server.base + "/")
+        assert page.status_code == 200 and "<html" in page.text
+        assert page.headers.get("content-encoding") == "gzip" or len(page.content) < 1000
         # a client that does not take gzip gets the plain text
         plain = httpx.get(web_server.base + "/static/table.js", headers={"Accept-Encoding": "identity"})
         assert "content-encoding" not in plain.headers and plain.text.startswith("//")
@@ -46,6 +52,10 @@ def test_a_spite_and_malice_table_loads_no_spit_module_nor_rules(web_server: Web
         scripts = sorted({u.rsplit("/", 1)[1] for u in fetched if u.endswith(".js")})
         assert "table.js" in scripts and "app.js" in scripts
         assert "spit.js" not in scripts and "rules.js" not in scripts, scripts
+        # nor the Spit module's styles (they come with its module, as a Spit table shows)
+        styles = sorted({u.rsplit("/", 1)[1] for u in fetched if u.endswith(".css")})
+        assert "style.css" in styles and "spit.css" not in styles, styles
+        assert page.locator('link[href*="spit.css"]').count() == 0
         assert "replay.js" not in scripts and "stats.js" not in scripts, scripts
         # the lobby before it did not load them either, and the rules page does when it is opened
         fetched.clear()

@@ -30,7 +30,7 @@ export function gameWord(name) {
   return hasText(`game.${name}`) ? t(`game.${name}`) : name;
 }
 
-/** The page module that draws ``type``'s tables (it exports openGame and, for the replay, ReplayBoard). */
+/** The page module that draws ``type``'s tables (it exports openGame; replay.js has a board per module). */
 export function pageModule(type) {
   return import(`./${type.page}.js`);
 }

@@ -52,3 +52,21 @@ function morphChildren(cur, next) {
   });
   for (let i = want.length; i < have.length; i++) have[i].remove();
 }
+
+/** Link the stylesheet at ``url`` (once) and wait until it has loaded (or failed: the page still
+ * works, unstyled). A page module loads its own styles this way when it is imported, so a page
+ * that never opens that module never fetches them. */
+export function loadStyle(url) {
+  const href = new URL(url, location.href).href;
+  const have = [...document.querySelectorAll('link[rel="stylesheet"]')].find((l) => l.href === href);
+  if (have) return have.loaded || Promise.resolve();
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = href;
+  link.loaded = new Promise((resolve) => {
+    link.addEventListener("load", resolve, { once: true });
+    link.addEventListener("error", resolve, { once: true });
+  });
+  document.head.appendChild(link);
+  return link.loaded;
+}

@@ -1,6 +1,7 @@
 // The replay viewer: a finished game's positions (GET /api/games/{id}/positions), stepped with
 // ◀ ▶, a slider, the arrow keys (Home/End too) or a click in the move list. A Spite and Malice
-// table is drawn by table.js's code, a Spit or Speed table by spit.js's, read-only, with every card
+// table is drawn by table.js's code, a Spit or Speed table by spit.js's (spit-replay.js, loaded only
+// for those), read-only, with every card
 // shown (Spit and Speed: the face-down cards listed under each side) and the game time of each step.
 // A turn-based game can be reviewed (GET /api/games/{id}/review, opened by a button or ?review=1):
 // a win-probability bar over the game, the marked turns in the bar and the log, and at each marked
@@ -10,7 +11,6 @@ import { bindFair, checkRecord, replayFairHTML } from "./fair.js";
 import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
 import { presetName, t } from "./i18n.js";
-import { SpitClient, flipText } from "./spit.js";
 import { gameType } from "./games.js";
 import { TableClient } from "./table.js";
 import { api } from "./store.js";
@@ -159,137 +159,21 @@ function bindReview(board, root) {
 }
 
 /** The replay's seats as a TableInfo's seats. */
-function replaySeats(data) {
+export function replaySeats(data) {
   // a computer is stored as "bot:medium": named like at the table ("Computer (medium)") by its level
   return data.players.map((p) => ({ seat: p.seat, player: p.isBot ? null : p.player, kind: p.isBot ? "bot" : "person",
     level: p.isBot ? String(p.player ?? "").replace(/^bot:/, "") : null, status: p.isBot ? "bot" : "connected" }));
 }
 
 /** The game time of a Spit or Speed step: minutes, seconds and tenths ("1:07.4"). */
-function gameTime(ms) {
+export function gameTime(ms) {
   const tenths = Math.max(0, Math.round(ms / 100));
   const s = Math.floor(tenths / 10);
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}.${tenths % 10}`;
 }
 
-/** spit.js's drawing without a socket: no seat, nothing playable; the clock stands at each step's time. */
-class SpitReplayBoard extends SpitClient {
-  constructor(data) {
-    super({
-      id: `game-${data.gameId}`, game: data.game, preset: data.preset, options: data.options, status: "finished",
-      gameId: data.gameId, seats: replaySeats(data),
-    }, null);
-    this.data = data;
-    this.ply = 0;
-  }
-
-  go(ply) {
-    this.ply = Math.max(0, Math.min(this.data.moves.length, ply));
-    this.render();
-  }
-
-  /** A step in words: who did what (or the time limit), then what came with it (flips, rounds, deals). */
-  stepText(step, round) {
-    const head = step.seat === null || step.seat === undefined ? t("rp_time_up") : `${this.name(step.seat)}: ${step.move}`;
-    const extra = (step.events || []).map((ev) => this.eventText(ev, round)).filter(Boolean);
-    return [head, extra];
-  }
-
-  eventText(ev, round) {
-    const who = ev.seat === null || ev.seat === undefined ? "" : this.name(ev.seat);
-    switch (ev.kind) {
-      case "flip": return `${t("sp_flip_log")}: ${flipText(ev.text)}`;
-      case "round-won": return `${t("sp_round_won", { name: who, n: round })} (${t(`sp_why_${ev.text}`)})`;
-      case "deal": return t("sp_new_round", { n: Number(String(ev.text).replace(/\D/g, "")) || round + 1 });
-      case "shuffle": return t("sp_shuffle");
-      case "game-over": return t("game_over");
-      case "move": return `${who}: ${ev.text}`;
-      default: return "";
-    }
-  }
-
-  /** The face-down cards of ``seat``, bottom to top: the tableau piles under their tops and the spit pile (Speed: draw and side pile). */
-  hiddenHTML(seat) {
-    const p = this.view.players[seat];
-    const parts = [];
-    if (this.game === "spit") {
-      (p.tableau_cards || []).forEach((pile, i) => {
-        if (pile.length > 1) parts.push(`T${i + 1} ${pile.slice(0, -1).join(" ")}`);
-      });
-      if (p.spit_cards?.length) parts.push(`${t("sp_spit_pile")} ${p.spit_cards.join(" ")}`);
-    } else {
-      if (p.draw_cards?.length) parts.push(`${t("sp_draw")} ${p.draw_cards.join(" ")}`);
-      if (p.side_cards?.length) parts.push(`${t("rp_side_pile")} ${p.side_cards.join(" ")}`);
-    }
-    return `<p class="muted sp-hidden" data-seat="${seat}"><span>${esc(t("rp_face_down"))}:</span> ` +
-      `<code>${esc(parts.join(" · ") || "–")}</code></p>`;
-  }
-
-  render() {
-    const data = this.data;
-    const n = data.moves.length;
-    const pos = data.positions[this.ply];
-    this.view = pos;
-    this.clock = { now: pos.t ?? 0, phase: pos.phase ?? "play", playFrom: pos.play_from ?? 0,
-      roundWinner: pos.round_winner ?? null, nextEvent: null };
-    this.roundsWon = pos.players.map((p) => p.rounds_won ?? 0);
-    this.flashes.clear();
-    const last = this.ply > 0 ? data.moves[this.ply - 1] : null;
-    if (last && last.move) this.flashMove(last.seat, last.move);
-    for (const ev of last?.events || []) {
-      if (ev.kind === "flip") for (const part of ev.text.split(",")) {
-        const c = part.trim().split(" ")[0];
-        if (c) this.flash(c, "flip");
-      }
-    }
-    this.banner = null;
-    const now = this.clock.now;
-    const before = this.ply > 0 ? data.positions[this.ply - 1].round : pos.round;
-    let moveText = t("replay_start");
-    if (last) {
-      const [head, extra] = this.stepText(last, before);
-      moveText = `${gameTime(last.t)} · ${head}${extra.length ? ` · ${extra.join(" · ")}` : ""}`;
-    }
-    const items = data.moves.map((m, i) => {
-      const [head, extra] = this.stepText(m, data.positions[i].round);
-      const who = m.seat === null || m.seat === undefined ? `<span class="event">${esc(head)}</span>`
-        : `<span class="who">${esc(this.name(m.seat))}</span> <code>${esc(m.move)}</code>`;
-      const evs = extra.length ? ` <span class="muted ev">${esc(extra.join(" · "))}</span>` : "";
-      return `<li data-ply="${i + 1}" data-seat="${m.seat ?? ""}"${i + 1 === this.ply ? ' class="current" aria-current="step"' : ""}>` +
-        `<span class="muted t">${gameTime(m.t)}</span> ${who}${evs}</li>`;
-    }).join("");
-    const r = data.result || {};
-    const winner = r.winner !== undefined && r.winner !== null ? t("wins", { name: this.name(r.winner) }) : t("draw_result");
-    const end = this.ply === n ? `<p class="result" id="replay-result">${t("game_over")}: ${esc(winner)}` +
-      `${r.reason ? ` (${esc(t(`reason_${r.reason}`))})` : ""}</p>` : "";
-    const name = t(this.game === "speed" ? "speed_game" : "spit_game");
-    main().innerHTML = `${controlsHTML(data, this.ply, moveText, end)}
-      <div class="spit-table replay" data-game="${this.game}" data-ply="${this.ply}" data-plies="${n}" data-t="${now}"
-           data-phase="${esc(this.clock.phase)}" data-round="${pos.round}" data-round-winner="${this.clock.roundWinner ?? ""}"
-           data-stuck="${pos.stuck ? 1 : 0}" data-over="${pos.finished ? 1 : 0}" data-seat="" data-centers="${pos.centers.length}">
-        <div class="sp-board">
-          <div class="sp-head"><b>${esc(name)}</b> · <span>${esc(presetName(data.preset))}</span>
-            ${this.game === "spit" ? ` · <span id="sp-round">${t("sp_round", { n: pos.round })}</span>` : ""}
-            · <span id="sp-clock">${gameTime(now)}</span></div>
-          ${this.sideHTML(this.opp, now, null)}
-          ${this.hiddenHTML(this.opp)}
-          ${this.centersHTML(now, null)}
-          ${this.sideHTML(this.me, now, null)}
-          ${this.hiddenHTML(this.me)}
-        </div>
-        <aside class="side sp-log-side"><h3>${t("log")}</h3><ol class="log sp-log" id="log">${items}</ol></aside>
-      </div>`;
-    setStatus(`${name} · ${gameTime(now)} · ${t("replay_ply", { k: this.ply, n })}`);
-    bindControls(this, main(), n);
-  }
-
-  onReplayKey(ev) {
-    replayKey(this, ev);
-  }
-}
-
 /** The bar above a replayed table: title, ◀ ▶ and the slider, the step in words, the result at the end. */
-function controlsHTML(data, ply, moveText, end) {
+export function controlsHTML(data, ply, moveText, end) {
   const n = data.moves.length;
   return `<section class="panel replay-bar">
         <h2>${t("replay_title", { id: data.gameId })} · ${esc(presetName(data.preset))}</h2>
@@ -306,7 +190,7 @@ function controlsHTML(data, ply, moveText, end) {
       </section>`;
 }
 
-function bindControls(board, root, n) {
+export function bindControls(board, root, n) {
   root.querySelector("#replay-first").addEventListener("click", () => board.go(0));
   root.querySelector("#replay-prev").addEventListener("click", () => board.go(board.ply - 1));
   root.querySelector("#replay-next").addEventListener("click", () => board.go(board.ply + 1));
@@ -318,7 +202,7 @@ function bindControls(board, root, n) {
   if (cur) cur.scrollIntoView({ block: "nearest" });
 }
 
-function replayKey(board, ev) {
+export function replayKey(board, ev) {
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
   const step = { ArrowLeft: -1, ArrowRight: 1 }[ev.key];
   if (step !== undefined) {
@@ -333,10 +217,14 @@ function replayKey(board, ev) {
   }
 }
 
-/** Open the replay of game ``id``. */
-/** The replay board of each page module (games.js: a game type's ``page``). */
-const BOARDS = { table: ReplayBoard, spit: SpitReplayBoard };
+/** The replay board of each page module (games.js: a game type's ``page``), loaded when a replay
+ * of that module's game is opened: a Spite and Malice replay never fetches the Spit module. */
+const BOARDS = {
+  table: async () => ReplayBoard,
+  spit: async () => (await import("./spit-replay.js")).SpitReplayBoard,
+};
 
+/** Open the replay of game ``id``. */
 export async function openReplay(id) {
   setStatus(t("connecting"));
   let data;
@@ -355,7 +243,7 @@ export async function openReplay(id) {
   }
   // the board of the page module that draws the game's tables (games.js), not a test of its name
   const type = await gameType(data.game).catch(() => null);
-  const Board = BOARDS[type?.page] ?? ReplayBoard;
+  const Board = await (BOARDS[type?.page] ?? BOARDS.table)();
   const board = new Board(data);
   const start = Number(new URLSearchParams(location.search).get("ply") || 0);
   setRerender(() => board.render());

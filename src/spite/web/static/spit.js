@@ -15,12 +15,16 @@ import { backSVG, cardSVG, rankOf, slotSVG } from "./cards.js";
 import { botName, cardName, presetName, t, word } from "./i18n.js";
 import { bindFair, fairHTML, newNonce, takeFair } from "./fair.js";
 import { rematchHTML, rematchText, seriesHTML } from "./rematch.js";
-import { esc, morph, parseLegal } from "./html.js";
+import { esc, loadStyle, morph, parseLegal } from "./html.js";
 import { openSeat, reopen, takeNotice } from "./seatpage.js";
 import { bindSound, sound, soundHTML } from "./sound.js";
 import { api, forgetSeat } from "./store.js";
 
 import { gameWord } from "./games.js";
+
+// this module's own styles come with it (a Spite and Malice page never loads either); the module is
+// ready once they are, so a Spit table is never drawn unstyled
+await loadStyle(new URL("./spit.css", import.meta.url));
 
 const CENTER_KEYS = ["q", "w", "e"];
 const FLASH_MS = 900;
