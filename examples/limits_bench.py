@@ -19,9 +19,15 @@ in play at a human pace (two players each, every table from its own loopback add
 move every 0.5–1.5 s per seat) and, one after the other for ``--seconds`` each, every flood of issue
 21 runs from other loopback addresses: none (the baseline), table creation, quick-play spam, four
 100 MB bodies, 1,000 sockets that never say ``hello``, a message flood on 20 sockets, and twelve
-bots-only ``expert`` tables. Per phase: the players' send→ack p50/p99/max and the memory of the
-server with its bot workers afterwards (``VmRSS`` summed). ``python examples/limits_bench.py
---floods --seconds 10``.
+bots-only ``expert`` tables. Per phase: the players' send→ack p50/p99/max, the memory of the
+server with its bot workers afterwards (``VmRSS`` summed), how long the flood lasted (``flood_s``:
+a flood the server ends sooner than ``--seconds`` is shorter), and the CPU seconds the phase took of
+the server (``server_cpu_s``, its event loop's process alone), its bot workers (``bots_cpu_s``), the
+flooding process (``flooder_cpu_s``) and the players' process (``players_cpu_s``), with the load
+average: the server, the 400 players and the flooder share the machine's cores, so under a flood the
+players' latency is also the flooder's own CPU. ``--flood-nice N`` runs the flooding process at nice
+N (a diagnostic of that: the figures are with 0, the flood unweakened). ``python
+examples/limits_bench.py --floods --seconds 10``.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import random
 import socket
 import statistics
@@ -330,10 +337,35 @@ FLOODS = ("none", "table creation (8 connections)", "quick-play spam (8 connecti
           "1,000 silent sockets", "message flood (20 sockets)", "12 expert bot tables")
 
 
+def _cpu_s(pid: int) -> float:
+    """User and system CPU seconds of process ``pid`` so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry.name))
+    return found
+
+
+def _flood_setup(nice: int) -> int:
+    """In the flooding process: lower its priority by ``nice``; its pid."""
+    if nice:
+        os.nice(nice)
+    return os.getpid()
+
+
 def _flood_process(name: str, base: str, seconds: float) -> Any:
     """One flood, run in a process of its own (so the flooder's own work does not slow the players'
-    client loop here; the machine's cores are still shared, as they would be on a small server)."""
-    end = time.monotonic() + seconds
+    client loop here; the machine's cores are still shared, as they would be on a small server);
+    what it got and how long it lasted."""
+    start = time.monotonic()
+    end = start + seconds
     floods: dict[str, Any] = {
         "none": lambda: asyncio.sleep(seconds),
         "table creation (8 connections)": lambda: _posts(base, end, "/api/tables", {"preset": "short", "name": "f"},
@@ -345,10 +377,12 @@ def _flood_process(name: str, base: str, seconds: float) -> Any:
         "message flood (20 sockets)": lambda: _message_flood(base, end),
         "12 expert bot tables": lambda: _expert_tables(base, end),
     }
-    return asyncio.run(floods[name]())
+    got = asyncio.run(floods[name]())
+    return got, time.monotonic() - start
 
 
-async def _floods(base: str, pid: int, tables: int, seconds: float, think: float) -> list[dict[str, Any]]:
+async def _floods(base: str, pid: int, tables: int, seconds: float, think: float,
+                  flood_nice: int = 0) -> list[dict[str, Any]]:
     import concurrent.futures
     import multiprocessing
 
@@ -365,17 +399,25 @@ async def _floods(base: str, pid: int, tables: int, seconds: float, think: float
     setup = round(time.monotonic() - started, 1)
     print(json.dumps({"setup_s": setup, "moves_so_far": len(moves)}), flush=True)
     pool = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-    await asyncio.get_running_loop().run_in_executor(pool, time.sleep, 0)  # the flooder process is up
+    flooder = await asyncio.get_running_loop().run_in_executor(pool, _flood_setup, flood_nice)  # it is up
+    bots = _children(pid)
     out = []
     for name in FLOODS:
         start = time.monotonic()
         end = start + seconds
-        what = await asyncio.get_running_loop().run_in_executor(pool, _flood_process, name, base, seconds)
+        cpu = {"server": _cpu_s(pid), "bots": sum(_cpu_s(b) for b in bots), "flooder": _cpu_s(flooder),
+               "players": _cpu_s(os.getpid())}
+        what, lasted = await asyncio.get_running_loop().run_in_executor(pool, _flood_process, name, base, seconds)
         await asyncio.sleep(max(0.0, end - time.monotonic()))
+        used = {"server": _cpu_s(pid), "bots": sum(_cpu_s(b) for b in bots), "flooder": _cpu_s(flooder),
+                "players": _cpu_s(os.getpid())}
         window = sorted(ms for t, ms in moves if start <= t <= end)
         q = statistics.quantiles(window, n=100) if len(window) >= 2 else [float("nan")] * 99
         out.append({"flood": name, "moves": len(window), "p50_ms": round(q[49], 1), "p99_ms": round(q[98], 1),
                     "max_ms": round(window[-1], 1) if window else None, "flood_got": what,
+                    "flood_s": round(min(lasted, seconds), 2),
+                    **{f"{k}_cpu_s": round(used[k] - cpu[k], 2) for k in cpu},
+                    "loadavg": Path("/proc/loadavg").read_text().split()[0],
                     "server_rss_mib": _tree_rss_mib(pid)})
         print(json.dumps(out[-1]), flush=True)
         await asyncio.sleep(2.0)
@@ -394,13 +436,15 @@ def main() -> None:
     p.add_argument("--floods", action="store_true", help="the players' latency at 200 tables during each flood")
     p.add_argument("--tables", type=int, default=200)
     p.add_argument("--think", type=float, default=1.0)
+    p.add_argument("--flood-nice", type=int, default=0,
+                   help="--floods: run the flooding process at this nice value (a diagnostic; figures are with 0)")
     a = p.parse_args()
     if a.floods:
         from spite.server.bots import cores
 
         with server(bot_workers=str(cores())) as (base, pid):
             print(json.dumps({"tables": a.tables, "think_s": a.think, "rss_start_mib": _tree_rss_mib(pid)}), flush=True)
-            asyncio.run(_floods(base, pid, a.tables, min(a.seconds, 60.0), a.think))
+            asyncio.run(_floods(base, pid, a.tables, min(a.seconds, 60.0), a.think, a.flood_nice))
         return
     for label, extra in (("limits", ()), ("no limits", LIFTED)):
         figures = run(label, min(a.seconds, 60.0), *extra)

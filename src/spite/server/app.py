@@ -30,6 +30,7 @@ from spite.server.config import ServerConfig
 from spite.server.connection import Connection
 from spite.server.host import Table, player_id
 from spite.server.limits import (
+    STOP_READING,
     BodyLimit,
     RateLimiter,
     RefusalLogFilter,
@@ -339,6 +340,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         address = client_address(websocket.scope)
         conn: Connection[Table] = Connection(websocket, config.rate, config.burst, limiter=messages, address=address)
         sender = asyncio.create_task(conn.run_sender(), name="ws-sender")
+        flooded = False
         hello_by = asyncio.get_running_loop().time() + config.hello_timeout
         try:
             while not conn.closing:
@@ -362,6 +364,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                                version=conn.table.version if conn.table is not None else None,
                                phrase=Phrase("error.flood.rate", {"n": f"{config.rate:g}"}))
                     conn.close(1008)
+                    flooded = True
                     sockets.cool_down(address)
                     log.warning("closed a flooding connection of %s; no new ones from it for %g s", address,
                                 config.flood_cooldown, extra={"refusal": True})
@@ -375,6 +378,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             conn.close()
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(sender, 2.0)
+            stop_reading = websocket.scope.get(STOP_READING)
+            if flooded and stop_reading is not None:  # the error and the close frame are out: read no more
+                stop_reading()
 
     install_web(app)  # the browser page: /, /replay/{id}, /static/… (and /t/{id} above for browsers)
     return app

@@ -14,6 +14,7 @@ and one small answer, not a route, a dependency or a model.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -22,9 +23,12 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["BodyLimit", "RateLimiter", "RefusalLogFilter", "SocketBook", "SocketGate", "WriteLimit", "client_address"]
+__all__ = ["STOP_READING", "BodyLimit", "RateLimiter", "RefusalLogFilter", "SocketBook", "SocketGate", "WriteLimit",
+           "client_address"]
 
 
 def client_address(scope: Scope) -> str:
@@ -226,12 +230,46 @@ class SocketBook:
         return None
 
 
+STOP_READING = "spite.stop_reading"
+"""The key of a WebSocket scope whose value, when there, stops reading from the connection and
+closes it soon (see :func:`_stop_reading`)."""
+
+CLOSE_GRACE = 1.0
+"""Seconds a flooding socket's client has to read its error and close frames before its TCP
+connection is closed."""
+
+
+def _stop_reading(receive: Receive) -> Callable[[], None] | None:
+    """What stops reading a WebSocket's TCP connection and closes it soon, if the server lets us
+    find it.
+
+    A socket closed for flooding must cost nothing more, but after the close frame the server goes
+    on reading: it parses (and drops) every frame the flooder had already sent, up to its answer to
+    the close, for up to 10 s (uvicorn). uvicorn hands the app its protocol's own bound ``receive``,
+    whose ``transport`` can stop reading: the frames written (the error, the close) still go out,
+    what the flooder sends meanwhile waits unparsed in the kernel's buffers (TCP's flow control stops
+    it), and after :data:`CLOSE_GRACE` the connection is closed. (Closed at once it would be reset
+    with the flooder's frames unread, and the flooder might lose its error frame too.) Any other
+    server: ``None``, and the polite close it is."""
+    transport = getattr(getattr(receive, "__self__", None), "transport", None)
+    pause, close = getattr(transport, "pause_reading", None), getattr(transport, "close", None)
+    if not callable(pause) or not callable(close):
+        return None
+
+    def stop() -> None:
+        pause()
+        asyncio.get_running_loop().call_later(CLOSE_GRACE, close)
+
+    return stop
+
+
 class SocketGate:
     """Pure ASGI middleware: a WebSocket handshake that :meth:`SocketBook.refusal` refuses is
     answered with an HTTP ``429`` (``Retry-After``; a JSON body with ``detail`` and ``code``) before
     the app sees it: no socket is accepted, nothing waits for a ``hello``. (A server without the ASGI
     ``websocket.http.response`` extension refuses with a plain close, which the client sees as 403.)
-    Every other socket is counted in :attr:`SocketBook.open` while the app serves it."""
+    Every other socket is counted in :attr:`SocketBook.open` while the app serves it, and its scope
+    gets :data:`STOP_READING` where the server allows it."""
 
     def __init__(self, app: ASGIApp, book: SocketBook, log_filter: RefusalLogFilter | None = None) -> None:
         self.app = app
@@ -249,6 +287,9 @@ class SocketGate:
             if self.log_filter is not None:
                 self.log_filter.handshake_refused()
             return
+        stop_reading = _stop_reading(receive)
+        if stop_reading is not None:
+            scope[STOP_READING] = stop_reading
         counts = self.book.open
         counts[address] = counts.get(address, 0) + 1
         try:
