@@ -79,6 +79,13 @@ def _one_line(exc: ValidationError) -> str:
     return f"{where}: {err.get('msg', 'invalid')}" if where else str(err.get("msg", "invalid"))
 
 
+class TableBusy(LobbyError):
+    """Another worker holds the table and did not hand it over in time (503: try again)."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id} is moving between server processes: try again in a moment", 503)
+
+
 class Manager:
     """Every table this process serves, the store and the bots."""
 
@@ -169,9 +176,11 @@ class Manager:
             self._acquiring[table_id] = pending
             try:
                 pending.set_result(await self._acquire(table_id))
+            except TableBusy as exc:
+                pending.set_exception(exc)
             except Exception as exc:
                 log.error("table %s could not be taken over: %s", table_id, exc)
-                pending.set_result(None)
+                pending.set_exception(TableBusy(table_id))
             finally:
                 del self._acquiring[table_id]
         return await asyncio.shield(pending)
@@ -195,7 +204,7 @@ class Manager:
                 break
             if time.monotonic() - t0 > ACQUIRE_TIMEOUT:
                 log.warning("table %s: not handed over within %.0f s", table_id, ACQUIRE_TIMEOUT)
-                return None
+                raise TableBusy(table_id)
             await asyncio.sleep(0.1)
             if table_id in self.tables:
                 return self.tables[table_id]
@@ -588,7 +597,11 @@ class Manager:
         if conn.hello:
             conn.error("already-hello", "this connection has already said hello")
             return
-        table = await self.local(table_id)
+        try:
+            table = await self.local(table_id)
+        except TableBusy:
+            conn.close(1013)  # try again later: the clients reconnect by themselves
+            return
         if table is not None and self.leases is not None and table.status == "finished" and not table.connections() \
                 and (msg.spectate or table.seat_for_token(msg.token or "") is None):
             self._forget(table)  # taken in for a person back for a rematch, but this hello is not one
