@@ -203,7 +203,7 @@ def test_bench_server_prints_its_figures_as_the_last_json_line() -> None:
     data = json.loads(out.strip().splitlines()[-1])
     for key in ("tables", "think_s", "setup_s", "seconds", "moves", "offered_moves_per_s", "moves_per_s", "p50_ms",
                 "p95_ms", "p99_ms", "max_ms", "games_finished", "errors", "server_cpu_pct", "server_cpu_ms_per_move",
-                "server_cpu_wait_pct", "client_cpu_pct"):
+                "server_cpu_wait_pct", "client_cpu_pct", "workers", "load_average"):
         assert key in data, key
     assert data["tables"] == 2 and data["think_s"] == 0.05 and data["offered_moves_per_s"] == 40.0
     assert data["moves"] > 0 and data["errors"] == {}
@@ -213,6 +213,8 @@ def test_bench_server_prints_its_figures_as_the_last_json_line() -> None:
 def test_bench_server_refuses_bad_flags() -> None:
     code, _, err = run("bench", "server", "--think", "-1")
     assert code == 2 and "--think" in err
+    code, _, err = run("bench", "server", "--workers", "2")  # the bench's default database is SQLite
+    assert code == 2 and "PostgreSQL" in err and err.count("\n") == 1
 
 
 def test_the_installed_command_never_prints_a_traceback(tmp_path: Path) -> None:

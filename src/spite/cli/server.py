@@ -116,6 +116,8 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
 
         if tables < 1 or seconds <= 0 or think < 0 or warmup < 0 or workers < 1:
             fail("--tables and --workers must be ≥ 1, --seconds > 0, --think and --warmup ≥ 0", EXIT_MALFORMED)
+        if workers > 1 and not (db or "").startswith("postgres"):
+            fail("--workers above 1 needs a PostgreSQL database (--db postgresql://…)", EXIT_MALFORMED)
         require_extra("server", "measure the server")  # it is started in another process, which would only fail late
         tty = sys.stderr.isatty()
         shown = [0.0]

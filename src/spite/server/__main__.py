@@ -33,7 +33,18 @@ def main(argv: list[str] | None = None) -> None:
                    help=f"set a limit of docs/protocol.md (one of {', '.join(LIMITS)}); repeatable")
     p.add_argument("--log-level", default="info")
     p.add_argument("--config-json", default=None, help=argparse.SUPPRESS)  # a worker of `spite serve --workers`
+    p.add_argument("--cluster", action="store_true",
+                   help="one worker of several on one PostgreSQL database behind a proxy that routes by table id "
+                        "(docs/scaling.md); the schema must be upgraded beforehand")
+    p.add_argument("--print-haproxy", metavar="WORKER", nargs="+", default=None,
+                   help="print an HAProxy configuration for these workers (host:port each) serving on --host and "
+                        "--port, and exit")
     a = p.parse_args(argv)
+    if a.print_haproxy is not None:
+        from spite.server.cluster import haproxy_config
+
+        print(haproxy_config(a.host, a.port, a.print_haproxy), end="")
+        return
     if a.config_json is not None:  # every setting as the supervisor has them (spite.server.cluster)
         serve(ServerConfig(**json.loads(a.config_json)), a.host, a.port, a.log_level)
         return
@@ -41,7 +52,8 @@ def main(argv: list[str] | None = None) -> None:
                           bot_budget=a.bot_budget, review_budget=a.review_budget, rate=a.rate,
                           sqlite_synchronous=a.sqlite_sync,
                           burst=max(2.0 * a.rate, 10.0), next_game_seconds=a.next_game,
-                          spit_countdown=a.spit_countdown, turn_seconds=a.turn_clock)
+                          spit_countdown=a.spit_countdown, turn_seconds=a.turn_clock, cluster=a.cluster,
+                          migrate=not a.cluster, address=f"{a.host}:{a.port}" if a.cluster else None)
     try:
         config = with_limits(config, a.limit)
     except ValueError as exc:

@@ -85,14 +85,15 @@ def _max_connections() -> int:
     return max(256, min(100_000, (soft if soft != resource.RLIM_INFINITY else 200_000) // 2 - 100))
 
 
-def haproxy_config(host: str, port: int, worker_ports: list[int]) -> str:
-    """HAProxy's configuration: the public address, the table-bound paths by consistent hash of the
-    table id, the rest round robin; health checks on ``/healthz``; WebSockets may stay open for hours."""
-    servers = "\n".join(f"    server w{i} 127.0.0.1:{p} check inter {CHECK_INTERVAL} fall 2 rise 1"
-                        for i, p in enumerate(worker_ports))
-    tracked = "\n".join(f"    server w{i} 127.0.0.1:{p} track tables/w{i}" for i, p in enumerate(worker_ports))
+def haproxy_config(host: str, port: int, workers: list[str]) -> str:
+    """HAProxy's configuration for ``workers`` (``host:port`` each, on this machine or others): the
+    public address, the table-bound paths by consistent hash of the table id, the rest round robin;
+    health checks on ``/healthz``; WebSockets may stay open for hours."""
+    servers = "\n".join(f"    server w{i} {w} check inter {CHECK_INTERVAL} fall 2 rise 1"
+                        for i, w in enumerate(workers))
+    tracked = "\n".join(f"    server w{i} {w} track tables/w{i}" for i, w in enumerate(workers))
     bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    return f"""# written by spite serve --workers {len(worker_ports)} (spite.server.cluster)
+    return f"""# written by spite serve --workers {len(workers)} (spite.server.cluster)
 global
     maxconn {_max_connections()}
 
@@ -206,7 +207,7 @@ class Supervisor:
     def start_proxy(self) -> None:
         """Write HAProxy's configuration, check it and start HAProxy in the foreground."""
         cfg = self.folder / "haproxy.cfg"
-        cfg.write_text(haproxy_config(self.host, self.port, self.ports))
+        cfg.write_text(haproxy_config(self.host, self.port, [f"127.0.0.1:{p}" for p in self.ports]))
         checked = subprocess.run([self.haproxy, "-c", "-q", "-f", str(cfg)], capture_output=True, text=True)
         if checked.returncode != 0:
             raise ClusterError(f"HAProxy refused its configuration: {(checked.stderr or checked.stdout).strip()}")

@@ -52,6 +52,10 @@ WANT_POLL = 0.2
 SWEEP_EVERY = 1.0
 """Seconds between a worker's looks for live tables whose lease ran out (their worker died)."""
 
+FREE_GRACE = 5.0
+"""A table nobody holds (a new one its creator let go of, for the worker its sockets reach) is left
+this many seconds to that worker before a sweep takes it."""
+
 ACQUIRE_TIMEOUT = LEASE_SECONDS + 6.0
 """The longest a worker waits to be handed a table (a live holder hands it over within a fraction
 of a second; a dead one's lease runs out within :data:`LEASE_SECONDS`)."""
@@ -136,25 +140,30 @@ class Leases:
         return lost
 
     # ------------------------------------------------------------------ taking and handing over
-    def claim(self, table_id: str) -> Claim:
-        """Try to take ``table_id``: ``mine`` (taken, or already this worker's), ``wait`` (another live
-        worker holds it and is now asked for it, or another worker is taking it this instant) or
-        ``none`` (there is no such table)."""
+    def claim(self, ids: list[str]) -> dict[str, Claim]:
+        """Try to take the tables ``ids`` (in one transaction, whatever their number): each is ``mine``
+        (taken, or already this worker's), ``wait`` (another live worker holds it and is now asked for
+        it, or another worker is taking it this instant) or ``none`` (there is no such table)."""
         t = db.tables
+        out: dict[str, Claim] = {}
         with self.engine.begin() as c:
-            row = c.execute(sa.select(t.c.owner, t.c.wanted_by, (t.c.lease_until < _db_now()).label("expired"),
-                                      t.c.lease_until)
-                            .where(t.c.id == table_id).with_for_update(skip_locked=True)).first()
-            if row is None:
-                exists = c.execute(sa.select(t.c.id).where(t.c.id == table_id)).first() is not None
-                return "wait" if exists else "none"
-            if row.owner == self.me or row.owner is None or row.lease_until is None or row.expired:
-                c.execute(sa.update(t).where(t.c.id == table_id)
-                          .values(owner=self.me, lease_until=lease_end(), wanted_by=None))
-                return "mine"
-            if row.wanted_by != self.me:
-                c.execute(sa.update(t).where(t.c.id == table_id).values(wanted_by=self.me))
-            return "wait"
+            rows = c.execute(sa.select(t.c.id, t.c.owner, t.c.wanted_by, t.c.lease_until,
+                                       (t.c.lease_until < _db_now()).label("expired"))
+                             .where(t.c.id.in_(ids)).with_for_update(skip_locked=True)).all()
+            take = [r.id for r in rows if r.owner in (self.me, None) or r.lease_until is None or r.expired]
+            ask = [r.id for r in rows if r.id not in take and r.wanted_by != self.me]
+            if take:
+                c.execute(sa.update(t).where(t.c.id.in_(take)).values(owner=self.me, lease_until=lease_end(),
+                                                                       wanted_by=None))
+            if ask:
+                c.execute(sa.update(t).where(t.c.id.in_(ask)).values(wanted_by=self.me))
+            out.update({r.id: "wait" for r in rows})
+            out.update({i: "mine" for i in take})
+            missing = [i for i in ids if i not in out]
+            if missing:  # locked by another transaction this instant, or not there at all
+                there = set(c.execute(sa.select(t.c.id).where(t.c.id.in_(missing))).scalars())
+                out.update({i: "wait" if i in there else "none" for i in missing})
+        return out
 
     def wanted(self) -> list[tuple[str, str]]:
         """Tables this worker holds that another worker asked for: (table id, asking worker)."""
@@ -174,13 +183,15 @@ class Leases:
                           .values(owner=to, lease_until=lease_end(), wanted_by=None))
 
     def orphans(self, limit: int = 50) -> list[str]:
-        """Take up to ``limit`` open or playing tables nobody holds (their worker died, or a single
-        process served them before): their ids, now this worker's."""
+        """Take up to ``limit`` open or playing tables nobody holds: their worker died (lease run out), a
+        single process served them before (no lease), or their creator let go of them more than
+        :data:`FREE_GRACE` seconds ago and no socket came for them. Their ids, now this worker's."""
         t = db.tables
         with self.engine.begin() as c:
             ids = list(c.execute(
                 sa.select(t.c.id).where(t.c.status.in_(("open", "playing")),
-                                        sa.or_(t.c.owner.is_(None), t.c.lease_until.is_(None),
+                                        sa.or_(sa.and_(t.c.owner.is_(None), t.c.updated_at < _db_now() - FREE_GRACE),
+                                               sa.and_(t.c.owner.is_not(None), t.c.lease_until.is_(None)),
                                                t.c.lease_until < _db_now()))
                 .order_by(t.c.updated_at).limit(limit).with_for_update(skip_locked=True)).scalars())
             if ids:

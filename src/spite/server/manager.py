@@ -30,7 +30,7 @@ from spite.server.bots import BotRunner
 from spite.server.config import ServerConfig
 from spite.server.fair import FairDeal
 from spite.server.host import Conn, LobbyError, Seat, ServerGame, Services, Table, check_requests, hash_token, new_token
-from spite.server.leases import ACQUIRE_TIMEOUT, RENEW_EVERY, SWEEP_EVERY, WANT_POLL, Leases, lease_end
+from spite.server.leases import ACQUIRE_TIMEOUT, RENEW_EVERY, SWEEP_EVERY, WANT_POLL, Claim, Leases, lease_end
 from spite.server.protocol import (
     AnyClientMessage,
     Hello,
@@ -79,6 +79,13 @@ def _one_line(exc: ValidationError) -> str:
     return f"{where}: {err.get('msg', 'invalid')}" if where else str(err.get("msg", "invalid"))
 
 
+class TableBusy(LobbyError):
+    """Another worker holds the table and did not hand it over in time (503: try again)."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id} is moving between server processes: try again in a moment", 503)
+
+
 class Manager:
     """Every table this process serves, the store and the bots."""
 
@@ -102,7 +109,10 @@ class Manager:
         """Tables this worker took from a dead worker (lease run out) since it started."""
         self.handovers = 0
         """Tables this worker handed to another that asked for them."""
-        self._lease_threads = ThreadPoolExecutor(2, thread_name_prefix="spite-leases")
+        self._lease_threads = ThreadPoolExecutor(1, thread_name_prefix="spite-lease-claims")
+        self._upkeep_thread = ThreadPoolExecutor(1, thread_name_prefix="spite-lease-upkeep")
+        self._claims: dict[str, asyncio.Future[Claim]] = {}  # table id → its claim in the next round
+        self._claims_waiting = asyncio.Event()
         if config.cluster:
             self.leases = Leases(store.engine, config.process_name, config.address)
             self.services.may_write = self.leases.holds
@@ -114,10 +124,11 @@ class Manager:
         if self.leases is None:
             await self.restore()
         else:
-            await self._lease_call(self.leases.register)
+            await self._lease_call(self.leases.register, upkeep=True)
             self._lease_tasks = [asyncio.create_task(self._renew_leases(), name="spite-lease-renewal"),
                                  asyncio.create_task(self._hand_over_wanted(), name="spite-lease-handover"),
-                                 asyncio.create_task(self._take_orphans(), name="spite-lease-sweep")]
+                                 asyncio.create_task(self._take_orphans(), name="spite-lease-sweep"),
+                                 asyncio.create_task(self._claimer(), name="spite-lease-claims")]
         self._sweeper = asyncio.create_task(self._sweep(), name="spite-sweeper")
 
     async def close(self) -> None:
@@ -131,10 +142,11 @@ class Manager:
         if self.leases is not None:  # the others may take this worker's tables at once
             try:
                 await self.store.write(lambda c: None)  # every queued write committed first
-                await self._lease_call(self.leases.unregister)
+                await self._lease_call(self.leases.unregister, upkeep=True)
             except Exception as exc:
                 log.warning("the leases could not be given up (%s); they run out by themselves", exc)
         self._lease_threads.shutdown(wait=False)
+        self._upkeep_thread.shutdown(wait=False)
 
     async def restore(self) -> None:
         """Rebuild every open or playing table from the database."""
@@ -169,33 +181,61 @@ class Manager:
             self._acquiring[table_id] = pending
             try:
                 pending.set_result(await self._acquire(table_id))
+            except TableBusy as exc:
+                pending.set_exception(exc)
             except Exception as exc:
                 log.error("table %s could not be taken over: %s", table_id, exc)
-                pending.set_result(None)
+                pending.set_exception(TableBusy(table_id))
             finally:
                 del self._acquiring[table_id]
         return await asyncio.shield(pending)
 
-    async def _lease_call(self, fn: Callable[..., _T], *args: Any) -> _T:
-        """A lease statement on the leases' own threads (many tables waiting to be handed over must
-        not take the shared thread pool from the reads and the commits)."""
-        return await asyncio.get_running_loop().run_in_executor(self._lease_threads, fn, *args)
+    async def _lease_call(self, fn: Callable[..., _T], *args: Any, upkeep: bool = False) -> _T:
+        """A lease statement on a thread of the leases' own (many tables waiting to be handed over must
+        not take the shared thread pool from the reads and the commits), the renewals and hand-overs
+        (``upkeep``) on another: they must never wait behind claims."""
+        pool = self._upkeep_thread if upkeep else self._lease_threads
+        return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+
+    async def _claim(self, table_id: str) -> Claim:
+        """Claim ``table_id`` in the next round of :meth:`_claimer` (one statement for all waiting)."""
+        fut = self._claims.get(table_id)
+        if fut is None:
+            fut = asyncio.get_running_loop().create_future()
+            self._claims[table_id] = fut
+            self._claims_waiting.set()
+        return await asyncio.shield(fut)
+
+    async def _claimer(self) -> None:
+        """Claim every table asked for meanwhile in one transaction, at most every 50 ms."""
+        assert self.leases is not None
+        while True:
+            await self._claims_waiting.wait()
+            self._claims_waiting.clear()
+            batch, self._claims = self._claims, {}
+            try:
+                results = await self._lease_call(self.leases.claim, list(batch))
+            except Exception as exc:
+                log.warning("tables could not be claimed (%s)", str(exc).splitlines()[0])
+                results = {}
+            for table_id, fut in batch.items():
+                if not fut.done():
+                    fut.set_result(results.get(table_id, "wait"))
+            await asyncio.sleep(0.05)
 
     async def _acquire(self, table_id: str) -> Table | None:
         """Take ``table_id`` by lease and rebuild it here (waiting for its holder to hand it over, or
         for a dead holder's lease to run out)."""
-        assert self.leases is not None
-        leases = self.leases
         t0 = time.monotonic()
         while True:
-            claim = await self._lease_call(leases.claim, table_id)
+            claim = await self._claim(table_id)
             if claim == "none":
                 return None
             if claim == "mine":
                 break
             if time.monotonic() - t0 > ACQUIRE_TIMEOUT:
                 log.warning("table %s: not handed over within %.0f s", table_id, ACQUIRE_TIMEOUT)
-                return None
+                raise TableBusy(table_id)
             await asyncio.sleep(0.1)
             if table_id in self.tables:
                 return self.tables[table_id]
@@ -251,7 +291,7 @@ class Manager:
             held = set(self.tables)
             released = self._renewed - held
             try:
-                lost = await self._lease_call(self.leases.renew, held, released)
+                lost = await self._lease_call(self.leases.renew, held, released, upkeep=True)
             except Exception as exc:
                 log.warning("the table leases could not be renewed (%s)", str(exc).splitlines()[0])
                 continue
@@ -269,7 +309,7 @@ class Manager:
         while True:
             await asyncio.sleep(WANT_POLL)
             try:
-                wanted = await self._lease_call(leases.wanted)
+                wanted = await self._lease_call(leases.wanted, upkeep=True)
                 if not wanted:
                     continue
                 for table_id, to in wanted:
@@ -279,7 +319,7 @@ class Manager:
                         self.handovers += 1
                         log.info("table %s: handed over to %s", table_id, to)
                 await self.store.write(lambda c: None)  # every write queued before is committed
-                await self._lease_call(leases.hand_over, wanted)
+                await self._lease_call(leases.hand_over, wanted, upkeep=True)
             except Exception as exc:
                 log.warning("tables could not be handed over (%s)", exc)
 
@@ -290,7 +330,7 @@ class Manager:
         while True:
             await asyncio.sleep(SWEEP_EVERY)
             try:
-                ids = await self._lease_call(leases.orphans)
+                ids = await self._lease_call(leases.orphans, upkeep=True)
                 if ids:
                     taken = await self._take_in(ids)
                     self.takeovers += len(taken)
@@ -386,8 +426,10 @@ class Manager:
         play (bots-only tables start at once) and, with ``join``, its creator seated. ``owner`` (the
         client address) may have at most ``max_open_tables`` open or playing tables (429)."""
         if owner is None:
-            return await self._create(game=game, preset=preset, options=options, seats=seats, name=name, join=join,
-                                      player_id=player_id)
+            created = await self._create(game=game, preset=preset, options=options, seats=seats, name=name,
+                                         join=join, player_id=player_id)
+            await self._let_go_if_people(created[0])
+            return created
         cap = self.config.max_open_tables
         if self.live_tables_of(owner) >= cap:
             raise LobbyError(f"you already have {cap} open or playing tables: finish or leave one first", 429,
@@ -401,7 +443,20 @@ class Manager:
             self._creating[owner] -= 1
             if not self._creating[owner]:
                 del self._creating[owner]
+        await self._let_go_if_people(created[0])
         return created
+
+    async def _let_go_if_people(self, table: Table) -> None:
+        """With several workers, a new table people will sit at is let go of at once: the worker their
+        sockets and joins reach (by the table id's hash) takes it when they come, with no hand-over
+        (a bots-only table stays: it plays now)."""
+        if self.leases is None or not any(s.kind == "person" for s in table.seats):
+            return
+        async with table.lock:
+            self._forget(table)
+            await table.close(1012)
+            await self.store.write(Store.update_table(table.id, owner=None, lease_until=None))
+        self.bots.forget(table.id)
 
     async def _create(self, *, game: str, preset: str | None, options: dict[str, Any],
                       seats: list[SeatRequest] | None, name: str, join: bool,
@@ -581,7 +636,11 @@ class Manager:
         if conn.hello:
             conn.error("already-hello", "this connection has already said hello")
             return
-        table = await self.local(table_id)
+        try:
+            table = await self.local(table_id)
+        except TableBusy:
+            conn.close(1013)  # try again later: the clients reconnect by themselves
+            return
         if table is not None and self.leases is not None and table.status == "finished" and not table.connections() \
                 and (msg.spectate or table.seat_for_token(msg.token or "") is None):
             self._forget(table)  # taken in for a person back for a rematch, but this hello is not one
