@@ -122,6 +122,14 @@ def test_one_seat_and_progress() -> None:
     assert all(t.to_json() == full[t.turn] for t in review.turns)
 
 
+def test_worker_processes_give_the_same_review() -> None:
+    calls: list[tuple[int, int]] = []
+    review = review_record(short_game(), budget=BUDGET, seed=3, jobs=2,
+                           progress=lambda done, total: calls.append((done, total)))
+    assert review.to_json() == short_review().to_json()
+    assert calls == [(k, len(review.turns)) for k in range(1, len(review.turns) + 1)]
+
+
 def test_the_json_is_one_documented_object() -> None:
     data = json.loads(json.dumps(short_review().to_json()))
     assert data["format"] == "spite-review/1" and data["game"] == "spite-malice" and data["preset"] == "short"
@@ -187,29 +195,36 @@ def test_hidden_cards_do_not_change_a_decisions_review() -> None:
 
 # ---------------------------------------------------------------------- marks
 @pytest.mark.slow
-def test_a_random_player_is_marked_where_the_heuristic_is_not() -> None:
-    """``random`` against the heuristic: ``random``'s turns are marked and give away win probability,
-    the heuristic's are not. (Not most of ``random``'s turns: most are a discard with no build play to
-    choose, and which card it throws away changes no stock card within the review's horizon; see
-    docs/bots.md, "What it does not see".)"""
-    state = play(["random", "heuristic"], "classic", 4, stock_size=10)
+def test_a_random_player_is_marked_where_a_strong_one_is_not() -> None:
+    """``random`` against ``hard`` (a seeded game, stocks of 10): ``random`` is marked, ``hard`` is not,
+    and most of the turns where ``random`` gave away anything measurable gave away enough to be marked.
+
+    Not most of ``random``'s turns: in half of them every plan compared comes out the same on every
+    sample (a discard with no build play to choose), and over the whole game ``random`` can only give
+    away its starting chance, about 50 points, spread over some 25 turns; docs/bots.md, "What it does
+    not see", has the figures."""
+    state = play(["random", "hard"], "classic", 4, stock_size=10)
     review = review_record(record_from_state(state, "classic"), budget=0.3, seed=1)
-    rand, heur = review.summary(0), review.summary(1)
-    rand_marks, heur_marks = rand.inaccuracies + rand.blunders, heur.inaccuracies + heur.blunders
-    assert rand_marks >= 2 and rand_marks > 2 * heur_marks
+    rand, strong = review.summary(0), review.summary(1)
+    rand_marks, strong_marks = rand.inaccuracies + rand.blunders, strong.inaccuracies + strong.blunders
+    assert rand_marks >= 3 and strong_marks * 4 <= rand_marks
+    gave_away = [t for t in review.turns if t.seat == 0 and t.loss > 0]
+    assert 2 * rand_marks > len(gave_away)
     rand_loss = sum(t.loss for t in review.turns if t.seat == 0)
-    heur_loss = sum(t.loss for t in review.turns if t.seat == 1)
-    assert rand_loss > 0.15 and rand_loss > 3 * heur_loss
-    assert rand.accuracy < heur.accuracy
+    strong_loss = sum(t.loss for t in review.turns if t.seat == 1)
+    assert rand_loss > 0.2 and rand_loss > 5 * strong_loss
+    assert rand.accuracy < strong.accuracy - 3
     assert all(t.mark for t in rand.costliest[:rand_marks])
 
 
 @pytest.mark.slow
 def test_the_search_against_itself_is_marked_on_few_turns() -> None:
+    """The search bot (``expert``'s method, at 16 samples a plan to keep the test short) against itself:
+    fewer than 15 % of the turns marked."""
     state = play(["search:iters=16", "search:iters=16"], "classic", 4, stock_size=10)
     review = review_record(record_from_state(state, "classic"), budget=0.3, seed=1)
     marked = [t for t in review.turns if t.mark]
-    assert len(marked) <= len(review.turns) / 5, [(t.turn, round(t.loss, 3)) for t in review.turns]
+    assert len(marked) < 0.15 * len(review.turns), [(t.turn, round(t.loss, 3)) for t in review.turns]
     assert min(review.summary(s).accuracy for s in (0, 1)) > 90
 
 
@@ -235,6 +250,7 @@ def test_review_json_is_the_librarys_object(tmp_path: Path) -> None:
     (["--as", "2"], "there is no seat 2"),
     (["--budget", "0"], "--budget must be"),
     (["--budget", "nan"], "--budget must be"),
+    (["--jobs", "0"], "--jobs must be 1 or more"),
 ])
 def test_review_refuses_bad_flags_in_one_line(tmp_path: Path, args: list[str], message: str) -> None:
     code, _, err = cli("review", write(tmp_path, short_game()), *args)

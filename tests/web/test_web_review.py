@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 import pytest
 from conftest import DOCS, WebServer
+from test_web_page import play_to_the_end, start_quick_game
 
 from helpers import finished_bot_game, finished_spit_game
 
@@ -50,6 +51,23 @@ def test_the_review_opens_from_the_game_over_view(page: Any, review_server: WebS
     assert "Computer (easy): accuracy" in summary and "Computer (random): accuracy" in summary
 
 
+def test_a_person_opens_the_review_from_the_game_over_view(page: Any, review_server: WebServer) -> None:
+    """A game played in the page to its end: the game-over view (not the finished table's page) links
+    to the review of that game, with the person's turns in it."""
+    start_quick_game(page, review_server, name="Ida", stock=2, level="easy")
+    assert play_to_the_end(page) > 0
+    page.wait_for_selector("#game-over #review-link")
+    page.click("#game-over #review-link")
+    page.wait_for_selector(".table.replay")
+    page.wait_for_selector("#wp-bar", timeout=REVIEW_TIMEOUT)
+    game_id = int(page.url.split("/replay/")[1].split("?")[0])
+    review = review_of(review_server, game_id)
+    assert page.locator("#wp-bar .wp-turn").count() == len(review["turns"])
+    assert {t["seat"] for t in review["turns"]} == {0, 1}
+    summary = page.inner_text("#review-summary")
+    assert "Ida: accuracy" in summary and "Computer (easy): accuracy" in summary
+
+
 def test_marked_turns_and_the_better_plan(page: Any, review_server: WebServer) -> None:
     # a game with a marked turn (random against the greedy player makes one in a few games)
     for _ in range(6):
@@ -77,16 +95,25 @@ def test_marked_turns_and_the_better_plan(page: Any, review_server: WebServer) -
     for turn in marked:
         glyph = "??" if turn["mark"] == "blunder" else "?!"
         assert page.text_content(f'#log li[data-ply="{turn["ply"] + 1}"] .rv-mark') == glyph
-    # a marked turn: a click on its bar goes to its start and offers the better plan
-    turn = max(marked, key=lambda t: t["loss"])
-    page.click(f'#wp-bar .wp-turn[data-turn="{turn["turn"]}"]')
-    assert page.get_attribute(".table.replay", "data-ply") == str(turn["ply"])
-    assert page.get_attribute("#review-turn", "data-mark") == turn["mark"]
-    assert " ".join(turn["played"]) in page.inner_text("#review-turn")
-    assert page.locator("#review-best").count() == 0
-    page.click("#review-better")
-    best = page.inner_text("#review-best")
-    assert " ".join(turn["best"]) in best and f"move {turn['best_ply'] + 1}" in best
+    # every marked turn: a click on its bar goes to its start and offers the better plan
+    for turn in sorted(marked, key=lambda t: t["loss"]):  # the costliest last, for the screenshot
+        page.click(f'#wp-bar .wp-turn[data-turn="{turn["turn"]}"]')
+        assert page.get_attribute(".table.replay", "data-ply") == str(turn["ply"])
+        assert page.get_attribute("#review-turn", "data-mark") == turn["mark"]
+        assert " ".join(turn["played"]) in page.inner_text("#review-turn")
+        assert page.locator("#review-best").count() == 0
+        page.click("#review-better")
+        best = page.inner_text("#review-best")
+        assert " ".join(turn["best"]) in best and f"move {turn['best_ply'] + 1}" in best
+    # an unmarked turn offers none
+    plain = next((t for t in review["turns"] if not t["mark"]), None)
+    if plain is not None:
+        page.click(f'#wp-bar .wp-turn[data-turn="{plain["turn"]}"]')
+        assert page.get_attribute("#review-turn", "data-mark") == ""
+        assert page.locator("#review-better, #review-best").count() == 0
+        # back at the costliest turn: its better plan is still open
+        page.click(f'#wp-bar .wp-turn[data-turn="{turn["turn"]}"]')
+        assert " ".join(turn["best"]) in page.inner_text("#review-best")
     page.screenshot(path=str(DOCS / "web-review.png"), full_page=True)
     page.click("button.lang[data-lang=de]")
     assert "Genauigkeit" in page.inner_text("#review-summary")

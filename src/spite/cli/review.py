@@ -52,6 +52,8 @@ def review(
         help="Seconds of search per turn, about (default 0.5); turned into a number of samples, so a review "
              "is the same for a given seed on any machine.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the sampled deals of the unseen cards.")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes to review turns in (the same review "
+                                      "whatever the number).")] = 1,
 ) -> None:
     """Review a finished Spite and Malice game: for every turn the plan played, the plan expert
     prefers, the estimated win probability before and after, and inaccuracies and blunders."""
@@ -59,6 +61,8 @@ def review(
 
     if budget is not None and not (budget > 0 and math.isfinite(budget)):
         fail(f"--budget must be a number of seconds above 0, not {budget:g}", EXIT_MALFORMED)
+    if jobs < 1:
+        fail(f"--jobs must be 1 or more, not {jobs}", EXIT_MALFORMED)
     with record_errors():
         rec = read_record(record)
         # the progress bar goes to standard error, and only to a terminal (a pipe gets the result alone)
@@ -75,7 +79,8 @@ def review(
                 bar.update(task, completed=done, total=total)
 
             result = review_record(rec, seats=None if seat is None else [seat],
-                                   budget=DEFAULT_BUDGET if budget is None else budget, seed=seed, progress=step)
+                                   budget=DEFAULT_BUDGET if budget is None else budget, seed=seed, progress=step,
+                                   jobs=jobs)
     if as_json:
         typer.echo(json.dumps(result.to_json(), ensure_ascii=False))
     else:

@@ -226,17 +226,18 @@ class Reviewer(Protocol):
     """A game's ``review`` hook: reviews a finished record of that game."""
 
     def __call__(self, record: Record, *, seats: Sequence[int] | None, budget: float, seed: int,
-                 progress: Progress | None) -> Review: ...
+                 progress: Progress | None, jobs: int) -> Review: ...
 
 
 def review_record(record: Record, *, seats: Sequence[int] | None = None, budget: float = DEFAULT_BUDGET,
-                  seed: int = 0, progress: Progress | None = None) -> Review:
+                  seed: int = 0, progress: Progress | None = None, jobs: int = 1) -> Review:
     """Review the finished game ``record`` for ``seats`` (default: every seat), with about
-    ``budget`` seconds of search per turn; the same ``seed`` gives the same review.
+    ``budget`` seconds of search per turn, in ``jobs`` processes; the same ``seed`` gives the same
+    review, whatever ``jobs``.
 
     Raises :class:`~spite.errors.OptionsError` for a game that has no review (a real-time game), an
-    unfinished game, a seat that is not in the game or a budget that is not positive, and the
-    record errors of :mod:`spite.records` for a record that cannot be replayed.
+    unfinished game, a seat that is not in the game, a budget that is not positive or fewer than one
+    job, and the record errors of :mod:`spite.records` for a record that cannot be replayed.
     """
     game = get_game(record.game)
     if not has_hook(record.game, "review"):
@@ -245,5 +246,7 @@ def review_record(record: Record, *, seats: Sequence[int] | None = None, budget:
         raise OptionsError(f"{record.game} games cannot be reviewed")
     if not budget > 0 or not math.isfinite(budget):
         raise OptionsError(f"the budget must be a number of seconds above 0, not {budget}")
+    if jobs < 1:
+        raise OptionsError(f"jobs must be 1 or more, not {jobs}")
     reviewer: Reviewer = load_hook(record.game, "review")
-    return reviewer(record, seats=seats, budget=budget, seed=seed, progress=progress)
+    return reviewer(record, seats=seats, budget=budget, seed=seed, progress=progress, jobs=jobs)

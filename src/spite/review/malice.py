@@ -32,7 +32,9 @@ other seats are reviewed.
 
 from __future__ import annotations
 
+import concurrent.futures
 import math
+import multiprocessing
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -42,7 +44,7 @@ from spite.bots.search import outcome_key, play_plan
 from spite.bots.search_fast import fast_plan
 from spite.errors import OptionsError
 from spite.games import Record
-from spite.malice import SeatView, State
+from spite.malice import Options, SeatView, State
 from spite.malice.determinize import determinize
 from spite.malice.record import replay_malice, state_from_record
 from spite.review import DecisionReview, Progress, Review, TurnReview
@@ -267,10 +269,25 @@ def _turns(record: Record) -> tuple[list[_Turn], State]:
     return turns, final
 
 
+def _review_turn(turn: _Turn, rollouts: int, seed: int, opts: Options) -> list[DecisionReview]:
+    """One turn's decisions, reviewed with about ``rollouts`` rollouts in all: what a decision does not
+    spend, the turn's later decisions may (a worker process runs this with ``jobs`` above 1)."""
+    model = race_model(opts)
+    left = rollouts
+    decisions: list[DecisionReview] = []
+    for k, d in enumerate(turn.decisions):
+        share = max(1, left // (len(turn.decisions) - k))
+        decisions.append(review_decision(d.view, d.moves, share, random.Random(f"spite-review/{seed}/{d.ply}"),
+                                         model, ply=d.ply))
+        left -= decisions[-1].rollouts
+    return decisions
+
+
 def review_malice(record: Record, *, seats: Sequence[int] | None = None, budget: float = 0.5, seed: int = 0,
-                  progress: Progress | None = None) -> Review:
+                  progress: Progress | None = None, jobs: int = 1) -> Review:
     """The review of a finished Spite and Malice record (see the module docstring and
-    :func:`spite.review.review_record`)."""
+    :func:`spite.review.review_record`); with ``jobs`` above 1 the turns are reviewed in that many
+    worker processes (the same review: each decision's samples come from the seed and its place)."""
     preset = record.preset or "classic"
     turns, final = _turns(record)
     if final.result is None:
@@ -280,20 +297,27 @@ def review_malice(record: Record, *, seats: Sequence[int] | None = None, budget:
     for seat in chosen:
         if not 0 <= seat < players:
             raise OptionsError(f"there is no seat {seat} (seats 0 to {players - 1})")
-    model = race_model(final.opts)
+    race_model(final.opts)  # measured once, before any turn
     todo = [t for t in turns if t.seat in chosen]
     review = Review(game=record.game, preset=preset, players=players, sides=final.opts.n_stocks, seats=chosen,
                     budget=budget, seed=seed, result=final.result.to_json())
     per_turn = max(1, round(budget * ROLLOUTS_PER_SECOND))
-    for done, turn in enumerate(todo, start=1):
-        left = per_turn  # what a decision does not spend, the turn's later decisions may
-        decisions: list[DecisionReview] = []
-        for k, d in enumerate(turn.decisions):
-            share = max(1, left // (len(turn.decisions) - k))
-            decisions.append(review_decision(d.view, d.moves, share, random.Random(f"spite-review/{seed}/{d.ply}"),
-                                             model, ply=d.ply))
-            left -= decisions[-1].rollouts
+    reviewed: list[list[DecisionReview] | None] = [None] * len(todo)
+    if jobs <= 1 or len(todo) <= 1:
+        for done, turn in enumerate(todo, start=1):
+            reviewed[done - 1] = _review_turn(turn, per_turn, seed, final.opts)
+            if progress is not None:
+                progress(done, len(todo))
+    else:
+        # spawned, not forked: a server that asks for a review may have threads running
+        context = multiprocessing.get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(min(jobs, len(todo)), mp_context=context) as pool:
+            futures = {pool.submit(_review_turn, turn, per_turn, seed, final.opts): k for k, turn in enumerate(todo)}
+            for done, future in enumerate(concurrent.futures.as_completed(futures), start=1):
+                reviewed[futures[future]] = future.result()
+                if progress is not None:
+                    progress(done, len(todo))
+    for turn, decisions in zip(todo, reviewed, strict=True):
+        assert decisions is not None
         review.turns.append(TurnReview(turn.turn, turn.seat, turn.ply, decisions))
-        if progress is not None:
-            progress(done, len(todo))
     return review
