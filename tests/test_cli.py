@@ -259,6 +259,8 @@ def spite_without(blocked: tuple[str, ...], *args: str) -> subprocess.CompletedP
          "spite: install spite[plot] to draw win_rates.png (--out)\n"),
         (("numpy",), ("bench", "rl", "--seconds", "0.1"),
          "spite: install spite[rl] to measure the research environments\n"),
+        (("matplotlib",), ("train", "--games", "2", "--out", "OUT"),
+         "spite: install spite[plot] to train the learned value and plot its learning curve\n"),
     ],
 )
 def test_a_subcommand_whose_extra_is_missing_says_which_to_install(

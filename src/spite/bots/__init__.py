@@ -71,7 +71,8 @@ def make_bot(spec: str) -> Bot:
     return factory(arg)
 
 
-_BUILTIN_MODULES = ["spite.bots.heuristic", "spite.bots.search", "spite.bots.external", "spite.rl.policy"]
+_BUILTIN_MODULES = ["spite.bots.heuristic", "spite.bots.learned", "spite.bots.search", "spite.bots.external",
+                    "spite.rl.policy"]
 """Modules whose bots register themselves on import; emptied as they are imported (a tournament
 makes two bots a game, and importing, even of a module already loaded, costs more than the bot)."""
 

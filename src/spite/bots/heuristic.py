@@ -18,7 +18,7 @@ up, a refilled hand). The score follows the seed's tips:
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from spite.bots.base import Bot, Decision
@@ -27,8 +27,8 @@ from spite.errors import Phrase
 from spite.malice import BUILD, DISCARD, PASS, STOCK, Move, Options, SeatView, State
 from spite.malice.determinize import determinize
 
-__all__ = ["CASUAL_WEIGHTS", "HARD_WEIGHTS", "V1_WEIGHTS", "CasualBot", "HeuristicBot", "HeuristicV1Bot", "Plan",
-           "PlanningBot", "Weights", "evaluate", "plan_from_state", "plan_turn", "reach_table"]
+__all__ = ["CASUAL_WEIGHTS", "HARD_WEIGHTS", "V1_WEIGHTS", "CasualBot", "ExtraScore", "HeuristicBot", "HeuristicV1Bot",
+           "Plan", "PlanningBot", "Weights", "evaluate", "plan_from_state", "plan_turn", "reach_table"]
 
 
 @dataclass(frozen=True)
@@ -349,21 +349,29 @@ def reach_table(state: State, seat: int) -> dict[int, tuple[float, ...]]:
     return table
 
 
+ExtraScore = Callable[[State, int, "Move | None", "dict[int, tuple[float, ...]] | None", float], float]
+"""A score added to :func:`evaluate`'s for each end of turn: ``extra(state, seat, end, reach, score)``
+(``score``: :func:`evaluate`'s), with ``end`` ``None`` where the plan stops for new information (a
+stock card turned up, a refilled hand)."""
+
+
 def plan_turn(view: SeatView, rng: random.Random, *, max_nodes: int = 3000, keep: int = 0,
-              w: Weights = DEFAULT_WEIGHTS) -> Plan:
+              w: Weights = DEFAULT_WEIGHTS, extra: ExtraScore | None = None) -> Plan:
     """The best plan for the rest of this turn, from ``view`` (the seat to move).
 
     With ``keep`` > 0 the best ``keep`` alternatives (score, moves) are kept too, for the search bot.
+    ``extra`` adds its score to every end's (the learned bot's value).
     """
     assert view.seat is not None and view.seat == view.to_move
-    plan = plan_from_state(determinize(view, rng), max_nodes=max_nodes, keep=keep, w=w)
+    plan = plan_from_state(determinize(view, rng), max_nodes=max_nodes, keep=keep, w=w, extra=extra)
     if not plan.moves:  # cannot happen in a live game: there is always an end move or a build play
         return Plan([view.legal_moves[0]], [signature(view)], 0.0, "the only move", plan.nodes,
                     why_phrases=(Phrase("hint.only-move"),))
     return plan
 
 
-def plan_from_state(state: State, *, max_nodes: int = 3000, keep: int = 0, w: Weights = DEFAULT_WEIGHTS) -> Plan:
+def plan_from_state(state: State, *, max_nodes: int = 3000, keep: int = 0, w: Weights = DEFAULT_WEIGHTS,
+                    extra: ExtraScore | None = None) -> Plan:
     """:func:`plan_turn` on a full state (a determinization): the player to move plans with the
     cards it holds and the face-up cards; the state is played and undone, and left as it was."""
     seat = state.to_move
@@ -375,7 +383,7 @@ def plan_from_state(state: State, *, max_nodes: int = 3000, keep: int = 0, w: We
     sigs: list[tuple[object, ...]] = []
     played: list[tuple[Move, int, int]] = []
     # the opponents' discard piles and stock tops do not change during the own turn
-    reach = reach_table(state, seat) if w.threat_reach else None
+    reach = reach_table(state, seat) if w.threat_reach or extra is not None else None
 
     def consider(score: float, moves: list[Move], signatures: list[tuple[object, ...]]) -> None:
         best.append((score, moves, signatures))
@@ -403,10 +411,14 @@ def plan_from_state(state: State, *, max_nodes: int = 3000, keep: int = 0, w: We
         if over or stock_moved or refilled:
             # new information (a stock card turned up, fresh cards in hand) or the end: plan again then
             score = evaluate(state, seat, _NO_MOVE, played, start_stock, refilled, w, reach)
+            if extra is not None and not over:
+                score += extra(state, seat, None, reach, score)
             consider(score, list(path), list(sigs))
             return
         for end in state.end_moves():
             score = evaluate(state, seat, end, played, start_stock, refilled, w, reach)
+            if extra is not None:
+                score += extra(state, seat, end, reach, score)
             consider(score, [*path, end], [*sigs, _state_signature(state, seat)])
         if nodes >= max_nodes:
             return

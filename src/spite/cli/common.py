@@ -68,7 +68,7 @@ EXTRAS: dict[str, frozenset[str]] = {
     "server": frozenset({"fastapi", "starlette", "uvicorn", "websockets", "sqlalchemy", "alembic", "pydantic",
                          "platformdirs"}),
     "tui": frozenset({"textual", "websockets"}),
-    "plot": frozenset({"matplotlib"}),
+    "plot": frozenset({"matplotlib", "numpy"}),
     "rl": frozenset({"gymnasium", "pettingzoo", "numpy"}),
     "ray": frozenset({"ray"}),
 }

@@ -1,0 +1,368 @@
+"""A learned value of a seat's view, and the bot that plans its turns with it.
+
+:func:`features` describes the end of a turn as a seat sees it: the stocks, what the opponents'
+stock tops need and whether the build piles left hand it to them, what the seat keeps for its
+next turn (wild cards, hand, discard piles, how far its own stock top is), how scarce the cards
+are. A logistic model over those features (:class:`ValueModel`) gives the chance that the seat
+wins from there; it was fitted to the outcomes of self-play games of the heuristic by
+``spite train`` (:mod:`spite.bots.training`), and its weights ship beside this module
+(``learned_value.json``, loaded on first use).
+
+The features read only what the seat's view holds: its own hand, the face-up cards, and the
+counts of what lies face down. A planner works on a determinization of the view
+(:func:`~spite.malice.determinize.determinize`), and the features of a determinization are those
+of the real position (a test checks it), so the value never depends on a card the seat cannot see.
+
+:class:`LearnedBot` (``learned``) plans its turns as the heuristic does (every sequence of build
+plays, every discard) and scores each end of turn by the heuristic's score plus ``blend`` times
+the learned win chance. Inference is pure Python: the core install needs no numpy.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from spite.bots.heuristic import HARD_WEIGHTS, HeuristicBot, Plan, Weights, _opponents, plan_turn, reach_table
+from spite.cards import RANKS
+from spite.errors import OptionsError
+from spite.malice import DISCARD, Move, Options, SeatView, State
+
+__all__ = ["FEATURES", "SHIPPED_VALUE", "LearnedBot", "ValueModel", "features", "load_value", "shipped_value"]
+
+FEATURES: tuple[str, ...] = (
+    "own_stock",          # own stock left, as a share of a full stock
+    "opp_stock",          # the leading opponent's stock left, as a share
+    "stock_log_ratio",    # log((own + 1) / (opponent + 1)): who leads the race, and by how much
+    "own_near_win",       # 1 / (own stock + 1): the last cards count most
+    "opp_near_win",       # 1 / (opponent's stock + 1)
+    "opp_top_wild",       # the opponent's stock top is a wild card: it plays whatever we leave
+    "opp_top_now",        # a build pile stands one below the opponent's stock top
+    "opp_top_now_factor",  # the same times the heuristic's behind/ahead factor
+    "opp_reach",          # chance the opponent reaches its stock top next turn through its discard piles
+    "opp_reach_factor",   # the same times the behind/ahead factor
+    "opp_gap",            # how far the nearest build pile is below the opponent's stock top (/12)
+    "opp_tops_playable",  # opponent's discard tops that play on the build piles as left
+    "opp_tops_wild",      # wild cards on the opponent's discard tops
+    "own_top_now",        # own stock top (still known) plays on a build pile as left, or is wild
+    "own_gap",            # how far the nearest build pile is below the own stock top (/12)
+    "own_bridge",         # own hand and discard tops can carry a pile up to the own stock top
+    "hand_wilds",         # wild cards kept in hand
+    "top_wilds",          # wild cards on own discard tops
+    "buried_wilds",       # wild cards under other cards in own discard piles
+    "hand_left",          # cards kept in hand (the fewer, the more drawn next turn), as a share
+    "hand_playable",      # hand cards that play on the build piles as left
+    "tops_playable",      # own discard tops that play on the build piles as left
+    "empty_piles",        # empty own discard piles, as a share
+    "discard_cards",      # cards in own discard piles (/20)
+    "discard_disorder",   # cards lying on a lower natural card in own discard piles (/10)
+    "distinct_needs",     # distinct values the build piles need, as a share of the piles
+    "own_values",         # distinct values among own hand and discard tops (/12)
+    "stuck_aces",         # aces held that cannot be played or discarded
+    "draw_share",         # cards in the draw pile and set aside, as a share of the deck
+    "scarcity",           # 10 / (cards in the draw pile and set aside + 10)
+)
+"""The names of :func:`features`' values, in order (the weights file lists them too and must agree)."""
+
+
+_DECK_SIZE: dict[Options, int] = {}
+
+
+def _deck_size(opts: Options) -> int:
+    size = _DECK_SIZE.get(opts)
+    if size is None:
+        if len(_DECK_SIZE) > 256:  # a long-running server meets many option sets: stay bounded
+            _DECK_SIZE.clear()
+        size = _DECK_SIZE[opts] = len(opts.deck_cards())
+    return size
+
+
+def features(state: State, seat: int, end: Move | None = None,
+             reach: dict[int, tuple[float, ...]] | None = None, *, stock_known: bool = True,
+             cache: dict[tuple[object, ...], list[float]] | None = None) -> list[float]:
+    """The features of ``seat`` ending its turn in ``state`` with ``end`` (a discard, a pass, or
+    ``None``: the position as it is), from what ``seat`` sees only.
+
+    ``reach`` is :func:`~spite.bots.heuristic.reach_table` of the state for ``seat`` (worked out
+    when not given; a planner gives it once for all the ends it scores). ``stock_known`` false: the
+    own stock top was turned up in a sampled state (a planner's look past a stock play), so the
+    features that read it take their "unknown" values. ``cache``: a dict kept for one turn's plan
+    (the opponents' part depends only on the build piles and the stocks, shared by many ends).
+    """
+    opts = state.opts
+    vt = state._value
+    full = opts.stock_size
+    hand = list(state.hands[seat])
+    piles = list(state.discards[seat])
+    if end is not None and end.kind == DISCARD:
+        for card in hand:
+            if RANKS[card] == end.rank:
+                hand.remove(card)
+                piles[end.target] = (*piles[end.target], card)
+                break
+    builds = [len(b) for b in state.builds]
+    needs = {b + 1 for b in builds}
+    stock = state.stock_of(seat)
+    own = len(stock)
+    key = (tuple(builds), own)
+    opp_part = cache.get(key) if cache is not None else None
+    if opp_part is None:
+        opp_part = _opponent_features(state, seat, builds, needs, own, reach)
+        if cache is not None:
+            cache[key] = opp_part
+    own_now = 0.0
+    own_gap = 1.0
+    bridge = 0.0
+    own_tops = [p[-1] for p in piles if p]
+    hand_values = [vt[c] for c in hand]
+    top_values = [vt[c] for c in own_tops]
+    if stock and stock_known:
+        s = vt[stock[-1]]
+        if s == 0 or s in needs:
+            own_now = 1.0
+            own_gap = 0.0
+        else:
+            below = [s - 1 - b for b in builds if b < s - 1]
+            own_gap = min(below) / 12 if below else 1.0
+            mine = set(hand_values) | set(top_values)
+            wild_help = 0 in mine
+            for b in builds:
+                if b + 1 < s and (wild_help or all(v in mine for v in range(b + 1, s))):
+                    bridge = 1.0
+                    break
+    buried = disorder = cards = empty = 0
+    for p in piles:
+        n = len(p)
+        cards += n
+        if not n:
+            empty += 1
+            continue
+        lower = vt[p[0]]
+        for k in range(1, n):
+            upper = vt[p[k]]
+            if lower == 0:
+                buried += 1
+            elif upper != 0 and upper > lower:
+                disorder += 1
+            lower = upper
+    hand_wilds = hand_values.count(0)
+    aces_stuck = 0.0
+    if 1 not in needs and not opts.discard_aces:
+        aces_stuck = float(hand_values.count(1))
+    left = len(state.draw) + len(state.set_aside)
+    return [
+        own / full,
+        *opp_part,
+        own_now,
+        own_gap,
+        bridge,
+        float(hand_wilds),
+        float(top_values.count(0)),
+        float(buried),
+        len(hand) / opts.hand_size,
+        float(hand_wilds + sum(1 for v in hand_values if v in needs)),
+        float(sum(1 for v in top_values if v == 0 or v in needs)),
+        empty / opts.discard_piles,
+        cards / 20,
+        disorder / 10,
+        len(needs) / opts.build_piles,
+        len(set(hand_values) | set(top_values)) / 12,
+        aces_stuck,
+        left / _deck_size(opts),
+        10.0 / (left + 10),
+    ]
+
+
+def _opponent_features(state: State, seat: int, builds: list[int], needs: set[int], own: int,
+                       reach: dict[int, tuple[float, ...]] | None) -> list[float]:
+    """The features from ``opp_stock`` to ``opp_tops_wild``: the race, and what the opponent to
+    fear (the one with the fewest stock cards left) can do with the build piles as left."""
+    vt = state._value
+    full = state.opts.stock_size
+    opps = [o for o in _opponents(state, seat) if state.stock_of(o)]
+    opp = min(opps, key=lambda o: len(state.stock_of(o))) if opps else None
+    ostock = state.stock_of(opp) if opp is not None else []
+    other = len(ostock)
+    factor = min(3.0, max(0.1, (own + 1) / (other + 1)))
+    top_wild = top_now = reach_now = 0.0
+    opp_gap = 1.0
+    tops_playable = tops_wild = 0.0
+    if opp is not None:
+        t = vt[ostock[-1]]
+        if t == 0:
+            top_wild = 1.0
+            opp_gap = 0.0
+        elif t in needs:
+            top_now = 1.0
+            opp_gap = 0.0
+        else:
+            if reach is None:
+                reach = reach_table(state, seat)
+            chances = reach.get(opp)
+            if chances:
+                miss = 1.0
+                for b in builds:
+                    miss *= 1.0 - chances[b]
+                reach_now = 1.0 - miss
+            below = [t - 1 - b for b in builds if b < t - 1]
+            opp_gap = min(below) / 12 if below else 1.0
+        for p in state.discards[opp]:
+            if p:
+                v = vt[p[-1]]
+                tops_wild += v == 0
+                tops_playable += v == 0 or v in needs
+    return [
+        other / full,
+        math.log((own + 1) / (other + 1)),
+        1.0 / (own + 1),
+        1.0 / (other + 1) if opp is not None else 0.0,
+        top_wild,
+        top_now,
+        top_now * factor,
+        reach_now,
+        reach_now * factor,
+        opp_gap,
+        tops_playable,
+        tops_wild,
+    ]
+
+
+@dataclass(frozen=True)
+class ValueModel:
+    """A logistic model of the win chance over :func:`features`: ``sigmoid(bias + w · x)``.
+
+    The weights are stored as fitted (on standardised features, ``mean`` and ``scale``) and folded
+    into one dot product when loaded.
+    """
+
+    weights: tuple[float, ...]
+    bias: float
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    meta: dict[str, Any]
+
+    def __post_init__(self) -> None:
+        folded = tuple(w / s for w, s in zip(self.weights, self.scale, strict=True))
+        object.__setattr__(self, "_folded", folded)
+        object.__setattr__(self, "_offset", self.bias - sum(f * m for f, m in zip(folded, self.mean, strict=True)))
+
+    def logit(self, x: Sequence[float]) -> float:
+        """The log-odds of winning from features ``x``."""
+        folded: tuple[float, ...] = self._folded  # type: ignore[attr-defined]
+        total: float = self._offset  # type: ignore[attr-defined]
+        for w, v in zip(folded, x, strict=True):
+            total += w * v
+        return total
+
+    def win_chance(self, x: Sequence[float]) -> float:
+        """The chance of winning from features ``x`` (0..1)."""
+        z = self.logit(x)
+        if z < -30:
+            return 0.0
+        if z > 30:
+            return 1.0
+        return 1.0 / (1.0 + math.exp(-z))
+
+    def to_json(self) -> dict[str, Any]:
+        """The weights file's content (``spite train --out``)."""
+        return {"format": "spite-value/1", "model": "logistic", "features": list(FEATURES),
+                "weights": list(self.weights), "bias": self.bias, "mean": list(self.mean),
+                "scale": list(self.scale), **self.meta}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ValueModel:
+        """A model from a weights file's content; refuses one made for other features."""
+        if data.get("format") != "spite-value/1" or data.get("model") != "logistic":
+            raise OptionsError("not a spite-value/1 logistic weights file")
+        if tuple(data.get("features", ())) != FEATURES:
+            raise OptionsError("the weights file was trained on other features than this version computes")
+        meta = {k: v for k, v in data.items()
+                if k not in ("format", "model", "features", "weights", "bias", "mean", "scale")}
+        return cls(tuple(map(float, data["weights"])), float(data["bias"]), tuple(map(float, data["mean"])),
+                   tuple(map(float, data["scale"])), meta)
+
+
+SHIPPED_VALUE = "learned_value.json"
+"""The weights that ship in the package, beside this module (made by the command in docs/bots.md)."""
+
+_shipped: ValueModel | None = None
+
+
+def load_value(path: str | Path) -> ValueModel:
+    """The model in weights file ``path``."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise OptionsError(f"cannot read the weights file {path}: {exc}") from None
+    return ValueModel.from_json(data)
+
+
+def shipped_value() -> ValueModel:
+    """The shipped model, read once, on first use."""
+    global _shipped
+    if _shipped is None:
+        text = resources.files("spite.bots").joinpath(SHIPPED_VALUE).read_text(encoding="utf-8")
+        _shipped = ValueModel.from_json(json.loads(text))
+    return _shipped
+
+
+DEFAULT_BLEND = 1000.0
+"""How many of the heuristic's points a certain win is worth beside its score (a stock card is 1,000)."""
+
+
+class LearnedBot(HeuristicBot):
+    """The heuristic's planner, each end of turn scored by the heuristic plus ``blend`` times the
+    learned win chance (``learned``, ``learned:BLEND``; ``blend`` 0 plays as ``heuristic``)."""
+
+    name = "learned"
+
+    def __init__(self, blend: float = DEFAULT_BLEND, model: ValueModel | None = None,
+                 weights: Weights = HARD_WEIGHTS) -> None:
+        super().__init__(weights=weights)
+        self.blend = blend
+        self.model = model
+
+    def make_plan(self, view: SeatView, rng: random.Random, budget: float | None) -> Plan:
+        model = self.model or shipped_value()
+        blend = self.blend
+        cache: dict[tuple[object, ...], list[float]] = {}
+        best = -math.inf
+
+        def learned(state: State, seat: int, end: Move | None, reach: dict[int, tuple[float, ...]] | None,
+                    score: float) -> float:
+            nonlocal best
+            if score + blend <= best:  # the value adds at most ``blend``: this end cannot be the best
+                return 0.0
+            added = blend * model.win_chance(features(state, seat, end, reach, stock_known=end is not None,
+                                                      cache=cache))
+            best = max(best, score + added)
+            return added
+
+        return plan_turn(view, rng, max_nodes=self.max_nodes, w=self.weights, extra=learned if blend else None)
+
+
+def _factory(arg: str) -> LearnedBot:
+    if not arg:
+        return LearnedBot()
+    try:
+        blend = float(arg)
+    except ValueError:
+        raise OptionsError(f"learned:BLEND takes a number of points, not {arg!r}") from None
+    if not (blend >= 0 and math.isfinite(blend)):
+        raise OptionsError(f"learned:BLEND must be 0 or more, not {arg!r}")
+    return LearnedBot(blend=blend)
+
+
+def _register() -> None:
+    from spite.bots import register_bot
+
+    register_bot("learned", _factory)
+
+
+_register()
