@@ -246,7 +246,7 @@ def test_only_a_seated_player_is_offered_the_link_to_share(web_server: WebServer
         page.goto(f"{web_server.base}/t/{table_id}")
         page.wait_for_selector("#share-link")
         assert "Share this link" in page.inner_text("main")
-        ctx = browser.new_context(locale="en-US")
+        ctx = browser.new_context(viewport=PHONE, locale="en-US")  # the spectator on a phone
         try:
             watcher = ctx.new_page()
             watch = ConsoleWatch(watcher)
