@@ -11,11 +11,14 @@ import re
 from typing import Any
 
 import httpx
+import pytest
 from conftest import NO_PACE, ConsoleWatch, WebServer
 from test_web_page import play_one_move, start_quick_game, wait_for_turn
 from websockets.sync.client import connect
 
 STOCK = '.me [data-pile="stock"]'
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
 
 
 def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
@@ -23,8 +26,23 @@ def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
             and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
 
 
-def test_open_stock_shows_three_cards_and_plays_the_top(web_server: WebServer, page: Any) -> None:
-    start_quick_game(page, web_server, name="Olga", stock=10, level="random", preset="open-stock")
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_open_stock_shows_three_cards_and_plays_the_top(web_server: WebServer, browser: Any,
+                                                        viewport: dict[str, int]) -> None:
+    ctx = browser.new_context(viewport=viewport, locale="en-US")
+    ctx.set_default_timeout(15_000)
+    ctx.add_init_script(NO_PACE)
+    try:
+        page = ctx.new_page()
+        watch = ConsoleWatch(page)
+        start_quick_game(page, web_server, name="Olga", stock=10, level="random", preset="open-stock")
+        check_the_open_stock(page)
+        assert watch.errors == [], watch.errors
+    finally:
+        ctx.close()
+
+
+def check_the_open_stock(page: Any) -> None:
     for side in (".me", ".opponent"):
         # fanned: each card's corner (rank and suit) can be read (one read: the table redraws as the bot plays)
         tops = page.eval_on_selector_all(f'{side} [data-pile="stock"] .card[data-card]',
@@ -52,8 +70,23 @@ def test_open_stock_shows_three_cards_and_plays_the_top(web_server: WebServer, p
     raise AssertionError("the stock never became playable")
 
 
-def test_the_stock_count_leaves_the_corner_index_free(web_server: WebServer, page: Any) -> None:
-    start_quick_game(page, web_server, name="Cora", stock=10, level="random")
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_stock_count_leaves_the_corner_index_free(web_server: WebServer, browser: Any,
+                                                      viewport: dict[str, int]) -> None:
+    ctx = browser.new_context(viewport=viewport, locale="en-US")
+    ctx.set_default_timeout(15_000)
+    ctx.add_init_script(NO_PACE)
+    try:
+        page = ctx.new_page()
+        watch = ConsoleWatch(page)
+        start_quick_game(page, web_server, name="Cora", stock=10, level="random")
+        check_the_stock_count(page)
+        assert watch.errors == [], watch.errors
+    finally:
+        ctx.close()
+
+
+def check_the_stock_count(page: Any) -> None:
     for side in (".me", ".opponent"):
         card, badge = page.evaluate("""side => {
           const pile = document.querySelector(`${side} [data-pile="stock"]`);
@@ -213,7 +246,7 @@ def test_only_a_seated_player_is_offered_the_link_to_share(web_server: WebServer
         page.goto(f"{web_server.base}/t/{table_id}")
         page.wait_for_selector("#share-link")
         assert "Share this link" in page.inner_text("main")
-        ctx = browser.new_context(locale="en-US")
+        ctx = browser.new_context(viewport=PHONE, locale="en-US")  # the spectator on a phone
         try:
             watcher = ctx.new_page()
             watch = ConsoleWatch(watcher)
