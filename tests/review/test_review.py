@@ -268,3 +268,16 @@ def test_review_refuses_an_unfinished_a_broken_and_a_realtime_game(tmp_path: Pat
     assert code == 1 and err.startswith("spite: ply 0")
     code, _, err = cli("review", str(tmp_path / "missing.json"))
     assert code == 2 and "no such file" in err
+
+
+def test_the_bench_counts_the_marks_of_two_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    from spite.review.bench import main
+
+    main(["random", "greedy", "--games", "2", "--stock", "2", "--budget", "0.05"])
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("random (seat 0) against greedy (seat 1)")
+    rows = [line.split() for line in out[2:-2]]
+    assert [row[0] for row in rows] == ["1", "1", "2", "2"] and [row[2] for row in rows] == ["0", "1", "0", "1"]
+    turns = sum(int(row[3]) for row in rows if row[2] == "0")
+    marked = sum(int(row[4]) for row in rows if row[2] == "0")
+    assert out[-2].startswith(f"seat 0 (random): {marked} of {turns} turns marked")
