@@ -20,8 +20,9 @@ move every 0.5–1.5 s per seat) and, one after the other for ``--seconds`` each
 21 runs from other loopback addresses: none (the baseline), table creation, quick-play spam, four
 100 MB bodies, 1,000 sockets that never say ``hello``, a message flood on 20 sockets, and twelve
 bots-only ``expert`` tables. Per phase: the players' send→ack p50/p99/max, the memory of the
-server with its bot workers afterwards (``VmRSS`` summed), how long the flood lasted (``flood_s``:
-a flood the server ends sooner than ``--seconds`` is shorter), and the CPU seconds the phase took of
+server with its bot workers afterwards (``VmRSS`` summed), how long the flooding process ran (``flood_s``,
+at most ``--seconds``; its clients may linger after the server closed them: a flooder that never
+reads waits out its own close timeout), and the CPU seconds the phase took of
 the server (``server_cpu_s``, its event loop's process alone), its bot workers (``bots_cpu_s``), the
 flooding process (``flooder_cpu_s``) and the players' process (``players_cpu_s``), with the load
 average: the server, the 400 players and the flooder share the machine's cores, so under a flood the

@@ -13,6 +13,10 @@ port of 127.0.0.1; from other loopback addresses, for ``--seconds`` each:
 Per run: the answers (by HTTP status or outcome), how many a second, and the server's CPU time
 (user + system, from ``/proc/PID/stat``) per answer, in µs. Usage:
 ``python examples/refusal_cost.py [--seconds 5] [--only rest|sockets|messages]``.
+
+``--in-app`` measures instead what the app alone spends on a refusal (no network, no HTTP parser):
+the ASGI app is called in this process with a ``POST /api/tables`` over its address's budget, and
+with a WebSocket handshake of an address over its socket cap, 3,000 times each; CPU µs per call.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
@@ -137,11 +142,61 @@ async def messages(base: str, seconds: float) -> dict[str, int]:
     return got
 
 
+def in_app() -> None:
+    from spite.server import ServerConfig, create_app
+
+    with tempfile.TemporaryDirectory(prefix="spite-cost-") as tmp:
+        app = create_app(ServerConfig(db_url=f"sqlite:///{Path(tmp) / 'a.db'}", bot_workers=0, write_burst=1,
+                                      write_rate=1e-9, max_sockets=0))
+        app.state.manager = None  # not started: a refusal must not need it
+        body = json.dumps({"preset": "short", "name": "f"}).encode()
+
+        async def call(kind: str) -> int | None:
+            scope: dict[str, Any] = {
+                "type": kind, "asgi": {"version": "3.0"}, "http_version": "1.1", "path": "/api/tables",
+                "raw_path": b"/api/tables", "query_string": b"", "root_path": "", "method": "POST",
+                "scheme": "http", "headers": [(b"host", b"x"), (b"content-type", b"application/json"),
+                                              (b"content-length", str(len(body)).encode())],
+                "client": ("127.0.0.2", 1234), "server": ("127.0.0.1", 80), "state": {},
+                "extensions": {"websocket.http.response": {}}}
+            if kind == "websocket":
+                scope.update(path="/ws/x", raw_path=b"/ws/x", scheme="ws")
+            sent: list[dict[str, Any]] = []
+
+            async def receive() -> dict[str, Any]:
+                return ({"type": "http.request", "body": body, "more_body": False} if kind == "http"
+                        else {"type": "websocket.connect"})
+
+            async def send(message: dict[str, Any]) -> None:
+                sent.append(message)
+
+            await app(scope, receive, send)
+            return sent[0].get("status") if sent else None
+
+        async def measure() -> None:
+            for kind in ("http", "websocket"):
+                for _ in range(100):  # warm up (the first write passes: the budget is 1)
+                    with contextlib.suppress(Exception):
+                        status = await call(kind)
+                t0 = time.process_time()
+                for _ in range(3000):
+                    status = await call(kind)
+                print(json.dumps({"in_app": "POST /api/tables over budget" if kind == "http"
+                                  else "handshake over the socket cap", "answer": status,
+                                  "cpu_us_each": round((time.process_time() - t0) / 3000 * 1e6, 1)}), flush=True)
+
+        asyncio.run(measure())
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seconds", type=float, default=5.0)
     p.add_argument("--only", choices=["rest", "sockets", "messages"])
+    p.add_argument("--in-app", action="store_true", help="the app's own CPU per refusal, without the network")
     a = p.parse_args()
+    if a.in_app:
+        in_app()
+        return
     runs = {"rest": rest, "sockets": sockets, "messages": messages}
     for name, run in runs.items():
         if a.only and name != a.only:

@@ -166,9 +166,10 @@ class WriteLimit:
     """Pure ASGI middleware: a REST write (:data:`WRITE_PATHS`) over its address's budget is answered
     ``429`` with ``Retry-After`` at once, before routing, before its body is read or parsed.
 
-    The connection is kept open (the body, small by :class:`BodyLimit`'s cap, has already been read
-    into the HTTP parser's buffer, so the next request on it parses cleanly): closing it would only
-    make the client's next request cost a new TCP connection here too."""
+    The connection is kept open (uvicorn drops the unread body once the answer is out and then
+    reads the next request): closing it would only make the client's next request cost a new TCP
+    connection here too. (Measured with ``examples/refusal_cost.py`` on a loaded machine, closing
+    bought no fewer refusals a second and cost the server a little more per refusal.)"""
 
     def __init__(self, app: ASGIApp, limiter: RateLimiter) -> None:
         self.app = app
