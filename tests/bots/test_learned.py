@@ -94,7 +94,9 @@ def test_the_learned_bot_plays_legal_games_to_the_end(preset: str) -> None:
 def test_learned_takes_a_blend_and_refuses_nonsense() -> None:
     assert isinstance(make_bot("learned"), LearnedBot)
     assert make_bot("learned:250").blend == 250  # type: ignore[attr-defined]
-    for spec in ("learned:x", "learned:-1", "learned:nan"):
+    capped = make_bot("learned:500,nodes=800")
+    assert (capped.blend, capped.max_nodes) == (500, 800)  # type: ignore[attr-defined]
+    for spec in ("learned:x", "learned:-1", "learned:nan", "learned:5,nodes=0", "learned:5,depth=2"):
         with pytest.raises(OptionsError, match="learned:BLEND"):
             make_bot(spec)
 

@@ -318,7 +318,8 @@ DEFAULT_BLEND = 1000.0
 
 class LearnedBot(HeuristicBot):
     """The heuristic's planner, each end of turn scored by the heuristic plus ``blend`` times the
-    learned win chance (``learned``, ``learned:BLEND``; ``blend`` 0 plays as ``heuristic``)."""
+    learned win chance (``learned``, ``learned:BLEND``, ``learned:BLEND,nodes=N``; ``blend`` 0 plays
+    as ``heuristic``)."""
 
     name = "learned"
 
@@ -348,15 +349,23 @@ class LearnedBot(HeuristicBot):
 
 
 def _factory(arg: str) -> LearnedBot:
+    """``learned``, ``learned:BLEND``, ``learned:BLEND,nodes=N`` (the planner's node limit, 3,000)."""
     if not arg:
         return LearnedBot()
+    first, *rest = arg.split(",")
     try:
-        blend = float(arg)
+        blend = float(first) if first else DEFAULT_BLEND
     except ValueError:
-        raise OptionsError(f"learned:BLEND takes a number of points, not {arg!r}") from None
+        raise OptionsError(f"learned:BLEND takes a number of points, not {first!r}") from None
     if not (blend >= 0 and math.isfinite(blend)):
-        raise OptionsError(f"learned:BLEND must be 0 or more, not {arg!r}")
-    return LearnedBot(blend=blend)
+        raise OptionsError(f"learned:BLEND must be 0 or more, not {first!r}")
+    bot = LearnedBot(blend=blend)
+    for setting in rest:
+        key, _, value = setting.partition("=")
+        if key.strip() != "nodes" or not value.strip().isdigit() or int(value) < 1:
+            raise OptionsError(f"learned:BLEND takes one setting, nodes=N (N at least 1), not {setting!r}")
+        bot.max_nodes = int(value)
+    return bot
 
 
 def _register() -> None:
