@@ -107,6 +107,7 @@ defaults
     timeout server 120s
     timeout tunnel 24h
     timeout client-fin 5s
+    timeout check 5s
 
 frontend spite
     bind {bind}
