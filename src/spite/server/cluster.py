@@ -42,7 +42,7 @@ __all__ = ["ClusterError", "find_haproxy", "haproxy_config", "serve_workers"]
 log = logging.getLogger("spite.server.cluster")
 
 CHECK_INTERVAL = "1s"
-"""How often HAProxy asks each worker's ``/healthz``; two misses take a worker out of the ring."""
+"""How often HAProxy asks each worker's ``/healthz``; three failed checks take a worker out of the ring (a refused connection fails at once; an answer may take 10 s)."""
 
 RESTART_PAUSE = 1.0
 """Seconds before a dead worker is started again (a worker that cannot start is not restarted in a
@@ -89,7 +89,7 @@ def haproxy_config(host: str, port: int, workers: list[str]) -> str:
     """HAProxy's configuration for ``workers`` (``host:port`` each, on this machine or others): the
     public address, the table-bound paths by consistent hash of the table id, the rest round robin;
     health checks on ``/healthz``; WebSockets may stay open for hours."""
-    servers = "\n".join(f"    server w{i} {w} check inter {CHECK_INTERVAL} fall 2 rise 1"
+    servers = "\n".join(f"    server w{i} {w} check inter {CHECK_INTERVAL} fall 3 rise 1"
                         for i, w in enumerate(workers))
     tracked = "\n".join(f"    server w{i} {w} track tables/w{i}" for i, w in enumerate(workers))
     bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
@@ -107,7 +107,7 @@ defaults
     timeout server 120s
     timeout tunnel 24h
     timeout client-fin 5s
-    timeout check 5s
+    timeout check 10s
 
 frontend spite
     bind {bind}
