@@ -11,7 +11,7 @@ the public address, routing:
 * everything else (the page, the lobby, records, statistics) round robin.
 
 HAProxy checks every worker's ``/healthz`` once a second: a dead one leaves the ring within about
-two seconds, and a connection refused by it is sent to another worker at once (``redispatch``).
+three seconds, and a connection refused by it is sent to another worker at once (``redispatch``).
 The supervisor restarts a worker that died; the workers and HAProxy end with the supervisor (on
 Linux even when it is killed with ``kill -9``: ``PR_SET_PDEATHSIG``).
 """
@@ -42,7 +42,8 @@ __all__ = ["ClusterError", "find_haproxy", "haproxy_config", "serve_workers"]
 log = logging.getLogger("spite.server.cluster")
 
 CHECK_INTERVAL = "1s"
-"""How often HAProxy asks each worker's ``/healthz``; two misses take a worker out of the ring."""
+"""How often HAProxy asks each worker's ``/healthz``; three failed checks take a worker out of the ring
+(a refused connection fails at once; an answer may take 10 s)."""
 
 RESTART_PAUSE = 1.0
 """Seconds before a dead worker is started again (a worker that cannot start is not restarted in a
@@ -89,7 +90,7 @@ def haproxy_config(host: str, port: int, workers: list[str]) -> str:
     """HAProxy's configuration for ``workers`` (``host:port`` each, on this machine or others): the
     public address, the table-bound paths by consistent hash of the table id, the rest round robin;
     health checks on ``/healthz``; WebSockets may stay open for hours."""
-    servers = "\n".join(f"    server w{i} {w} check inter {CHECK_INTERVAL} fall 2 rise 1"
+    servers = "\n".join(f"    server w{i} {w} check inter {CHECK_INTERVAL} fall 3 rise 1"
                         for i, w in enumerate(workers))
     tracked = "\n".join(f"    server w{i} {w} track tables/w{i}" for i, w in enumerate(workers))
     bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
@@ -107,6 +108,7 @@ defaults
     timeout server 120s
     timeout tunnel 24h
     timeout client-fin 5s
+    timeout check 10s
 
 frontend spite
     bind {bind}

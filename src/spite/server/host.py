@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel
+from sqlalchemy.exc import IntegrityError
 
 from spite.errors import IllegalMoveError, Phrase, SpiteError
 from spite.games import Event, GameState, Record, get_game
@@ -173,6 +174,9 @@ class Services:
     """Called once a table nobody plays at any more was closed (abandoned)."""
     may_write: Callable[[], bool] = lambda: True
     """Whether this process may still store moves (with several workers: its table leases surely hold)."""
+    conflict: Callable[[Table], None] | None = None
+    """With several workers: called when a move of the table could not be stored because another
+    worker stored one at the same ply (it serves the table now)."""
 
 
 # ====================================================================== the adapter's side
@@ -637,6 +641,9 @@ class Table:
         """A connection says hello: as a seat's player (with its token and maybe a nonce for the deal)
         or as a spectator."""
         async with self.lock:
+            if self.retired:  # handed to another worker while this hello waited: reconnect to it
+                conn.close(1012)
+                return
             conn.table = self
             conn.hello = True
             if seat is None:
@@ -1109,6 +1116,8 @@ class Table:
                 raise RuntimeError("this worker no longer holds the table")
             game_id = await self.store.write(write)
         except Exception as exc:
+            if isinstance(exc, IntegrityError) and self.services.conflict is not None:
+                self.services.conflict(self)
             back()
             log.error("table %s: %d entries could not be stored (%s); taken back", self.id, len(entries), exc)
             if conn is not None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, Literal
 
 import sqlalchemy as sa
@@ -106,10 +106,11 @@ class Leases:
             c.execute(sa.update(t).where(t.c.owner == self.me).values(owner=None, lease_until=None, wanted_by=None))
             c.execute(sa.delete(db.workers).where(db.workers.c.id == self.me))
 
-    def renew(self, held: Iterable[str], released: Iterable[str] = ()) -> set[str]:
-        """Renew the leases of ``held`` that are still this worker's and not run out; give up
-        ``released`` (tables no longer in memory). Returns the held tables that are no longer this
-        worker's (another took them after this worker's lease ran out).
+    def renew(self, held: Iterable[str]) -> set[str]:
+        """Renew the leases of ``held`` that are still this worker's and not run out. Returns the held
+        tables that are no longer this worker's (another took them after this worker's lease ran out).
+        The leases of tables that left memory (finished, closed) are not renewed and simply run out:
+        giving them up here could race with this worker taking one back at the same moment.
 
         Rows another transaction has locked (this worker's own writer changing a table's status, most
         likely) are skipped rather than waited for, and each statement is a transaction of its own, so
@@ -117,7 +118,7 @@ class Leases:
         long before its lease runs out."""
         started = time.monotonic()
         t = db.tables
-        held, released = list(held), list(released)
+        held = list(held)
         lost: set[str] = set()
         with self.engine.begin() as c:
             c.execute(sa.update(db.workers).where(db.workers.c.id == self.me).values(heartbeat=_db_now()))
@@ -131,11 +132,6 @@ class Leases:
                 lost.update(c.execute(sa.select(t.c.id).where(
                     t.c.id.in_(part), sa.or_(t.c.owner.is_(None), t.c.owner != self.me,
                                              t.c.lease_until < _db_now()))).scalars())
-        if released:
-            with self.engine.begin() as c:
-                free = (sa.select(t.c.id).where(t.c.owner == self.me, t.c.id.in_(released))
-                        .with_for_update(skip_locked=True).scalar_subquery())
-                c.execute(sa.update(t).where(t.c.id.in_(free)).values(owner=None, lease_until=None))
         self.valid_until = started + LEASE_SECONDS - SAFETY_MARGIN
         return lost
 
@@ -164,6 +160,18 @@ class Leases:
                 there = set(c.execute(sa.select(t.c.id).where(t.c.id.in_(missing))).scalars())
                 out.update({i: "wait" if i in there else "none" for i in missing})
         return out
+
+    def let_go(self, table_id: str) -> Callable[[Connection], None]:
+        """A write (for the store's writer, after the table's own writes) that leaves ``table_id`` to
+        whichever worker asks for it first, if it is still this worker's (another worker may have
+        been handed it meanwhile: that must stand)."""
+        t = db.tables
+
+        def write(c: Connection) -> None:
+            c.execute(sa.update(t).where(t.c.id == table_id, t.c.owner == self.me)
+                      .values(owner=None, lease_until=None, updated_at=time.time()))
+
+        return write
 
     def wanted(self) -> list[tuple[str, str]]:
         """Tables this worker holds that another worker asked for: (table id, asking worker)."""

@@ -104,7 +104,6 @@ class Manager:
         """With several workers (``config.cluster``): this worker's table leases."""
         self._acquiring: dict[str, asyncio.Future[Table | None]] = {}  # table id → its acquisition under way
         self._lease_tasks: list[asyncio.Task[None]] = []
-        self._renewed: set[str] = set()  # the tables held at the last renewal
         self.takeovers = 0
         """Tables this worker took from a dead worker (lease run out) since it started."""
         self.handovers = 0
@@ -113,9 +112,11 @@ class Manager:
         self._upkeep_thread = ThreadPoolExecutor(1, thread_name_prefix="spite-lease-upkeep")
         self._claims: dict[str, asyncio.Future[Claim]] = {}  # table id → its claim in the next round
         self._claims_waiting = asyncio.Event()
+        self._loading: set[str] = set()
         if config.cluster:
             self.leases = Leases(store.engine, config.process_name, config.address)
             self.services.may_write = self.leases.holds
+            self.services.conflict = self._conflict
 
     # ------------------------------------------------------------------ life cycle
     async def start(self) -> None:
@@ -254,7 +255,11 @@ class Manager:
                 out.append((st, found["game_id"] if found is not None else None))
             return out
 
-        stored = await self.store.read(read)
+        self._loading.update(ids)  # claimed, not in memory yet: not to be handed over meanwhile
+        try:
+            stored = await self.store.read(read)
+        finally:
+            self._loading.difference_update(ids)
         taken: list[Table] = []
         for st, game_id in stored:
             if st.id in self.tables:
@@ -282,23 +287,32 @@ class Manager:
             await table.close(1012)
         self.bots.forget(table.id)
 
+    def _conflict(self, table: Table) -> None:
+        """Another worker stored a move of ``table`` first (the ``(table_id, ply)`` key refused ours): it
+        serves the table now; this copy is closed (its clients reconnect to that worker)."""
+        log.warning("table %s: another worker stored its moves; closed here", table.id)
+        asyncio.get_running_loop().create_task(self._retire(table))
+
     async def _renew_leases(self) -> None:
         """Every ``RENEW_EVERY`` s: renew the leases of the tables here, give up those that left memory,
         and retire those another worker holds now (this worker stalled past its lease)."""
         assert self.leases is not None
         while True:
             await asyncio.sleep(RENEW_EVERY)
-            held = set(self.tables)
-            released = self._renewed - held
+            snapshot = dict(self.tables)
+            held = set(snapshot)
+            t0 = time.monotonic()
             try:
-                lost = await self._lease_call(self.leases.renew, held, released, upkeep=True)
+                lost = await self._lease_call(self.leases.renew, held, upkeep=True)
             except Exception as exc:
                 log.warning("the table leases could not be renewed (%s)", str(exc).splitlines()[0])
                 continue
-            self._renewed = held - lost
+            took = time.monotonic() - t0
+            if took > RENEW_EVERY:
+                log.warning("renewing %d table leases took %.1f s", len(held), took)
             for table_id in lost:
                 table = self.tables.get(table_id)
-                if table is not None:
+                if table is not None and table is snapshot[table_id]:  # (not one taken back meanwhile)
                     log.warning("table %s: its lease ran out and another worker holds it; closed here", table_id)
                     await self._retire(table)
 
@@ -312,6 +326,9 @@ class Manager:
                 wanted = await self._lease_call(leases.wanted, upkeep=True)
                 if not wanted:
                     continue
+                # a table this worker is loading after claiming it waits for the next look (handing it
+                # over now, before it is in memory, would leave it served here and there)
+                wanted = [(t, to) for t, to in wanted if t not in self._loading and t not in self._acquiring]
                 for table_id, to in wanted:
                     table = self.tables.get(table_id)
                     if table is not None:
@@ -455,7 +472,7 @@ class Manager:
         async with table.lock:
             self._forget(table)
             await table.close(1012)
-            await self.store.write(Store.update_table(table.id, owner=None, lease_until=None))
+            await self.store.write(self.leases.let_go(table.id))
         self.bots.forget(table.id)
 
     async def _create(self, *, game: str, preset: str | None, options: dict[str, Any],
