@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 import httpx
-from conftest import NO_PACE, ConsoleWatch, WebServer
+from conftest import NO_PACE, SIZES, ConsoleWatch, WebServer
 from test_web_page import play_one_move, start_quick_game, wait_for_turn
 from websockets.sync.client import connect
 
@@ -23,7 +23,9 @@ def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
             and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
 
 
-def test_open_stock_shows_three_cards_and_plays_the_top(web_server: WebServer, page: Any) -> None:
+@SIZES
+def test_open_stock_shows_three_cards_and_plays_the_top(web_server: WebServer, page: Any,
+                                                        viewport: dict[str, int]) -> None:
     start_quick_game(page, web_server, name="Olga", stock=10, level="random", preset="open-stock")
     for side in (".me", ".opponent"):
         # fanned: each card's corner (rank and suit) can be read (one read: the table redraws as the bot plays)
@@ -52,7 +54,9 @@ def test_open_stock_shows_three_cards_and_plays_the_top(web_server: WebServer, p
     raise AssertionError("the stock never became playable")
 
 
-def test_the_stock_count_leaves_the_corner_index_free(web_server: WebServer, page: Any) -> None:
+@SIZES
+def test_the_stock_count_leaves_the_corner_index_free(web_server: WebServer, page: Any,
+                                                      viewport: dict[str, int]) -> None:
     start_quick_game(page, web_server, name="Cora", stock=10, level="random")
     for side in (".me", ".opponent"):
         card, badge = page.evaluate("""side => {
