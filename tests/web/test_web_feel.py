@@ -288,14 +288,15 @@ def test_a_refill_is_dealt_and_the_bots_last_move_stays_marked(web_server: WebSe
         assert re.fullmatch(r"(S|H\w+|D\d)-[BD]\d", last_bot)
 
 
-def test_spit_sounds_the_flip_and_the_slap(web_server: WebServer, browser: Any) -> None:
+@SIZES
+def test_spit_sounds_the_flip_and_the_slap(web_server: WebServer, browser: Any, viewport: dict[str, int]) -> None:
     from test_web_spit import FAST, ROUND_BOT, create_table, play_round_by_keys, state, take_seat
 
     record = COUNT_SOUNDS + """
     window.__names = [];
     document.addEventListener('spite:sound', (e) => window.__names.push(e.detail.name));
     """
-    with table_page(browser, init=record) as page:
+    with table_page(browser, viewport=viewport, init=record) as page:
         table_id, token = create_table(web_server, ROUND_BOT, options=FAST)
         take_seat(page, web_server, table_id, 0, token)
         page.mouse.click(2, 2)   # a touch of the page lets it sound (autoplay rules)
@@ -314,10 +315,12 @@ def test_spit_sounds_the_flip_and_the_slap(web_server: WebServer, browser: Any) 
         assert page.evaluate("localStorage.getItem('spite.sound')") == "off"
 
 
-def test_a_hidden_table_skips_to_the_newest_position(web_server: WebServer, browser: Any) -> None:
+@SIZES
+def test_a_hidden_table_skips_to_the_newest_position(web_server: WebServer, browser: Any,
+                                                     viewport: dict[str, int]) -> None:
     """At the slow pace, a tab that is not looked at (``document.hidden``) does not hold the
     computer's moves back: each is shown as it comes."""
-    with table_page(browser, pace="slow") as page:
+    with table_page(browser, viewport=viewport, pace="slow") as page:
         start_quick_game(page, web_server, name="Away", stock=10, level="easy")
         page.evaluate("() => { Object.defineProperty(document, 'hidden', {get: () => true});"
                       " document.dispatchEvent(new Event('visibilitychange')); }")

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 import httpx
-from conftest import NO_PACE, SIZES, ConsoleWatch, WebServer
+from conftest import DESKTOP, NO_PACE, PHONE, SIZES, ConsoleWatch, WebServer
 from test_web_page import play_one_move, start_quick_game, wait_for_turn
 from websockets.sync.client import connect
 
@@ -119,7 +119,7 @@ def test_the_log_numbers_and_a_new_browser_rebuilds_it(web_server: WebServer, br
     token = page.evaluate("id => JSON.parse(localStorage.getItem('spite.seats'))[id].token", table_id)
     # another device (desktop, then a phone as a spectator) has kept nothing: the server tells it the
     # moves so far, numbered from 1 (the table's events before it came are not kept)
-    for who, viewport in ((token, {"width": 1280, "height": 860}), (None, {"width": 390, "height": 844})):
+    for who, viewport in ((token, DESKTOP), (None, PHONE)):
         other = open_in_a_new_browser(browser, web_server.base, table_id, who, viewport)
         try:
             other.wait_for_function("n => document.querySelectorAll('#log li[data-seat]').length >= n", arg=len(moves))
@@ -179,7 +179,8 @@ def play_both_seats(base: str, table_id: str, tokens: list[str], plies: int) -> 
     return played
 
 
-def test_a_long_game_shows_its_newest_moves_numbered_as_the_games(web_server: WebServer, page: Any) -> None:
+def test_a_long_game_shows_its_newest_moves_numbered_as_the_games(web_server: WebServer, browser: Any,
+                                                                   page: Any) -> None:
     """Past the 200 moves a page is told, the log starts with one line for the older ones and goes on
     with the game's own move numbers (they never start at 1 again)."""
     r = httpx.post(web_server.base + "/api/tables", json={
@@ -202,6 +203,19 @@ def test_a_long_game_shows_its_newest_moves_numbered_as_the_games(web_server: We
     assert [int(e["n"][:-1]) for e in log] == list(range(hidden + 1, 231))
     assert all(e["inside"] for e in log)
     assert [tuple(m) for m in page.evaluate(MOVES_JS)] == [(str(s), m) for s, m in played[hidden:]]
+    # the same on a phone watching (where the log lies under the board): numbered as the game's, inside
+    other = open_in_a_new_browser(browser, web_server.base, table_id, None, PHONE)
+    try:
+        first = other.locator("#log li >> nth=0")
+        # (a watcher is told no news of Lena coming in: one more move may be shown)
+        hidden = int(re.fullmatch(r"(\d+) earlier entries \(not shown\)", first.inner_text())[1])
+        assert hidden in (30, 31)
+        on_phone = other.evaluate(LOG_JS.replace("#log li", "#log li[data-seat]"))
+        assert [int(e["n"][:-1]) for e in on_phone] == list(range(hidden + 1, 231)), on_phone[:3]
+        assert all(e["inside"] for e in on_phone)
+        assert other.watch.errors == [], other.watch.errors
+    finally:
+        other.context.close()
 
 
 def test_only_a_seated_player_is_offered_the_link_to_share(web_server: WebServer, browser: Any, page: Any) -> None:
@@ -217,7 +231,7 @@ def test_only_a_seated_player_is_offered_the_link_to_share(web_server: WebServer
         page.goto(f"{web_server.base}/t/{table_id}")
         page.wait_for_selector("#share-link")
         assert "Share this link" in page.inner_text("main")
-        ctx = browser.new_context(locale="en-US")
+        ctx = browser.new_context(viewport=PHONE, locale="en-US")   # the seat on a desktop, a phone watching
         try:
             watcher = ctx.new_page()
             watch = ConsoleWatch(watcher)
