@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 import httpx
-from conftest import DESKTOP, NO_PACE, PHONE, SIZES, ConsoleWatch, WebServer
+from conftest import NO_PACE, ConsoleWatch, WebServer
 from test_web_page import play_one_move, start_quick_game, wait_for_turn
 from websockets.sync.client import connect
 
@@ -23,9 +23,7 @@ def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
             and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
 
 
-@SIZES
-def test_open_stock_shows_three_cards_and_plays_the_top(web_server: WebServer, page: Any,
-                                                        viewport: dict[str, int]) -> None:
+def test_open_stock_shows_three_cards_and_plays_the_top(web_server: WebServer, page: Any) -> None:
     start_quick_game(page, web_server, name="Olga", stock=10, level="random", preset="open-stock")
     for side in (".me", ".opponent"):
         # fanned: each card's corner (rank and suit) can be read (one read: the table redraws as the bot plays)
@@ -54,9 +52,7 @@ def test_open_stock_shows_three_cards_and_plays_the_top(web_server: WebServer, p
     raise AssertionError("the stock never became playable")
 
 
-@SIZES
-def test_the_stock_count_leaves_the_corner_index_free(web_server: WebServer, page: Any,
-                                                      viewport: dict[str, int]) -> None:
+def test_the_stock_count_leaves_the_corner_index_free(web_server: WebServer, page: Any) -> None:
     start_quick_game(page, web_server, name="Cora", stock=10, level="random")
     for side in (".me", ".opponent"):
         card, badge = page.evaluate("""side => {
@@ -119,7 +115,7 @@ def test_the_log_numbers_and_a_new_browser_rebuilds_it(web_server: WebServer, br
     token = page.evaluate("id => JSON.parse(localStorage.getItem('spite.seats'))[id].token", table_id)
     # another device (desktop, then a phone as a spectator) has kept nothing: the server tells it the
     # moves so far, numbered from 1 (the table's events before it came are not kept)
-    for who, viewport in ((token, DESKTOP), (None, PHONE)):
+    for who, viewport in ((token, {"width": 1280, "height": 860}), (None, {"width": 390, "height": 844})):
         other = open_in_a_new_browser(browser, web_server.base, table_id, who, viewport)
         try:
             other.wait_for_function("n => document.querySelectorAll('#log li[data-seat]').length >= n", arg=len(moves))
@@ -204,7 +200,7 @@ def test_a_long_game_shows_its_newest_moves_numbered_as_the_games(web_server: We
     assert all(e["inside"] for e in log)
     assert [tuple(m) for m in page.evaluate(MOVES_JS)] == [(str(s), m) for s, m in played[hidden:]]
     # the same on a phone watching (where the log lies under the board): numbered as the game's, inside
-    other = open_in_a_new_browser(browser, web_server.base, table_id, None, PHONE)
+    other = open_in_a_new_browser(browser, web_server.base, table_id, None, {"width": 390, "height": 844})
     try:
         first = other.locator("#log li >> nth=0")
         # (a watcher is told no news of Lena coming in: one more move may be shown)
@@ -231,7 +227,7 @@ def test_only_a_seated_player_is_offered_the_link_to_share(web_server: WebServer
         page.goto(f"{web_server.base}/t/{table_id}")
         page.wait_for_selector("#share-link")
         assert "Share this link" in page.inner_text("main")
-        ctx = browser.new_context(viewport=PHONE, locale="en-US")   # the seat on a desktop, a phone watching
+        ctx = browser.new_context(locale="en-US")
         try:
             watcher = ctx.new_page()
             watch = ConsoleWatch(watcher)
