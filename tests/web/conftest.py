@@ -93,6 +93,19 @@ def browser() -> Iterator[Any]:
             b.close()
 
 
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
+SIZES = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+"""A test marked ``@SIZES`` runs at desktop and at phone size: its ``page`` (and ``context``) get
+that viewport, since the parameter overrides the ``viewport`` fixture below."""
+
+
+@pytest.fixture
+def viewport() -> dict[str, int]:
+    """The size of the ``context`` fixture's pages: desktop unless a test is parametrized (``SIZES``)."""
+    return DESKTOP
+
+
 NO_PACE = "if (!localStorage.getItem('spite.pace')) localStorage.setItem('spite.pace', 'instant');"
 """An init script: the page's pacing of the computer's moves (anim.js) off, for tests about other things."""
 
@@ -108,8 +121,8 @@ class ConsoleWatch:
 
 
 @pytest.fixture
-def context(browser: Any) -> Iterator[Any]:
-    ctx = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US")
+def context(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
+    ctx = browser.new_context(viewport=viewport, locale="en-US")
     ctx.set_default_timeout(15_000)
     # the computer's moves come at once unless a test sets the pace (tests/web/test_web_feel.py)
     ctx.add_init_script(NO_PACE)

@@ -11,12 +11,8 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from conftest import NO_PACE, ConsoleWatch, WebServer
+from conftest import DESKTOP, NO_PACE, PHONE, SIZES, ConsoleWatch, WebServer
 from test_web_page import GAME_TIMEOUT, play_by_keys, start_quick_game, version, wait_for_turn
-
-DESKTOP = {"width": 1280, "height": 860}
-PHONE = {"width": 390, "height": 844}
-SIZES = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 
 EN_CARD = r"(Ace|King|Queen|Jack|[2-9]|10) of (hearts|spades|diamonds|clubs)|Joker"
 DE_CARD = r"(Ass|König|Dame|Bube|[2-9]|10) [♥♠♦♣]|Joker"
@@ -36,8 +32,9 @@ def page_at(browser: Any, viewport: dict[str, int] = DESKTOP, locale: str = "en-
         ctx.close()
 
 
-def test_cards_have_names_in_english_and_german(web_server: WebServer, browser: Any) -> None:
-    with page_at(browser) as page:
+@SIZES
+def test_cards_have_names_in_english_and_german(web_server: WebServer, browser: Any, viewport: dict[str, int]) -> None:
+    with page_at(browser, viewport) as page:
         start_quick_game(page, web_server, name="Nora", stock=6, level="easy")
         assert wait_for_turn(page)
         hand = page.eval_on_selector_all(".me .hand-card svg", "els => els.map(e => e.getAttribute('aria-label'))")
@@ -56,8 +53,9 @@ def test_cards_have_names_in_english_and_german(web_server: WebServer, browser: 
         assert "verdeckte Karte" in names
 
 
-def test_the_keyboard_focus_shows_on_cards(web_server: WebServer, browser: Any) -> None:
-    with page_at(browser) as page:
+@SIZES
+def test_the_keyboard_focus_shows_on_cards(web_server: WebServer, browser: Any, viewport: dict[str, int]) -> None:
+    with page_at(browser, viewport) as page:
         start_quick_game(page, web_server, name="Fo", stock=6, level="easy")
         assert wait_for_turn(page)
         assert tab_to(page, '.me [data-playable="1"]')

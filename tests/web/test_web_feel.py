@@ -16,13 +16,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import pytest
-from conftest import ConsoleWatch, WebServer
+from conftest import DESKTOP, PHONE, SIZES, ConsoleWatch, WebServer
 from test_web_page import GAME_TIMEOUT, play_one_move, start_quick_game, wait_for_turn
-
-DESKTOP = {"width": 1280, "height": 860}
-PHONE = {"width": 390, "height": 844}
-SIZES = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 
 # every sound the page makes goes through an oscillator or a buffer source: count their starts
 COUNT_SOUNDS = """
@@ -108,8 +103,9 @@ def test_a_played_card_flies_to_its_target_and_input_during_the_flight_is_applie
         assert result["move"] in log, (result, log)
 
 
-def test_reduced_motion_turns_the_flights_off(web_server: WebServer, browser: Any) -> None:
-    with table_page(browser, reduced=True) as page:
+@SIZES
+def test_reduced_motion_turns_the_flights_off(web_server: WebServer, browser: Any, viewport: dict[str, int]) -> None:
+    with table_page(browser, viewport=viewport, reduced=True) as page:
         start_quick_game(page, web_server, name="Still", stock=6, level="easy")
         for _ in range(3):
             if not wait_for_turn(page):
@@ -126,18 +122,20 @@ RECORD_SHOWN = """
 () => {
   window.__shown = [];
   let last = '';
-  new MutationObserver(() => {
+  if (window.__shownObserver) window.__shownObserver.disconnect();   // measured again in the same page
+  window.__shownObserver = new MutationObserver(() => {
     const li = document.querySelector('#log li:last-child');
     const key = li ? li.textContent : '';
     if (li && key !== last) { last = key; window.__shown.push([performance.now(), li.dataset.seat ?? '']); }
-  }).observe(document.getElementById('main'), {childList: true, subtree: true});
+  });
+  window.__shownObserver.observe(document.getElementById('main'), {childList: true, subtree: true});
 }
 """
 
 
-def bot_gaps(page: Any, web_server: WebServer, pace: str, *, start: bool = True) -> list[float]:
-    """The time from a shown move to the bot's next shown move, over a few of its turns (in a new
-    game unless ``start`` is False)."""
+def bot_gaps(page: Any, web_server: WebServer, pace: str, *, start: bool = True, want: int = 3) -> list[float]:
+    """The time from a shown move to the bot's next shown move, over a few of its turns (``want``
+    gaps at least, in a new game unless ``start`` is False)."""
     if start:
         start_quick_game(page, web_server, name=f"Pace{pace}", stock=10, level="easy")
     if pace != "instant":
@@ -145,7 +143,7 @@ def bot_gaps(page: Any, web_server: WebServer, pace: str, *, start: bool = True)
     page.evaluate(RECORD_SHOWN)
     gaps: list[float] = []
     for _ in range(30):   # until the computer has made a few moves (our build plays keep our turn)
-        if len(gaps) >= 3 or not wait_for_turn(page, timeout=40):
+        if len(gaps) >= want or not wait_for_turn(page, timeout=40):
             break
         play_one_move(page)
         shown = page.evaluate("window.__shown")
@@ -169,8 +167,24 @@ def test_the_pace_setting_spaces_the_computers_moves_and_is_remembered(web_serve
     assert statistics.median(fast) < statistics.median(slow) - 500, (fast, slow)
 
 
-def test_sound_follows_a_remembered_toggle(web_server: WebServer, browser: Any) -> None:
-    with table_page(browser, init=COUNT_SOUNDS) as page:
+def test_on_a_phone_the_pace_select_spaces_the_computers_moves(web_server: WebServer, browser: Any) -> None:
+    """The same on a phone, in one game and with fewer of the computer's moves: the select is there
+    and usable at 390 px, slow keeps the moves 1.1 s apart, fast much closer, the choice is kept."""
+    with table_page(browser, viewport=PHONE, pace="normal") as page:
+        slow = bot_gaps(page, web_server, "slow", want=2)
+        assert page.locator("#pace").is_visible()
+        assert page.evaluate("localStorage.getItem('spite.pace')") == "slow"
+        fast = bot_gaps(page, web_server, "fast", start=False, want=2)
+        assert page.evaluate("localStorage.getItem('spite.pace')") == "fast"
+    assert slow and fast, (slow, fast)
+    assert min(slow) >= 1100, slow
+    assert min(fast) >= 150, fast
+    assert statistics.median(fast) < statistics.median(slow) - 500, (fast, slow)
+
+
+@SIZES
+def test_sound_follows_a_remembered_toggle(web_server: WebServer, browser: Any, viewport: dict[str, int]) -> None:
+    with table_page(browser, viewport=viewport, init=COUNT_SOUNDS) as page:
         start_quick_game(page, web_server, name="Loud", stock=8, level="easy")
         assert wait_for_turn(page)
         play_one_move(page)
@@ -231,33 +245,58 @@ def test_the_tab_title_shows_the_turn_and_the_game_over_view_closes(web_server: 
         page.wait_for_url(re.compile(r"/replay/\d+$"))
 
 
-def test_a_refill_is_dealt_and_the_bots_last_move_stays_marked(web_server: WebServer, browser: Any) -> None:
-    with table_page(browser) as page:
+# every flight's name; for each card dealt, whether its copy lands on one of this seat's hand cards
+# (the copy's place is where it lands; its animation starts it at the draw pile) and lies within the
+# screen's width
+WATCH_DEALS = """
+() => {
+  window.__seen = []; window.__dealt = [];
+  document.addEventListener('spite:flight', (e) => {
+    window.__seen.push(e.detail.move);
+    if (e.detail.move !== 'deal') return;
+    const ghost = [...document.querySelectorAll('#anim-layer .flying[data-flight="deal"]')].pop();
+    const x = parseFloat(ghost.style.left), y = parseFloat(ghost.style.top), w = parseFloat(ghost.style.width);
+    const onMyHand = [...document.querySelectorAll('.me .hand .card')].some((c) => {
+      const r = c.getBoundingClientRect(); return Math.abs(r.left - x) < 1 && Math.abs(r.top - y) < 1; });
+    window.__dealt.push({onMyHand, onScreen: x >= 0 && x + w <= window.innerWidth + 0.5});
+  });
+}
+"""
+
+
+@SIZES
+def test_a_refill_is_dealt_and_the_bots_last_move_stays_marked(web_server: WebServer, browser: Any,
+                                                                viewport: dict[str, int]) -> None:
+    with table_page(browser, viewport=viewport) as page:
         start_quick_game(page, web_server, name="Mark", stock=8, level="easy")
-        page.evaluate("() => { window.__seen = []; document.addEventListener('spite:flight', (e) => "
-                      "window.__seen.push(e.detail.move)); }")
+        page.evaluate(WATCH_DEALS)
         discarded = False
         for _ in range(30):   # until a discard has ended our turn and the computer has had its turn
             assert wait_for_turn(page)
             if discarded:
                 break
             discarded = "-D" in play_one_move(page)
-        # the hand was refilled from the draw pile at the start of our turn: dealt card by card
+        # the hand was refilled from the draw pile at the start of our turn: dealt card by card, each
+        # copy landing on one of our hand cards, on the screen's width
         assert "deal" in page.evaluate("window.__seen"), page.evaluate("window.__seen")
+        dealt = page.evaluate("window.__dealt")
+        assert dealt and all(d["onScreen"] for d in dealt), dealt
+        assert any(d["onMyHand"] for d in dealt), dealt
         page.wait_for_timeout(1600)   # longer than any fading highlight: the mark is still there
         assert page.locator(".opponents .flash, .center .flash").count() >= 1
         last_bot = page.locator('#log li[data-seat="1"] code').last.inner_text()
         assert re.fullmatch(r"(S|H\w+|D\d)-[BD]\d", last_bot)
 
 
-def test_spit_sounds_the_flip_and_the_slap(web_server: WebServer, browser: Any) -> None:
+@SIZES
+def test_spit_sounds_the_flip_and_the_slap(web_server: WebServer, browser: Any, viewport: dict[str, int]) -> None:
     from test_web_spit import FAST, ROUND_BOT, create_table, play_round_by_keys, state, take_seat
 
     record = COUNT_SOUNDS + """
     window.__names = [];
     document.addEventListener('spite:sound', (e) => window.__names.push(e.detail.name));
     """
-    with table_page(browser, init=record) as page:
+    with table_page(browser, viewport=viewport, init=record) as page:
         table_id, token = create_table(web_server, ROUND_BOT, options=FAST)
         take_seat(page, web_server, table_id, 0, token)
         page.mouse.click(2, 2)   # a touch of the page lets it sound (autoplay rules)
@@ -276,10 +315,12 @@ def test_spit_sounds_the_flip_and_the_slap(web_server: WebServer, browser: Any) 
         assert page.evaluate("localStorage.getItem('spite.sound')") == "off"
 
 
-def test_a_hidden_table_skips_to_the_newest_position(web_server: WebServer, browser: Any) -> None:
+@SIZES
+def test_a_hidden_table_skips_to_the_newest_position(web_server: WebServer, browser: Any,
+                                                     viewport: dict[str, int]) -> None:
     """At the slow pace, a tab that is not looked at (``document.hidden``) does not hold the
     computer's moves back: each is shown as it comes."""
-    with table_page(browser, pace="slow") as page:
+    with table_page(browser, viewport=viewport, pace="slow") as page:
         start_quick_game(page, web_server, name="Away", stock=10, level="easy")
         page.evaluate("() => { Object.defineProperty(document, 'hidden', {get: () => true});"
                       " document.dispatchEvent(new Event('visibilitychange')); }")

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from conftest import ConsoleWatch, WebServer
+import pytest
+from conftest import PHONE, ConsoleWatch, WebServer
 from test_web_page import play_one_move, start_quick_game, wait_for_turn
 
 from helpers import finished_bot_game
@@ -68,15 +69,17 @@ def refused_move(page: Any) -> str:
     return str(move)
 
 
-def test_a_whole_german_game_shows_no_english(web_server: WebServer, page: Any) -> None:
+def german_table_with_a_refusal_and_a_hint(page: Any, server: WebServer) -> None:
+    """The lobby in English and then German, a quick game in German against the computer, a move the
+    rules refuse and a hint: all of it in German."""
     assert {"cannot", "needs", "wins", "turn", "stock", "pile"} <= ENGLISH  # the check has teeth
     page.add_init_script(SOCKET_JS)
-    page.goto(web_server.base + "/")
+    page.goto(server.base + "/")
     page.click("button.lang[data-lang=en]")
     assert {"Create", "Refresh", "Your"} <= set(english_words(page))
     page.click("button.lang[data-lang=de]")
     assert english_words(page) == []
-    start_quick_game(page, web_server, name="Udo", stock=3, level="random")
+    start_quick_game(page, server, name="Udo", stock=3, level="random")
     assert wait_for_turn(page)
     assert english_words(page) == []
 
@@ -96,6 +99,9 @@ def test_a_whole_german_game_shows_no_english(web_server: WebServer, page: Any) 
     assert hint.startswith("Tipp: "), hint
     assert english_words(page) == [], hint
 
+
+def test_a_whole_german_game_shows_no_english(web_server: WebServer, page: Any) -> None:
+    german_table_with_a_refusal_and_a_hint(page, web_server)
     moves = 0
     while wait_for_turn(page):
         assert moves < 200
@@ -110,12 +116,33 @@ def test_a_whole_german_game_shows_no_english(web_server: WebServer, page: Any) 
     assert "Udo sitzt auf Platz 1" in page.inner_text("#log")
 
 
+PHONE_MOVES = 6
+"""Moves of the phone's German walk: enough for the computer's turns and a refill to be worded,
+without doubling the whole game of the desktop walk."""
+
+
+@pytest.mark.parametrize("viewport", [PHONE], ids=["phone"])
+def test_a_german_game_on_a_phone_shows_no_english(web_server: WebServer, page: Any) -> None:
+    """The German walk on a phone (where the top bar wraps and the log moves under the board), over
+    the first moves of a game rather than a whole one: the end is worded in German in
+    ``test_a_finished_table_says_its_state_in_german_on_a_phone`` and in the desktop walk."""
+    german_table_with_a_refusal_and_a_hint(page, web_server)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    for _ in range(PHONE_MOVES):
+        if not wait_for_turn(page):
+            break
+        play_one_move(page)
+        assert english_words(page) == []
+    assert "Udo sitzt auf Platz 1" in page.inner_text("#log")
+    assert page.locator("#log li[data-seat]").count() >= 2   # moves of both seats were worded
+
+
 def test_a_finished_table_says_its_state_in_german_on_a_phone(web_server: WebServer, browser: Any) -> None:
     """A table's state comes as a word of the catalogue ("Dieser Tisch ist beendet", not "… ist
     finished"), here for a finished table opened by its link on a phone."""
     game_id = finished_bot_game(web_server.base, stock_size=3)
     table_id = httpx.get(f"{web_server.base}/api/games/{game_id}/positions").json()["tableId"]
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="de-DE")
+    ctx = browser.new_context(viewport=PHONE, locale="de-DE")
     try:
         page = ctx.new_page()
         watch = ConsoleWatch(page)

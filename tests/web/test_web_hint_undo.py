@@ -1,5 +1,6 @@
-"""The table's Hint and Undo buttons and a match's score and next game, in headless Chromium against the
-real server (Playwright's sync API). The moves are chosen from what the page marks playable."""
+"""The table's Hint and Undo buttons (at desktop and phone sizes) and a match's score and next game, in
+headless Chromium against the real server (Playwright's sync API). The moves are chosen from what the
+page marks playable."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import time
 from typing import Any
 
 import httpx
-from conftest import WebServer
+from conftest import SIZES, WebServer
 from test_web_page import play_one_move, play_to_the_end, version, wait_for_turn
 
 
@@ -43,7 +44,9 @@ def hand_build(page: Any) -> tuple[str, str] | None:
     return None
 
 
-def test_hint_shows_a_move_and_undo_takes_back_a_build_play(web_server: WebServer, page: Any) -> None:
+@SIZES
+def test_hint_shows_a_move_and_undo_takes_back_a_build_play(web_server: WebServer, page: Any,
+                                                             viewport: dict[str, int]) -> None:
     open_quick_table(page, web_server, {"stock_size": 20})
     assert wait_for_turn(page)
     # the Hint button: the suggested move's source and target are marked, with one line of why

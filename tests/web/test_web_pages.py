@@ -231,3 +231,6 @@ def test_phone_sized_screens(web_server: WebServer, phone: Any) -> None:
         page.click("button.lang[data-lang=de]")
         no_horizontal_scroll(page)
         page.click("button.lang[data-lang=en]")
+    # (the replay, the last page) the computers are named as people read it, on a phone too
+    text = page.inner_text("main")
+    assert "bot:" not in text and "Computer (easy)" in text, text

@@ -8,7 +8,7 @@ import re
 import time
 from typing import Any
 
-from conftest import NO_PACE, ConsoleWatch, WebServer
+from conftest import DESKTOP, NO_PACE, PHONE, ConsoleWatch, WebServer
 from test_web_page import play_one_move, play_to_the_end
 
 GAME_TIMEOUT = 60.0
@@ -34,7 +34,7 @@ def test_rematch_with_a_friend_at_the_same_link(web_server: WebServer, browser: 
     page.click("#create-table")
     page.wait_for_selector(".table[data-status=open]")
     link = page.input_value("#share-link")
-    friend_ctx = browser.new_context(viewport={"width": 420, "height": 860}, locale="en-US")  # a phone-sized friend
+    friend_ctx = browser.new_context(viewport=PHONE, locale="en-US")  # the friend on a phone
     try:
         friend = friend_ctx.new_page()
         friend.goto(link)
@@ -106,7 +106,7 @@ def test_party_quick_play_from_the_lobby(web_server: WebServer, page: Any) -> No
 def test_partners_quick_play_from_the_lobby_on_a_phone(web_server: WebServer, browser: Any) -> None:
     """Quick play with the partners preset: three computer players, the partner across the table
     (seat 2) on our team, played to the end on a phone-sized page."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    ctx = browser.new_context(viewport=PHONE, locale="en-US")
     ctx.set_default_timeout(20_000)
     ctx.add_init_script(NO_PACE)
     try:
@@ -161,7 +161,8 @@ def test_stats_mark_a_game_a_computer_finished(browser: Any, tmp_path: Any) -> N
     import httpx
 
     server = WebServer(tmp_path / "spite.db", "--grace", "0.5")
-    ctx = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US")
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    phone_ctx = browser.new_context(viewport=PHONE, locale="en-US")
     try:
         created = httpx.post(server.base + "/api/tables", json={"preset": "short", "options": {"stock_size": 2},
                                                                "name": "Ann"}).json()
@@ -184,6 +185,14 @@ def test_stats_mark_a_game_a_computer_finished(browser: Any, tmp_path: Any) -> N
         page.wait_for_selector('.stats-page[data-loaded="1"]')
         assert page.locator('#stats-table tr[data-preset="short"] [data-col="games"]').inner_text() == "1"
         assert page.locator("#stats-taken-over").count() == 0 and page.locator("li.game-item.taken-over").count() == 0
+        # on a phone: Ann's page says the same, and fits the screen
+        phone = phone_ctx.new_page()
+        phone.goto(server.base + "/stats/Ann")
+        phone.wait_for_selector('.stats-page[data-loaded="1"]')
+        assert phone.get_attribute("#stats-taken-over", "data-n") == "1"
+        assert phone.locator("li.game-item.taken-over .outcome").inner_text() == "finished by a computer"
+        assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     finally:
         ctx.close()
+        phone_ctx.close()
         server.stop()

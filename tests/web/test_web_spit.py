@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 import httpx
-from conftest import DOCS, ConsoleWatch, WebServer, sync_api
+from conftest import DOCS, PHONE, SIZES, ConsoleWatch, WebServer, sync_api
 
 # three center piles (each flip takes three spit cards), quick automatic spit calls and slaps: a
 # round ends in about 15 s against a bot that reacts in 0.7 s on average
@@ -122,7 +122,7 @@ def test_spit_from_the_lobby_by_mouse_and_on_a_phone(web_server: WebServer, brow
     assert "spit.css" not in httpx.get(web_server.base + "/").text
     for name in ("spit.js", "spit.css"):
         assert httpx.get(f"{web_server.base}/static/{name}").status_code == 200, name
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    ctx = browser.new_context(viewport=PHONE, locale="en-US")
     try:
         page = ctx.new_page()
         watch = ConsoleWatch(page)
@@ -315,7 +315,9 @@ def slow_click(page: Any, selector: str, hold_ms: int = 120) -> None:
     page.mouse.up()
 
 
-def test_held_mouse_clicks_play_while_the_table_moves(web_server: WebServer, page: Any) -> None:
+@SIZES
+def test_held_mouse_clicks_play_while_the_table_moves(web_server: WebServer, page: Any,
+                                                      viewport: dict[str, int]) -> None:
     """Clicks held 120 ms land while the table redraws (highlights fading, a club bot playing):
     a redraw keeps the elements under the pointer, so the press and the release hit the same one."""
     page.add_init_script(ANSWERS_JS)
@@ -377,7 +379,7 @@ def test_a_new_browser_shows_the_spit_log_so_far(web_server: WebServer, browser:
         return any(after[k:k + len(before)] == before for k in range(len(after) - len(before) + 1))
 
     # a phone that kept nothing (a new browser context) watching: the server told it the game so far
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    ctx = browser.new_context(viewport=PHONE, locale="en-US")
     try:
         other = ctx.new_page()
         watch = ConsoleWatch(other)
@@ -396,7 +398,7 @@ def test_a_new_browser_shows_the_spit_log_so_far(web_server: WebServer, browser:
 
 def test_on_a_phone_the_verdict_bubble_shows_whole(web_server: WebServer, browser: Any) -> None:
     """A refusal on the first tableau pile, at the phone's left edge: the whole bubble is on screen."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    ctx = browser.new_context(viewport=PHONE, locale="en-US")
     try:
         page = ctx.new_page()
         watch = ConsoleWatch(page)
@@ -425,7 +427,7 @@ def test_on_a_phone_the_verdict_bubble_shows_whole(web_server: WebServer, browse
 def test_the_game_over_dialog_is_above_the_banners(web_server: WebServer, browser: Any) -> None:
     """Two rounds won in a row end the game with the last round's banner still up: the banner must
     not cover the game-over dialog (on a phone, where the two overlap)."""
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    ctx = browser.new_context(viewport=PHONE, locale="en-US")
     try:
         page = ctx.new_page()
         watch = ConsoleWatch(page)

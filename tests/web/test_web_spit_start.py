@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import WebServer
+from conftest import SIZES, WebServer
 from test_web_spit import create_table, state
 
 SLOW_BOT = [{"kind": "person"}, {"kind": "bot", "level": "reflex:60000"}]
@@ -23,7 +23,8 @@ def countdown_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebSe
         server.stop()
 
 
-def test_the_center_cards_turn_up_at_go(countdown_server: WebServer, page: Any) -> None:
+@SIZES
+def test_the_center_cards_turn_up_at_go(countdown_server: WebServer, page: Any, viewport: dict[str, int]) -> None:
     server = countdown_server
     for _ in range(5):
         table_id, token = create_table(server, SLOW_BOT)

@@ -208,7 +208,8 @@ def play_both_seats(base: str, table_id: str, tokens: list[str], plies: int) -> 
     return played
 
 
-def test_a_long_game_shows_its_newest_moves_numbered_as_the_games(web_server: WebServer, page: Any) -> None:
+def test_a_long_game_shows_its_newest_moves_numbered_as_the_games(web_server: WebServer, browser: Any,
+                                                                   page: Any) -> None:
     """Past the 200 moves a page is told, the log starts with one line for the older ones and goes on
     with the game's own move numbers (they never start at 1 again)."""
     r = httpx.post(web_server.base + "/api/tables", json={
@@ -231,6 +232,19 @@ def test_a_long_game_shows_its_newest_moves_numbered_as_the_games(web_server: We
     assert [int(e["n"][:-1]) for e in log] == list(range(hidden + 1, 231))
     assert all(e["inside"] for e in log)
     assert [tuple(m) for m in page.evaluate(MOVES_JS)] == [(str(s), m) for s, m in played[hidden:]]
+    # the same on a phone watching (where the log lies under the board): numbered as the game's, inside
+    other = open_in_a_new_browser(browser, web_server.base, table_id, None, {"width": 390, "height": 844})
+    try:
+        first = other.locator("#log li >> nth=0")
+        # (a watcher is told no news of Lena coming in: one more move may be shown)
+        hidden = int(re.fullmatch(r"(\d+) earlier entries \(not shown\)", first.inner_text())[1])
+        assert hidden in (30, 31)
+        on_phone = other.evaluate(LOG_JS.replace("#log li", "#log li[data-seat]"))
+        assert [int(e["n"][:-1]) for e in on_phone] == list(range(hidden + 1, 231)), on_phone[:3]
+        assert all(e["inside"] for e in on_phone)
+        assert other.watch.errors == [], other.watch.errors
+    finally:
+        other.context.close()
 
 
 def test_only_a_seated_player_is_offered_the_link_to_share(web_server: WebServer, browser: Any, page: Any) -> None:
