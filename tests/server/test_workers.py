@@ -292,6 +292,7 @@ def test_kill_9_of_a_worker_at_20_tables(tmp_path: Path) -> None:
             return {t: taken.get(t, float("inf")) for t in victims}
 
         takeover = asyncio.run(run())
+        print(f"taken over after {', '.join(f'{t:.1f}' for t in sorted(takeover.values()))} s")  # (pytest -s)
         assert max(takeover.values()) <= 10.0, f"tables taken over after {sorted(takeover.values())} s"
         # every table finishes; no acknowledged move is missing from its record
         for tid, group in people.items():

@@ -36,13 +36,14 @@ __all__ = ["ACQUIRE_TIMEOUT", "LEASE_SECONDS", "RENEW_EVERY", "SWEEP_EVERY", "WA
 
 log = logging.getLogger("spite.server.leases")
 
-LEASE_SECONDS = 6.0
+LEASE_SECONDS = 8.0
 """How long a renewed lease lasts: a dead worker's tables are free this long after its last renewal."""
 
-RENEW_EVERY = 2.0
-"""Seconds between a worker's renewals (three tries before its leases run out)."""
+RENEW_EVERY = 1.5
+"""Seconds between a worker's renewals (five tries before its leases run out: a worker starved of CPU
+on a busy machine still renews in time)."""
 
-SAFETY_MARGIN = 1.5
+SAFETY_MARGIN = 2.0
 """A worker stops writing this long before its leases run out by its own clock (a renewal's answer
 may come late; the database's clock counts from when it committed)."""
 

@@ -18,7 +18,7 @@ import re
 import secrets
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
@@ -113,6 +113,7 @@ class Manager:
         self._claims: dict[str, asyncio.Future[Claim]] = {}  # table id → its claim in the next round
         self._claims_waiting = asyncio.Event()
         self._loading: set[str] = set()
+        self._jobs: set[asyncio.Task[None]] = set()
         if config.cluster:
             self.leases = Leases(store.engine, config.process_name, config.address)
             self.services.may_write = self.leases.holds
@@ -291,7 +292,13 @@ class Manager:
         """Another worker stored a move of ``table`` first (the ``(table_id, ply)`` key refused ours): it
         serves the table now; this copy is closed (its clients reconnect to that worker)."""
         log.warning("table %s: another worker stored its moves; closed here", table.id)
-        asyncio.get_running_loop().create_task(self._retire(table))
+        self._spawn(self._retire(table))
+
+    def _spawn(self, job: Coroutine[Any, Any, None]) -> None:
+        """Run ``job`` on its own (kept referenced until it is done)."""
+        task = asyncio.get_running_loop().create_task(job)
+        self._jobs.add(task)
+        task.add_done_callback(self._jobs.discard)
 
     async def _renew_leases(self) -> None:
         """Every ``RENEW_EVERY`` s: renew the leases of the tables here, give up those that left memory,
@@ -314,7 +321,7 @@ class Manager:
                 table = self.tables.get(table_id)
                 if table is not None and table is snapshot[table_id]:  # (not one taken back meanwhile)
                     log.warning("table %s: its lease ran out and another worker holds it; closed here", table_id)
-                    await self._retire(table)
+                    self._spawn(self._retire(table))  # (not awaited: the renewals must never wait for a table)
 
     async def _hand_over_wanted(self) -> None:
         """Hand the tables other workers ask for over to them (within ``WANT_POLL`` s)."""
@@ -336,7 +343,7 @@ class Manager:
                         self.handovers += 1
                         log.info("table %s: handed over to %s", table_id, to)
                 await self.store.write(lambda c: None)  # every write queued before is committed
-                await self._lease_call(leases.hand_over, wanted, upkeep=True)
+                await self._lease_call(leases.hand_over, wanted)  # (it may wait for a row: not on the renewals' thread)
             except Exception as exc:
                 log.warning("tables could not be handed over (%s)", exc)
 
