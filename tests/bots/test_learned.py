@@ -13,7 +13,7 @@ import pytest
 
 from helpers import hidden_reshuffled
 from spite.bots import make_bot
-from spite.bots.learned import FEATURES, LearnedBot, ValueModel, features, load_value, shipped_value
+from spite.bots.learned import FEATURES, EndFeatures, LearnedBot, ValueModel, features, load_value, shipped_value
 from spite.errors import OptionsError
 from spite.malice import Options, State
 from spite.malice.determinize import determinize
@@ -47,6 +47,24 @@ def test_features_depend_only_on_the_seats_view(preset: str) -> None:
             assert len(real) == len(FEATURES)
             assert features(twin, seat, end) == real
             assert features(guess, seat, end) == real
+
+
+@pytest.mark.parametrize("preset", ["classic", "match", "party"])
+def test_the_planners_fast_features_are_the_features(preset: str) -> None:
+    """The learned bot scores ends with :class:`EndFeatures` (worked out once per position): the
+    same numbers as :func:`features`, which the training used."""
+    fast = EndFeatures()
+    for state in positions(preset, 8, 90):
+        seat = state.to_move
+        for end in [None, *state.end_moves()]:
+            for known in (True, False):
+                assert fast(state, seat, end, None, stock_known=known) == features(state, seat, end,
+                                                                                    stock_known=known)
+        for move in state.build_moves()[:3]:  # and after build plays, with the caches already filled
+            state.play(move)
+            for end in state.end_moves() if state.to_move == seat else []:
+                assert fast(state, seat, end, None) == features(state, seat, end)
+            state.undo()
 
 
 def test_a_discard_changes_what_the_features_say_about_the_hand_and_piles() -> None:
