@@ -1111,9 +1111,13 @@ class Table:
                 return game_id
 
             write = both
+        if self.retired or not self.services.may_write():  # shut down, or another worker serves it now
+            back()
+            log.info("table %s: a move after this process let go of the table; not stored", self.id)
+            if conn is not None:
+                conn.error("storage", "the move could not be saved; try again", msg_id=msg_id, version=self.version)
+            return None
         try:
-            if self.retired or not self.services.may_write():
-                raise RuntimeError("this worker no longer holds the table")
             game_id = await self.store.write(write)
         except Exception as exc:
             if isinstance(exc, IntegrityError) and self.services.conflict is not None:

@@ -115,7 +115,7 @@ class Leases:
 
         Rows another transaction has locked (this worker's own writer changing a table's status, most
         likely) are skipped rather than waited for, and each statement is a transaction of its own, so
-        a renewal never deadlocks with the writer: a row skipped now is renewed two seconds later,
+        a renewal never deadlocks with the writer: a row skipped now is renewed 1.5 s later,
         long before its lease runs out."""
         started = time.monotonic()
         t = db.tables
