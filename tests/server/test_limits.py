@@ -204,7 +204,9 @@ def test_the_message_budget_is_per_address_not_per_socket(tmp_path: Path) -> Non
 
 
 def test_a_flooding_socket_is_closed_at_once_and_its_address_cools_down(tmp_path: Path) -> None:
-    with limited(tmp_path, rate=1.0, burst=5.0, flood_cooldown=1.5) as srv:
+    # a slow refill (one message in 4 s) and a cool-down of 3 s: a loaded machine (CI beside other work) that
+    # takes a second or two between these steps still sees exactly the burst, and a refusal within the cool-down
+    with limited(tmp_path, rate=0.25, burst=5.0, flood_cooldown=3.0) as srv:
         table_id, tokens = two_person_table(srv)
         bob = Client(srv.base, table_id, "127.0.0.2")  # a player of another address, at the table
         bob.hello(tokens[1])
@@ -219,15 +221,15 @@ def test_a_flooding_socket_is_closed_at_once_and_its_address_cools_down(tmp_path
         assert flooder.ws.close_code == 1008
         # a new socket from the address during the cool-down is refused at the handshake
         status, body, retry = refused_handshake(srv, table_id)
-        assert status == 429 and body["code"] == "flood" and 1 <= int(retry) <= 2
+        assert status == 429 and body["code"] == "flood" and 1 <= int(retry) <= 3
         assert "127.0.0.1" not in srv.app.state.limiters["sockets"]  # nothing was opened
         # everyone else plays on: bob's socket, and a new one from another address
         bob.send({"type": "ping", "id": "bob"})
         assert bob.until("pong")["id"] == "bob"
         ann = Client(srv.base, table_id, "127.0.0.3")
         assert ann.hello(tokens[0])["seat"] == 0
-        # once the cool-down is over the address may connect again (and has a message of budget again)
-        time.sleep(1.6)
+        # once the cool-down is over the address may connect again (and, 4 s on, has a message of budget again)
+        time.sleep(4.1)
         again = Client(srv.base, table_id)
         again.hello(spectate=True)
         for c in (again, ann, bob):
