@@ -25,56 +25,15 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
-import socket
-import subprocess
-import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+from limits_bench import _cpu_s as cpu_seconds
+from limits_bench import server  # the same server start as the flood bench (examples/ is on the path)
 from websockets.asyncio.client import connect
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextlib.contextmanager
-def server() -> Iterator[tuple[str, int]]:
-    port = _free_port()
-    with tempfile.TemporaryDirectory(prefix="spite-cost-") as tmp:
-        proc = subprocess.Popen([sys.executable, "-m", "spite.server", "--host", "127.0.0.1", "--port", str(port),
-                                 "--db", f"sqlite:///{Path(tmp) / 'c.db'}", "--log-level", "error",
-                                 "--bot-workers", "0"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        base = f"http://127.0.0.1:{port}"
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                with contextlib.suppress(httpx.HTTPError):
-                    if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                        break
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError("the server did not start")
-                time.sleep(0.1)
-            yield base, proc.pid
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def rest(base: str, seconds: float) -> dict[str, int]:
