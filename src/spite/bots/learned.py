@@ -84,6 +84,30 @@ def _deck_size(opts: Options) -> int:
     return size
 
 
+def _discard_shape(piles: Any, vt: Any) -> tuple[int, int, int, int, list[tuple[int, int]]]:
+    """A seat's discard piles in numbers: cards buried under a wild card, cards on a lower one (out of
+    order), cards in all, empty piles, and each pile's size and top value (-1 when empty)."""
+    buried = disorder = cards = empty = 0
+    shape: list[tuple[int, int]] = []
+    for p in piles:
+        n = len(p)
+        cards += n
+        if not n:
+            empty += 1
+            shape.append((0, -1))
+            continue
+        lower = vt[p[0]]
+        for k in range(1, n):
+            upper = vt[p[k]]
+            if lower == 0:
+                buried += 1
+            elif upper != 0 and upper > lower:
+                disorder += 1
+            lower = upper
+        shape.append((n, lower))
+    return buried, disorder, cards, empty, shape
+
+
 def features(state: State, seat: int, end: Move | None = None,
              reach: dict[int, tuple[float, ...]] | None = None, *, stock_known: bool = True,
              cache: dict[tuple[object, ...], list[float]] | None = None) -> list[float]:
@@ -137,21 +161,7 @@ def features(state: State, seat: int, end: Move | None = None,
                 if b + 1 < s and (wild_help or all(v in mine for v in range(b + 1, s))):
                     bridge = 1.0
                     break
-    buried = disorder = cards = empty = 0
-    for p in piles:
-        n = len(p)
-        cards += n
-        if not n:
-            empty += 1
-            continue
-        lower = vt[p[0]]
-        for k in range(1, n):
-            upper = vt[p[k]]
-            if lower == 0:
-                buried += 1
-            elif upper != 0 and upper > lower:
-                disorder += 1
-            lower = upper
+    buried, disorder, cards, empty, _ = _discard_shape(piles, vt)
     hand_wilds = hand_values.count(0)
     aces_stuck = 0.0
     if 1 not in needs and not opts.discard_aces:
@@ -326,26 +336,8 @@ class EndFeatures:
                 below = [s - 1 - b for b in builds if b < s - 1]
                 own_gap = min(below) / 12 if below else 1.0
                 check_bridge = True
-        piles: list[tuple[int, int]] = []
-        tops: list[int] = []
-        buried = disorder = cards = empty = 0
-        for p in state.discards[seat]:
-            n = len(p)
-            cards += n
-            if not n:
-                empty += 1
-                piles.append((0, -1))
-                continue
-            lower = vt[p[0]]
-            for k in range(1, n):
-                upper = vt[p[k]]
-                if lower == 0:
-                    buried += 1
-                elif upper != 0 and upper > lower:
-                    disorder += 1
-                lower = upper
-            piles.append((n, lower))
-            tops.append(lower)
+        buried, disorder, cards, empty, piles = _discard_shape(state.discards[seat], vt)
+        tops = [top for n, top in piles if n]
         left = len(state.draw) + len(state.set_aside)
         head = [own / opts.stock_size, *opp_part, own_now, own_gap]
         tail = [len(needs) / opts.build_piles, left / _deck_size(opts) if left else 0.0, 10.0 / (left + 10)]
