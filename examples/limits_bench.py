@@ -65,11 +65,14 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def server(*extra: str, bot_workers: str = "0") -> Iterator[tuple[str, int]]:
-    """The server in its own process on the loopback; yields its base URL and pid."""
+def server(*extra: str, bot_workers: str = "0", proxy: bool = False) -> Iterator[tuple[str, int]]:
+    """The server in its own process on the loopback; yields its base URL and pid (with ``proxy``,
+    ``spite serve --proxy``: HAProxy in front, and the pid is the supervisor's, see :func:`_proxied`)."""
     port = _free_port()
     with tempfile.TemporaryDirectory(prefix="spite-limits-") as tmp:
-        proc = subprocess.Popen([sys.executable, "-m", "spite.server", "--host", "127.0.0.1", "--port", str(port),
+        command = [sys.executable, "-m", "spite", "serve", "--proxy"] if proxy else [sys.executable, "-m",
+                                                                                   "spite.server"]
+        proc = subprocess.Popen([*command, "--host", "127.0.0.1", "--port", str(port),
                                  "--db", f"sqlite:///{Path(tmp) / 'b.db'}", "--log-level", "error",
                                  "--bot-workers", bot_workers, *extra],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -354,6 +357,15 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def _proxied(supervisor: int) -> tuple[int, int]:
+    """Under ``spite serve --proxy``: the server process's pid and HAProxy's."""
+    kids = _children(supervisor)
+    names = {k: Path(f"/proc/{k}/cmdline").read_bytes() for k in kids}
+    server_pid = next(k for k, cmd in names.items() if b"spite.server" in cmd)
+    proxy_pid = next(k for k, cmd in names.items() if b"haproxy" in cmd)
+    return server_pid, proxy_pid
+
+
 def _flood_setup(nice: int) -> int:
     """In the flooding process: lower its priority by ``nice``; its pid."""
     if nice:
@@ -383,7 +395,7 @@ def _flood_process(name: str, base: str, seconds: float) -> Any:
 
 
 async def _floods(base: str, pid: int, tables: int, seconds: float, think: float,
-                  flood_nice: int = 0) -> list[dict[str, Any]]:
+                  flood_nice: int = 0, proxy: bool = False) -> list[dict[str, Any]]:
     import concurrent.futures
     import multiprocessing
 
@@ -401,17 +413,22 @@ async def _floods(base: str, pid: int, tables: int, seconds: float, think: float
     print(json.dumps({"setup_s": setup, "moves_so_far": len(moves)}), flush=True)
     pool = concurrent.futures.ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
     flooder = await asyncio.get_running_loop().run_in_executor(pool, _flood_setup, flood_nice)  # it is up
+    tree = pid
+    pid, proxy_pid = _proxied(tree) if proxy else (pid, 0)
     bots = _children(pid)
+
+    def cpu_now() -> dict[str, float]:
+        return {"server": _cpu_s(pid), "bots": sum(_cpu_s(b) for b in bots), "flooder": _cpu_s(flooder),
+                "players": _cpu_s(os.getpid()), **({"proxy": _cpu_s(proxy_pid)} if proxy else {})}
+
     out = []
     for name in FLOODS:
         start = time.monotonic()
         end = start + seconds
-        cpu = {"server": _cpu_s(pid), "bots": sum(_cpu_s(b) for b in bots), "flooder": _cpu_s(flooder),
-               "players": _cpu_s(os.getpid())}
+        cpu = cpu_now()
         what, lasted = await asyncio.get_running_loop().run_in_executor(pool, _flood_process, name, base, seconds)
         await asyncio.sleep(max(0.0, end - time.monotonic()))
-        used = {"server": _cpu_s(pid), "bots": sum(_cpu_s(b) for b in bots), "flooder": _cpu_s(flooder),
-                "players": _cpu_s(os.getpid())}
+        used = cpu_now()
         window = sorted(ms for t, ms in moves if start <= t <= end)
         q = statistics.quantiles(window, n=100) if len(window) >= 2 else [float("nan")] * 99
         out.append({"flood": name, "moves": len(window), "p50_ms": round(q[49], 1), "p99_ms": round(q[98], 1),
@@ -419,7 +436,7 @@ async def _floods(base: str, pid: int, tables: int, seconds: float, think: float
                     "flood_s": round(min(lasted, seconds), 2),
                     **{f"{k}_cpu_s": round(used[k] - cpu[k], 2) for k in cpu},
                     "loadavg": Path("/proc/loadavg").read_text().split()[0],
-                    "server_rss_mib": _tree_rss_mib(pid)})
+                    "server_rss_mib": _tree_rss_mib(tree)})
         print(json.dumps(out[-1]), flush=True)
         await asyncio.sleep(2.0)
     pool.shutdown()
@@ -439,13 +456,16 @@ def main() -> None:
     p.add_argument("--think", type=float, default=1.0)
     p.add_argument("--flood-nice", type=int, default=0,
                    help="--floods: run the flooding process at this nice value (a diagnostic; figures are with 0)")
+    p.add_argument("--proxy", action="store_true",
+                   help="--floods: the server as `spite serve --proxy` (HAProxy's backstops in front; needs haproxy)")
     a = p.parse_args()
     if a.floods:
         from spite.server.bots import cores
 
-        with server(bot_workers=str(cores())) as (base, pid):
-            print(json.dumps({"tables": a.tables, "think_s": a.think, "rss_start_mib": _tree_rss_mib(pid)}), flush=True)
-            asyncio.run(_floods(base, pid, a.tables, min(a.seconds, 60.0), a.think, a.flood_nice))
+        with server(bot_workers=str(cores()), proxy=a.proxy) as (base, pid):
+            print(json.dumps({"tables": a.tables, "think_s": a.think, "proxy": a.proxy,
+                              "rss_start_mib": _tree_rss_mib(pid)}), flush=True)
+            asyncio.run(_floods(base, pid, a.tables, min(a.seconds, 60.0), a.think, a.flood_nice, a.proxy))
         return
     for label, extra in (("limits", ()), ("no limits", LIFTED)):
         figures = run(label, min(a.seconds, 60.0), *extra)

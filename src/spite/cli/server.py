@@ -48,6 +48,10 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         workers: Annotated[int, typer.Option(
             help="Server processes on this machine behind one address (HAProxy routes each table to one of "
                  "them; above 1 needs PostgreSQL and HAProxy; docs/scaling.md).")] = 1,
+        proxy: Annotated[bool, typer.Option(
+            "--proxy", help="Put HAProxy in front even of one server process: floods of connections and "
+                            "requests are refused there (proxy_connections, proxy_requests; docs/protocol.md).",
+        )] = False,
     ) -> None:
         """Serve the game: the browser page, REST lobby, WebSocket play (Spite and Malice, Spit, Speed), bots;
         the database is migrated on start."""
@@ -67,7 +71,8 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                                  limit or [])
         except ValueError as exc:
             fail(str(exc), EXIT_MALFORMED)
-        if workers != 1:
+        behind_proxy = workers != 1 or proxy
+        if behind_proxy:
             try:
                 check_workers(config, workers)
             except ClusterError as exc:
@@ -75,7 +80,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         typer.echo(f"spite: open http://{shown}:{port}/ in a browser to play (Ctrl-C stops the server)", err=True)
         try:
-            if workers != 1:
+            if behind_proxy:
                 serve_workers(config, host, port, workers, log_level.lower())
             else:
                 run(config, host, port, log_level.lower())

@@ -63,17 +63,17 @@ def find_haproxy() -> str | None:
 
 
 def check_workers(config: ServerConfig, workers: int) -> str:
-    """HAProxy's binary when ``workers`` workers can be run on ``config``'s database, else
-    :class:`ClusterError` with the reason."""
+    """HAProxy's binary when ``workers`` workers can be run on ``config``'s database (one, behind the
+    proxy, on any; more on PostgreSQL only), else :class:`ClusterError` with the reason."""
     if workers < 1:
         raise ClusterError(f"--workers must be at least 1, not {workers}")
     url = config.resolved_db_url()
-    if not url.startswith(("postgresql", "postgres:")):
+    if workers > 1 and not url.startswith(("postgresql", "postgres:")):
         raise ClusterError("--workers above 1 needs PostgreSQL (--db postgresql://user@host/db): SQLite is the "
                            "database of one process")
     haproxy = find_haproxy()
     if haproxy is None:
-        raise ClusterError("--workers above 1 needs HAProxy to route to the workers: install it "
+        raise ClusterError("--workers above 1 and --proxy need HAProxy in front of the server: install it "
                            "(apt-get install haproxy) or put it on PATH")
     return haproxy
 
@@ -86,10 +86,23 @@ def _max_connections() -> int:
     return max(256, min(100_000, (soft if soft != resource.RLIM_INFINITY else 200_000) // 2 - 100))
 
 
-def haproxy_config(host: str, port: int, workers: list[str]) -> str:
+PROXY_THROTTLED = ('{"detail": "too many requests from your address: wait a moment and try again", '
+                   '"code": "rate-limited"}')
+"""The proxy's answer to an address over ``proxy_requests`` (the server's own 429 body, with a code)."""
+
+
+def haproxy_config(host: str, port: int, workers: list[str], connections: int = 64, requests: int = 300) -> str:
     """HAProxy's configuration for ``workers`` (``host:port`` each, on this machine or others): the
     public address, the table-bound paths by consistent hash of the table id, the rest round robin;
-    health checks on ``/healthz``; WebSockets may stay open for hours."""
+    health checks on ``/healthz``; WebSockets may stay open for hours.
+
+    Per client address the proxy keeps two backstops (``proxy_connections`` and ``proxy_requests`` of
+    :class:`~spite.server.config.ServerConfig`): at most ``connections`` connections open at once and
+    as many opened in 10 s (more are closed as they connect), and ``requests`` HTTP requests in 10 s
+    (more are answered 429).
+    Refused there, a flood costs HAProxy's C code a few microseconds a request, not the workers'
+    event loops the millisecond that uvicorn's HTTP parsing takes (docs/protocol.md, "Limits").
+    """
     servers = "\n".join(f"    server w{i} {w} check inter {CHECK_INTERVAL} fall 3 rise 1"
                         for i, w in enumerate(workers))
     tracked = "\n".join(f"    server w{i} {w} track tables/w{i}" for i, w in enumerate(workers))
@@ -112,6 +125,11 @@ defaults
 
 frontend spite
     bind {bind}
+    stick-table type ipv6 size 1m expire 60s store conn_cur,conn_rate(10s),http_req_rate(10s)
+    tcp-request connection track-sc0 src
+    tcp-request connection reject if {{ sc0_conn_cur gt {connections} }} || {{ sc0_conn_rate gt {connections} }}
+    http-request return status 429 content-type application/json hdr Retry-After 10 \
+        string '{PROXY_THROTTLED}' if {{ sc0_http_req_rate gt {requests} }}
     http-request set-var(txn.table) path,field(3,/) if {{ path_beg /ws/ /t/ }}
     http-request set-var(txn.table) path,field(4,/) if {{ path_beg /api/tables/ }}
     use_backend tables if {{ var(txn.table) -m reg . }}
@@ -178,7 +196,8 @@ class Supervisor:
         bot_workers = self.config.bot_workers
         if bot_workers is None:  # the cores shared among the workers' bot pools, not one per core each
             bot_workers = max(1, (os.cpu_count() or 1) // len(self.ports))
-        settings = dataclasses.asdict(dataclasses.replace(self.config, cluster=True, migrate=False,
+        # one worker (``--proxy``) is the plain server behind the proxy: no leases, any database
+        settings = dataclasses.asdict(dataclasses.replace(self.config, cluster=len(self.ports) > 1, migrate=False,
                                                           bot_workers=bot_workers,
                                                           address=f"127.0.0.1:{self.ports[i]}"))
         del settings["process_name"]  # each worker names itself (host and process id)
@@ -209,7 +228,8 @@ class Supervisor:
     def start_proxy(self) -> None:
         """Write HAProxy's configuration, check it and start HAProxy in the foreground."""
         cfg = self.folder / "haproxy.cfg"
-        cfg.write_text(haproxy_config(self.host, self.port, [f"127.0.0.1:{p}" for p in self.ports]))
+        cfg.write_text(haproxy_config(self.host, self.port, [f"127.0.0.1:{p}" for p in self.ports],
+                                      self.config.proxy_connections, self.config.proxy_requests))
         checked = subprocess.run([self.haproxy, "-c", "-q", "-f", str(cfg)], capture_output=True, text=True)
         if checked.returncode != 0:
             raise ClusterError(f"HAProxy refused its configuration: {(checked.stderr or checked.stdout).strip()}")
@@ -282,7 +302,8 @@ def serve_workers(config: ServerConfig, host: str, port: int, workers: int, log_
             for i in range(workers):
                 sup.wait_up(i)
             sup.start_proxy()
-            print(f"spite: {workers} workers behind HAProxy (pid {sup.proxy.pid if sup.proxy else '?'}) on "
+            plural = "s" if workers != 1 else ""
+            print(f"spite: {workers} worker{plural} behind HAProxy (pid {sup.proxy.pid if sup.proxy else '?'}) on "
                   f"{host}:{port}", file=sys.stderr, flush=True)
             sup.watch()
         except _Stop:

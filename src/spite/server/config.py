@@ -50,6 +50,12 @@ class ServerConfig:
     * ``flood_cooldown``: seconds after one of its sockets went over the message budget (and was
       closed at once) during which an address may open no new WebSocket (refused at the handshake,
       429; 0: no cool-down).
+    * ``proxy_connections``/``proxy_requests``: the backstops HAProxy keeps in front of the server
+      (``spite serve --proxy`` or ``--workers N``): connections per client address open at once, and
+      opened in 10 s (more are closed as they connect), and HTTP requests per client address in 10 s (more are
+      answered 429 by the proxy, with ``Retry-After``), so a flood of connections or requests is
+      refused in the proxy's C code and never reaches the server's event loop. Both sit well above
+      what the server's own limits let a client do.
     * ``open_table_ttl``: seconds an open table waits for its players before it is abandoned.
     * ``abandon_seconds``: a playing table at which no person has been connected for this long is
       closed (``abandoned``), not played out by bots for nobody (0: never). A table with one person
@@ -93,6 +99,8 @@ class ServerConfig:
     hello_timeout: float = 10.0
     max_sockets: int = 16
     flood_cooldown: float = 60.0
+    proxy_connections: int = 64
+    proxy_requests: int = 300
     open_table_ttl: float = 24 * 3600.0
     abandon_seconds: float = 600.0
     turn_seconds: float = 90.0
@@ -120,7 +128,8 @@ def _process_name() -> str:
 
 
 LIMITS: tuple[str, ...] = ("max_body", "write_rate", "write_burst", "max_open_tables", "lobby_page",
-                           "lobby_page_max", "hello_timeout", "max_sockets", "flood_cooldown", "rate", "burst",
+                           "lobby_page_max", "hello_timeout", "max_sockets", "flood_cooldown", "proxy_connections",
+                           "proxy_requests", "rate", "burst",
                            "max_message", "ws_max_frame", "turn_seconds", "turn_warning", "open_table_ttl",
                            "abandon_seconds")
 """The settings of docs/protocol.md's "Limits" that ``--limit NAME=VALUE`` may set."""
