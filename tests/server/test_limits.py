@@ -196,7 +196,10 @@ def test_the_message_budget_is_per_address_not_per_socket(tmp_path: Path) -> Non
             a.send({"type": "ping", "id": f"a{i}"})
         assert [a.until("pong")["id"] for _ in range(8)] == [f"a{i}" for i in range(8)]
         for i in range(8):  # a socket of its own buys no budget of its own: what a left (2, or a
-            b.send({"type": "ping", "id": f"b{i}"})  # little more on a slow machine), then flood
+            try:  # little more on a slow machine), then flood
+                b.send({"type": "ping", "id": f"b{i}"})
+            except ConnectionClosed:  # closed for flooding while still sending
+                break
         got = closed_after(b)
         assert got[-1]["code"] == "flood" and "at most 1 a second" in got[-1]["message"]
         assert [m["type"] for m in got[:-1]] == ["pong"] * (len(got) - 1) and 1 <= len(got) - 1 <= 4, got
@@ -213,7 +216,10 @@ def test_a_flooding_socket_is_closed_at_once_and_its_address_cools_down(tmp_path
         flooder = Client(srv.base, table_id)
         flooder.hello(spectate=True)  # 1 of the address's 5 messages
         for i in range(40):
-            flooder.send({"type": "ping", "id": str(i)})
+            try:
+                flooder.send({"type": "ping", "id": str(i)})
+            except ConnectionClosed:  # closed for flooding while still sending (a busy machine's timing)
+                break
         got = closed_after(flooder)
         # 4 pongs, then the first ping over the budget: one error, and the socket is closed with it
         assert [m.get("id") for m in got[:-1]] == ["0", "1", "2", "3"], got
