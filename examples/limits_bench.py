@@ -312,14 +312,19 @@ async def _message_flood(base: str, stop: float) -> dict[str, int]:
     return sent
 
 
-async def _posts(base: str, stop: float, path: str, body: dict[str, Any], address: str) -> dict[int, int]:
-    answers: dict[int, int] = {}
+async def _posts(base: str, stop: float, path: str, body: dict[str, Any], address: str) -> dict[int | str, int]:
+    """``POST path`` from 8 connections of ``address`` until ``stop``: answers by status (a connection
+    refused outright, as a proxy's backstop does, by the error's name)."""
+    answers: dict[int | str, int] = {}
     transport = httpx.AsyncHTTPTransport(local_address=address)
     async with httpx.AsyncClient(base_url=base, timeout=10, transport=transport) as http:
         async def worker() -> None:
             while time.monotonic() < stop:
-                r = await http.post(path, json=body)
-                answers[r.status_code] = answers.get(r.status_code, 0) + 1
+                try:
+                    key: int | str = (await http.post(path, json=body)).status_code
+                except httpx.TransportError as exc:
+                    key = type(exc).__name__
+                answers[key] = answers.get(key, 0) + 1
 
         await asyncio.gather(*(worker() for _ in range(8)))
     return answers

@@ -91,7 +91,8 @@ def cluster(tmp_path: Path, workers: int = 2, *extra: str) -> Iterator[Cluster]:
                 [*CLI, "serve", "--workers", str(workers), "--db", url, "--port", str(port), "--log-level", "warning",
                  "--bot-workers", "1", "--spit-countdown", "0", "--limit", "max_sockets=1000",
                  "--limit", "write_burst=1000", "--limit", "max_open_tables=1000", "--limit", "rate=2000",
-                 "--limit", "burst=4000", *extra],
+                 "--limit", "burst=4000", "--limit", "proxy_connections=100000", "--limit", "proxy_requests=1000000",
+                 *extra],
                 stdout=subprocess.DEVNULL, stderr=out)
         c = Cluster(proc, port, log, url)
         try:

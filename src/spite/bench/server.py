@@ -324,7 +324,8 @@ async def _clients(port: int, tables: int, seconds: float, preset: str, seed: in
     }
 
 
-_NO_LIMITS = tuple(arg for name in ("max_sockets", "max_open_tables", "write_burst", "burst")
+_NO_LIMITS = tuple(arg for name in ("max_sockets", "max_open_tables", "write_burst", "burst", "proxy_connections",
+                                    "proxy_requests")
                    for arg in ("--limit", f"{name}=1000000"))
 """Every client of the bench comes from 127.0.0.1: the per-address limits (docs/protocol.md,
 "Limits") would otherwise measure themselves instead of the server."""
