@@ -21,6 +21,7 @@ from spite.records import dump_record
 from spite.records.malice import record_from_state, replay_malice
 from spite.review import BLUNDER, INACCURACY, Review, accuracy, review_record
 from spite.review import malice as review_malice
+from spite.review.bench import play_game
 from spite.review.winprob import race_model
 
 BUDGET = 0.2
@@ -30,16 +31,7 @@ runner = CliRunner()
 
 
 def play(specs: list[str], preset: str, seed: int, **options: Any) -> State:
-    opts = Options.from_preset(preset, options or None)
-    state = State.new(opts, seed)
-    bots = [make_bot(spec) for spec in specs]
-    for seat, bot in enumerate(bots):
-        bot.start_game(opts, seat)
-    rngs = [random.Random(f"{seed}/{seat}") for seat in range(len(bots))]
-    while not state.is_over:
-        seat = state.to_move
-        state.play(bots[seat].choose(state.view(seat), rngs[seat]))
-    return state
+    return play_game(specs, Options.from_preset(preset, options or None), seed)
 
 
 @cache

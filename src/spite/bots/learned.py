@@ -84,6 +84,15 @@ def _deck_size(opts: Options) -> int:
     return size
 
 
+def _stock_reach(top: int, builds: list[int], needs: set[int]) -> tuple[float, float]:
+    """Whether the stock's top (its value, 0 wild) can be played now (1.0 or 0.0), and else how far
+    the nearest build pile below it is from taking it (in twelfths; 1.0 when none is below)."""
+    if top == 0 or top in needs:
+        return 1.0, 0.0
+    below = [top - 1 - b for b in builds if b < top - 1]
+    return 0.0, min(below) / 12 if below else 1.0
+
+
 def _discard_shape(piles: Any, vt: Any) -> tuple[int, int, int, int, list[tuple[int, int]]]:
     """A seat's discard piles in numbers: cards buried under a wild card, cards on a lower one (out of
     order), cards in all, empty piles, and each pile's size and top value (-1 when empty)."""
@@ -149,12 +158,8 @@ def features(state: State, seat: int, end: Move | None = None,
     top_values = [vt[c] for c in own_tops]
     if stock and stock_known:
         s = vt[stock[-1]]
-        if s == 0 or s in needs:
-            own_now = 1.0
-            own_gap = 0.0
-        else:
-            below = [s - 1 - b for b in builds if b < s - 1]
-            own_gap = min(below) / 12 if below else 1.0
+        own_now, own_gap = _stock_reach(s, builds, needs)
+        if not own_now:
             mine = set(hand_values) | set(top_values)
             wild_help = 0 in mine
             for b in builds:
@@ -329,13 +334,8 @@ class EndFeatures:
         check_bridge = False
         if stock and stock_known:
             s = vt[stock[-1]]
-            if s == 0 or s in needs:
-                own_now = 1.0
-                own_gap = 0.0
-            else:
-                below = [s - 1 - b for b in builds if b < s - 1]
-                own_gap = min(below) / 12 if below else 1.0
-                check_bridge = True
+            own_now, own_gap = _stock_reach(s, builds, needs)
+            check_bridge = not own_now
         buried, disorder, cards, empty, piles = _discard_shape(state.discards[seat], vt)
         tops = [top for n, top in piles if n]
         left = len(state.draw) + len(state.set_aside)
