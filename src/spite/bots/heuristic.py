@@ -246,10 +246,7 @@ def evaluate(state: State, seat: int, end: Move, played: Sequence[tuple[Move, in
                 reach = reach_table(state, seat)
             chances = reach.get(opp)
             if chances:
-                miss = 1.0
-                for b in builds:
-                    miss *= 1.0 - chances[b]
-                score -= w.threat_reach * factor * (1.0 - miss)
+                score -= w.threat_reach * factor * reach_chance(chances, builds)
         for k, weight in enumerate(w.threat_steps, start=1):
             if t - k in needs:
                 score -= weight * factor
@@ -307,6 +304,16 @@ def _cover_chances(opts: Options) -> tuple[float, ...]:
         chances.append(sum(p for (c, wl), p in dist.items() if c + wl >= m))
     _COVER_CHANCES[opts] = result = tuple(chances)
     return result
+
+
+def reach_chance(chances: Sequence[float], builds: Sequence[int]) -> float:
+    """The chance that at least one build pile (by its size in ``builds``) is carried up to an
+    opponent's stock top next turn, each pile's own chance read from ``chances`` (a row of
+    :func:`reach_table`), the piles taken as independent."""
+    miss = 1.0
+    for b in builds:
+        miss *= 1.0 - chances[b]
+    return 1.0 - miss
 
 
 def reach_table(state: State, seat: int) -> dict[int, tuple[float, ...]]:

@@ -29,7 +29,16 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from spite.bots.heuristic import HARD_WEIGHTS, HeuristicBot, Plan, Weights, _opponents, plan_turn, reach_table
+from spite.bots.heuristic import (
+    HARD_WEIGHTS,
+    HeuristicBot,
+    Plan,
+    Weights,
+    _opponents,
+    plan_turn,
+    reach_chance,
+    reach_table,
+)
 from spite.cards import RANKS
 from spite.errors import OptionsError
 from spite.malice import DISCARD, Move, Options, SeatView, State
@@ -222,10 +231,7 @@ def _opponent_features(state: State, seat: int, builds: list[int], needs: set[in
                 reach = reach_table(state, seat)
             chances = reach.get(opp)
             if chances:
-                miss = 1.0
-                for b in builds:
-                    miss *= 1.0 - chances[b]
-                reach_now = 1.0 - miss
+                reach_now = reach_chance(chances, builds)
             below = [t - 1 - b for b in builds if b < t - 1]
             opp_gap = min(below) / 12 if below else 1.0
         for p in state.discards[opp]:
