@@ -8,15 +8,16 @@ import random
 import pytest
 
 from spite.bots import make_bot
-from spite.bots.heuristic import plan_from_state
+from spite.bots.heuristic import DEFAULT_WEIGHTS, HARD_WEIGHTS, Weights, plan_from_state
 from spite.bots.search import SearchBot, _distinct
 from spite.bots.search_fast import fast_plan
 from spite.malice import Options, State
 from spite.malice.determinize import determinize
 
 
-@pytest.mark.parametrize("preset", ["classic", "open-stock", "partners"])
-def test_fast_plan_chooses_what_the_heuristic_planner_chooses(preset: str) -> None:
+@pytest.mark.parametrize("weights", [DEFAULT_WEIGHTS, HARD_WEIGHTS], ids=["v1", "hard"])
+@pytest.mark.parametrize("preset", ["classic", "open-stock", "partners", "skip-bo"])
+def test_fast_plan_chooses_what_the_heuristic_planner_chooses(preset: str, weights: Weights) -> None:
     opts = Options.from_preset(preset)
     state = State.new(opts, 21)
     bots = [make_bot("heuristic") for _ in range(opts.players)]
@@ -26,7 +27,7 @@ def test_fast_plan_chooses_what_the_heuristic_planner_chooses(preset: str) -> No
         view = state.view(state.to_move)
         world = determinize(view, random.Random(checked))
         before = world.view(state.to_move)
-        assert [m.text for m in fast_plan(world)] == [m.text for m in plan_from_state(world).moves]
+        assert [m.text for m in fast_plan(world, w=weights)] == [m.text for m in plan_from_state(world, w=weights).moves]
         assert world.view(state.to_move) == before  # played and undone, left as it was
         checked += 1
         state.play(bots[state.to_move].choose(view, rng))

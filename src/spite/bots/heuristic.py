@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from spite.bots.base import Bot, Decision
 from spite.cards import RANKS
@@ -154,15 +155,40 @@ def evaluate(state: State, seat: int, end: Move, played: Sequence[tuple[Move, in
     Higher is better for ``seat``. ``reach`` is :func:`reach_table` of the state (worked out here
     when needed and not given: a planner gives it once for all the ends it scores).
     """
-    value = state.card_value
+    if state.result is not None:
+        return _result_score(state, seat, w)
+    return _end_score(_node_score(state, seat, played, start_stock, refilled, w, reach), state, seat, end, w)
+
+
+def _result_score(state: State, seat: int, w: Weights) -> float:
+    """The score of a finished game: a win, a loss or a draw for ``seat``."""
+    assert state.result is not None
+    winner = state.result.winner
+    if winner is None:
+        return 0.0
+    same_side = winner % 2 == seat % 2 if state.opts.partnerships else winner == seat
+    return w.win if same_side else -w.win
+
+
+class _Node(NamedTuple):
+    """What :func:`evaluate` works out once for a position, whatever the end of turn."""
+
+    score: float  # every term that does not depend on the discard
+    needs: set[int]
+    scarce: float
+    hand_values: list[int]  # the hand's card values, in hand order
+    top_values: list[int]  # the own discard piles' top values (-1: empty)
+    bridge_s: int  # the own stock top's value when the bridge terms apply, else -1
+    bridges: list[int]  # bit masks of the values that carry each build pile up to bridge_s - 1
+
+
+def _node_score(state: State, seat: int, played: Sequence[tuple[Move, int, int]], start_stock: int,
+                refilled: bool, w: Weights, reach: dict[int, tuple[float, ...]] | None) -> _Node:
+    """The part of :func:`evaluate` shared by every end of turn from this position: a planner works it
+    out once a position, and each discard adds only its own terms (:func:`_end_score`)."""
+    value = state._value
     stock = state.stock_of(seat)
     score = 0.0
-    if state.result is not None:
-        winner = state.result.winner
-        if winner is None:
-            return 0.0
-        same_side = winner % 2 == seat % 2 if state.opts.partnerships else winner == seat
-        return w.win if same_side else -w.win
     stock_played = start_stock - len(stock)
     score += w.stock_card * stock_played
     if refilled:
@@ -174,7 +200,7 @@ def evaluate(state: State, seat: int, end: Move, played: Sequence[tuple[Move, in
         score += scarce
         if as_value == 12:
             score += w.completion + 4 * scarce
-        if value(card) == 0:
+        if value[card] == 0:
             score -= w.wild_base + w.wild_per_low_value * (12 - as_value)
         elif move.source == STOCK:
             pass
@@ -186,53 +212,17 @@ def evaluate(state: State, seat: int, end: Move, played: Sequence[tuple[Move, in
     needs = {b + 1 for b in builds}
     # piles standing at different values take more different cards: fewer stalls
     score += (w.distinct_needs + scarce) * len(needs)
-    # the discard
-    hand = list(state.hands[seat])
-    discard_card = -1
-    if end.kind == DISCARD:
-        for c in hand:
-            if RANKS[c] == end.rank:
-                discard_card = c
-                break
-        hand.remove(discard_card)
-    own_tops = [p[-1] if p else -1 for p in state.discards[seat]]
-    # aces cannot be discarded: held while every slot is taken they only clog the hand
+    hand_values = [value[c] for c in state.hands[seat]]
+    # aces cannot be discarded: held while every slot is taken they only clog the hand (a discard
+    # never takes an ace then, so the count is the same after any end of turn)
     if 1 not in needs and not state.opts.discard_aces:
-        score -= (w.stuck_ace + scarce) * sum(1 for c in hand if value(c) == 1)
-    if discard_card >= 0:
-        dv = value(discard_card)
-        pile = state.discards[seat][end.target]
-        if dv == 0:
-            score -= w.discard_wild
-        elif dv in needs:
-            score -= w.discard_playable
-        if dv == 12 and not (needs & {11, 12}):
-            score += w.discard_queen
-        if not pile:
-            score += w.discard_empty_pile
-        else:
-            tv = value(pile[-1])
-            if tv == 0:
-                score -= w.discard_bury_wild
-            elif dv == 0:
-                pass
-            elif dv == tv - 1:
-                score += w.discard_sequence
-            elif dv == tv:
-                score += w.discard_same
-            elif dv < tv:
-                score += w.discard_lower
-            else:
-                score -= w.discard_bury
-                if any(0 <= tv - n <= 2 for n in needs):
-                    score -= w.discard_bury_needed
-        own_tops[end.target] = discard_card
+        score -= (w.stuck_ace + scarce) * hand_values.count(1)
     # threats: opponents' stock tops against the build piles we leave
     for opp in _opponents(state, seat)[:1] if state.opts.players == 2 else _opponents(state, seat):
         ostock = state.stock_of(opp)
         if not ostock:
             continue
-        t = value(ostock[-1])
+        t = value[ostock[-1]]
         if t == 0:
             continue
         # block hard when behind, race when ahead: a stock far from empty is little danger
@@ -252,8 +242,10 @@ def evaluate(state: State, seat: int, end: Move, played: Sequence[tuple[Move, in
                 score -= weight * factor
                 break
     # own reach for the next turn (the stock top, if still known)
+    bridge_s = -1
+    bridges: list[int] = []
     if stock_played == 0 and stock:
-        s = value(stock[-1])
+        s = value[stock[-1]]
         if s == 0 or s in needs:
             score += w.own_reach_now
         else:
@@ -261,14 +253,72 @@ def evaluate(state: State, seat: int, end: Move, played: Sequence[tuple[Move, in
                 if s - k in needs:
                     score += weight
                     break
-            # bridge: can our own cards (hand after the discard, discard tops) carry a pile up to s - 1?
-            mine = sorted({value(c) for c in hand} | {value(c) for c in own_tops if c >= 0})
-            for b in builds:
-                if b + 1 < s and all(v in mine for v in range(b + 1, s)):
-                    score += w.own_bridge
-                    break
-            if discard_card >= 0 and 0 < value(discard_card) < s and value(discard_card) >= min(needs):
-                score -= w.discard_bridge
+            bridge_s = s
+            # a pile at b is carried up to s - 1 by own cards holding every value b+1 .. s-1
+            bridges = [((1 << s) - 1) & ~((2 << b) - 1) for b in builds if b + 1 < s]
+    top_values = [value[p[-1]] if p else -1 for p in state.discards[seat]]
+    return _Node(score, needs, scarce, hand_values, top_values, bridge_s, bridges)
+
+
+def _end_score(node: _Node, state: State, seat: int, end: Move, w: Weights) -> float:
+    """:func:`evaluate` of ending the turn with ``end`` (a discard, a pass, or none) at ``node``."""
+    score = node.score
+    hand_values = node.hand_values
+    top_values = node.top_values
+    needs = node.needs
+    if end.kind != DISCARD:
+        if node.bridges:
+            mine = 0
+            for v in hand_values:
+                mine |= 1 << v
+            for v in top_values:
+                if v >= 0:
+                    mine |= 1 << v
+            if any(mine & req == req for req in node.bridges):
+                score += w.own_bridge
+        return score
+    rank = end.rank
+    i = next(k for k, c in enumerate(state.hands[seat]) if RANKS[c] == rank)
+    dv = hand_values[i]
+    if dv == 0:
+        score -= w.discard_wild
+    elif dv in needs:
+        score -= w.discard_playable
+    if dv == 12 and 11 not in needs and 12 not in needs:
+        score += w.discard_queen
+    j = end.target
+    tv = top_values[j]
+    if tv < 0:
+        score += w.discard_empty_pile
+    elif tv == 0:
+        score -= w.discard_bury_wild
+    elif dv == 0:
+        pass
+    elif dv == tv - 1:
+        score += w.discard_sequence
+    elif dv == tv:
+        score += w.discard_same
+    elif dv < tv:
+        score += w.discard_lower
+    else:
+        score -= w.discard_bury
+        if any(0 <= tv - n <= 2 for n in needs):
+            score -= w.discard_bury_needed
+    s = node.bridge_s
+    if s >= 0:
+        # bridge: can our own cards (the hand after the discard, the discard tops) carry a pile up to s - 1?
+        if node.bridges:
+            mine = 1 << dv
+            for k, v in enumerate(hand_values):
+                if k != i:
+                    mine |= 1 << v
+            for k, v in enumerate(top_values):
+                if k != j and v >= 0:
+                    mine |= 1 << v
+            if any(mine & req == req for req in node.bridges):
+                score += w.own_bridge
+        if 0 < dv < s and dv >= min(needs):
+            score -= w.discard_bridge
     return score
 
 
@@ -377,13 +427,18 @@ def plan_turn(view: SeatView, rng: random.Random, *, max_nodes: int = 3000, keep
     return plan
 
 
+_Candidate = tuple[float, list[Move], "Move | None", list[tuple[object, ...]]]
+"""A planned end of turn: its score, the moves before its end, the end (``None``: the plan stops for
+new information), and the signature of the position before each move."""
+
+
 def plan_from_state(state: State, *, max_nodes: int = 3000, keep: int = 0, w: Weights = DEFAULT_WEIGHTS,
                     extra: ExtraScore | None = None) -> Plan:
     """:func:`plan_turn` on a full state (a determinization): the player to move plans with the
     cards it holds and the face-up cards; the state is played and undone, and left as it was."""
     seat = state.to_move
     start_stock = len(state.stock_of(seat))
-    best: list[tuple[float, list[Move], list[tuple[object, ...]]]] = []
+    best: list[_Candidate] = []
     seen: set[tuple[object, ...]] = set()
     nodes = 0
     path: list[Move] = []
@@ -392,8 +447,8 @@ def plan_from_state(state: State, *, max_nodes: int = 3000, keep: int = 0, w: We
     # the opponents' discard piles and stock tops do not change during the own turn
     reach = reach_table(state, seat) if w.threat_reach or extra is not None else None
 
-    def consider(score: float, moves: list[Move], signatures: list[tuple[object, ...]]) -> None:
-        best.append((score, moves, signatures))
+    def consider(candidate: _Candidate) -> None:
+        best.append(candidate)
         if len(best) > max(64, 4 * keep):
             best.sort(key=lambda item: -item[0])
             del best[max(32, 2 * keep):]
@@ -413,24 +468,28 @@ def plan_from_state(state: State, *, max_nodes: int = 3000, keep: int = 0, w: We
         if k in seen:
             return
         seen.add(k)
-        over = state.result is not None
-        stock_moved = len(state.stock_of(seat)) != start_stock
-        if over or stock_moved or refilled:
-            # new information (a stock card turned up, fresh cards in hand) or the end: plan again then
-            score = evaluate(state, seat, _NO_MOVE, played, start_stock, refilled, w, reach)
-            if extra is not None and not over:
-                score += extra(state, seat, None, reach, score)
-            consider(score, list(path), list(sigs))
+        if state.result is not None:
+            consider((_result_score(state, seat, w), list(path), None, list(sigs)))
             return
+        node = _node_score(state, seat, played, start_stock, refilled, w, reach)
+        if len(state.stock_of(seat)) != start_stock or refilled:
+            # new information (a stock card turned up, fresh cards in hand): plan again then
+            score = _end_score(node, state, seat, _NO_MOVE, w)
+            if extra is not None:
+                score += extra(state, seat, None, reach, score)
+            consider((score, list(path), None, list(sigs)))
+            return
+        sig = _state_signature(state, seat)
+        moves_before = list(path)
+        sigs_to_end = [*sigs, sig]
         for end in state.end_moves():
-            score = evaluate(state, seat, end, played, start_stock, refilled, w, reach)
+            score = _end_score(node, state, seat, end, w)
             if extra is not None:
                 score += extra(state, seat, end, reach, score)
-            consider(score, [*path, end], [*sigs, _state_signature(state, seat)])
+            consider((score, moves_before, end, sigs_to_end))
         if nodes >= max_nodes:
             return
         for move in state.build_moves():
-            sig = _state_signature(state, seat)
             hand_before = len(state.hands[seat])
             need = len(state.builds[move.target]) + 1
             state.play(move)
@@ -452,11 +511,12 @@ def plan_from_state(state: State, *, max_nodes: int = 3000, keep: int = 0, w: We
     best.sort(key=lambda item: -item[0])
     if not best:
         return Plan([], [], 0.0, "no move", nodes)
-    score, moves, signatures = best[0]
+    score, before, last, signatures = best[0]
+    moves = before if last is None else [*before, last]
     why, phrase = _why(moves, score)
     plan = Plan(moves, signatures, score, why, nodes, why_phrases=(phrase,))
     if keep:
-        plan.alternatives = [(s, m) for s, m, _ in best[:keep]]
+        plan.alternatives = [(s, m if e is None else [*m, e]) for s, m, e, _ in best[:keep]]
     return plan
 
 
