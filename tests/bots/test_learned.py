@@ -126,6 +126,20 @@ def test_blend_zero_plays_as_the_heuristic() -> None:
             view, random.Random(1))
 
 
+def test_learned_plays_with_a_weights_file_it_is_given(tmp_path: Path) -> None:
+    data = shipped_value().to_json()
+    data["weights"] = [-w for w in data["weights"]]  # a value that wants to lose
+    path = tmp_path / "upside-down.json"
+    path.write_text(json.dumps(data))
+    bot = make_bot(f"learned:1000,weights={path}")
+    assert bot.model is not None and bot.model.weights == tuple(data["weights"])  # type: ignore[attr-defined]
+    chosen = [make_bot(spec).choose(state.view(state.to_move), random.Random(1))
+              for state in positions("classic", 6, 60) for spec in ("learned", f"learned:1000,weights={path}")]
+    assert chosen[0::2] != chosen[1::2]  # another value, other plans
+    with pytest.raises(OptionsError, match="cannot read"):
+        make_bot(f"learned:1000,weights={tmp_path / 'missing.json'}")
+
+
 def test_a_weights_file_for_other_features_is_refused(tmp_path: Path) -> None:
     data = shipped_value().to_json()
     data["features"] = data["features"][:-1]

@@ -11,6 +11,7 @@ from spite.bots import make_bot
 from spite.bots.heuristic import DEFAULT_WEIGHTS, HARD_WEIGHTS, Weights, plan_from_state
 from spite.bots.search import SearchBot, _distinct
 from spite.bots.search_fast import fast_plan
+from spite.errors import OptionsError
 from spite.malice import Options, State
 from spite.malice.determinize import determinize
 
@@ -27,7 +28,8 @@ def test_fast_plan_chooses_what_the_heuristic_planner_chooses(preset: str, weigh
         view = state.view(state.to_move)
         world = determinize(view, random.Random(checked))
         before = world.view(state.to_move)
-        assert [m.text for m in fast_plan(world, w=weights)] == [m.text for m in plan_from_state(world, w=weights).moves]
+        planned = plan_from_state(world, w=weights).moves
+        assert [m.text for m in fast_plan(world, w=weights)] == [m.text for m in planned]
         assert world.view(state.to_move) == before  # played and undone, left as it was
         checked += 1
         state.play(bots[state.to_move].choose(view, rng))
@@ -143,3 +145,25 @@ def test_the_horizon_of_a_spec_is_the_horizon_searched() -> None:
         seen.append(decision.why)
     assert "this turn and 1 more" in seen[0]
     assert "this turn and 3 more" in seen[1]
+
+
+def test_with_a_blend_the_search_starts_from_the_learned_bots_choice() -> None:
+    """``search:…,blend=B``: the plan the search must see beaten is ``learned:B``'s, not the heuristic's."""
+    from spite.bots.learned import LearnedBot
+
+    differs = 0
+    state = State.new(Options(), 8)
+    bots = [make_bot("heuristic"), make_bot("heuristic")]
+    rng = random.Random(4)
+    for _ in range(60):
+        if state.is_over:
+            break
+        view = state.view(state.to_move)
+        unsearched = SearchBot(blend=700).make_plan(view, random.Random(1), 0.0).moves
+        assert unsearched == LearnedBot(blend=700).make_plan(view, random.Random(1), None).moves
+        differs += unsearched != SearchBot().make_plan(view, random.Random(1), 0.0).moves
+        state.play(bots[state.to_move].choose(view, rng))
+    assert differs > 0
+    assert make_bot("search:0.5,blend=700").blend == 700  # type: ignore[attr-defined]
+    with pytest.raises(OptionsError, match="blend"):
+        make_bot("search:0.5,blend=-1")

@@ -31,6 +31,7 @@ from typing import Any
 
 from spite.bots.heuristic import (
     HARD_WEIGHTS,
+    ExtraScore,
     HeuristicBot,
     Plan,
     Weights,
@@ -43,8 +44,8 @@ from spite.cards import RANKS
 from spite.errors import OptionsError
 from spite.malice import DISCARD, Move, Options, SeatView, State
 
-__all__ = ["FEATURES", "SHIPPED_VALUE", "EndFeatures", "LearnedBot", "ValueModel", "features", "load_value",
-           "shipped_value"]
+__all__ = ["FEATURES", "SHIPPED_VALUE", "EndFeatures", "LearnedBot", "ValueModel", "features", "learned_score",
+           "load_value", "shipped_value"]
 
 FEATURES: tuple[str, ...] = (
     "own_stock",          # own stock left, as a share of a full stock
@@ -449,25 +450,36 @@ class LearnedBot(HeuristicBot):
         self.model = model
 
     def make_plan(self, view: SeatView, rng: random.Random, budget: float | None) -> Plan:
-        model = self.model or shipped_value()
-        blend = self.blend
-        end_features = EndFeatures()
-        best = -math.inf
+        extra = learned_score(self.model or shipped_value(), self.blend, exact=False) if self.blend else None
+        return plan_turn(view, rng, max_nodes=self.max_nodes, w=self.weights, extra=extra)
 
-        def learned(state: State, seat: int, end: Move | None, reach: dict[int, tuple[float, ...]] | None,
-                    score: float) -> float:
-            nonlocal best
-            if score + blend <= best:  # the value adds at most ``blend``: this end cannot be the best
-                return 0.0
-            added = blend * model.win_chance(end_features(state, seat, end, reach, stock_known=end is not None))
-            best = max(best, score + added)
-            return added
 
-        return plan_turn(view, rng, max_nodes=self.max_nodes, w=self.weights, extra=learned if blend else None)
+def learned_score(model: ValueModel, blend: float, *, exact: bool) -> ExtraScore:
+    """The planner's added score for one plan (a fresh one for each: it keeps that plan's caches):
+    ``blend`` times the win chance ``model`` gives each end of turn.
+
+    With ``exact`` false the value is worked out only for ends that could still be the best (the
+    value adds at most ``blend``: an end whose score plus ``blend`` does not beat the best total so
+    far cannot win), which is all a single plan needs; a planner that keeps alternatives (the
+    search's candidates) needs ``exact``, every end's whole score."""
+    end_features = EndFeatures()
+    best = -math.inf
+
+    def score(state: State, seat: int, end: Move | None, reach: dict[int, tuple[float, ...]] | None,
+              heuristic: float) -> float:
+        nonlocal best
+        if not exact and heuristic + blend <= best:
+            return 0.0
+        added = blend * model.win_chance(end_features(state, seat, end, reach, stock_known=end is not None))
+        best = max(best, heuristic + added)
+        return added
+
+    return score
 
 
 def _factory(arg: str) -> LearnedBot:
-    """``learned``, ``learned:BLEND``, ``learned:BLEND,nodes=N`` (the planner's node limit, 3,000)."""
+    """``learned``, ``learned:BLEND``, ``learned:BLEND,nodes=N,weights=PATH`` (the planner's node limit,
+    3,000; a weights file of ``spite train`` instead of the shipped one)."""
     if not arg:
         return LearnedBot()
     first, *rest = arg.split(",")
@@ -479,10 +491,14 @@ def _factory(arg: str) -> LearnedBot:
         raise OptionsError(f"learned:BLEND must be 0 or more, not {first!r}")
     bot = LearnedBot(blend=blend)
     for setting in rest:
-        key, _, value = setting.partition("=")
-        if key.strip() != "nodes" or not value.strip().isdigit() or int(value) < 1:
-            raise OptionsError(f"learned:BLEND takes one setting, nodes=N (N at least 1), not {setting!r}")
-        bot.max_nodes = int(value)
+        key, _, value = (part.strip() for part in setting.partition("="))
+        if key == "nodes" and value.isdigit() and int(value) >= 1:
+            bot.max_nodes = int(value)
+        elif key == "weights" and value:
+            bot.model = load_value(value)
+        else:
+            raise OptionsError(f"learned:BLEND takes the settings nodes=N (N at least 1) and weights=PATH, "
+                               f"not {setting!r}")
     return bot
 
 

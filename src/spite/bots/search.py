@@ -44,7 +44,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from spite.bots.heuristic import DEFAULT_WEIGHTS, Plan, PlanningBot, Weights, plan_turn
+from spite.bots.heuristic import DEFAULT_WEIGHTS, HARD_WEIGHTS, Plan, PlanningBot, Weights, plan_turn
 from spite.bots.search_fast import fast_plan
 from spite.cards import RANKS
 from spite.errors import OptionsError, Phrase
@@ -146,8 +146,9 @@ class SearchBot(PlanningBot):
     def __init__(self, budget: float = 1.0, iterations: int | None = None, candidates: int = 8,
                  horizon: int = 2, confidence: float = 0.5, weights: Weights = DEFAULT_WEIGHTS,
                  max_nodes: int = 400, share: float = 0.6, settle_samples: int = 24, settle_z: float = 2.5,
-                 settle_margin: float = 0.3) -> None:
+                 settle_margin: float = 0.3, blend: float = 0.0) -> None:
         super().__init__()
+        self.blend = blend
         self.budget = budget
         self.iterations = iterations
         self.candidates = candidates
@@ -179,7 +180,13 @@ class SearchBot(PlanningBot):
 
     def _search(self, view: SeatView, rng: random.Random, budget: float) -> Plan:
         deadline = time.perf_counter() + max(0.0, budget)
-        base = plan_turn(view, rng, keep=3 * self.candidates, w=self.weights)
+        if self.blend:  # the candidates and the favourite are the learned bot's (``learned:BLEND``)
+            from spite.bots.learned import learned_score, shipped_value
+
+            base = plan_turn(view, rng, keep=3 * self.candidates, w=HARD_WEIGHTS,
+                             extra=learned_score(shipped_value(), self.blend, exact=True))
+        else:
+            base = plan_turn(view, rng, keep=3 * self.candidates, w=self.weights)
         alternatives = base.alternatives or [(base.score, base.moves)]
         pool = _distinct(view, alternatives, self.candidates)
         if len(pool) <= 1 or (budget <= 0 and not self.iterations):
@@ -287,6 +294,7 @@ _SPEC_SETTINGS: dict[str, tuple[str, type, float, float]] = {
     "horizon": ("horizon", int, 1, 10),
     "candidates": ("candidates", int, 1, math.inf),
     "confidence": ("confidence", float, 0, math.inf),
+    "blend": ("blend", float, 0, math.inf),
 }
 """The ``key=value`` settings a spec may give after ``search:`` (besides the seconds): the
 :class:`SearchBot` parameter each sets, its type, and the least and most it may be."""
