@@ -173,9 +173,9 @@ def _result_score(state: State, seat: int, w: Weights) -> float:
 class _Node(NamedTuple):
     """What :func:`evaluate` works out once for a position, whatever the end of turn."""
 
-    score: float  # every term that does not depend on the discard
+    score: float  # the terms before the discard's: the plays, the build piles, stuck aces
+    later: list[float]  # the terms after the discard's, added in this order: threats, own reach
     needs: set[int]
-    scarce: float
     hand_values: list[int]  # the hand's card values, in hand order
     top_values: list[int]  # the own discard piles' top values (-1: empty)
     bridge_s: int  # the own stock top's value when the bridge terms apply, else -1
@@ -217,6 +217,9 @@ def _node_score(state: State, seat: int, played: Sequence[tuple[Move, int, int]]
     # never takes an ace then, so the count is the same after any end of turn)
     if 1 not in needs and not state.opts.discard_aces:
         score -= (w.stuck_ace + scarce) * hand_values.count(1)
+    # the terms after the discard's are kept apart and added one by one after it, in the order
+    # evaluate has always added them: the same sums to the last bit, so the same plans on ties
+    later: list[float] = []
     # threats: opponents' stock tops against the build piles we leave
     for opp in _opponents(state, seat)[:1] if state.opts.players == 2 else _opponents(state, seat):
         ostock = state.stock_of(opp)
@@ -229,17 +232,17 @@ def _node_score(state: State, seat: int, played: Sequence[tuple[Move, int, int]]
         ratio = (len(stock) + 1) / (len(ostock) + 1)
         factor = min(w.threat_max_factor, max(w.threat_min_factor, ratio ** w.threat_ratio_power))
         if t in needs:
-            score -= w.threat_now * factor
+            later.append(-(w.threat_now * factor))
             continue
         if w.threat_reach:
             if reach is None:
                 reach = reach_table(state, seat)
             chances = reach.get(opp)
             if chances:
-                score -= w.threat_reach * factor * reach_chance(chances, builds)
+                later.append(-(w.threat_reach * factor * reach_chance(chances, builds)))
         for k, weight in enumerate(w.threat_steps, start=1):
             if t - k in needs:
-                score -= weight * factor
+                later.append(-(weight * factor))
                 break
     # own reach for the next turn (the stock top, if still known)
     bridge_s = -1
@@ -247,17 +250,17 @@ def _node_score(state: State, seat: int, played: Sequence[tuple[Move, int, int]]
     if stock_played == 0 and stock:
         s = value[stock[-1]]
         if s == 0 or s in needs:
-            score += w.own_reach_now
+            later.append(w.own_reach_now)
         else:
             for k, weight in enumerate(w.own_reach_steps, start=1):
                 if s - k in needs:
-                    score += weight
+                    later.append(weight)
                     break
             bridge_s = s
             # a pile at b is carried up to s - 1 by own cards holding every value b+1 .. s-1
             bridges = [((1 << s) - 1) & ~((2 << b) - 1) for b in builds if b + 1 < s]
     top_values = [value[p[-1]] if p else -1 for p in state.discards[seat]]
-    return _Node(score, needs, scarce, hand_values, top_values, bridge_s, bridges)
+    return _Node(score, later, needs, hand_values, top_values, bridge_s, bridges)
 
 
 def _end_score(node: _Node, state: State, seat: int, end: Move, w: Weights) -> float:
@@ -267,6 +270,8 @@ def _end_score(node: _Node, state: State, seat: int, end: Move, w: Weights) -> f
     top_values = node.top_values
     needs = node.needs
     if end.kind != DISCARD:
+        for term in node.later:
+            score += term
         if node.bridges:
             mine = 0
             for v in hand_values:
@@ -304,6 +309,8 @@ def _end_score(node: _Node, state: State, seat: int, end: Move, w: Weights) -> f
         score -= w.discard_bury
         if any(0 <= tv - n <= 2 for n in needs):
             score -= w.discard_bury_needed
+    for term in node.later:
+        score += term
     s = node.bridge_s
     if s >= 0:
         # bridge: can our own cards (the hand after the discard, the discard tops) carry a pile up to s - 1?
