@@ -314,3 +314,47 @@ def test_kill_9_of_a_worker_at_20_tables(tmp_path: Path) -> None:
         assert sum(s.reconnects for s in seats) > 0  # the killed worker's people came back by themselves
         c.read_log()
         assert "exited" in c.log.read_text()  # the supervisor saw it and started it again
+
+
+# ---------------------------------------------------------------------- max_open_tables over all workers
+@pytest.mark.slow
+@needs_cluster
+def test_open_tables_per_address_are_capped_over_all_workers(tmp_path: Path) -> None:
+    with cluster(tmp_path, 2, "--limit", "max_open_tables=3") as c:
+        body = {"preset": "short", "name": "ann", "options": {"stock_size": 3}}
+
+        def refused(r: httpx.Response) -> bool:
+            return r.status_code == 429 and r.json()["detail"].startswith("you already have 3 open or playing tables") \
+                and r.json()["words"] == {"key": "lobby.too-many-tables", "params": {"n": 3}}
+
+        async def at_once() -> list[httpx.Response]:  # 8 creations at the same moment, 4 on each worker
+            async with httpx.AsyncClient(timeout=30) as client:
+                return list(await asyncio.gather(*(client.post(c.direct(i % 2) + "/api/tables", json=body)
+                                                   for i in range(8))))
+
+        answers = asyncio.run(at_once())
+        made = [r.json() for r in answers if r.status_code == 200]
+        assert len(made) == 3 and all(refused(r) for r in answers if r.status_code != 200), \
+            [(r.status_code, r.text) for r in answers]
+        # whichever worker the address reaches, and through the one address, quick play too: refused
+        for url in (c.direct(0), c.direct(1), c.base):
+            assert refused(httpx.post(url + "/api/tables", json=body, timeout=30))
+            assert refused(httpx.post(url + "/api/quickplay", json={"name": "ann", "level": "random"}, timeout=30))
+        # another address is not held back by this one's tables
+        other = httpx.post(c.direct(1) + "/api/tables", json=body, headers={"X-Forwarded-For": "10.9.8.7"},
+                           timeout=30)
+        assert other.status_code == 200, other.text
+        # a table played to its end counts no more: one new table, then refused again
+        first = made[0]
+        table_id = first["table"]["id"]
+        joined = httpx.post(c.base + f"/api/tables/{table_id}/join", json={"name": "bob"}, timeout=30)
+        assert joined.status_code == 200, joined.text
+        ann, bob = Client(c.base, table_id), Client(c.base, table_id)
+        ann.hello(first["token"])
+        bob.hello(joined.json()["token"])
+        play_random({0: ann, 1: bob}, random.Random(5))
+        ann.until("gameOver", timeout=30)
+        for client in (ann, bob):
+            client.close()
+        assert httpx.post(c.direct(0) + "/api/tables", json=body, timeout=30).status_code == 200
+        assert refused(httpx.post(c.direct(1) + "/api/tables", json=body, timeout=30))
