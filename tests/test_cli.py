@@ -203,7 +203,7 @@ def test_bench_server_prints_its_figures_as_the_last_json_line() -> None:
     data = json.loads(out.strip().splitlines()[-1])
     for key in ("tables", "think_s", "setup_s", "seconds", "moves", "offered_moves_per_s", "moves_per_s", "p50_ms",
                 "p95_ms", "p99_ms", "max_ms", "games_finished", "errors", "server_cpu_pct", "server_cpu_ms_per_move",
-                "server_cpu_wait_pct", "client_cpu_pct", "workers", "load_average"):
+                "server_cpu_wait_pct", "server_cpu_pct_each", "client_cpu_pct", "workers", "load_average"):
         assert key in data, key
     assert data["tables"] == 2 and data["think_s"] == 0.05 and data["offered_moves_per_s"] == 40.0
     assert data["moves"] > 0 and data["errors"] == {}

@@ -49,3 +49,28 @@ def test_batches_commit_in_order_and_a_broken_write_fails_alone(tmp_path: Path, 
                             .order_by(db.moves.c.ply)).all()
     assert [(r.ply, r.seat, r.entries) for r in rows] == [(p, p % 2 if p < 5 else 0, f'["m{p}"]') for p in range(8)]
     assert store.writes >= 9
+
+
+def test_a_capped_insert_counts_the_creators_live_tables_in_the_database(db_url: str) -> None:
+    # (several workers create through it: docs/scaling.md, "What is per worker")
+    engine = db.make_engine(db_url)
+    db.migrate(engine)
+    try:
+        def create(table_id: str, creator: str) -> bool:
+            with engine.begin() as conn:
+                return bool(Store.insert_table_capped({**_table_row(table_id), "creator": creator},
+                                                      [{"seat": 0, "kind": "person", "level": None, "player": None,
+                                                        "token_hash": None, "controller": "free"}], 2)(conn))
+
+        assert create("t1", "a") and create("t2", "a")
+        assert not create("t3", "a")  # a third live table of the same address: refused, nothing stored
+        assert create("t4", "b")  # another address has its own count
+        with engine.begin() as conn:
+            conn.execute(sa.update(db.tables).where(db.tables.c.id == "t1").values(status="finished"))
+        assert create("t5", "a") and not create("t6", "a")  # a finished table counts no more
+        with engine.connect() as conn:
+            stored = set(conn.execute(sa.select(db.tables.c.id)).scalars())
+            seats = set(conn.execute(sa.select(db.seats.c.table_id)).scalars())
+        assert stored == seats == {"t1", "t2", "t4", "t5"}
+    finally:
+        engine.dispose()

@@ -2,8 +2,10 @@
 
 Two people who land on different workers play one table to its end through the one address; a
 worker killed with ``kill -9`` at 20 tables in play loses no acknowledged move, its tables are
-taken over within 10 s and every table finishes; the workers end with their supervisor; SQLite is
-refused. Needs PostgreSQL (``SPITE_TEST_PG_URL``) and HAProxy (Debian's ``haproxy``), else skipped.
+taken over within 10 s and every table finishes; so does a Spit table's, whose clock resumes where
+it stood; one address may have ``max_open_tables`` tables over all workers together; the workers
+end with their supervisor; SQLite is refused. Needs PostgreSQL (``SPITE_TEST_PG_URL``) and HAProxy
+(Debian's ``haproxy``), else skipped.
 """
 
 from __future__ import annotations
@@ -196,6 +198,8 @@ class Seat:
     acked: list[tuple[int, str]] = field(default_factory=list)
     over: dict[str, Any] | None = None
     reconnects: int = 0
+    acks: list[dict[str, Any]] = field(default_factory=list)  # the ack messages as they came
+    clocks: list[tuple[float, str, int]] = field(default_factory=list)  # (when, message type, game clock): Spit
 
 
 async def play_seat(seat: Seat, think: float, deadline: float) -> None:
@@ -210,8 +214,11 @@ async def play_seat(seat: Seat, think: float, deadline: float) -> None:
                 async for raw in ws:
                     msg = json.loads(raw)
                     kind = msg["type"]
+                    if msg.get("clock"):
+                        seat.clocks.append((time.monotonic(), kind, msg["clock"]["now"]))
                     if kind == "ack":
                         seat.acked.append((msg["stateVersion"], msg["move"]))
+                        seat.acks.append(msg)
                         pending = False
                     elif kind == "error":
                         pending = False
@@ -314,3 +321,100 @@ def test_kill_9_of_a_worker_at_20_tables(tmp_path: Path) -> None:
         assert sum(s.reconnects for s in seats) > 0  # the killed worker's people came back by themselves
         c.read_log()
         assert "exited" in c.log.read_text()  # the supervisor saw it and started it again
+
+
+# ---------------------------------------------------------------------- max_open_tables over all workers
+@pytest.mark.slow
+@needs_cluster
+def test_open_tables_per_address_are_capped_over_all_workers(tmp_path: Path) -> None:
+    with cluster(tmp_path, 2, "--limit", "max_open_tables=3") as c:
+        body = {"preset": "short", "name": "ann", "options": {"stock_size": 3}}
+
+        def refused(r: httpx.Response) -> bool:
+            return r.status_code == 429 and r.json()["detail"].startswith("you already have 3 open or playing tables") \
+                and r.json()["words"] == {"key": "lobby.too-many-tables", "params": {"n": 3}}
+
+        async def at_once() -> list[httpx.Response]:  # 8 creations at the same moment, 4 on each worker
+            async with httpx.AsyncClient(timeout=30) as client:
+                return list(await asyncio.gather(*(client.post(c.direct(i % 2) + "/api/tables", json=body)
+                                                   for i in range(8))))
+
+        answers = asyncio.run(at_once())
+        made = [r.json() for r in answers if r.status_code == 200]
+        assert len(made) == 3 and all(refused(r) for r in answers if r.status_code != 200), \
+            [(r.status_code, r.text) for r in answers]
+        # whichever worker the address reaches, and through the one address, quick play too: refused
+        for url in (c.direct(0), c.direct(1), c.base):
+            assert refused(httpx.post(url + "/api/tables", json=body, timeout=30))
+            assert refused(httpx.post(url + "/api/quickplay", json={"name": "ann", "level": "random"}, timeout=30))
+        # another address is not held back by this one's tables
+        other = httpx.post(c.direct(1) + "/api/tables", json=body, headers={"X-Forwarded-For": "10.9.8.7"},
+                           timeout=30)
+        assert other.status_code == 200, other.text
+        # a table played to its end counts no more: one new table, then refused again
+        first = made[0]
+        table_id = first["table"]["id"]
+        joined = httpx.post(c.base + f"/api/tables/{table_id}/join", json={"name": "bob"}, timeout=30)
+        assert joined.status_code == 200, joined.text
+        ann, bob = Client(c.base, table_id), Client(c.base, table_id)
+        ann.hello(first["token"])
+        bob.hello(joined.json()["token"])
+        play_random({0: ann, 1: bob}, random.Random(5))
+        ann.until("gameOver", timeout=30)
+        for client in (ann, bob):
+            client.close()
+        assert httpx.post(c.direct(0) + "/api/tables", json=body, timeout=30).status_code == 200
+        assert refused(httpx.post(c.direct(1) + "/api/tables", json=body, timeout=30))
+
+
+# ---------------------------------------------------------------------- a Spit table's worker dies
+@pytest.mark.slow
+@needs_cluster
+def test_kill_9_of_a_spit_tables_worker(tmp_path: Path) -> None:
+    with cluster(tmp_path, 2, "--grace", "60") as c:
+        # a person against a reflex bot; the time limit (game time, which stands while nobody holds the
+        # table) ends the game a few seconds of play after the takeover whatever the cards do
+        made = httpx.post(c.base + "/api/tables", json={
+            "game": "spit", "name": "ann", "options": {"auto_spit_ms": 150, "auto_slap_ms": 150, "time_limit_s": 6},
+            "seats": [{"kind": "person"}, {"kind": "bot", "level": "reflex:250"}]}, timeout=30).json()
+        tid = made["table"]["id"]
+        ann = Seat(f"{c.base.replace('http', 'ws', 1)}/ws/{tid}", made["token"], random.Random(9))
+
+        async def run() -> tuple[float, float, float]:
+            task = asyncio.create_task(play_seat(ann, 0.1, time.monotonic() + 60))
+            await asyncio.wait_for(wait_playing([ann], 4), 30)
+            owner, status = (await asyncio.to_thread(owners, c.db_url, [tid]))[tid]
+            assert status == "playing" and owner is not None
+            killed_at = time.monotonic()
+            os.kill(int(owner.rsplit(":", 1)[1]), signal.SIGKILL)
+            while True:  # another worker takes the table over
+                now_owner, _status = (await asyncio.to_thread(owners, c.db_url, [tid]))[tid]
+                if now_owner not in (owner, None):
+                    taken = time.monotonic() - killed_at
+                    break
+                assert time.monotonic() - killed_at < 30, "the Spit table was not taken over"
+                await asyncio.sleep(0.1)
+            await asyncio.wait_for(task, 60)
+            return killed_at, taken, time.monotonic()
+
+        killed_at, taken, _ended = asyncio.run(run())
+        assert taken <= 10.0, f"the Spit table was taken over after {taken:.1f} s"
+        assert ann.over is not None and ann.reconnects > 0, "the game did not reach its end after the takeover"
+        # the clock resumed where the table stood: the downtime did not count as game time
+        before = [(at, now) for at, _kind, now in ann.clocks if at < killed_at]
+        after = [(at, now) for at, kind, now in ann.clocks if at > killed_at and kind == "welcome"]
+        assert before and after
+        wall_gap, game_gap = after[0][0] - before[-1][0], (after[0][1] - before[-1][1]) / 1000
+        print(f"Spit table taken over after {taken:.1f} s; its clock moved {game_gap:.2f} s "  # (pytest -s)
+              f"in the {wall_gap:.1f} s without a worker")
+        assert wall_gap > 5 and -0.5 < game_gap < wall_gap - 3, (wall_gap, game_gap)
+        # and then ran on: the bot and the person played after the takeover, to the time limit or a win
+        record = httpx.get(c.base + ann.over["recordUrl"], timeout=30).json()
+        played = [e for e in record["moves"] if "p" in e]
+        assert [e for e in played if e["t"] > after[0][1] and e["p"] == 1], "the bot did not play on"
+        assert ann.over["result"] and record["result"] == ann.over["result"]
+        # no acknowledged move is lost: each is in the record, in the order acknowledged, at its time
+        mine = [(e["t"], e["m"]) for e in played if e["p"] == 0]
+        acked = [(a["t"], a["move"]) for a in ann.acks]
+        assert acked and [m for m in mine if m in acked] == acked, (acked, mine)
+        assert [a for a in ann.acks if a["t"] > after[0][1]], "no move of the person's was taken after the takeover"

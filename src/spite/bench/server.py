@@ -314,6 +314,8 @@ async def _clients(port: int, tables: int, seconds: float, preset: str, seed: in
         "games_finished": games1 - games0, "errors": dict(tally.errors),
         "server_cpu_pct": round(100 * server_cpu / elapsed, 1) if server_cpu is not None and elapsed > 0 else None,
         "server_cpu_ms_per_move": round(1000 * server_cpu / moves, 3) if server_cpu is not None and moves else None,
+        "server_cpu_pct_each": [round(100 * (cpu1[pid] - cpu0[pid]) / elapsed, 1) if pid in cpu0 and pid in cpu1
+                                and elapsed > 0 else None for pid in server_pids],
         "server_cpu_wait_pct": round(100 * cpu_wait / elapsed / max(1, len(server_pids)), 1)
         if cpu_wait is not None and elapsed > 0 else None,
         "proxy_cpu_pct": round(100 * proxy_cpu / elapsed, 1) if proxy_cpu is not None and elapsed > 0 else None,

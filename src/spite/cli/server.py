@@ -159,7 +159,8 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         offered = f"{rate} moves/s offered, " if rate else "flat out, "
         cpu = f"; server CPU {figures['server_cpu_pct']} % of a core" if figures["server_cpu_pct"] is not None else ""
         if figures.get("proxy_cpu_pct") is not None:
-            cpu += f" ({figures['workers']} workers), HAProxy {figures['proxy_cpu_pct']} %"
+            each = " + ".join(f"{pct} %" for pct in figures.get("server_cpu_pct_each") or [])
+            cpu += f" ({figures['workers']} workers: {each}), HAProxy {figures['proxy_cpu_pct']} %"
         if figures.get("db_cpu_pct") is not None:
             cpu += f", PostgreSQL {figures['db_cpu_pct']} %"
         cpu += f"; load average {figures['load_average'][1]}"

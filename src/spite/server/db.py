@@ -14,7 +14,8 @@ What is stored (see ``docs/scaling.md``):
   and its moves;
 * ``spite_workers`` and ``spite_tables.owner``/``lease_until``/``wanted_by``: with several worker
   processes (``spite serve --workers N``, PostgreSQL), which worker holds which table and until when
-  (:mod:`spite.server.leases`);
+  (:mod:`spite.server.leases`), and ``spite_tables.creator``: a hash of the address that created the
+  table, so that ``max_open_tables`` counts an address's tables over every worker;
 * ``spite_games`` and ``spite_game_players``: finished games as complete records (each game of a
   match is one), and one row per seat of each for the statistics (``taken_over``: a bot that took
   the person's seat over finished the game, so it is not counted in their figures).
@@ -67,6 +68,7 @@ tables = sa.Table(
     sa.Column("series", sa.Text, nullable=True),
     sa.Column("lease_until", sa.Float, nullable=True),
     sa.Column("wanted_by", sa.String(128), nullable=True),
+    sa.Column("creator", sa.String(64), nullable=True, index=True),
 )
 
 workers = sa.Table(

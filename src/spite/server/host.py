@@ -77,7 +77,7 @@ from spite.server.protocol import (
 from spite.server.store import Store, StoredTable
 
 __all__ = ["Conn", "Ending", "Hints", "LobbyError", "Matches", "Opening", "Seat", "ServerGame", "Services", "Table",
-           "TablePlay", "Undo", "hash_token", "new_token", "player_id"]
+           "TablePlay", "Undo", "address_key", "hash_token", "new_token", "player_id"]
 
 log = logging.getLogger("spite.server.table")
 
@@ -115,6 +115,12 @@ def player_id(key: str) -> str:
 def hash_token(token: str) -> str:
     """What the database keeps of a token (never the token itself)."""
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def address_key(address: str) -> str:
+    """What the database keeps of a client address that created a table (with several workers, for
+    ``max_open_tables``): a hash, never the address itself."""
+    return hashlib.sha256(f"spite-creator:{address}".encode("utf-8", "replace")).hexdigest()[:32]
 
 
 @dataclass

@@ -29,7 +29,18 @@ from spite.games import game_names, get_game, has_hook, load_hook
 from spite.server.bots import BotRunner
 from spite.server.config import ServerConfig
 from spite.server.fair import FairDeal
-from spite.server.host import Conn, LobbyError, Seat, ServerGame, Services, Table, check_requests, hash_token, new_token
+from spite.server.host import (
+    Conn,
+    LobbyError,
+    Seat,
+    ServerGame,
+    Services,
+    Table,
+    address_key,
+    check_requests,
+    hash_token,
+    new_token,
+)
 from spite.server.leases import ACQUIRE_TIMEOUT, RENEW_EVERY, SWEEP_EVERY, WANT_POLL, Claim, Leases, lease_end
 from spite.server.protocol import (
     AnyClientMessage,
@@ -437,7 +448,8 @@ class Manager:
 
     # ------------------------------------------------------------------ lobby
     def live_tables_of(self, owner: str) -> int:
-        """Open or playing tables created from the client address ``owner`` (and creations under way)."""
+        """Open or playing tables created from the client address ``owner`` (and creations under way) in
+        this process (one of several workers counts in the database instead, as it creates)."""
         for table_id in [t for t in self._owners if t not in self.tables]:
             del self._owners[table_id]  # gone from memory: finished, abandoned
         live = sum(1 for t, o in self._owners.items() if o == owner and self.tables[t].status in ("open", "playing"))
@@ -448,16 +460,18 @@ class Manager:
                      owner: str | None = None, player_id: str | None = None) -> tuple[Table, int | None, str | None]:
         """A new table (and the creator's seat and token when ``join``): stored with its seats, put in
         play (bots-only tables start at once) and, with ``join``, its creator seated. ``owner`` (the
-        client address) may have at most ``max_open_tables`` open or playing tables (429)."""
-        if owner is None:
+        client address) may have at most ``max_open_tables`` open or playing tables (429): counted in
+        memory by one process, in the database by one of several workers (the address's tables may be
+        on any of them)."""
+        if owner is None or self.leases is not None:
             created = await self._create(game=game, preset=preset, options=options, seats=seats, name=name,
-                                         join=join, player_id=player_id)
+                                         join=join, player_id=player_id,
+                                         creator=address_key(owner) if owner is not None else None)
             await self._let_go_if_people(created[0])
             return created
         cap = self.config.max_open_tables
         if self.live_tables_of(owner) >= cap:
-            raise LobbyError(f"you already have {cap} open or playing tables: finish or leave one first", 429,
-                             "lobby.too-many-tables", n=cap)
+            raise self._too_many_tables()
         self._creating[owner] += 1  # counted while the table is being stored, so parallel requests cannot pass the cap
         try:
             created = await self._create(game=game, preset=preset, options=options, seats=seats, name=name, join=join,
@@ -469,6 +483,11 @@ class Manager:
                 del self._creating[owner]
         await self._let_go_if_people(created[0])
         return created
+
+    def _too_many_tables(self) -> LobbyError:
+        cap = self.config.max_open_tables
+        return LobbyError(f"you already have {cap} open or playing tables: finish or leave one first", 429,
+                          "lobby.too-many-tables", n=cap)
 
     async def _let_go_if_people(self, table: Table) -> None:
         """With several workers, a new table people will sit at is let go of at once: the worker their
@@ -484,7 +503,9 @@ class Manager:
 
     async def _create(self, *, game: str, preset: str | None, options: dict[str, Any],
                       seats: list[SeatRequest] | None, name: str, join: bool,
-                      player_id: str | None = None) -> tuple[Table, int | None, str | None]:
+                      player_id: str | None = None, creator: str | None = None) -> tuple[Table, int | None, str | None]:
+        """The table made and stored (see :meth:`create`); with ``creator`` (an address's key) it is
+        stored only while that address has fewer than ``max_open_tables`` live tables in the database."""
         hook = server_game(game)
         preset = preset or get_game(game).default_preset
         table_id = secrets.token_urlsafe(9)
@@ -519,7 +540,11 @@ class Manager:
             row["lease_until"] = lease_end()
         seat_rows = [{"seat": s.seat, "kind": s.kind, "level": s.level, "player": None, "token_hash": None,
                       "controller": s.controller} for s in seat_list]
-        await self.store.write(Store.insert_table(row, seat_rows))
+        if creator is None:
+            await self.store.write(Store.insert_table(row, seat_rows))
+        elif not await self.store.write(Store.insert_table_capped({**row, "creator": creator}, seat_rows,
+                                                                  self.config.max_open_tables)):
+            raise self._too_many_tables()
         table = Table(self.services, hook, opening, table_id=table_id, game=game, seed=seed, seats=seat_list,
                       status=status, created_at=now)
         self.tables[table_id] = table

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import re
@@ -289,6 +290,29 @@ class Store:
             conn.execute(sa.insert(db.tables).values(**row))
             if seat_rows:
                 conn.execute(sa.insert(db.seats), [{"table_id": row["id"], **s} for s in seat_rows])
+
+        return fn
+
+    @staticmethod
+    def insert_table_capped(row: dict[str, Any], seat_rows: list[dict[str, Any]], cap: int) -> Write:
+        """A new table and its seats, only if the address that creates it (``row["creator"]``, a hash)
+        has fewer than ``cap`` open or playing tables in the database; the write returns whether it
+        inserted. On PostgreSQL the count and the insert hold a transaction-scoped advisory lock on
+        the address, so that two workers creating for one address at the same moment count one after
+        the other (the second sees the first's committed row) and cannot both pass the cap."""
+        creator = row["creator"]
+        t = db.tables
+
+        def fn(conn: Connection) -> bool:
+            if conn.dialect.name == "postgresql":
+                key = int.from_bytes(hashlib.sha256(creator.encode()).digest()[:8], "big", signed=True)
+                conn.execute(sa.select(sa.func.pg_advisory_xact_lock(key)))
+            live = conn.execute(sa.select(sa.func.count()).select_from(t).where(
+                t.c.creator == creator, t.c.status.in_(("open", "playing")))).scalar_one()
+            if live >= cap:
+                return False
+            Store.insert_table(row, seat_rows)(conn)
+            return True
 
         return fn
 
