@@ -46,7 +46,7 @@ def test_four_player_party_and_partners_with_every_bot_kind() -> None:
 def test_levels_map_onto_bots() -> None:
     """Each level is another bot, weakest first (the README measures each against the one below)."""
     assert [make_bot(level).name for level in ("easy", "medium", "hard", "expert")] == \
-        ["greedy", "casual", "heuristic", "search"]
+        ["greedy", "casual", "learned", "search"]
     assert list(LEVELS) == ["easy", "medium", "hard", "expert"]
     with pytest.raises(OptionsError, match="unknown bot"):
         make_bot("grandmaster")
@@ -120,7 +120,7 @@ def test_hard_sees_the_opponents_discards_carry_a_pile_up_to_its_stock() -> None
     view = state.view(0)
     assert make_bot("heuristic-v1").choose(view, random.Random(1)).text == "H3-B1"
     hard = make_bot("hard")
-    assert hard.name == "heuristic"
+    assert hard.name == "learned"
     assert hard.choose(view, random.Random(1)).text not in ("H3-B1", "H4-B1")
     chances = reach_table(state, 0)[1]  # by the height of a build pile
     assert chances[4] == 1.0  # the discards give 5 and 6: certain

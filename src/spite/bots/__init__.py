@@ -46,7 +46,7 @@ BOTS: dict[str, Callable[[str], Bot]] = {
 LEVELS: dict[str, str] = {
     "easy": "greedy",
     "medium": "casual",
-    "hard": "heuristic",
+    "hard": "learned",
     "expert": "search:1.0",
 }
 """Difficulty levels and the bot spec each stands for: each level beat the one below it in most of

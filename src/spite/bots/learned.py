@@ -432,7 +432,7 @@ def shipped_value() -> ValueModel:
     return _shipped
 
 
-DEFAULT_BLEND = 1000.0
+DEFAULT_BLEND = 700.0
 """How many of the heuristic's points a certain win is worth beside its score (a stock card is 1,000)."""
 
 

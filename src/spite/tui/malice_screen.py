@@ -3,7 +3,7 @@
 Keys (shown on the cards' borders and in the prompt line): ``S`` the own stock, ``1``–``9`` hand
 cards (the hand is shown sorted by rank), ``D`` + digit (or ``F1``–``F9``) an own discard pile,
 ``B`` + digit a build pile; first the source, then the target. ``Esc`` cancels, ``?``/``H`` asks the
-heuristic bot for a hint, ``U`` takes back a build play of this turn, ``P`` passes when no card may
+``hard`` bot for a hint, ``U`` takes back a build play of this turn, ``P`` passes when no card may
 be discarded. German aliases: ``V`` (Vorrat), ``A`` + digit (Ablage), ``M`` + digit (Mitte).
 The mouse works the same way: click a source, then a target.
 
@@ -773,7 +773,7 @@ class MaliceScreen(TableScreen):
         self.redraw()
 
     def action_hint(self) -> None:
-        """What the heuristic bot would play here, and why."""
+        """What the ``hard`` bot would play here, and why."""
         if not self._may_act():
             return
         decision = self.table.hint()

@@ -498,7 +498,7 @@ class RemoteMaliceTable:
         return text
 
     def hint(self, level: str = "hard") -> Decision:
-        """What the heuristic bot would play in this seat's view."""
+        """What the bot of ``level`` (``hard`` unless asked) would play in this seat's view."""
         if self.seat is None or self.state.is_over:
             raise refusal("no move to hint", "client.no-hint")
         bot = make_bot(level)

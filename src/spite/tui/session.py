@@ -290,7 +290,8 @@ class MaliceTable:
         return move
 
     def hint(self, level: str = "hard") -> Decision:
-        """What the heuristic bot would play for the seat to move, with its reason (its view only)."""
+        """What the bot of ``level`` (``hard`` unless asked) would play for the seat to move, with its reason
+        (its view only)."""
         if self.state.is_over:
             raise refusal("the game is over", "refuse.game-over")
         bot = make_bot(level)
