@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import re
@@ -25,8 +24,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,22 +37,6 @@ def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a process so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-@contextlib.contextmanager
-def fresh_database(base_url: str) -> Iterator[str]:
-    """An empty database on the server of ``base_url``, dropped afterwards."""
-    url = sa.make_url(db.normalize_url(base_url))
-    name = f"spite_idle_{uuid.uuid4().hex[:8]}"
-    admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield url.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 def free_port() -> int:
@@ -91,7 +72,7 @@ def held(url: str) -> dict[int, int]:
 
 
 def measure(base_url: str, workers: int, tables: int, seconds: float) -> dict[str, Any]:
-    with fresh_database(base_url) as url, tempfile.TemporaryDirectory(prefix="spite-idle-") as tmp:
+    with db.scratch_database(base_url, "spite_idle") as url, tempfile.TemporaryDirectory(prefix="spite-idle-") as tmp:
         port = free_port()
         log = Path(tmp) / "serve.log"
         limits = [arg for name in ("max_open_tables", "write_burst", "write_rate", "proxy_requests",

@@ -11,13 +11,10 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import sqlalchemy as sa
 from websockets.sync.client import ClientConnection, connect
 
 from spite.server import ServerConfig, create_app
@@ -36,22 +33,11 @@ def db_urls(tmp: Path) -> list[str]:
     return [f"sqlite:///{tmp / 'spite.db'}"]
 
 
-@contextlib.contextmanager
-def pg_database(base_url: str) -> Iterator[str]:
+def pg_database(base_url: str) -> contextlib.AbstractContextManager[str]:
     """A fresh, empty database on the PostgreSQL server of ``base_url``; dropped afterwards."""
-    from spite.server.db import normalize_url
+    from spite.server.db import scratch_database
 
-    url = sa.make_url(normalize_url(base_url))
-    name = f"spite_test_{uuid.uuid4().hex[:10]}"
-    admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield url.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    return scratch_database(base_url, "spite_test")
 
 
 class ServerThread:

@@ -26,7 +26,10 @@ The schema is created and upgraded only by Alembic (``spite/server/migrations``)
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import sqlalchemy as sa
@@ -40,6 +43,7 @@ __all__ = [
     "migrate",
     "moves",
     "normalize_url",
+    "scratch_database",
     "seats",
     "tables",
     "workers",
@@ -159,6 +163,23 @@ def make_engine(url: str, *, sqlite_synchronous: str = "NORMAL") -> Engine:
 
         return engine
     return sa.create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
+
+
+@contextlib.contextmanager
+def scratch_database(base_url: str, prefix: str = "spite_scratch") -> Iterator[str]:
+    """A fresh, empty database on the PostgreSQL server of ``base_url`` (its URL), dropped afterwards
+    even while sessions still hold it: for tests and benchmarks that must not share state."""
+    url = sa.make_url(normalize_url(base_url))
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield url.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
 
 
 def migrate(engine: Engine, revision: str = "head") -> None:
