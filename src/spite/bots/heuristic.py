@@ -27,6 +27,7 @@ from spite.cards import RANKS
 from spite.errors import Phrase
 from spite.malice import BUILD, DISCARD, PASS, STOCK, Move, Options, SeatView, State
 from spite.malice.determinize import determinize
+from spite.malice.legal import move_tables
 
 __all__ = ["CASUAL_WEIGHTS", "HARD_WEIGHTS", "V1_WEIGHTS", "CasualBot", "ExtraScore", "HeuristicBot", "HeuristicV1Bot",
            "Plan", "PlanningBot", "Weights", "evaluate", "plan_from_state", "plan_turn", "reach_table"]
@@ -186,7 +187,7 @@ def _node_score(state: State, seat: int, played: Sequence[tuple[Move, int, int]]
                 refilled: bool, w: Weights, reach: dict[int, tuple[float, ...]] | None) -> _Node:
     """The part of :func:`evaluate` shared by every end of turn from this position: a planner works it
     out once a position, and each discard adds only its own terms (:func:`_end_score`)."""
-    value = state._value
+    value = move_tables(state.opts).value  # the engine's own table of the values cards play as
     stock = state.stock_of(seat)
     score = 0.0
     stock_played = start_stock - len(stock)
@@ -340,8 +341,6 @@ def _cover_chances(opts: Options) -> tuple[float, ...]:
         return known
     if len(_COVER_CHANCES) > 256:  # a long-running server meets many option sets: stay bounded
         _COVER_CHANCES.clear()
-    from spite.malice.legal import move_tables
-
     value = move_tables(opts).value
     deck = opts.deck_cards()
     wild = sum(1 for c in deck if value[c] == 0) / len(deck)
