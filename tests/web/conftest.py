@@ -46,16 +46,19 @@ class WebServer:
     def __init__(self, db: Path, *extra: str) -> None:
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "spite.server", "--port", str(self.port), "--db", f"sqlite:///{db}",
-             "--log-level", "warning", "--bot-delay", "0", "--bot-workers", "0", "--bot-budget", "0.2",
-             "--spit-countdown", "0", *_GENEROUS, *extra],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(os.environ))
+        # the server's output goes to a file beside its database, not to a pipe: a pipe nobody reads
+        # fills up and then blocks the server mid-test (and the file is there to read when a test fails)
+        self.log = db.with_suffix(".log")
+        with self.log.open("wb") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "spite.server", "--port", str(self.port), "--db", f"sqlite:///{db}",
+                 "--log-level", "warning", "--bot-delay", "0", "--bot-workers", "0", "--bot-budget", "0.2",
+                 "--spit-countdown", "0", *_GENEROUS, *extra],
+                stdout=out, stderr=subprocess.STDOUT, env=dict(os.environ))
         deadline = time.monotonic() + 30
         while True:
             if self.proc.poll() is not None:
-                out = self.proc.stdout.read().decode() if self.proc.stdout else ""
-                raise RuntimeError(f"the server exited: {out}")
+                raise RuntimeError(f"the server exited: {self.log.read_text(errors='replace')[-4000:]}")
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
                     return
