@@ -4,6 +4,7 @@ the shipped weights load and the bot that uses them plays legal games."""
 from __future__ import annotations
 
 import json
+import math
 import random
 import subprocess
 import sys
@@ -13,7 +14,17 @@ import pytest
 
 from helpers import hidden_reshuffled
 from spite.bots import make_bot
-from spite.bots.learned import FEATURES, EndFeatures, LearnedBot, ValueModel, features, load_value, shipped_value
+from spite.bots.learned import (
+    FEATURES,
+    SHIPPED_VALUES,
+    EndFeatures,
+    LearnedBot,
+    ValueModel,
+    features,
+    load_value,
+    shipped_value,
+    value_preset,
+)
 from spite.errors import OptionsError
 from spite.malice import Options, State
 from spite.malice.determinize import determinize
@@ -77,20 +88,49 @@ def test_a_discard_changes_what_the_features_say_about_the_hand_and_piles() -> N
     assert after["discard_cards"] == pytest.approx(before["discard_cards"] + 1 / 20)
 
 
-def test_the_shipped_weights_load_and_say_a_big_stock_lead_wins() -> None:
-    model = shipped_value()
-    assert model.meta["games"] >= 100 and len(model.weights) == len(FEATURES)
-    path = Path(__file__).parents[2] / "src" / "spite" / "bots" / "learned_value.json"
+@pytest.mark.parametrize("preset", ["classic", "match"])
+def test_the_shipped_weights_load_and_say_a_big_stock_lead_wins(preset: str) -> None:
+    opts = Options.from_preset(preset)
+    model = shipped_value(opts)
+    assert model.meta["preset"] == preset and model.meta["games"] >= 100 and len(model.weights) == len(FEATURES)
+    path = Path(__file__).parents[2] / "src" / "spite" / "bots" / SHIPPED_VALUES[preset]
     assert path.stat().st_size < 5_000_000
-    state = positions("classic", 1, 5)[0]
+    state = positions(preset, 1, 5)[0]
     seat = state.to_move
     x = dict(zip(FEATURES, features(state, seat), strict=True))
+    full = opts.stock_size
     # the same position, but the seat two cards from winning and its opponent with a full stock
-    ahead = dict(x, own_stock=2 / 26, own_near_win=1 / 3, opp_stock=1.0, opp_near_win=1 / 27,
-                 stock_log_ratio=-2.2)
-    behind = dict(x, own_stock=1.0, own_near_win=1 / 27, opp_stock=2 / 26, opp_near_win=1 / 3,
-                  stock_log_ratio=2.2)
+    ahead = dict(x, own_stock=2 / full, own_near_win=1 / 3, opp_stock=1.0, opp_near_win=1 / (full + 1),
+                 stock_log_ratio=math.log(3 / (full + 1)))
+    behind = dict(x, own_stock=1.0, own_near_win=1 / (full + 1), opp_stock=2 / full, opp_near_win=1 / 3,
+                  stock_log_ratio=math.log((full + 1) / 3))
     assert model.win_chance([ahead[f] for f in FEATURES]) > 0.7 > 0.3 > model.win_chance([behind[f] for f in FEATURES])
+
+
+def test_each_game_is_valued_with_the_weights_of_its_nearest_preset() -> None:
+    """The match game has weights of its own, also with an option changed; the other presets are
+    valued with the classic rules' weights, and so is a game of no preset."""
+    for preset, options, expected in [("classic", {}, "classic"), ("match", {"match_target": 20}, "match"),
+                                      ("match", {"players": 3}, "match"), ("skip-bo", {}, "classic"),
+                                      ("party", {}, "classic"),
+                                      ("short", {}, "classic"), ("kings-only", {}, "classic")]:
+        opts = Options.from_preset(preset, options or None)
+        assert value_preset(opts) == expected, preset
+        assert shipped_value(opts) is shipped_value(Options.from_preset(expected))
+    assert shipped_value() is shipped_value(Options())
+    assert len({id(shipped_value(Options.from_preset(p))) for p in SHIPPED_VALUES}) == len(SHIPPED_VALUES)
+
+
+def test_the_learned_bot_plans_with_the_weights_of_its_game() -> None:
+    """On the match game ``learned`` plays as with the match weights given as a file, and not as with
+    the classic rules' weights (the plans differ somewhere in a few positions)."""
+    root = Path(__file__).parents[2] / "src" / "spite" / "bots"
+    states = positions("match", 6, 60)
+    chosen = {spec: [make_bot(spec).choose(s.view(s.to_move), random.Random(1)) for s in states]
+              for spec in ("learned", f"learned:700,weights={root / SHIPPED_VALUES['match']}",
+                           f"learned:700,weights={root / SHIPPED_VALUES['classic']}")}
+    mine, match_file, classic_file = chosen.values()
+    assert mine == match_file and mine != classic_file
 
 
 @pytest.mark.parametrize("preset", ["classic", "skip-bo", "partners"])

@@ -5,8 +5,9 @@ stock tops need and whether the build piles left hand it to them, what the seat 
 next turn (wild cards, hand, discard piles, how far its own stock top is), how scarce the cards
 are. A logistic model over those features (:class:`ValueModel`) gives the chance that the seat
 wins from there; it was fitted to the outcomes of self-play games of the heuristic by
-``spite train`` (:mod:`spite.bots.training`), and its weights ship beside this module
-(``learned_value.json``, loaded on first use).
+``spite train`` (:mod:`spite.bots.training`). Weights fitted to the classic rules and to the match
+game ship beside this module (:data:`SHIPPED_VALUES`, each loaded on first use); a game is
+valued with those of the preset nearest its options (:func:`value_preset`).
 
 The features read only what the seat's view holds: its own hand, the face-up cards, and the
 counts of what lies face down. A planner works on a determinization of the view
@@ -24,7 +25,7 @@ import json
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -44,8 +45,8 @@ from spite.cards import RANKS
 from spite.errors import OptionsError
 from spite.malice import DISCARD, Move, Options, SeatView, State
 
-__all__ = ["FEATURES", "SHIPPED_VALUE", "EndFeatures", "LearnedBot", "ValueModel", "features", "learned_score",
-           "load_value", "shipped_value"]
+__all__ = ["FEATURES", "SHIPPED_VALUE", "SHIPPED_VALUES", "EndFeatures", "LearnedBot", "ValueModel", "features",
+           "learned_score", "load_value", "shipped_value", "value_preset"]
 
 FEATURES: tuple[str, ...] = (
     "own_stock",          # own stock left, as a share of a full stock
@@ -409,9 +410,19 @@ class ValueModel:
 
 
 SHIPPED_VALUE = "learned_value.json"
-"""The weights that ship in the package, beside this module (made by the command in docs/bots.md)."""
+"""The weights that ship in the package for the classic rules, beside this module (made by the
+command in docs/bots.md)."""
 
-_shipped: ValueModel | None = None
+SHIPPED_VALUES: dict[str, str] = {
+    "classic": SHIPPED_VALUE,
+    "match": "learned_value_match.json",
+}
+"""The shipped weights by the preset whose self-play games they were fitted to. A game is valued
+with the file of the preset nearest its options (:func:`value_preset`): a value fitted to the classic
+rules misjudges the match game (three build piles, no jokers, stocks of 20). Skip-Bo has none of its
+own: weights fitted to its games played worse there than the classic rules' (docs/bots.md)."""
+
+_shipped: dict[str, ValueModel] = {}
 
 
 def load_value(path: str | Path) -> ValueModel:
@@ -423,13 +434,44 @@ def load_value(path: str | Path) -> ValueModel:
     return ValueModel.from_json(data)
 
 
-def shipped_value() -> ValueModel:
-    """The shipped model, read once, on first use."""
-    global _shipped
-    if _shipped is None:
-        text = resources.files("spite.bots").joinpath(SHIPPED_VALUE).read_text(encoding="utf-8")
-        _shipped = ValueModel.from_json(json.loads(text))
-    return _shipped
+_NEAREST: dict[Options, str] = {}
+
+
+def value_preset(opts: Options) -> str:
+    """The preset of :data:`SHIPPED_VALUES` nearest ``opts``: the one that differs from them in the
+    fewest options (the classic rules on a tie), so ``match`` with another target is still the match
+    game, and ``party``, ``short`` or ``skip-bo`` are valued as the classic rules.
+
+    >>> value_preset(Options.from_preset("match", {"match_target": 100}))
+    'match'
+    >>> value_preset(Options.from_preset("match", {"players": 3}))
+    'match'
+    >>> value_preset(Options.from_preset("party"))
+    'classic'
+    """
+    nearest = _NEAREST.get(opts)
+    if nearest is None:
+        if len(_NEAREST) > 256:  # a long-running server meets many option sets: stay bounded
+            _NEAREST.clear()
+        mine = asdict(opts)
+
+        def distance(preset: str) -> int:
+            theirs = asdict(Options.from_preset(preset))
+            return sum(1 for name, value in mine.items() if theirs[name] != value)
+
+        nearest = _NEAREST[opts] = min(SHIPPED_VALUES, key=distance)  # dicts keep order: classic first
+    return nearest
+
+
+def shipped_value(opts: Options | None = None) -> ValueModel:
+    """The shipped model for games with ``opts`` (the classic rules' when none), each file read
+    once, on first use."""
+    preset = "classic" if opts is None else value_preset(opts)
+    model = _shipped.get(preset)
+    if model is None:
+        text = resources.files("spite.bots").joinpath(SHIPPED_VALUES[preset]).read_text(encoding="utf-8")
+        model = _shipped[preset] = ValueModel.from_json(json.loads(text))
+    return model
 
 
 DEFAULT_BLEND = 700.0
@@ -450,7 +492,7 @@ class LearnedBot(HeuristicBot):
         self.model = model
 
     def make_plan(self, view: SeatView, rng: random.Random, budget: float | None) -> Plan:
-        extra = learned_score(self.model or shipped_value(), self.blend, exact=False) if self.blend else None
+        extra = learned_score(self.model or shipped_value(view.opts), self.blend, exact=False) if self.blend else None
         return plan_turn(view, rng, max_nodes=self.max_nodes, w=self.weights, extra=extra)
 
 

@@ -184,7 +184,7 @@ class SearchBot(PlanningBot):
             from spite.bots.learned import learned_score, shipped_value
 
             base = plan_turn(view, rng, keep=3 * self.candidates, w=HARD_WEIGHTS,
-                             extra=learned_score(shipped_value(), self.blend, exact=True))
+                             extra=learned_score(shipped_value(view.opts), self.blend, exact=True))
         else:
             base = plan_turn(view, rng, keep=3 * self.candidates, w=self.weights)
         alternatives = base.alternatives or [(base.score, base.moves)]
