@@ -22,7 +22,7 @@ from spite.errors import IllegalMoveError
 from spite.fairness import fingerprint
 from spite.malice.moves import rank_token
 from spite.tui.app import SpiteApp, TuiConfig
-from spite.tui.malice_screen import SummaryScreen
+from spite.tui.malice_screen import MaliceScreen, SummaryScreen
 from spite.tui.remote import (
     SEAT_NONCE,
     WELCOME_EXAMPLE,
@@ -504,3 +504,26 @@ def test_the_next_game_closes_the_summary_for_players_and_spectators(seat: int |
     assert "game 2 of the match begins" in seen["game2"] and "Match 1:0 (to 2)" in seen["game2"], seen["game2"]
     assert "Game over" not in seen["game2"]
     assert "wins the match" in seen["final"] and "N next game" not in seen["final"], seen["final"]
+
+
+def test_a_server_table_is_set_up_once(server: ServerProcess, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's screen is set up (and its first position drawn) once when it opens, not twice
+    (Textual calls each class's ``on_mount`` itself)."""
+    setups: list[object] = []
+    original = MaliceScreen.on_mount
+
+    def counted(self: MaliceScreen) -> None:
+        setups.append(self)
+        original(self)
+
+    monkeypatch.setattr(MaliceScreen, "on_mount", counted)
+    joined = create(server, [{"kind": "person"}, {"kind": "bot", "level": "easy"}], stock=6)
+    remote = connect_table(server.base, joined["table"]["id"], token=joined["token"])
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = screen_of(app)
+        await wait_for(pilot, lambda: screen.link is not None and screen.link.connects == 1, 5000)
+        assert setups == [screen]
+
+    run(TuiConfig(remote=remote), body)
+    assert len(setups) == 1

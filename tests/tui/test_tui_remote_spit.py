@@ -18,6 +18,7 @@ from spite.tui.app import SpiteApp, TuiConfig
 from spite.tui.remote import connect_table
 from spite.tui.remote_screen import RemoteSpeedScreen, RemoteSpitScreen
 from spite.tui.remote_spit import SPIT_WELCOME_EXAMPLE, RemoteSpeedTable, RemoteSpitTable
+from spite.tui.spit_screen import SpitScreen
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 from server_helpers import ServerProcess
@@ -176,3 +177,27 @@ def test_play_speed_moves_at_a_server_table_by_keys(server: ServerProcess) -> No
     assert "P1 H" in seen["log"]  # the log line names this seat's moves
     info = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=10).json()
     assert info["game"] == "speed" and info["stateVersion"] >= 3
+
+
+def test_a_server_spit_table_starts_one_drawing_timer(server: ServerProcess, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The screen starts its clock and drawing timer once when it opens, so it is drawn once a tick,
+    not twice (Textual calls each class's ``on_mount`` itself)."""
+    setups: list[object] = []
+    original = SpitScreen.on_mount
+
+    def counted(self: SpitScreen) -> None:
+        setups.append(self)
+        original(self)
+
+    monkeypatch.setattr(SpitScreen, "on_mount", counted)
+    created = create(server)
+    remote = connect_table(server.base, created["table"]["id"], token=created["token"])
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = screen_of(app)
+        await wait_for(pilot, lambda: screen.link is not None and screen.link.connects == 1, 5000)
+        ticking = [t for t in screen._timers if getattr(t, "_callback", None) == screen.tick]
+        assert setups == [screen] and len(ticking) == 1
+
+    run(TuiConfig(remote=remote), body)
+    assert len(setups) == 1

@@ -69,8 +69,8 @@ class RemoteMaliceScreen(MaliceScreen):
             self.bottom = 0
 
     def on_mount(self) -> None:
-        """Draw the welcome's position, then open the link."""
-        super().on_mount()
+        """Open the link. (Textual calls every class's ``on_mount`` in turn, so the table's own set-up
+        runs once, after this, without a ``super()`` call: with one it ran twice.)"""
         self.link = RemoteLink(self.table, self._received, self._status)
         self.run_worker(self.link.run(), group="remote", name="remote-link")
 
@@ -248,8 +248,9 @@ class RemoteSpitScreen(SpitScreen):
         self.message_until: float | None = None
 
     def on_mount(self) -> None:
-        """Draw the welcome's position, start the drawing timer, open the link."""
-        super().on_mount()
+        """Open the link. (Textual calls every class's ``on_mount`` in turn: the screen's own, which
+        starts the drawing timer, runs after this; with a ``super()`` call it ran twice, and the
+        screen was drawn twice a tick.)"""
         self.link = RemoteLink(self.table, self._received, self._status)
         self.run_worker(self.link.run(), group="remote", name="remote-link")
 
