@@ -13,7 +13,7 @@ import httpx
 import pytest
 import typer
 from textual.pilot import Pilot
-from tui_helpers import keys_for, run, type_keys, wait_for
+from tui_helpers import count_setups, keys_for, run, type_keys, wait_for
 from typer.testing import CliRunner
 
 from spite.cards import RANKS
@@ -509,14 +509,7 @@ def test_the_next_game_closes_the_summary_for_players_and_spectators(seat: int |
 def test_a_server_table_is_set_up_once(server: ServerProcess, monkeypatch: pytest.MonkeyPatch) -> None:
     """The table's screen is set up (and its first position drawn) once when it opens, not twice
     (Textual calls each class's ``on_mount`` itself)."""
-    setups: list[object] = []
-    original = MaliceScreen.on_mount
-
-    def counted(self: MaliceScreen) -> None:
-        setups.append(self)
-        original(self)
-
-    monkeypatch.setattr(MaliceScreen, "on_mount", counted)
+    setups = count_setups(monkeypatch, MaliceScreen)
     joined = create(server, [{"kind": "person"}, {"kind": "bot", "level": "easy"}], stock=6)
     remote = connect_table(server.base, joined["table"]["id"], token=joined["token"])
 

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 from textual.pilot import Pilot
-from tui_helpers import run, type_keys, wait_for
+from tui_helpers import count_setups, run, type_keys, wait_for
 
 from spite.cards import RANK_TOKENS, RANKS, parse_card
 from spite.tui.app import SpiteApp, TuiConfig
@@ -182,14 +182,7 @@ def test_play_speed_moves_at_a_server_table_by_keys(server: ServerProcess) -> No
 def test_a_server_spit_table_starts_one_drawing_timer(server: ServerProcess, monkeypatch: pytest.MonkeyPatch) -> None:
     """The screen starts its clock and drawing timer once when it opens, so it is drawn once a tick,
     not twice (Textual calls each class's ``on_mount`` itself)."""
-    setups: list[object] = []
-    original = SpitScreen.on_mount
-
-    def counted(self: SpitScreen) -> None:
-        setups.append(self)
-        original(self)
-
-    monkeypatch.setattr(SpitScreen, "on_mount", counted)
+    setups = count_setups(monkeypatch, SpitScreen)
     created = create(server)
     remote = connect_table(server.base, created["table"]["id"], token=created["token"])
 

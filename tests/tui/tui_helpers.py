@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import pytest
 from textual import events
 from textual.pilot import Pilot
 
@@ -85,3 +86,16 @@ async def type_keys(pilot: Pilot[Any], *keys: str) -> None:
         app.post_message(events.Key(key, _CHARS.get(key, key if len(key) == 1 else None)))
         for _ in range(3):
             await pilot._wait_for_screen()
+
+
+def count_setups(monkeypatch: pytest.MonkeyPatch, screen_class: type[Any]) -> list[object]:
+    """The screens that ``screen_class.on_mount`` sets up from now on (in the test), one entry a call."""
+    setups: list[object] = []
+    original = screen_class.on_mount
+
+    def counted(self: object) -> None:
+        setups.append(self)
+        original(self)
+
+    monkeypatch.setattr(screen_class, "on_mount", counted)
+    return setups
