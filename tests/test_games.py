@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 from typing import Any
 
@@ -158,6 +159,20 @@ def test_a_record_of_an_unfinished_game_replays_and_play_goes_on(name: str) -> N
     copy = again.copy()
     _play_random(copy, random.Random(4))
     assert copy.is_over and again.show() == state.show()
+
+
+def test_a_state_crosses_to_another_process_and_plays_on_alike(name: str) -> None:
+    """A game in the middle pickles (for a process pool or Ray) and plays on move for move as the
+    original, with the same views for every seat; so does a finished one."""
+    state = _new(name)
+    _play_random(state, random.Random(3), steps=25)
+    again = pickle.loads(pickle.dumps(state))
+    assert again.show() == state.show() and again.now == state.now
+    assert [again.view(s) for s in range(state.seats)] == [state.view(s) for s in range(state.seats)]
+    _play_random(state, random.Random(4))
+    _play_random(again, random.Random(4))
+    assert again.is_over and again.result == state.result and again.show() == state.show()
+    assert pickle.loads(pickle.dumps(again)).to_record() == state.to_record()
 
 
 def test_a_record_of_another_game_is_refused() -> None:

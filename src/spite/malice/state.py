@@ -358,6 +358,16 @@ class State:
         self.chance_log = [(-1, outcome) for _, outcome in self.chance_log]
         return self
 
+    def __getstate__(self) -> dict[str, object]:
+        """What a pickle keeps: the position and its record, not the tables and caches that
+        :meth:`_prepare` makes again from the options (so a state crosses to another process)."""
+        return {name: getattr(self, name) for name in State.__slots__ if not name.startswith("_")}
+
+    def __setstate__(self, saved: dict[str, object]) -> None:
+        for name, value in saved.items():
+            setattr(self, name, value)
+        self._prepare()
+
     def _prepare(self) -> None:
         """Set the move tables of the options and empty the view cache (a new or rebuilt state)."""
         self._tables = move_tables(self.opts)

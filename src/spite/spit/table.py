@@ -155,6 +155,27 @@ class RealtimeState:
         new._hist = self._hist
         new._chance = self._chance
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What a pickle keeps: every field, the history chain as a list (oldest first), since a
+        chain of thousands of links would be pickled as that many nested objects, too deep."""
+        names = [name for cls in type(self).__mro__ for name in getattr(cls, "__slots__", ())]
+        saved = {name: getattr(self, name) for name in names if hasattr(self, name)}
+        entries: list[dict[str, Any]] = []
+        node = self._hist
+        while node is not None:
+            entries.append(node.entry)
+            node = node.prev
+        saved["_hist"] = entries[::-1]
+        return saved
+
+    def __setstate__(self, saved: dict[str, Any]) -> None:
+        for name, value in saved.items():
+            if name != "_hist":
+                setattr(self, name, value)
+        self._hist = None
+        for entry in saved["_hist"]:
+            self._hist = _Node(entry, self._hist)
+
     def copy(self) -> RealtimeState:
         """An independent copy (lists copied, nothing deep-copied)."""
         raise NotImplementedError
