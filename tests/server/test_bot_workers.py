@@ -15,7 +15,9 @@ import httpx
 import pytest
 from server_helpers import Client, ServerProcess, ServerThread
 
+from spite.bots import make_bot
 from spite.server import ServerConfig
+from spite.server.bots import bot_spec
 
 
 def _alive(pid: int) -> bool:
@@ -128,3 +130,14 @@ def test_bot_workers_end_with_a_killed_server(tmp_path: Path) -> None:
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
     assert not left, f"processes outlived the server: {left}"
+
+
+def test_a_levels_search_is_capped_at_the_servers_budget_and_keeps_its_settings() -> None:
+    """The server caps a search's seconds at its bot budget; the search's other settings (such as
+    ``blend``) are kept, and a level that is no search is left as it is."""
+    assert bot_spec("search:1.0,blend=700", 0.3) == "search:0.3,blend=700"
+    assert bot_spec("search:0.2,horizon=3", 1.0) == "search:0.2,horizon=3"
+    assert bot_spec("expert", 0.5).startswith("search:0.5")
+    assert bot_spec("hard", 0.5) == "learned" and bot_spec("random", 0.5) == "random"
+    bot = make_bot(bot_spec("search:2,blend=700,confidence=1", 0.4))
+    assert (bot.budget, bot.blend, bot.confidence) == (0.4, 700.0, 1.0)  # type: ignore[attr-defined]

@@ -59,11 +59,15 @@ def bot_spec(level: str, budget: float) -> str:
     spec = LEVELS.get(level, level)
     name, _, arg = spec.partition(":")
     if name == "search":
-        try:
-            seconds = float(arg) if arg else 1.0
-        except ValueError:
-            seconds = 1.0
-        return f"search:{min(seconds, budget):g}"
+        # the seconds are the setting without "=" (search:1.0,blend=700); the other settings stay
+        settings = [part.strip() for part in arg.split(",") if part.strip()]
+        seconds = 1.0
+        for part in settings:
+            if "=" not in part:
+                with contextlib.suppress(ValueError):
+                    seconds = float(part)
+        rest = [part for part in settings if "=" in part and not part.startswith("iters=")]
+        return ",".join([f"search:{min(seconds, budget):g}", *rest])
     return spec
 
 
