@@ -49,8 +49,9 @@ LEVELS: dict[str, str] = {
     "hard": "learned",
     "expert": "search:1.0",
 }
-"""Difficulty levels and the bot spec each stands for: each level beat the one below it in most of
-1,000 games (the README's strength table)."""
+"""Difficulty levels and the bot spec each stands for: ``medium`` and ``hard`` each beat the level
+below in most games (the README's strength table); ``expert`` beat ``heuristic-v1`` but not ``hard``
+head to head (docs/bots.md, "Levels")."""
 
 
 def register_bot(name: str, factory: Callable[[str], Bot]) -> None:
