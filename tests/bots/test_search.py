@@ -167,3 +167,67 @@ def test_with_a_blend_the_search_starts_from_the_learned_bots_choice() -> None:
     assert make_bot("search:0.5,blend=700").blend == 700  # type: ignore[attr-defined]
     with pytest.raises(OptionsError, match="blend"):
         make_bot("search:0.5,blend=-1")
+
+
+# ---------------------------------------------------------------------- the learned value at the leaf
+def test_a_learned_search_spec_takes_the_learned_settings_and_refuses_others() -> None:
+    bot = make_bot("search:1.0,value=learned")
+    assert isinstance(bot, SearchBot)
+    assert (bot.value, bot.horizon, bot.confidence, bot.blend, bot.settle_margin) == ("learned", 1, 2.0, 700, 0.01)
+    assert bot.weights is HARD_WEIGHTS  # the rollouts play as the hard level's planner
+    tuned = make_bot("search:iters=8,value=learned,horizon=2,confidence=1")
+    assert isinstance(tuned, SearchBot)
+    assert (tuned.iterations, tuned.horizon, tuned.confidence) == (8, 2, 1.0)
+    assert make_bot("search").value == "stock"  # type: ignore[attr-defined]
+    for spec, message in [("search:value=deep", "value must be one of stock, learned"),
+                          ("search:value=learned,value=stock", "given twice")]:
+        with pytest.raises(OptionsError, match=message):
+            make_bot(spec)
+
+
+def test_the_learned_leaf_is_the_chance_of_the_side_it_values() -> None:
+    """At a rollout's end after the opponent's turn, the searcher's chance is high when its stock top
+    plays on a build pile as the opponent left it, lower when not; the two seats' chances add up to 1;
+    a game won is 1 for the winner."""
+    from helpers import position
+    from spite.bots.learned import shipped_value
+    from spite.bots.search import learned_leaf
+
+    model = shipped_value()
+
+    def leaf(build: str, seat: int) -> float:
+        state = position(stocks=["9C 8C 5C", "9D 8D QD"], hands=["7H 8D JD QD 10S", "9H 10H JH QH 3H"],
+                         builds=[build, "", "", ""], rest="draw", to_move=0)
+        return learned_leaf(state, seat, model)
+
+    playable, blocked = leaf("AS 2S 3S 4S", 0), leaf("AS 2S", 0)
+    assert playable > blocked + 0.02
+    assert leaf("AS 2S", 0) + leaf("AS 2S", 1) == pytest.approx(1.0)
+    state = position(stocks=["5C", "9D 8D QD"], hands=["7H 8D JD QD 10S", "9H 10H JH QH 3H"],
+                     builds=["AS 2S 3S 4S", "", "", ""], rest="stock:1")
+    state.play(next(m for m in state.build_moves() if m.text == "S-B1"))
+    assert state.result is not None and state.result.winner == 0
+    assert (learned_leaf(state, 0, model), learned_leaf(state, 1, model)) == (1.0, 0.0)
+
+
+def test_the_learned_search_starts_from_hard_and_says_its_gain_in_winning_chance() -> None:
+    """Without samples it plays the hard level's plan; where its samples prefer another plan, the
+    reason gives the gain in points of winning chance over this turn and the reply."""
+    from spite.bots.learned import LearnedBot
+
+    state = State.new(Options(), 8)
+    heuristic = make_bot("heuristic")
+    rng = random.Random(4)
+    reasons = []
+    for _ in range(40):
+        if state.is_over:
+            break
+        view = state.view(state.to_move)
+        unsearched = SearchBot(value="learned").make_plan(view, random.Random(1), 0.0).moves
+        assert unsearched == LearnedBot().make_plan(view, random.Random(1), None).moves
+        decision = make_bot("search:iters=16,value=learned,confidence=0").decide(view, random.Random(2))
+        assert decision.move in view.legal_moves
+        reasons.append(decision.why)
+        state.play(heuristic.choose(view, rng))
+    beaten = [why for why in reasons if why.startswith("beats the first plan")]
+    assert beaten and all("points of winning chance" in why and "this turn and 1 more" in why for why in beaten)

@@ -29,6 +29,15 @@ than ``settle_z`` (default 2.5) standard errors from zero either way — more sa
 change the choice — or when that many standard errors are under ``settle_margin`` (default 0.3
 stock cards) — the two are as good as equal. So a clear choice costs a fraction of the budget.
 
+With ``value=learned`` (``search:1.0,value=learned``) the search is built on the learned value
+(:mod:`spite.bots.learned`) instead: the candidates and the favourite are the learned bot's
+(``learned:700``, the ``hard`` level), the rollouts play the rest of the turn and one more (the
+opponent's reply) with the planner of the ``hard`` weights, and each rollout's end is valued by the
+learned chance of winning of the turn that just ended, as its mover sees it (:func:`learned_leaf`).
+A rival must then beat the favourite by two standard errors (``confidence`` 2), and a choice is
+settled as even under one point of winning chance. Looking deeper does worse: with two turns played
+out (the reply and the own next one) it won 35 % of 71 games against ``hard`` (docs/bots.md).
+
 Every candidate is scored on the same samples (one sampled state, played and undone for each), so
 the comparison is fair even with few samples.
 With ``iterations`` set (``search:iters=64``: at most that many samples, fewer once settled) the
@@ -45,13 +54,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from spite.bots.heuristic import DEFAULT_WEIGHTS, HARD_WEIGHTS, Plan, PlanningBot, Weights, plan_turn
+from spite.bots.learned import ValueModel, features, learned_score, shipped_value
 from spite.bots.search_fast import fast_plan
 from spite.cards import RANKS
 from spite.errors import OptionsError, Phrase
 from spite.malice import Move, Options, SeatView, State
 from spite.malice.determinize import determinize
 
-__all__ = ["SearchBot", "outcome_key", "play_plan"]
+__all__ = ["VALUES", "SearchBot", "learned_leaf", "outcome_key", "play_plan"]
+
+VALUES = ("stock", "learned")
+"""What a rollout's end is valued by (the ``value`` setting): ``stock``, the stock cards the side got
+rid of against the best other side's; ``learned``, the learned chance of winning
+(:func:`learned_leaf`)."""
+
+_DEFAULTS: dict[str, dict[str, float]] = {
+    "stock": {"horizon": 2, "confidence": 0.5, "settle_margin": 0.3, "blend": 0.0},
+    "learned": {"horizon": 1, "confidence": 2.0, "settle_margin": 0.01, "blend": 700.0},
+}
+"""The settings each ``value`` plays with when not given (the games that chose them are in docs/bots.md):
+a learned leaf looks one reply deep, and its settle margin is in chances (0.01: one point), not stock cards."""
 
 
 @dataclass
@@ -105,14 +127,36 @@ def _side(opts: Options, seat: int) -> int:
     return seat % 2 if opts.partnerships else seat
 
 
+def learned_leaf(world: State, seat: int, model: ValueModel) -> float:
+    """The chance that ``seat``'s side wins from ``world``, a rollout's end: 1, 0 or a share for a game
+    over; else the learned value of the turn that just ended, as its mover saw it (the positions the
+    value was fitted to), turned into ``seat``'s chance when that mover was its one opponent side. With
+    more sides than two, the value of ``seat``'s own end of turn stands in.
+
+    Like every value of a sampled world, it reads the sampled hands: the search averages it over many."""
+    opts = world.opts
+    result = world.result
+    if result is not None:
+        if result.winner is None:
+            return 1.0 / opts.n_stocks
+        return 1.0 if _side(opts, result.winner) == _side(opts, seat) else 0.0
+    last = (world.to_move - 1) % opts.players
+    if _side(opts, last) == _side(opts, seat):
+        return model.win_chance(features(world, last))
+    if opts.n_stocks == 2:
+        return 1.0 - model.win_chance(features(world, last))
+    return model.win_chance(features(world, seat))
+
+
 def rollout_value(state: State, seat: int, turns: int, w: Weights = DEFAULT_WEIGHTS,
                   max_nodes: int = 400, start: list[int] | None = None,
-                  end_turn: int | None = None) -> tuple[float, int]:
+                  end_turn: int | None = None, model: ValueModel | None = None) -> tuple[float, int]:
     """Play ``turns`` more turns with the heuristic planner for everyone; the value for ``seat`` and
     the number of moves played (to undo them).
 
     The value is the stock cards ``seat``'s side got rid of (since ``start``, the stock sizes, by
-    default now) minus those the best other side got rid of, with ±50 for a game won or lost on the way.
+    default now) minus those the best other side got rid of, with ±50 for a game won or lost on the way;
+    with a ``model``, the learned chance of winning where the rollout ends (:func:`learned_leaf`).
     """
     opts = state.opts
     sides = 2 if opts.partnerships else opts.players
@@ -130,6 +174,8 @@ def rollout_value(state: State, seat: int, turns: int, w: Weights = DEFAULT_WEIG
                 break
             guard += 1
             state.play(move)
+    if model is not None:
+        return learned_leaf(state, seat, model), guard
     mine = _side(opts, seat)
     if state.result is not None and state.result.winner is not None:
         return (50.0 if _side(opts, state.result.winner) == mine else -50.0), guard
@@ -144,22 +190,28 @@ class SearchBot(PlanningBot):
     name = "search"
 
     def __init__(self, budget: float = 1.0, iterations: int | None = None, candidates: int = 8,
-                 horizon: int = 2, confidence: float = 0.5, weights: Weights = DEFAULT_WEIGHTS,
+                 horizon: int | None = None, confidence: float | None = None, weights: Weights | None = None,
                  max_nodes: int = 400, share: float = 0.6, settle_samples: int = 24, settle_z: float = 2.5,
-                 settle_margin: float = 0.3, blend: float = 0.0) -> None:
+                 settle_margin: float | None = None, blend: float | None = None, value: str = "stock") -> None:
         super().__init__()
-        self.blend = blend
+        if value not in VALUES:
+            raise OptionsError(f"search: value must be one of {', '.join(VALUES)}, not {value!r}")
+        defaults = _DEFAULTS[value]
+        self.value = value
+        self.blend = defaults["blend"] if blend is None else blend
         self.budget = budget
         self.iterations = iterations
         self.candidates = candidates
-        self.horizon = horizon
-        self.confidence = confidence
-        self.weights = weights
+        self.horizon = int(defaults["horizon"]) if horizon is None else horizon
+        self.confidence = defaults["confidence"] if confidence is None else confidence
+        # the rollouts' planner: v1's weights for the stock value (as it was measured), the hard ones
+        # (the learned bot's own planner) for the learned value
+        self.weights = weights if weights is not None else HARD_WEIGHTS if value == "learned" else DEFAULT_WEIGHTS
         self.max_nodes = max_nodes
         self.share = share
         self.settle_samples = settle_samples
         self.settle_z = settle_z
-        self.settle_margin = settle_margin
+        self.settle_margin = defaults["settle_margin"] if settle_margin is None else settle_margin
         self.last_samples = 0
         self._turn = -1
         self._spent = 0.0
@@ -180,11 +232,11 @@ class SearchBot(PlanningBot):
 
     def _search(self, view: SeatView, rng: random.Random, budget: float) -> Plan:
         deadline = time.perf_counter() + max(0.0, budget)
-        if self.blend:  # the candidates and the favourite are the learned bot's (``learned:BLEND``)
-            from spite.bots.learned import learned_score, shipped_value
-
+        model = shipped_value(view.opts) if self.value == "learned" or self.blend else None
+        leaf = model if self.value == "learned" else None
+        if model is not None and self.blend:  # the candidates and the favourite: the learned bot's (``learned:BLEND``)
             base = plan_turn(view, rng, keep=3 * self.candidates, w=HARD_WEIGHTS,
-                             extra=learned_score(shipped_value(view.opts), self.blend, exact=True))
+                             extra=learned_score(model, self.blend, exact=True))
         else:
             base = plan_turn(view, rng, keep=3 * self.candidates, w=self.weights)
         alternatives = base.alternatives or [(base.score, base.moves)]
@@ -218,7 +270,8 @@ class SearchBot(PlanningBot):
                         break
                     world.play(move)
                     played += 1
-                value, more = rollout_value(world, seat, self.horizon, self.weights, self.max_nodes, start, end_turn)
+                value, more = rollout_value(world, seat, self.horizon, self.weights, self.max_nodes, start, end_turn,
+                                            leaf)
                 values.append(value)
                 for _ in range(played + more):
                     world.undo()
@@ -245,6 +298,11 @@ class SearchBot(PlanningBot):
         if best is favourite:
             why = f"{base.why}; no other plan did better in {samples} samples"
             phrases = (*base.why_phrases, Phrase("hint.no-better", {"n": samples}))
+        elif leaf is not None:
+            why = (f"beats the first plan by {100 * gain:+.1f} points of winning chance (±{100 * err:.1f}) over "
+                   f"this turn and {self.horizon} more in {samples} samples")
+            phrases = (Phrase("hint.beats-chance", {"gain": f"{100 * gain:+.1f}", "err": f"{100 * err:.1f}",
+                                                    "turns": self.horizon, "n": samples}),)
         else:
             why = (f"beats the first plan by {gain:+.2f} stock cards (±{err:.2f}) over this turn and "
                    f"{self.horizon} more in {samples} samples")
@@ -296,18 +354,27 @@ _SPEC_SETTINGS: dict[str, tuple[str, type, float, float]] = {
     "confidence": ("confidence", float, 0, math.inf),
     "blend": ("blend", float, 0, math.inf),
 }
+# and ``value=stock|learned`` (:data:`VALUES`)
 """The ``key=value`` settings a spec may give after ``search:`` (besides the seconds): the
 :class:`SearchBot` parameter each sets, its type, and the least and most it may be."""
 
 
 def _factory(arg: str) -> SearchBot:
     """``search``, ``search:0.5`` (seconds per turn), ``search:iters=64`` (samples per plan), or any
-    of these with settings, comma-separated: ``search:1.0,horizon=3,confidence=0.5``."""
+    of these with settings, comma-separated: ``search:1.0,horizon=3,confidence=0.5``,
+    ``search:1.0,value=learned``."""
     usage = ("search takes seconds (search:0.5) or a number of samples (search:iters=64), then settings "
-             f"({', '.join(k + '=' for k in _SPEC_SETTINGS if k != 'iters')}), comma-separated; not {arg!r}")
-    params: dict[str, float] = {}
+             f"({', '.join(k + '=' for k in _SPEC_SETTINGS if k != 'iters')}, value=), comma-separated; not {arg!r}")
+    params: dict[str, float | str] = {}
     for item in filter(None, (part.strip() for part in arg.split(","))):
         key, eq, text = (part.strip() for part in item.partition("="))
+        if key == "value" and eq:
+            if "value" in params:
+                raise OptionsError(f"search: value is given twice in {arg!r}")
+            if text not in VALUES:
+                raise OptionsError(f"search: value must be one of {', '.join(VALUES)}, not {text!r}")
+            params["value"] = text
+            continue
         try:
             if not eq:  # the seconds: once, before or among the settings
                 budget = float(item)
