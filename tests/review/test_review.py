@@ -190,7 +190,7 @@ def test_hidden_cards_do_not_change_a_decisions_review() -> None:
 def test_a_random_player_is_marked_where_a_strong_one_is_not() -> None:
     """``random`` against ``heuristic`` (a seeded game, stocks of 10): ``random`` is marked, the heuristic
     is not, and most of the turns where ``random`` gave away anything measurable gave away enough to be
-    marked. (The heuristic, not ``hard``: the review judges by ``expert``'s search, whose plans and
+    marked. (The heuristic, not ``hard``: the review judges by the stock-valued search, whose plans and
     rollouts are the heuristic's, so it marks ``hard``, the learned bot, on about one turn a game where
     the two differ; docs/bots.md, "What it does not see".)
 
@@ -213,10 +213,12 @@ def test_a_random_player_is_marked_where_a_strong_one_is_not() -> None:
 
 
 @pytest.mark.slow
-def test_the_search_against_itself_is_marked_on_few_turns() -> None:
-    """The search bot (``expert``'s method, at 16 samples a plan to keep the test short) against itself:
-    fewer than 15 % of the turns marked."""
-    state = play(["search:iters=16", "search:iters=16"], "classic", 4, stock_size=10)
+@pytest.mark.parametrize("spec", ["search:iters=16,value=learned", "search:iters=16"], ids=["expert", "judge"])
+def test_the_search_against_itself_is_marked_on_few_turns(spec: str) -> None:
+    """``expert`` (the search built on the learned value) and the review's own judge (the stock-valued
+    search), each at 16 samples a plan to keep the test short, against itself: fewer than 15 % of the
+    turns marked."""
+    state = play([spec, spec], "classic", 4, stock_size=10)
     review = review_record(record_from_state(state, "classic"), budget=0.3, seed=1)
     marked = [t for t in review.turns if t.mark]
     assert len(marked) < 0.15 * len(review.turns), [(t.turn, round(t.loss, 3)) for t in review.turns]

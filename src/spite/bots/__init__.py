@@ -47,11 +47,12 @@ LEVELS: dict[str, str] = {
     "easy": "greedy",
     "medium": "casual",
     "hard": "learned",
-    "expert": "search:1.0",
+    "expert": "search:1.0,value=learned",
 }
 """Difficulty levels and the bot spec each stands for: ``medium`` and ``hard`` each beat the level
-below in most games (the README's strength table); ``expert`` beat ``heuristic-v1`` but not ``hard``
-head to head (docs/bots.md, "Levels")."""
+below in most games (the README's strength table); ``expert``, the search built on ``hard``'s learned
+value, beat the stock-valued search that was ``expert`` before it head to head and holds even with
+``hard`` (docs/bots.md, "Levels")."""
 
 
 def register_bot(name: str, factory: Callable[[str], Bot]) -> None:

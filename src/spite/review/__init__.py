@@ -1,7 +1,8 @@
 """Game review: where a finished game was won and lost, turn by turn.
 
 :func:`review_record` replays a finished record and, for every turn of the seats asked for, says
-which plan was played, which plan the search bot (``expert``) prefers, the estimated chance of
+which plan was played, which plan the stock-valued search bot (``search``; the ``expert`` level until
+2026-12-02) prefers, the estimated chance of
 winning before and after the turn, and how much of that chance the turn gave away; turns that gave
 away much are marked (:data:`INACCURACY`, :data:`BLUNDER`), and each seat gets a summary: its
 accuracy and its three costliest turns (docs/bots.md, "Game review").

@@ -6,11 +6,14 @@ card turned up, its empty hand refilled), where a player plans again. At each de
 :func:`review_decision` the seat's **view** and the moves played until the next decision, nothing
 else; the evaluation never sees the game state.
 
-:func:`review_decision` works like the search bot (:mod:`spite.bots.search`), whose preference it
-reports:
+:func:`review_decision` works like the stock-valued search bot (:mod:`spite.bots.search`, ``search:1.0``,
+the ``expert`` level until 2026-12-02), whose preference it reports. (The search built on the learned
+value, ``expert`` since then, was tried as the judge and overstated what turns give away: it marked
+``hard`` against itself on 9 of 64 turns of a classic game, one turn at 53 points, where this judge
+marks none; docs/bots.md, "Game review".)
 
 1. the heuristic planner's best plans from the view that lead to different positions are the
-   candidates (``expert``'s own), and the played plan is added if it reaches none of them;
+   candidates (the search's own), and the played plan is added if it reaches none of them;
 2. the cards the seat cannot see are dealt at random consistently with its view
    (:func:`~spite.malice.determinize.determinize`), once per sample;
 3. on each sample, every candidate is played, then the rest of the turn and ``horizon`` more turns
