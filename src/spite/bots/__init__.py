@@ -51,8 +51,8 @@ LEVELS: dict[str, str] = {
 }
 """Difficulty levels and the bot spec each stands for: ``medium`` and ``hard`` each beat the level
 below in most games (the README's strength table); ``expert``, the search built on ``hard``'s learned
-value, beat the stock-valued search that was ``expert`` before it head to head and holds even with
-``hard`` (docs/bots.md, "Levels")."""
+value, holds even with ``hard``, where the stock-valued search that was ``expert`` before it lost to
+``hard``; it is not shown stronger than either (docs/bots.md, "Levels")."""
 
 
 def register_bot(name: str, factory: Callable[[str], Bot]) -> None:
