@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck bench golden clean chromium haproxy
+.PHONY: play test lint typecheck bench golden value clean chromium haproxy
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,13 @@ bench: $(STAMP)
 
 golden: $(STAMP)
 	$(BIN)/python tests/golden/make_golden.py
+
+# The shipped value of the classic rules, byte for byte (docs/bots.md, "Training"): a first value fitted
+# to games of the heuristics, then the value fitted to the learned bot's own games with that first value.
+value: $(STAMP)
+	$(BIN)/spite train --games 600 --seed 1 --jobs 2 --out build/value/v0.json
+	$(BIN)/spite train --bots learned:700,weights=build/value/v0.json --games 2000 --seed 11 --jobs 2 \
+		--out src/spite/bots/learned_value.json --plot docs/figures/learned-value-curve.png
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info

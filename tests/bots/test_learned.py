@@ -16,12 +16,14 @@ from helpers import hidden_reshuffled
 from spite.bots import make_bot
 from spite.bots.learned import (
     FEATURES,
+    SHIPPED_BLENDS,
     SHIPPED_VALUES,
     EndFeatures,
     LearnedBot,
     ValueModel,
     features,
     load_value,
+    shipped_blend,
     shipped_value,
     value_preset,
 )
@@ -151,6 +153,9 @@ def test_the_learned_bot_plays_legal_games_to_the_end(preset: str) -> None:
 
 def test_learned_takes_a_blend_and_refuses_nonsense() -> None:
     assert isinstance(make_bot("learned"), LearnedBot)
+    assert make_bot("learned").blend is None  # type: ignore[attr-defined]  # the shipped value's own
+    assert shipped_blend(Options.from_preset("skip-bo")) == SHIPPED_BLENDS["classic"]
+    assert shipped_blend(Options.from_preset("match")) == SHIPPED_BLENDS["match"]
     assert make_bot("learned:250").blend == 250  # type: ignore[attr-defined]
     capped = make_bot("learned:500,nodes=800")
     assert (capped.blend, capped.max_nodes) == (500, 800)  # type: ignore[attr-defined]
@@ -224,8 +229,30 @@ def test_a_small_training_run_writes_loadable_weights_and_its_curve_reproducibly
     assert other.fit.train_loss[-1] < other.fit.train_loss[0]
 
 
+def test_a_round_of_training_plays_with_the_weights_of_the_round_before(tmp_path: Path) -> None:
+    """``--bots learned:700,weights=FILE``: the self-play of ``learned`` with a weights file (how the shipped
+    value was made, docs/bots.md); other weights play other games and so fit other weights."""
+    pytest.importorskip("numpy")
+    pytest.importorskip("matplotlib")
+    from spite.bots.training import train, write_weights
+
+    for seed, name in ((5, "a"), (6, "b")):
+        write_weights(train(6, seed, preset="short", epochs=40).fit.model, tmp_path / f"{name}.json")
+    outs = []
+    for name in ("a", "b"):
+        proc = run_spite("train", "--games", "6", "--seed", "7", "--epochs", "40", "--preset", "short", "--json",
+                         "--bots", f"learned:700,weights={tmp_path / name}.json",
+                         "--out", str(tmp_path / f"{name}2.json"))
+        assert proc.returncode == 0, proc.stderr
+        written = json.loads((tmp_path / f"{name}2.json").read_text())
+        assert written["pool"] == [f"learned:700,weights={tmp_path / name}.json"]
+        outs.append(written["weights"])
+    assert outs[0] != outs[1]
+
+
 def test_train_refuses_bad_arguments_in_one_line(tmp_path: Path) -> None:
-    for args in (("--games", "0"), ("--bots", "chess"), ("--preset", "nope")):
+    for args in (("--games", "0"), ("--bots", "chess"), ("--preset", "nope"),
+                 ("--bots", f"learned:700,weights={tmp_path / 'missing.json'}")):
         proc = run_spite("train", *args, "--out", str(tmp_path / "w.json"))
         assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
         assert not (tmp_path / "w.json").exists()

@@ -173,7 +173,8 @@ def test_with_a_blend_the_search_starts_from_the_learned_bots_choice() -> None:
 def test_a_learned_search_spec_takes_the_learned_settings_and_refuses_others() -> None:
     bot = make_bot("search:1.0,value=learned")
     assert isinstance(bot, SearchBot)
-    assert (bot.value, bot.horizon, bot.confidence, bot.blend, bot.settle_margin) == ("learned", 1, 2.0, 700, 0.01)
+    # blend None: the learned bot's own for the game (``shipped_blend``), so the candidates are hard's
+    assert (bot.value, bot.horizon, bot.confidence, bot.blend, bot.settle_margin) == ("learned", 1, 2.0, None, 0.01)
     assert bot.weights is HARD_WEIGHTS  # the rollouts play as the hard level's planner
     tuned = make_bot("search:iters=8,value=learned,horizon=2,confidence=1")
     assert isinstance(tuned, SearchBot)

@@ -46,7 +46,7 @@ from spite.errors import OptionsError
 from spite.malice import DISCARD, Move, Options, SeatView, State
 
 __all__ = ["FEATURES", "SHIPPED_VALUE", "SHIPPED_VALUES", "EndFeatures", "LearnedBot", "ValueModel", "features",
-           "learned_score", "load_value", "shipped_value", "value_preset"]
+           "learned_score", "load_value", "shipped_blend", "shipped_value", "value_preset"]
 
 FEATURES: tuple[str, ...] = (
     "own_stock",          # own stock left, as a share of a full stock
@@ -474,25 +474,38 @@ def shipped_value(opts: Options | None = None) -> ValueModel:
     return model
 
 
-DEFAULT_BLEND = 700.0
-"""How many of the heuristic's points a certain win is worth beside its score (a stock card is 1,000)."""
+SHIPPED_BLENDS: dict[str, float] = {
+    "classic": 2500.0,
+    "match": 700.0,
+}
+"""BLEND by shipped value (:data:`SHIPPED_VALUES`' keys): how many of the heuristic's points a certain
+win is worth beside its score (a stock card is 1,000), when a spec gives none. Each was chosen by
+tournaments against ``heuristic-v1`` for its value (docs/bots.md): the classic rules' value, fitted to
+the learned bot's own games, guides best when it outweighs the heuristic's terms; the match game's,
+fitted to the heuristic's games, at 700."""
+
+
+def shipped_blend(opts: Options | None = None) -> float:
+    """The BLEND of :data:`SHIPPED_BLENDS` for games with ``opts`` (the value's preset, :func:`value_preset`)."""
+    return SHIPPED_BLENDS["classic" if opts is None else value_preset(opts)]
 
 
 class LearnedBot(HeuristicBot):
     """The heuristic's planner, each end of turn scored by the heuristic plus ``blend`` times the
     learned win chance (``learned``, ``learned:BLEND``, ``learned:BLEND,nodes=N``; ``blend`` 0 plays
-    as ``heuristic``)."""
+    as ``heuristic``; ``None``, the shipped value's own, :func:`shipped_blend`)."""
 
     name = "learned"
 
-    def __init__(self, blend: float = DEFAULT_BLEND, model: ValueModel | None = None,
+    def __init__(self, blend: float | None = None, model: ValueModel | None = None,
                  weights: Weights = HARD_WEIGHTS) -> None:
         super().__init__(weights=weights)
         self.blend = blend
         self.model = model
 
     def make_plan(self, view: SeatView, rng: random.Random, budget: float | None) -> Plan:
-        extra = learned_score(self.model or shipped_value(view.opts), self.blend, exact=False) if self.blend else None
+        blend = shipped_blend(view.opts) if self.blend is None else self.blend
+        extra = learned_score(self.model or shipped_value(view.opts), blend, exact=False) if blend else None
         return plan_turn(view, rng, max_nodes=self.max_nodes, w=self.weights, extra=extra)
 
 
@@ -526,10 +539,10 @@ def _factory(arg: str) -> LearnedBot:
         return LearnedBot()
     first, *rest = arg.split(",")
     try:
-        blend = float(first) if first else DEFAULT_BLEND
+        blend = float(first) if first else None
     except ValueError:
         raise OptionsError(f"learned:BLEND takes a number of points, not {first!r}") from None
-    if not (blend >= 0 and math.isfinite(blend)):
+    if blend is not None and not (blend >= 0 and math.isfinite(blend)):
         raise OptionsError(f"learned:BLEND must be 0 or more, not {first!r}")
     bot = LearnedBot(blend=blend)
     for setting in rest:

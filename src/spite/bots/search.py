@@ -31,9 +31,10 @@ stock cards) — the two are as good as equal. So a clear choice costs a fractio
 
 With ``value=learned`` (``search:1.0,value=learned``) the search is built on the learned value
 (:mod:`spite.bots.learned`) instead: the candidates and the favourite are the learned bot's
-(``learned:700``, the ``hard`` level), the rollouts play the rest of the turn and one more (the
-opponent's reply) with the planner of the ``hard`` weights, and each rollout's end is valued by the
-learned chance of winning of the turn that just ended, as its mover sees it (:func:`learned_leaf`).
+(``learned`` with its BLEND for the game, the ``hard`` level), the rollouts play the rest of the turn
+and one more (the opponent's reply) with the planner of the ``hard`` weights, and each rollout's end
+is valued by the learned chance of winning of the turn that just ended, as its mover sees it
+(:func:`learned_leaf`).
 A rival must then beat the favourite by two standard errors (``confidence`` 2), and a choice is
 settled as even under one point of winning chance. Looking deeper does worse: with two turns played
 out (the reply and the own next one) it won 35 % of 71 games against ``hard`` (docs/bots.md).
@@ -54,7 +55,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from spite.bots.heuristic import DEFAULT_WEIGHTS, HARD_WEIGHTS, Plan, PlanningBot, Weights, plan_turn
-from spite.bots.learned import ValueModel, features, learned_score, shipped_value
+from spite.bots.learned import ValueModel, features, learned_score, shipped_blend, shipped_value
 from spite.bots.search_fast import fast_plan
 from spite.cards import RANKS
 from spite.errors import OptionsError, Phrase
@@ -70,10 +71,11 @@ rid of against the best other side's; ``learned``, the learned chance of winning
 
 _DEFAULTS: dict[str, dict[str, float]] = {
     "stock": {"horizon": 2, "confidence": 0.5, "settle_margin": 0.3, "blend": 0.0},
-    "learned": {"horizon": 1, "confidence": 2.0, "settle_margin": 0.01, "blend": 700.0},
+    "learned": {"horizon": 1, "confidence": 2.0, "settle_margin": 0.01},
 }
 """The settings each ``value`` plays with when not given (the games that chose them are in docs/bots.md):
-a learned leaf looks one reply deep, and its settle margin is in chances (0.01: one point), not stock cards."""
+a learned leaf looks one reply deep, and its settle margin is in chances (0.01: one point), not stock cards;
+its blend is the learned bot's for the game (:func:`~spite.bots.learned.shipped_blend`)."""
 
 
 @dataclass
@@ -198,7 +200,7 @@ class SearchBot(PlanningBot):
             raise OptionsError(f"search: value must be one of {', '.join(VALUES)}, not {value!r}")
         defaults = _DEFAULTS[value]
         self.value = value
-        self.blend = defaults["blend"] if blend is None else blend
+        self.blend = defaults.get("blend") if blend is None else blend  # None: the learned bot's for the game
         self.budget = budget
         self.iterations = iterations
         self.candidates = candidates
@@ -232,11 +234,12 @@ class SearchBot(PlanningBot):
 
     def _search(self, view: SeatView, rng: random.Random, budget: float) -> Plan:
         deadline = time.perf_counter() + max(0.0, budget)
-        model = shipped_value(view.opts) if self.value == "learned" or self.blend else None
+        blend = shipped_blend(view.opts) if self.blend is None else self.blend
+        model = shipped_value(view.opts) if self.value == "learned" or blend else None
         leaf = model if self.value == "learned" else None
-        if model is not None and self.blend:  # the candidates and the favourite: the learned bot's (``learned:BLEND``)
+        if model is not None and blend:  # the candidates and the favourite: the learned bot's (``learned:BLEND``)
             base = plan_turn(view, rng, keep=3 * self.candidates, w=HARD_WEIGHTS,
-                             extra=learned_score(model, self.blend, exact=True))
+                             extra=learned_score(model, blend, exact=True))
         else:
             base = plan_turn(view, rng, keep=3 * self.candidates, w=self.weights)
         alternatives = base.alternatives or [(base.score, base.moves)]

@@ -14,7 +14,27 @@ import typer
 
 from spite.cli.common import EXIT_MALFORMED, fail, require_extra
 
-__all__ = ["register", "train"]
+__all__ = ["register", "split_pool", "train"]
+
+
+def split_pool(text: str) -> list[str]:
+    """The bot specs of a comma-separated pool, each with its settings: in ``learned:700,weights=v0.json,heuristic``
+    the ``key=value`` after a spec is that spec's setting (a bot's name has no ``=``), so the pool is
+    ``learned:700,weights=v0.json`` and ``heuristic``.
+
+    >>> split_pool("learned:700,weights=v0.json, heuristic,search:iters=8,value=learned")
+    ['learned:700,weights=v0.json', 'heuristic', 'search:iters=8,value=learned']
+    """
+    pool: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        key, eq, _ = part.partition("=")
+        if eq and ":" not in key and pool:
+            pool[-1] = f"{pool[-1]},{part}"
+        else:
+            pool.append(part)
+    return pool
 
 
 def train(
@@ -25,7 +45,8 @@ def train(
     = None,
     preset: Annotated[str, typer.Option(help="A preset of Spite and Malice to play.")] = "classic",
     epochs: Annotated[int, typer.Option(help="Passes of gradient descent over the positions.")] = 300,
-    bots: Annotated[str, typer.Option(help="The self-play pool, comma-separated (two drawn per game).")]
+    bots: Annotated[str, typer.Option(help="The self-play pool, comma-separated (two drawn per game); a bot's "
+                                           "settings follow it: learned:700,weights=PATH.")]
     = "heuristic,heuristic,heuristic-v1,casual",
     jobs: Annotated[int, typer.Option(help="Processes playing the games (the result does not depend on it).")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line (the summary).")] = False,
@@ -38,7 +59,7 @@ def train(
 
     if games < 1 or epochs < 1 or jobs < 1:
         fail("--games, --epochs and --jobs must be at least 1", EXIT_MALFORMED)
-    pool = [b.strip() for b in bots.split(",") if b.strip()]
+    pool = split_pool(bots)
     try:
         from spite.bots import make_bot
         from spite.malice import Options
