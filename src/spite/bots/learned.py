@@ -4,9 +4,10 @@
 stock tops need and whether the build piles left hand it to them, what the seat keeps for its
 next turn (wild cards, hand, discard piles, how far its own stock top is), how scarce the cards
 are. A logistic model over those features (:class:`ValueModel`) gives the chance that the seat
-wins from there; it was fitted to the outcomes of self-play games of the heuristic by
-``spite train`` (:mod:`spite.bots.training`). Weights fitted to the classic rules and to the match
-game ship beside this module (:data:`SHIPPED_VALUES`, each loaded on first use); a game is
+wins from there, fitted to the outcomes of self-play games by ``spite train``
+(:mod:`spite.bots.training`): the classic rules' to games of ``learned`` itself playing with a first
+value fitted to games of the heuristics (``make value``), the match game's to games of the
+heuristics. Both ship beside this module (:data:`SHIPPED_VALUES`, each loaded on first use); a game is
 valued with those of the preset nearest its options (:func:`value_preset`).
 
 The features read only what the seat's view holds: its own hand, the face-up cards, and the
