@@ -137,7 +137,7 @@ def bot_gaps(page: Any, web_server: WebServer, pace: str, *, start: bool = True,
     """The time from a shown move to the bot's next shown move, over a few of its turns (``want``
     gaps at least, in a new game unless ``start`` is False)."""
     if start:
-        start_quick_game(page, web_server, name=f"Pace{pace}", stock=10, level="easy")
+        start_quick_game(page, web_server, name=f"Pace{pace}", stock=10, level="easy", until_my_turn=False)
     if pace != "instant":
         page.select_option("#pace", pace)
     page.evaluate(RECORD_SHOWN)
@@ -321,7 +321,7 @@ def test_a_hidden_table_skips_to_the_newest_position(web_server: WebServer, brow
     """At the slow pace, a tab that is not looked at (``document.hidden``) does not hold the
     computer's moves back: each is shown as it comes."""
     with table_page(browser, viewport=viewport, pace="slow") as page:
-        start_quick_game(page, web_server, name="Away", stock=10, level="easy")
+        start_quick_game(page, web_server, name="Away", stock=10, level="easy", until_my_turn=False)
         page.evaluate("() => { Object.defineProperty(document, 'hidden', {get: () => true});"
                       " document.dispatchEvent(new Event('visibilitychange')); }")
         gaps = bot_gaps(page, web_server, "instant", start=False)

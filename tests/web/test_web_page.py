@@ -19,12 +19,14 @@ GAME_TIMEOUT = 40.0
 
 
 def start_quick_game(page: Any, server: WebServer, *, name: str = "Ann", stock: int = 3, level: str = "easy",
-                     preset: str = "short", shot: str | None = None) -> str:
+                     preset: str = "short", shot: str | None = None, until_my_turn: bool = True) -> str:
     """From the lobby: quick play against the computer; returns the table id.
 
     The deal is random, so with a short stock the computer may now and then start and play out its
     whole stock before the person's first move (about 3 % of deals with stocks of 2): such a game is
-    over before it could be played, and quick play is asked again for another."""
+    over before it could be played, and quick play is asked again for another. So that this is
+    seen, the call waits (unless ``until_my_turn`` is false) for the person's first turn; the
+    table showing "playing" is not enough, as the computer's opening turn may still end the game."""
     for _ in range(5):
         page.goto(server.base + "/")
         page.fill("#name", name)
@@ -37,7 +39,11 @@ def start_quick_game(page: Any, server: WebServer, *, name: str = "Ann", stock: 
         # generous: the first table of a fresh machine also pays for the server's and the browser's cold start
         page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"), timeout=45_000)
         page.wait_for_selector('.table[data-status=playing], .table[data-over="1"]', timeout=45_000)
-        if page.query_selector(".table[data-status=playing]") is not None:
+        if until_my_turn:
+            page.wait_for_selector('.table[data-my-turn="1"], .table[data-over="1"]', timeout=45_000)
+            if page.query_selector('.table[data-my-turn="1"]') is not None:
+                return str(page.url.rsplit("/", 1)[1])
+        elif page.query_selector(".table[data-status=playing]") is not None:
             return str(page.url.rsplit("/", 1)[1])
     raise AssertionError("five quick games in a row were over before the person's first move")
 
