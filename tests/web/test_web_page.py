@@ -39,11 +39,9 @@ def start_quick_game(page: Any, server: WebServer, *, name: str = "Ann", stock: 
         # generous: the first table of a fresh machine also pays for the server's and the browser's cold start
         page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"), timeout=45_000)
         page.wait_for_selector('.table[data-status=playing], .table[data-over="1"]', timeout=45_000)
-        if until_my_turn:
-            page.wait_for_selector('.table[data-my-turn="1"], .table[data-over="1"]', timeout=45_000)
-            if page.query_selector('.table[data-my-turn="1"]') is not None:
-                return str(page.url.rsplit("/", 1)[1])
-        elif page.query_selector(".table[data-status=playing]") is not None:
+        started = wait_for_turn(page, timeout=45) if until_my_turn else \
+            page.query_selector(".table[data-status=playing]") is not None
+        if started:
             return str(page.url.rsplit("/", 1)[1])
     raise AssertionError("five quick games in a row were over before the person's first move")
 
