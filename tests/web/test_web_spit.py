@@ -33,6 +33,9 @@ STATE_JS = """() => {
           spit: document.querySelector('#sp-spit')?.dataset.legal === '1'};
 }"""
 
+COUNTDOWN_OVER_JS = "() => !document.querySelector('#sp-prompt').textContent.includes('starts in')"
+"""The start countdown ("the game starts in …") is over: play has begun."""
+
 CHANGED_JS = """v => { const t = document.querySelector('.spit-table');
   return Number(t.dataset.version) > v || t.dataset.phase !== 'play' || t.dataset.over === '1'; }"""
 
@@ -370,8 +373,7 @@ def play_a_few_moves_against_a_sleeping_bot(page: Any, server: WebServer) -> str
         table_id, token = create_table(server, [{"kind": "person"}, {"kind": "bot", "level": "reflex:60000"}],
                                        options={"centers": 3})
         take_seat(page, server, table_id, 0, token)
-        page.wait_for_function("() => !document.querySelector('#sp-prompt').textContent.includes('starts in')",
-                               timeout=15000)
+        page.wait_for_function(COUNTDOWN_OVER_JS, timeout=15000)
         idle_since = time.monotonic()
         deadline = idle_since + 40
         while page.locator(my_moves).count() < 2 and time.monotonic() < deadline:

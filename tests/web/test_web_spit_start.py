@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from conftest import SIZES, WebServer
-from test_web_spit import create_table, state
+from test_web_spit import COUNTDOWN_OVER_JS, create_table, state
 
 SLOW_BOT = [{"kind": "person"}, {"kind": "bot", "level": "reflex:60000"}]
 
@@ -43,7 +43,7 @@ def test_the_center_cards_turn_up_at_go(countdown_server: WebServer, page: Any, 
         # go: the cards turn up for everyone; the playable cards are marked
         page.wait_for_selector(".sp-centers [data-card]", timeout=6000)
         assert page.locator(".sp-centers [data-card]").count() == 2
-        page.wait_for_function("() => !document.querySelector('#sp-prompt').textContent.includes('starts in')")
+        page.wait_for_function(COUNTDOWN_OVER_JS)
         st = state(page)
         if not st["plays"]:
             continue  # a deal with nothing to play until the first spit: deal again
