@@ -37,12 +37,15 @@ bench: $(STAMP)
 golden: $(STAMP)
 	$(BIN)/python tests/golden/make_golden.py
 
-# The shipped value of the classic rules, byte for byte (docs/bots.md, "Training"): a first value fitted
-# to games of the heuristics, then the value fitted to the learned bot's own games with that first value.
+# The shipped values, the classic rules' and the match game's (docs/bots.md, "Training"): for each a first
+# value fitted to games of the heuristics, then the value fitted to the learned bot's own games with that first value.
 value: $(STAMP)
 	$(BIN)/spite train --games 600 --seed 1 --jobs 2 --out build/value/v0.json
 	$(BIN)/spite train --bots learned:700,weights=build/value/v0.json --games 2000 --seed 11 --jobs 2 \
 		--out src/spite/bots/learned_value.json --plot docs/figures/learned-value-curve.png
+	$(BIN)/spite train --preset match --games 3000 --seed 1 --jobs 2 --out build/value/match-v0.json
+	$(BIN)/spite train --preset match --bots learned:700,weights=build/value/match-v0.json --games 2000 --seed 11 \
+		--jobs 2 --out src/spite/bots/learned_value_match.json --plot docs/figures/learned-value-curve-match.png
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info

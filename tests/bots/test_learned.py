@@ -124,13 +124,14 @@ def test_each_game_is_valued_with_the_weights_of_its_nearest_preset() -> None:
 
 
 def test_the_learned_bot_plans_with_the_weights_of_its_game() -> None:
-    """On the match game ``learned`` plays as with the match weights given as a file, and not as with
-    the classic rules' weights (the plans differ somewhere in a few positions)."""
+    """On the match game ``learned`` plays as with the match weights (and their BLEND) given as a file, and not
+    as with the classic rules' weights (the plans differ somewhere in a few positions)."""
     root = Path(__file__).parents[2] / "src" / "spite" / "bots"
-    states = positions("match", 6, 60)
+    states = positions("match", 24, 60)
+    blend = f"{SHIPPED_BLENDS['match']:g}"
     chosen = {spec: [make_bot(spec).choose(s.view(s.to_move), random.Random(1)) for s in states]
-              for spec in ("learned", f"learned:700,weights={root / SHIPPED_VALUES['match']}",
-                           f"learned:700,weights={root / SHIPPED_VALUES['classic']}")}
+              for spec in ("learned", f"learned:{blend},weights={root / SHIPPED_VALUES['match']}",
+                           f"learned:{blend},weights={root / SHIPPED_VALUES['classic']}")}
     mine, match_file, classic_file = chosen.values()
     assert mine == match_file and mine != classic_file
 

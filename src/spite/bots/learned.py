@@ -477,13 +477,12 @@ def shipped_value(opts: Options | None = None) -> ValueModel:
 
 SHIPPED_BLENDS: dict[str, float] = {
     "classic": 2500.0,
-    "match": 700.0,
+    "match": 2500.0,
 }
 """BLEND by shipped value (:data:`SHIPPED_VALUES`' keys): how many of the heuristic's points a certain
 win is worth beside its score (a stock card is 1,000), when a spec gives none. Each was chosen by
-tournaments against ``heuristic-v1`` for its value (docs/bots.md): the classic rules' value, fitted to
-the learned bot's own games, guides best when it outweighs the heuristic's terms; the match game's,
-fitted to the heuristic's games, at 700."""
+tournaments against ``heuristic-v1`` for its value (docs/bots.md): both values, fitted to the learned
+bot's own games, guide best when they outweigh the heuristic's terms."""
 
 
 def shipped_blend(opts: Options | None = None) -> float:
