@@ -52,8 +52,8 @@ LEVELS: dict[str, str] = {
 """Difficulty levels and the bot spec each stands for: ``medium`` and ``hard`` each beat the level
 below in most games (the README's strength table); ``expert`` is the search built on ``hard``'s
 learned value. Against ``heuristic-v1`` ``hard`` won 77.7 % of 1,000 games and ``expert`` 74.8 % of
-1,000 (on ``skip-bo`` 82.0 % and 78.2 % of 400; on ``match`` ``hard`` 74.7 % of 1,000); ``expert`` is
-not shown stronger than ``hard`` (docs/bots.md, "Levels")."""
+1,000 (on ``skip-bo`` 82.0 % and 78.2 % of 400; on ``match`` 74.7 % of 1,000 and 75.8 % of 400);
+``expert`` is not shown stronger than ``hard`` (docs/bots.md, "Levels")."""
 
 
 def register_bot(name: str, factory: Callable[[str], Bot]) -> None:
