@@ -188,17 +188,14 @@ def test_hidden_cards_do_not_change_a_decisions_review() -> None:
 # ---------------------------------------------------------------------- marks
 @pytest.mark.slow
 def test_a_random_player_is_marked_where_a_strong_one_is_not() -> None:
-    """``random`` against ``heuristic`` (a seeded game, stocks of 10): ``random`` is marked, the heuristic
-    is not, and most of the turns where ``random`` gave away anything measurable gave away enough to be
-    marked. (The heuristic, not ``hard``: the review judges by the stock-valued search, whose plans and
-    rollouts are the heuristic's, so it marks ``hard``, the learned bot, on about one turn a game where
-    the two differ; docs/bots.md, "What it does not see".)
+    """``random`` against ``hard`` (a seeded game, stocks of 10): ``random`` is marked, ``hard`` is not,
+    and most of the turns where ``random`` gave away anything measurable gave away enough to be marked.
 
     Not most of ``random``'s turns: in half of them every plan compared comes out the same on every
     sample (a discard with no build play to choose), and over the whole game ``random`` can only give
     away its starting chance, about 50 points, spread over some 25 turns; docs/bots.md, "What it does
     not see", has the figures."""
-    state = play(["random", "heuristic"], "classic", 4, stock_size=10)
+    state = play(["random", "hard"], "classic", 4, stock_size=10)
     review = review_record(record_from_state(state, "classic"), budget=0.3, seed=1)
     rand, strong = review.summary(0), review.summary(1)
     rand_marks, strong_marks = rand.inaccuracies + rand.blunders, strong.inaccuracies + strong.blunders

@@ -1,11 +1,11 @@
 """Game review: where a finished game was won and lost, turn by turn.
 
 :func:`review_record` replays a finished record and, for every turn of the seats asked for, says
-which plan was played, which plan the stock-valued search bot (``search``; the ``expert`` level until
-2026-12-02) prefers, the estimated chance of
-winning before and after the turn, and how much of that chance the turn gave away; turns that gave
-away much are marked (:data:`INACCURACY`, :data:`BLUNDER`), and each seat gets a summary: its
-accuracy and its three costliest turns (docs/bots.md, "Game review").
+which plan was played, which plan ``expert`` prefers (of ``hard``'s plans, compared as the stock-valued
+search bot compares its own), the estimated chance of winning before and after the turn, and how much
+of that chance the turn gave away; turns that gave away much are marked (:data:`INACCURACY`,
+:data:`BLUNDER`), and each seat gets a summary: its accuracy and its three costliest turns
+(docs/bots.md, "Game review").
 
 A layer above the bots: the game looks up its reviewer as the ``review`` hook of :mod:`spite.games`
 (Spite and Malice: :mod:`spite.review.malice`). A game without one (Spit and Speed, played in real

@@ -6,24 +6,26 @@ card turned up, its empty hand refilled), where a player plans again. At each de
 :func:`review_decision` the seat's **view** and the moves played until the next decision, nothing
 else; the evaluation never sees the game state.
 
-:func:`review_decision` works like the stock-valued search bot (:mod:`spite.bots.search`, ``search:1.0``,
-the ``expert`` level until 2026-12-02), whose preference it reports. (The search built on the learned
-value, ``expert`` since then, was tried as the judge and overstated what turns give away: it marked
+:func:`review_decision` compares the plans ``expert`` starts from (``hard``'s) the way the stock-valued
+search bot (:mod:`spite.bots.search`, ``search:1.0``, the ``expert`` level until 2026-12-02) compares
+its own: played out with the heuristic and valued by a race model of the stocks. (The search built on the
+learned value, ``expert`` since then, was tried as the judge and overstated what turns give away: it marked
 ``hard`` against itself on 9 of 64 turns of a classic game, one turn at 53 points, where this judge
 marks none; docs/bots.md, "Game review".)
 
-1. the heuristic planner's best plans from the view that lead to different positions are the
-   candidates (the search's own), and the played plan is added if it reaches none of them;
+1. ``hard``'s best plans from the view that lead to different positions (the learned bot's, with its BLEND
+   for the game: ``expert``'s candidates and favourite since 2026-12-04, the heuristic's before) are the
+   candidates, and the played plan is added if it reaches none of them;
 2. the cards the seat cannot see are dealt at random consistently with its view
    (:func:`~spite.malice.determinize.determinize`), once per sample;
 3. on each sample, every candidate is played, then the rest of the turn and ``horizon`` more turns
    of every player with the heuristic planner (:func:`~spite.bots.search_fast.fast_plan`), and the
    position reached is valued as a chance of winning: 1 or 0 for a game won or lost on the way,
    otherwise the race model of :mod:`spite.review.winprob` from the stock sizes and the seat to move;
-4. after the first samples only the heuristic's favourite, the played plan and the best rival go
+4. after the first samples only the favourite (``hard``'s plan), the played plan and the best rival go
    on (the rest would only spend the budget);
 5. the plan ``expert`` prefers is the favourite unless a rival beat it on the same samples by more
-   than half a standard error (the search bot's ``confidence``); the loss is how much better that
+   than half a standard error (the stock-valued search's ``confidence``); the loss is how much better that
    plan did than the played one, counted only when it is more than two standard errors of the paired
    difference (less is within the estimate's noise).
 
@@ -42,7 +44,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from spite.bots.heuristic import plan_turn
+from spite.bots.heuristic import HARD_WEIGHTS, plan_turn
+from spite.bots.learned import learned_score, shipped_blend, shipped_value
 from spite.bots.search import outcome_key, play_plan
 from spite.bots.search_fast import fast_plan
 from spite.errors import OptionsError
@@ -63,7 +66,7 @@ HORIZON = 2
 """Turns played out after the reviewed one (the search bot's default: the reply and the next own turn)."""
 
 CANDIDATES = 3
-"""Plans of the heuristic compared at most (besides the played one): its favourite and the next two
+"""Plans of ``hard`` compared at most (besides the played one): its favourite and the next two
 that lead elsewhere (more would spread the samples thinner than they help)."""
 
 FIRST_ROUND = 4
@@ -169,7 +172,9 @@ def review_decision(view: SeatView, played: Sequence[str], rollouts: int, rng: r
     the plan ``expert`` prefers, spending about ``rollouts`` rollouts (see the module docstring)."""
     seat = view.seat
     assert seat is not None and seat == view.to_move
-    base = plan_turn(view, random.Random(rng.getrandbits(48)), keep=3 * CANDIDATES)
+    # expert's candidates: the plans of ``hard`` (the learned bot with its BLEND for the game)
+    base = plan_turn(view, random.Random(rng.getrandbits(48)), keep=3 * CANDIDATES, w=HARD_WEIGHTS,
+                     extra=learned_score(shipped_value(view.opts), shipped_blend(view.opts), exact=True))
     alternatives = [moves for _, moves in base.alternatives] or [base.moves]
     # the candidates by outcome, the heuristic's favourite first; then the played plan
     probe = determinize(view, random.Random(0))
