@@ -45,6 +45,7 @@ from spite.bots.heuristic import (
 from spite.cards import RANKS
 from spite.errors import OptionsError
 from spite.malice import DISCARD, Move, Options, SeatView, State
+from spite.malice.legal import move_tables
 
 __all__ = ["FEATURES", "SHIPPED_VALUE", "SHIPPED_VALUES", "EndFeatures", "LearnedBot", "ValueModel", "features",
            "learned_score", "load_value", "shipped_blend", "shipped_value", "value_preset"]
@@ -142,7 +143,7 @@ def features(state: State, seat: int, end: Move | None = None,
     (the opponents' part depends only on the build piles and the stocks, shared by many ends).
     """
     opts = state.opts
-    vt = state._value
+    vt = move_tables(state.opts).value  # the engine's table of the values cards play as
     full = opts.stock_size
     hand = list(state.hands[seat])
     piles = list(state.discards[seat])
@@ -211,7 +212,7 @@ def _opponent_features(state: State, seat: int, builds: list[int], needs: set[in
                        reach: dict[int, tuple[float, ...]] | None) -> list[float]:
     """The features from ``opp_stock`` to ``opp_tops_wild``: the race, and what the opponent to
     fear (the one with the fewest stock cards left) can do with the build piles as left."""
-    vt = state._value
+    vt = move_tables(state.opts).value  # the engine's table of the values cards play as
     full = state.opts.stock_size
     opps = [o for o in _opponents(state, seat) if state.stock_of(o)]
     opp = min(opps, key=lambda o: len(state.stock_of(o))) if opps else None
@@ -284,7 +285,7 @@ class EndFeatures:
         if end is not None and end.kind == DISCARD:
             for card in hand:
                 if RANKS[card] == end.rank:
-                    dv = state._value[card]
+                    dv = state.card_value(card)
                     hand_values = list(hand_values)
                     hand_values.remove(dv)
                     n, top = piles[end.target]
@@ -328,7 +329,7 @@ class EndFeatures:
     def _node(self, state: State, seat: int, reach: dict[int, tuple[float, ...]] | None,
               stock_known: bool) -> tuple[Any, ...]:
         opts = state.opts
-        vt = state._value
+        vt = move_tables(state.opts).value  # the engine's table of the values cards play as
         builds = [len(b) for b in state.builds]
         needs = {b + 1 for b in builds}
         stock = state.stock_of(seat)
