@@ -30,6 +30,7 @@ from typing import Any
 import httpx
 import sqlalchemy as sa
 
+from spite.bench.server import stop_process
 from spite.server import db
 
 
@@ -101,12 +102,7 @@ def measure(base_url: str, workers: int, tables: int, seconds: float) -> dict[st
             after, elapsed = {pid: cpu_seconds(pid) for pid in pids}, time.monotonic() - start
             shares = held(url)
         finally:
-            proc.terminate()
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop_process(proc, 30)
     return {"workers": workers, "tables": tables, "seconds": round(elapsed, 1), "setup_s": round(setup, 1),
             "cpu_pct_each": [round(100 * (after[p] - before[p]) / elapsed, 1) for p in pids],
             "tables_each": [shares.get(p, 0) for p in pids], "load_average": round(os.getloadavg()[0], 2)}

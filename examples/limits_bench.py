@@ -52,6 +52,8 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+from spite.bench.server import stop_process
+
 LIFTED = ("--limit", "max_body=1e12", "--limit", "write_rate=1e9", "--limit", "write_burst=1e9",
           "--limit", "max_open_tables=1e9")
 MAX_FLOOD_REQUESTS = 50_000
@@ -88,12 +90,7 @@ def server(*extra: str, bot_workers: str = "0", proxy: bool = False) -> Iterator
                 time.sleep(0.1)
             yield base, proc.pid
         finally:
-            proc.terminate()
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop_process(proc, 15)
 
 
 def _memory_kib(pid: int) -> dict[str, int]:

@@ -16,6 +16,7 @@ import httpx
 import pytest
 from server_helpers import Client
 
+from spite.bench.server import stop_process
 from spite.server.cluster import find_haproxy
 
 pytestmark = pytest.mark.skipif(find_haproxy() is None, reason="HAProxy is not installed (apt-get install "
@@ -53,12 +54,7 @@ def proxied(tmp_path: Path, *limits: str) -> Iterator[str]:
             time.sleep(0.2)
         yield f"http://127.0.0.1:{port}"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+        stop_process(proc, 30)
 
 
 @pytest.mark.slow

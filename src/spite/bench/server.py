@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT_THINK", "run_server_bench"]
+__all__ = ["DEFAULT_THINK", "run_server_bench", "stop_process"]
 
 SETUP_LIMIT = 120.0
 """The most seconds to wait for every table to be seated before the warm-up starts regardless."""
@@ -82,6 +82,17 @@ main(sys.argv[3:])
 """
 """The server under a profiler that runs from SIGUSR1 to SIGUSR2 (the measured window only; the event
 loop's thread only: the database writer's thread is not in it)."""
+
+
+def stop_process(proc: subprocess.Popen[Any], grace: float = 15.0) -> None:
+    """Stop a server process: ask it to end (SIGTERM, so that it can close its tables and sockets),
+    and kill it if it has not ended within ``grace`` seconds."""
+    proc.terminate()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(grace)
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
 
 
 def _free_port() -> int:
@@ -371,12 +382,7 @@ def run_server_bench(tables: int = 50, seconds: float = 10.0, *, think: float = 
             figures["server_pid"] = proc.pid
             return figures
         finally:
-            proc.terminate()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(30 if profile else 15)
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+            stop_process(proc, 30 if profile else 15)
             errors.close()
 
 
@@ -414,12 +420,7 @@ def _run_workers_bench(tables: int, seconds: float, *, think: float, preset: str
             figures["server_pids"] = pids
             return figures
         finally:
-            proc.terminate()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(30)
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+            stop_process(proc, 30)
             errors.close()
 
 
