@@ -34,7 +34,6 @@ from spite.bots.reflex import ReflexBot, make_reflex_bot
 from spite.errors import IllegalMoveError, OptionsError
 from spite.records import Record
 from spite.spit import AnyState, new_game
-from spite.spit.state import SpitState
 
 __all__ = ["MAX_MS", "BotSpec", "SimResult", "Step", "simulate"]
 
@@ -269,7 +268,7 @@ def simulate(
         seed=seed,
         winner=res["winner"] if res is not None else (None if forfeit[0] is None else 1 - forfeit[0]),
         reason=str(res["reason"]) if res is not None else (reason or "unfinished"),
-        rounds=state.round if isinstance(state, SpitState) else 1,
+        rounds=state.round,  # Speed is one round long: its state says 1
         duration_ms=state.now,
         moves=(moves[0], moves[1]),
         rejected=(rejected[0], rejected[1]),
