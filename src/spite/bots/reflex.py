@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Final
 
@@ -283,10 +282,7 @@ class ReflexBot:
     # ------------------------------------------------------------------ reading the view
     def _notice(self, view: View) -> bool:
         """True (and the next card is slower) when a flip, a new round or a reshuffle happened."""
-        if isinstance(view, SpitView):
-            sig = (view.round, *(p.spit for p in view.players))
-        else:
-            sig = (view.round, *(p.side for p in view.players))
+        sig = (view.round, *(p.flip_pile for p in view.players))
         changed = self._seen is not None and sig != self._seen
         self._seen = sig
         if changed:
@@ -307,23 +303,21 @@ class ReflexBot:
         wrap = self.wrap
         tops = [(j, c.top) for j, c in enumerate(view.centers) if c.top is not None]
         out: list[tuple[str, int, int]] = []
-        if isinstance(view, SpitView):
-            for i, pile in enumerate(view.players[self.seat].tableau):
-                if pile.top is not None:
-                    for j, top in tops:
-                        if fits(pile.top, top, wrap):
-                            out.append((f"T{i + 1}-C{j + 1}", pile.top, j))
-        else:
-            hand = view.players[self.seat].hand or ()
-            seen: set[int] = set()
-            for card in hand:
-                r = RANKS[card]
-                if r in seen:
-                    continue
-                seen.add(r)
+        me = view.players[self.seat]
+        for i, pile in enumerate(me.tableau):  # Spit's tableau tops (Speed has no tableau)
+            if pile.top is not None:
                 for j, top in tops:
-                    if fits(card, top, wrap):
-                        out.append((f"H{RANK_TOKENS[r]}-C{j + 1}", card, j))
+                    if fits(pile.top, top, wrap):
+                        out.append((f"T{i + 1}-C{j + 1}", pile.top, j))
+        seen: set[int] = set()
+        for card in me.hand or ():  # Speed's own hand, a move per rank (Spit has no hand)
+            r = RANKS[card]
+            if r in seen:
+                continue
+            seen.add(r)
+            for j, top in tops:
+                if fits(card, top, wrap):
+                    out.append((f"H{RANK_TOKENS[r]}-C{j + 1}", card, j))
         return out
 
     # ------------------------------------------------------------------ choosing
@@ -353,33 +347,27 @@ class ReflexBot:
         if "spit" in view.legal:
             return ("spit", SPIT, 1.0)
         slots = [m for m in view.legal if _is_slot(m)]
-        if slots and isinstance(view, SpitView):
+        if slots:  # only Spit has slot moves (tableau to tableau)
             return (self._best_slot(view, slots, rng), SLOT, 1.0)
         return None
 
     def _best_play(self, view: View, plays: list[tuple[str, int, int]], rng: random.Random) -> str:
-        score: Callable[[tuple[str, int, int]], float]
-        if isinstance(view, SpitView):
-            tableau = view.players[self.seat].tableau
-            other = view.players[1 - self.seat].tableau
-            mine = [p.top for p in tableau if p.top is not None]
-            theirs = [p.top for p in other if p.top is not None]
+        tableau = view.players[self.seat].tableau
+        # own cards: the tableau tops (Spit) or the hand (Speed); the opponent's: their tableau tops
+        # (Speed: none, an opponent's hand is never counted)
+        mine = [p.top for p in tableau if p.top is not None] + list(view.players[self.seat].hand or ())
+        theirs = [p.top for p in view.players[1 - self.seat].tableau if p.top is not None]
+        tops = [c.top for c in view.centers]
 
-            tops = [c.top for c in view.centers]
-
-            def score(p: tuple[str, int, int]) -> float:
-                move, card, j = p
+        def score(p: tuple[str, int, int]) -> float:
+            move, card, j = p
+            s = 0.0
+            if move[0] == "T":  # from the tableau: reveal first, the biggest pile first
                 size = tableau[int(move[1]) - 1].cards
-                s = 100.0 + 10 * size if size >= 2 else 20.0  # reveal first, the biggest pile first
-                if self.strategy.lookahead:
-                    s += self._ahead(card, mine, theirs, tops[j])
-                return s
-        else:
-            hand = list(view.players[self.seat].hand or ())
-
-            def score(p: tuple[str, int, int]) -> float:
-                _, card, _ = p
-                return self._ahead(card, hand, []) if self.strategy.lookahead else 0.0
+                s = 100.0 + 10 * size if size >= 2 else 20.0
+            if self.strategy.lookahead:
+                s += self._ahead(card, mine, theirs, tops[j])
+            return s
 
         return max(plays, key=lambda p: (score(p), rng.random()))[0]
 
@@ -394,7 +382,7 @@ class ReflexBot:
         joker = -30.0 if RANKS[card] == WILD_RANK else 0.0
         return 5.0 * min(follow, 2) - 3.0 * min(give, 2) + 4.0 * min(deny, 2) + joker
 
-    def _best_slot(self, view: SpitView, slots: list[str], rng: random.Random) -> str:
+    def _best_slot(self, view: View, slots: list[str], rng: random.Random) -> str:
         """Move a card from the pile with the most face-down cards (the tip: consolidate)."""
         if not self.strategy.consolidate:
             return slots[rng.randrange(len(slots))]
@@ -429,7 +417,7 @@ class TickOpponent:
             seat = view.seat if view.seat is not None else 1
             opts = self.options
             if opts is None:
-                opts = SpitOptions.from_preset(None, None, game="speed" if isinstance(view, SpeedView) else "spit")
+                opts = SpitOptions.from_preset(None, None, game=view.game)
             self.bot.start_game(opts, seat)
             self._started = True
         plan = self.bot.plan(view, now, self.rng)

@@ -6,9 +6,9 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from spite.malice import Options, Result
+from spite.malice import Options, Result, State
 
-__all__ = ["INSTALL_HINT", "make_options", "optional_attr", "require", "seat_rewards"]
+__all__ = ["INSTALL_HINT", "make_options", "optional_attr", "require", "seat_rewards", "start_state"]
 
 INSTALL_HINT = "pip install 'spite[rl]'"
 
@@ -44,6 +44,19 @@ def optional_attr(module: str, name: str) -> Any:
 def make_options(preset: str, options: Mapping[str, Any] | None) -> Options:
     """Checked :class:`Options` for a preset and rule options (raises :class:`OptionsError`)."""
     return Options.from_preset(preset, dict(options or {}))
+
+
+def start_state(options: Mapping[str, Any] | None, opts: Options) -> State | None:
+    """The position ``reset(options={"state": ...})`` starts from (``None``: deal a new game). It must
+    be a state with the environment's rule options ``opts`` (a state of another game has other
+    options): :class:`ValueError` otherwise."""
+    start = (options or {}).get("state")
+    if start is None:
+        return None
+    if getattr(start, "opts", None) != opts:
+        raise ValueError("options['state'] must be a State with this environment's rule options")
+    state: State = start
+    return state
 
 
 def seat_rewards(result: Result | None, opts: Options) -> list[float]:

@@ -33,7 +33,7 @@ import numpy as np
 
 from spite.errors import IllegalMoveError
 from spite.malice import Options, SeatView, State
-from spite.rl._common import optional_attr, require, seat_rewards
+from spite.rl._common import optional_attr, require, seat_rewards, start_state
 from spite.rl.encoding import Encoding, view_text
 
 if TYPE_CHECKING:
@@ -96,10 +96,8 @@ class SpiteMaliceAEC(AECEnv):  # type: ignore[misc, unused-ignore]
         starts from a copy of that position instead (its rule options must be this env's)."""
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
-        start = (options or {}).get("state")
+        start = start_state(options, self.opts)
         if start is not None:
-            if not isinstance(start, State) or start.opts != self.opts:
-                raise ValueError("options['state'] must be a State with this environment's rule options")
             self.game = start.copy()
         else:
             self.game = State.new(self.opts, seed=int(self._rng.integers(2**62)))

@@ -34,7 +34,7 @@ import numpy as np
 from spite.bots import Bot, make_bot
 from spite.errors import OptionsError
 from spite.malice import Options, State
-from spite.rl._common import make_options, optional_attr, require, seat_rewards
+from spite.rl._common import make_options, optional_attr, require, seat_rewards, start_state
 from spite.rl.encoding import Encoding, view_text
 
 if TYPE_CHECKING:
@@ -150,9 +150,7 @@ class SpiteMaliceEnv(GymEnv):
         super().reset(seed=seed)
         rng = self.np_random
         n = self.opts.players
-        start = (options or {}).get("state")
-        if start is not None and (not isinstance(start, State) or start.opts != self.opts):
-            raise ValueError("options['state'] must be a State with this environment's rule options")
+        start = start_state(options, self.opts)
         for _ in range(MAX_REDEALS):
             self._me = int(rng.integers(n)) if self.seat is None else self.seat
             game_seed = int(rng.integers(2**62))

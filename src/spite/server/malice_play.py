@@ -80,8 +80,7 @@ def match_from_json(opts: Options, seed: int | str, data: dict[str, Any]) -> tup
 
 
 def _engine(state: GameState) -> State:
-    engine = state.engine
-    assert isinstance(engine, State)
+    engine: State = state.engine  # a Spite and Malice table's game: the family's own engine state
     return engine
 
 
@@ -114,8 +113,7 @@ class MaliceServer(ServerGame):
                        extra=(match, []))
 
     def deal(self, table: Table, seed: str) -> Opening:
-        play = table.play
-        match = play.match if isinstance(play, MalicePlay) else None
+        match: Match | None = getattr(table.play, "match", None)  # the table's MalicePlay (see play())
         if match is None:
             return super().deal(table, seed)
         first = match.next_starter()  # the rules say who begins a match's later games, not the seed

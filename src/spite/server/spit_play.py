@@ -40,7 +40,7 @@ from spite.server.config import BOT_LEVELS
 from spite.server.host import Conn, LobbyError, Seat, ServerGame, Table, TablePlay
 from spite.server.protocol import Clock, GameEvent
 from spite.server.store import StoredTable
-from spite.spit import SpitView
+from spite.spit import AnyState
 from spite.spit.record import positions, steps
 
 __all__ = ["SERVER", "SPIT_LEVEL_FOR", "SpitPlay", "SpitServer", "spit_level"]
@@ -132,12 +132,14 @@ class SpitPlay(TablePlay):
     def _clock(self) -> Clock:
         table = self.table
         state = table.state
-        view = state.view(None)
+        engine: AnyState = state.engine  # a Spit or Speed table's engine state
+        view = engine.view(None)
         now = self.now_ms() if table.status == "playing" else state.now
         starts_in = self.starts_in_ms() if table.status == "playing" else 0
-        rounds = [p.rounds_won for p in view.players] if isinstance(view, SpitView) else None
-        return Clock(now=now, phase=view.phase, playFrom=view.play_from, roundWinner=view.round_winner,  # type: ignore[attr-defined]
-                     nextEvent=state.next_event_time(), startsIn=starts_in or None, roundsWon=rounds)
+        rounds = view.rounds_won  # None: Speed has no rounds
+        return Clock(now=now, phase=view.phase, playFrom=view.play_from, roundWinner=view.round_winner,  # type: ignore[arg-type]
+                     nextEvent=state.next_event_time(), startsIn=starts_in or None,
+                     roundsWon=list(rounds) if rounds is not None else None)
 
     # ------------------------------------------------------------------ what clients see
     def view_for(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:

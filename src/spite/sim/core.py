@@ -124,9 +124,7 @@ class SimResult:
 
 
 def _bot(spec: BotSpec) -> ReflexBot:
-    if isinstance(spec, ReflexBot):
-        return spec
-    return make_reflex_bot(spec)
+    return make_reflex_bot(spec) if isinstance(spec, str) else spec
 
 
 def bot_rngs(seed: int | str) -> tuple[random.Random, random.Random, random.Random]:

@@ -47,6 +47,16 @@ class SpitPlayerView:
             "called_spit": self.called_spit,
         }
 
+    @property
+    def hand(self) -> None:
+        """Spit has no hand: every own card that can be played lies on the tableau."""
+        return None
+
+    @property
+    def flip_pile(self) -> int:
+        """The cards of the pile the next flip comes from: the spit pile."""
+        return self.spit
+
 
 @dataclass(frozen=True, slots=True)
 class SpeedPlayerView:
@@ -67,6 +77,16 @@ class SpeedPlayerView:
             "cards": self.cards,
             "called_spit": self.called_spit,
         }
+
+    @property
+    def tableau(self) -> tuple[PileView, ...]:
+        """Speed has no tableau: every own card that can be played is in the hand."""
+        return ()
+
+    @property
+    def flip_pile(self) -> int:
+        """The cards of the pile the next flip comes from: the side pile."""
+        return self.side
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +128,16 @@ class SpitView(_TableView):
 
     players: tuple[SpitPlayerView, ...]
 
+    @property
+    def game(self) -> str:
+        """The game: ``"spit"``."""
+        return "spit"
+
+    @property
+    def rounds_won(self) -> tuple[int, ...]:
+        """The rounds each seat has won so far."""
+        return tuple(p.rounds_won for p in self.players)
+
     def to_json(self) -> dict[str, Any]:
         """Exactly the JSON of ``spite show --json`` (records.md §5)."""
         out = self._head_json()
@@ -120,6 +150,16 @@ class SpeedView(_TableView):
     """A Speed table as one seat sees it."""
 
     players: tuple[SpeedPlayerView, ...]
+
+    @property
+    def game(self) -> str:
+        """The game: ``"speed"``."""
+        return "speed"
+
+    @property
+    def rounds_won(self) -> None:
+        """Speed is one round long: no rounds to count."""
+        return None
 
     def to_json(self) -> dict[str, Any]:
         """Exactly the JSON of ``spite show --json`` for Speed (records.md §5)."""

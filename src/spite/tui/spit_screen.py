@@ -12,7 +12,7 @@ feeds the engine's ``advance(t)`` through :meth:`~spite.tui.spit_session.SpitTab
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rich.text import Text
 from textual import events, on
@@ -127,9 +127,8 @@ class SpitScreen(TableScreen):
     # ------------------------------------------------------------------ drawing
     def spit_view(self) -> SpitView:
         """The person's view of the Spit table."""
-        view = self.table.view()
-        assert isinstance(view, SpitView)
-        return view
+        # for mypy only: this screen is only ever given a Spit table (its game's ``tui`` hook makes it)
+        return cast(SpitView, self.table.view())
 
     def seat_name(self, seat: int) -> str:
         """``P1 (you)``, ``P2 (medium)``: the names the screen uses."""

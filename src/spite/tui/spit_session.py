@@ -87,9 +87,9 @@ class TimedOpponent:
         """The move the tips pick among ``view.legal`` (Speed: the first card that fits)."""
         assert view.seat is not None
         legal = view.legal
-        if not isinstance(view, SpitView):
-            return legal[0]
         mine = view.players[view.seat].tableau
+        if not mine:  # no tableau (Speed): the first card that fits
+            return legal[0]
         slaps = [m for m in legal if m.startswith("slap")]
         if slaps:
             sizes = [c.cards for c in view.centers]
