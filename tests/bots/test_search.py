@@ -180,7 +180,7 @@ def test_a_learned_search_spec_takes_the_learned_settings_and_refuses_others() -
     assert isinstance(tuned, SearchBot)
     assert (tuned.iterations, tuned.horizon, tuned.confidence) == (8, 2, 1.0)
     assert make_bot("search").value == "stock"  # type: ignore[attr-defined]
-    for spec, message in [("search:value=deep", "value must be one of stock, learned"),
+    for spec, message in [("search:value=deep", "value must be one of stock, learned, turn"),
                           ("search:value=learned,value=stock", "given twice")]:
         with pytest.raises(OptionsError, match=message):
             make_bot(spec)
@@ -232,3 +232,67 @@ def test_the_learned_search_starts_from_hard_and_says_its_gain_in_winning_chance
         state.play(heuristic.choose(view, rng))
     beaten = [why for why in reasons if why.startswith("beats the first plan")]
     assert beaten and all("points of winning chance" in why and "this turn and 1 more" in why for why in beaten)
+
+
+# ---------------------------------------------------------------------- the whole turn, sampled (value=turn)
+def test_a_turn_search_scores_a_turn_that_ends_unseen_as_hard_does_and_samples_the_rest() -> None:
+    """The turn score of a plan with hard's weights is hard's own score of where the turn ends: for a
+    plan that ends the turn before any card turns up, exactly hard's score of it; for one that
+    stops where a stock card or a fresh hand turns up, the turn goes on as hard would play it in each
+    sample, so the score differs between samples; and the world is left as it was."""
+    from spite.bots.heuristic import plan_turn
+    from spite.bots.learned import LearnedBot, learned_score, shipped_blend, shipped_value
+    from spite.bots.search import turn_score
+    from spite.malice import BUILD
+
+    opts = Options()
+    model, blend = shipped_value(opts), shipped_blend(opts)
+    state = State.new(opts, 5)
+    bots = [make_bot("hard"), make_bot("hard")]
+    rng = random.Random(2)
+    sure = varied = 0
+    while not state.is_over and state.turn < 40:
+        view = state.view(state.to_move)
+        base = SearchBot(value="turn").make_plan(view, random.Random(1), 0.0)
+        assert base.moves == LearnedBot().make_plan(view, random.Random(1), None).moves  # unsearched: hard's plan
+        planned = plan_turn(view, random.Random(1), keep=24, w=HARD_WEIGHTS,
+                            extra=learned_score(model, blend, exact=True))
+        for cand in _distinct(view, planned.alternatives or [], 8):
+            scores = set()
+            for k in range(4):
+                world = determinize(view, random.Random(k))
+                before = world.view(state.to_move)
+                score, played = turn_score(world, state.to_move, cand.moves, model, blend)
+                for _ in range(played):
+                    world.undo()
+                assert world.view(state.to_move) == before
+                scores.add(round(score, 6))
+            if cand.moves[-1].kind != BUILD:
+                assert scores == {round(cand.prior, 6)}
+                sure += 1
+            else:
+                varied += len(scores) > 1
+        state.play(bots[state.to_move].choose(view, rng))
+    assert sure > 50 and varied > 5
+
+
+def test_the_turn_search_is_a_setting_plays_legal_moves_and_says_its_gain_in_hards_points() -> None:
+    bot = make_bot("search:1.0,value=turn")
+    assert isinstance(bot, SearchBot)
+    assert (bot.value, bot.confidence, bot.blend, bot.settle_margin) == ("turn", 2.0, None, 25.0)
+    assert bot.weights is DEFAULT_WEIGHTS  # the turn's heuristic terms: v1's, as expert was measured
+    state = State.new(Options(), 8)
+    heuristic = make_bot("heuristic")
+    rng = random.Random(4)
+    reasons = []
+    for _ in range(60):
+        if state.is_over:
+            break
+        view = state.view(state.to_move)
+        decision = make_bot("search:iters=16,value=turn,confidence=0").decide(view, random.Random(2))
+        assert decision.move in view.legal_moves
+        reasons.append(decision.why)
+        state.play(heuristic.choose(view, rng))
+    beaten = [why for why in reasons if why.startswith("beats the first plan")]
+    assert beaten and all("points of the hard level's score" in why and "samples of the cards" in why
+                          for why in beaten)

@@ -210,9 +210,9 @@ def test_a_random_player_is_marked_where_a_strong_one_is_not() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("spec", ["search:iters=16,value=learned", "search:iters=16"], ids=["expert", "judge"])
+@pytest.mark.parametrize("spec", ["search:iters=16,value=turn", "search:iters=16"], ids=["expert", "judge"])
 def test_the_search_against_itself_is_marked_on_few_turns(spec: str) -> None:
-    """``expert`` (the search built on the learned value) and the review's own judge (the stock-valued
+    """``expert`` (hard with the rest of its turn sampled) and the review's own judge (the stock-valued
     search), each at 16 samples a plan to keep the test short, against itself: fewer than 15 % of the
     turns marked."""
     state = play([spec, spec], "classic", 4, stock_size=10)

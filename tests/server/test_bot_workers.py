@@ -137,7 +137,7 @@ def test_a_levels_search_is_capped_at_the_servers_budget_and_keeps_its_settings(
     ``blend``) are kept, and a level that is no search is left as it is."""
     assert bot_spec("search:1.0,blend=700", 0.3) == "search:0.3,blend=700"
     assert bot_spec("search:0.2,horizon=3", 1.0) == "search:0.2,horizon=3"
-    assert bot_spec("expert", 0.5) == "search:0.5,value=learned"  # the level's search keeps its value
+    assert bot_spec("expert", 0.5) == "search:0.5,value=turn"  # the level's search keeps its value
     assert bot_spec("hard", 0.5) == "learned" and bot_spec("random", 0.5) == "random"
     bot = make_bot(bot_spec("search:2,blend=700,confidence=1", 0.4))
     assert (bot.budget, bot.blend, bot.confidence) == (0.4, 700.0, 1.0)  # type: ignore[attr-defined]

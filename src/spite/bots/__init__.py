@@ -47,13 +47,14 @@ LEVELS: dict[str, str] = {
     "easy": "greedy",
     "medium": "casual",
     "hard": "learned",
-    "expert": "search:1.0,value=learned",
+    "expert": "search:1.0,value=turn",
 }
 """Difficulty levels and the bot spec each stands for: ``medium`` and ``hard`` each beat the level
-below in most games (the README's strength table); ``expert`` is the search built on ``hard``'s
-learned value. Against ``heuristic-v1`` ``hard`` won 77.7 % of 1,000 games and ``expert`` 74.8 % of
-1,000 (on ``skip-bo`` 82.0 % and 78.2 % of 400; on ``match`` 74.7 % of 1,000 and 75.8 % of 400);
-``expert`` is not shown stronger than ``hard`` (docs/bots.md, "Levels")."""
+below in most games (the README's strength table); ``expert`` is ``hard`` with the rest of each turn
+sampled where a card is still to turn up (``value=turn``). Against ``heuristic-v1`` ``hard`` won 77.7 %
+of 1,000 games and ``expert`` 81.3 % of 1,000 (on ``skip-bo`` 82.0 % and 83.2 % of 400; on ``match``
+74.7 % of 1,000 and 80.5 % of 400); on the same deals ``expert`` scored 2.2 ± 2.0 points more than
+``hard`` (docs/bots.md, "Levels")."""
 
 
 def register_bot(name: str, factory: Callable[[str], Bot]) -> None:

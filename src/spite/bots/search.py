@@ -39,6 +39,20 @@ A rival must then beat the favourite by two standard errors (``confidence`` 2), 
 settled as even under one point of winning chance. Looking deeper does worse: with two turns played
 out (the reply and the own next one) it won 35 % of 71 games against ``hard`` (docs/bots.md).
 
+With ``value=turn`` (``search:1.0,value=turn``, the ``expert`` level since 2026-12-04) it searches
+what ``hard`` only guesses: ``hard`` plans up to the moment a stock card or a fresh hand turns up and
+scores that moment with the unseen cards as unknown. Here each of ``hard``'s candidate plans that
+stops there is played on, in each sample of the unseen cards, by the planner with the learned value
+(replanning at each card that turns up) to the end of the turn, and every candidate is scored at the
+turn's end as the learned bot scores an end of turn (:func:`turn_score`: the heuristic's terms plus
+BLEND times the learned chance of winning, counted from where the plan began), with the heuristic
+terms of ``heuristic-v1``'s weights, as it was measured (``hard``'s add the opponents' reach next
+turn, which the learned value weighs too). A plan that ends the turn before any card turns up scores
+the same in every sample, so when no candidate waits for a card the choice is ``hard``'s without a
+sample. A rival must beat ``hard``'s plan by two standard errors (a rival whose score does not vary
+against a favourite whose score does not vary: by any margin); the choice is settled as even when 2.5
+standard errors are under 25 points (a stock card counts 1,000). No opponent's turn is played out.
+
 Every candidate is scored on the same samples (one sampled state, played and undone for each), so
 the comparison is fair even with few samples.
 With ``iterations`` set (``search:iters=64``: at most that many samples, fewer once settled) the
@@ -54,28 +68,45 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from spite.bots.heuristic import DEFAULT_WEIGHTS, HARD_WEIGHTS, Plan, PlanningBot, Weights, plan_turn
+from spite.bots.heuristic import (
+    _NO_MOVE,
+    DEFAULT_WEIGHTS,
+    HARD_WEIGHTS,
+    Plan,
+    PlanningBot,
+    Weights,
+    _completed_card,
+    _end_score,
+    _node_score,
+    plan_from_state,
+    plan_turn,
+    reach_table,
+)
 from spite.bots.learned import ValueModel, features, learned_score, shipped_blend, shipped_value
 from spite.bots.search_fast import fast_plan
 from spite.cards import RANKS
 from spite.errors import OptionsError, Phrase
-from spite.malice import Move, Options, SeatView, State
+from spite.malice import BUILD, Move, Options, SeatView, State
 from spite.malice.determinize import determinize
 
-__all__ = ["VALUES", "SearchBot", "learned_leaf", "outcome_key", "play_plan"]
+__all__ = ["VALUES", "SearchBot", "learned_leaf", "outcome_key", "play_plan", "turn_score"]
 
-VALUES = ("stock", "learned")
+VALUES = ("stock", "learned", "turn")
 """What a rollout's end is valued by (the ``value`` setting): ``stock``, the stock cards the side got
-rid of against the best other side's; ``learned``, the learned chance of winning
-(:func:`learned_leaf`)."""
+rid of against the best other side's; ``learned``, the learned chance of winning after the opponent's
+reply (:func:`learned_leaf`); ``turn``, the learned bot's score of the own turn's end, the turn
+played on by its planner (:func:`turn_score`)."""
 
 _DEFAULTS: dict[str, dict[str, float]] = {
     "stock": {"horizon": 2, "confidence": 0.5, "settle_margin": 0.3, "blend": 0.0},
     "learned": {"horizon": 1, "confidence": 2.0, "settle_margin": 0.01},
+    "turn": {"horizon": 0, "confidence": 2.0, "settle_margin": 25.0},
 }
 """The settings each ``value`` plays with when not given (the games that chose them are in docs/bots.md):
 a learned leaf looks one reply deep, and its settle margin is in chances (0.01: one point), not stock cards;
-its blend is the learned bot's for the game (:func:`~spite.bots.learned.shipped_blend`)."""
+``turn`` looks to the end of the own turn only, its margin in the learned bot's points (25 of a stock
+card's 1,000); the blend of both is the learned bot's for the game
+(:func:`~spite.bots.learned.shipped_blend`)."""
 
 
 @dataclass
@@ -186,6 +217,46 @@ def rollout_value(state: State, seat: int, turns: int, w: Weights = DEFAULT_WEIG
     return float(progress[mine] - (max(others) if others else 0)), guard
 
 
+def turn_score(world: State, seat: int, moves: Sequence[Move], model: ValueModel, blend: float,
+               w: Weights = HARD_WEIGHTS, max_nodes: int = 3000) -> tuple[float, int]:
+    """Play ``moves`` in ``world`` (``seat`` to move), then the rest of the turn with the planner of
+    weights ``w`` and the learned value (replanning whenever a stock card or fresh hand turns up); the
+    score of where the turn ends, counted from where ``moves`` started (the heuristic's terms of ``w``
+    plus ``blend`` times the learned chance of winning: with ``w`` ``HARD_WEIGHTS``, what the learned
+    bot scores a plan with), and the number of moves played (to undo them).
+
+    A game won on the way scores the stock cards played and ``blend`` (a chance of 1), so that a
+    sampled win weighs as much as a sure one, not the planner's million."""
+    origin = len(world.stock_of(seat))
+    reach = reach_table(world, seat)
+    played: list[tuple[Move, int, int]] = []
+    refilled = False
+    count = 0
+    pending = list(moves)
+    while True:
+        if world.result is not None:
+            winner = world.result.winner
+            share = 0.5 if winner is None else 1.0 if _side(world.opts, winner) == _side(world.opts, seat) else 0.0
+            return w.stock_card * (origin - len(world.stock_of(seat))) + blend * share, count
+        if not pending:
+            pending = list(plan_from_state(world, max_nodes=max_nodes, w=w,
+                                           extra=learned_score(model, blend, exact=False)).moves)
+            if not pending:  # cannot happen in a live game
+                pending = [_NO_MOVE]
+        move = pending.pop(0)
+        if move.kind != BUILD:  # the turn's end: a discard or a pass
+            node = _node_score(world, seat, played, origin, refilled, w, reach)
+            score = _end_score(node, world, seat, move, w)
+            return score + learned_score(model, blend, exact=True)(world, seat, move, reach, score), count
+        hand_before = len(world.hands[seat])
+        need = len(world.builds[move.target]) + 1
+        world.play(move)
+        count += 1
+        played.append((move, _completed_card(world), need))
+        if len(world.hands[seat]) > hand_before - (move.source == 1):
+            refilled = True
+
+
 class SearchBot(PlanningBot):
     """Information-set Monte-Carlo search over whole turns (see the module docstring)."""
 
@@ -207,7 +278,9 @@ class SearchBot(PlanningBot):
         self.horizon = int(defaults["horizon"]) if horizon is None else horizon
         self.confidence = defaults["confidence"] if confidence is None else confidence
         # the rollouts' planner: v1's weights for the stock value (as it was measured), the hard ones
-        # (the learned bot's own planner) for the learned value
+        # (the learned bot's own planner) for the learned value; for ``turn`` the heuristic terms of the
+        # turn's score and its planner after a card turns up: v1's, as ``expert`` was measured (without
+        # the opponents' reach, which the learned value weighs too)
         self.weights = weights if weights is not None else HARD_WEIGHTS if value == "learned" else DEFAULT_WEIGHTS
         self.max_nodes = max_nodes
         self.share = share
@@ -250,6 +323,9 @@ class SearchBot(PlanningBot):
             return base
         seat = view.seat
         assert seat is not None
+        if self.value == "turn":
+            assert model is not None
+            return self._search_turn(view, rng, deadline, base, pool, model, blend)
         favourite = pool[0]  # the heuristic's choice: the search must show it is beaten to leave it
         samples = 0
         limit = self.iterations
@@ -312,6 +388,76 @@ class SearchBot(PlanningBot):
             phrases = (Phrase("hint.beats", {"gain": f"{gain:+.2f}", "err": f"{err:.2f}", "turns": self.horizon,
                                              "n": samples}),)
         return Plan(best.moves, signatures, best.prior, why, base.nodes, why_phrases=phrases)
+
+    def _search_turn(self, view: SeatView, rng: random.Random, deadline: float, base: Plan,
+                     pool: list[_Candidate], model: ValueModel, blend: float) -> Plan:
+        """``value=turn``: every candidate is played to the end of the turn as the learned bot would go
+        on, on samples of the cards still to turn up, and scored as that bot scores an end of turn; the
+        candidates that stop where a card turns up are the only ones whose score varies."""
+        seat = view.seat
+        assert seat is not None
+        sure = [cand.moves and cand.moves[-1].kind != BUILD for cand in pool]
+        if all(sure):  # no card turns up before any of them ends the turn: the learned bot's choice stands
+            base.why = f"{base.why}; no alternative worth searching"
+            base.why_phrases = (*base.why_phrases, Phrase("hint.no-alternative"))
+            return base
+        fixed: dict[int, float] = {}
+        world = determinize(view, random.Random(0))
+        for k, cand in enumerate(pool):
+            if sure[k]:
+                fixed[k], played = turn_score(world, seat, cand.moves, model, blend, self.weights)
+                for _ in range(played):
+                    world.undo()
+        index = {id(cand): k for k, cand in enumerate(pool)}
+        favourite = pool[0]
+        samples = 0
+        limit = self.iterations
+        round_size = 4
+        while True:
+            if limit is not None and samples >= limit:
+                break
+            if limit is None and time.perf_counter() >= deadline:
+                break
+            world = determinize(view, random.Random(rng.getrandbits(48)))
+            values: list[float] = []
+            for cand in pool:
+                if limit is None and values and time.perf_counter() >= deadline:
+                    break
+                k = index[id(cand)]
+                if k in fixed:
+                    values.append(fixed[k])
+                    continue
+                value, played = turn_score(world, seat, cand.moves, model, blend, self.weights)
+                values.append(value)
+                for _ in range(played):
+                    world.undo()
+            if len(values) < len(pool):
+                break
+            for cand, value in zip(pool, values, strict=True):
+                cand.values.append(value)
+            samples += 1
+            if samples % round_size == 0 and len(pool) > 2:
+                rivals = sorted(pool[1:], key=lambda c: -c.gain_over(favourite)[0])
+                pool = [favourite, *rivals[: max(1, len(rivals) // 2)]]
+                round_size *= 2
+            if len(pool) == 2 and samples >= self.settle_samples:
+                mean, se = pool[1].gain_over(favourite)
+                if abs(mean) > self.settle_z * se or self.settle_z * se < self.settle_margin:
+                    break
+        self.last_samples = samples
+        best, gain, err = favourite, 0.0, 0.0
+        for cand in pool[1:]:
+            mean, se = cand.gain_over(favourite)
+            if mean > 0 and mean > self.confidence * se and mean > gain:
+                best, gain, err = cand, mean, se
+        if best is favourite:
+            why = f"{base.why}; no other plan did better in {samples} samples"
+            phrases = (*base.why_phrases, Phrase("hint.no-better", {"n": samples}))
+        else:
+            why = (f"beats the first plan by {gain:+.0f} points of the hard level's score of a turn's end (a stock "
+                   f"card counts 1,000; ±{err:.0f}) over {samples} samples of the cards still to turn up")
+            phrases = (Phrase("hint.beats-turn", {"gain": f"{gain:+.0f}", "err": f"{err:.0f}", "n": samples}),)
+        return Plan(best.moves, _signatures(view, best.moves), best.prior, why, base.nodes, why_phrases=phrases)
 
 
 def _distinct(view: SeatView, alternatives: list[tuple[float, list[Move]]], count: int) -> list[_Candidate]:
