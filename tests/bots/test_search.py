@@ -211,27 +211,37 @@ def test_the_learned_leaf_is_the_chance_of_the_side_it_values() -> None:
     assert (learned_leaf(state, 0, model), learned_leaf(state, 1, model)) == (1.0, 0.0)
 
 
-def test_the_learned_search_starts_from_hard_and_says_its_gain_in_winning_chance() -> None:
+@pytest.mark.parametrize(("value", "words"), [("learned", ("points of winning chance", "this turn and 1 more")),
+                                             ("turn", ("points of the hard level's score", "samples of the cards"))])
+def test_a_search_on_the_learned_value_starts_from_hard_and_says_its_gain(value: str, words: tuple[str, str]) -> None:
     """Without samples it plays the hard level's plan; where its samples prefer another plan, the
-    reason gives the gain in points of winning chance over this turn and the reply."""
+    reason gives the gain: in points of winning chance over this turn and the reply (``learned``), in
+    the hard level's points over samples of the cards still to turn up (``turn``)."""
     from spite.bots.learned import LearnedBot
 
     state = State.new(Options(), 8)
     heuristic = make_bot("heuristic")
     rng = random.Random(4)
     reasons = []
-    for _ in range(40):
+    for _ in range(60):
         if state.is_over:
             break
         view = state.view(state.to_move)
-        unsearched = SearchBot(value="learned").make_plan(view, random.Random(1), 0.0).moves
+        unsearched = SearchBot(value=value).make_plan(view, random.Random(1), 0.0).moves
         assert unsearched == LearnedBot().make_plan(view, random.Random(1), None).moves
-        decision = make_bot("search:iters=16,value=learned,confidence=0").decide(view, random.Random(2))
+        decision = make_bot(f"search:iters=16,value={value},confidence=0").decide(view, random.Random(2))
         assert decision.move in view.legal_moves
         reasons.append(decision.why)
         state.play(heuristic.choose(view, rng))
     beaten = [why for why in reasons if why.startswith("beats the first plan")]
-    assert beaten and all("points of winning chance" in why and "this turn and 1 more" in why for why in beaten)
+    assert beaten and all(all(w in why for w in words) for why in beaten)
+
+
+def test_the_turn_search_is_a_setting_with_its_own_defaults() -> None:
+    bot = make_bot("search:1.0,value=turn")
+    assert isinstance(bot, SearchBot)
+    assert (bot.value, bot.confidence, bot.blend, bot.settle_margin) == ("turn", 2.0, None, 25.0)
+    assert bot.weights is DEFAULT_WEIGHTS  # the turn's heuristic terms: v1's, as expert was measured
 
 
 # ---------------------------------------------------------------------- the whole turn, sampled (value=turn)
@@ -274,25 +284,3 @@ def test_a_turn_search_scores_a_turn_that_ends_unseen_as_hard_does_and_samples_t
                 varied += len(scores) > 1
         state.play(bots[state.to_move].choose(view, rng))
     assert sure > 50 and varied > 5
-
-
-def test_the_turn_search_is_a_setting_plays_legal_moves_and_says_its_gain_in_hards_points() -> None:
-    bot = make_bot("search:1.0,value=turn")
-    assert isinstance(bot, SearchBot)
-    assert (bot.value, bot.confidence, bot.blend, bot.settle_margin) == ("turn", 2.0, None, 25.0)
-    assert bot.weights is DEFAULT_WEIGHTS  # the turn's heuristic terms: v1's, as expert was measured
-    state = State.new(Options(), 8)
-    heuristic = make_bot("heuristic")
-    rng = random.Random(4)
-    reasons = []
-    for _ in range(60):
-        if state.is_over:
-            break
-        view = state.view(state.to_move)
-        decision = make_bot("search:iters=16,value=turn,confidence=0").decide(view, random.Random(2))
-        assert decision.move in view.legal_moves
-        reasons.append(decision.why)
-        state.play(heuristic.choose(view, rng))
-    beaten = [why for why in reasons if why.startswith("beats the first plan")]
-    assert beaten and all("points of the hard level's score" in why and "samples of the cards" in why
-                          for why in beaten)

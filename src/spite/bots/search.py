@@ -65,7 +65,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from spite.bots.heuristic import (
@@ -326,7 +326,55 @@ class SearchBot(PlanningBot):
         if self.value == "turn":
             assert model is not None
             return self._search_turn(view, rng, deadline, base, pool, model, blend)
+        horizon = self.horizon
+
+        def score(sample: random.Random, pool: list[_Candidate]) -> list[float]:
+            values: list[float] = []
+            world = determinize(view, sample)
+            start = [len(s) for s in world.stocks]
+            end_turn = world.turn + 1 + horizon  # the same end for every candidate: this turn and ``horizon`` more
+            for cand in pool:
+                if self.iterations is None and values and time.perf_counter() >= deadline:
+                    break  # out of time mid-sample: candidates are compared on whole samples only
+                played = 0
+                for move in cand.moves:
+                    if world.result is not None:
+                        break
+                    world.play(move)
+                    played += 1
+                value, more = rollout_value(world, seat, horizon, self.weights, self.max_nodes, start, end_turn, leaf)
+                values.append(value)
+                for _ in range(played + more):
+                    world.undo()
+            return values
+
         favourite = pool[0]  # the heuristic's choice: the search must show it is beaten to leave it
+        best, gain, err, samples = self._compare(pool, rng, deadline, score)
+        signatures = _signatures(view, best.moves)
+        if best is favourite:
+            why = f"{base.why}; no other plan did better in {samples} samples"
+            phrases = (*base.why_phrases, Phrase("hint.no-better", {"n": samples}))
+        elif leaf is not None:
+            why = (f"beats the first plan by {100 * gain:+.1f} points of winning chance (±{100 * err:.1f}) over "
+                   f"this turn and {self.horizon} more in {samples} samples")
+            phrases = (Phrase("hint.beats-chance", {"gain": f"{100 * gain:+.1f}", "err": f"{100 * err:.1f}",
+                                                    "turns": self.horizon, "n": samples}),)
+        else:
+            why = (f"beats the first plan by {gain:+.2f} stock cards (±{err:.2f}) over this turn and "
+                   f"{self.horizon} more in {samples} samples")
+            phrases = (Phrase("hint.beats", {"gain": f"{gain:+.2f}", "err": f"{err:.2f}", "turns": self.horizon,
+                                             "n": samples}),)
+        return Plan(best.moves, signatures, best.prior, why, base.nodes, why_phrases=phrases)
+
+    def _compare(self, pool: list[_Candidate], rng: random.Random, deadline: float,
+                 score: Callable[[random.Random, list[_Candidate]], list[float]],
+                 ) -> tuple[_Candidate, float, float, int]:
+        """Score the candidates on samples (``score`` of a sample's random source: a value for each
+        candidate still in, fewer when out of time) until the samples or the time run out or the
+        choice is settled, halving the rivals of the favourite (``pool[0]``) as the samples double.
+        The candidate chosen, its gain over the favourite and that gain's standard error (0 for the
+        favourite), and the number of samples."""
+        favourite = pool[0]
         samples = 0
         limit = self.iterations
         round_size = 4
@@ -335,25 +383,7 @@ class SearchBot(PlanningBot):
                 break
             if limit is None and time.perf_counter() >= deadline:
                 break
-            sample_seed = rng.getrandbits(48)
-            values: list[float] = []
-            world = determinize(view, random.Random(sample_seed))
-            start = [len(s) for s in world.stocks]
-            end_turn = world.turn + 1 + self.horizon  # the same end for every candidate: this turn and ``horizon`` more
-            for cand in pool:
-                if limit is None and values and time.perf_counter() >= deadline:
-                    break  # out of time mid-sample: candidates are compared on whole samples only
-                played = 0
-                for move in cand.moves:
-                    if world.result is not None:
-                        break
-                    world.play(move)
-                    played += 1
-                value, more = rollout_value(world, seat, self.horizon, self.weights, self.max_nodes, start, end_turn,
-                                            leaf)
-                values.append(value)
-                for _ in range(played + more):
-                    world.undo()
+            values = score(random.Random(rng.getrandbits(48)), pool)
             if len(values) < len(pool):
                 break
             for cand, value in zip(pool, values, strict=True):
@@ -373,21 +403,7 @@ class SearchBot(PlanningBot):
             mean, se = cand.gain_over(favourite)
             if mean > 0 and mean > self.confidence * se and mean > gain:
                 best, gain, err = cand, mean, se
-        signatures = _signatures(view, best.moves)
-        if best is favourite:
-            why = f"{base.why}; no other plan did better in {samples} samples"
-            phrases = (*base.why_phrases, Phrase("hint.no-better", {"n": samples}))
-        elif leaf is not None:
-            why = (f"beats the first plan by {100 * gain:+.1f} points of winning chance (±{100 * err:.1f}) over "
-                   f"this turn and {self.horizon} more in {samples} samples")
-            phrases = (Phrase("hint.beats-chance", {"gain": f"{100 * gain:+.1f}", "err": f"{100 * err:.1f}",
-                                                    "turns": self.horizon, "n": samples}),)
-        else:
-            why = (f"beats the first plan by {gain:+.2f} stock cards (±{err:.2f}) over this turn and "
-                   f"{self.horizon} more in {samples} samples")
-            phrases = (Phrase("hint.beats", {"gain": f"{gain:+.2f}", "err": f"{err:.2f}", "turns": self.horizon,
-                                             "n": samples}),)
-        return Plan(best.moves, signatures, best.prior, why, base.nodes, why_phrases=phrases)
+        return best, gain, err, samples
 
     def _search_turn(self, view: SeatView, rng: random.Random, deadline: float, base: Plan,
                      pool: list[_Candidate], model: ValueModel, blend: float) -> Plan:
@@ -409,20 +425,13 @@ class SearchBot(PlanningBot):
                 for _ in range(played):
                     world.undo()
         index = {id(cand): k for k, cand in enumerate(pool)}
-        favourite = pool[0]
-        samples = 0
-        limit = self.iterations
-        round_size = 4
-        while True:
-            if limit is not None and samples >= limit:
-                break
-            if limit is None and time.perf_counter() >= deadline:
-                break
-            world = determinize(view, random.Random(rng.getrandbits(48)))
+
+        def score(sample: random.Random, pool: list[_Candidate]) -> list[float]:
             values: list[float] = []
+            world = determinize(view, sample)
             for cand in pool:
-                if limit is None and values and time.perf_counter() >= deadline:
-                    break
+                if self.iterations is None and values and time.perf_counter() >= deadline:
+                    break  # out of time mid-sample: candidates are compared on whole samples only
                 k = index[id(cand)]
                 if k in fixed:
                     values.append(fixed[k])
@@ -431,25 +440,10 @@ class SearchBot(PlanningBot):
                 values.append(value)
                 for _ in range(played):
                     world.undo()
-            if len(values) < len(pool):
-                break
-            for cand, value in zip(pool, values, strict=True):
-                cand.values.append(value)
-            samples += 1
-            if samples % round_size == 0 and len(pool) > 2:
-                rivals = sorted(pool[1:], key=lambda c: -c.gain_over(favourite)[0])
-                pool = [favourite, *rivals[: max(1, len(rivals) // 2)]]
-                round_size *= 2
-            if len(pool) == 2 and samples >= self.settle_samples:
-                mean, se = pool[1].gain_over(favourite)
-                if abs(mean) > self.settle_z * se or self.settle_z * se < self.settle_margin:
-                    break
-        self.last_samples = samples
-        best, gain, err = favourite, 0.0, 0.0
-        for cand in pool[1:]:
-            mean, se = cand.gain_over(favourite)
-            if mean > 0 and mean > self.confidence * se and mean > gain:
-                best, gain, err = cand, mean, se
+            return values
+
+        favourite = pool[0]
+        best, gain, err, samples = self._compare(pool, rng, deadline, score)
         if best is favourite:
             why = f"{base.why}; no other plan did better in {samples} samples"
             phrases = (*base.why_phrases, Phrase("hint.no-better", {"n": samples}))
