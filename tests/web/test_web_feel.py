@@ -216,18 +216,23 @@ def finish_game(page: Any) -> None:
 def test_the_tab_title_shows_the_turn_and_the_game_over_view_closes(web_server: WebServer, browser: Any,
                                                                        viewport: dict[str, int]) -> None:
     with table_page(browser, viewport=viewport, init=SOUND_NAMES) as page:
-        start_quick_game(page, web_server, name="Tess", stock=3, level="easy")
-        assert wait_for_turn(page)
-        assert "Your turn" in page.title()
-        page.click("button.lang[data-lang=de]")
-        assert "Du bist am Zug" in page.title()
-        page.click("button.lang[data-lang=en]")
-        finish_game(page)
         over = page.locator("#game-over")
-        over.wait_for()
-        assert "Your turn" not in page.title()
+        for _ in range(5):
+            start_quick_game(page, web_server, name="Tess", stock=3, level="easy")
+            assert wait_for_turn(page)
+            assert "Your turn" in page.title()
+            page.click("button.lang[data-lang=de]")
+            assert "Du bist am Zug" in page.title()
+            page.click("button.lang[data-lang=en]")
+            finish_game(page)
+            over.wait_for()
+            assert "Your turn" not in page.title()
+            names = page.evaluate("window.__names")
+            if "turn" in names:
+                break
+            # the computer played out its stock of 3 in its first turn, so no turn came back to the
+            # person (a few deals in a hundred): deal again
         # the turn came back with a sound, and the end sounded the win or the loss
-        names = page.evaluate("window.__names")
         assert "turn" in names and names[-1] in ("win", "loss"), names
         assert re.fullmatch(r"/replay/\d+", page.get_attribute("#replay-link", "href") or "")
         page.wait_for_selector("#over-summary")
