@@ -57,11 +57,9 @@ def test_levels_map_onto_bots() -> None:
             make_bot(spec)
 
 
-
-
 @pytest.mark.parametrize(
     "spec", ["random", "greedy", "casual", "heuristic", "heuristic-v1", "learned", "search:iters=3",
-             "search:iters=3,value=learned"])
+             "search:iters=3,value=learned", "search:iters=3,value=turn"])
 def test_no_bot_can_see_hidden_cards(spec: str) -> None:
     """Two states that differ only in hidden cards give the same decision with the same seed."""
     for seed in range(4):

@@ -44,7 +44,7 @@ from typing import Final
 from spite.cards import RANK_TOKENS, RANKS, WILD_RANK
 from spite.errors import OptionsError
 from spite.spit.options import SpitOptions
-from spite.spit.rules import fits
+from spite.spit.rules import SPIT_MOVE, fits
 from spite.spit.views import SpeedView, SpitView
 
 __all__ = [
@@ -290,7 +290,7 @@ class ReflexBot:
         return changed
 
     def _still_makes_sense(self, view: View, move: str) -> bool:
-        if move == "spit":
+        if move == SPIT_MOVE:
             return view.stuck and not view.players[self.seat].called_spit and view.phase == "play"
         if move.startswith("slap"):
             return view.phase == "slap" and view.round_winner == self.seat
@@ -344,8 +344,8 @@ class ReflexBot:
                 else:
                     extra = TUNNEL_FACTOR
             return (self._best_play(view, plays, rng), PLAY, extra)
-        if "spit" in view.legal:
-            return ("spit", SPIT, 1.0)
+        if SPIT_MOVE in view.legal:
+            return (SPIT_MOVE, SPIT, 1.0)
         slots = [m for m in view.legal if _is_slot(m)]
         if slots:  # only Spit has slot moves (tableau to tableau)
             return (self._best_slot(view, slots, rng), SLOT, 1.0)

@@ -101,10 +101,9 @@ def _scores(seats: Sequence[int], winner: int | None, forfeit_seat: int | None) 
 
 def run_spit_games(setup: Setup, games: Sequence[GameSpec], game: str | None = None) -> list[GameResult]:
     """The arena's :func:`~spite.arena.runner.run_games` for Spit and Speed: play ``games`` with the
-    setup's bots, preset, options, seed and records flag. ``game`` defaults to ``setup.game`` when
-    the setup has one, else ``"spit"``. (``setup.budget`` does not apply: reflex bots think in
-    virtual time.)"""
-    name = game if game is not None else str(getattr(setup, "game", "spit"))
+    setup's bots, preset, options, seed and records flag. ``game`` defaults to ``setup.game``.
+    (``setup.budget`` does not apply: reflex bots think in virtual time.)"""
+    name = game if game is not None else setup.game
     return [
         play_arena_game(g, setup.specs, game=name, preset=setup.preset, options=setup.options,
                         tournament_seed=setup.seed, records=setup.records)

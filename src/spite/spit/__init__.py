@@ -19,7 +19,7 @@ from typing import Any
 
 from spite.spit.deals import SpeedDeal, SpitDeal, lay_out
 from spite.spit.options import PRESETS, SpitOptions
-from spite.spit.rules import fits, format_move, parse_move
+from spite.spit.rules import SPIT_MOVE, fits, format_move, parse_move
 from spite.spit.speed import SpeedState
 from spite.spit.state import SpitState
 from spite.spit.table import OVER, PLAYING, SLAPPING, ClockError, Event, RealtimeState
@@ -30,6 +30,7 @@ __all__ = [
     "PLAYING",
     "PRESETS",
     "SLAPPING",
+    "SPIT_MOVE",
     "AnyState",
     "ClockError",
     "Event",

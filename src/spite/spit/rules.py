@@ -25,6 +25,7 @@ __all__ = [
     "SLAP",
     "SLOT",
     "SPIT",
+    "SPIT_MOVE",
     "Move",
     "fits",
     "format_move",
@@ -38,6 +39,8 @@ SLOT: Final = "slot"
 """``T2-T5``: (SLOT, source pile, empty slot)."""
 SPIT: Final = "spit"
 """``spit``: (SPIT, 0, 0)."""
+SPIT_MOVE: Final = "spit"
+"""The text of the spit call, the move a stuck player sends (and finds in ``legal``)."""
 SLAP: Final = "slap"
 """``slap C2``: (SLAP, 0, center pile)."""
 HAND: Final = "hand"
@@ -144,4 +147,4 @@ def format_move(move: Move) -> str:
         return f"slap C{b}"
     if kind == HAND:
         return f"H{RANK_TOKENS[a]}-C{b}"
-    return "spit"
+    return SPIT_MOVE

@@ -23,7 +23,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from spite.cards import RANK_TOKENS, RANKS
-from spite.spit import OVER, SpeedView
+from spite.spit import OVER, SPIT_MOVE, SpeedView
 from spite.tui.i18n import tr
 from spite.tui.render import card_text
 from spite.tui.spit_screen import CENTER_KEYS, SpitScreen, SpitTui
@@ -198,7 +198,7 @@ class SpeedScreen(SpitScreen):
             return Text(tr(t, "spit_over", text=self._result_text()))
         if view.t < view.play_from:
             return Text(tr(t, "wait"))
-        if "spit" in view.legal:
+        if SPIT_MOVE in view.legal:
             return Text(tr(t, "speed_stuck"))
         card = self.slots[self.source] if self.source is not None else None
         if card is not None:

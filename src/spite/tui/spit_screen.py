@@ -23,7 +23,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from spite.errors import IllegalMoveError, OptionsError
-from spite.spit import OVER, SLAPPING, SpitView
+from spite.spit import OVER, SLAPPING, SPIT_MOVE, SpitView
 from spite.tui.i18n import has_text, say, tr
 from spite.tui.render import card_text, on_screen
 from spite.tui.spit_session import REACTION_MS, SpitTable
@@ -194,7 +194,7 @@ class SpitScreen(TableScreen):
             return Text(tr(t, "slap_wait", name=self.seat_name(1)))
         if view.t < view.play_from:
             return Text(tr(t, "wait"))
-        if "spit" in view.legal:
+        if SPIT_MOVE in view.legal:
             return Text(tr(t, "stuck"))
         if self.source is not None:
             return Text(tr(t, "selected", n=self.source + 1) + " · " + tr(t, "spit_keys", e=self._e(view)))
@@ -273,7 +273,7 @@ class SpitScreen(TableScreen):
     def action_spit(self) -> None:
         """Space: call spit."""
         self.source = None
-        self.try_move("spit")
+        self.try_move(SPIT_MOVE)
 
     def action_slap(self) -> None:
         """S: slap the smaller center pile (after winning a round)."""
