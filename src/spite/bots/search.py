@@ -114,6 +114,14 @@ class _Candidate:
     moves: list[Move]
     prior: float
     values: list[float] = field(default_factory=list)
+    fixed: float | None = None
+    """The value of every sample, when it cannot depend on them (``value=turn``: a plan that ends the
+    turn before any card turns up)."""
+
+    @property
+    def ends_turn(self) -> bool:
+        """The plan ends the turn itself (a discard or a pass), not at a card turning up."""
+        return bool(self.moves) and self.moves[-1].kind != BUILD
 
     @property
     def samples(self) -> int:
@@ -412,19 +420,16 @@ class SearchBot(PlanningBot):
         candidates that stop where a card turns up are the only ones whose score varies."""
         seat = view.seat
         assert seat is not None
-        sure = [cand.moves and cand.moves[-1].kind != BUILD for cand in pool]
-        if all(sure):  # no card turns up before any of them ends the turn: the learned bot's choice stands
-            base.why = f"{base.why}; no alternative worth searching"
+        if all(cand.ends_turn for cand in pool):  # no card turns up before any of them ends the turn:
+            base.why = f"{base.why}; no alternative worth searching"  # the learned bot's choice stands
             base.why_phrases = (*base.why_phrases, Phrase("hint.no-alternative"))
             return base
-        fixed: dict[int, float] = {}
         world = determinize(view, random.Random(0))
-        for k, cand in enumerate(pool):
-            if sure[k]:
-                fixed[k], played = turn_score(world, seat, cand.moves, model, blend, self.weights)
+        for cand in pool:
+            if cand.ends_turn:
+                cand.fixed, played = turn_score(world, seat, cand.moves, model, blend, self.weights)
                 for _ in range(played):
                     world.undo()
-        index = {id(cand): k for k, cand in enumerate(pool)}
 
         def score(sample: random.Random, pool: list[_Candidate]) -> list[float]:
             values: list[float] = []
@@ -432,9 +437,8 @@ class SearchBot(PlanningBot):
             for cand in pool:
                 if self.iterations is None and values and time.perf_counter() >= deadline:
                     break  # out of time mid-sample: candidates are compared on whole samples only
-                k = index[id(cand)]
-                if k in fixed:
-                    values.append(fixed[k])
+                if cand.fixed is not None:
+                    values.append(cand.fixed)
                     continue
                 value, played = turn_score(world, seat, cand.moves, model, blend, self.weights)
                 values.append(value)
