@@ -6,15 +6,16 @@ card turned up, its empty hand refilled), where a player plans again. At each de
 :func:`review_decision` the seat's **view** and the moves played until the next decision, nothing
 else; the evaluation never sees the game state.
 
-:func:`review_decision` compares the plans ``expert`` starts from (``hard``'s) the way the stock-valued
-search bot (:mod:`spite.bots.search`, ``search:1.0``, the ``expert`` level until 2026-12-02) compares
-its own: played out with the heuristic and valued by a race model of the stocks. (The search built on the
-learned value, ``expert`` since then, was tried as the judge and overstated what turns give away: it marked
-``hard`` against itself on 9 of 64 turns of a classic game, one turn at 53 points, where this judge
-marks none; docs/bots.md, "Game review".)
+:func:`review_decision` compares ``expert``'s plan and the others it starts from (``hard``'s) the way the
+stock-valued search bot (:mod:`spite.bots.search`, ``search:1.0``, the ``expert`` level until 2026-12-02)
+compares its own: played out with the heuristic and valued by a race model of the stocks. (The search
+built on the learned value, ``expert`` from then until 2026-12-04, was tried as the judge and overstated
+what turns give away: it marked ``hard`` against itself on 9 of 64 turns of a classic game, one turn at
+53 points, where this judge marks none; docs/bots.md, "Game review".)
 
-1. ``hard``'s best plans from the view that lead to different positions (the learned bot's, with its BLEND
-   for the game: ``expert``'s candidates and favourite since 2026-12-04, the heuristic's before) are the
+1. the plan ``expert`` plays from the view (its search over the rest of the turn, with at most
+   :data:`EXPERT_SAMPLES` samples), then ``hard``'s best plans that lead to other positions (the learned
+   bot's, with its BLEND for the game: ``expert``'s candidates; the heuristic's before 2026-12-04) are the
    candidates, and the played plan is added if it reaches none of them;
 2. the cards the seat cannot see are dealt at random consistently with its view
    (:func:`~spite.malice.determinize.determinize`), once per sample;
@@ -22,7 +23,7 @@ marks none; docs/bots.md, "Game review".)
    of every player with the heuristic planner (:func:`~spite.bots.search_fast.fast_plan`), and the
    position reached is valued as a chance of winning: 1 or 0 for a game won or lost on the way,
    otherwise the race model of :mod:`spite.review.winprob` from the stock sizes and the seat to move;
-4. after the first samples only the favourite (``hard``'s plan), the played plan and the best rival go
+4. after the first samples only the favourite (``expert``'s plan), the played plan and the best rival go
    on (the rest would only spend the budget);
 5. the plan ``expert`` prefers is the favourite unless a rival beat it on the same samples by more
    than half a standard error (the stock-valued search's ``confidence``); the loss is how much better that
@@ -46,7 +47,7 @@ from dataclasses import dataclass, field
 
 from spite.bots.heuristic import HARD_WEIGHTS, plan_turn
 from spite.bots.learned import learned_score, shipped_blend, shipped_value
-from spite.bots.search import outcome_key, play_plan
+from spite.bots.search import SearchBot, outcome_key, play_plan
 from spite.bots.search_fast import fast_plan
 from spite.errors import OptionsError
 from spite.games import Record
@@ -66,8 +67,12 @@ HORIZON = 2
 """Turns played out after the reviewed one (the search bot's default: the reply and the next own turn)."""
 
 CANDIDATES = 3
-"""Plans of ``hard`` compared at most (besides the played one): its favourite and the next two
-that lead elsewhere (more would spread the samples thinner than they help)."""
+"""Plans compared at most (besides the played one): ``expert``'s choice, then ``hard``'s favourite and
+the next plans of ``hard`` that lead elsewhere (more would spread the samples thinner than they help)."""
+
+EXPERT_SAMPLES = 24
+"""The most samples ``expert``'s own search takes per decision in a review (it stops sooner once
+its choice is settled): a number, not its second a turn, so that a review is the same on any machine."""
 
 FIRST_ROUND = 4
 """Samples on which every candidate is played before the weaker rival is dropped."""
@@ -76,7 +81,8 @@ MIN_SAMPLES = 8
 """Samples every decision gets whatever the budget (fewer say nothing about the noise)."""
 
 CONFIDENCE = 0.5
-"""Standard errors by which a rival must beat the heuristic's favourite to be preferred (as ``expert``)."""
+"""Standard errors by which a rival must beat the favourite (``expert``'s plan) to be preferred (the
+stock-valued search's rule)."""
 
 NOISE = 2.0
 """Standard errors of the paired difference a loss must exceed to count."""
@@ -172,11 +178,14 @@ def review_decision(view: SeatView, played: Sequence[str], rollouts: int, rng: r
     the plan ``expert`` prefers, spending about ``rollouts`` rollouts (see the module docstring)."""
     seat = view.seat
     assert seat is not None and seat == view.to_move
-    # expert's candidates: the plans of ``hard`` (the learned bot with its BLEND for the game)
+    # expert's choice (its search over the rest of the turn), then its candidates: the plans of ``hard``
+    # (the learned bot with its BLEND for the game)
     base = plan_turn(view, random.Random(rng.getrandbits(48)), keep=3 * CANDIDATES, w=HARD_WEIGHTS,
                      extra=learned_score(shipped_value(view.opts), shipped_blend(view.opts), exact=True))
-    alternatives = [moves for _, moves in base.alternatives] or [base.moves]
-    # the candidates by outcome, the heuristic's favourite first; then the played plan
+    chosen = SearchBot(iterations=EXPERT_SAMPLES, value="turn").make_plan(view, random.Random(rng.getrandbits(48)),
+                                                                          None)
+    alternatives = [chosen.moves] + ([moves for _, moves in base.alternatives] or [base.moves])
+    # the candidates by outcome, expert's choice first; then the played plan
     probe = determinize(view, random.Random(0))
     pool: list[_Candidate] = []
     seen: dict[tuple[object, ...], _Candidate] = {}
