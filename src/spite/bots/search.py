@@ -327,9 +327,7 @@ class SearchBot(PlanningBot):
         alternatives = base.alternatives or [(base.score, base.moves)]
         pool = _distinct(view, alternatives, self.candidates)
         if len(pool) <= 1 or (budget <= 0 and not self.iterations):
-            base.why = f"{base.why}; no alternative worth searching"
-            base.why_phrases = (*base.why_phrases, Phrase("hint.no-alternative"))
-            return base
+            return _unsearched(base)
         seat = view.seat
         assert seat is not None
         if self.value == "turn":
@@ -357,32 +355,27 @@ class SearchBot(PlanningBot):
                     world.undo()
             return values
 
-        favourite = pool[0]  # the heuristic's choice: the search must show it is beaten to leave it
-        best, gain, err, samples = self._compare(pool, rng, deadline, score)
-        signatures = _signatures(view, best.moves)
-        if best is favourite:
-            why = f"{base.why}; no other plan did better in {samples} samples"
-            phrases = (*base.why_phrases, Phrase("hint.no-better", {"n": samples}))
-        elif leaf is not None:
-            why = (f"beats the first plan by {100 * gain:+.1f} points of winning chance (±{100 * err:.1f}) over "
-                   f"this turn and {self.horizon} more in {samples} samples")
-            phrases = (Phrase("hint.beats-chance", {"gain": f"{100 * gain:+.1f}", "err": f"{100 * err:.1f}",
-                                                    "turns": self.horizon, "n": samples}),)
-        else:
-            why = (f"beats the first plan by {gain:+.2f} stock cards (±{err:.2f}) over this turn and "
-                   f"{self.horizon} more in {samples} samples")
-            phrases = (Phrase("hint.beats", {"gain": f"{gain:+.2f}", "err": f"{err:.2f}", "turns": self.horizon,
-                                             "n": samples}),)
-        return Plan(best.moves, signatures, best.prior, why, base.nodes, why_phrases=phrases)
+        def beats(gain: float, err: float, samples: int) -> tuple[str, Phrase]:
+            if leaf is not None:
+                return (f"beats the first plan by {100 * gain:+.1f} points of winning chance (±{100 * err:.1f}) "
+                        f"over this turn and {horizon} more in {samples} samples",
+                        Phrase("hint.beats-chance", {"gain": f"{100 * gain:+.1f}", "err": f"{100 * err:.1f}",
+                                                     "turns": horizon, "n": samples}))
+            return (f"beats the first plan by {gain:+.2f} stock cards (±{err:.2f}) over this turn and "
+                    f"{horizon} more in {samples} samples",
+                    Phrase("hint.beats", {"gain": f"{gain:+.2f}", "err": f"{err:.2f}", "turns": horizon,
+                                          "n": samples}))
 
-    def _compare(self, pool: list[_Candidate], rng: random.Random, deadline: float,
-                 score: Callable[[random.Random, list[_Candidate]], list[float]],
-                 ) -> tuple[_Candidate, float, float, int]:
+        return self._choose(view, base, pool, rng, deadline, score, beats)
+
+    def _choose(self, view: SeatView, base: Plan, pool: list[_Candidate], rng: random.Random, deadline: float,
+                score: Callable[[random.Random, list[_Candidate]], list[float]],
+                beats: Callable[[float, float, int], tuple[str, Phrase]]) -> Plan:
         """Score the candidates on samples (``score`` of a sample's random source: a value for each
         candidate still in, fewer when out of time) until the samples or the time run out or the
-        choice is settled, halving the rivals of the favourite (``pool[0]``) as the samples double.
-        The candidate chosen, its gain over the favourite and that gain's standard error (0 for the
-        favourite), and the number of samples."""
+        choice is settled, halving the rivals of the favourite (``pool[0]``, the plan of ``base``: the
+        search must show it is beaten to leave it) as the samples double. The plan chosen, with why:
+        ``beats`` of the gain, its standard error and the samples when a rival won."""
         favourite = pool[0]
         samples = 0
         limit = self.iterations
@@ -412,7 +405,13 @@ class SearchBot(PlanningBot):
             mean, se = cand.gain_over(favourite)
             if mean > 0 and mean > self.confidence * se and mean > gain:
                 best, gain, err = cand, mean, se
-        return best, gain, err, samples
+        if best is favourite:
+            why = f"{base.why}; no other plan did better in {samples} samples"
+            phrases = (*base.why_phrases, Phrase("hint.no-better", {"n": samples}))
+        else:
+            why, phrase = beats(gain, err, samples)
+            phrases = (phrase,)
+        return Plan(best.moves, _signatures(view, best.moves), best.prior, why, base.nodes, why_phrases=phrases)
 
     def _search_turn(self, view: SeatView, rng: random.Random, deadline: float, base: Plan,
                      pool: list[_Candidate], model: ValueModel, blend: float) -> Plan:
@@ -422,9 +421,7 @@ class SearchBot(PlanningBot):
         seat = view.seat
         assert seat is not None
         if all(cand.ends_turn for cand in pool):  # no card turns up before any of them ends the turn:
-            base.why = f"{base.why}; no alternative worth searching"  # the learned bot's choice stands
-            base.why_phrases = (*base.why_phrases, Phrase("hint.no-alternative"))
-            return base
+            return _unsearched(base)  # the learned bot's choice stands
         world = determinize(view, random.Random(0))
         for cand in pool:
             if cand.ends_turn:
@@ -447,16 +444,19 @@ class SearchBot(PlanningBot):
                     world.undo()
             return values
 
-        favourite = pool[0]
-        best, gain, err, samples = self._compare(pool, rng, deadline, score)
-        if best is favourite:
-            why = f"{base.why}; no other plan did better in {samples} samples"
-            phrases = (*base.why_phrases, Phrase("hint.no-better", {"n": samples}))
-        else:
-            why = (f"beats the first plan by {gain:+.0f} points of the hard level's score of a turn's end (a stock "
-                   f"card counts 1,000; ±{err:.0f}) over {samples} samples of the cards still to turn up")
-            phrases = (Phrase("hint.beats-turn", {"gain": f"{gain:+.0f}", "err": f"{err:.0f}", "n": samples}),)
-        return Plan(best.moves, _signatures(view, best.moves), best.prior, why, base.nodes, why_phrases=phrases)
+        def beats(gain: float, err: float, samples: int) -> tuple[str, Phrase]:
+            return (f"beats the first plan by {gain:+.0f} points of the hard level's score of a turn's end (a stock "
+                    f"card counts 1,000; ±{err:.0f}) over {samples} samples of the cards still to turn up",
+                    Phrase("hint.beats-turn", {"gain": f"{gain:+.0f}", "err": f"{err:.0f}", "n": samples}))
+
+        return self._choose(view, base, pool, rng, deadline, score, beats)
+
+
+def _unsearched(base: Plan) -> Plan:
+    """``base`` itself, saying that there was nothing to search."""
+    base.why = f"{base.why}; no alternative worth searching"
+    base.why_phrases = (*base.why_phrases, Phrase("hint.no-alternative"))
+    return base
 
 
 def _distinct(view: SeatView, alternatives: list[tuple[float, list[Move]]], count: int) -> list[_Candidate]:
