@@ -66,6 +66,20 @@ def _human_table(summary: dict[str, Any]) -> None:
         console.print(f"wrote {summary['out']}/games.csv, records/, win_rates.png, summary.json", markup=False)
 
 
+def _games_kept(out: Path | None, total: int, counted: int) -> int:
+    """How many of the ``total`` games a stopped run kept in ``out``: read back from the file, since
+    the stop can fall between a game being written and the progress bar counting it (``counted``, what
+    the bar had; also the answer without ``out`` or with a file that cannot be read)."""
+    if out is None:
+        return counted
+    from spite.arena.output import load_games
+
+    try:
+        return len({res.index for res, _ in load_games(out) if res.index < total})
+    except (OptionsError, OSError):
+        return counted
+
+
 def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
     """Add ``tournament`` and ``hint`` to ``app``, and ``tournament`` to its ``bench`` group if given."""
 
@@ -138,7 +152,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         except KeyboardInterrupt:
             kept = (f"; they are kept in {out}: run the same command with --resume to go on" if out is not None
                     else " (with --out DIR the games played are kept and --resume goes on)")
-            fail(f"stopped after {done[0]} of {total} games{kept}", 128 + stopped_by[0])
+            fail(f"stopped after {_games_kept(out, total, done[0])} of {total} games{kept}", 128 + stopped_by[0])
         except SpiteError as exc:
             fail(str(exc), EXIT_MALFORMED)
         except OSError as exc:
