@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from spite.cli import app
-from spite.fairness import SCHEME, commitment, fingerprint, game_seed, parse_nonce, seed_input
+from spite.fairness import SCHEME, SCHEME_FIRST, commitment, fingerprint, game_seed, parse_nonce, seed_input
 from spite.games import get_game
 from spite.malice import State
 from spite.records.malice import record_from_state
@@ -32,6 +32,12 @@ def test_commitment_is_sha256_of_the_documented_bytes() -> None:
     # the vectors docs/fairness.md prints
     assert commitment(SECRET, "T1", 1) == "1513902869df6614a2210d689e57ccd1b6b085723db5c34d24a07e5f18469586"
     assert commitment(bytes(32), "abc", 1) == "07a1c9eb934f7091ac7e5f69c84eae3d880fd44ab17deae255646e1660178f35"
+
+
+def test_a_first_player_by_the_rules_is_one_more_byte_of_the_commitment() -> None:
+    layout = SECRET + bytes([2]) + b"T1" + (2).to_bytes(4, "big") + bytes([1])
+    assert commitment(SECRET, "T1", 2, first=1) == hashlib.sha256(layout).hexdigest()
+    assert len({commitment(SECRET, "T1", 2), commitment(SECRET, "T1", 2, 0), commitment(SECRET, "T1", 2, 1)}) == 3
 
 
 def test_seed_takes_every_seat_in_order_and_marks_an_absent_nonce() -> None:
@@ -173,7 +179,8 @@ def test_unusable_input_exits_2(tmp_path: Path, malice: dict[str, Any]) -> None:
     assert err.strip() == "spite: the record has no fairness object: it was not dealt at a fair table"
     for change, words in ((lambda f: f.update(nonces=[None]), "nonces must be a list of 2"),
                           (lambda f: f["nonces"].__setitem__(0, "XY" * 16), "a nonce must be 32 lower-case hex"),
-                          (lambda f: f.update(scheme="other"), "scheme must be 'spite-fair/1'"),
+                          (lambda f: f.update(scheme="other"), "scheme must be 'spite-fair/1' or 'spite-fair/2'"),
+                          (lambda f: f.update(scheme=SCHEME_FIRST), "names the seat that began (first)"),
                           (lambda f: f.update(secret="00"), "the secret must be 64 lower-case hex")):
         bad = copy.deepcopy(malice)
         change(bad["fairness"])
@@ -186,3 +193,41 @@ def test_a_record_with_fairness_still_checks(tmp_path: Path, malice: dict[str, A
     path.write_text(json.dumps(malice))
     result = runner.invoke(app, ["check", str(path)])
     assert result.exit_code == 0 and json.loads(result.stdout)["finished"] is True
+
+
+def match_game_record(first: int) -> dict[str, Any]:
+    """A later game of a fair match: seat ``first`` begins by the rules (the loser of the game before),
+    bound by the commitment (spite-fair/2)."""
+    seed = game_seed(SECRET, TABLE, 2, NONCES)
+    state: State = get_game("spite-malice").dealt("match", {"stock_size": 5}, seed, first=first).engine
+    rng = random.Random(4)
+    for _ in range(30):
+        if state.is_over:
+            break
+        state.play(rng.choice(state.build_moves() or state.end_moves()))
+    proof = {**_proof(game=2), "scheme": SCHEME_FIRST, "first": first,
+             "commitment": commitment(SECRET, TABLE, 2, first)}
+    return {**record_from_state(state, "match").to_json(), "fairness": proof}
+
+
+def test_who_began_by_the_rules_is_bound_by_the_commitment(tmp_path: Path, malice: dict[str, Any]) -> None:
+    honest = match_game_record(1)
+    code, out, err = verify(tmp_path, honest)
+    assert code == 0, err
+    assert out.startswith("fair: ") and "not bound" not in out
+    # the seat changed after the game: the commitment gives it away
+    bad = copy.deepcopy(honest)
+    bad["fairness"]["first"] = 0
+    code, out, _ = verify(tmp_path, bad)
+    assert code == 1 and out.startswith("not fair: the commitment") and "first player (seat 0)" in out
+    # a one-game record never begins by the rules: the cut decides, whatever the proof says
+    bad = copy.deepcopy(malice)
+    bad["fairness"]["first"] = 1
+    code, out, _ = verify(tmp_path, bad)
+    assert (code, out.strip()) == (1, "not fair: the record says seat 1 began by the rules, but in a game of these "
+                                      "rules the cut decides who begins")
+    # an older match record (spite-fair/1) named who began without binding it: said so
+    old = copy.deepcopy(honest)
+    old["fairness"].update(scheme=SCHEME, commitment=commitment(SECRET, TABLE, 2))
+    code, out, _ = verify(tmp_path, old)
+    assert code == 0 and "who began (seat 1) is not bound by this spite-fair/1 commitment" in out

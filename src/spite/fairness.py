@@ -8,7 +8,10 @@ before any card is seen::
                         ‖ game (4 bytes, unsigned big-endian) )
 
 ``table`` is the table's id and ``game`` the number of the game at that table (1, 2, ... for the
-games of a match). Every seat's client may send a random 16-byte *nonce*; the deal is made from::
+games of a match). Where the rules, not the cut, say who begins (a match's later games: the loser of
+the game before), that seat is known when the secret is drawn and is bound by the commitment too
+(scheme ``spite-fair/2``): one more byte, the seat, at the end of the hashed input. Every seat's client
+may send a random 16-byte *nonce*; the deal is made from::
 
     seed = SHA-256( "spite-seed/1" (12 ASCII bytes) ‖ secret
                   ‖ len(table) (1 byte) ‖ table (UTF-8) ‖ game (4 bytes, big-endian)
@@ -40,6 +43,7 @@ from collections.abc import Sequence
 __all__ = [
     "NONCE_BYTES",
     "SCHEME",
+    "SCHEME_FIRST",
     "SECRET_BYTES",
     "SEED_TAG",
     "commitment",
@@ -48,11 +52,14 @@ __all__ = [
     "parse_hex",
     "parse_nonce",
     "parse_secret",
+    "scheme_of",
     "seed_input",
 ]
 
 SCHEME = "spite-fair/1"
 """The name of this scheme, written in every record it made (records.md §3 ``fairness``)."""
+SCHEME_FIRST = "spite-fair/2"
+"""The scheme of a game whose first player the rules chose: its commitment binds that seat too."""
 SECRET_BYTES = 32
 """Length of the server's secret."""
 NONCE_BYTES = 16
@@ -77,14 +84,27 @@ def _check_secret(secret: bytes) -> None:
         raise ValueError(f"a secret has {SECRET_BYTES} bytes, not {len(secret)}")
 
 
-def commitment(secret: bytes, table: str, game: int) -> str:
-    """The commitment to ``secret`` for game ``game`` of table ``table`` (64 hex digits).
+def scheme_of(first: int | None) -> str:
+    """The scheme of a deal: ``spite-fair/2`` when the rules chose the first player, else ``spite-fair/1``."""
+    return SCHEME if first is None else SCHEME_FIRST
+
+
+def commitment(secret: bytes, table: str, game: int, first: int | None = None) -> str:
+    """The commitment to ``secret`` for game ``game`` of table ``table`` (64 hex digits); with ``first``
+    (the seat the rules let begin, scheme ``spite-fair/2``) that seat as one more byte.
 
     >>> commitment(bytes(32), "abc", 1)
     '07a1c9eb934f7091ac7e5f69c84eae3d880fd44ab17deae255646e1660178f35'
+    >>> commitment(bytes(32), "abc", 2, first=1)
+    'c86c71112768aa5b49751f3ecbc59fd985389eed19560f4175170018938eb147'
     """
     _check_secret(secret)
-    return hashlib.sha256(secret + _table_game(table, game)).hexdigest()
+    tail = b""
+    if first is not None:
+        if not 0 <= first < 255:
+            raise ValueError(f"a first seat is 0 to 254, not {first}")
+        tail = bytes([first])
+    return hashlib.sha256(secret + _table_game(table, game) + tail).hexdigest()
 
 
 def seed_input(secret: bytes, table: str, game: int, nonces: Sequence[bytes | None]) -> bytes:

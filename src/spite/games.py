@@ -277,6 +277,11 @@ class Game(ABC):
         game without such a rule ignores it). ``spite verify`` deals the same way to check a record."""
         return self.new(preset, options, seed=seed)
 
+    def starts_by_rule(self, preset: str | None, options: Mapping[str, Any] | None) -> bool:
+        """Whether the rules of ``preset`` with ``options`` may say who begins a game rather than the
+        cut (a match's later games), so that a fair record may name its ``first`` (``spite verify``)."""
+        return False
+
     @abstractmethod
     def from_record(self, record: Record) -> GameState:
         """Replay every entry of ``record`` (a record of this game). Raises

@@ -27,7 +27,8 @@ def seat_hello(client: Client, token: str, nonce: str | None) -> dict[str, Any]:
 def check_reveal(fair: dict[str, Any], table_id: str, game: int, nonces: list[str | None]) -> str:
     """The revealed secret gives the commitment; the nonces are the ones sent. Returns the seed."""
     secret = bytes.fromhex(fair["secret"])
-    assert commitment(secret, table_id, game) == fair["commitment"]
+    assert commitment(secret, table_id, game, fair["first"]) == fair["commitment"]
+    assert fair["scheme"] == ("spite-fair/1" if fair["first"] is None else "spite-fair/2")
     assert fair["game"] == game and fair["nonces"] == nonces
     return game_seed(secret, table_id, game, [None if n is None else bytes.fromhex(n) for n in nonces])
 
@@ -42,7 +43,8 @@ def test_commitment_before_any_card_and_the_reveal_at_the_end(server: ServerThre
     welcome = seat_hello(ann, r["token"], nonces[0])
     # the commitment is out, not a card of the deal: no hand, nothing legal, moves refused
     fair = welcome["fair"]
-    assert fair == {"game": 1, "commitment": fair["commitment"], "dealt": False, "sent": [True, False]}
+    assert fair == {"game": 1, "commitment": fair["commitment"], "dealt": False, "sent": [True, False],
+                    "scheme": "spite-fair/1", "first": None}
     assert all(p["hand"] is None for p in welcome["view"]["players"]) and welcome["legal"] == []
     ann.send({"type": "move", "move": "pass", "stateVersion": 0})
     assert ann.until("error")["code"] == "not-started"
@@ -124,6 +126,7 @@ def test_each_game_of_a_match_has_its_own_commitment(server: ServerThread) -> No
         record = httpx.get(base + over["recordUrl"]).json()
         assert record["seed"] == seed and record["fairness"]["game"] == game
         assert ("first" in record["fairness"]) == (game > 1)
+        assert record["fairness"]["scheme"] == ("spite-fair/2" if game > 1 else "spite-fair/1")
         assert verify_record(record_from_json(record)).fair
         if over["match"]["over"]:  # the next commitment is a rematch's, at this table of persons
             assert over["fair"]["next"] not in commitments
@@ -153,7 +156,7 @@ def test_a_spit_table_deals_from_the_nonce(server: ServerThread) -> None:
     ann = Client(server.base, table_id)
     welcome = seat_hello(ann, r["token"], nonce)
     assert welcome["fair"] == {"game": 1, "commitment": welcome["fair"]["commitment"], "dealt": True,
-                               "sent": [True, False]}
+                               "sent": [True, False], "scheme": "spite-fair/1", "first": None}
     over = ann.until("gameOver", timeout=30)
     check_reveal(over["fair"], table_id, 1, [nonce, None])
     record = httpx.get(server.base + over["recordUrl"]).json()

@@ -159,6 +159,12 @@ class MaliceGame(Game):
         preset = preset or self.default_preset
         return MaliceGameState(State.new(Options.from_preset(preset, options), seed, first=first), preset)
 
+    def starts_by_rule(self, preset: str | None, options: Mapping[str, Any] | None) -> bool:
+        # a match (payoff scoring, as the match preset, or a match target named): its loser begins the next game
+        preset = preset or self.default_preset
+        opts = Options.from_preset(preset, options)
+        return opts.scoring == "payoff" or "match_target" in (options or {})
+
     def from_record(self, record: Record) -> MaliceGameState:
         rep = self.replay(record)
         return MaliceGameState(rep.state, rep.preset)

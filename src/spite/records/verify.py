@@ -5,7 +5,11 @@ number there, the commitment published before any card was seen, and (revealed a
 secret and each seat's nonce. :func:`verify_record` checks, in this order, and stops at the first
 thing that does not follow:
 
-1. the commitment is SHA-256 of the secret, the table and the game number (:mod:`spite.fairness`);
+1. the commitment is SHA-256 of the secret, the table and the game number (:mod:`spite.fairness`), and
+   of ``first`` where the rules chose who begins (scheme ``spite-fair/2``); a ``first`` is accepted only
+   where the game's rules let a game begin without the cut (:meth:`spite.games.Game.starts_by_rule`: a
+   match's later games), and a ``spite-fair/1`` record's ``first`` (written before the seat was bound)
+   is named in the verdict as not bound;
 2. the record's seed (if it has one) is the seed the secret and the nonces give;
 3. the start deal is the one the game deals from that seed (:meth:`spite.games.Game.dealt`);
 4. every chance entry (``{"shuffle": ...}``, ``{"deal": ...}``) is the one the engine makes from that
@@ -26,7 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from spite.errors import MalformedRecordError, OptionsError, RecordMoveError
-from spite.fairness import SCHEME, commitment, game_seed, parse_hex, parse_nonce, parse_secret
+from spite.fairness import SCHEME, SCHEME_FIRST, commitment, game_seed, parse_hex, parse_nonce, parse_secret
 from spite.games import GameState, Record, get_game
 
 __all__ = ["FairProof", "Verdict", "is_chance_entry", "read_proof", "verify_record"]
@@ -54,10 +58,12 @@ class FairProof:
     nonces: list[bytes | None]
     first: int | None = None
     """The seat the rules (not chance) let begin (a match's later game), if they did."""
+    scheme: str = SCHEME
+    """``spite-fair/2`` when the commitment binds ``first`` too."""
 
     def to_json(self) -> dict[str, Any]:
         """As records.md §3 writes it."""
-        out: dict[str, Any] = {"scheme": SCHEME, "table": self.table, "game": self.game,
+        out: dict[str, Any] = {"scheme": self.scheme, "table": self.table, "game": self.game,
                                "commitment": self.commitment, "secret": self.secret.hex(),
                                "nonces": [None if n is None else n.hex() for n in self.nonces]}
         if self.first is not None:
@@ -77,8 +83,9 @@ def read_proof(data: Any, seats: int) -> FairProof:
         raise MalformedRecordError("the record has no fairness object: it was not dealt at a fair table")
     if not isinstance(data, dict):
         raise MalformedRecordError("fairness must be a JSON object")
-    if data.get("scheme") != SCHEME:
-        raise MalformedRecordError(f"fairness: scheme must be {SCHEME!r}, not {data.get('scheme')!r}")
+    scheme = data.get("scheme")
+    if scheme not in (SCHEME, SCHEME_FIRST):
+        raise MalformedRecordError(f"fairness: scheme must be {SCHEME!r} or {SCHEME_FIRST!r}, not {scheme!r}")
     table, game, nonces, first = data.get("table"), data.get("game"), data.get("nonces"), data.get("first")
     if not isinstance(table, str) or not 1 <= len(table.encode("utf-8")) <= 255:
         raise MalformedRecordError("fairness: table must be the table's id (1 to 255 bytes)")
@@ -88,13 +95,15 @@ def read_proof(data: Any, seats: int) -> FairProof:
         raise MalformedRecordError(f"fairness: nonces must be a list of {seats} (one per seat, null for none)")
     if first is not None and (isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < seats):
         raise MalformedRecordError("fairness: first must be a seat number")
+    if scheme == SCHEME_FIRST and first is None:
+        raise MalformedRecordError(f"fairness: a {SCHEME_FIRST} record names the seat that began (first)")
     try:
         committed = parse_hex(data.get("commitment"), 32, "the commitment").hex()
         secret = parse_secret(data.get("secret"))
         read = [None if n is None else parse_nonce(n) for n in nonces]
     except ValueError as exc:
         raise MalformedRecordError(f"fairness: {exc}") from None
-    return FairProof(table, game, committed, secret, read, first)
+    return FairProof(table, game, committed, secret, read, first, str(scheme))
 
 
 @dataclass(frozen=True)
@@ -139,9 +148,14 @@ def verify_record(record: Record) -> Verdict:
     except OptionsError as exc:
         raise MalformedRecordError(str(exc)) from None
     proof = read_proof(record.fairness, seats)
-    if commitment(proof.secret, proof.table, proof.game) != proof.commitment:
+    bound = proof.first if proof.scheme == SCHEME_FIRST else None
+    if commitment(proof.secret, proof.table, proof.game, bound) != proof.commitment:
+        what = "secret" if bound is None else f"secret and first player (seat {bound})"
         return Verdict(False, f"not fair: the commitment {proof.commitment[:12]}… is not the one of the revealed "
-                       f"secret (table {proof.table}, game {proof.game})", "commitment")
+                       f"{what} (table {proof.table}, game {proof.game})", "commitment")
+    if proof.first is not None and not game.starts_by_rule(record.preset, record.options):
+        return Verdict(False, f"not fair: the record says seat {proof.first} began by the rules, but in a game "
+                       "of these rules the cut decides who begins", "first")
     seed = proof.seed
     if record.seed is not None and str(record.seed) != seed:
         return Verdict(False, "not fair: the record's seed is not the one the secret and the nonces give", "seed")
@@ -180,6 +194,8 @@ def verify_record(record: Record) -> Verdict:
     if stuck is not None:
         where = keep[stuck.ply]
         raise MalformedRecordError(f"the record does not replay: moves[{where}] {stuck.move}: {stuck.message}")
+    unbound = (f"; who began (seat {proof.first}) is not bound by this {SCHEME} commitment: check it against "
+               "the game before" if proof.first is not None and bound is None else "")
     return Verdict(True, f"fair: the commitment, the deal and {chance} chance "
                    f"entr{'y' if chance == 1 else 'ies'} follow from {_nonce_words(proof)} "
-                   f"(table {proof.table}, game {proof.game})", None, chance)
+                   f"(table {proof.table}, game {proof.game}){unbound}", None, chance)

@@ -17,10 +17,11 @@ This module knows no game: the table host calls it, and the game's adapter deals
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from spite.fairness import SCHEME, SECRET_BYTES, commitment, game_seed, parse_nonce, parse_secret
+from spite.fairness import SECRET_BYTES, commitment, game_seed, parse_nonce, parse_secret, scheme_of
 from spite.server.protocol import FairInfo
 
 __all__ = ["FairDeal"]
@@ -39,17 +40,19 @@ class FairDeal:
     dealt: bool = False
     """The deal is made: no nonce counts any more."""
     first: int | None = None
-    """The seat the rules (not chance) let begin, for the record (a match's later games)."""
+    """The seat the rules (not chance) let begin (a match's later games: the loser of the game before),
+    known when the secret is drawn and bound by the commitment (``spite-fair/2``); ``None``: the cut."""
 
     @classmethod
-    def draw(cls, table: str, game: int, seats: int) -> FairDeal:
-        """A fresh secret for game ``game`` of ``table``."""
-        return cls(table, game, secrets.token_bytes(SECRET_BYTES), seats)
+    def draw(cls, table: str, game: int, seats: int, first: int | None = None,
+             entropy: Callable[[int], bytes] = secrets.token_bytes) -> FairDeal:
+        """A fresh secret for game ``game`` of ``table`` (from ``entropy``: the server's is :mod:`secrets`)."""
+        return cls(table, game, entropy(SECRET_BYTES), seats, first=first)
 
     @property
     def commitment(self) -> str:
-        """SHA-256 of the secret, the table and the game number (public from the start)."""
-        return commitment(self.secret, self.table, self.game)
+        """SHA-256 of the secret, the table, the game number and ``first`` (public from the start)."""
+        return commitment(self.secret, self.table, self.game, self.first)
 
     def seed(self) -> str:
         """The game's seed: from the secret and the nonces that count now."""
@@ -64,10 +67,11 @@ class FairDeal:
         """What every seat and spectator may know: the commitment, whether the deal is made and which
         seats' nonces count; with ``revealed`` (the game is over) the secret and the nonces too."""
         sent = [s in self.nonces for s in range(self.seats)]
+        public = {"game": self.game, "commitment": self.commitment, "dealt": self.dealt, "sent": sent,
+                  "scheme": scheme_of(self.first), "first": self.first}
         if not revealed:
-            return FairInfo(game=self.game, commitment=self.commitment, dealt=self.dealt, sent=sent)
-        return FairInfo(game=self.game, commitment=self.commitment, dealt=self.dealt, sent=sent,
-                        secret=self.secret.hex(), nonces=self.nonce_texts())
+            return FairInfo(**public)
+        return FairInfo(**public, secret=self.secret.hex(), nonces=self.nonce_texts())
 
     def nonce_texts(self) -> list[str | None]:
         """The nonces in seat order (``None``: the seat sent none)."""
@@ -75,7 +79,7 @@ class FairDeal:
 
     def proof(self) -> dict[str, Any]:
         """The record's ``fairness`` object (records.md §3)."""
-        out: dict[str, Any] = {"scheme": SCHEME, "table": self.table, "game": self.game,
+        out: dict[str, Any] = {"scheme": scheme_of(self.first), "table": self.table, "game": self.game,
                                "commitment": self.commitment, "secret": self.secret.hex(),
                                "nonces": self.nonce_texts()}
         if self.first is not None:

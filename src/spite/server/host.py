@@ -273,7 +273,7 @@ class ServerGame(ABC):
     def deal(self, table: Table, seed: str) -> Opening:
         """The game of ``table`` dealt from ``seed`` once the seats' nonces are in (docs/fairness.md):
         its state and the row's new ``start`` (the deal, the entries before the first move, the seed).
-        A game whose rules say who begins sets ``table.fair.first``."""
+        The seat that begins by the rules, if any, is the one the commitment bound (``table.fair.first``)."""
         state = get_game(table.game).dealt(table.preset, table.options, seed)
         record = state.to_record()
         start: dict[str, Any] = {"deal": record.deal, "seed": seed}
@@ -391,6 +391,11 @@ class TablePlay:
         """The game is over: is the table (and what else to store with the record)?"""
         return Ending()
 
+    def next_first(self) -> int | None:
+        """Between two games: the seat the rules let begin the next one (``None``: the cut decides).
+        Known when the next game's secret is drawn, and bound by its commitment (docs/fairness.md)."""
+        return None
+
     def turns(self) -> int:
         """The finished game's length in turns (rounds) for the statistics."""
         return 1
@@ -495,7 +500,7 @@ class Table:
         """After the last game: the person seats that said no."""
         self.play = server_game.play(self, opening.extra)
         if self.fair is not None and self.state.is_over and (self.play.between_games() or status == "finished"):
-            self.fair_next = FairDeal.draw(self.id, self.fair.game + 1, self.fair.seats)
+            self.fair_next = FairDeal.draw(self.id, self.fair.game + 1, self.fair.seats, self.play.next_first())
         self._clock: asyncio.Task[None] | None = None
         self._clock_key: tuple[int, tuple[int, ...]] | None = None
         self._deserted: asyncio.Task[None] | None = None
@@ -518,7 +523,7 @@ class Table:
         return TableInfo(id=self.id, game=self.game, preset=self.preset, options=self.options,
                          status=self.status, seats=[s.info() for s in self.seats],  # type: ignore[arg-type]
                          stateVersion=self.version, link=f"/t/{self.id}", gameId=self.game_id,
-                         series=self.series_info())
+                         series=self.series_info(), fair=self.fair_info())
 
     def series_info(self) -> SeriesInfo | None:
         """The series score (``None`` before the first game has ended)."""
@@ -610,8 +615,10 @@ class Table:
         ``text`` in English; ``key`` (default ``event.KIND``) and ``params`` the catalogue's words for it."""
         words = Words(key=key or f"event.{kind}", params=params)
         event = TableEvent(kind=kind, seat=seat, text=text, words=words, seconds=seconds)  # type: ignore[arg-type]
-        # a table closed before its game was dealt shows its secret: nothing was played from it
-        fair = self.fair.info(revealed=True) if kind == "abandoned" and self.fair is not None else None
+        # a table closed before its game was dealt shows its secret (nothing was played from it); a dealt
+        # game's secret would show every hidden card of a game nobody finished, so it is never revealed
+        fair = (self.fair.info(revealed=True) if kind == "abandoned" and self.fair is not None and not self.fair.dealt
+                else None)
         self.broadcast(TableMessage(table=self.info(), event=event, fair=fair, **self.play.score_fields()))
 
     def game_over(self) -> GameOver:
@@ -711,7 +718,6 @@ class Table:
             await self.store.write(Store.update_table(self.id, start=json.dumps(start)))
         except Exception as exc:
             fair.dealt = False
-            fair.first = None
             log.error("table %s: the deal could not be stored (%s); dealing at the next hello", self.id, exc)
             return
         self.state = opening.state
@@ -1148,7 +1154,8 @@ class Table:
             if self.fair is not None and (not ending.final or any(s.kind == "person" for s in self.seats)):
                 # the next game's commitment (a match's next game, or a rematch) goes out before any of
                 # its cards, and before the nonces sent for it (with next or rematch)
-                self.fair_next = FairDeal.draw(self.id, self.fair.game + 1, self.fair.seats)
+                first = None if ending.final else self.play.next_first()  # a rematch begins with the cut
+                self.fair_next = FairDeal.draw(self.id, self.fair.game + 1, self.fair.seats, first)
         return True
 
     def _players(self, result: dict[str, Any]) -> list[dict[str, Any]]:

@@ -116,10 +116,9 @@ class MaliceServer(ServerGame):
         match: Match | None = getattr(table.play, "match", None)  # the table's MalicePlay (see play())
         if match is None:
             return super().deal(table, seed)
-        first = match.next_starter()  # the rules say who begins a match's later games, not the seed
         assert table.fair is not None
-        table.fair.first = first
-        state = State.new(match.opts, seed, first=first)
+        # the rules say who begins a match's later games, not the seed: bound by the commitment
+        state = State.new(match.opts, seed, first=table.fair.first)
         leading = [entry for entry in state.record_moves() if isinstance(entry, dict)]
         start = {"deal": state.deal_json(), "leading": leading, "seed": seed}
         return Opening(MaliceGameState(state, table.preset), table.preset, table.options, start,
@@ -266,6 +265,9 @@ class MalicePlay(TablePlay):
             self.game_ids.append(game_id)
 
         return Ending(final=after.is_over, write=write, stored=stored)
+
+    def next_first(self) -> int | None:
+        return self.match.next_starter() if self.match is not None else None
 
     def turns(self) -> int:
         return self.engine.turn
@@ -440,10 +442,10 @@ class MalicePlay(TablePlay):
         # as Match.start_game deals it (without touching the match: a failed commit leaves it as it was),
         # from the secret published when the game before ended and the nonces sent since (docs/fairness.md)
         fair = table.fair_next
-        first = match.next_starter()
+        first = match.next_starter()  # the same seat the next game's commitment bound (next_first)
         seed: int | str = match.game_seed(len(match.results))
         if fair is not None:
-            fair.first, fair.dealt = first, True
+            fair.dealt = True
             seed = fair.seed()
         state = State.new(match.opts, seed, first=first)
         leading = [entry for entry in state.record_moves() if isinstance(entry, dict)]
@@ -458,7 +460,7 @@ class MalicePlay(TablePlay):
             await table.store.write(Store.together(forget, begin))
         except Exception as exc:
             if fair is not None:
-                fair.first, fair.dealt = None, False
+                fair.dealt = False
             log.error("table %s: the next game could not be stored (%s); trying again", table.id, exc)
             self._next_at = time.monotonic() + 2.0
             self._schedule_next(2.0)

@@ -754,7 +754,17 @@ def stored_info(found: dict[str, Any]) -> TableInfo:
         "id": row["id"], "game": row["game"], "preset": row["preset"], "options": json.loads(row["options"]),
         "status": row["status"], "seats": seats, "stateVersion": row["plies"] + (row.get("version_base") or 0),
         "link": f"/t/{row['id']}",
-        "gameId": found["game_id"], "series": json.loads(row["series"]) if row.get("series") else None})
+        "gameId": found["game_id"], "series": json.loads(row["series"]) if row.get("series") else None,
+        "fair": _stored_fair(row, len(seats))})
+
+
+def _stored_fair(row: dict[str, Any], seats: int) -> dict[str, Any] | None:
+    """The public part of a stored table's fair deal (the commitment; never the secret: a finished
+    game's is in its record)."""
+    start = json.loads(row["start"]) if row.get("start") else {}
+    if "fair" not in start:
+        return None
+    return FairDeal.from_stored(row["id"], seats, start["fair"]).info(revealed=False).model_dump()
 
 
 _SANE_ID = re.compile(r"[\x20-\x7e]{1,64}")

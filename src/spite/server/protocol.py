@@ -293,6 +293,9 @@ class TableInfo(_Msg):
     link: str = Field(description="Path to share: GET it for this table, POST …/join to take a seat.")
     gameId: int | None = Field(None, description="The finished game's id (its record is downloadable).")
     series: SeriesInfo | None = Field(None, description="The score of the games at this table (after the first).")
+    fair: FairInfo | None = Field(None, description="The fair deal of the game in play or to be dealt: its "
+                                  "commitment, published before any nonce is taken (docs/fairness.md); a client "
+                                  "pins it and sends its nonce only after seeing it.")
 
 
 class LastMove(_Msg):
@@ -397,7 +400,12 @@ class FairInfo(_Msg):
     and the nonces once the game is over."""
 
     game: int = Field(description="The number of the game at this table (a match's games count 1, 2, ...).")
-    commitment: HEX64 = Field(description="SHA-256 of the secret, the table id and the game number.")
+    commitment: HEX64 = Field(description="SHA-256 of the secret, the table id and the game number (and, scheme "
+                              "spite-fair/2, the seat that begins by the rules).")
+    scheme: Literal["spite-fair/1", "spite-fair/2"] = Field(
+        "spite-fair/1", description="spite-fair/2 when the commitment binds first too (docs/fairness.md).")
+    first: int | None = Field(default=None, description="The seat the rules let begin (a match's later games), "
+                              "bound by the commitment; null: the cut decides.")
     dealt: bool = Field(description="The deal is made: the nonces that count are fixed.")
     sent: list[bool] = Field(description="Per seat: its nonce counts (false: the seat sent none, or is a bot).")
     secret: HEX64 | None = Field(default=None, description="Revealed once the game is over.")
