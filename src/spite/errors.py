@@ -48,6 +48,14 @@ def refusal(message: str, key: str, **params: Param) -> IllegalMoveError:
     return IllegalMoveError(message, phrase=Phrase(key, params))
 
 
+def too_late(message: str, key: str, **params: Param) -> IllegalMoveError:
+    """A :func:`refusal` of a move that lost a race in a real-time game (another move got there
+    first): the server answers it ``too-late`` rather than ``illegal``."""
+    error = refusal(message, key, **params)
+    error.lost_race = True
+    return error
+
+
 class OptionsError(SpiteError, ValueError):
     """An unknown preset or option, a bad option value, or options that do not make sense together."""
 
@@ -58,6 +66,9 @@ class CardError(SpiteError, ValueError):
 
 class IllegalMoveError(SpiteError, ValueError):
     """A move that may not be made in the current position (or that names no move of this game)."""
+
+    lost_race: bool = False
+    """The move would have been legal a moment ago: another move got there first (:func:`too_late`)."""
 
 
 class MalformedRecordError(SpiteError, ValueError):

@@ -227,6 +227,22 @@ class GameState(ABC):
     def view(self, seat: int | None) -> View:
         """Exactly what ``seat`` may know; ``None``: a spectator, who sees no hidden card."""
 
+    def face_down_view(self) -> dict[str, Any]:
+        """The table before its deal is known to anyone (a fair table waits for its players' random
+        parts): the spectator's view JSON with every card face down, only the piles' sizes showing."""
+        return self.view(None).to_json()
+
+    @property
+    def turns(self) -> int:
+        """How long the game has gone on, in the game's own measure (turns; Spit: rounds)."""
+        return 1
+
+    def points(self, seat: int) -> int | None:
+        """The points ``seat`` won once the game is over (``None``: it did not win; with partnerships
+        both partners of the winning team win)."""
+        result = self.result or {}
+        return 1 if result.get("winner") == seat else None
+
     @abstractmethod
     def show(self) -> dict[str, Any]:
         """The whole table as JSON, every hidden card included (``spite show`` without ``--as``):

@@ -18,7 +18,7 @@ from server_helpers import Client, ServerThread
 from test_protocol import play_random
 
 from spite.server import ServerConfig, db
-from spite.server.host import player_id
+from spite.server.table.seats import player_id
 from spite.tui.remote import player_key
 
 

@@ -115,6 +115,24 @@ class MaliceGameState(GameState):
             raise ValueError(f"there is no seat {seat} (seats 0 to {self._state.players - 1})")
         return self._state.view(seat)
 
+    def face_down_view(self) -> dict[str, Any]:
+        view = self._state.view(None).to_json()
+        for player in view["players"]:  # the face-up stock cards too come with the deal
+            player["stock_top"] = []
+        return view
+
+    @property
+    def turns(self) -> int:
+        return self._state.turn
+
+    def points(self, seat: int) -> int | None:
+        res = self._state.result
+        if res is None or res.winner is None:
+            return None
+        partners = self._state.opts.partnerships and res.team is not None
+        won = seat % 2 == res.team if partners else seat == res.winner
+        return (res.points or 0) if won else None
+
     def show(self) -> dict[str, Any]:
         return self._state.show_json(everything=True)
 

@@ -28,7 +28,7 @@ from spite.server import db
 from spite.server.bots import BotRunner
 from spite.server.config import ServerConfig
 from spite.server.connection import Connection
-from spite.server.host import Table, player_id
+from spite.server.host import TableHost
 from spite.server.limits import (
     STOP_READING,
     BodyLimit,
@@ -55,6 +55,7 @@ from spite.server.protocol import (
 )
 from spite.server.review import ReviewRefused, ReviewRunner
 from spite.server.store import Store
+from spite.server.table.seats import player_id
 from spite.web import index_response, wants_html
 from spite.web import install as install_web
 
@@ -189,12 +190,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         """Create a table; the creator takes the first person seat (and gets its token).
         (Writes are rate-limited per address before routing: :class:`~spite.server.limits.WriteLimit`.)"""
         address = client_address(request.scope)
-        table, seat, token = await manager_of(request).create(
+        info, seat, token = await manager_of(request).create(
             game=body.game, preset=body.preset, options=body.options, seats=body.seats, name=body.name, join=body.join,
             owner=address, player_id=_player(body.playerKey))
         if seat is None or token is None:
-            return table.info()
-        return _joined(table.info(), seat, token, _player(body.playerKey))
+            return info
+        return _joined(info, seat, token, _player(body.playerKey))
 
     async def _table_info(request: Request, table_id: str) -> TableInfo:
         manager = manager_of(request)
@@ -221,9 +222,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.post("/api/tables/{table_id}/join", response_model=JoinedInfo)
     async def join_table(request: Request, table_id: str, body: JoinRequest) -> JoinedInfo:
         """Take a free seat; the answer holds the seat's secret token."""
-        manager = manager_of(request)
-        seat, token = await manager.join(table_id, body.name, body.seat, _player(body.playerKey))
-        return _joined(manager.tables[table_id].info(), seat, token, _player(body.playerKey))
+        info, seat, token = await manager_of(request).join(table_id, body.name, body.seat, _player(body.playerKey))
+        return _joined(info, seat, token, _player(body.playerKey))
 
     @app.post("/api/quickplay", response_model=JoinedInfo)
     async def quick_play(request: Request, body: QuickPlayRequest) -> JoinedInfo:
@@ -238,11 +238,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             raise LobbyError(str(exc)) from None
         level = body.level or server_game(body.game).default_level
         seats = [SeatRequest(kind="person"), *(SeatRequest(kind="bot", level=level) for _ in range(count - 1))]
-        table, seat, token = await manager_of(request).create(
+        info, seat, token = await manager_of(request).create(
             game=body.game, preset=preset, options=body.options, seats=seats, name=body.name, join=True,
             owner=address, player_id=_player(body.playerKey))
         assert seat is not None and token is not None
-        return _joined(table.info(), seat, token, _player(body.playerKey))
+        return _joined(info, seat, token, _player(body.playerKey))
 
     @app.get("/api/players/{player}/games", response_model=list[GameInfo])
     async def player_games(request: Request, player: str, limit: int = 100,
@@ -338,7 +338,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         manager = manager_of(websocket)
         await websocket.accept()
         address = client_address(websocket.scope)
-        conn: Connection[Table] = Connection(websocket, config.rate, config.burst, limiter=messages, address=address)
+        conn: Connection[TableHost] = Connection(websocket, config.rate, config.burst, limiter=messages,
+                                                 address=address)
         sender = asyncio.create_task(conn.run_sender(), name="ws-sender")
         flooded = False
         hello_by = asyncio.get_running_loop().time() + config.hello_timeout

@@ -62,8 +62,11 @@ class ServerConfig:
       seat (quick play) is closed already when its person's grace time ends.
     * ``turn_seconds``: a connected person seat that does not act for this long while it is to act is
       taken over by a bot (``replacement_level``) until its player acts again (0: never); only at
-      tables whose game has turns (:attr:`~spite.server.host.TablePlay.turn_clock`).
-    * ``turn_warning``: seconds before that moment the table is told (event ``turn-clock``).
+      tables whose game has turns.
+    * ``idle_seconds``: in a real-time game (Spit, Speed), a person seat that holds a move it could make
+      and makes none for this long is taken over by a bot as one who left, until its player moves again
+      (0: never).
+    * ``turn_warning``: seconds before either moment the table is told (event ``turn-clock``).
     * ``migrate``: upgrade the database schema on start (Alembic).
     * ``hint_level``: the bot that answers ``hint`` (a level; it sees only the asking seat's view).
     * ``review_budget``: seconds of search per turn of a game review (``GET /api/games/{id}/review``).
@@ -105,6 +108,7 @@ class ServerConfig:
     abandon_seconds: float = 600.0
     turn_seconds: float = 90.0
     turn_warning: float = 15.0
+    idle_seconds: float = 30.0
     hint_level: str = "hard"
     review_budget: float = 0.5
     next_game_seconds: float = 30.0
@@ -130,8 +134,8 @@ def _process_name() -> str:
 LIMITS: tuple[str, ...] = ("max_body", "write_rate", "write_burst", "max_open_tables", "lobby_page",
                            "lobby_page_max", "hello_timeout", "max_sockets", "flood_cooldown", "proxy_connections",
                            "proxy_requests", "rate", "burst",
-                           "max_message", "ws_max_frame", "turn_seconds", "turn_warning", "open_table_ttl",
-                           "abandon_seconds")
+                           "max_message", "ws_max_frame", "turn_seconds", "turn_warning", "idle_seconds",
+                           "open_table_ttl", "abandon_seconds")
 """The settings of docs/protocol.md's "Limits" that ``--limit NAME=VALUE`` may set."""
 
 

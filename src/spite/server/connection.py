@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import time
 from typing import TYPE_CHECKING, Generic, TypeVar
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from pydantic import BaseModel
 
 from spite.errors import Phrase
-from spite.server.protocol import ErrorMessage, Words
+from spite.server.protocol import error_text
 
 if TYPE_CHECKING:
     from starlette.websockets import WebSocket
@@ -28,6 +29,8 @@ __all__ = ["Connection"]
 log = logging.getLogger("spite.server.table")
 
 T = TypeVar("T")
+
+_ids = itertools.count(1)
 
 
 class Connection(Generic[T]):
@@ -44,7 +47,8 @@ class Connection(Generic[T]):
         self._limiter = limiter
         self.address = address
         self.table: T | None = None
-        self.seat: int | None = None
+        self.conn_id = next(_ids)
+        """This connection's number (a table's core names connections by it)."""
         self.hello = False
         self.closing = False
         self._queue: asyncio.Queue[str | None] = asyncio.Queue()
@@ -77,13 +81,8 @@ class Connection(Generic[T]):
 
     def error(self, code: str, message: str, *, msg_id: str | None = None, version: int | None = None,
               phrase: Phrase | None = None) -> None:
-        """Queue an error message (text a client sent, echoed in it, cannot break the frame: a lone
-        surrogate is no UTF-8 and would make the JSON unsendable, so it becomes "?"). ``phrase`` is
-        the message as a catalogue key and parameters (``error.CODE`` when not given)."""
-        phrase = phrase or Phrase(f"error.{code}")
-        params = {k: _utf8(v) if isinstance(v, str) else v for k, v in phrase.params.items()}
-        self.send(ErrorMessage(code=code, message=_utf8(message), id=None if msg_id is None else _utf8(msg_id),  # type: ignore[arg-type]
-                               stateVersion=version, words=Words(key=phrase.key, params=params)))
+        """Queue an error message (:func:`spite.server.protocol.error_text`)."""
+        self.send(error_text(code, message, msg_id=msg_id, version=version, phrase=phrase))
 
     def close(self, code: int = 1000) -> None:
         """Send what is queued, then close."""
@@ -104,7 +103,3 @@ class Connection(Generic[T]):
                 await self.ws.send_text(text)
         except Exception:  # the client went away; the receive loop notices too
             self.closing = True
-
-
-def _utf8(text: str) -> str:
-    return text.encode("utf-8", "replace").decode("utf-8")

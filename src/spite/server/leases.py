@@ -17,7 +17,7 @@ own clock, so machines need not agree on the time). A worker
 
 A table's state is never handed over: every move is committed before its ``ack``, and the new
 owner rebuilds the table from the database exactly as a restart does. The methods here are the
-SQL; :class:`~spite.server.manager.Manager` decides when to call them.
+SQL; :class:`~spite.server.keeper.LeaseKeeper` decides when to call them.
 """
 
 from __future__ import annotations
@@ -32,8 +32,9 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import Connection, Engine
 
 from spite.server import db
+from spite.server.table.seats import LobbyError
 
-__all__ = ["ACQUIRE_TIMEOUT", "LEASE_SECONDS", "RENEW_EVERY", "SWEEP_EVERY", "WANT_POLL", "Leases"]
+__all__ = ["ACQUIRE_TIMEOUT", "LEASE_SECONDS", "RENEW_EVERY", "SWEEP_EVERY", "WANT_POLL", "Leases", "TableBusy"]
 
 log = logging.getLogger("spite.server.leases")
 
@@ -110,6 +111,13 @@ _ORPHANS = (sa.select(db.tables.c.id)
             .order_by(db.tables.c.updated_at).limit(sa.bindparam("limit", type_=sa.Integer))
             .with_for_update(skip_locked=True))
 """Up to ``:limit`` live tables nobody holds, locked (:meth:`Leases.orphans`)."""
+
+
+class TableBusy(LobbyError):
+    """Another worker holds the table and did not hand it over in time (503: try again)."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id} is moving between server processes: try again in a moment", 503)
 
 
 class Leases:

@@ -26,6 +26,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from spite.errors import Phrase
 from spite.games import DEFAULT_GAME, game_names
 
 __all__ = [
@@ -68,6 +69,7 @@ __all__ = [
     "UndoMessage",
     "Welcome",
     "client_adapter",
+    "error_text",
 ]
 
 def clean_name(name: str) -> str:
@@ -560,6 +562,21 @@ class ErrorMessage(_Msg):
     stateVersion: int | None = None
     words: Words | None = Field(default=None, description="``message`` as a catalogue key and parameters: a "
                                 "refusal's reason (refuse.…) or error.CODE.")
+
+
+def error_text(code: str, message: str, *, msg_id: str | None = None, version: int | None = None,
+               phrase: Phrase | None = None) -> str:
+    """An ``error`` message as JSON text. Text a client sent, echoed in it, cannot break the frame: a
+    lone surrogate is no UTF-8 and would make the JSON unsendable, so it becomes "?". ``phrase`` is the
+    message as a catalogue key and parameters (``error.CODE`` when not given)."""
+    phrase = phrase or Phrase(f"error.{code}")
+    params = {k: _utf8(v) if isinstance(v, str) else v for k, v in phrase.params.items()}
+    return ErrorMessage(code=code, message=_utf8(message), id=None if msg_id is None else _utf8(msg_id),  # type: ignore[arg-type]
+                        stateVersion=version, words=Words(key=phrase.key, params=params)).model_dump_json()
+
+
+def _utf8(text: str) -> str:
+    return text.encode("utf-8", "replace").decode("utf-8")
 
 
 # ====================================================================== REST

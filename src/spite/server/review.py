@@ -18,7 +18,7 @@ from typing import Any
 from spite.errors import OptionsError, SpiteError
 from spite.review import DEFAULT_BUDGET, review_record
 from spite.server.bots import _die_with_parent
-from spite.server.host import LobbyError
+from spite.server.table.seats import LobbyError
 
 __all__ = ["ReviewRefused", "ReviewRunner", "review_json"]
 

@@ -20,7 +20,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +29,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from spite.server import db
+from spite.server.table.effects import DeleteMoves, InsertMove, Row, UpdateSeat, UpdateTable
 
 __all__ = ["Store", "StoredSeat", "StoredTable"]
 
@@ -363,6 +364,38 @@ class Store:
             if finish:
                 conn.execute(sa.update(db.tables).where(db.tables.c.id == table_id)
                              .values(status="finished", plies=plies, updated_at=now))
+            return game_id
+
+        return fn
+
+    @staticmethod
+    def table_write(table_id: str, rows: Sequence[Row]) -> Write:
+        """The rows a table's core asks to store (:mod:`spite.server.table.effects`) as one write; its
+        answer is the id of the game it inserts, if any. A move alone is a :class:`_MoveInsert`, so
+        that the writer inserts a run of them with one ``executemany``."""
+        if len(rows) == 1 and isinstance(rows[0], InsertMove):
+            row = rows[0]
+            return Store.insert_move(table_id, row.ply, row.seat, row.entries)
+
+        def fn(conn: Connection) -> int | None:
+            game_id: int | None = None
+            for row in rows:
+                if isinstance(row, InsertMove):
+                    Store.insert_move(table_id, row.ply, row.seat, row.entries)(conn)
+                elif isinstance(row, UpdateTable):
+                    values = dict(row.values)
+                    for name in row.game_id_in:  # the game inserted above, in this same commit
+                        data = json.loads(values[name])
+                        data["gameIds"] = [*data.get("gameIds", []), *([game_id] if game_id is not None else [])]
+                        values[name] = json.dumps(data)
+                    Store.update_table(table_id, **values)(conn)
+                elif isinstance(row, UpdateSeat):
+                    Store.update_seat(table_id, row.seat, **row.values)(conn)
+                elif isinstance(row, DeleteMoves):
+                    Store.delete_moves(table_id, row.from_ply)(conn)
+                else:
+                    game_id = Store.insert_game(table_id, row.game, row.preset, row.record, row.plies, row.turns,
+                                                row.players, finish=row.finish)(conn)
             return game_id
 
         return fn

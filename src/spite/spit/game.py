@@ -27,7 +27,7 @@ from spite.errors import MalformedRecordError
 from spite.games import Game, GameState, Record
 from spite.spit import AnyState, Event, new_game
 from spite.spit.options import GAME_OF_PRESET, PRESETS, SpitOptions
-from spite.spit.record import SpitReplay, record_from_state, replay_spit
+from spite.spit.record import SpitReplay, record_from_state, replay_spit, whole_table
 from spite.spit.views import SpeedView, SpitView
 
 __all__ = ["SPEED", "SPIT", "RealtimeGame", "RealtimeGameState"]
@@ -98,8 +98,22 @@ class RealtimeGameState(GameState):
             raise ValueError(f"there is no seat {seat} (seats 0 and 1)")
         return self._state.view(seat)
 
+    def face_down_view(self) -> dict[str, Any]:
+        out = self._state.view(None).to_json()
+        out["centers"] = [{"top": None, "cards": c["cards"]} for c in out["centers"]]
+        for player in out["players"]:
+            if "tableau" in player:
+                player["tableau"] = [{"top": None, "cards": t["cards"]} for t in player["tableau"]]
+        out["stuck"] = False
+        return out
+
+    @property
+    def turns(self) -> int:
+        return int(getattr(self._state, "round", 1))
+
     def show(self) -> dict[str, Any]:
-        return self._state.full_view().to_json()
+        # every card: the spectator's view shows no face-down tableau or spit card (nor Speed's hands)
+        return whole_table(self._state)
 
     def to_record(self) -> Record:
         return record_from_state(self._state)

@@ -44,6 +44,7 @@ from spite.spit.state import SpitState
 from spite.spit.table import SLAPPING
 
 __all__ = [
+    "EntryReplayer",
     "SpitReplay",
     "new_record",
     "positions",
@@ -51,6 +52,7 @@ __all__ = [
     "render_text",
     "replay_spit",
     "state_from_record",
+    "step_of",
     "steps",
     "whole_table",
 ]
@@ -138,54 +140,81 @@ def replay_spit(record: Record, on_entry: OnEntry | None = None) -> SpitReplay:
     bad entry, time going backwards, a chance entry where nothing is shuffled, a missing chance
     entry) and :class:`RecordMoveError` for a move that may not be made where it stands.
     """
-    state = state_from_record(record)
-    moves = record.moves
-    n = len(moves)
-    i = 0
-    while i < n:
-        entry = moves[i]
-        if _is_chance(entry):
-            raise MalformedRecordError(f"ply {i}: a chance entry where the rules shuffle nothing")
-        if not isinstance(entry, dict):
-            raise MalformedRecordError(
-                f'ply {i}: a {record.game} move is an object {{"t": ms, "p": seat, "m": move}}, '
-                f"not {_entry_text(entry)}"
-            )
-        unknown = sorted(set(entry) - {"t", "p", "m"})
-        if unknown:
-            raise MalformedRecordError(f"ply {i}: unknown field {unknown[0]!r} in a move entry")
-        t = entry.get("t")
-        if isinstance(t, bool) or not isinstance(t, int) or t < 0:
-            raise MalformedRecordError(f"ply {i}: 't' must be a time in ms (a whole number, 0 or more)")
-        if t < state.now:
-            raise MalformedRecordError(f"ply {i}: time goes backwards ({t} ms after {state.now} ms)")
-        is_tick = "p" not in entry and "m" not in entry
-        seat, text = entry.get("p"), entry.get("m")
-        if not is_tick:
-            if isinstance(seat, bool) or not isinstance(seat, int) or seat not in (0, 1):
-                raise MalformedRecordError(f"ply {i}: 'p' must be a seat, 0 or 1")
-            if not isinstance(text, str):
-                raise MalformedRecordError(f"ply {i}: 'm' must be a move written as text")
-        j = i + 1
-        while j < n and _is_chance(moves[j]):
-            state.supply_chance(moves[j])
-            j += 1
-        try:
-            events = (state.apply(seat, text, t) if isinstance(seat, int) and isinstance(text, str)
-                      else state.advance(t))
-        except IllegalMoveError as exc:
-            raise RecordMoveError(i, _entry_text(entry), str(exc)) from None
-        except MalformedRecordError as exc:
-            raise type(exc)(f"ply {i}: {exc}") from None
-        if state.pending_chance:
-            raise MalformedRecordError(
-                f"ply {j - state.pending_chance}: a chance entry where the rules shuffle nothing"
-            )
-        if on_entry is not None:
-            on_entry(seat if isinstance(seat, int) else None, text if isinstance(text, str) else None, t, events,
-                     state)
-        i = j
-    return SpitReplay(state, n)
+    replayer = EntryReplayer(state_from_record(record), on_entry)
+    replayer.feed(record.moves)
+    return SpitReplay(replayer.state, replayer.ply)
+
+
+class EntryReplayer:
+    """Plays a record's entries on ``state``, a batch at a time (each batch whole: a move entry with
+    the chance entries it caused), as :func:`replay_spit` does for a whole record. A server table
+    keeps one beside its game to tell the steps of each stored change (``moveLog``) without replaying
+    the game from its start."""
+
+    def __init__(self, state: AnyState, on_entry: OnEntry | None = None, ply: int = 0) -> None:
+        self.state = state
+        self.on_entry = on_entry
+        self.ply = ply
+        """Entries played so far (the next entry's index in the record, for error messages)."""
+
+    def feed(self, moves: list[Any]) -> None:
+        """Play ``moves`` (see :func:`replay_spit` for what it raises)."""
+        state = self.state
+        n = len(moves)
+        i = 0
+        while i < n:
+            ply = self.ply + i
+            entry = moves[i]
+            if _is_chance(entry):
+                raise MalformedRecordError(f"ply {ply}: a chance entry where the rules shuffle nothing")
+            if not isinstance(entry, dict):
+                raise MalformedRecordError(
+                    f'ply {ply}: a {state.options.game} move is an object {{"t": ms, "p": seat, "m": move}}, '
+                    f"not {_entry_text(entry)}"
+                )
+            unknown = sorted(set(entry) - {"t", "p", "m"})
+            if unknown:
+                raise MalformedRecordError(f"ply {ply}: unknown field {unknown[0]!r} in a move entry")
+            t = entry.get("t")
+            if isinstance(t, bool) or not isinstance(t, int) or t < 0:
+                raise MalformedRecordError(f"ply {ply}: 't' must be a time in ms (a whole number, 0 or more)")
+            if t < state.now:
+                raise MalformedRecordError(f"ply {ply}: time goes backwards ({t} ms after {state.now} ms)")
+            is_tick = "p" not in entry and "m" not in entry
+            seat, text = entry.get("p"), entry.get("m")
+            if not is_tick:
+                if isinstance(seat, bool) or not isinstance(seat, int) or seat not in (0, 1):
+                    raise MalformedRecordError(f"ply {ply}: 'p' must be a seat, 0 or 1")
+                if not isinstance(text, str):
+                    raise MalformedRecordError(f"ply {ply}: 'm' must be a move written as text")
+            j = i + 1
+            while j < n and _is_chance(moves[j]):
+                state.supply_chance(moves[j])
+                j += 1
+            try:
+                events = (state.apply(seat, text, t) if isinstance(seat, int) and isinstance(text, str)
+                          else state.advance(t))
+            except IllegalMoveError as exc:
+                raise RecordMoveError(ply, _entry_text(entry), str(exc)) from None
+            except MalformedRecordError as exc:
+                raise type(exc)(f"ply {ply}: {exc}") from None
+            if state.pending_chance:
+                raise MalformedRecordError(
+                    f"ply {self.ply + j - state.pending_chance}: a chance entry where the rules shuffle nothing"
+                )
+            if self.on_entry is not None:
+                self.on_entry(seat if isinstance(seat, int) else None, text if isinstance(text, str) else None, t,
+                              events, state)
+            i = j
+        self.ply += n
+
+
+def step_of(seat: int | None, move: str | None, t: int, events: list[Event]) -> dict[str, Any]:
+    """One step of :func:`steps`: the entry's seat, move and time, and what else happened with it (its
+    own move's event left out)."""
+    own = next((k for k, e in enumerate(events) if e.kind == "move" and e.seat == seat), None)
+    return {"seat": seat, "move": move, "t": t,
+            "events": [{"kind": e.kind, "seat": e.seat, "text": e.text} for k, e in enumerate(events) if k != own]}
 
 
 def whole_table(state: AnyState) -> dict[str, Any]:
@@ -253,7 +282,7 @@ def positions(record: Record) -> tuple[list[dict[str, Any]], list[dict[str, Any]
     shown = [whole_table(state_from_record(record))]
 
     def on_entry(seat: int | None, move: str | None, t: int, events: list[Event], state: AnyState) -> None:
-        done.append(_step(seat, move, t, events))
+        done.append(step_of(seat, move, t, events))
         shown.append(whole_table(state))
 
     replay_spit(record, on_entry)
@@ -271,16 +300,8 @@ def steps(record: Record) -> list[dict[str, Any]]:
     True
     """
     done: list[dict[str, Any]] = []
-    replay_spit(record, lambda seat, move, t, events, state: done.append(_step(seat, move, t, events)))
+    replay_spit(record, lambda seat, move, t, events, state: done.append(step_of(seat, move, t, events)))
     return done
-
-
-def _step(seat: int | None, move: str | None, t: int, events: list[Event]) -> dict[str, Any]:
-    """One step: the entry's seat, move and time, and what else happened with it (its own move's
-    event left out)."""
-    own = next((k for k, e in enumerate(events) if e.kind == "move" and e.seat == seat), None)
-    return {"seat": seat, "move": move, "t": t,
-            "events": [{"kind": e.kind, "seat": e.seat, "text": e.text} for k, e in enumerate(events) if k != own]}
 
 
 # ---------------------------------------------------------------------- writing

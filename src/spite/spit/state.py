@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from spite.cards import format_card
-from spite.errors import IllegalMoveError, MalformedRecordError, MissingChanceError, Phrase, refusal
+from spite.errors import IllegalMoveError, MalformedRecordError, MissingChanceError, Phrase, refusal, too_late
 from spite.spit.deals import SLOTS, SpitDeal, parse_spit_deal, seeded_spit_round, seeded_spit_start
 from spite.spit.options import SpitOptions
 from spite.spit.rules import PLAY, SLAP, SLOT, SPIT, Move, fits
@@ -285,7 +285,7 @@ class SpitState(RealtimeState):
         return self.round_won_at + self.options.auto_slap_ms
 
     def _slap_wait(self) -> IllegalMoveError:
-        return refusal(f"too late: the round is over; seat {self.round_winner} has won it and slaps a center pile",
+        return too_late(f"too late: the round is over; seat {self.round_winner} has won it and slaps a center pile",
                        "refuse.spit.round-over", seat=self.round_winner if self.round_winner is not None else -1)
 
     # ------------------------------------------------------------------ rounds

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from spite.cards import format_card
-from spite.errors import IllegalMoveError, Phrase, SpiteError, refusal
+from spite.errors import IllegalMoveError, Phrase, SpiteError, refusal, too_late
 from spite.spit.options import SpitOptions
 from spite.spit.rules import Move, fits, needed_ranks, needs, parse_move
 
@@ -376,7 +376,7 @@ class RealtimeState:
         top = self.centers[center_no - 1][-1]
         prev = self.prev_tops[center_no - 1]
         if prev is not None and fits(card, prev, self.options.wrap):
-            return refusal(f"too late: center {center_no} is now {format_card(top)}", "refuse.spit.too-late",
+            return too_late(f"too late: center {center_no} is now {format_card(top)}", "refuse.spit.too-late",
                            center=center_no, top=format_card(top))
         english = (f"{format_card(card)} does not fit on center {center_no}, which shows {format_card(top)}: "
                    f"it takes {needs(top, self.options.wrap, self.options.jokers > 0)}")

@@ -67,11 +67,11 @@ class FairDeal:
         """What every seat and spectator may know: the commitment, whether the deal is made and which
         seats' nonces count; with ``revealed`` (the game is over) the secret and the nonces too."""
         sent = [s in self.nonces for s in range(self.seats)]
-        public = {"game": self.game, "commitment": self.commitment, "dealt": self.dealt, "sent": sent,
-                  "scheme": scheme_of(self.first), "first": self.first}
-        if not revealed:
-            return FairInfo(**public)
-        return FairInfo(**public, secret=self.secret.hex(), nonces=self.nonce_texts())
+        info = FairInfo(game=self.game, commitment=self.commitment, dealt=self.dealt, sent=sent,
+                        scheme=scheme_of(self.first), first=self.first)  # type: ignore[arg-type]
+        if revealed:
+            info.secret, info.nonces = self.secret.hex(), self.nonce_texts()
+        return info
 
     def nonce_texts(self) -> list[str | None]:
         """The nonces in seat order (``None``: the seat sent none)."""

@@ -1,0 +1,351 @@
+"""The tables of one server process: creating, joining, listing, and bringing tables back from the
+database (after a restart, for a person back at a finished table, from another worker).
+
+A restart (even after ``kill -9``) rebuilds every open or playing table from the database: its
+record start and every stored move are replayed through the engine (in a worker thread: a long Spit
+game takes some 40 ms), seats get their tokens' hashes and controllers back, each person seat gets a
+fresh grace time (nobody is connected yet), and bots to move start thinking again. A finished table
+is brought back the same way when one of its persons says hello with their token (to answer the
+rematch question).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from spite.errors import OptionsError
+from spite.games import game_names, get_game, has_hook, load_hook
+from spite.server.bots import BotRunner
+from spite.server.config import ServerConfig
+from spite.server.host import Services, TableHost
+from spite.server.protocol import SeatRequest, TableInfo
+from spite.server.store import Store, StoredTable
+from spite.server.table.core import TableCore
+from spite.server.table.effects import Join
+from spite.server.table.fair import FairDeal
+from spite.server.table.play import Opening, ServerGame
+from spite.server.table.seats import LobbyError, Seat, address_key, hash_token, new_token
+
+__all__ = ["Lobby", "TablePlan", "check_requests", "plan_table", "served_games", "server_game", "stored_info"]
+
+log = logging.getLogger("spite.server")
+
+Created = tuple[TableHost, int | None, str | None]
+"""A new table, and its creator's seat and token (``None`` when the creator did not sit down)."""
+
+
+def served_games() -> tuple[str, ...]:
+    """The registered games that have a ``server`` hook: the tables this server can hold."""
+    return tuple(name for name in game_names() if has_hook(name, "server"))
+
+
+def server_game(game: str) -> ServerGame:
+    """The ``server`` hook of ``game`` (:class:`LobbyError` 501 when it has none)."""
+    try:
+        hook = load_hook(game, "server")
+    except OptionsError:
+        raise LobbyError(f"{game} tables are not served ({', '.join(served_games())})", 501, "lobby.not-served",
+                         game=game) from None
+    assert isinstance(hook, ServerGame)
+    return hook
+
+
+def check_requests(game: str, hook: ServerGame, requests: list[SeatRequest], preset: str, seats: int) -> None:
+    """Raise :class:`LobbyError` unless ``requests`` seat a ``game`` table of ``seats`` seats."""
+    if len(requests) != seats:
+        raise LobbyError(f"{preset} with these options has {seats} seats, not {len(requests)}", 400,
+                         "lobby.seat-count", preset=preset, seats=seats, n=len(requests))
+    for r in requests:
+        if r.kind == "bot":
+            hook.check_bot(game, r.level)
+
+
+@dataclass
+class TablePlan:
+    """A new table before it is stored: its game's adapter, its opening (dealt from the secret alone,
+    which nobody sees), its seats and its status (``open``, or ``playing`` for bots alone)."""
+
+    hook: ServerGame
+    opening: Opening
+    seats: list[Seat]
+    status: str
+    seed: int | str
+
+
+def plan_table(table_id: str, game: str, preset: str | None, options: dict[str, Any],
+               seats: list[SeatRequest] | None, join: bool,
+               entropy: Callable[[int], bytes] = secrets.token_bytes) -> TablePlan:
+    """A new table of ``game`` (checked: :class:`LobbyError` for what cannot be): the secret of its
+    first game comes first (docs/fairness.md); until the persons' nonces are in, the table holds the deal
+    without nonces, which nobody sees (a bots-only table keeps it: no nonce comes)."""
+    hook = server_game(game)
+    preset = preset or get_game(game).default_preset
+    try:
+        count = get_game(game).seats(preset, options)
+        requests = seats if seats is not None else [SeatRequest(kind="person") for _ in range(count)]
+        check_requests(game, hook, requests, preset, count)
+        fair = FairDeal.draw(table_id, 1, count, entropy=entropy)
+        seed = fair.seed()
+        opening = hook.open(game, preset, options, seed)
+    except OptionsError as exc:
+        raise LobbyError(str(exc)) from None
+    if join and not any(r.kind == "person" for r in requests):
+        raise LobbyError("there is no person seat to join (set join to false for a bots-only table)", 400,
+                         "lobby.no-person-seat")
+    fair.dealt = all(r.kind == "bot" for r in requests)
+    opening.fair = fair
+    opening.start = {**opening.start, "fair": fair.stored()}
+    seat_list = [Seat(seat=i, kind=r.kind, level=r.level if r.kind == "bot" else None, player=None,
+                      token_hash=None, controller="bot" if r.kind == "bot" else "free")
+                 for i, r in enumerate(requests)]
+    status = "playing" if all(s.controller == "bot" for s in seat_list) else "open"
+    return TablePlan(hook, opening, seat_list, status, seed)
+
+
+class Lobby:
+    """Every table this process serves, and how they are made, found and let go of."""
+
+    def __init__(self, config: ServerConfig, store: Store, bots: BotRunner) -> None:
+        self.config = config
+        self.store = store
+        self.bots = bots
+        self.tables: dict[str, TableHost] = {}
+        self.moves_played = 0
+        self.services = Services(store, bots, config, self.finished, self._counted, self.closed)
+        self.started = time.time()
+        self._owners: dict[str, str] = {}  # table id → the client address that created it
+        self._creating: Counter[str] = Counter()  # creations under way per address (not in tables yet)
+        self.shared = False
+        """One of several workers: tables are held by lease, and counted and listed in the database."""
+        self.acquire: Callable[[str], Awaitable[TableHost | None]] | None = None
+        """With several workers: takes a table another worker holds (or held and died) by lease."""
+
+    async def local(self, table_id: str) -> TableHost | None:
+        """The table in this process; with several workers, taken over first when another worker
+        holds it: ``None`` when there is no such table or it could not be had (may raise
+        :class:`~spite.server.leases.TableBusy`)."""
+        table = self.tables.get(table_id)
+        if table is not None or self.acquire is None:
+            return table
+        return await self.acquire(table_id)
+
+    # ------------------------------------------------------------------ bringing tables back
+    async def restore(self) -> None:
+        """Rebuild every open or playing table from the database."""
+        t0 = time.perf_counter()
+        stored: list[StoredTable] = await self.store.read(self.store.load_live)
+        hosts = await self.rebuild([(st, None) for st in stored])
+        for host in hosts:
+            self.tables[host.id] = host
+            host.start()
+        if stored:
+            log.info("restored %d tables (%d moves) in %.2f s", len(hosts), sum(len(st.moves) for st in stored),
+                     time.perf_counter() - t0)
+
+    async def rebuild(self, stored: list[tuple[StoredTable, int | None]]) -> list[TableHost]:
+        """Stored tables back in play: each game's adapter replays the record of its start and moves,
+        in a worker thread (a replay takes the CPU for a while; the event loop must not wait for it).
+        A table that cannot be restored is left as it is in the database."""
+        def replay() -> list[tuple[StoredTable, int | None, Any]]:
+            out = []
+            for st, game_id in stored:
+                try:
+                    if not has_hook(st.game, "server"):
+                        raise ValueError(f"game {st.game!r} is not served by this version")
+                    out.append((st, game_id, server_game(st.game).restore(st)))
+                except Exception as exc:
+                    log.error("table %s cannot be restored (%s); left as it is in the database", st.id, exc)
+            return out
+
+        hosts = []
+        for st, game_id, opening in await asyncio.to_thread(replay):
+            if st.id in self.tables:
+                hosts.append(self.tables[st.id])
+                continue
+            now = asyncio.get_running_loop().time()
+            seats = [Seat(seat=s.seat, kind=s.kind, level=s.level, player=s.player, token_hash=s.token_hash,
+                          player_id=s.player_id, controller=s.controller) for s in st.seats]
+            try:
+                core = TableCore(table_id=st.id, game=st.game, server_game=server_game(st.game), opening=opening,
+                                 seats=seats, status=st.status, created_at=now - max(0.0, time.time() - st.created_at),
+                                 config=self.config, now=now, series=st.series, game_id=game_id)
+            except Exception as exc:
+                log.error("table %s cannot be restored (%s); left as it is in the database", st.id, exc)
+                continue
+            hosts.append(TableHost(core, self.services))
+        return hosts
+
+    async def bring_back(self, table_id: str) -> TableHost | None:
+        """A finished table no longer in memory, rebuilt from the database (``None``: there is none)."""
+        def read(c: Any) -> tuple[StoredTable | None, int | None]:
+            found = Store.table_summary(c, table_id)
+            return self.store.load_finished(c, table_id), found["game_id"] if found is not None else None
+
+        st, game_id = await self.store.read(read)
+        if st is None or not has_hook(st.game, "server"):
+            return None
+        if table_id in self.tables:  # another hello brought it back meanwhile
+            return self.tables[table_id]
+        hosts = await self.rebuild([(st, game_id)])
+        if not hosts:
+            return None
+        host = self.tables.setdefault(table_id, hosts[0])
+        host.start()
+        log.info("table %s: finished, back in memory for its players", table_id)
+        return host
+
+    # ------------------------------------------------------------------ letting tables go
+    def forget(self, table: TableHost) -> None:
+        """``table`` leaves memory (unless another object of the same id, taken over since, is there)."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+
+    def closed(self, table: TableHost) -> None:
+        """A table nobody played at was closed: it leaves memory, its bots are forgotten."""
+        self.bots.forget(table.id)
+        self.forget(table)
+
+    def finished(self, table: TableHost) -> None:
+        """A game ended: its bots are forgotten; the table leaves memory when its last client goes."""
+        self.bots.forget(table.id)
+        if not table.connections():
+            self.forget(table)
+
+    def _counted(self) -> None:
+        self.moves_played += 1
+
+    # ------------------------------------------------------------------ lobby
+    def live_tables_of(self, owner: str) -> int:
+        """Open or playing tables created from the client address ``owner`` (and creations under way) in
+        this process (one of several workers counts in the database instead, as it creates)."""
+        for table_id in [t for t in self._owners if t not in self.tables]:
+            del self._owners[table_id]  # gone from memory: finished, abandoned
+        live = sum(1 for t, o in self._owners.items() if o == owner and self.tables[t].status in ("open", "playing"))
+        return live + self._creating[owner]
+
+    async def create(self, *, game: str, preset: str | None, options: dict[str, Any],
+                     seats: list[SeatRequest] | None, name: str, join: bool,
+                     owner: str | None = None, player_id: str | None = None) -> Created:
+        """A new table (and the creator's seat and token when ``join``): stored with its seats, put in
+        play (bots-only tables start at once) and, with ``join``, its creator seated. ``owner`` (the
+        client address) may have at most ``max_open_tables`` open or playing tables (429): counted in
+        memory by one process, in the database by one of several workers (the address's tables may be
+        on any of them)."""
+        if owner is None or self.shared:
+            return await self._create(game=game, preset=preset, options=options, seats=seats, name=name, join=join,
+                                      player_id=player_id,
+                                      creator=address_key(owner) if owner is not None else None)
+        cap = self.config.max_open_tables
+        if self.live_tables_of(owner) >= cap:
+            raise self.too_many_tables()
+        self._creating[owner] += 1  # counted while the table is being stored, so parallel requests cannot pass the cap
+        try:
+            created = await self._create(game=game, preset=preset, options=options, seats=seats, name=name, join=join,
+                                         player_id=player_id)
+            self._owners[created[0].id] = owner
+        finally:
+            self._creating[owner] -= 1
+            if not self._creating[owner]:
+                del self._creating[owner]
+        return created
+
+    def too_many_tables(self) -> LobbyError:
+        """The refusal of a table over ``max_open_tables``."""
+        cap = self.config.max_open_tables
+        return LobbyError(f"you already have {cap} open or playing tables: finish or leave one first", 429,
+                          "lobby.too-many-tables", n=cap)
+
+    async def _create(self, *, game: str, preset: str | None, options: dict[str, Any],
+                      seats: list[SeatRequest] | None, name: str, join: bool,
+                      player_id: str | None = None, creator: str | None = None) -> Created:
+        """The table made and stored (see :meth:`create`); with ``creator`` (an address's key) it is
+        stored only while that address has fewer than ``max_open_tables`` live tables in the database."""
+        table_id = secrets.token_urlsafe(9)
+        plan = plan_table(table_id, game, preset, options, seats, join)
+        hook, opening, seat_list, status, seed = plan.hook, plan.opening, plan.seats, plan.status, plan.seed
+        now = time.time()
+        row = {"id": table_id, "game": game, "preset": opening.preset, "options": json.dumps(opening.options),
+               "seed": json.dumps(seed), "start": json.dumps(opening.start),
+               "status": status, "plies": 0, "owner": self.config.process_name, "created_at": now, "updated_at": now,
+               **opening.columns}
+        if self.shared:  # the creator holds it until the worker its sockets reach asks for it
+            from spite.server.leases import lease_end
+
+            row["lease_until"] = lease_end()
+        seat_rows = [{"seat": s.seat, "kind": s.kind, "level": s.level, "player": None, "token_hash": None,
+                      "controller": s.controller} for s in seat_list]
+        if creator is None:
+            await self.store.write(Store.insert_table(row, seat_rows))
+        elif not await self.store.write(Store.insert_table_capped({**row, "creator": creator}, seat_rows,
+                                                                  self.config.max_open_tables)):
+            raise self.too_many_tables()
+        loop_now = asyncio.get_running_loop().time()
+        core = TableCore(table_id=table_id, game=game, server_game=hook, opening=opening, seats=seat_list,
+                         status=status, created_at=loop_now, config=self.config, now=loop_now)
+        host = TableHost(core, self.services)
+        self.tables[table_id] = host
+        host.start()
+        log.info("table %s: created (%s, %s, seats %s)", table_id, game, opening.preset,
+                 ", ".join(s.kind if s.kind == "person" else f"bot:{s.level}" for s in seat_list))
+        if not join:
+            return host, None, None
+        seat, token = await self.join_here(host, name, None, player_id)
+        return host, seat, token
+
+    async def join_here(self, host: TableHost, name: str, seat_no: int | None,
+                        player_id: str | None = None) -> tuple[int, str]:
+        """Take a free person seat of ``host`` (its games count for ``player_id``); the game starts when
+        none is left. Returns the seat and its token (the table keeps only the token's hash)."""
+        token = new_token()
+        seat: int = await host.submit(Join(name, hash_token(token), seat_no, player_id))
+        return seat, token
+
+    async def listed_tables(self, status: str = "open", offset: int = 0,
+                            limit: int | None = None) -> tuple[list[TableInfo], int]:
+        """:meth:`open_tables`; with several workers, from the database (each holds only some tables)."""
+        if not self.shared:
+            return self.open_tables(status, offset, limit)
+        found, total = await self.store.read(lambda c: Store.list_tables(c, status, offset, limit))
+        return [stored_info(f) for f in found], total
+
+    def open_tables(self, status: str = "open", offset: int = 0,
+                    limit: int | None = None) -> tuple[list[TableInfo], int]:
+        """A page of the tables with free seats (or, with ``status="playing"``, games to watch), oldest
+        first, and how many there are in all."""
+        found = sorted((t for t in self.tables.values() if t.status == status), key=lambda t: t.created_at)
+        page = found[offset:] if limit is None else found[offset:offset + limit]
+        return [t.info() for t in page], len(found)
+
+
+def stored_info(found: dict[str, Any]) -> TableInfo:
+    """A table as the lobby shows it, from its stored row and seats (:meth:`Store.table_summary`): for
+    tables this process does not hold (a person seat shows ``disconnected``: who is connected only the
+    holding process knows)."""
+    row = found["row"]
+    seats = [{"seat": s["seat"], "kind": s["kind"], "level": s["level"] if s["kind"] == "bot" else None,
+              "player": s["player"], "status": "bot" if s["controller"] == "bot" else
+              ("free" if s["controller"] == "free" else "disconnected"),
+              "botLevel": s["level"] if s["controller"] == "bot" else None} for s in found["seats"]]
+    return TableInfo.model_validate({
+        "id": row["id"], "game": row["game"], "preset": row["preset"], "options": json.loads(row["options"]),
+        "status": row["status"], "seats": seats, "stateVersion": row["plies"] + (row.get("version_base") or 0),
+        "link": f"/t/{row['id']}",
+        "gameId": found["game_id"], "series": json.loads(row["series"]) if row.get("series") else None,
+        "fair": _stored_fair(row, len(seats))})
+
+
+def _stored_fair(row: dict[str, Any], seats: int) -> dict[str, Any] | None:
+    """The public part of a stored table's fair deal (the commitment; never the secret: a finished
+    game's is in its record)."""
+    start = json.loads(row["start"]) if row.get("start") else {}
+    if "fair" not in start:
+        return None
+    return FairDeal.from_stored(row["id"], seats, start["fair"]).info(revealed=False).model_dump()

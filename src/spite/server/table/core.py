@@ -1,0 +1,1123 @@
+"""The table's lifecycle, one state machine: whatever a table does, from its first seat to its
+last rematch, happens in :meth:`TableCore.step`.
+
+Inputs go in (:mod:`spite.server.table.effects`: a connection's hello, request or leaving, a bot's
+answer, a person taking a seat, time passing) with the time they happen at; effects come out (send,
+close, store, think). The core does no I/O and reads no clock: the asyncio host
+(:mod:`spite.server.host`) runs the effects and feeds the inputs, one at a time per table, and the
+tests run it in memory with a fake clock (tests/server/test_table_core.py). A step is a generator:
+when it yields :class:`~spite.server.table.effects.Store` it waits for the answer
+(:class:`~spite.server.table.effects.Stored`) before it goes on, so nothing is acknowledged or shown
+before it is stored, and nothing else happens at the table meanwhile.
+
+What the core keeps, and the rules it keeps (docs/protocol.md):
+
+* **Seats and connections.** A seat's token opens it (``hello``); the first hello of every person
+  seat makes the deal (the fair deal's nonces are in: :mod:`spite.server.table.fair`); a seat's
+  person who leaves has ``grace_seconds`` to come back before a bot takes the seat (a table with one
+  person seat is closed instead); a table no person is connected to for ``abandon_seconds`` is closed.
+* **Clocks are deadlines, not tasks.** Every timer is a time kept in the state and looked at when
+  time passes (:meth:`TableCore.deadline`): nothing can be left unarmed. A person seat with something
+  to do is taken over by a bot when its clock runs out: in a turn game ``turn_seconds`` after its turn
+  began (its moves in the turn do not wind it back, an undo neither); in a real-time game
+  ``idle_seconds`` after its last move while it holds a playable card. Everyone is told
+  ``turn_warning`` seconds before. The person takes the seat back by acting or coming back.
+* **A move's path.** Checked, applied, stored, then acknowledged and shown to every connection,
+  each its own view; a commit that fails puts the state back and tells the mover.
+* **Games in a row.** A match's next game and a rematch begin in one place (:meth:`_begin_game`),
+  dealt from the fair deal whose commitment went out when the game before ended.
+
+The game itself is reached through :mod:`spite.games` and the table's
+:class:`~spite.server.table.play.TablePlay`; the core never asks which game it is.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from collections.abc import Callable, Generator, Iterator, Sequence
+from functools import partial
+from typing import Any
+
+from pydantic import BaseModel
+
+from spite.errors import IllegalMoveError, Phrase
+from spite.games import Event, GameState
+from spite.server.config import ServerConfig
+from spite.server.protocol import (
+    Ack,
+    FairInfo,
+    GameOver,
+    HintRequest,
+    LastMove,
+    LoggedMove,
+    MoveMessage,
+    NextGame,
+    RematchInfo,
+    RematchRequest,
+    RematchState,
+    SeriesInfo,
+    StateMessage,
+    Sync,
+    TableEvent,
+    TableInfo,
+    TableMessage,
+    UndoMessage,
+    Welcome,
+    Words,
+    error_text,
+)
+from spite.server.table.effects import (
+    Close,
+    ConnId,
+    Counted,
+    DeleteMoves,
+    Effect,
+    Finished,
+    Gone,
+    Hello,
+    Hint,
+    Input,
+    InsertGame,
+    InsertMove,
+    Join,
+    Leave,
+    Request,
+    Retire,
+    Row,
+    Send,
+    Store,
+    Stored,
+    Think,
+    Thought,
+    Tick,
+    UpdateSeat,
+    UpdateTable,
+)
+from spite.server.table.fair import FairDeal
+from spite.server.table.play import Dealt, Hints, Opening, ServerGame, TablePlay, Undo
+from spite.server.table.seats import LobbyError, Seat, seat_for_token
+
+__all__ = ["MOVE_LOG_MAX", "Step", "TableCore"]
+
+log = logging.getLogger("spite.server.table")
+
+MOVE_LOG_MAX = 200
+"""The most steps of the game in play a ``welcome`` carries (its ``moveLog``): the newest ones."""
+
+Step = Generator[Effect, Any, Any]
+"""A step of the core: yields effects; a :class:`Store` is answered with :class:`Stored`."""
+
+_STORAGE_RETRY = 1.0
+"""Seconds a bot waits before it tries again after the database refused its move."""
+
+
+class TableCore:
+    """One table's lifecycle (see the module's text). ``now`` is the core's clock in seconds (the
+    host's monotonic clock; the tests' fake one); ``entropy`` gives the fair deals' secrets."""
+
+    def __init__(self, *, table_id: str, game: str, server_game: ServerGame, opening: Opening, seats: list[Seat],
+                 status: str, created_at: float, config: ServerConfig, now: float,
+                 series: dict[str, Any] | None = None, game_id: int | None = None,
+                 entropy: Callable[[int], bytes] = secrets.token_bytes) -> None:
+        self.id = table_id
+        self.game = game
+        self.server_game = server_game
+        self.config = config
+        self.entropy = entropy
+        self.title = server_game.title
+        self.preset = opening.preset
+        self.options = opening.options
+        self.state: GameState = opening.state
+        self.start: dict[str, Any] = dict(opening.start)
+        """The row's ``start`` of the game in play (kept to store it again with the next game's fair deal)."""
+        self.seats = seats
+        self.status = status
+        self.created_at = created_at
+        """When the table was made, in the core's clock (for ``open_table_ttl``)."""
+        self.version_base = opening.version_base
+        self.version = opening.version
+        self.rows = opening.rows
+        """Move rows stored for the game in play."""
+        self.entries = opening.entries
+        """Record entries of the game in play stored so far."""
+        self.game_id = game_id
+        self.moves_played = 0
+        self.fair = opening.fair
+        """The fair deal of the game in play, or just over (docs/fairness.md)."""
+        self.fair_next = opening.fair_next
+        """After a game: the next game's fair deal (its commitment is out)."""
+        self.series: dict[str, Any] = series or {"games": 0, "wins": [0] * len(seats), "gameIds": []}
+        self.rematch_yes: set[int] = set()
+        self.rematch_no: set[int] = set()
+        self.ready: set[int] = set()
+        """Between two games of a match: the seats that sent ``next``."""
+        self.next_at: float | None = None
+        """Between two games of a match: when the next one begins without waiting for everyone."""
+        self.spectators: set[ConnId] = set()
+        self.hello: dict[ConnId, int | None] = {}
+        """Connections that said hello, and their seat (``None``: a spectator)."""
+        self.greeted: set[int] = set()
+        """Seats whose person said hello since this process holds the table (the deal waits for them)."""
+        self.clock_since: dict[int, float] = {}
+        """Person seats with something to do, and since when their clock runs."""
+        self.warned: dict[int, float] = {}
+        """Seat → the deadline its warning was told for."""
+        self.thinking: tuple[int, int] | None = None
+        """The seat and version a bot is thinking about (its answer comes as :class:`Thought`)."""
+        self.bot_at = now
+        """A bot may move from then on (``bot_delay`` after the last change, so people can follow)."""
+        self.hold_until = now
+        """After a refused commit: the timers wait until then."""
+        self.deserted_since: float | None = None
+        """Since when no person is connected to this playing table."""
+        self.retired = False
+        """Closed here: shut down or served by another worker; it does nothing more."""
+        self.now = now
+        self.restored_log: list[dict[str, Any]] | None = opening.log
+        """A restored game's steps, made by the replay that restored it (the play may take them)."""
+        self.play: TablePlay = server_game.play(self, opening.extra)
+        if self.fair is not None and self.fair_next is None and self.state.is_over and self._another_may_follow():
+            # stored before the next game's fair deal was kept with the table: a new one, published now
+            self.fair_next = self._draw(self.fair.game + 1, self.play.next_first() if self._between() else None)
+        self.between = self._between()
+        if self.status == "playing":
+            self._enter_play(fresh=False)
+
+    # ================================================================== the entry point
+    def step(self, inp: Input, now: float) -> Step:
+        """Handle ``inp`` at ``now`` (after whatever fell due before it); returns what the input asks
+        for (:class:`Join`: the seat taken)."""
+        if now > self.now:
+            self.now = now
+        if self.retired:
+            return None
+        yield from self._due()
+        answer: Any = None
+        if isinstance(inp, Hello):
+            yield from self._hello(inp)
+        elif isinstance(inp, Request):
+            yield from self._request(inp.conn, inp.msg)
+        elif isinstance(inp, Leave):
+            yield from self._leave(inp.conn)
+        elif isinstance(inp, Thought):
+            yield from self._thought(inp)
+        elif isinstance(inp, Join):
+            answer = yield from self._join(inp)
+        elif isinstance(inp, Retire):
+            yield from self._retire(inp.code)
+            return None
+        elif not isinstance(inp, Tick):
+            raise TypeError(f"not an input of a table: {inp!r}")
+        yield from self._due()
+        return answer
+
+    def deadline(self) -> float | None:
+        """When the table next has something to do by itself (``None``: only an input wakes it)."""
+        if self.retired:
+            return None
+        times = [at for at, _ in self._timers()]
+        return max(min(times), self.hold_until) if times else None
+
+    # ================================================================== what clients see
+    @property
+    def is_dealt(self) -> bool:
+        """The game in play is dealt from its final seed (always, at a table without a fair deal)."""
+        return self.fair is None or self.fair.dealt
+
+    def connections(self) -> list[ConnId]:
+        """Every connection at this table."""
+        out = list(self.spectators)
+        for s in self.seats:
+            out.extend(s.conns)
+        return out
+
+    def info(self) -> TableInfo:
+        """The table as the lobby shows it."""
+        return TableInfo(id=self.id, game=self.game, preset=self.preset, options=self.options,
+                         status=self.status, seats=[s.info() for s in self.seats],  # type: ignore[arg-type]
+                         stateVersion=self.version, link=f"/t/{self.id}", gameId=self.game_id,
+                         series=self.series_info(), fair=self.fair_info())
+
+    def series_info(self) -> SeriesInfo | None:
+        """The series score (``None`` before the first game has ended)."""
+        if not self.series["games"]:
+            return None
+        return SeriesInfo(games=self.series["games"], wins=list(self.series["wins"]),
+                          gameIds=list(self.series.get("gameIds", [])))
+
+    def rematch_info(self) -> RematchInfo | None:
+        """Who wants another game (``None`` unless the table is finished and has a person seat). A bot
+        seat says yes at once; a person's seat a bot took over waits for its person to come back and
+        answer (no new game starts in an absent person's name)."""
+        if self.status != "finished" or not any(s.kind == "person" for s in self.seats):
+            return None
+        ready = [s.seat for s in self.seats if s.kind == "bot" or s.seat in self.rematch_yes]
+        waiting = [s.seat for s in self.seats if s.seat not in ready and s.seat not in self.rematch_no]
+        return RematchInfo(ready=ready, waiting=waiting, declined=sorted(self.rematch_no))
+
+    def fair_info(self) -> FairInfo | None:
+        """The ``fair`` field: the commitment; the secret and nonces once the game is over; after a
+        game, the next game's commitment (``next``)."""
+        fair = self.fair
+        if fair is None:
+            return None
+        info = fair.info(revealed=fair.dealt and self.state.is_over)
+        if self.fair_next is not None:
+            info.next = self.fair_next.commitment
+        return info
+
+    def view_for(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
+        """The view JSON of ``seat`` (``None``: spectator) and its legal moves: all a client gets.
+        Before the deal is made nobody sees a card of it."""
+        if not self.is_dealt:
+            return self.state.face_down_view(), []
+        return self.play.view(seat)
+
+    def state_message(self, seat: int | None, last: LastMove | None = None) -> StateMessage:
+        """A ``state`` message for ``seat`` (the answer to ``sync``)."""
+        view, legal = self.view_for(seat)
+        return StateMessage(stateVersion=self.version, view=view, legal=legal, last=last, fair=self.fair_info(),
+                            **self.play.fields(seat))
+
+    def game_over(self) -> GameOver:
+        """The ``gameOver`` message of the game just ended."""
+        result = self.state.result
+        assert result is not None
+        url = f"/api/games/{self.game_id}/record" if self.game_id is not None else None
+        return GameOver(stateVersion=self.version, result=dict(result), gameId=self.game_id, recordUrl=url,
+                        fair=self.fair_info(), series=self.series_info(), rematch=self.rematch_info(),
+                        **self.play.score_fields())
+
+    def move_log(self) -> list[dict[str, Any]]:
+        """The game in play so far as everyone was told it (nothing before the deal)."""
+        return self.play.move_log() if self.is_dealt else []
+
+    # ------------------------------------------------------------------ sending
+    def _send(self, conn: ConnId, msg: BaseModel | str) -> Send:
+        return Send(conn, msg if isinstance(msg, str) else msg.model_dump_json())
+
+    def _error(self, conn: ConnId, code: str, message: str, msg_id: str | None = None,
+               phrase: Phrase | None = None) -> Send:
+        return Send(conn, error_text(code, message, msg_id=msg_id, version=self.version, phrase=phrase))
+
+    def _broadcast(self, msg: BaseModel) -> Iterator[Effect]:
+        text = msg.model_dump_json()
+        for conn in self.connections():
+            yield Send(conn, text)
+
+    def _tell(self, kind: str, seat: int | None, text: str, /, seconds: float | None = None, key: str | None = None,
+              **params: str | int) -> Iterator[Effect]:
+        """Tell everyone what changed at the table (with the table as it is now; a match's score too):
+        ``text`` in English; ``key`` (default ``event.KIND``) and ``params`` the catalogue's words for it."""
+        words = Words(key=key or f"event.{kind}", params=params)
+        event = TableEvent(kind=kind, seat=seat, text=text, words=words, seconds=seconds)  # type: ignore[arg-type]
+        # a table closed before its game was dealt shows its secret (nothing was played from it); a dealt
+        # game's secret would show every hidden card of a game nobody finished: never revealed
+        fair = self.fair.info(revealed=True) if kind == "abandoned" and self.fair is not None and not self.fair.dealt \
+            else None
+        yield from self._broadcast(TableMessage(table=self.info(), event=event, fair=fair, **self.play.score_fields()))
+
+    def _broadcast_state(self, last: LastMove | None, events: Sequence[Event] = ()) -> Iterator[Effect]:
+        """Every connection gets the new position, each its own view (made once per seat)."""
+        head = {"type": "state", "stateVersion": self.version}
+        tail = {"last": last.model_dump() if last is not None else None, **self.play.shared_fields(events)}
+        fair = self.fair_info()
+        if fair is not None:
+            tail["fair"] = fair.model_dump()
+        play = self.play
+
+        def text(seat: int | None) -> str:
+            view, legal = self.view_for(seat)
+            return json.dumps({**head, "view": view, "legal": legal, **play.seat_fields(seat), **tail},
+                              separators=(",", ":"))
+
+        for s in self.seats:
+            if s.conns:
+                msg = text(s.seat)
+                for conn in s.conns:
+                    yield Send(conn, msg)
+        if self.spectators:
+            msg = text(None)
+            for conn in self.spectators:
+                yield Send(conn, msg)
+
+    def _welcome(self, conn: ConnId, seat: int | None) -> Iterator[Effect]:
+        view, legal = self.view_for(seat)
+        steps = self.move_log()  # the game so far, so that a page opened now can show its log
+        first = max(0, len(steps) - MOVE_LOG_MAX)
+        yield self._send(conn, Welcome(table=self.info(), seat=seat, stateVersion=self.version, view=view, legal=legal,
+                                       fair=self.fair_info(), moveLog=[LoggedMove.of(s) for s in steps[first:]],
+                                       moveLogStart=first or None, **self.play.fields(seat)))
+        if self.state.is_over and (self.status == "finished" or self.between):
+            yield self._send(conn, self.game_over())
+
+    def _commit(self, rows: tuple[Row, ...]) -> Generator[Effect, Any, Stored]:
+        """Store ``rows`` (the step waits for the answer). After a refused commit the table's timers
+        wait :data:`_STORAGE_RETRY` seconds: the database is in trouble, do not hammer it."""
+        result: Stored = yield Store(rows)
+        if not result.ok:
+            self.hold_until = self.now + _STORAGE_RETRY
+        return result
+
+    # ================================================================== connections
+    def _hello(self, inp: Hello) -> Step:
+        conn = inp.conn
+        if conn in self.hello:
+            yield self._error(conn, "already-hello", "this connection has already said hello")
+            return
+        if inp.spectate:
+            self.hello[conn] = None
+            self.spectators.add(conn)
+            yield from self._welcome(conn, None)  # a spectator's nonce does not count
+            return
+        seat = seat_for_token(self.seats, inp.token or "")
+        if seat is None:
+            log.info("table %s: a hello with a wrong token", self.id)
+            yield self._error(conn, "wrong-token", "that token is no seat's at this table")
+            yield Close(conn, 1008)
+            return
+        self.hello[conn] = seat.seat
+        self._take_nonce(seat.seat, inp.nonce)
+        self.greeted.add(seat.seat)
+        yield from self._deal_if_ready()  # the last hello: dealt before its welcome (the others get a state)
+        first = not seat.conns
+        seat.conns.add(conn)
+        seat.away_since = None
+        self.deserted_since = None
+        yield from self._welcome(conn, seat.seat)
+        if seat.kind == "person" and seat.controller == "bot" and self.status in ("playing", "finished"):
+            yield from self._take_back(seat)  # (at a finished table: to answer the rematch question)
+        elif first and seat.is_person:
+            yield from self._tell("connected", seat.seat, f"{seat.player} is at seat {seat.seat}",
+                                  name=seat.player or "", seat=seat.seat)
+
+    def _leave(self, conn: ConnId) -> Step:
+        """A connection went away; a person seat left with none starts its grace time."""
+        self.spectators.discard(conn)
+        seat_no = self.hello.pop(conn, None)
+        if seat_no is None:
+            return
+        seat = self.seats[seat_no]
+        seat.conns.discard(conn)
+        if seat.conns or seat.kind != "person" or self.status in ("finished", "abandoned"):
+            return
+        if self.status == "playing":
+            seat.away_since = self.now
+            if self._nobody_here():
+                self.deserted_since = self.now
+        if seat.is_person:
+            grace = self.config.grace_seconds
+            yield from self._tell("disconnected", seat.seat,
+                                  f"{seat.player} dropped from seat {seat.seat}; a bot takes over in {grace:g} s",
+                                  name=seat.player or "", seat=seat.seat, s=f"{grace:g}")
+
+    def _nobody_here(self) -> bool:
+        return not any(s.kind == "person" and s.conns for s in self.seats)
+
+    def _take_back(self, seat: Seat) -> Step:
+        """A person seat's player is back (reconnected, or acted after a takeover): the bot leaves and
+        the seat's clock starts afresh."""
+        result = yield from self._commit((UpdateSeat(seat.seat, {"controller": "person", "level": None}),))
+        if not result.ok:
+            return
+        seat.controller = "person"
+        seat.level = None
+        self.play.seat_changed()
+        log.info("table %s: %s is back at seat %d; the bot leaves", self.id, seat.player, seat.seat)
+        yield from self._tell("returned", seat.seat, f"{seat.player} is back at seat {seat.seat}; the bot leaves",
+                              name=seat.player or "", seat=seat.seat)
+        self._changed(None)
+
+    def _take_over(self, seat: Seat, kind: str, text: str, seconds: float | None, key: str | None,
+                   params: dict[str, str | int]) -> Step:
+        """A bot plays ``seat`` from now on (its person left or did not act in time)."""
+        level = self.config.replacement_level
+        result = yield from self._commit((UpdateSeat(seat.seat, {"controller": "bot", "level": level}),))
+        if not result.ok:
+            return
+        seat.controller = "bot"
+        seat.level = level
+        self.play.seat_changed()
+        log.info("table %s: seat %d (%s): %s", self.id, seat.seat, seat.player, text)
+        yield from self._tell(kind, seat.seat, text, seconds=seconds, key=key, level=level, **params)
+        self._changed(None)
+
+    def _retire(self, code: int) -> Step:
+        self.retired = True
+        for conn in self.connections():
+            yield Close(conn, code)
+
+    # ================================================================== fair deals
+    def _draw(self, game: int, first: int | None) -> FairDeal:
+        seats = self.fair.seats if self.fair is not None else len(self.seats)
+        return FairDeal.draw(self.id, game, seats, first, entropy=self.entropy)
+
+    def _take_nonce(self, seat: int, nonce: str | None) -> None:
+        """``seat`` sent ``nonce``: it counts for the game not dealt yet (the next one after a game)."""
+        fair = self.fair_next if self.state.is_over and self.fair_next is not None else self.fair
+        if fair is not None:
+            fair.take_nonce(seat, nonce)
+
+    def _deal_if_ready(self) -> Step:
+        """Deal the game from its secret and the seats' nonces once it has begun and every person seat
+        said hello (or a bot took it over): stored, then everyone gets the position."""
+        fair = self.fair
+        if fair is None or fair.dealt or self.status != "playing" or self.state.is_over:
+            return
+        if any(s.controller != "bot" and s.seat not in self.greeted for s in self.seats):
+            return
+        dealt = self.play.deal(fair.seed(), fair.first)
+        fair.dealt = True
+        start = {**dealt.start, "fair": fair.stored()}
+        result = yield from self._commit((UpdateTable({"start": json.dumps(start)}),))
+        if not result.ok:
+            fair.dealt = False
+            log.error("table %s: the deal could not be stored (%s); dealing at the next hello", self.id, result.error)
+            return
+        self.state, self.start, self.entries = dealt.state, start, dealt.entries
+        log.info("table %s: dealt from the secret and %d nonces", self.id, len(fair.nonces))
+        self.play.started(self.now, fresh=True)
+        yield from self._broadcast_state(None)
+        self._changed(None)
+
+    # ================================================================== requests
+    def _request(self, conn: ConnId, msg: Any) -> Step:
+        if conn not in self.hello:
+            yield self._error(conn, "hello-first", "say hello (with your seat's token, or spectate) first")
+            return
+        seat = self.hello[conn]
+        if isinstance(msg, Sync):
+            yield self._send(conn, self.state_message(seat))
+        elif isinstance(msg, MoveMessage):
+            yield from self._player_move(conn, seat, msg.move, msg.stateVersion, msg.id)
+        elif isinstance(msg, HintRequest):
+            yield from self._hint(conn, seat, msg.id)
+        elif isinstance(msg, UndoMessage):
+            yield from self._undo(conn, seat, msg.stateVersion, msg.id)
+        elif isinstance(msg, NextGame):
+            yield from self._next(conn, seat, msg.id, msg.nonce)
+        elif isinstance(msg, RematchRequest):
+            yield from self._rematch(conn, seat, msg.accept, msg.id, msg.nonce)
+        else:
+            raise TypeError(f"not a table request: {msg!r}")
+
+    def _refuse_act(self, conn: ConnId, seat: Seat, msg_id: str | None) -> Send | None:
+        """Why ``seat`` may not act now (the table not started or over, a bot plays it), or ``None``."""
+        if self.status == "open":
+            return self._error(conn, "not-started", "the game starts when every seat is taken", msg_id)
+        if not self.is_dealt:
+            return self._error(conn, "not-started", "the cards are dealt once every player has said hello", msg_id)
+        if self.status != "playing" or self.state.is_over:
+            return self._error(conn, "game-over", "the game is over", msg_id)
+        if not seat.is_person or conn not in seat.conns:
+            return self._error(conn, "not-your-seat", "a bot plays this seat now", msg_id,
+                               Phrase("error.not-your-seat.bot"))
+        return None
+
+    def _spectator(self, conn: ConnId, what: str, msg_id: str | None) -> Send:
+        return self._error(conn, "not-your-seat", f"spectators {what}", msg_id, Phrase("error.not-your-seat.spectator"))
+
+    def _player_move(self, conn: ConnId, seat_no: int | None, move: str, version: int, msg_id: str | None) -> Step:
+        if seat_no is None:
+            yield self._spectator(conn, "cannot move", msg_id)
+            return
+        seat = self.seats[seat_no]
+        if seat.kind == "person" and seat.controller == "bot" and conn in seat.conns and self.status == "playing":
+            yield from self._take_back(seat)  # taken over while idle: acting takes the seat back
+        refused = self._refuse_act(conn, seat, msg_id)
+        if refused is not None:
+            yield refused
+            return
+        why = self.play.refuse_move(seat_no, version)
+        if why is not None:
+            code, message, phrase = why
+            yield self._error(conn, code, message, msg_id, phrase)
+        elif seat_no not in (to_act := self.state.to_act()):
+            yield self._error(conn, "not-your-turn", f"it is seat {to_act[0]}'s turn", msg_id,
+                              Phrase("error.not-your-turn.seat", {"seat": to_act[0]}))
+        else:
+            yield from self._apply(seat_no, move, conn=conn, msg_id=msg_id)
+
+    def _hint(self, conn: ConnId, seat_no: int | None, msg_id: str | None) -> Step:
+        play = self.play
+        if not isinstance(play, Hints):
+            yield self._lacking(conn, "hint", msg_id)
+            return
+        if seat_no is None:
+            yield self._spectator(conn, "get no hints", msg_id)
+            return
+        refused = self._refuse_act(conn, self.seats[seat_no], msg_id)
+        if refused is not None:
+            yield refused
+        elif seat_no not in (to_act := self.state.to_act()):
+            yield self._error(conn, "not-your-turn", f"it is seat {to_act[0]}'s turn", msg_id,
+                              Phrase("error.not-your-turn.seat", {"seat": to_act[0]}))
+        else:
+            yield Hint(conn, msg_id, self.version, self.config.hint_level, play.hint_view(seat_no),
+                       f"{self.id}:hint:{self.version}")
+
+    def _undo(self, conn: ConnId, seat_no: int | None, version: int, msg_id: str | None) -> Step:
+        play = self.play
+        if not isinstance(play, Undo):
+            yield self._lacking(conn, "undo", msg_id)
+            return
+        if seat_no is None:
+            yield self._spectator(conn, "cannot undo", msg_id)
+            return
+        refused = self._refuse_act(conn, self.seats[seat_no], msg_id)
+        to_act = self.state.to_act()
+        if refused is not None:
+            yield refused
+        elif version != self.version:
+            yield self._error(conn, "stale", f"the position has changed (now version {self.version}, your undo was "
+                              f"for {version}); sync and choose again", msg_id)
+        elif seat_no not in to_act:
+            yield self._error(conn, "not-your-turn", f"it is seat {to_act[0]}'s turn: only the seat to move may take "
+                              "back its own last move", msg_id, Phrase("error.not-your-turn.seat", {"seat": to_act[0]}))
+        elif not play.can_undo(seat_no):
+            yield self._error(conn, "nothing-to-undo", "nothing to undo: only build plays of this turn, until a hidden "
+                              "card shows (a stock play, a refilled hand)", msg_id, Phrase("refuse.nothing-to-undo"))
+        else:
+            yield from self._take_back_move(play, conn, seat_no, msg_id)
+
+    def _take_back_move(self, play: Undo, conn: ConnId, seat: int, msg_id: str | None) -> Step:
+        """Undo the last move: its row deleted and ``version_base`` raised by 2 in one commit (so
+        ``stateVersion`` still rises by one), then the undoer's ``ack`` and everyone's position."""
+        text, entries = play.last_move()
+        base = self.version_base + 2
+        result = yield from self._commit((DeleteMoves(self.rows - 1), UpdateTable({"version_base": base})))
+        if not result.ok:
+            log.error("table %s: the undo of %s could not be stored (%s)", self.id, text, result.error)
+            yield self._error(conn, "storage", "the undo could not be saved; try again", msg_id)
+            return
+        play.take_back()
+        self.version_base = base
+        self.version += 1
+        self.rows -= 1
+        self.entries -= entries
+        log.info("table %s: seat %d took back %s", self.id, seat, text)
+        yield self._send(conn, Ack(id=msg_id, move=text, stateVersion=self.version, undone=True))
+        self._changed(None)
+        yield from self._broadcast_state(LastMove(seat=seat, move=text, undone=True))
+
+    def _lacking(self, conn: ConnId, kind: str, msg_id: str | None) -> Send:
+        """``kind`` at a table whose game has no such thing: one line to the asker alone."""
+        has = {"hints": isinstance(self.play, Hints), "undo": isinstance(self.play, Undo),
+               "matches": self._has_matches()}
+        lacking = [noun for noun, there in has.items() if not there]
+        what = ", ".join(lacking[:-1]) + (" or " if len(lacking) > 1 else "") + lacking[-1]
+        return self._error(conn, "bad-message", f"{kind}: {self.title} tables have no {what}", msg_id,
+                           Phrase(f"error.no-{kind}"))
+
+    def _has_matches(self) -> bool:
+        return self.play.plays_matches
+
+    # ================================================================== the path of a move
+    def _apply(self, seat: int | None, move: str | None, *, conn: ConnId | None = None, msg_id: str | None = None,
+               by_bot: bool = False) -> Generator[Effect, Any, str]:
+        """Let the game's time pass to now and play ``move`` for ``seat`` (``None``: only the time);
+        store what happened, then acknowledge and show it. Returns ``ok``, ``refused``, ``storage`` or
+        ``idle`` (nothing happened)."""
+        state = self.state
+        back = self.play.checkpoint()
+        t = self.play.game_ms(self.now)
+        events: list[Event] = list(state.advance(t))
+        outcome, played, refused = "idle", move or "", None
+        if seat is not None and move is not None:
+            try:
+                done = state.apply(seat, move, t)
+            except IllegalMoveError as exc:
+                outcome, refused = "refused", exc
+            else:
+                outcome = "ok"
+                if done and done[0].kind == "move":
+                    played = done[0].text
+                events.extend(done)
+        if events:
+            stored = yield from self._store_change(seat if outcome == "ok" else None, events, by_bot)
+            if not stored:
+                back()
+                if conn is not None:
+                    yield self._error(conn, "storage", "the move could not be saved; try again", msg_id)
+                return "storage"
+        if outcome == "ok":
+            self.moves_played += 1
+            yield Counted()
+        if conn is not None:
+            if outcome == "ok":
+                yield self._send(conn, Ack(id=msg_id, move=played, stateVersion=self.version,
+                                           t=t if self.state.game.realtime else None))
+            elif refused is not None:
+                yield self._error(conn, "too-late" if refused.lost_race else "illegal", str(refused), msg_id,
+                                  refused.phrase or Phrase("error.illegal"))
+        if not events:
+            return outcome
+        self._changed(seat if outcome == "ok" else None)
+        last = LastMove(seat=seat, move=played, byBot=by_bot) if outcome == "ok" and seat is not None else None
+        yield from self._broadcast_state(last, events)
+        if self.state.is_over:
+            yield from self._broadcast(self.game_over())
+            if self.status == "finished":
+                log.info("table %s: game over after %d changes: %s (game %s)", self.id, self.version,
+                         self.state.result, self.game_id)
+                yield Finished()
+        return outcome
+
+    def _store_change(self, seat: int | None, events: Sequence[Event], by_bot: bool) -> Generator[Effect, Any, bool]:
+        """Commit what the change added (and, at the end of a game, its record, the players' figures,
+        a match's score, the series and the next game's fair deal, all in the same commit)."""
+        state = self.state
+        entries, rise = self.play.entries(events)
+        rows: list[Row] = [InsertMove(self.rows, seat if seat is not None else -1, entries)]
+        ending = None
+        series: dict[str, Any] | None = None
+        fair_next: FairDeal | None = None
+        if state.is_over:
+            ending = self.play.ending()
+            record = state.to_record().to_json()
+            if self.fair is not None:
+                record["fairness"] = self.fair.proof()
+            players = self._players()
+            rows.append(InsertGame(self.game, self.preset, record, state.plies, state.turns, players,
+                                   finish=ending.final))
+            columns = dict(ending.columns)
+            with_ids = [name for name in columns if name == "match"]
+            if ending.final:  # the table's game (a match: the match) counts in the series
+                old = self.series
+                series = {"games": old["games"] + 1,
+                          "wins": [w + int(p["won"]) for w, p in zip(old["wins"], players, strict=True)],
+                          "gameIds": list(old.get("gameIds", []))}
+                columns["series"] = json.dumps(series)
+                with_ids.append("series")
+            if self.fair is not None and self._another_may_follow(final=ending.final):
+                # the next game's commitment (a match's next game, or a rematch) goes out with this game's
+                # end, before any of its cards and before the nonces sent for it; kept with the table
+                fair_next = self._draw(self.fair.game + 1, None if ending.final else ending.next_first)
+                columns["start"] = json.dumps({**self.start, "fairNext": fair_next.stored()})
+            if columns:
+                rows.append(UpdateTable(columns, game_id_in=tuple(with_ids)))
+        result = yield from self._commit(tuple(rows))
+        if not result.ok:
+            log.error("table %s: %d entries could not be stored (%s); taken back", self.id, len(entries), result.error)
+            return False
+        self.rows += 1
+        self.entries += len(entries)
+        self.version += rise
+        self.play.stored(seat, by_bot, entries)
+        if ending is not None:
+            self._ended(result.game_id, ending.final, series, fair_next)
+        return True
+
+    def _another_may_follow(self, final: bool | None = None) -> bool:
+        """Whether a game may follow the one just over: a match's next game, or a rematch (a table with
+        a person seat)."""
+        final = self.status == "finished" if final is None else final
+        return not final or any(s.kind == "person" for s in self.seats)
+
+    def _ended(self, game_id: int | None, final: bool, series: dict[str, Any] | None,
+               fair_next: FairDeal | None) -> None:
+        """The game's end is stored: the table is finished, or waits for a match's next game."""
+        self.game_id = game_id
+        if game_id is not None:
+            self.play.ended(game_id)
+        if fair_next is not None:
+            self.fair_next = fair_next
+            self.start = {**self.start, "fairNext": fair_next.stored()}
+        if final:
+            self.status = "finished"
+            if series is not None:
+                self.series = {**series, "gameIds": [*series["gameIds"], *([game_id] if game_id is not None else [])]}
+            self.rematch_yes, self.rematch_no = set(), set()
+        else:
+            self.between = True
+            self.ready = set()
+            people = any(s.is_person for s in self.seats)
+            self.next_at = self.now + (self.config.next_game_seconds if people else self.config.bot_delay)
+            log.info("table %s: game over: %s; the next game follows", self.id, self.state.result)
+
+    def _players(self) -> list[dict[str, Any]]:
+        out = []
+        for s in self.seats:
+            points = self.state.points(s.seat)
+            # a person's game a takeover bot finished is kept, marked, and left out of their figures
+            out.append({"seat": s.seat, "player": s.player_name(), "player_id": s.player_id, "is_bot": s.kind == "bot",
+                        "won": points is not None, "points": points or 0,
+                        "taken_over": s.kind == "person" and s.controller == "bot"})
+        return out
+
+    def _changed(self, mover: int | None) -> None:
+        """The position or who plays a seat changed: the clocks follow, the bots may go on."""
+        self.bot_at = self.now + self.config.bot_delay
+        self.thinking = None
+        self.play.changed()
+        self._refresh_clocks(mover)
+
+    # ================================================================== clocks
+    def _clock_limit(self) -> float:
+        return self.config.idle_seconds if self.state.game.realtime else self.config.turn_seconds
+
+    def _refresh_clocks(self, mover: int | None = None) -> None:
+        """Which person seats have something to do, and since when. A turn game's clock runs from the
+        moment the seat's turn began; a real-time game's from the seat's last move, while it holds a
+        move it could make."""
+        realtime = self.state.game.realtime
+        live = (self.status == "playing" and self.is_dealt and not self.state.is_over and not self.between
+                and self.play.live(self.now))
+        acting = set(self.state.to_act()) if live else set()
+        for seat in self.seats:
+            n = seat.seat
+            busy = n in acting and seat.is_person and (not realtime or bool(self.state.legal_moves(n)))
+            if not busy:
+                self.clock_since.pop(n, None)
+                self.warned.pop(n, None)
+            elif n not in self.clock_since or (realtime and n == mover):
+                self.clock_since[n] = self.now
+
+    def _clock_deadlines(self) -> list[tuple[float, float, Seat]]:
+        """(warn at, take over at, seat) for every person seat whose clock runs."""
+        limit = self._clock_limit()
+        if limit <= 0:
+            return []
+        warning = min(max(0.0, self.config.turn_warning), limit)
+        return [(since + limit - warning, since + limit, self.seats[n]) for n, since in self.clock_since.items()]
+
+    # ================================================================== what falls due
+    def _timers(self) -> list[tuple[float, Callable[[], Step]]]:
+        """Every pending timer: when, and what then."""
+        out: list[tuple[float, Callable[[], Step]]] = []
+        config = self.config
+        if self.status == "open":
+            out.append((self.created_at + config.open_table_ttl, self._unfilled))
+            return out
+        if self.status != "playing":
+            return out
+        people = [s for s in self.seats if s.kind == "person"]
+        for seat in people:
+            if seat.away_since is not None:
+                out.append((seat.away_since + config.grace_seconds, partial(self._grace_over, seat)))
+        if people and self.deserted_since is not None and config.abandon_seconds > 0:
+            out.append((self.deserted_since + config.abandon_seconds, self._deserted))
+        if not self.is_dealt:
+            return out
+        if self.between:
+            if self.next_at is not None:
+                out.append((self.next_at, self._next_game))
+            return out
+        if self.state.is_over:
+            return out
+        wake = self.play.wake()
+        if wake is not None:
+            out.append((wake, self._play_due))
+        for warn_at, over_at, seat in self._clock_deadlines():
+            if self.warned.get(seat.seat) != over_at:
+                out.append((warn_at, partial(self._warn, seat, over_at)))
+            out.append((over_at, partial(self._clock_out, seat)))
+        if self.thinking is None and self.play.live(self.now):
+            for n in self.state.to_act():
+                if self.seats[n].controller == "bot" and self.play.bot_view(n) is not None:
+                    out.append((self.bot_at, partial(self._think, n)))
+                    break
+        return out
+
+    def _due(self) -> Step:
+        """Whatever fell due by now, the earliest first (each may change what else is due)."""
+        for _ in range(10_000):
+            if self.now < self.hold_until:
+                return
+            due = [(at, run) for at, run in self._timers() if at <= self.now]
+            if not due or self.retired:
+                return
+            _, run = min(due, key=lambda item: item[0])
+            yield from run()
+        log.error("table %s: timers kept falling due; left for the next tick", self.id)
+
+    def _play_due(self) -> Step:
+        for action in self.play.due(self.now):
+            if self.status != "playing" or self.state.is_over:
+                return
+            if action[0] == "show":
+                yield from self._broadcast_state(None)
+                self._changed(None)
+            elif action[0] == "advance":
+                yield from self._apply(None, None)
+            else:
+                _, seat, move = action
+                if self.seats[seat].controller == "bot":
+                    yield from self._apply(seat, move, by_bot=True)
+        self.play.changed()
+
+    def _warn(self, seat: Seat, over_at: float) -> Step:
+        self.warned[seat.seat] = over_at
+        left = round(max(0.0, over_at - self.now), 1)
+        yield from self._tell("turn-clock", seat.seat, f"{seat.player}: {left:g} s left to move at seat {seat.seat}, "
+                              "then a bot plays it", seconds=left, name=seat.player or "", seat=seat.seat,
+                              s=f"{left:g}")
+
+    def _clock_out(self, seat: Seat) -> Step:
+        total = self._clock_limit()
+        yield from self._take_over(seat, "idle-takeover", f"{seat.player} did not move within {total:g} s: a "
+                                   f"{self.config.replacement_level} bot plays seat {seat.seat} until "
+                                   f"{seat.player} moves again", total, None,
+                                   {"name": seat.player or "", "seat": seat.seat, "s": f"{total:g}"})
+
+    def _grace_over(self, seat: Seat) -> Step:
+        grace = self.config.grace_seconds
+        if sum(1 for s in self.seats if s.kind == "person") == 1:
+            # a quick-play table (one person seat): no one is left to play for; close it
+            yield from self._abandon(f"{seat.player} did not come back within {grace:g} s: the table is closed",
+                                     grace, "event.abandoned.gone", name=seat.player or "", s=f"{grace:g}")
+            return
+        if not seat.is_person:  # a bot plays it already (its person did not act in time)
+            seat.away_since = None
+            return
+        yield from self._take_over(seat, "takeover", f"{seat.player} did not come back within {grace:g} s: a "
+                                   f"{self.config.replacement_level} bot plays seat {seat.seat}", None, None,
+                                   {"name": seat.player or "", "seat": seat.seat, "s": f"{grace:g}"})
+        if not seat.is_person:
+            seat.away_since = None
+            yield from self._deal_if_ready()
+
+    def _deserted(self) -> Step:
+        wait = self.config.abandon_seconds
+        yield from self._abandon(f"no player was at the table for {wait:g} s: the table is closed", wait,
+                                 "event.abandoned.deserted", s=f"{wait:g}")
+
+    def _unfilled(self) -> Step:
+        yield from self._abandon("nobody took the free seats in time; the table is closed", None, None)
+
+    def _abandon(self, text: str, seconds: float | None, key: str | None, **params: str | int) -> Step:
+        """Close a table nobody plays at: stored as ``abandoned`` (no game record, no statistics),
+        everyone still watching told and let go."""
+        result = yield from self._commit((UpdateTable({"status": "abandoned"}),))
+        if not result.ok:
+            log.error("table %s: could not be stored as abandoned (%s); trying again", self.id, result.error)
+            return
+        self.status = "abandoned"
+        self.clock_since.clear()
+        log.info("table %s: abandoned (%s)", self.id, text)
+        yield from self._tell("abandoned", None, text, seconds=seconds, key=key, **params)
+        for conn in self.connections():
+            yield Close(conn, 1000)
+        yield Gone(text)
+
+    # ================================================================== bots
+    def _think(self, seat: int) -> Step:
+        view = self.play.bot_view(seat)
+        level = self.seats[seat].level or self.config.replacement_level
+        self.thinking = (seat, self.version)
+        yield Think(seat, self.version, level, view, f"{self.id}:{self.version}")
+
+    def _thought(self, answer: Thought) -> Step:
+        if self.thinking != (answer.seat, answer.version):
+            return
+        self.thinking = None
+        seat = self.seats[answer.seat]
+        if (answer.version != self.version or seat.controller != "bot" or self.status != "playing"
+                or answer.seat not in self.state.to_act()):
+            return
+        outcome = "refused"
+        if answer.move is not None:
+            outcome = yield from self._apply(seat.seat, answer.move, by_bot=True)
+            if outcome == "refused":
+                log.error("table %s: the bot at seat %d chose an illegal move %r", self.id, seat.seat, answer.move)
+        if outcome == "refused":  # never loop on a broken bot: the first legal move keeps the game going
+            outcome = yield from self._apply(seat.seat, self.state.legal_moves(seat.seat)[0], by_bot=True)
+        if outcome == "storage":
+            self.bot_at = self.now + _STORAGE_RETRY  # the database is in trouble: do not hammer it
+
+    # ================================================================== seats from the lobby
+    def _join(self, inp: Join) -> Generator[Effect, Any, int]:
+        """Take a free person seat; the game starts when none is left."""
+        if self.status != "open":
+            raise LobbyError(f"table {self.id} is {self.status}: no seat is free", 409, "lobby.not-open",
+                             table=self.id, state=self.status)
+        free = [s for s in self.seats if s.controller == "free"]
+        if inp.seat is not None:
+            free = [s for s in free if s.seat == inp.seat]
+            if not free:
+                raise LobbyError(f"seat {inp.seat} is not free", 409, "lobby.seat-taken", seat=inp.seat)
+        if not free:
+            raise LobbyError(f"table {self.id} has no free seat", 409, "lobby.table-full", table=self.id)
+        seat = free[0]
+        starts = sum(1 for s in self.seats if s.controller == "free") == 1
+        rows: list[Row] = [UpdateSeat(seat.seat, {"player": inp.name, "token_hash": inp.token_hash,
+                                                  "controller": "person", "player_id": inp.player_id})]
+        if starts:
+            rows.append(UpdateTable({"status": "playing"}))
+        result = yield from self._commit(tuple(rows))
+        if not result.ok:
+            raise LobbyError("the seat could not be saved; try again", 503, "lobby.storage")
+        seat.player, seat.token_hash, seat.player_id = inp.name, inp.token_hash, inp.player_id
+        seat.controller = "person"
+        log.info("table %s: %s took seat %d", self.id, inp.name, seat.seat)
+        yield from self._tell("joined", seat.seat, f"{inp.name} took seat {seat.seat}", name=inp.name, seat=seat.seat)
+        if starts:
+            self.status = "playing"
+            log.info("table %s: every seat is taken; the game starts", self.id)
+            yield from self._tell("started", None, "every seat is taken: the game starts")
+            self._enter_play(fresh=True)
+        return seat.seat
+
+    def _enter_play(self, fresh: bool) -> None:
+        """The table is in play (every seat taken, or restored): absent persons' grace times run, the
+        clocks and the bots start."""
+        for seat in self.seats:
+            if seat.kind == "person" and not seat.conns and seat.controller != "free":
+                seat.away_since = self.now
+        if any(s.kind == "person" for s in self.seats) and self._nobody_here():
+            self.deserted_since = self.now
+        if self.between and self.next_at is None:  # restored between two games: the pause again
+            people = any(s.is_person for s in self.seats)
+            self.next_at = self.now + (self.config.next_game_seconds if people else self.config.bot_delay)
+        if self.is_dealt and not self.state.is_over:
+            self.play.started(self.now, fresh=fresh)
+        self._changed(None)
+
+    # ================================================================== games in a row
+    def _between(self) -> bool:
+        """A game is over and another follows at this table (a match going on)."""
+        return self.status == "playing" and self.state.is_over
+
+    def _next(self, conn: ConnId, seat_no: int | None, msg_id: str | None, nonce: str | None) -> Step:
+        """``next``: a seat is ready for the match's next game; it begins when every person seat is."""
+        if not self._has_matches():
+            yield self._lacking(conn, "next", msg_id)
+            return
+        if seat_no is None:
+            yield self._spectator(conn, "do not start games", msg_id)
+            return
+        self._take_nonce(seat_no, nonce)  # for the next game's deal, before it is dealt
+        if not self.between:
+            why = "match-over" if self.status != "playing" else "in-play"
+            what = {"match-over": "the match is over", "in-play": "a game is in play"}[why]
+            if self.play.match_game() is None:
+                why, what = "single", "this table plays a single game"
+            yield self._error(conn, "no-next-game", f"there is no next game to start: {what}", msg_id,
+                              Phrase(f"error.no-next-game.{why}"))
+            return
+        seat = self.seats[seat_no]
+        if not seat.is_person or conn not in seat.conns:
+            yield self._error(conn, "not-your-seat", "a bot plays this seat now", msg_id,
+                              Phrase("error.not-your-seat.bot"))
+            return
+        if seat_no in self.ready:
+            return
+        self.ready.add(seat_no)
+        if all(not s.is_person or s.seat in self.ready for s in self.seats):
+            self.next_at = self.now  # everyone is ready: it begins at once
+        else:
+            yield from self._tell("ready", seat_no, f"{seat.player} is ready for the next game", name=seat.player or "",
+                                  seat=seat_no)
+
+    def _next_game(self) -> Step:
+        """Deal the match's next game from the fair deal published when the game before ended."""
+        fair = self.fair_next
+        first = fair.first if fair is not None else self.play.next_first()
+        seed = fair.seed() if fair is not None else secrets.token_hex(32)
+        began = yield from self._begin_game(self.play.deal(seed, first), fair)
+        if not began:
+            self.next_at = self.now + _STORAGE_RETRY
+            return
+        starter = self.state.to_act()[0] if self.state.to_act() else 0
+        name = self.seats[starter].shown_name()
+        number = self.play.match_game() or 1
+        log.info("table %s: game %d of the match begins (seat %d first)", self.id, number, starter)
+        yield from self._tell("next-game", starter, f"game {number} of the match begins: {name} (seat {starter}) "
+                              "plays first", game=number, name=name, seat=starter)
+        yield from self._broadcast_state(None)
+
+    def _rematch(self, conn: ConnId, seat_no: int | None, accept: bool, msg_id: str | None,
+                 nonce: str | None) -> Step:
+        """``rematch`` after the table's last game: yes or no. When every seat a person plays has said
+        yes, the new game begins."""
+        if seat_no is None:
+            yield self._error(conn, "not-your-seat", "spectators do not start games", msg_id)
+            return
+        if self.status != "finished":
+            what = "the table has not started" if self.status == "open" else \
+                "the game is still in play" if self.status == "playing" else f"the table is {self.status}"
+            yield self._error(conn, "no-rematch", f"no rematch now: {what}", msg_id)
+            return
+        seat = self.seats[seat_no]
+        if not seat.is_person or conn not in seat.conns:
+            yield self._error(conn, "not-your-seat", "a bot plays this seat now", msg_id)
+            return
+        name = seat.player or seat.player_name()
+        if accept:
+            self._take_nonce(seat_no, nonce)  # for the rematch's deal: its commitment is out
+            if seat_no in self.rematch_yes:
+                return
+            self.rematch_yes.add(seat_no)
+            self.rematch_no.discard(seat_no)
+            info = self.rematch_info()
+            assert info is not None
+            if not info.waiting and not info.declined:
+                yield from self._rematch_game()
+                return
+            yield from self._tell("rematch-yes", seat_no, f"{name} wants a rematch", name=name, seat=seat_no)
+        else:
+            if seat_no in self.rematch_no:
+                return
+            self.rematch_no.add(seat_no)
+            self.rematch_yes.discard(seat_no)
+            yield from self._tell("rematch-no", seat_no, f"{name} does not want a rematch", name=name, seat=seat_no)
+        info = self.rematch_info()
+        assert info is not None
+        yield from self._broadcast(RematchState(rematch=info, series=self.series_info()))
+
+    def _rematch_game(self) -> Step:
+        """Every person wants another game: the same seats, game, preset and options, from the fair deal
+        published at the end of the last game (a match table starts a new match)."""
+        fair = self.fair_next
+        if fair is None and self.fair is not None:
+            fair = self._draw(self.fair.game + 1, None)
+        seed: int | str = fair.seed() if fair is not None else secrets.randbits(62)
+        opening = self.server_game.open(self.game, self.preset, dict(self.options), seed)
+        play = self.server_game.play(self, opening.extra)
+        columns = {"seed": json.dumps(seed), **opening.columns}
+        began = yield from self._begin_game(Dealt(opening.state, opening.start, opening.entries), fair, play, columns)
+        if not began:
+            self.rematch_yes = set()
+            for conn in self.connections():
+                if self.hello.get(conn) is not None:
+                    yield self._error(conn, "storage", "the rematch could not be saved; try again")
+            return
+        number = self.series["games"] + 1
+        log.info("table %s: rematch, game %d of the series begins", self.id, number)
+        yield from self._tell("rematch", None, f"everyone wants a rematch: game {number} at this table begins",
+                              n=number)
+        yield from self._broadcast_state(None)
+
+    def _begin_game(self, dealt: Dealt, fair: FairDeal | None, play: TablePlay | None = None,
+                    columns: dict[str, Any] | None = None) -> Generator[Effect, Any, bool]:
+        """The next game at this table (a match's next game or a rematch) begins: stored in one commit
+        (the finished game's rows go, the new start comes), then in play at one past the last
+        ``stateVersion``. False when it could not be stored (nothing changed)."""
+        start = dict(dealt.start)
+        if fair is not None:
+            fair.dealt = True
+            start["fair"] = fair.stored()
+        base = self.version + 1
+        values = {"status": "playing", "start": json.dumps(start), "version_base": base, "plies": 0, **(columns or {})}
+        result = yield from self._commit((DeleteMoves(0), UpdateTable(values)))
+        if not result.ok:
+            if fair is not None:
+                fair.dealt = False
+            log.error("table %s: the next game could not be stored (%s)", self.id, result.error)
+            return False
+        if fair is not None:
+            self.fair, self.fair_next = fair, None
+        if play is not None:
+            self.play = play
+        self.state, self.start = dealt.state, start
+        self.version_base = self.version = base
+        self.rows, self.entries = 0, dealt.entries
+        self.game_id = None
+        self.status = "playing"
+        self.between, self.ready, self.next_at = False, set(), None
+        self.rematch_yes, self.rematch_no = set(), set()
+        self.play.started(self.now, fresh=True)
+        self._changed(None)
+        return True

@@ -1,0 +1,244 @@
+"""What goes into a table's core and what comes out of it (:mod:`spite.server.table.core`).
+
+Inputs are facts: a connection said hello, sent a request or went away, a bot answered, a person
+took a seat, time passed. Effects are what the table wants done: send a text to a connection, close
+one, store rows (the core waits for the answer: nothing is acknowledged before it is stored), let a
+bot think, answer a hint. They are plain data, so that the asyncio host (:mod:`spite.server.host`)
+runs them against sockets, the database and the bot workers, and the tests run them against lists
+and dictionaries with a fake clock (tests/server/table_harness.py).
+
+The rows to store are data too (:class:`InsertMove`, :class:`UpdateTable`, ...):
+:meth:`spite.server.store.Store.table_write` turns a :class:`Store` into SQL, the tests' memory store
+applies them to a dictionary and can rebuild the table from it as a restart would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "Close",
+    "ConnId",
+    "Counted",
+    "DeleteMoves",
+    "Effect",
+    "Finished",
+    "Gone",
+    "Hello",
+    "Hint",
+    "Input",
+    "InsertGame",
+    "InsertMove",
+    "Join",
+    "Leave",
+    "Request",
+    "Retire",
+    "Row",
+    "Send",
+    "Store",
+    "Stored",
+    "Think",
+    "Thought",
+    "Tick",
+    "UpdateSeat",
+    "UpdateTable",
+]
+
+ConnId = int
+"""A connection at the table, as the host numbers them (the core never touches a socket)."""
+
+
+# ====================================================================== inputs
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """A connection says hello: with a seat's ``token`` (and maybe its ``nonce`` for the deal), or as
+    a spectator."""
+
+    conn: ConnId
+    token: str | None = None
+    spectate: bool = False
+    nonce: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A checked client message (``move``, ``sync``, ``hint``, ``undo``, ``next``, ``rematch``: the
+    models of :mod:`spite.server.protocol`) from a connection that said hello."""
+
+    conn: ConnId
+    msg: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """A connection went away."""
+
+    conn: ConnId
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """Time passed: whatever fell due happens (the host sends one at :meth:`TableCore.deadline`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Thought:
+    """A bot's answer for ``seat`` in the position of ``version`` (``move`` ``None``: it failed)."""
+
+    seat: int
+    version: int
+    move: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """A person takes a free seat (the lobby made the token; the core keeps only its hash). The step
+    returns the seat taken, or raises :class:`~spite.server.table.core.LobbyError`."""
+
+    name: str
+    token_hash: str
+    seat: int | None = None
+    player_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Retire:
+    """This process stops serving the table (shut down, or another worker serves it now): every
+    connection is closed with ``code`` and nothing is started or stored any more."""
+
+    code: int = 1001
+
+
+Input = Hello | Request | Leave | Tick | Thought | Join | Retire
+
+
+# ====================================================================== rows
+@dataclass(frozen=True, slots=True)
+class InsertMove:
+    """One stored change of the game in play: its record entries, at row ``ply``."""
+
+    ply: int
+    seat: int
+    entries: list[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateTable:
+    """Columns of the table's row (``status``, ``start`` as JSON, ``version_base``, ``match``, ...)."""
+
+    values: dict[str, Any]
+    game_id_in: tuple[str, ...] = ()
+    """JSON columns among ``values`` whose ``gameIds`` list gets the id of the game inserted in the
+    same commit (a match's score, the table's series): known only once it is inserted."""
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateSeat:
+    """Columns of a seat's row (``controller``, ``level``, ``player``, ``token_hash``, ``player_id``)."""
+
+    seat: int
+    values: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class DeleteMoves:
+    """Forget the stored changes from row ``from_ply`` on (an undone move; a finished game's rows)."""
+
+    from_ply: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class InsertGame:
+    """A finished game's record and its players; the table is marked finished unless ``finish`` is
+    false (a match going on to its next game). Its answer is the game's id."""
+
+    game: str
+    preset: str
+    record: dict[str, Any]
+    plies: int
+    turns: int
+    players: list[dict[str, Any]]
+    finish: bool = True
+
+
+Row = InsertMove | UpdateTable | UpdateSeat | DeleteMoves | InsertGame
+
+
+# ====================================================================== effects
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Queue ``text`` (a JSON message) for a connection."""
+
+    conn: ConnId
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Close:
+    """Close a connection after what is queued (1000 normal, 1008 refused, 1012 served elsewhere)."""
+
+    conn: ConnId
+    code: int = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class Store:
+    """Commit ``rows`` in one transaction. The core waits: the host answers with :class:`Stored`
+    before anything else happens at the table (commit before acknowledge)."""
+
+    rows: tuple[Row, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Stored:
+    """The answer to :class:`Store`: committed or not, and the id of an inserted game."""
+
+    ok: bool
+    game_id: int | None = None
+    error: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Think:
+    """Let the bot of ``level`` choose ``seat``'s move from ``view`` (the seat's view alone) off the
+    event loop; its answer comes back as :class:`Thought`."""
+
+    seat: int
+    version: int
+    level: str
+    view: Any
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """Answer a ``hint`` to one connection: what the bot of ``level`` would play in ``view`` (the
+    asking seat's), thought out off the event loop."""
+
+    conn: ConnId
+    msg_id: str | None
+    version: int
+    level: str
+    view: Any
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """A move was played (the server's move count)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """The table's last game ended and is stored (its bots may be forgotten)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Gone:
+    """The table was closed (abandoned): it leaves the server's memory."""
+
+    reason: str = field(default="")
+
+
+Effect = Send | Close | Store | Think | Hint | Counted | Finished | Gone

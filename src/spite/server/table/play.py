@@ -1,0 +1,313 @@
+"""What a game adds to a table (:mod:`spite.server.table.core`): the adapter's side.
+
+The core drives every game through :mod:`spite.games` (``apply``, ``advance``, ``view``, ``to_act``,
+``legal_moves``, ``to_record``, ``result``, ``points``, ``turns``, ``face_down_view``) and never asks
+which game it is. What differs between games is a small adapter, found in the registry
+(``spite.games.register(..., server=...)``): a :class:`ServerGame` opens and restores a table's game
+and makes each table's :class:`TablePlay`, which supplies the extra fields of a game's messages, the
+clock of a real-time game and its own bots, and the deal of a match's next game. Requests only some
+games know are capabilities: a play that has :class:`Hints` answers ``hint``, :class:`Undo` takes a
+move back; a play whose games end with :attr:`Ending.final` false has a match's next game (``next``).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from spite.errors import Phrase
+from spite.games import Event, GameState, Record, get_game
+from spite.server.table.fair import FairDeal
+
+if TYPE_CHECKING:
+    from spite.server.store import StoredTable
+    from spite.server.table.core import TableCore
+
+__all__ = ["Action", "Dealt", "Ending", "Hints", "Opening", "Refusal", "ServerGame", "TablePlay", "Undo"]
+
+
+@dataclass
+class Dealt:
+    """A game dealt from a seed: its state, the row's ``start`` (the deal, the record entries a deal
+    makes before the first move, the game's own seed) and how many record entries that start holds."""
+
+    state: GameState
+    start: dict[str, Any]
+    entries: int = 0
+
+
+@dataclass
+class Opening:
+    """A table's game as a :class:`ServerGame` opens or restores it."""
+
+    state: GameState
+    preset: str
+    """The preset's name as the table shows and stores it."""
+    options: dict[str, Any]
+    """The option overrides as the table shows and stores them."""
+    start: dict[str, Any] = field(default_factory=dict)
+    """The row's ``start`` of the game in play (the deal, the entries before the first move, its fair deal)."""
+    columns: dict[str, Any] = field(default_factory=dict)
+    """A new table: more columns of its row (a match's score)."""
+    version: int = 0
+    version_base: int = 0
+    rows: int = 0
+    """Move rows stored for the game in play."""
+    entries: int = 0
+    """Record entries of the game in play stored so far (those of its start included)."""
+    extra: Any = None
+    """The adapter's own (a match's score, ...), handed to :meth:`ServerGame.play`."""
+    fair: FairDeal | None = None
+    """The fair deal of the game in play (``None``: a table stored before fair deals)."""
+    fair_next: FairDeal | None = None
+    """Stored between two games, or after the last: the next game's fair deal (its commitment is out)."""
+    log: list[dict[str, Any]] | None = None
+    """A restored game's steps so far (``moveLog``), made with the replay that restored it."""
+
+
+@dataclass
+class Ending:
+    """What the end of a game means at a table (see :meth:`TablePlay.ending`)."""
+
+    final: bool = True
+    """The table is finished (False: a match goes on to its next game)."""
+    columns: dict[str, Any] = field(default_factory=dict)
+    """Columns of the table's row to store with the game's record (a match's score); ``"gameIds"``
+    inside a JSON column is completed with the new game's id by :meth:`TablePlay.with_game_id`."""
+    next_first: int | None = None
+    """The seat the rules let begin the next game (bound by its commitment); ``None``: the cut."""
+
+
+Refusal = tuple[str, str, Phrase | None]
+"""An ``error`` for the asker: its code, its English line, its words."""
+
+Action = tuple[Any, ...]
+"""What a real-time play wants done now (:meth:`TablePlay.due`): ``("show",)`` everyone gets the
+position (the countdown's end), ``("advance",)`` the game's own timers fire, ``("move", seat, move)``
+a bot's move."""
+
+
+class ServerGame(ABC):
+    """A game's ``server`` hook in the registry: opens and restores its tables' games and makes
+    each table's :class:`TablePlay`."""
+
+    title: str
+    """How error messages name the game's tables (``Spit and Speed``)."""
+    default_level: str = "medium"
+    """The bots' level when a request names none (quick play)."""
+    levels: tuple[str, ...] = ()
+    """The bot levels the lobby offers for this game's seats."""
+    page: str = "table"
+    """The page module (``web/static/PAGE.js``) that draws this game's tables and replays."""
+    rules: str = ""
+    """The rules page (``/rules/RULES``) of this game."""
+    lobby_options: tuple[str, ...] = ()
+    """Options the lobby's forms let a person set (``stock_size``)."""
+
+    @abstractmethod
+    def check_bot(self, game: str, level: str | None) -> None:
+        """Raise :class:`~spite.server.table.seats.LobbyError` unless a bot seat of ``level`` may sit at
+        a ``game`` table."""
+
+    def open(self, game: str, preset: str, options: dict[str, Any], seed: int | str) -> Opening:
+        """A new game dealt from ``seed`` (options already checked); raises
+        :class:`~spite.errors.OptionsError`."""
+        state = get_game(game).new(preset, options, seed=seed)
+        record = state.to_record()
+        start: dict[str, Any] = {"deal": record.deal}
+        if record.moves:
+            start["leading"] = list(record.moves)
+        return Opening(state, record.preset or preset, dict(record.options), start, entries=len(record.moves))
+
+    def restore(self, st: StoredTable) -> Opening:
+        """A stored table's game: the record of its start and stored moves replayed (slow for a long
+        game: the host calls it off the event loop)."""
+        flat: list[Any] = list(st.start.get("leading", []))
+        for entries in st.moves:
+            flat.extend(entries)
+        # a game of a match has its own seed (derived from the table's), kept with its start
+        record = Record(game=st.game, preset=st.preset, options=st.options, seed=st.start.get("seed", st.seed),
+                        deal=st.start["deal"], moves=flat)
+        state, log = self.replayed(record)
+        seats = state.seats
+        fair = FairDeal.from_stored(st.id, seats, st.start["fair"]) if "fair" in st.start else None
+        fair_next = FairDeal.from_stored(st.id, seats, st.start["fairNext"]) if "fairNext" in st.start else None
+        return Opening(state, st.preset, st.options, dict(st.start), version=self.restored_version(st, state),
+                       version_base=st.version_base, rows=len(st.moves), entries=len(flat),
+                       extra=self.restored_extra(st, state), fair=fair, fair_next=fair_next, log=log)
+
+    def replayed(self, record: Record) -> tuple[GameState, list[dict[str, Any]] | None]:
+        """``record`` replayed, and its steps for the ``moveLog`` if the replay makes them (``None``:
+        the play works them out itself)."""
+        return get_game(record.game).from_record(record), None
+
+    @abstractmethod
+    def restored_version(self, st: StoredTable, state: GameState) -> int:
+        """``stateVersion`` of a restored table (what :meth:`TablePlay.entries` counted, plus the base)."""
+
+    def restored_extra(self, st: StoredTable, state: GameState) -> Any:
+        """The adapter's own state of a restored table (:attr:`Opening.extra`)."""
+        return None
+
+    @abstractmethod
+    def play(self, table: TableCore, extra: Any) -> TablePlay:
+        """The per-table part of this game at ``table``."""
+
+    @abstractmethod
+    def positions(self, record: Record) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """A finished game's record replayed for the replay viewer: its steps (moves) and the whole
+        table before the first and after each (``/api/games/{id}/positions``)."""
+
+
+class TablePlay:
+    """What a game does at one table besides what the core does. The defaults fit a turn game with
+    no extra message fields, whose bots think off the event loop; an adapter overrides what its game
+    has. It reads the table (``self.table``) and answers; the core changes the table."""
+
+    plays_matches: bool = False
+    """Whether this game's tables may play matches: ``next`` is understood (and refused at a table of
+    one game); otherwise it is answered as a request the game does not have."""
+
+    def __init__(self, table: TableCore) -> None:
+        self.table = table
+
+    @property
+    def state(self) -> GameState:
+        """The game in play."""
+        return self.table.state
+
+    # ------------------------------------------------------------------ what clients see
+    def view(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
+        """The view JSON of ``seat`` (``None``: spectator) and its legal moves: all a client gets."""
+        state = self.state
+        return state.view(seat).to_json(), state.legal_moves(seat) if seat is not None else []
+
+    def fields(self, seat: int | None) -> dict[str, Any]:
+        """Extra fields (models) of the ``welcome`` and ``state`` messages for ``seat``."""
+        return {}
+
+    def shared_fields(self, events: Sequence[Event]) -> dict[str, Any]:
+        """Extra fields (JSON) of a broadcast ``state`` message, the same for every receiver."""
+        return {}
+
+    def seat_fields(self, seat: int | None) -> dict[str, Any]:
+        """Extra fields (JSON) of a broadcast ``state`` message for ``seat`` alone."""
+        return {}
+
+    def score_fields(self) -> dict[str, Any]:
+        """Extra fields (models) of ``table`` and ``gameOver`` messages (a match's score)."""
+        return {}
+
+    def move_log(self) -> list[dict[str, Any]]:
+        """The steps of the game in play so far, oldest first, as every seat was told them (the
+        ``welcome``'s ``moveLog``), never a hidden card or a chance entry."""
+        steps, _ = self.table.server_game.positions(self.state.to_record())
+        return steps
+
+    # ------------------------------------------------------------------ moves
+    def game_ms(self, now: float) -> int:
+        """The game clock (ms) at the core's time ``now`` (a turn game: 0)."""
+        return 0
+
+    def live(self, now: float) -> bool:
+        """Whether play may begin (a real-time game's countdown is over)."""
+        return True
+
+    def refuse_move(self, seat: int, version: int) -> Refusal | None:
+        """Why a person's move sent for ``version`` may not be tried now (``None``: it may). The
+        default (a turn game): only in the position it was chosen in."""
+        now = self.table.version
+        if version != now:
+            return ("stale", f"the position has changed (now version {now}, your move was for {version}); "
+                    "sync and choose again", None)
+        return None
+
+    def checkpoint(self) -> Callable[[], None]:
+        """Before a move: what puts the state back if its commit fails."""
+        table = self.table
+        before = table.state.copy()
+
+        def back() -> None:
+            table.state = before
+
+        return back
+
+    def entries(self, events: Sequence[Event]) -> tuple[list[Any], int]:
+        """The record entries the move (and the time) just added, to store as one row, and how much
+        ``stateVersion`` rises with them."""
+        new = list(self.state.to_record().moves[self.table.entries:])
+        return new, len(new)
+
+    def stored(self, seat: int | None, by_bot: bool, entries: list[Any]) -> None:
+        """After a change of ``seat`` (``None``: the time) was stored."""
+
+    def seat_changed(self) -> None:
+        """A bot took a seat over or its person came back."""
+
+    def match_game(self) -> int | None:
+        """At a match table, the number of the game in play (or just over) in its match; ``None``: the
+        table plays single games."""
+        return None
+
+    def ending(self) -> Ending:
+        """The game is over: is the table (and what else to store with the record)?"""
+        return Ending()
+
+    def ended(self, game_id: int) -> None:
+        """The game's record (and :attr:`Ending.columns`) is stored as game ``game_id``."""
+
+    def next_first(self) -> int | None:
+        """After a game: the seat the rules let begin the next one (``None``: the cut decides)."""
+        return None
+
+    def deal(self, seed: str, first: int | None) -> Dealt:
+        """The game to play now (the game in play before any card was seen, or a match's next game)
+        dealt from ``seed``; ``first`` the seat the rules let begin (bound by the commitment)."""
+        table = self.table
+        state = get_game(table.game).dealt(table.preset, table.options, seed, first=first)
+        record = state.to_record()
+        start: dict[str, Any] = {"deal": record.deal, "seed": seed}
+        if record.moves:
+            start["leading"] = list(record.moves)
+        return Dealt(state, start, len(record.moves))
+
+    def started(self, now: float, fresh: bool) -> None:
+        """A game begins now (``fresh``: dealt just now, not restored): a real-time game's clock."""
+
+    # ------------------------------------------------------------------ what goes on by itself
+    def bot_view(self, seat: int) -> Any | None:
+        """What the bot playing ``seat`` thinks from (its seat's view), off the event loop; ``None``
+        when the play moves its bots itself (:meth:`due`)."""
+        return self.state.view(seat)
+
+    def wake(self) -> float | None:
+        """When the play next has something to do by itself (core time), if ever."""
+        return None
+
+    def due(self, now: float) -> list[Action]:
+        """What the play wants done now (see :data:`Action`)."""
+        return []
+
+    def changed(self) -> None:
+        """The position changed, or who plays a seat (a real-time play plans its bots again)."""
+
+
+@runtime_checkable
+class Hints(Protocol):
+    """A table play that answers ``hint``: the view its hint bot thinks from."""
+
+    def hint_view(self, seat: int) -> Any: ...
+
+
+@runtime_checkable
+class Undo(Protocol):
+    """A table play that takes moves back (``undo``): the core stores the undo (the move's row goes)
+    and then takes it back."""
+
+    def can_undo(self, seat: int | None) -> bool: ...
+
+    def last_move(self) -> tuple[str, int]: ...
+
+    def take_back(self) -> None: ...

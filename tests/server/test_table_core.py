@@ -1,0 +1,340 @@
+"""The table's lifecycle in memory (tests/server/table_harness.py): the core with a fake clock, a
+store of dictionaries and bots that answer at once. Every timing rule is checked at its very
+moment, without a socket or a sleep."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from table_harness import Client, Harness, config, play_on
+
+from spite.fairness import commitment, game_seed
+from spite.server.protocol import SeatRequest
+
+PERSON = SeatRequest(kind="person")
+
+
+def bot(level: str = "random") -> SeatRequest:
+    return SeatRequest(kind="bot", level=level)
+
+
+def against_bot(game: str = "spite-malice", preset: str | None = "short", options: dict | None = None,
+                level: str = "random", **settings: object) -> tuple[Harness, Client]:
+    """A quick-play table: a person at seat 0 (said hello) against a bot."""
+    opts = {"stock_size": 5} if options is None and game == "spite-malice" else options or {}
+    h = Harness(game, preset, opts, seats=[PERSON, bot(level)], settings=config(**settings))
+    h.join("ann")
+    return h, h.connect(0, nonce="0a" * 16)
+
+
+def persons(n: int = 2, preset: str = "short", options: dict | None = None,
+            **settings: object) -> tuple[Harness, list[Client]]:
+    h = Harness("spite-malice", preset, options or {"stock_size": 5}, settings=config(**settings))
+    for i in range(n):
+        h.join(f"p{i}")
+    return h, [h.connect(i, nonce=f"{i:02x}" * 16) for i in range(n)]
+
+
+def my_turn(h: Harness, seat: int) -> bool:
+    return seat in h.core.state.to_act()
+
+
+def undoable_build(h: Harness, client: Client, rng: random.Random) -> str:
+    """Play until ``client``'s seat has made a build play it may take back; returns it."""
+    for _ in range(500):
+        if not my_turn(h, client.seat or 0):
+            h.advance(0.1)
+            continue
+        builds = [m for m in client.legal if m.startswith("H") and "-B" in m]
+        if builds:
+            move = rng.choice(builds)
+            h.move(client, move)
+            if client.position and client.position.get("canUndo"):
+                return move
+            continue
+        h.move(client, rng.choice(client.legal))
+    raise AssertionError("no build play to take back came up")
+
+
+# ====================================================================== fair deals
+def test_the_commitment_is_out_before_any_nonce_and_the_deal_follows_from_the_nonces() -> None:
+    h = Harness("spite-malice", "short", {"stock_size": 3})
+    published = h.first_info["fair"]
+    assert published["commitment"] and published["dealt"] is False and "secret" not in published
+    h.join("ann")
+    h.join("bob")
+    nonces = ["01" * 16, "02" * 16]
+    ann = h.connect(0, nonce=nonces[0])
+    assert ann.position["legal"] == [] and h.core.is_dealt is False  # nothing dealt before every hello
+    bob = h.connect(1, nonce=nonces[1])
+    assert h.core.is_dealt
+    for c in (ann, bob):
+        assert all(m["fair"]["commitment"] == published["commitment"] for m in c.received if m.get("fair"))
+    rng = random.Random(2)
+    while not h.core.state.is_over:
+        mover = ann if my_turn(h, 0) else bob
+        h.move(mover, rng.choice(mover.legal))
+    fair = ann.last("gameOver")["fair"]
+    secret = bytes.fromhex(fair["secret"])
+    assert commitment(secret, "T1", 1) == published["commitment"] and fair["nonces"] == nonces
+    seed = game_seed(secret, "T1", 1, [bytes.fromhex(n) for n in nonces])
+    assert h.store.games[0]["record"]["seed"] == seed
+    # the secret went out with the end, never before it
+    over_at = next(i for i, (_, _, text) in enumerate(h.sent) if '"gameOver"' in text)
+    assert not any(fair["secret"] in text for _, _, text in h.sent[:over_at - len(h.clients)])
+
+
+def test_an_abandoned_dealt_game_keeps_its_secret_and_an_undealt_one_shows_it() -> None:
+    h, ann = against_bot(grace_seconds=5.0)
+    secret = h.core.fair.secret.hex()
+    h.leave(ann)
+    spectator = h.connect()
+    h.advance(5.0)
+    closed = spectator.last("table")
+    assert closed["event"]["kind"] == "abandoned" and closed.get("fair") is None
+    assert not any(secret in text for _, _, text in h.sent)
+    # a table whose game was never dealt (its seats never all taken) may show it: nothing was played
+    h = Harness("spite-malice", "short", {"stock_size": 3}, settings=config(open_table_ttl=10.0))
+    h.join("ann")
+    ann = h.connect(0, nonce="0a" * 16)
+    h.advance(10.0)
+    closed = ann.last("table")
+    assert closed["event"]["kind"] == "abandoned" and closed["fair"]["secret"] == h.core.fair.secret.hex()
+    assert ann.closed == 1000
+
+
+def test_the_next_games_commitment_is_published_at_the_end_and_kept_through_a_restart() -> None:
+    h, (ann, bob) = persons(2, "classic", {"match_target": 2, "stock_size": 2})
+    rng = random.Random(3)
+    while not h.core.state.is_over:
+        mover = ann if my_turn(h, 0) else bob
+        h.move(mover, rng.choice(mover.legal))
+    over = ann.last("gameOver")
+    upcoming = over["fair"]["next"]
+    assert over["match"]["betweenGames"] and upcoming != over["fair"]["commitment"]
+    restarted = h.restarted()  # the commitment survives a restart: it was stored with the game's end
+    assert restarted.fair_next is not None and restarted.fair_next.commitment == upcoming
+    h.next(ann, nonce="0b" * 16)
+    h.next(bob, nonce="0c" * 16)
+    fair = ann.position["fair"]
+    assert fair["game"] == 2 and fair["commitment"] == upcoming and fair["sent"] == [True, True]
+    assert fair["scheme"] == "spite-fair/2" and fair["first"] == h.core.state.to_act()[0]
+
+
+# ====================================================================== the turn clock
+def test_an_idle_seat_is_warned_then_played_by_a_bot_until_its_person_acts() -> None:
+    h, ann = against_bot(turn_seconds=12.0, turn_warning=4.0, bot_delay=1.0)
+    h.run_until(lambda: my_turn(h, 0), dt=0.1)
+    start = h.now
+    h.advance(7.9)
+    assert "turn-clock" not in ann.events()
+    h.advance(0.1)
+    warned = ann.last("table")
+    assert warned["event"]["kind"] == "turn-clock" and warned["event"]["seconds"] == 4
+    h.advance(3.9)
+    assert h.seat(0).controller == "person"
+    h.advance(0.1)
+    assert ann.events()[-1] == "idle-takeover" and h.seat(0).controller == "bot"
+    assert h.now - start == pytest.approx(12.0)
+    # a stale move takes the seat back, and the clock runs again from then
+    h.move(ann, "pass", version=0)
+    assert ann.events()[-1] == "returned" and h.seat(0).controller == "person"
+    h.run_until(lambda: my_turn(h, 0), dt=0.1)
+    back = h.now
+    h.run_until(lambda: h.seat(0).controller == "bot", dt=0.5)
+    assert h.now - back <= 12.0 + 0.5
+    assert ann.events()[-1] == "idle-takeover"
+
+
+def test_build_plays_and_undos_do_not_wind_the_turn_clock_back() -> None:
+    h, ann = against_bot(turn_seconds=12.0, turn_warning=4.0)
+    rng = random.Random(1)
+    move = undoable_build(h, ann, rng)
+    began = h.core.clock_since[0]
+    while h.seat(0).controller == "person":  # a build play and its undo every 3 s: the turn still ends
+        h.advance(3.0)
+        if h.seat(0).controller != "person":
+            break
+        if ann.position.get("canUndo"):
+            h.undo(ann)
+        elif move in ann.legal:
+            h.move(ann, move)
+    assert ann.events()[-1] == "idle-takeover"
+    assert h.now - began <= 12.0
+
+
+def test_moving_in_time_keeps_the_seat() -> None:
+    h, ann = against_bot(turn_seconds=12.0, turn_warning=4.0)
+    rng = random.Random(4)
+    for _ in range(6):
+        h.run_until(lambda: my_turn(h, 0) or h.core.state.is_over, dt=0.1)
+        if h.core.state.is_over:
+            break
+        h.advance(10.0)
+        h.move(ann, rng.choice([m for m in ann.legal if "-D" in m] or ann.legal))  # a discard ends the turn
+    assert "idle-takeover" not in ann.events() and h.seat(0).controller == "person"
+
+
+def test_a_disconnected_seat_is_held_no_longer_than_its_turn() -> None:
+    """A person cannot hold the table by dropping and coming back: the turn's clock goes on."""
+    h, (ann, bob) = persons(2, turn_seconds=20.0, turn_warning=5.0, grace_seconds=60.0)
+    mover = ann if my_turn(h, 0) else bob
+    seat = 0 if mover is ann else 1
+    began = h.now
+    watcher = h.connect()
+    for _ in range(3):
+        h.advance(4.0)
+        h.leave(mover)
+        h.advance(1.0)
+        mover = h.connect(seat, nonce="0f" * 16)
+    h.run_until(lambda: "idle-takeover" in watcher.events(), dt=0.5)
+    assert h.now - began <= 20.0
+
+
+# ====================================================================== real time
+@pytest.mark.parametrize("game", ["spit", "speed"])
+def test_a_real_time_player_who_stops_playing_is_taken_over(game: str) -> None:
+    h, ann = against_bot(game, None, {}, level="reflex:5000", idle_seconds=8.0, turn_warning=3.0)
+    assert ann.legal
+    h.advance(4.99)
+    assert "turn-clock" not in ann.events()
+    h.run_until(lambda: h.seat(0).controller == "bot" or h.core.state.is_over, seconds=60, dt=0.25)
+    if not h.core.state.is_over:
+        assert "turn-clock" in ann.events() and ann.events()[-1] == "idle-takeover"
+        h.move(ann, (ann.legal or ["spit"])[0])
+        assert "returned" in ann.events()
+
+
+def test_a_real_time_player_who_keeps_playing_keeps_the_seat() -> None:
+    h, ann = against_bot("spit", None, {}, level="reflex:20000", idle_seconds=8.0, turn_warning=3.0)
+    for _ in range(20):
+        if h.core.state.is_over or not ann.legal:
+            break
+        h.advance(5.0)
+        if ann.legal:
+            h.move(ann, ann.legal[0])
+    assert "idle-takeover" not in ann.events()
+
+
+def test_a_spit_game_counts_down_then_shows_the_center_cards_at_once() -> None:
+    h, ann = against_bot("spit", None, {}, level="reflex:500", spit_countdown=3.0)
+    welcome = ann.last("welcome")
+    assert welcome["clock"]["startsIn"] == 3000 and welcome["legal"] == []
+    assert all(c["top"] is None for c in welcome["view"]["centers"])
+    refused = h.move(ann, "T1-C1")
+    assert refused[0]["code"] == "not-started"
+    h.advance(3.0)
+    shown = ann.position
+    assert shown["legal"] and all(c["top"] is not None for c in shown["view"]["centers"])
+
+
+# ====================================================================== grace and desertion
+def test_a_quick_play_table_whose_person_left_is_closed_and_told() -> None:
+    h, ann = against_bot(grace_seconds=5.0)
+    watcher = h.connect()
+    h.leave(ann)
+    assert watcher.events()[-1] == "disconnected"
+    h.advance(4.9)
+    assert h.core.status == "playing"
+    h.advance(0.1)
+    assert h.core.status == "abandoned" and h.store.row["status"] == "abandoned"
+    assert watcher.events()[-1] == "abandoned" and watcher.closed == 1000 and h.gone
+
+
+def test_a_quick_play_table_whose_person_never_came_is_closed() -> None:
+    h = Harness("spite-malice", "short", {"stock_size": 3}, seats=[PERSON, bot()], settings=config(grace_seconds=5.0))
+    h.join("ann")
+    h.advance(5.0)
+    assert h.core.status == "abandoned"
+
+
+def test_a_friend_table_everyone_left_is_played_by_bots_then_closed() -> None:
+    h, (ann, bob) = persons(2, "classic", {"stock_size": 20}, grace_seconds=5.0, abandon_seconds=30.0, bot_delay=1.0)
+    watcher = h.connect()
+    h.leave(ann)
+    h.leave(bob)
+    h.advance(5.0)
+    assert h.seat(0).controller == "bot" and h.seat(1).controller == "bot"
+    assert watcher.events().count("takeover") == 2
+    h.advance(24.9)
+    assert h.core.status == "playing"
+    h.advance(0.1)
+    assert h.core.status == "abandoned" and watcher.events()[-1] == "abandoned"
+
+
+def test_a_person_back_within_the_grace_keeps_the_seat_and_after_it_takes_it_back() -> None:
+    h, (ann, _bob) = persons(2, grace_seconds=5.0)
+    h.leave(ann)
+    h.advance(4.0)
+    ann = h.connect(0, nonce="0a" * 16)
+    h.advance(10.0)
+    assert h.seat(0).controller == "person"
+    h.leave(ann)
+    h.advance(5.0)
+    assert h.seat(0).controller == "bot"
+    ann = h.connect(0, nonce="0a" * 16)
+    assert h.seat(0).controller == "person" and ann.events()[-1] == "returned"
+
+
+# ====================================================================== the path of a move
+def test_a_failed_commit_changes_nothing_and_tells_the_mover() -> None:
+    h, ann = against_bot()
+    h.run_until(lambda: my_turn(h, 0), dt=0.1)
+    before = h.core.state.to_record().to_json()
+    version = h.core.version
+    h.store.fail = 1
+    answer = h.move(ann, ann.legal[0])
+    assert [m["type"] for m in answer] == ["error"] and answer[0]["code"] == "storage"
+    assert h.core.state.to_record().to_json() == before and h.core.version == version
+    answer = h.move(ann, ann.legal[0])
+    assert answer[0]["type"] == "ack" and answer[0]["stateVersion"] == version + 1
+
+
+def test_every_acknowledged_move_is_stored_and_a_restart_shows_the_same_views() -> None:
+    h, (ann, bob) = persons(2, "classic", {"match_target": 2, "stock_size": 3})
+    rng = random.Random(8)
+    for _ in range(300):
+        if h.core.status != "playing":
+            break
+        if h.core.between:
+            h.next(ann)
+            h.next(bob)
+            continue
+        mover = ann if my_turn(h, 0) else bob
+        acked = [m for m in h.move(mover, rng.choice(mover.legal)) if m["type"] == "ack"]
+        assert acked and acked[0]["stateVersion"] == h.core.version
+        again = h.restarted()
+        assert again.version == h.core.version
+        for seat in (None, 0, 1):
+            assert again.view_for(seat) == h.core.view_for(seat)
+        assert json.dumps(again.move_log()) == json.dumps(h.core.move_log())
+
+
+@pytest.mark.parametrize("game", ["spit", "speed"])
+def test_a_real_time_table_restarts_with_the_same_views_and_log(game: str) -> None:
+    h, ann = against_bot(game, None, {}, level="reflex:300")
+    rng = random.Random(2)
+    for _ in range(40):
+        if h.core.state.is_over:
+            break
+        h.advance(0.7)
+        if ann.legal:
+            h.move(ann, rng.choice(ann.legal))
+        again = h.restarted()
+        assert again.version == h.core.version
+        assert again.view_for(1) == h.core.view_for(1) and again.move_log() == h.core.move_log()
+
+
+def test_a_rematch_begins_from_the_commitment_published_at_the_end() -> None:
+    h, ann = against_bot()
+    play_on(h, ann)
+    over = ann.last("gameOver")
+    assert over["rematch"] == {"ready": [1], "waiting": [0], "declined": []}
+    upcoming = over["fair"]["next"]
+    h.rematch(ann, nonce="0d" * 16)
+    assert ann.events()[-1] == "rematch" and h.core.status == "playing"
+    fair = ann.position["fair"]
+    assert fair["game"] == 2 and fair["commitment"] == upcoming and fair["dealt"] and fair["sent"] == [True, False]
+    assert ann.position["stateVersion"] == over["stateVersion"] + 1
