@@ -15,7 +15,7 @@ from tui_helpers import count_setups, run, type_keys, wait_for
 
 from spite.cards import RANK_TOKENS, RANKS, parse_card
 from spite.tui.app import SpiteApp, TuiConfig
-from spite.tui.remote import connect_table
+from spite.tui.link import TableLink, connect_table
 from spite.tui.remote_screen import RemoteSpeedScreen, RemoteSpitScreen
 from spite.tui.remote_spit import SPIT_WELCOME_EXAMPLE, RemoteSpeedTable, RemoteSpitTable
 from spite.tui.spit_screen import SpitScreen
@@ -108,7 +108,7 @@ def test_play_spit_moves_at_a_server_table_by_keys(server: ServerProcess) -> Non
         await wait_for(pilot, lambda: any(e.kind == "move" and e.seat == 0 for e in table.events), 2000)
         # a lost race: the engine's reason shows for a moment, then goes
         screen.FLASH_SECONDS = 0.3
-        screen._received({"type": "error", "code": "too-late", "message": "too late: center 1 is now 7S", "id": "x"})
+        screen.link_message({"type": "error", "code": "too-late", "message": "too late: center 1 is now 7S", "id": "x"})
         assert "too late: center 1 is now 7♠" in app.screen_text()
         await wait_for(pilot, lambda: "too late: center 1" not in app.screen_text(), 2000)
 
@@ -121,7 +121,7 @@ def test_play_spit_moves_at_a_server_table_by_keys(server: ServerProcess) -> Non
 
 
 def test_seat_two_is_drawn_at_the_bottom() -> None:
-    table = RemoteSpitTable.from_welcome("http://h:1", SPIT_WELCOME_EXAMPLE, token="t")
+    table = RemoteSpitTable.from_welcome(TableLink("http://h:1", "s9", "t"), SPIT_WELCOME_EXAMPLE)
     view = table.view()
     # seat 1's own cards (4S) are players[0] of the screen's view
     assert view.players[0].tableau[0].top == parse_card("4S") and view.players[1].tableau[0].top == parse_card("KD")
