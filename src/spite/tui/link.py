@@ -869,7 +869,7 @@ class TableLink:
         if self._stopped:
             return LinkStatus(connected=False, final=True)
         code: int | None = None
-        wait_at_least = 0.0
+        reason, wait_at_least = "", 0.0
         try:
             if not self._fresh_info:  # the deal may have moved on while we were away: pin what it is now
                 self.take_info(await asyncio.to_thread(self.fetch_info))
