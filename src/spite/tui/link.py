@@ -430,6 +430,8 @@ class FairWatch:
             verdict = verify_record(record)
         except SpiteError as exc:  # a record that cannot be read, or does not replay
             return FairNote(game, "alarm", Line.of("fair_alarm_record", line=str(exc)))
+        except Exception as exc:  # a record shaped to trip the replay: as unusable, said so, not a dead check
+            return FairNote(game, "alarm", Line.of("fair_alarm_record", line=f"{type(exc).__name__}: {exc}"))
         if not verdict.fair:
             line = (Line.of("fair_alarm_seed") if verdict.where == "seed"
                     else Line.of("fair_alarm_secret") if verdict.where == "commitment"
@@ -539,7 +541,7 @@ class TableLink:
         self.info = info
         self._fresh_info = True
         if info.get("status") == "abandoned":
-            self._final = Line.of("event.abandoned")
+            self._final = Line.of("tui.table_closed")
         return self._fair_notes(self.fair.see(info.get("fair")))
 
     def fetch_info(self) -> dict[str, Any]:
@@ -919,8 +921,7 @@ def probe(base: str, table_id: str, token: str | None, timeout: float = 10) -> d
     return TableLink(base, table_id, token).open(timeout)
 
 
-def connect_table(connect: str, table: str | None, token: str | None = None, name: str | None = None,
-                  **link_options: Any) -> Any:
+def connect_table(connect: str, table: str | None, token: str | None = None, name: str | None = None) -> Any:
     """Everything ``spite tui --connect`` does before the app starts: join (``name``), the table's info,
     hello: the table its game's ``tui`` hook makes from the link and the ``welcome`` (a
     :class:`~spite.tui.remote.RemoteMaliceTable`, a :class:`~spite.tui.remote_spit.RemoteSpitTable`, ...)."""
@@ -932,7 +933,7 @@ def connect_table(connect: str, table: str | None, token: str | None = None, nam
         joined = join_table(base, table_id, name)
         token = str(joined["token"])
         info = joined.get("table") if isinstance(joined.get("table"), dict) else None
-    link = TableLink(base, table_id, token, info=info, **link_options)
+    link = TableLink(base, table_id, token, info=info)
     welcome = link.open()
     game = (welcome.get("table") or {}).get("game", "spite-malice")
     try:
