@@ -162,10 +162,12 @@ def test_a_reveal_without_our_nonce_raises_the_alarm() -> None:
         await server.listen(ws)
 
     async def body(link: TableLink, ear: Ear) -> None:
-        await ear.until(lambda: bool(ear.notes) and not link._checks)
+        await ear.until(lambda: any(m["type"] == "gameOver" for m in ear.messages))
+        await link.settled()  # the record's check too
 
     with FakeServer(talk) as server:
         link, ear, _ = play(server, body)
+    assert server.gets[-1] == "/api/games/1/record"
     assert server.hellos[0]["nonce"] == link.fair.deals[1].nonce
     assert ear.alarms() == ["Your random part is not among the revealed ones: the server dealt without it."]
     assert [n.state for n in ear.notes] == ["alarm"]  # once, however many checks find it

@@ -733,6 +733,10 @@ class TableLink:
         if settled is not None:
             self._fair_notes([settled])
 
+    async def settled(self) -> None:
+        """Wait until every record check under way has come to its verdict."""
+        await asyncio.gather(*self._checks, return_exceptions=True)
+
     def _fair_notes(self, notes: list[FairNote]) -> list[FairNote]:
         for note in notes:
             if self.listener is None:
@@ -859,7 +863,7 @@ class TableLink:
                 if end is not None:
                     self._tell(end)
                     break
-            await asyncio.gather(*self._checks, return_exceptions=True)  # the last verdict, before the end
+            await self.settled()  # the last verdict, before the end
         except asyncio.CancelledError:
             for task in self._checks:
                 task.cancel()
