@@ -548,3 +548,87 @@ def test_a_server_table_is_set_up_once(server: ServerProcess, monkeypatch: pytes
 
     run(TuiConfig(remote=remote), body)
     assert len(setups) == 1
+
+
+def test_another_game_at_the_same_table_after_its_last_one() -> None:
+    """After the table's last game N asks for another one there (a rematch, with this seat's random part
+    for its deal, whose commitment came with the end); the prompt line waits for the others, and the
+    new game closes the summary."""
+    secret = bytes(range(32))
+    fair1 = {"game": 1, "commitment": commitment(secret, "k3J9x", 1), "dealt": True, "sent": [False, False]}
+    next2 = commitment(bytes(32), "k3J9x", 2)
+    welcome = {**WELCOME_EXAMPLE, "fair": fair1}
+    link = QuietLink(welcome)
+    remote = RemoteMaliceTable.from_welcome(link, welcome)
+    view = WELCOME_EXAMPLE["view"]
+    seen: dict[str, Any] = {}
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        revealed = {**fair1, "secret": secret.hex(), "nonces": [None, None], "next": next2}
+        final = dict(view, finished=True, result={"winner": 1, "reason": "stock"})
+        link.receive({"type": "state", "stateVersion": 1, "view": final, "legal": [], "fair": revealed,
+                      "last": {"seat": 1, "move": "S-B1", "byBot": True}})
+        link.receive({"type": "gameOver", "stateVersion": 1, "result": {"winner": 1, "reason": "stock"},
+                      "gameId": None, "recordUrl": None, "fair": revealed,
+                      "rematch": {"ready": [1], "waiting": [0], "declined": []}})
+        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), 5000)
+        await pilot.pause()
+        seen["summary"] = flat(app.screen_text())
+        await type_keys(pilot, "n")
+        await pilot.pause()
+        seen["waiting"] = flat(app.screen_text())
+        link.receive({"type": "table", "table": {**remote.info, "status": "playing"},
+                      "event": {"kind": "rematch", "seat": None, "text": "everyone wants a rematch"}})
+        link.receive({"type": "state", "stateVersion": 2, "view": view, "legal": ["S-B1"], "last": None,
+                      "fair": {"game": 2, "commitment": next2, "dealt": True, "sent": [True, False]}})
+        await wait_for(pilot, lambda: not isinstance(app.screen, SummaryScreen), 5000)
+        await pilot.pause()
+        seen["game2"] = flat(app.screen_text())
+
+    run(TuiConfig(remote=remote), body, size=(100, 30))
+    assert "N another game · Q quit" in seen["summary"], seen["summary"]
+    assert link.sent == [{"type": "rematch", "accept": True, "id": "r1", "nonce": link.fair.deals[2].nonce}]
+    assert "waiting for the others to want another game … (ready: P2)" in seen["waiting"], seen["waiting"]
+    assert "Game over" not in seen["game2"] and remote.games == 2 and not remote.state.is_over
+    assert link.fair.deals[2].alarm is None and link.fair.deals[2].nonce_sent
+    short = fingerprint(next2)
+    assert f"deal {short}" in seen["game2"] and "✗" not in seen["game2"], seen["game2"]
+
+
+def test_another_game_at_a_server_table_by_n(server: ServerProcess) -> None:
+    """The same at a real server against a bot (who always says yes): the new game is dealt from the
+    commitment published at the end of the last one, with this terminal's random part."""
+    joined = create(server, [{"kind": "person"}, {"kind": "bot", "level": "easy"}], stock=2)
+    table_id, token = joined["table"]["id"], joined["token"]
+    remote = connect_table(server.base, table_id, token=token)
+    seen: dict[str, Any] = {}
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = screen_of(app)
+        table = screen.table
+        over = lambda: table.state.is_over  # noqa: E731
+        await wait_for(pilot, lambda: screen.link.connects == 1, 5000)
+        for _ in range(300):
+            await wait_for(pilot, lambda: screen.waiting_for_human or over(), 5000)
+            if over():
+                break
+            acked = len(table.acked)
+            view = table.view()
+            await type_keys(pilot, *keys_for(view, bot_move(table), screen.hand_slots(view)))
+            await wait_for(pilot, lambda: len(table.acked) > acked or over(), 5000)  # noqa: B023
+        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen) and table.rematch_open, 5000)
+        await pilot.pause()
+        seen["summary"] = flat(app.screen_text())
+        await type_keys(pilot, "n")
+        await wait_for(pilot, lambda: table.games == 2, 5000)
+        await pilot.pause()
+        seen["game2"] = flat(app.screen_text())
+
+    run(TuiConfig(remote=remote), body, size=(100, 30))
+    assert "N another game · Q quit" in seen["summary"], seen["summary"]
+    deals = remote.link.fair.deals
+    assert deals[2].nonce_sent and deals[2].alarm is None and deals[1].alarm is None
+    info = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=10).json()
+    assert info["fair"]["game"] == 2 and info["fair"]["commitment"] == deals[2].commitment
+    assert info["fair"]["sent"] == [True, False]  # the rematch's yes carried this terminal's random part
+    assert f"deal {fingerprint(deals[2].commitment)}" in seen["game2"], seen["game2"]

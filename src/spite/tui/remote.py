@@ -172,7 +172,10 @@ class RemoteMaliceTable:
     server_can_undo: bool = False
     """The last ``canUndo`` of the server: may this seat take back its last move now."""
     awaiting_next: str | None = None
-    """The id of the ``next`` sent between a match's games, until the next game is dealt."""
+    """The id of the ``next`` sent between a match's games (or of the rematch's yes after the table's
+    last game), until the next game is dealt."""
+    rematch: dict[str, Any] | None = None
+    """After the table's last game: who wants another one there (``ready``, ``waiting``, ``declined``)."""
     acked: list[str] = field(default_factory=list)
     """Every move of this seat the server acknowledged (committed), canonical text."""
     undone: list[str] = field(default_factory=list)
@@ -271,10 +274,22 @@ class RemoteMaliceTable:
                 and self.to_move == self.seat and bool(self.legal))
 
     @property
+    def rematch_open(self) -> bool:
+        """True when this seat may ask for another game at the table (its last game is over)."""
+        return self.seat is not None and self.rematch is not None and self.state.is_over
+
+    @property
     def match_over(self) -> bool:
-        """True when no next game follows for this keyboard: a table of one game, the match's end, or
-        a spectator (who does not start games)."""
-        return self.seat is None or self.match is None or self.match.is_over
+        """True when no next game follows for this keyboard: a table of one game, the match's end (and
+        no rematch to ask for), or a spectator (who does not start games)."""
+        return self.seat is None or ((self.match is None or self.match.is_over) and not self.rematch_open)
+
+    @property
+    def ready_seats(self) -> list[int]:
+        """The seats ready for the next game: a match's between games, or the rematch's yes."""
+        if self.rematch is not None:
+            return [int(s) for s in self.rematch.get("ready") or []]
+        return list(self.match.ready) if self.match is not None and self.match.between_games else []
 
     def view(self, seat: int | None = None) -> SeatView:
         """The newest view the server sent (this seat's; a spectator's has no hand)."""
@@ -330,7 +345,11 @@ class RemoteMaliceTable:
 
     def new_game(self) -> None:
         """Between a match's games: tell the server this seat is ready (``next``); the next game's
-        ``state`` comes when every person seat is (or after the server's pause)."""
+        ``state`` comes when every person seat is (or after the server's pause). After the table's last
+        game: say yes to another game there (``rematch``); it is dealt when every person says yes."""
+        if self.rematch_open:
+            self.awaiting_next = self.link.rematch()
+            return
         if self.match_over:
             why = "watching" if self.seat is None else "match-over" if self.match else "single"
             raise refusal("no next game: " + {"watching": "you are watching", "match-over": "the match is over",
@@ -368,6 +387,7 @@ class RemoteMaliceTable:
             self.log.clear()
             self.game_over = None
             self.awaiting_next = None
+            self.rematch = None
         return new
 
     def _match_from(self, msg: dict[str, Any]) -> None:
@@ -387,8 +407,7 @@ class RemoteMaliceTable:
             self._seats_from_info()
             self.answered_version = 0  # the welcome is the truth
             out.new_game = self._set_position(int(msg["stateVersion"]), msg["view"], msg.get("legal"), msg)
-            if self.awaiting_next is not None and not (self.match is not None and self.match.between_games
-                                                       and self.seat in self.match.ready):
+            if self.awaiting_next is not None and self.seat not in self.ready_seats:
                 self.awaiting_next = None  # the server forgot it (a restart): N asks again
         elif kind == "state" and isinstance(version, int):
             last = msg.get("last") or None
@@ -427,6 +446,9 @@ class RemoteMaliceTable:
         elif kind == "gameOver":
             self.game_over = msg
             self._match_from(msg)
+            self.rematch = msg.get("rematch") if isinstance(msg.get("rematch"), dict) else None
+        elif kind == "rematch" and isinstance(msg.get("rematch"), dict):
+            self.rematch = msg["rematch"]
         return out
 
 

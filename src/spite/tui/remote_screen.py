@@ -8,7 +8,7 @@ and shows what the link tells it (the connection's state on the prompt line, req
 connection left unanswered, and the fair deal: the fingerprint on the head line, an alarm or the
 record's verdict on the message line and in the summary). The person's intents go through the link:
 moves, ``U`` (undo, while the server's ``canUndo`` allows), ``?`` (the server's hint), ``N`` (a
-match's next game).
+match's next game; after the table's last game, another game there).
 
 A Spit table (:class:`RemoteSpitScreen`) uses the local Spit screen and its keys the same way: moves go
 out at once, the server's clock and reflex bots run the game, and a move that lost a race
@@ -162,6 +162,7 @@ class RemoteMaliceScreen(MaliceScreen, LinkedScreen):
     def _refresh_summary(self) -> None:
         summary = self.app.screen
         if isinstance(summary, SummaryScreen):
+            summary.more = not self.table.match_over  # the gameOver may offer another game (a rematch)
             summary.text = self.summary_text()  # before it is drawn, or
             for widget in summary.query("#summary").results(Static):  # once it is
                 widget.update(summary.text)
@@ -264,8 +265,8 @@ class RemoteMaliceScreen(MaliceScreen, LinkedScreen):
         elif table.pending is not None:
             line = tr(self.lang, "waiting_server", move=table.pending[1])
         elif table.awaiting_next is not None and table.state.is_over:
-            ready = table.match.ready if table.match is not None else []
-            line = tr(self.lang, "waiting_next", ready=", ".join(f"P{s + 1}" for s in ready) or "—")
+            ready = ", ".join(f"P{s + 1}" for s in table.ready_seats) or "—"
+            line = tr(self.lang, "waiting_rematch" if table.rematch is not None else "waiting_next", ready=ready)
         elif table.seat is None:
             line = tr(self.lang, "watching", id=table.table_id)
         if line is not None:
@@ -313,7 +314,9 @@ class RemoteMaliceScreen(MaliceScreen, LinkedScreen):
                 out.append(tr(t, "match_over", name=self.side_label(match.winner)) + "\n", style="bold")
             elif self.table.seat is None:
                 out.append(tr(t, "watch_next") + "\n")
-        out.append("\n" + tr(t, "end_keys" if not self.table.match_over else "end_keys_final"))
+        ending = "end_keys_final" if self.table.match_over else "end_keys_rematch" if self.table.rematch_open \
+            else "end_keys"
+        out.append("\n" + tr(t, ending))
         return out
 
 
