@@ -359,9 +359,13 @@ class RemoteSpitScreen(SpitScreen, LinkedScreen):
             self.message = say(self.lang, update.notice_words, update.notice, self.seat_name)
             self.message_until = self.clock() + self.FLASH_SECONDS
         if self.table.over and msg.get("type") in ("state", "gameOver"):
-            self.message = ""  # the prompt line says who won
-            self.message_until = None
+            self._at_the_end()
         self.redraw()
+
+    def _at_the_end(self) -> None:
+        """The prompt line says who won; the message line what the deal's checks found (so far)."""
+        self.message = " · ".join(self.worded(line) for line in self.link.fair.lines())
+        self.message_until = None
 
     def link_fair(self, note: FairNote) -> None:
         """A fair-deal verdict stays on the message line (no lost race's reason fades it)."""
@@ -372,8 +376,7 @@ class RemoteSpitScreen(SpitScreen, LinkedScreen):
         """Take the events the server reported, let a lost race's reason fade, redraw (the time runs)."""
         for ev in self.table.tick(self.now_ms()):
             if ev.kind == "game-over":
-                self.message = ""  # the prompt line says who won
-                self.message_until = None
+                self._at_the_end()
         if self.message_until is not None and self.clock() >= self.message_until:
             self.message, self.message_until = "", None
         self.redraw()
