@@ -105,34 +105,38 @@ def final_status(ear: Ear) -> LinkStatus:
 def test_the_hello_carries_a_nonce_only_for_a_commitment_seen_and_the_same_one_after_reconnects() -> None:
     async def talk(server: FakeServer, ws: ServerConnection, hello: dict[str, Any]) -> None:
         n = len(server.hellos)
+        if n == 2:  # restarting still: closed again before the welcome
+            await ws.close(1012)
+            return
         await ws.send(server.welcome(server.info["fair"]))
         if n == 1:  # no commitment was published yet; now it is, and the server restarts
             server.info = server.table_info(server.fair(dealt=False))
             await ws.close(1012)
-        elif n == 2:  # busy: try later
+        elif n == 3:  # busy: try later
             await ws.close(1013)
-        elif n == 3:  # the deal is made meanwhile; then the network fails
+        elif n == 4:  # the deal is made meanwhile; then the network fails
             server.info = server.table_info(server.fair(dealt=True))
             ws.transport.abort()
         else:
             await server.listen(ws)
 
     async def body(link: TableLink, ear: Ear) -> None:
-        await ear.until(lambda: len(server.hellos) == 4 and link.connected)
+        await ear.until(lambda: len(server.hellos) == 5 and link.connected)
 
     with FakeServer(talk) as server:
         server.info = server.table_info(None)
         link, ear, slept = play(server, body)
     nonces = [hello.get("nonce") for hello in server.hellos]
-    assert nonces[0] is None and nonces[3] is None  # no commitment seen; the deal already made
-    assert nonces[1] is not None and re.fullmatch(r"[0-9a-f]{32}", nonces[1]) and nonces[2] == nonces[1]
+    assert nonces[0] is None and nonces[4] is None  # no commitment seen; the deal already made
+    assert nonces[1] is not None and re.fullmatch(r"[0-9a-f]{32}", nonces[1]) and nonces[1:4] == [nonces[1]] * 3
     assert link.fair.deals[1].nonce == nonces[1] and link.fair.deals[1].nonce_sent
     # the table's info fetched before every socket, the deal pinned from it before the hello
-    assert server.gets == [f"/api/tables/{TABLE}"] * 4
-    # 1012: at once; 1013 and a dropped network: after the back-off (0.3 s ± 25 %, the first step again
-    # after each welcome)
-    assert slept[0] == 0 and all(0.225 <= s <= 0.375 for s in slept[1:3]) and len(slept) == 3, slept
-    assert [s.line.phrase.key for s in ear.statuses if s.line is not None and s.line.phrase] == ["tui.link_lost"] * 3
+    assert server.gets == [f"/api/tables/{TABLE}"] * 5
+    # 1012: at once, but not twice in a row (the back-off's second step, 1 s ± 25 %); 1013 and a dropped
+    # network: the back-off (0.3 s ± 25 %, its first step again after each welcome)
+    assert len(slept) == 4 and slept[0] == 0 and 0.75 <= slept[1] <= 1.25, slept
+    assert all(0.225 <= s <= 0.375 for s in slept[2:]), slept
+    assert [s.line.phrase.key for s in ear.statuses if s.line is not None and s.line.phrase] == ["tui.link_lost"] * 4
     assert ear.alarms() == []
 
 

@@ -95,9 +95,8 @@ dropped together do not all come back in the same instant."""
 CLOSE_POLICY = 1008
 """Close code: the server refuses this connection (wrong token, no table, flood): no reconnect."""
 CLOSE_RESTART = 1012
-"""Close code: the server restarts or hands the table to another worker: reconnect at once."""
-CLOSE_TRY_LATER = 1013
-"""Close code: the table is busy (being moved between workers): reconnect after the back-off."""
+"""Close code: the server restarts or hands the table to another worker: reconnect at once (any other
+code, 1013 "try again later" among them, waits for the back-off)."""
 
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _KEY = re.compile(r"[A-Za-z0-9_-]{22,64}")
@@ -894,7 +893,12 @@ class TableLink:
                               final=True)
         if self._stopped or (self._table_over and self.connects):
             return LinkStatus(connected=False, final=True)  # nothing more will happen at this table
-        delay = 0.0 if code == CLOSE_RESTART else max(wait_at_least, self._backoff())
+        # 1012 (a restart, the table moved): at once, but only once in a row, or a server caught in a
+        # restart loop would be asked again without pause; 1013 (busy) and the rest: the back-off
+        at_once = code == CLOSE_RESTART and self._attempt == 0
+        delay = max(wait_at_least, self._backoff())
+        if at_once:
+            delay = 0.0
         self._tell(LinkStatus(connected=False, line=Line.of("tui.link_lost", reason=reason, s=f"{delay:.1f}")))
         await self.sleep(delay)
         return None
