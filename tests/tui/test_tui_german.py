@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from tui_helpers import malice, run, wait_for_human
+from tui_helpers import QuietLink, malice, run, wait_for_human
 
 from spite import catalogue
 from spite.cards import RANKS
@@ -74,40 +74,25 @@ def test_a_refusal_and_a_hint_reason_in_german(size: tuple[int, int]) -> None:
     assert refusal[:50] in seen["screen"]
 
 
-class QuietLink:
-    """Stands in for the server link: the test hands the screen the server's messages itself."""
-
-    def __init__(self, table: Any, on_message: Any, on_status: Any) -> None:
-        self.table, self.sent = table, []
-        table.send = self.send
-
-    def send(self, msg: dict[str, Any]) -> bool:
-        self.sent.append(msg)
-        return True
-
-    async def run(self) -> None:
-        return None
-
-
-def test_the_servers_refusal_in_german_over_connect(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_servers_refusal_in_german_over_connect() -> None:
     """``--connect`` in German: the server's error frame is worded from its words; a frame with an
     unknown key (a newer server) shows the server's English line."""
-    monkeypatch.setattr("spite.tui.remote_screen.RemoteLink", QuietLink)
-    remote = RemoteMaliceTable.from_welcome("http://h:1", dict(WELCOME_EXAMPLE), token="t")
+    link = QuietLink(dict(WELCOME_EXAMPLE))
+    remote = RemoteMaliceTable.from_welcome(link, dict(WELCOME_EXAMPLE))
     seen: dict[str, str] = {}
 
     async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
         screen = next(s for s in app.screen_stack if isinstance(s, RemoteMaliceScreen))
-        screen._received({"type": "error", "code": "illegal", "id": "m1", "stateVersion": 0,
-                          "message": "your stock card 7S cannot go on build pile 2, it needs an Ace",
-                          "words": {"key": "refuse.needs.stock", "params": {"card": "7S", "pile": 2, "need": "A"}}})
+        link.receive({"type": "error", "code": "illegal", "id": "m1", "stateVersion": 0,
+                      "message": "your stock card 7S cannot go on build pile 2, it needs an Ace",
+                      "words": {"key": "refuse.needs.stock", "params": {"card": "7S", "pile": 2, "need": "A"}}})
         seen["known"] = screen.message
-        screen._received({"type": "error", "code": "illegal", "id": "m2", "stateVersion": 0,
-                          "message": "a rule of a newer server", "words": {"key": "refuse.newer", "params": {}}})
+        link.receive({"type": "error", "code": "illegal", "id": "m2", "stateVersion": 0,
+                      "message": "a rule of a newer server", "words": {"key": "refuse.newer", "params": {}}})
         seen["unknown"] = screen.message
-        screen._received({"type": "error", "code": "not-your-turn", "id": "m3", "stateVersion": 0,
-                          "message": "it is seat 1's turn", "words": {"key": "error.not-your-turn.seat",
-                                                                      "params": {"seat": 1}}})
+        link.receive({"type": "error", "code": "not-your-turn", "id": "m3", "stateVersion": 0,
+                      "message": "it is seat 1's turn", "words": {"key": "error.not-your-turn.seat",
+                                                                  "params": {"seat": 1}}})
         seen["seat"] = screen.message
 
     run(TuiConfig(remote=remote, lang="de"), body)

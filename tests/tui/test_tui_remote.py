@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 import sys
 import time
@@ -13,25 +14,20 @@ import httpx
 import pytest
 import typer
 from textual.pilot import Pilot
-from tui_helpers import count_setups, keys_for, run, type_keys, wait_for
+from tui_helpers import QuietLink, count_setups, keys_for, run, type_keys, wait_for
 from typer.testing import CliRunner
 
+from spite.bots import make_bot
 from spite.cards import RANKS
 from spite.cli.play import register
 from spite.errors import IllegalMoveError
-from spite.fairness import fingerprint
+from spite.fairness import commitment, fingerprint
+from spite.malice import Move
 from spite.malice.moves import rank_token
 from spite.tui.app import SpiteApp, TuiConfig
+from spite.tui.link import FairNote, LinkStatus, Pending, RemoteError, connect_table, parse_address, probe
 from spite.tui.malice_screen import MaliceScreen, SummaryScreen
-from spite.tui.remote import (
-    SEAT_NONCE,
-    WELCOME_EXAMPLE,
-    RemoteError,
-    RemoteMaliceTable,
-    connect_table,
-    parse_address,
-    probe,
-)
+from spite.tui.remote import WELCOME_EXAMPLE, RemoteMaliceTable, RemoteUpdate
 from spite.tui.remote_screen import RemoteMaliceScreen
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
@@ -57,6 +53,31 @@ def create(server: ServerProcess, seats: list[dict[str, Any]], stock: int = 3,
         "name": "ann"}, timeout=10)
     assert answer.status_code == 200, answer.text
     return answer.json()  # type: ignore[no-any-return]
+
+
+def bot_move(table: RemoteMaliceTable) -> Move:
+    """What the ``hard`` bot would play in this seat's view (the test's player)."""
+    bot = make_bot("hard")
+    assert table.seat is not None
+    bot.start_game(table.opts, table.seat)
+    return bot.decide(table.view(), random.Random(f"test/{table.version}"), None).move
+
+
+class Wire:
+    """Stands in for a screen as the link's listener: hands each message to the table and keeps what
+    the table made of it."""
+
+    def __init__(self, table: RemoteMaliceTable) -> None:
+        self.table, self.updates = table, []
+
+    def link_message(self, msg: dict[str, Any]) -> None:
+        self.updates.append(self.table.handle(msg))
+
+    def link_status(self, status: LinkStatus) -> None: ...
+
+    def link_fair(self, note: FairNote) -> None: ...
+
+    def link_dropped(self, dropped: list[Pending]) -> None: ...
 
 
 def screen_of(app: SpiteApp) -> RemoteMaliceScreen:
@@ -86,6 +107,10 @@ def test_play_a_server_seat_to_the_end_by_keys(server: ServerProcess) -> None:
         await wait_for(pilot, lambda: screen.waiting_for_human or over(), 5000)
         assert "P1 (you)" in app.screen_text() and "P2 (easy)" in app.screen_text()
         seen["head"] = app.screen_text()  # the deal fingerprint is on the head line (docs/fairness.md)
+        # the server's hint: asked with ?, shown with its reason when it comes
+        if not over():
+            await type_keys(pilot, "question_mark")
+            await wait_for(pilot, lambda: "Hint: " in app.screen_text() or over(), 5000)
         # a move the server refuses: its reason (in the screen's names and suit symbols), nothing changed
         if not over():
             view = table.view()
@@ -109,7 +134,7 @@ def test_play_a_server_seat_to_the_end_by_keys(server: ServerProcess) -> None:
                 break
             acked = len(table.acked)
             view = table.view()
-            await type_keys(pilot, *keys_for(view, table.hint().move, screen.hand_slots(view)))
+            await type_keys(pilot, *keys_for(view, bot_move(table), screen.hand_slots(view)))
             presses += 1
             await wait_for(pilot, lambda: len(table.acked) > acked or over(), 5000)  # noqa: B023
             if presses == 3 and screen.link is not None:
@@ -119,8 +144,11 @@ def test_play_a_server_seat_to_the_end_by_keys(server: ServerProcess) -> None:
             assert presses < 400
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), 5000)
         await wait_for(pilot, lambda: table.game_over is not None, 5000)
-        await pilot.pause()
+        # the record fetched and every shuffle replayed from the seed, off the event loop
+        shown = lambda: app.screen.text.plain if isinstance(app.screen, SummaryScreen) else ""  # noqa: E731
+        await wait_for(pilot, lambda: "every shuffle" in shown(), 5000)
         seen["summary"] = app.screen_text()
+        seen["summary_text"] = shown()  # the summary's lines before the box wraps them
         seen["presses"] = presses
         seen["log"] = table.turn_log()
 
@@ -135,7 +163,11 @@ def test_play_a_server_seat_to_the_end_by_keys(server: ServerProcess) -> None:
     short = fingerprint(record["fairness"]["commitment"])
     assert f"deal {short}" in seen["head"], seen["head"]
     assert f"deal {short} ✓ verified" in seen["summary"]
-    assert record["fairness"]["nonces"] == [SEAT_NONCE, None]  # this terminal's random part is in the deal
+    assert "verified: the commitment, your random part and every shuffle" in seen["summary_text"]
+    # this terminal's random part is in the deal: sent with the first hello, after the commitment was seen
+    nonce = remote.link.fair.deals[1].nonce
+    assert nonce is not None and record["fairness"]["nonces"] == [nonce, None]
+    assert remote.link.hellos[0]["nonce"] == nonce
 
 
 def test_join_by_name_and_wrong_token(server: ServerProcess) -> None:
@@ -161,34 +193,34 @@ def test_join_by_name_and_wrong_token(server: ServerProcess) -> None:
 
 
 def test_versions_gaps_and_refusals_without_a_server() -> None:
-    table = RemoteMaliceTable.from_welcome("http://h:1", WELCOME_EXAMPLE, token="t")
-    sent: list[dict[str, Any]] = []
-
-    def send(msg: dict[str, Any]) -> bool:
-        sent.append(msg)
-        return True
-
-    table.send = send
+    link = QuietLink(WELCOME_EXAMPLE)
+    table = RemoteMaliceTable.from_welcome(link, WELCOME_EXAMPLE)
+    wire = Wire(table)
+    link.listener, link.connected = wire, True
+    sent = link.sent
     assert table.human_to_move
     table.play("S-B1")
     assert sent[-1] == {"type": "move", "move": "S-B1", "stateVersion": 0, "id": "m1"}
     assert not table.human_to_move  # waiting for the answer
     view1 = dict(WELCOME_EXAMPLE["view"], to_move=1)
-    table.handle({"type": "ack", "id": "m1", "move": "S-B1", "stateVersion": 1})
+    link.receive({"type": "ack", "id": "m1", "move": "S-B1", "stateVersion": 1})
     assert table.pending is None and table.acked == ["S-B1"]
-    table.handle({"type": "state", "stateVersion": 1, "view": view1, "legal": [],
+    link.receive({"type": "state", "stateVersion": 1, "view": view1, "legal": [],
                   "last": {"seat": 0, "move": "S-B1", "byBot": False}})
     assert table.version == 1 and table.turn_log() == ["1 P1: S-B1"] and not table.human_to_move
-    gap = table.handle({"type": "state", "stateVersion": 3, "view": WELCOME_EXAMPLE["view"], "legal": ["S-B1"]})
-    assert gap.sync and table.version == 1  # not taken: ask for the whole position
-    table.handle({"type": "state", "stateVersion": 3, "view": WELCOME_EXAMPLE["view"], "legal": ["S-B1"]})
+    link.receive({"type": "state", "stateVersion": 3, "view": WELCOME_EXAMPLE["view"], "legal": ["S-B1"]})
+    assert sent[-1] == {"type": "sync"} and table.version == 1  # not taken: ask for the whole position
+    link.receive({"type": "state", "stateVersion": 3, "view": WELCOME_EXAMPLE["view"], "legal": ["S-B1"]})
     assert table.version == 3 and table.human_to_move
     table.play("S-B2")
-    stale = table.handle({"type": "error", "code": "stale", "message": "the position has changed", "id": "m2",
-                          "stateVersion": 4})
-    assert stale.sync and stale.error == "the position has changed" and table.pending is None
-    old = table.handle({"type": "state", "stateVersion": 2, "view": view1, "legal": []})
-    assert table.version == 3 and not old.sync  # an old position is ignored
+    link.receive({"type": "error", "code": "stale", "message": "the position has changed", "id": "m2",
+                  "stateVersion": 4})
+    stale = wire.updates[-1]
+    assert sent[-1] == {"type": "sync"} and stale.error == "the position has changed" and table.pending is None
+    handed = len(wire.updates)
+    link.receive({"type": "state", "stateVersion": 2, "view": view1, "legal": []})
+    assert table.version == 3 and len(wire.updates) == handed and sent[-1] == {"type": "sync"}  # an old one: ignored
+    assert isinstance(stale, RemoteUpdate)
     assert parse_address("ws://h:1/t/abc", None) == ("http://h:1", "abc")
     with pytest.raises(RemoteError):
         parse_address("ftp://h", "x")
@@ -239,10 +271,10 @@ def test_undo_a_build_play_by_key_on_a_server_table(server: ServerProcess) -> No
         await wait_for(pilot, lambda: table.version == start + 1 and table.pending is None, 5000)
         assert table.acked == [build] and table.can_undo() and table.turn_log()[-1].endswith(build)
         assert sorted(table.view_json["players"][0]["hand"]) != hand_before
-        real_send, held = table.send, []
-        table.send = lambda msg: held.append(msg) is None  # the undo waits until the test has looked
+        real_send, held = table.link.send, []
+        table.link.send = lambda msg: held.append(msg) is None  # the undo waits until the test has looked
         await type_keys(pilot, "u")
-        table.send = real_send
+        table.link.send = real_send
         assert held == [{"type": "undo", "stateVersion": start + 1, "id": held[0]["id"]}] and not table.can_undo()
         seen["asked"] = flat(app.screen_text())
         assert real_send(held[0])
@@ -292,7 +324,7 @@ def test_a_match_table_game_after_game_by_keys(server: ServerProcess) -> None:
         screen = screen_of(app)
         table = screen.table
         await wait_for(pilot, lambda: screen.link is not None and screen.link.connects == 1, 5000)
-        real_send = table.send
+        real_send = table.link.send
         held: list[dict[str, Any]] = []
 
         def holding(msg: dict[str, Any]) -> bool:  # the first next waits until the test has looked
@@ -302,7 +334,7 @@ def test_a_match_table_game_after_game_by_keys(server: ServerProcess) -> None:
                 return True
             return real_send(msg)
 
-        table.send = holding
+        table.link.send = holding
         over = lambda: table.state.is_over  # noqa: E731
         presses = 0
         while True:
@@ -314,7 +346,7 @@ def test_a_match_table_game_after_game_by_keys(server: ServerProcess) -> None:
                 if presses == 0:
                     seen["heads"].append((table.games, app.screen_text().splitlines()[0]))
                 acked = len(table.acked)
-                await type_keys(pilot, *keys_for(table.view(), table.hint().move, screen.hand_slots(table.view())))
+                await type_keys(pilot, *keys_for(table.view(), bot_move(table), screen.hand_slots(table.view())))
                 presses += 1
                 await wait_for(pilot, lambda: len(table.acked) > acked or over(), 5000)  # noqa: B023
                 assert presses < 300
@@ -367,75 +399,70 @@ def test_a_match_table_game_after_game_by_keys(server: ServerProcess) -> None:
 def test_undo_and_match_messages_without_a_server() -> None:
     match = {"scores": [0, 0], "target": 2, "game": 1, "over": False, "winner": None, "betweenGames": False,
              "ready": [], "nextIn": None}
-    table = RemoteMaliceTable.from_welcome("http://h:1", {**WELCOME_EXAMPLE, "match": match}, token="t")
-    sent: list[dict[str, Any]] = []
-    table.send = lambda msg: sent.append(msg) or True  # type: ignore[func-returns-value]
+    # the deal of game 1 (its secret revealed at its end) and the commitment of game 2 published then
+    secret = bytes(range(32))
+    fair1 = {"game": 1, "commitment": commitment(secret, "k3J9x", 1), "dealt": True, "sent": [False, False]}
+    next2 = commitment(bytes(32), "k3J9x", 2, first=1)
+    welcome = {**WELCOME_EXAMPLE, "match": match, "fair": fair1}
+    link = QuietLink(welcome)
+    table = RemoteMaliceTable.from_welcome(link, welcome)
+    wire = Wire(table)
+    link.listener, link.connected = wire, True
+    sent = link.sent
     assert table.match is not None and not table.match_over and not table.can_undo()
     view1 = dict(WELCOME_EXAMPLE["view"])
     table.play("H2-D1")
-    table.handle({"type": "ack", "id": "m1", "move": "H2-D1", "stateVersion": 1})
-    table.handle({"type": "state", "stateVersion": 1, "view": view1, "legal": ["S-B1"], "canUndo": True,
+    link.receive({"type": "ack", "id": "m1", "move": "H2-D1", "stateVersion": 1})
+    link.receive({"type": "state", "stateVersion": 1, "view": view1, "legal": ["S-B1"], "canUndo": True,
                   "last": {"seat": 0, "move": "H2-D1", "byBot": False}, "match": match})
     assert table.can_undo() and table.undo() == "H2-D1"
     assert sent[-1] == {"type": "undo", "stateVersion": 1, "id": "u2"} and not table.can_undo()
     with pytest.raises(IllegalMoveError):
         table.undo()  # one request at a time
-    update = table.handle({"type": "ack", "id": "u2", "move": "H2-D1", "stateVersion": 2, "undone": True})
-    assert update.undone == "H2-D1" and table.pending is None and table.acked == ["H2-D1"]
-    table.handle({"type": "state", "stateVersion": 2, "view": view1, "legal": ["S-B1"], "canUndo": False,
+    link.receive({"type": "ack", "id": "u2", "move": "H2-D1", "stateVersion": 2, "undone": True})
+    assert wire.updates[-1].undone == "H2-D1" and table.pending is None and table.acked == ["H2-D1"]
+    link.receive({"type": "state", "stateVersion": 2, "view": view1, "legal": ["S-B1"], "canUndo": False,
                   "last": {"seat": 0, "move": "H2-D1", "byBot": False, "undone": True}, "match": match})
     assert table.turn_log() == [] and not table.can_undo() and table.state.plies == 0
     # the game ends, the match goes on: next, then the next game's deal
     between = {**match, "scores": [1, 0], "betweenGames": True, "ready": [1], "nextIn": 30.0}
-    table.handle({"type": "state", "stateVersion": 3, "legal": [],
+    link.receive({"type": "state", "stateVersion": 3, "legal": [],
                   "view": dict(view1, finished=True, result={"winner": 0, "reason": "stock"}),
                   "last": {"seat": 0, "move": "S-B1", "byBot": False}, "match": between})
-    table.handle({"type": "gameOver", "stateVersion": 3, "result": {"winner": 0, "reason": "stock"}, "gameId": 1,
-                  "recordUrl": "/api/games/1/record", "match": between})
+    link.receive({"type": "gameOver", "stateVersion": 3, "result": {"winner": 0, "reason": "stock"}, "gameId": 1,
+                  "recordUrl": "/api/games/1/record", "match": between,
+                  "fair": {**fair1, "secret": secret.hex(), "nonces": [None, None], "next": next2}})
     assert table.state.is_over and not table.match_over and table.match.scores == [1, 0]
     table.new_game()
-    nonce = sent[-1].pop("nonce")  # a fresh random part for the next game's deal (docs/fairness.md)
-    assert re.fullmatch(r"[0-9a-f]{32}", nonce) and nonce != SEAT_NONCE
+    # a random part for the next game's deal, whose commitment was seen (docs/fairness.md)
+    nonce = sent[-1].pop("nonce")
+    assert re.fullmatch(r"[0-9a-f]{32}", nonce) and nonce == link.fair.deals[2].nonce and link.fair.deals[2].nonce_sent
     assert sent[-1] == {"type": "next", "id": "n3"} and table.awaiting_next == "n3"
-    new = table.handle({"type": "state", "stateVersion": 4, "view": view1, "legal": ["S-B1"], "last": None,
-                        "canUndo": False, "match": {**match, "scores": [1, 0], "game": 2}})
-    assert new.new_game and table.games == 2 and table.game_over is None and table.awaiting_next is None
+    link.receive({"type": "state", "stateVersion": 4, "view": view1, "legal": ["S-B1"], "last": None,
+                  "canUndo": False, "match": {**match, "scores": [1, 0], "game": 2},
+                  "fair": {"game": 2, "commitment": next2, "dealt": True, "sent": [True, False],
+                       "scheme": "spite-fair/2", "first": 1}})
+    assert wire.updates[-1].new_game and table.games == 2 and table.game_over is None and table.awaiting_next is None
     assert table.match.game == 2 and not table.state.is_over and table.turn_log() == [] and table.state.plies == 0
-    late = table.handle({"type": "error", "code": "no-next-game", "message": "a game is in play", "id": "n9"})
-    assert late.error is None  # a next that crossed the server's own deal
+    assert link.fair.deals[2].alarm is None and link.fair.deals[1].revealed  # both deals check out
+    link.receive({"type": "error", "code": "no-next-game", "message": "a game is in play", "id": "n9"})
+    assert wire.updates[-1].error is None  # a next that crossed the server's own deal
     final = {**match, "scores": [2, 0], "game": 2, "over": True, "winner": 0}
-    table.handle({"type": "gameOver", "stateVersion": 9, "result": {"winner": 0, "reason": "stock"}, "match": final})
+    link.receive({"type": "gameOver", "stateVersion": 9, "result": {"winner": 0, "reason": "stock"}, "match": final})
     assert table.match_over and table.match.winner == 0
     with pytest.raises(IllegalMoveError):
         table.new_game()
-    watcher = RemoteMaliceTable.from_welcome("http://h:1", {**WELCOME_EXAMPLE, "seat": None, "match": match}, None)
+    watched = {**WELCOME_EXAMPLE, "seat": None, "match": match}
+    watcher = RemoteMaliceTable.from_welcome(QuietLink(watched, None), watched)
     assert watcher.match_over and not watcher.can_undo()  # a spectator starts no games and undoes nothing
     with pytest.raises(IllegalMoveError):
         watcher.undo()
 
 
-class QuietLink:
-    """Stands in for :class:`RemoteLink` (no socket): records what the screen sends; the test hands the
-    screen the server's messages itself."""
-
-    def __init__(self, table: Any, on_message: Any, on_status: Any) -> None:
-        self.table, self.sent, self.connects = table, [], 1
-        table.send = self.send
-
-    def send(self, msg: dict[str, Any]) -> bool:
-        self.sent.append(msg)
-        return True
-
-    async def run(self) -> None:
-        return None
-
-
 @pytest.mark.parametrize("seat", [0, None])
-def test_the_next_game_closes_the_summary_for_players_and_spectators(seat: int | None,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_next_game_closes_the_summary_for_players_and_spectators(seat: int | None) -> None:
     """The server deals the next game by itself (its pause ran out, or the players were ready): the
     summary goes and the new game is shown; a spectator sees the score but is offered no N."""
-    monkeypatch.setattr("spite.tui.remote_screen.RemoteLink", QuietLink)
     match = {"scores": [0, 0], "target": 2, "game": 1, "over": False, "winner": None, "betweenGames": False,
              "ready": [], "nextIn": None}
     view = dict(WELCOME_EXAMPLE["view"])
@@ -443,7 +470,8 @@ def test_the_next_game_closes_the_summary_for_players_and_spectators(seat: int |
         view["players"] = [dict(p, hand=None) for p in view["players"]]
     legal = ["S-B1"] if seat is not None else []
     welcome = {**WELCOME_EXAMPLE, "seat": seat, "view": view, "legal": legal, "match": match}
-    remote = RemoteMaliceTable.from_welcome("http://h:1", welcome, token="t" if seat is not None else None)
+    link = QuietLink(welcome, "t" if seat is not None else None)
+    remote = RemoteMaliceTable.from_welcome(link, welcome)
     seen: dict[str, Any] = {}
 
     async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
@@ -451,10 +479,10 @@ def test_the_next_game_closes_the_summary_for_players_and_spectators(seat: int |
         seen["start"] = flat(app.screen_text())
         between = {**match, "scores": [1, 0], "betweenGames": True, "ready": [1], "nextIn": 30.0}
         final = dict(view, finished=True, result={"winner": 0, "reason": "stock"})
-        screen._received({"type": "state", "stateVersion": 1, "view": final, "legal": [],
-                          "last": {"seat": 0, "move": "S-B1", "byBot": False}, "match": between})
-        screen._received({"type": "gameOver", "stateVersion": 1, "result": {"winner": 0, "reason": "stock"},
-                          "gameId": 1, "recordUrl": "/api/games/1/record", "match": between})
+        link.receive({"type": "state", "stateVersion": 1, "view": final, "legal": [],
+                      "last": {"seat": 0, "move": "S-B1", "byBot": False}, "match": between})
+        link.receive({"type": "gameOver", "stateVersion": 1, "result": {"winner": 0, "reason": "stock"},
+                      "gameId": 1, "recordUrl": "/api/games/1/record", "match": between})
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), 5000)
         await pilot.pause()
         seen["summary"] = flat(app.screen_text())
@@ -465,22 +493,22 @@ def test_the_next_game_closes_the_summary_for_players_and_spectators(seat: int |
         await type_keys(pilot, "n")  # a spectator's N does nothing; a player's sends next
         seen["sent"] = list(screen.link.sent) if screen.link is not None else []
         # another person of the table says next: the table waits on (no summary again)
-        screen._received({"type": "table", "table": remote.info, "match": {**between, "ready": [0, 1]},
-                          "event": {"kind": "ready", "seat": 1, "text": "bob is ready for the next game"}})
+        link.receive({"type": "table", "table": remote.info, "match": {**between, "ready": [0, 1]},
+                      "event": {"kind": "ready", "seat": 1, "text": "bob is ready for the next game"}})
         await pilot.pause()
         seen["after_n"] = isinstance(app.screen, SummaryScreen)
         seen["waiting"] = flat(app.screen_text())
-        screen._received({"type": "table", "table": remote.info, "match": {**match, "scores": [1, 0], "game": 2},
-                          "event": {"kind": "next-game", "seat": 1, "text": "game 2 of the match begins"}})
-        screen._received({"type": "state", "stateVersion": 2, "view": dict(view, to_move=1), "legal": [],
-                          "last": None, "match": {**match, "scores": [1, 0], "game": 2}})
+        link.receive({"type": "table", "table": remote.info, "match": {**match, "scores": [1, 0], "game": 2},
+                      "event": {"kind": "next-game", "seat": 1, "text": "game 2 of the match begins"}})
+        link.receive({"type": "state", "stateVersion": 2, "view": dict(view, to_move=1), "legal": [],
+                      "last": None, "match": {**match, "scores": [1, 0], "game": 2}})
         await wait_for(pilot, lambda: not isinstance(app.screen, SummaryScreen), 5000)
         await pilot.pause()
         seen["game2"] = flat(app.screen_text())
         # the next game ends too: its summary opens again
-        screen._received({"type": "state", "stateVersion": 3, "view": final, "legal": [],
-                          "last": {"seat": 0, "move": "S-B1", "byBot": False},
-                          "match": {**match, "scores": [2, 0], "game": 2, "over": True, "winner": 0}})
+        link.receive({"type": "state", "stateVersion": 3, "view": final, "legal": [],
+                      "last": {"seat": 0, "move": "S-B1", "byBot": False},
+                      "match": {**match, "scores": [2, 0], "game": 2, "over": True, "winner": 0}})
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), 5000)
         await pilot.pause()
         seen["final"] = flat(app.screen_text())
@@ -497,7 +525,7 @@ def test_the_next_game_closes_the_summary_for_players_and_spectators(seat: int |
         assert "N next game · Q quit" in seen["summary"], seen["summary"]
         assert not seen["after_n"] and [{k: v for k, v in m.items() if k != "nonce"} for m in seen["sent"]] == [
             {"type": "next", "id": "n1"}]
-        assert re.fullmatch(r"[0-9a-f]{32}", seen["sent"][0]["nonce"])
+        assert "nonce" not in seen["sent"][0]  # no next game's commitment was seen: no random part goes out
         assert "waiting for the next game … (ready: P1, P2)" in seen["waiting"], seen["waiting"]
         assert "bob is ready for the next game" in seen["waiting"]
         assert "waiting for the next game" not in seen["game2"]
@@ -520,3 +548,87 @@ def test_a_server_table_is_set_up_once(server: ServerProcess, monkeypatch: pytes
 
     run(TuiConfig(remote=remote), body)
     assert len(setups) == 1
+
+
+def test_another_game_at_the_same_table_after_its_last_one() -> None:
+    """After the table's last game N asks for another one there (a rematch, with this seat's random part
+    for its deal, whose commitment came with the end); the prompt line waits for the others, and the
+    new game closes the summary."""
+    secret = bytes(range(32))
+    fair1 = {"game": 1, "commitment": commitment(secret, "k3J9x", 1), "dealt": True, "sent": [False, False]}
+    next2 = commitment(bytes(32), "k3J9x", 2)
+    welcome = {**WELCOME_EXAMPLE, "fair": fair1}
+    link = QuietLink(welcome)
+    remote = RemoteMaliceTable.from_welcome(link, welcome)
+    view = WELCOME_EXAMPLE["view"]
+    seen: dict[str, Any] = {}
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        revealed = {**fair1, "secret": secret.hex(), "nonces": [None, None], "next": next2}
+        final = dict(view, finished=True, result={"winner": 1, "reason": "stock"})
+        link.receive({"type": "state", "stateVersion": 1, "view": final, "legal": [], "fair": revealed,
+                      "last": {"seat": 1, "move": "S-B1", "byBot": True}})
+        link.receive({"type": "gameOver", "stateVersion": 1, "result": {"winner": 1, "reason": "stock"},
+                      "gameId": None, "recordUrl": None, "fair": revealed,
+                      "rematch": {"ready": [1], "waiting": [0], "declined": []}})
+        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), 5000)
+        await pilot.pause()
+        seen["summary"] = flat(app.screen_text())
+        await type_keys(pilot, "n")
+        await pilot.pause()
+        seen["waiting"] = flat(app.screen_text())
+        link.receive({"type": "table", "table": {**remote.info, "status": "playing"},
+                      "event": {"kind": "rematch", "seat": None, "text": "everyone wants a rematch"}})
+        link.receive({"type": "state", "stateVersion": 2, "view": view, "legal": ["S-B1"], "last": None,
+                      "fair": {"game": 2, "commitment": next2, "dealt": True, "sent": [True, False]}})
+        await wait_for(pilot, lambda: not isinstance(app.screen, SummaryScreen), 5000)
+        await pilot.pause()
+        seen["game2"] = flat(app.screen_text())
+
+    run(TuiConfig(remote=remote), body, size=(100, 30))
+    assert "N another game · Q quit" in seen["summary"], seen["summary"]
+    assert link.sent == [{"type": "rematch", "accept": True, "id": "r1", "nonce": link.fair.deals[2].nonce}]
+    assert "waiting for the others to want another game … (ready: P2)" in seen["waiting"], seen["waiting"]
+    assert "Game over" not in seen["game2"] and remote.games == 2 and not remote.state.is_over
+    assert link.fair.deals[2].alarm is None and link.fair.deals[2].nonce_sent
+    short = fingerprint(next2)
+    assert f"deal {short}" in seen["game2"] and "✗" not in seen["game2"], seen["game2"]
+
+
+def test_another_game_at_a_server_table_by_n(server: ServerProcess) -> None:
+    """The same at a real server against a bot (who always says yes): the new game is dealt from the
+    commitment published at the end of the last one, with this terminal's random part."""
+    joined = create(server, [{"kind": "person"}, {"kind": "bot", "level": "easy"}], stock=2)
+    table_id, token = joined["table"]["id"], joined["token"]
+    remote = connect_table(server.base, table_id, token=token)
+    seen: dict[str, Any] = {}
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = screen_of(app)
+        table = screen.table
+        over = lambda: table.state.is_over  # noqa: E731
+        await wait_for(pilot, lambda: screen.link.connects == 1, 5000)
+        for _ in range(300):
+            await wait_for(pilot, lambda: screen.waiting_for_human or over(), 5000)
+            if over():
+                break
+            acked = len(table.acked)
+            view = table.view()
+            await type_keys(pilot, *keys_for(view, bot_move(table), screen.hand_slots(view)))
+            await wait_for(pilot, lambda: len(table.acked) > acked or over(), 5000)  # noqa: B023
+        await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen) and table.rematch_open, 5000)
+        await pilot.pause()
+        seen["summary"] = flat(app.screen_text())
+        await type_keys(pilot, "n")
+        await wait_for(pilot, lambda: table.games == 2, 5000)
+        await pilot.pause()
+        seen["game2"] = flat(app.screen_text())
+
+    run(TuiConfig(remote=remote), body, size=(100, 30))
+    assert "N another game · Q quit" in seen["summary"], seen["summary"]
+    deals = remote.link.fair.deals
+    assert deals[2].nonce_sent and deals[2].alarm is None and deals[1].alarm is None
+    info = httpx.get(f"{server.base}/api/tables/{table_id}", timeout=10).json()
+    assert info["fair"]["game"] == 2 and info["fair"]["commitment"] == deals[2].commitment
+    assert info["fair"]["sent"] == [True, False]  # the rematch's yes carried this terminal's random part
+    assert f"deal {fingerprint(deals[2].commitment)}" in seen["game2"], seen["game2"]

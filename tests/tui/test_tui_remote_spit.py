@@ -11,11 +11,12 @@ from typing import Any
 import httpx
 import pytest
 from textual.pilot import Pilot
-from tui_helpers import count_setups, run, type_keys, wait_for
+from tui_helpers import QuietLink, count_setups, run, type_keys, wait_for
 
 from spite.cards import RANK_TOKENS, RANKS, parse_card
+from spite.fairness import commitment, fingerprint
 from spite.tui.app import SpiteApp, TuiConfig
-from spite.tui.remote import connect_table
+from spite.tui.link import TableLink, connect_table
 from spite.tui.remote_screen import RemoteSpeedScreen, RemoteSpitScreen
 from spite.tui.remote_spit import SPIT_WELCOME_EXAMPLE, RemoteSpeedTable, RemoteSpitTable
 from spite.tui.spit_screen import SpitScreen
@@ -108,7 +109,7 @@ def test_play_spit_moves_at_a_server_table_by_keys(server: ServerProcess) -> Non
         await wait_for(pilot, lambda: any(e.kind == "move" and e.seat == 0 for e in table.events), 2000)
         # a lost race: the engine's reason shows for a moment, then goes
         screen.FLASH_SECONDS = 0.3
-        screen._received({"type": "error", "code": "too-late", "message": "too late: center 1 is now 7S", "id": "x"})
+        screen.link_message({"type": "error", "code": "too-late", "message": "too late: center 1 is now 7S", "id": "x"})
         assert "too late: center 1 is now 7♠" in app.screen_text()
         await wait_for(pilot, lambda: "too late: center 1" not in app.screen_text(), 2000)
 
@@ -121,7 +122,7 @@ def test_play_spit_moves_at_a_server_table_by_keys(server: ServerProcess) -> Non
 
 
 def test_seat_two_is_drawn_at_the_bottom() -> None:
-    table = RemoteSpitTable.from_welcome("http://h:1", SPIT_WELCOME_EXAMPLE, token="t")
+    table = RemoteSpitTable.from_welcome(TableLink("http://h:1", "s9", "t"), SPIT_WELCOME_EXAMPLE)
     view = table.view()
     # seat 1's own cards (4S) are players[0] of the screen's view
     assert view.players[0].tableau[0].top == parse_card("4S") and view.players[1].tableau[0].top == parse_card("KD")
@@ -194,3 +195,32 @@ def test_a_server_spit_table_starts_one_drawing_timer(server: ServerProcess, mon
 
     run(TuiConfig(remote=remote), body)
     assert len(setups) == 1
+
+
+def test_a_spit_table_says_at_the_end_that_the_deal_did_not_check_out() -> None:
+    """No summary in Spit: at the end the message line keeps what the deal's checks found (here a
+    revealed secret that does not give the commitment published before the deal), the head line ✗."""
+    committed = commitment(bytes(range(32)), "s9", 1)
+    fair = {"game": 1, "commitment": committed, "dealt": True, "sent": [False, True]}
+    welcome = {**SPIT_WELCOME_EXAMPLE, "fair": fair}
+    link = QuietLink(welcome)
+    remote = RemoteSpitTable.from_welcome(link, welcome)
+    seen: dict[str, str] = {}
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = screen_of(app)
+        revealed = {**fair, "secret": bytes(32).hex(), "nonces": [None, None]}
+        final = dict(SPIT_WELCOME_EXAMPLE["view"], finished=True, result={"winner": 1, "reason": "out of cards"})
+        link.receive({"type": "state", "stateVersion": 2, "view": final, "legal": [], "fair": revealed,
+                      "events": [{"t": 9, "kind": "game-over", "seat": 1, "text": "out of cards"}],
+                      "clock": {"now": 9, "phase": "over", "playFrom": 0}})
+        link.receive({"type": "gameOver", "stateVersion": 2, "result": {"winner": 1, "reason": "out of cards"},
+                      "gameId": None, "recordUrl": None, "fair": revealed})
+        await wait_for(pilot, lambda: "does not give" in " ".join(app.screen_text().split()), 2000)
+        await wait_for(pilot, lambda: not screen.table.fresh, 2000)  # the game-over event drawn too
+        seen["text"] = " ".join(app.screen_text().split())
+
+    run(TuiConfig(remote=remote), body, size=(120, 30))  # the head line with the fingerprint needs the width
+    assert "The revealed secret does not give the commitment published before the deal" in seen["text"], seen
+    assert f"deal {fingerprint(committed)} ✗ does not match!" in seen["text"], seen
+    assert "Game over: P1 (you) wins" in seen["text"], seen

@@ -152,12 +152,13 @@ def test_speed_below_80x24_says_to_enlarge_the_terminal() -> None:
 def test_a_speed_spectator_sees_backs_only() -> None:
     """Watching a server's Speed table (no server here: the link keeps retrying): both hands are
     backs, the side piles are worked out from the counts, and no key plays."""
+    from spite.tui.link import TableLink
     from spite.tui.remote_spit import SPEED_WELCOME_EXAMPLE, RemoteSpeedTable
 
     welcome = {**SPEED_WELCOME_EXAMPLE, "seat": None,
                "view": {**SPEED_WELCOME_EXAMPLE["view"],
                         "players": [{**p, "hand": None} for p in SPEED_WELCOME_EXAMPLE["view"]["players"]]}}
-    table = RemoteSpeedTable.from_welcome("http://127.0.0.1:9", welcome, token=None)
+    table = RemoteSpeedTable.from_welcome(TableLink("http://127.0.0.1:9", "v7", None), welcome)
 
     async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
         await pilot.pause()

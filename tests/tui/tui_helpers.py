@@ -13,6 +13,7 @@ from textual.pilot import Pilot
 from spite.cards import RANKS
 from spite.malice import DISCARD, DISCARD_PILE, PASS, STOCK, Move, SeatView
 from spite.tui.app import SpiteApp, TuiConfig
+from spite.tui.link import LinkListener, TableLink
 from spite.tui.malice_screen import MaliceScreen
 from spite.tui.session import sorted_hand
 
@@ -99,3 +100,22 @@ def count_setups(monkeypatch: pytest.MonkeyPatch, screen_class: type[Any]) -> li
 
     monkeypatch.setattr(screen_class, "on_mount", counted)
     return setups
+
+
+class QuietLink(TableLink):
+    """A :class:`TableLink` without a socket: it records what the table sends, and the test hands it the
+    server's messages (:meth:`TableLink.receive`) as a server would. Made from the first ``welcome``."""
+
+    def __init__(self, welcome: dict[str, Any], token: str | None = "t") -> None:
+        super().__init__("http://h:1", str(welcome["table"]["id"]), token)
+        self.sent: list[dict[str, Any]] = []
+        self.receive(welcome)  # as the answer to the first hello
+
+    def send(self, msg: dict[str, Any]) -> bool:
+        self.sent.append(msg)
+        return True
+
+    async def run(self, listener: LinkListener) -> None:
+        self.listener = listener
+        self.connected = True
+        self.connects = 1

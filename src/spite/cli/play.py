@@ -93,7 +93,7 @@ def _remote(connect: str | None, table: str | None, token: str | None, name: str
             theme: str | None) -> None:
     """``--connect``: join (or watch) a server's table; every refusal is one line and exit code 2."""
     from spite.tui.app import SpiteApp, TuiConfig, check_config
-    from spite.tui.remote import RemoteError, connect_table
+    from spite.tui.link import RemoteError, connect_table
 
     try:
         if connect is None:

@@ -14,7 +14,7 @@ import io
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from rich.console import Console
 from textual import on
@@ -29,6 +29,9 @@ from spite.errors import OptionsError
 from spite.games import DEFAULT_GAME, game_names, get_game, has_hook, load_hook
 from spite.tui.i18n import LANGUAGES, tr
 from spite.tui.widgets import TableScreen
+
+if TYPE_CHECKING:
+    from spite.tui.link import TableLink
 
 __all__ = ["GAMES", "SpiteApp", "TuiConfig", "TuiGame", "build_screen", "check_config", "tui_game"]
 
@@ -50,8 +53,8 @@ class TuiGame(Protocol):
     def screen(self, config: TuiConfig) -> Screen[Any]:
         """The screen of a local table."""
 
-    def remote_table(self, base: str, welcome: dict[str, Any], token: str | None) -> Any:
-        """The client side of a server's table, from the server's ``welcome``."""
+    def remote_table(self, link: TableLink, welcome: dict[str, Any]) -> Any:
+        """The client side of a server's table, from the server's ``welcome`` and the link that got it."""
 
     def remote_screen(self, config: TuiConfig) -> Screen[Any]:
         """The screen of the server's table ``config.remote``."""
@@ -88,7 +91,7 @@ class TuiConfig:
     """A Textual theme (``textual-light`` for a light terminal); ``None``: Textual's default."""
     remote: Any = None
     """A :class:`~spite.tui.remote.RemoteMaliceTable` or :class:`~spite.tui.remote_spit.RemoteSpitTable` to play
-    at (``--connect``); ``None``: a local game."""
+    at (``--connect``, made by :func:`spite.tui.link.connect_table`); ``None``: a local game."""
 
 
 def check_config(config: TuiConfig) -> None:

@@ -46,6 +46,7 @@ from spite.tui.widgets import PileWidget, TableScreen, TooSmall, set_text, trans
 
 if TYPE_CHECKING:
     from spite.tui.app import SpiteApp, TuiConfig
+    from spite.tui.link import TableLink
 
 __all__ = ["TUI", "MaliceScreen", "MaliceTui", "PassScreen", "SummaryScreen"]
 
@@ -833,11 +834,11 @@ class MaliceTui:
                              first=config.first)
         return MaliceScreen(malice, config.lang, config.bot_delay, preset)
 
-    def remote_table(self, base: str, welcome: dict[str, Any], token: str | None) -> Any:
+    def remote_table(self, link: TableLink, welcome: dict[str, Any]) -> Any:
         """The client side of a server's table of this game (``spite tui --connect``)."""
         from spite.tui.remote import RemoteMaliceTable
 
-        return RemoteMaliceTable.from_welcome(base, welcome, token=token)
+        return RemoteMaliceTable.from_welcome(link, welcome)
 
     def remote_screen(self, config: TuiConfig) -> Screen[Any]:
         """The screen of a server's table (``config.remote``)."""

@@ -1,15 +1,16 @@
 """A seat at a server's Spit table in real time (``spite tui --connect`` of a ``"game": "spit"`` table).
 
-No Textual here. :class:`RemoteSpitTable` stands in for :class:`~spite.tui.spit_session.SpitTable`
-on the Spit screen: the position is the server's Spit view JSON (records.md §5) with the ``clock``
-of the ``welcome`` and ``state`` messages, a move of this keyboard goes out as a ``move`` message at
-once (Spit checks no ``stateVersion``: the server tries it against the table as it is when it
-arrives), and the server's clock, reflex bots and people do the rest. The screen draws from
+No Textual and no protocol here. :class:`RemoteSpitTable` stands in for
+:class:`~spite.tui.spit_session.SpitTable` on the Spit screen: the position is the server's Spit view
+JSON (records.md §5) with the ``clock`` of the ``welcome`` and ``state`` messages, a move of this
+keyboard goes out through the table's :class:`~spite.tui.link.TableLink` at once (Spit checks no
+``stateVersion``: the server tries it against the table as it is when it arrives), and the server's
+clock, reflex bots and people do the rest. The screen draws from
 :meth:`RemoteSpitTable.view`, rebuilt as a :class:`~spite.spit.SpitView` seen from this seat: this
 seat is always ``players[0]`` (the bottom row, "P1"), the other seat ``players[1]``, so the screen
 of a local game draws it unchanged (moves such as ``T1-C2`` name the mover's own piles anyway).
 
->>> table = RemoteSpitTable.from_welcome("http://h:1", SPIT_WELCOME_EXAMPLE, token="t0k")
+>>> table = RemoteSpitTable.from_welcome(TableLink("http://h:1", "s9", "t0k"), SPIT_WELCOME_EXAMPLE)
 >>> table.seat, table.level, table.view().players[0].tableau[0].top is not None, table.view().legal[:1]
 (1, 'reflex:2000', True, ('T1-C1',))
 >>> update = table.handle({"type": "error", "code": "too-late", "message": "too late: center 1 is now 7S"})
@@ -30,7 +31,8 @@ from spite.errors import refusal
 from spite.spit import SpeedView, SpitView
 from spite.spit.table import Event
 from spite.spit.views import PileView, SpeedPlayerView, SpitPlayerView
-from spite.tui.remote import FATAL_CODES, RemoteUpdate, _seat_name
+from spite.tui.link import TableLink
+from spite.tui.remote import RemoteUpdate, seat_name
 
 __all__ = ["RemoteSpeedTable", "RemoteSpitTable", "SpitUpdate", "speed_view_from_server", "spit_view_from_server"]
 
@@ -138,11 +140,9 @@ class RemoteSpitTable:
     game: ClassVar[str] = "spit"
     """The registered game (its ``tui`` hook opens the screen)."""
 
-    base: str
-    table_id: str
+    link: TableLink
     preset: str
     seat: int | None
-    token: str | None
     info: dict[str, Any]
     version: int
     view_json: dict[str, Any]
@@ -154,33 +154,54 @@ class RemoteSpitTable:
     """Every engine event seen over this connection, seats turned (0: this seat)."""
     fresh: list[Event] = field(default_factory=list)
     """Events not yet handed to the screen by :meth:`tick`."""
-    pending: tuple[str, str] | None = None
-    """The latest move sent and not yet answered: ``(id, text)``."""
     acked: list[tuple[str, int]] = field(default_factory=list)
     """Every move of this seat the server acknowledged: ``(move, t)``."""
     refused: list[tuple[str, str]] = field(default_factory=list)
     """Every ``error`` of the server: ``(code, message)``."""
-    connected: bool = True
-    fatal: str | None = None
-    status: str = ""
     game_over: dict[str, Any] | None = None
     rounds_won: list[int] = field(default_factory=lambda: [0, 0])
     """Rounds won per seat (absolute), as the server's clock says (so a reconnect keeps the count)."""
     clock: Callable[[], float] = field(default=time.monotonic, repr=False)
-    send: Callable[[dict[str, Any]], bool] = field(default=lambda msg: False, repr=False)
-    """Hands a message to the link; False when there is no connection."""
-    _counter: int = 0
 
     @classmethod
-    def from_welcome(cls, base: str, welcome: dict[str, Any], token: str | None) -> RemoteSpitTable:
-        """The table of a ``welcome`` message (the registry's ``tui`` hook of the table's game chose the class)."""
+    def from_welcome(cls, link: TableLink, welcome: dict[str, Any]) -> RemoteSpitTable:
+        """The table of a ``welcome`` message (the registry's ``tui`` hook of the table's game chose the
+        class), played through ``link``; a Spit state is the whole table, so a gap needs no ``sync``."""
         info = welcome["table"]
-        table = cls(base=base, table_id=str(info["id"]), preset=str(info.get("preset") or cls.game),
-                    seat=welcome.get("seat"), token=token, info=info, version=int(welcome["stateVersion"]),
-                    view_json=welcome["view"], legal=list(welcome.get("legal") or []))
+        link.gapless = False
+        table = cls(link=link, preset=str(info.get("preset") or cls.game), seat=welcome.get("seat"), info=info,
+                    version=int(welcome["stateVersion"]), view_json=welcome["view"],
+                    legal=list(welcome.get("legal") or []))
         table.clock_json = dict(welcome.get("clock") or {})
         table.received_at = table.clock()
         return table
+
+    # ------------------------------------------------------------------ the link's part
+    @property
+    def base(self) -> str:
+        """The server's address."""
+        return self.link.base
+
+    @property
+    def table_id(self) -> str:
+        """The table's id."""
+        return self.link.table_id
+
+    @property
+    def token(self) -> str | None:
+        """The seat's token (``None``: watching)."""
+        return self.link.token
+
+    @property
+    def connected(self) -> bool:
+        """The link has a socket that was welcomed."""
+        return self.link.connected
+
+    @property
+    def pending(self) -> tuple[str, str] | None:
+        """The latest move sent and not yet answered: ``(id, text)``."""
+        sent = self.link.newest_pending("move")
+        return None if sent is None else (sent.id, sent.text)
 
     # ------------------------------------------------------------------ what the screen reads
     @property
@@ -193,7 +214,7 @@ class RemoteSpitTable:
         """The other seat's name (a bot's level such as ``reflex:2000``, or a person's name)."""
         seats = {int(s["seat"]): s for s in self.info.get("seats", [])}
         other = seats.get(1 - self.me)
-        return _seat_name(other) if other else "?"
+        return seat_name(other) if other else "?"
 
     @property
     def over(self) -> bool:
@@ -229,11 +250,7 @@ class RemoteSpitTable:
             raise refusal("you are watching: a spectator cannot move", "client.watching")
         if self.over:
             raise refusal("the game is over", "refuse.game-over")
-        self._counter += 1
-        ident = f"m{self._counter}"
-        if not self.send({"type": "move", "move": move, "stateVersion": self.version, "id": ident}):
-            raise refusal("not connected to the server; reconnecting", "client.offline")
-        self.pending = (ident, move)
+        self.link.move(move, self.version)
         return []
 
     # ------------------------------------------------------------------ server messages
@@ -255,7 +272,8 @@ class RemoteSpitTable:
                 self.rounds_won = [int(won[0]), int(won[1])]
 
     def handle(self, msg: dict[str, Any]) -> SpitUpdate:
-        """Take in one server message; say what the screen should show."""
+        """Take in one server message the link handed on (never a ``state`` older than the one drawn);
+        say what the screen should show."""
         kind = msg.get("type")
         out = SpitUpdate()
         version = msg.get("stateVersion")
@@ -263,29 +281,21 @@ class RemoteSpitTable:
             self.info = msg.get("table") or self.info
             self.seat = msg.get("seat", self.seat)
             self._set_position(msg)
-            self.pending = None
-            self.connected = True
-            self.status = ""
         elif kind == "state" and isinstance(version, int):
-            if version >= self.version:  # one WebSocket: states arrive in order; each is the whole view
-                self._set_position(msg)
+            self._set_position(msg)  # each is the whole view
+            if not self.view_json.get("finished"):
+                self.game_over = None  # a new game at the table (a rematch): play on
             for raw in msg.get("events") or []:
                 ev = self._turn(raw)
                 self.events.append(ev)
                 self.fresh.append(ev)
         elif kind == "ack":
-            if self.pending is not None and msg.get("id") == self.pending[0]:
-                self.pending = None
             self.acked.append((str(msg.get("move")), int(msg.get("t") or 0)))
         elif kind == "error":
             code, text = str(msg.get("code")), str(msg.get("message"))
             self.refused.append((code, text))
-            if self.pending is not None and msg.get("id") in (None, self.pending[0]):
-                self.pending = None
             out.error, out.too_late = text, code == "too-late"
             out.error_words = phrase_of(msg.get("words"))
-            if code in FATAL_CODES:
-                self.fatal = text
         elif kind == "table":
             self.info = msg.get("table") or self.info
             event = msg.get("event") or {}
@@ -301,7 +311,7 @@ class RemoteSpeedTable(RemoteSpitTable):
     """A Speed table on a server, as :class:`~spite.tui.speed_screen.SpeedScreen` reads it: the same
     messages as Spit, a Speed view.
 
-    >>> table = RemoteSpeedTable.from_welcome("http://h:1", SPEED_WELCOME_EXAMPLE, token="t0k")
+    >>> table = RemoteSpeedTable.from_welcome(TableLink("http://h:1", "v7", "t0k"), SPEED_WELCOME_EXAMPLE)
     >>> view = table.view()
     >>> len(view.players[0].hand), view.players[1].hand, view.players[1].hand_size, view.players[0].side
     (5, None, 5, 5)

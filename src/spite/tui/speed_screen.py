@@ -32,6 +32,7 @@ from spite.tui.widgets import PileWidget, TooSmall, set_text
 
 if TYPE_CHECKING:
     from spite.tui.app import TuiConfig
+    from spite.tui.link import TableLink
 
 __all__ = ["TUI", "SpeedScreen", "SpeedTui", "hand_move", "keep_slots"]
 
@@ -248,11 +249,11 @@ class SpeedTui(SpitTui):
         """The screen of a local table for a checked configuration."""
         return SpeedScreen(self.table(config), config.clock, config.lang, config.tick_seconds)
 
-    def remote_table(self, base: str, welcome: dict[str, Any], token: str | None) -> Any:
+    def remote_table(self, link: TableLink, welcome: dict[str, Any]) -> Any:
         """The client side of a server's Speed table (``spite tui --connect``)."""
         from spite.tui.remote_spit import RemoteSpeedTable
 
-        return RemoteSpeedTable.from_welcome(base, welcome, token=token)
+        return RemoteSpeedTable.from_welcome(link, welcome)
 
     def remote_screen(self, config: TuiConfig) -> Screen[Any]:
         """The screen of a server's Speed table (``config.remote``)."""

@@ -31,6 +31,7 @@ from spite.tui.widgets import PileWidget, TableScreen, TooSmall, set_text, trans
 
 if TYPE_CHECKING:
     from spite.tui.app import TuiConfig
+    from spite.tui.link import TableLink
 
 __all__ = ["TUI", "SpitScreen", "SpitTui", "spit_level"]
 
@@ -321,11 +322,11 @@ class SpitTui:
         """The screen of a local table for a checked configuration."""
         return SpitScreen(self.table(config), config.clock, config.lang, config.tick_seconds)
 
-    def remote_table(self, base: str, welcome: dict[str, Any], token: str | None) -> Any:
+    def remote_table(self, link: TableLink, welcome: dict[str, Any]) -> Any:
         """The client side of a server's Spit table (``spite tui --connect``)."""
         from spite.tui.remote_spit import RemoteSpitTable
 
-        return RemoteSpitTable.from_welcome(base, welcome, token=token)
+        return RemoteSpitTable.from_welcome(link, welcome)
 
     def remote_screen(self, config: TuiConfig) -> Screen[Any]:
         """The screen of a server's Spit table (``config.remote``)."""
