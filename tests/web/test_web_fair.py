@@ -66,3 +66,25 @@ def test_the_table_and_the_replay_show_verified(web_server: WebServer, page: Any
     page.click("button.lang[data-lang=de]")
     assert "geprüft" in page.inner_text("#fair")
     page.click("button.lang[data-lang=en]")
+
+
+def test_a_match_game_whose_first_player_the_rules_chose_checks_out_in_the_replay(
+        web_server: WebServer, page: Any) -> None:
+    """A match's later game is dealt under spite-fair/2 (the loser of the game before begins, and the
+    commitment binds that seat): the replay's check takes the seat in and shows "verified"."""
+    import time
+
+    r = httpx.post(web_server.base + "/api/tables", json={
+        "preset": "short", "join": False, "options": {"stock_size": 2, "match_target": 2},
+        "seats": [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "random"}]})
+    assert r.status_code == 200, r.text
+    table_id = r.json()["id"]
+    deadline = time.monotonic() + 60
+    while (info := httpx.get(f"{web_server.base}/api/tables/{table_id}").json())["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots' match did not end"
+        time.sleep(0.2)
+    record = httpx.get(f"{web_server.base}/api/games/{info['gameId']}/record").json()
+    assert record["fairness"]["scheme"] == "spite-fair/2" and record["fairness"]["game"] >= 2
+    page.goto(f"{web_server.base}/replay/{info['gameId']}")
+    page.wait_for_selector('#fair[data-verified="1"]')
+    assert page.get_attribute("#fair", "data-commitment") == record["fairness"]["commitment"]
