@@ -1,7 +1,8 @@
-// Provably fair deals on the page (docs/fairness.md): the random nonce a seat sends with hello,
-// the "deal fingerprint" (the server's commitment, short; the whole value on hover and copy), and
-// the check of a revealed secret, made here in the browser with Web Crypto (SHA-256): the
-// commitment, and where the seed is known (a record) the seed from the secret and the nonces.
+// Provably fair deals on the page (docs/fairness.md): the random nonce a seat sends (the seat link,
+// seat-link.js, sends it and checks each deal with these functions), the "deal fingerprint" (the
+// server's commitment, short; the whole value on hover and copy), and the check of a revealed
+// secret, made here in the browser with Web Crypto (SHA-256): the commitment, and where the seed is
+// known (a record) the seed from the secret and the nonces.
 // The shuffles themselves are re-derived by `spite verify`, not here (docs/fairness.md says why).
 
 import { esc } from "./html.js";
@@ -84,23 +85,6 @@ export async function checkReveal(fair, table, seed) {
   const nonces = fair.nonces || [];
   if (!nonces.every((n) => n === null || /^[0-9a-f]{32}$/.test(n))) return false;
   return (await seedOf(fair.secret, table, fair.game, nonces)) === String(seed);
-}
-
-/** A table client (``fair``, ``fairVerified``, ``table``, ``render``) takes a message's ``fair``
- * field; once the secret is revealed it is checked here, and the client drawn again with the verdict. */
-export function takeFair(client, fair) {
-  if (!fair) return;
-  if (fair.commitment !== client.fair?.commitment) client.fairVerified = undefined;
-  client.fair = fair;
-  if (fair.secret && client.fairVerified === undefined) {
-    client.fairVerified = "checking";
-    checkReveal(fair, client.table.id).then((ok) => {
-      if (client.fair === fair) {
-        client.fairVerified = ok;
-        client.render();
-      }
-    });
-  }
 }
 
 /** A verdict on a deal, as the seat link (seat-link.js) or the replay's check gives it: ``{status,
