@@ -107,11 +107,11 @@ def hold_seat(page: Any, server: WebServer, table_id: str, token: str, seat: int
                   " JSON.stringify({[id]: {seat, token, at: Date.now()}}))", [table_id, seat, token])
 
 
-def quick_table(server: WebServer, name: str = "Vera") -> tuple[str, str]:
-    """Quick play against the random computer with stocks of 2, through the REST lobby: (table, token).
-    The deal waits for the person's hello (docs/fairness.md)."""
+def quick_table(server: WebServer, name: str = "Vera", stock: int = 2) -> tuple[str, str]:
+    """Quick play against the random computer (stocks of 2: quickly played out), through the REST
+    lobby: (table, token). The deal waits for the person's hello (docs/fairness.md)."""
     r = httpx.post(server.base + "/api/quickplay", json={"name": name, "level": "random",
-                                                        "options": {"stock_size": 2}})
+                                                        "options": {"stock_size": stock}})
     assert r.status_code == 200, r.text
     joined = r.json()
     assert joined["table"]["fair"]["dealt"] is False  # the commitment is out before any hello
@@ -162,6 +162,7 @@ def test_the_nonce_goes_only_after_the_commitment_and_a_reload_sends_the_same(
     # Bob comes: dealt, Ann's nonce counts; at the end it is the one revealed as seat 0's
     bob = httpx.post(f"{web_server.base}/api/tables/{table_id}/join", json={"name": "Bob"}).json()
     from websockets.sync.client import connect
+
     with connect(web_server.base.replace("http", "ws", 1) + f"/ws/{table_id}", open_timeout=10) as ws:
         ws.send(json.dumps({"type": "hello", "token": bob["token"], "nonce": "ab" * 16}))
         welcome = json.loads(ws.recv(10))
@@ -173,7 +174,8 @@ def test_the_nonce_goes_only_after_the_commitment_and_a_reload_sends_the_same(
 def test_a_changed_commitment_is_told_plainly(web_server: WebServer, page: Any) -> None:
     """The table info the page fetches names another commitment than the one the game is dealt
     from (as a server would that saw the nonce first): the person is told, in English and German."""
-    table_id, token = quick_table(web_server)
+    # a stock the computer cannot play out in its first turn: no game-over view over the language buttons
+    table_id, token = quick_table(web_server, stock=20)
 
     def bend(route: Any) -> None:
         response = route.fetch()

@@ -47,6 +47,7 @@ def test_a_table_opened_again_answers_a_key_once(web_server: WebServer, page: An
     }""", table_id)
     # the new table's welcome is drawn (the old one's socket was closed, not left open beside it)
     page.wait_for_function("() => window.__received.filter(t => t === 'welcome').length === 2")
+    page.wait_for_function("() => window.__sockets[0].readyState === WebSocket.CLOSED")
     assert page.evaluate("window.__sockets.map(ws => ws.readyState)") == [3, 1]  # CLOSED, OPEN
     assert wait_for_turn(page)
     page.keyboard.press("h")
