@@ -108,6 +108,14 @@ export class Pacer {
     }
   }
 
+  /** The table closed: nothing queued is shown any more, and the listener goes with it. */
+  stop() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.queue = [];
+    document.removeEventListener("visibilitychange", this.onHide);
+  }
+
   /** Everything queued, at once: only the last message is drawn with its flights. */
   flush() {
     clearTimeout(this.timer);

@@ -1,7 +1,8 @@
-// Provably fair deals on the page (docs/fairness.md): the random nonce a seat sends with hello,
-// the "deal fingerprint" (the server's commitment, short; the whole value on hover and copy), and
-// the check of a revealed secret, made here in the browser with Web Crypto (SHA-256): the
-// commitment, and where the seed is known (a record) the seed from the secret and the nonces.
+// Provably fair deals on the page (docs/fairness.md): the random nonce a seat sends (the seat link,
+// seat-link.js, sends it and checks each deal with these functions), the "deal fingerprint" (the
+// server's commitment, short; the whole value on hover and copy), and the check of a revealed
+// secret, made here in the browser with Web Crypto (SHA-256): the commitment, and where the seed is
+// known (a record) the seed from the secret and the nonces.
 // The shuffles themselves are re-derived by `spite verify`, not here (docs/fairness.md says why).
 
 import { esc } from "./html.js";
@@ -41,9 +42,22 @@ async function sha256(bytes) {
   return hex(new Uint8Array(await crypto.subtle.digest("SHA-256", new Uint8Array(bytes))));
 }
 
-/** SHA-256(secret ‖ len(table) ‖ table ‖ game as 4 bytes): the commitment to ``secret`` (hex). */
-export function commitmentOf(secret, table, game) {
-  return sha256([...unhex(secret), ...tableGame(table, game)]);
+/** SHA-256(secret ‖ len(table) ‖ table ‖ game as 4 bytes [‖ first as 1 byte]): the commitment to
+ * ``secret`` (hex); ``first`` (scheme spite-fair/2) is the seat the rules let begin, null when the cut
+ * decides (spite-fair/1). Null when this browser cannot compute SHA-256. */
+export function commitmentOf(secret, table, game, first = null) {
+  const tail = first === null || first === undefined ? [] : [first];
+  return sha256([...unhex(secret), ...tableGame(table, game), ...tail]);
+}
+
+/** The first seat a deal's commitment binds (``fair.scheme`` spite-fair/2: ``fair.first``), null for
+ * spite-fair/1 (the cut decides), undefined for a scheme or seat this page does not know (which
+ * then cannot check out). */
+export function dealFirst(fair) {
+  const scheme = fair?.scheme ?? "spite-fair/1";
+  if (scheme === "spite-fair/1") return fair?.first == null ? null : undefined;
+  if (scheme === "spite-fair/2") return Number.isInteger(fair.first) && fair.first >= 0 && fair.first < 255 ? fair.first : undefined;
+  return undefined;
 }
 
 /** The game's seed from the secret and each seat's nonce (null: none), as spite.fairness.game_seed. */
@@ -56,12 +70,15 @@ export function seedOf(secret, table, game, nonces) {
   return sha256(bytes);
 }
 
-/** Check a revealed deal ``fair`` (secret, nonces, commitment, game) of table ``table``: true when the
- * secret gives the commitment (and, when ``seed`` is given, the secret and nonces give that seed),
- * false when not, null when this browser cannot compute SHA-256 (no Web Crypto outside https). */
+/** Check a revealed deal ``fair`` (secret, nonces, commitment, game, and with scheme spite-fair/2 the
+ * seat ``first`` it binds) of table ``table``: true when the secret gives the commitment (and, when
+ * ``seed`` is given, the secret and nonces give that seed), false when not, null when this browser
+ * cannot compute SHA-256 (no Web Crypto outside https). */
 export async function checkReveal(fair, table, seed) {
   if (!fair?.secret || !/^[0-9a-f]{64}$/.test(fair.secret)) return false;
-  const commitment = await commitmentOf(fair.secret, table, fair.game);
+  const first = dealFirst(fair);
+  if (first === undefined) return false;
+  const commitment = await commitmentOf(fair.secret, table, fair.game, first);
   if (commitment === null) return null;
   if (commitment !== fair.commitment) return false;
   if (seed === undefined) return true;
@@ -70,35 +87,31 @@ export async function checkReveal(fair, table, seed) {
   return (await seedOf(fair.secret, table, fair.game, nonces)) === String(seed);
 }
 
-/** A table client (``fair``, ``fairVerified``, ``table``, ``render``) takes a message's ``fair``
- * field; once the secret is revealed it is checked here, and the client drawn again with the verdict. */
-export function takeFair(client, fair) {
-  if (!fair) return;
-  if (fair.commitment !== client.fair?.commitment) client.fairVerified = undefined;
-  client.fair = fair;
-  if (fair.secret && client.fairVerified === undefined) {
-    client.fairVerified = "checking";
-    checkReveal(fair, client.table.id).then((ok) => {
-      if (client.fair === fair) {
-        client.fairVerified = ok;
-        client.render();
-      }
-    });
-  }
+/** A verdict on a deal, as the seat link (seat-link.js) or the replay's check gives it: ``{status,
+ * key, params}`` with status ``checking``, ``verified``, ``alarm`` or ``unsupported``; the replay's
+ * true / false / null (cannot check here) / undefined (not known yet) mean the same. */
+function verdictOf(verified) {
+  if (verified === true) return { status: "verified", key: "fair_verified" };
+  if (verified === false) return { status: "alarm", key: "fair_failed" };
+  if (verified === null) return { status: "unsupported" };
+  return verified || { status: "none" };
 }
 
 /** The deal-fingerprint line: the short commitment (whole on hover, copied on click), whether the
- * deal is made, which seats sent no nonce, and once revealed whether it checked out
- * (``verified``: true, false, null for "cannot check here", undefined while unknown). */
-export function fairHTML(fair, verified, name = (s) => t("seat_n", { n: s })) {
+ * deal is made, which seats sent no nonce, and whether it checked out (``verdict``: see verdictOf).
+ * An alarm is said in plain words: the person must not miss that the deal cannot be trusted. */
+export function fairHTML(fair, verdict, name = (s) => t("seat_n", { n: s })) {
   if (!fair?.commitment) return "";
-  const mark = verified === true ? `<span class="fair-ok" id="fair-verified">✓ ${esc(t("fair_verified"))}</span>`
-    : verified === false ? `<span class="fair-bad error" id="fair-verified">✗ ${esc(t("fair_failed"))}</span>`
-      : verified === null ? `<span class="muted">${esc(t("fair_no_crypto"))}</span>` : "";
+  const v = verdictOf(verdict);
+  const text = v.key ? t(v.key, v.params || {}) : "";
+  const mark = v.status === "verified" ? `<span class="fair-ok" id="fair-verified">✓ ${esc(text)}</span>`
+    : v.status === "alarm" ? `<strong class="fair-bad error" id="fair-verified" role="alert">✗ ${esc(text)}</strong>`
+      : v.status === "unsupported" ? `<span class="muted">${esc(t("fair_no_crypto"))}</span>` : "";
   const none = (fair.sent || []).map((sent, s) => (sent ? null : name(s))).filter((s) => s !== null);
   const state = !fair.dealt ? t("fair_waiting") : none.length ? t("fair_no_nonce", { seats: none.join(", ") }) : "";
-  return `<p class="fair" id="fair" data-commitment="${esc(fair.commitment)}" data-dealt="${fair.dealt ? 1 : 0}"` +
-    ` data-verified="${verified === true ? 1 : verified === false ? 0 : ""}">` +
+  const flag = v.status === "verified" ? "1" : v.status === "alarm" ? "0" : "";
+  return `<p class="fair${v.status === "alarm" ? " fair-alarm" : ""}" id="fair" data-commitment="${esc(fair.commitment)}"` +
+    ` data-dealt="${fair.dealt ? 1 : 0}" data-verified="${flag}"${v.status === "alarm" ? ` data-alarm="${esc(v.key)}"` : ""}>` +
     `${esc(t("fair_fingerprint"))}: <button type="button" class="fair-print" id="fair-copy"` +
     ` title="${esc(t("fair_copy_title", { commitment: fair.commitment }))}"><code>${esc(fingerprint(fair.commitment))}</code></button>` +
     `${state ? ` <span class="muted">${esc(state)}</span>` : ""} ${mark}</p>`;

@@ -4,22 +4,58 @@
 
 import { main, setRerender, setStatus } from "./app.js";
 import { esc } from "./html.js";
-import { hasText, presetName, t } from "./i18n.js";
-import { api, getName, getSeat, saveSeat } from "./store.js";
+import { hasText, presetName, t, word } from "./i18n.js";
+import { api, forgetSeat, getName, getSeat, saveSeat } from "./store.js";
 import { gameType } from "./games.js";
+
+// The table client on screen (its link, its timers): stopped when the page opens a table again (a
+// refused hello, a join), so an old one neither reconnects nor reacts to keys in the new one's place.
+let screen = null;
+
+/** Show ``Client`` (a class: ``new Client(info, token).connect()``, ``stop()``) for table ``info``. */
+function start(Client, info, token) {
+  leaveScreen();
+  screen = new Client(info, token);
+  screen.connect();
+}
+
+/** Stop the table client on screen, if any (another screen takes over). */
+export function leaveScreen() {
+  const old = screen;
+  screen = null;
+  old?.stop?.();
+}
 
 /** Open table ``info`` (TableInfo) with ``Client`` (a class: ``new Client(info, token).connect()``);
  * ``label`` names the game in the join form (optional). */
 export function openSeat(info, Client, label = "") {
+  leaveScreen();
   const held = getSeat(info.id);
   const watch = new URLSearchParams(location.search).has("watch");
   // a seated person back at a finished table (a reload of the game-over view) gets the game's end
   // and the rematch question from the server; not when the server just refused this very hello
-  if (info.status === "finished" && held && !watch && !notice) new Client(info, held.token).connect();
+  if (info.status === "finished" && held && !watch && !notice) start(Client, info, held.token);
   else if (info.status === "finished" || info.status === "abandoned") showFinished(info);
-  else if (held && !watch) new Client(info, held.token).connect();
+  else if (held && !watch) start(Client, info, held.token);
   else if (info.status === "open" && !watch) showJoin(info, Client, label);
-  else new Client(info, null).connect();
+  else start(Client, info, null);
+}
+
+/** The seat link of ``client`` (a table client showing table ``client.table``) closed for good with
+ * ``reason`` (seat-link.js: {code, message, words}): a token the table does not know is forgotten,
+ * and a table that refused the hello, went away or was abandoned is looked up again and ``open``ed
+ * as it is now (issue 19); any other reason (a flood) stays on show, without a reconnect. */
+export function linkClosed(client, reason, open) {
+  const text = word(reason?.words, reason?.message || "");
+  client.stop();
+  if (reason?.code === "wrong-token") forgetSeat(client.table.id);
+  if (["wrong-token", "no-table", "gone", "abandoned"].includes(reason?.code)) {
+    reopen(client.table.id, text, open);
+    return;
+  }
+  client.message = text;
+  client.render();
+  setStatus(text);
 }
 
 // The server's reason why the page was opened again; the next table client takes it (takeNotice)
@@ -70,7 +106,8 @@ function showJoin(info, Client, label) {
       try {
         const joined = await api("POST", `/api/tables/${info.id}/join`, { name });
         saveSeat(info.id, joined.seat, joined.token);
-        new Client(joined.table, joined.token).connect();
+        // the join's answer holds the table info with the deal's commitment: the link pins it
+        start(Client, joined.table, joined.token);
       } catch (err) {
         main().querySelector(".error").textContent = err.message;
       }

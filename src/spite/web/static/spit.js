@@ -1,8 +1,9 @@
 // Spit and Speed in real time (docs/spit.md, docs/protocol.md "Spit and Speed in real time").
-// Nothing waits for a turn: a key or a click sends a `move` at once; the server plays it when it
-// arrives and answers `ack` or an `error` (`too-late` when the race was lost), whose message is
-// shown on the card for a moment. Every `state` carries the whole view, the seat's legal moves, the
-// clock and the engine's `events` (what the other player did, flips, round ends), which flash.
+// Nothing waits for a turn: a key or a click sends a `move` at once (through the seat link,
+// seat-link.js, which speaks the protocol); the server plays it when it arrives and answers `ack` or
+// an `error` (`too-late` when the race was lost), whose message is shown on the card for a moment.
+// Every `state` carries the whole view, the seat's legal moves, the clock and the engine's `events`
+// (what the other player did, flips, round ends), which flash.
 //
 // Keys (as in the terminal app): 1–5 pick a tableau pile (Speed: a hand card), then Q/W/E or ←/→
 // (↑/↓ the middle of three) put its top card on that center pile; a picked pile then the digit of
@@ -13,12 +14,12 @@ import { planPlaceFlight, runPlaceFlights } from "./anim.js";
 import { main, setRerender, setStatus } from "./app.js";
 import { backSVG, cardSVG, rankOf, slotSVG } from "./cards.js";
 import { botName, cardName, presetName, t, word } from "./i18n.js";
-import { bindFair, fairHTML, newNonce, takeFair } from "./fair.js";
+import { bindFair, fairHTML } from "./fair.js";
 import { rematchHTML, rematchText, seriesHTML } from "./rematch.js";
 import { esc, loadStyle, morph, parseLegal } from "./html.js";
-import { openSeat, reopen, takeNotice } from "./seatpage.js";
+import { SeatLink } from "./seat-link.js";
+import { linkClosed, openSeat, takeNotice } from "./seatpage.js";
 import { bindSound, sound, soundHTML } from "./sound.js";
-import { api, forgetSeat } from "./store.js";
 
 import { gameWord } from "./games.js";
 
@@ -63,6 +64,7 @@ function gameName(game) {
   return gameWord(game);
 }
 
+// The keys play the table on screen: bound once for the page, not once per table opened.
 let current = null;
 let keysBound = false;
 
@@ -79,8 +81,6 @@ export class SpitClient {
     this.clock = { now: 0, phase: "play", playFrom: 0, roundWinner: null, nextEvent: null };
     this.clockAt = performance.now();
     this.selected = null; // Spit: tableau pile index; Speed: hand card index
-    this.sent = new Map(); // move id → move text, until answered
-    this.counter = 0;
     this.verdict = null; // {move, text, at}: the server's refusal, shown on the card
     this.message = takeNotice(); // why the page was opened again, if it was (shown until the next action)
     this.flashes = new Map(); // place → {cls, at}
@@ -90,22 +90,13 @@ export class SpitClient {
     this.roundsWon = [0, 0];
     this.over = null;
     this.rematchAsk = null; // the server's RematchInfo after the table's last game
-    this.ws = null;
-    this.closedByUs = false;
+    this.link = null; // the seat link (seat-link.js): the socket, the protocol and the fair deal's checks
     this.synced = -1; // the playFrom we asked a fresh `state` for
     this.startAt = 0; // performance.now() at which a new game's countdown ends (clock.startsIn)
     this.started = true; // the countdown's end has been announced
     this.timer = null;
     this.nextExpiry = Infinity;
-    this.fair = null; // the server's FairInfo: the deal fingerprint (docs/fairness.md)
-    this.fairVerified = undefined;
-    this.nonce = newNonce(); // this page's random part of the deal, sent with hello
     this.flights = []; // cards to fly after the next redraw (anim.js)
-  }
-
-  /** Take the ``fair`` field of a message (fair.js: takeFair). */
-  setFair(fair) {
-    takeFair(this, fair);
   }
 
   get game() {
@@ -121,46 +112,36 @@ export class SpitClient {
     return 1 - this.me;
   }
 
+  /** Open the seat link and show what it reports; the keys play this table from now on. */
   connect() {
     current = this;
-    const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${proto}//${location.host}/ws/${this.table.id}`);
-    this.ws = ws;
-    ws.addEventListener("open", () => {
-      ws.send(JSON.stringify(this.token ? { type: "hello", token: this.token, nonce: this.nonce } : { type: "hello", spectate: true }));
-    });
-    ws.addEventListener("message", (ev) => this.onMessage(JSON.parse(ev.data)));
-    ws.addEventListener("close", () => {
-      // also after the game: the rematch question is answered over this connection
-      if (this.ws !== ws || this.closedByUs) return;
-      setStatus(t("reconnecting"));
-      setTimeout(() => this.connect(), 1000);
-    });
-    window.addEventListener("pagehide", () => {
-      this.closedByUs = true;
-    }, { once: true });
     setRerender(() => this.render());
     if (!keysBound) {
       keysBound = true;
       document.addEventListener("keydown", (ev) => current?.onKey(ev));
     }
+    // the link stays open after the game: the rematch question is answered over it
+    const link = new SeatLink(this.table, this.token);
+    this.link = link;
+    for (const type of ["welcome", "state", "ack", "table", "gameOver", "rematch", "refused"]) {
+      link.addEventListener(type, (ev) => this.onMessage(ev.detail));
+    }
+    link.addEventListener("fair", () => this.render());
+    link.addEventListener("status", (ev) => {
+      const { state, reason } = ev.detail;
+      if (state === "reconnecting") setStatus(t("reconnecting"));
+      else if (state === "closed") linkClosed(this, reason, openSpit);
+    });
+    link.start();
     if (!this.timer) this.timer = setInterval(() => this.tick(), 100);
   }
 
   /** Leave this table: no reconnect, no timer (another screen takes over). */
   stop() {
-    this.closedByUs = true;
     clearInterval(this.timer);
-    this.ws?.close();
+    this.timer = null;
+    this.link?.close();
     if (current === this) current = null;
-  }
-
-  send(msg) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
-      this.ws.send(JSON.stringify(msg));
-      return true;
-    }
-    return false;
   }
 
   /** The game time now (ms): the clock's `now` plus the time since it arrived. */
@@ -203,7 +184,6 @@ export class SpitClient {
   }
 
   onMessage(msg) {
-    this.setFair(msg.fair);
     switch (msg.type) {
       case "welcome":
         this.table = msg.table;
@@ -218,7 +198,6 @@ export class SpitClient {
         for (const ev of msg.events || []) this.onEvent(ev);
         break;
       case "ack":
-        this.sent.delete(msg.id);
         if (this.verdict && this.verdict.move === msg.move) this.verdict = null;
         return; // the `state` that follows draws the move
       case "table": {
@@ -246,18 +225,10 @@ export class SpitClient {
         this.rematchAsk = msg.rematch;
         if (msg.series) this.table = { ...this.table, series: msg.series };
         break;
-      case "error": {
-        const move = this.sent.get(msg.id);
-        this.sent.delete(msg.id);
-        if (msg.code === "wrong-token" || msg.code === "no-table") {
-          if (msg.code === "wrong-token") forgetSeat(this.table.id);
-          this.stop();
-          reopen(this.table.id, word(msg.words, msg.message), openSpit);
-          return;
-        }
-        this.refused(move ?? null, word(msg.words, msg.message), msg.code);
+      case "error":
+        // shown on the card the refused move tried (the link says which request it answers)
+        this.refused(msg.request?.move ?? null, word(msg.words, msg.message), msg.code);
         break;
-      }
       default:
         return;
     }
@@ -412,11 +383,7 @@ export class SpitClient {
   /** Send a move now; the server answers `ack` or `error` (shown on the card). */
   play(move) {
     if (!this.canMove()) return;
-    this.counter += 1;
-    const id = `m${this.counter}`;
-    this.sent.set(id, move);
-    if (!this.send({ type: "move", move, stateVersion: this.version, id })) {
-      this.sent.delete(id);
+    if (!this.link?.move(move, this.version)) {
       this.refused(move, t("reconnecting"));
     } else {
       this.message = "";
@@ -544,14 +511,14 @@ export class SpitClient {
       this.banner = { text: t("sp_go_banner"), cls: "b-flip", at: Date.now() };
       this.view.centers.forEach((_c, j) => this.flash(`C${j + 1}`, "flip"));
       // the server turns the center cards up at "go" by itself; the sync covers a clock that ran fast here
-      this.send({ type: "sync" });
+      this.link?.sync();
       this.render();
     }
     // the slowpoke wait is over: ask for the seat's legal moves now (no engine event brings them)
     if (!waiting && this.clock.playFrom > 0 && this.synced !== this.clock.playFrom && now > this.clock.playFrom + 60
         && this.table.status === "playing" && !this.over) {
       this.synced = this.clock.playFrom;
-      this.send({ type: "sync" });
+      this.link?.sync();
     }
     if (Date.now() >= this.nextExpiry) this.render();
   }
@@ -808,7 +775,7 @@ export class SpitClient {
           <div class="sp-head"><b>${esc(gameName(this.game))}</b> · <span>${esc(presetName(this.table.preset))}</span>
             ${this.game === "spit" ? ` · <span id="sp-round">${t("sp_round", { n: this.view.round })}</span>` : ""}
             · <span id="sp-clock">${this.clockHTML(now)}</span></div>
-          ${fairHTML(this.fair, this.fairVerified === "checking" ? undefined : this.fairVerified, (s) => this.name(s))}
+          ${fairHTML(this.link?.fair, this.link?.verdict, (s) => this.name(s))}
           ${this.over ? "" : seriesHTML(this.table, (s) => this.name(s))}
           ${this.sideHTML(this.opp, now, null)}
           ${this.centersHTML(now, vplace)}
@@ -878,6 +845,6 @@ export class SpitClient {
 
   /** Answer the rematch question: yes (a new game here once everyone said yes) or no. */
   answerRematch(accept) {
-    if (this.seat !== null) this.send({ type: "rematch", accept, id: accept ? "rematch" : "no-rematch", ...(accept ? { nonce: newNonce() } : {}) });
+    if (this.seat !== null) this.link?.rematch(accept);
   }
 }

@@ -1,5 +1,7 @@
-// The Spite and Malice table: one WebSocket (docs/protocol.md), the seat's view drawn as cards,
-// click-to-play and drag-and-drop with the legal targets highlighted, the log in the notation.
+// The Spite and Malice table: the seat's view drawn as cards, click-to-play and drag-and-drop with
+// the legal targets highlighted, the log in the notation. The protocol (hello, reconnects, versions,
+// pending moves, the fair deal's checks) is the seat link's (seat-link.js): this screen draws what
+// it reports and sends the person's intents through it.
 // Hint (button, H or ?) shows the server's suggestion on the table (source and target marked) with
 // its reason; Undo (button, U) takes back a build play of this turn while the server says canUndo;
 // at a match table the score to the target heads the table, and the end-of-game summary offers the
@@ -10,12 +12,12 @@ import { Pacer, bindPace, describeMove, keepLanding, paceHTML, planFlights, runF
 import { main, setRerender, setStatus } from "./app.js";
 import { backSVG, cardName, cardSVG, handToken, rankValue, slotSVG, valueName } from "./cards.js";
 import { botName, presetName, t, word, words } from "./i18n.js";
-import { bindFair, fairHTML, newNonce, takeFair } from "./fair.js";
+import { bindFair, fairHTML } from "./fair.js";
 import { rematchHTML, rematchText, seriesHTML } from "./rematch.js";
 import { esc, parseLegal } from "./html.js";
-import { openSeat, reopen, takeNotice } from "./seatpage.js";
+import { SeatLink } from "./seat-link.js";
+import { linkClosed, openSeat, takeNotice } from "./seatpage.js";
 import { bindSound, sound, soundHTML } from "./sound.js";
-import { api, forgetSeat } from "./store.js";
 
 /** Open the page of table ``info`` (TableInfo): play with a stored token, join a free seat, or watch. */
 export function openTable(info) {
@@ -24,6 +26,25 @@ export function openTable(info) {
 
 /** The page module's entry (games.js): this module draws the tables of the games whose type names it. */
 export const openGame = openTable;
+
+// The keys play the table on screen: bound once for the page, not once per table opened (a table
+// opened again, after a refused hello or a join, would otherwise answer each key twice).
+let current = null;
+let keysBound = false;
+
+function bindKeys() {
+  if (keysBound) return;
+  keysBound = true;
+  document.addEventListener("keydown", (ev) => {
+    if (!current) return;
+    current.viaKeys = true;
+    current.onKey(ev);
+  });
+  // a keyboard player's focus survives redraws; a mouse player's is left alone
+  document.addEventListener("pointerdown", () => {
+    if (current) current.viaKeys = false;
+  }, { capture: true });
+}
 
 export class TableClient {
   constructor(info, token) {
@@ -40,17 +61,12 @@ export class TableClient {
     this.over = null;
     this.message = takeNotice(); // why the page was opened again, if it was (shown until the next position)
     this.pending = false;
-    this.ws = null;
-    this.closedByUs = false;
+    this.link = null; // the seat link (seat-link.js): the socket, the protocol and the fair deal's checks
     this.flash = null;
-    this.counter = 0;
     this.canUndo = false;
     this.match = null; // the server's MatchInfo at match tables
     this.hint = null; // {move, why, stateVersion} for the position shown, or {asking: true}
     this.readySent = false;
-    this.fair = null; // the server's FairInfo: the deal fingerprint (docs/fairness.md)
-    this.fairVerified = undefined;
-    this.nonce = newNonce(); // this page's random part of the deal, sent with hello
     this.rematchAsk = null; // the server's RematchInfo after the table's last game
     // moving cards, sounds, the turn in the tab title, the game-over view (anim.js, sound.js)
     this.pacer = new Pacer((msg, skipping) => this.onMessage(msg, skipping), () => this.seat);
@@ -59,40 +75,37 @@ export class TableClient {
     this.overClosed = false;
   }
 
-  /** Take the ``fair`` field of a message (fair.js: takeFair). */
-  setFair(fair) {
-    takeFair(this, fair);
+  /** Open the seat link and show what it reports; the keys play this table from now on. */
+  connect() {
+    current = this;
+    bindKeys();
+    setRerender(() => this.render());
+    // the link stays open after the last game: the rematch question is answered over it
+    const link = new SeatLink(this.table, this.token, { gapSync: true });
+    this.link = link;
+    // the server's messages in order, another seat's moves at the person's pace (anim.js)
+    for (const type of ["welcome", "state", "ack", "hint", "table", "gameOver", "rematch", "refused"]) {
+      link.addEventListener(type, (ev) => this.pacer.push(ev.detail));
+    }
+    link.addEventListener("fair", () => this.render());
+    link.addEventListener("dropped", () => {
+      // a move the lost connection never answered: the next welcome is the position
+      this.pending = false;
+      this.render();
+    });
+    link.addEventListener("status", (ev) => {
+      const { state, reason } = ev.detail;
+      if (state === "reconnecting") setStatus(t("reconnecting"));
+      else if (state === "closed") linkClosed(this, reason, openTable);
+    });
+    link.start();
   }
 
-  connect() {
-    const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${proto}//${location.host}/ws/${this.table.id}`);
-    this.ws = ws;
-    ws.addEventListener("open", () => {
-      ws.send(JSON.stringify(this.token ? { type: "hello", token: this.token, nonce: this.nonce } : { type: "hello", spectate: true }));
-    });
-    ws.addEventListener("message", (ev) => this.pacer.push(JSON.parse(ev.data)));
-    ws.addEventListener("close", () => {
-      // also after the last game: the rematch question is answered over this connection
-      if (this.ws !== ws || this.closedByUs) return;
-      setStatus(t("reconnecting"));
-      setTimeout(() => this.connect(), 1000);
-    });
-    window.addEventListener("pagehide", () => {
-      this.closedByUs = true;
-    }, { once: true });
-    setRerender(() => this.render());
-    if (!this.keysBound) {
-      this.keysBound = true;
-      document.addEventListener("keydown", (ev) => {
-        this.viaKeys = true;
-        this.onKey(ev);
-      });
-      // a keyboard player's focus survives redraws; a mouse player's is left alone
-      document.addEventListener("pointerdown", () => {
-        this.viaKeys = false;
-      }, { capture: true });
-    }
+  /** Leave this table (another screen takes over): the link closes for good, the keys go elsewhere. */
+  stop() {
+    this.link?.close();
+    this.pacer.stop();
+    if (current === this) current = null;
   }
 
   /** Keyboard play, as in the terminal app: S stock, 1–9 hand card, D+n discard pile, B+n build pile,
@@ -155,10 +168,6 @@ export class TableClient {
     this.render();
   }
 
-  send(msg) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
-  }
-
   name(seat) {
     const s = this.table.seats[seat];
     let name = s?.player || (s?.kind === "bot" ? botName(s.level) : t("seat_n", { n: seat }));
@@ -167,7 +176,6 @@ export class TableClient {
   }
 
   setPosition(msg) {
-    if (msg.stateVersion < this.version) return;
     if (msg.stateVersion !== this.version) this.hint = null;
     this.version = msg.stateVersion;
     this.view = msg.view;
@@ -185,7 +193,6 @@ export class TableClient {
   }
 
   onMessage(msg, skipping = false) {
-    this.setFair(msg.fair);
     switch (msg.type) {
       case "welcome":
         this.table = msg.table;
@@ -199,7 +206,6 @@ export class TableClient {
         this.startedAt = this.startedAt || this.firstSeen();
         break;
       case "state": {
-        if (msg.stateVersion > this.version + 1 && this.version >= 0) this.send({ type: "sync" });
         if (msg.last && msg.stateVersion > this.version) {
           this.pushLog({ seat: msg.last.seat, move: msg.last.move, undone: Boolean(msg.last.undone) });
           // another player's last move stays marked until their next one
@@ -252,16 +258,9 @@ export class TableClient {
         if (msg.series) this.table = { ...this.table, series: msg.series };
         break;
       case "error":
+        // refused (the link asks for the position again after a stale one): nothing changed
         this.pending = false;
         if (this.hint?.asking) this.hint = null;
-        if (msg.code === "stale") {
-          this.send({ type: "sync" });
-        } else if (msg.code === "wrong-token" || msg.code === "no-table") {
-          if (msg.code === "wrong-token") forgetSeat(this.table.id);
-          this.closedByUs = true;
-          reopen(this.table.id, word(msg.words, msg.message), openTable);
-          return;
-        }
         this.message = msg.code === "illegal" || msg.code === "too-late"
           ? t("illegal", { reason: word(msg.words, msg.message) }) : word(msg.words, msg.message);
         break;
@@ -287,12 +286,14 @@ export class TableClient {
     this.over.seconds = this.startedAt ? Math.round((Date.now() - this.startedAt) / 1000) : null;
     const w = msg.result?.winner;
     if (!skipping && this.seat !== null && w !== undefined && w !== null) sound(w === this.seat ? "win" : "loss");
-    if (msg.recordUrl) {
+    if (msg.recordUrl && this.link) {
+      // the record the link fetches anyway to check the deal's seed
       const over = this.over;
-      api("GET", msg.recordUrl).then((rec) => {
+      this.link.record(msg.recordUrl).then((rec) => {
+        if (!rec) return;
         over.moves = (rec.moves || []).filter((m) => typeof m === "string").length;
         if (this.over === over) this.render();
-      }).catch(() => {});
+      });
     }
   }
 
@@ -339,39 +340,33 @@ export class TableClient {
   }
 
   play(move) {
-    this.pending = true;
     this.selected = null;
     this.hint = null;
-    this.counter += 1;
-    this.send({ type: "move", move, stateVersion: this.version, id: `m${this.counter}` });
+    this.pending = Boolean(this.link?.move(move, this.version));
+    if (!this.pending) this.message = t("reconnecting");
     this.render();
   }
 
   /** Ask the server what a bot would play here (answered by a ``hint`` message). */
   askHint() {
     if (!this.myTurn() || this.hint?.asking) return;
-    this.counter += 1;
-    this.hint = { asking: true };
-    this.send({ type: "hint", id: `h${this.counter}` });
+    this.hint = this.link?.hint() ? { asking: true } : null;
     this.render();
   }
 
   /** Take back this seat's last build play (the server checks the rule). */
   undo() {
     if (!this.myTurn() || !this.canUndo) return;
-    this.pending = true;
     this.selected = null;
     this.hint = null;
-    this.counter += 1;
-    this.send({ type: "undo", stateVersion: this.version, id: `u${this.counter}` });
+    this.pending = Boolean(this.link?.undo(this.version));
     this.render();
   }
 
   /** Ready for the match's next game. */
   nextGame() {
     if (this.readySent || this.seat === null) return;
-    this.readySent = true;
-    this.send({ type: "next", id: "next", nonce: newNonce() });
+    this.readySent = Boolean(this.link?.next());
     this.render();
   }
 
@@ -651,7 +646,7 @@ export class TableClient {
     const root = main();
     root.innerHTML = `${this.shareHTML()}
       ${this.match ? `<section class="panel match-bar">${this.matchScoreHTML()}</section>` : ""}
-      ${fairHTML(this.fair, this.fairVerified === "checking" ? undefined : this.fairVerified, (s) => this.name(s))}
+      ${fairHTML(this.link?.fair, this.link?.verdict, (s) => this.name(s))}
       ${this.table.series && !this.over ? `<section class="panel series-bar">${seriesHTML(this.table, (s) => this.name(s))}</section>` : ""}
       <div class="table" data-version="${this.version}" data-my-turn="${this.myTurn() ? 1 : 0}"
            data-seat="${this.seat ?? ""}" data-over="${this.over ? 1 : 0}" data-status="${esc(this.table.status)}"
@@ -786,7 +781,6 @@ export class TableClient {
 
   /** Answer the rematch question: yes (a new game here once everyone said yes) or no. */
   answerRematch(accept) {
-    if (this.seat === null) return;
-    this.send({ type: "rematch", accept, id: accept ? "rematch" : "no-rematch", ...(accept ? { nonce: newNonce() } : {}) });
+    if (this.seat !== null) this.link?.rematch(accept);
   }
 }
