@@ -108,9 +108,6 @@ class MaliceServer(ServerGame):
         return Opening(MaliceGameState(state, preset), preset, overrides, start, columns, entries=len(leading),
                        extra=(match, []))
 
-    def restored_version(self, st: StoredTable, state: GameState) -> int:
-        return st.version_base + state.plies
-
     def restored_extra(self, st: StoredTable, state: GameState) -> Any:
         return None if st.match is None else match_from_json(_engine(state).opts, st.seed, st.match)
 
@@ -160,13 +157,6 @@ class MalicePlay(TablePlay):
     def fields(self, seat: int | None) -> dict[str, Any]:
         return {"canUndo": self.can_undo(seat), "match": self.match_info()}
 
-    def shared_fields(self, events: Sequence[Event]) -> dict[str, Any]:
-        info = self.match_info()
-        return {} if info is None else {"match": info.model_dump()}
-
-    def seat_fields(self, seat: int | None) -> dict[str, Any]:
-        return {"canUndo": self.can_undo(seat)}
-
     def score_fields(self) -> dict[str, Any]:
         return {"match": self.match_info()}
 
@@ -201,8 +191,8 @@ class MalicePlay(TablePlay):
 
         return back
 
-    def entries(self, events: Sequence[Event]) -> tuple[list[Any], int]:
-        return self.engine.history[-1].record_entries(), 1
+    def entries(self, events: Sequence[Event]) -> list[Any]:
+        return self.engine.history[-1].record_entries()
 
     def stored(self, seat: int | None, by_bot: bool, entries: list[Any]) -> None:
         engine = self.engine

@@ -15,8 +15,8 @@ the time limit) and each bot's intended move (the reflex bots' ``plan``, made ag
 change). A move is played at the clock's ``now`` (the core lets the time pass to it first, so what
 fell due before it happens first), in arrival order, so two moves racing for one pile are decided by
 which reached the server first; the loser gets a ``too-late`` error with the engine's reason ("too
-late: center 1 is now 7S"). ``stateVersion`` is not checked (in real time the engine decides races)
-and is the number of record entries stored, so it survives restarts.
+late: center 1 is now 7S"). A move's ``stateVersion`` is not checked (in real time the engine decides
+races).
 
 The reflex bots are cheap (microseconds per plan) and run in the core's step; each sees only its
 seat's view, like any client. Spit and Speed tables have no hints, undo or matches.
@@ -32,7 +32,7 @@ from spite.bots.reflex import ReflexBot, make_reflex_bot
 from spite.errors import OptionsError, Phrase
 from spite.games import Event, GameState, Record, get_game
 from spite.server.config import BOT_LEVELS
-from spite.server.protocol import Clock, GameEvent
+from spite.server.protocol import Clock
 from spite.server.table.play import Action, Refusal, ServerGame, TablePlay
 from spite.server.table.seats import LobbyError, Seat
 from spite.spit import AnyState
@@ -41,7 +41,6 @@ from spite.spit.game import RealtimeGame, RealtimeGameState
 from spite.spit.record import EntryReplayer, positions, replay_spit, step_of
 
 if TYPE_CHECKING:
-    from spite.server.store import StoredTable
     from spite.server.table.core import TableCore
 
 __all__ = ["SERVER", "SPIT_LEVEL_FOR", "SpitPlay", "SpitServer", "spit_level"]
@@ -83,10 +82,6 @@ class SpitServer(ServerGame):
         game = get_game(record.game)
         assert isinstance(game, RealtimeGame)
         return RealtimeGameState(game, replay.state, plies), steps
-
-    def restored_version(self, st: StoredTable, state: GameState) -> int:
-        # version_base: a rematch's game goes on from one past the last version of the game before
-        return st.version_base + sum(len(entries) for entries in st.moves)
 
     def play(self, table: TableCore, extra: Any) -> SpitPlay:
         return SpitPlay(table)
@@ -172,11 +167,6 @@ class SpitPlay(TablePlay):
     def fields(self, seat: int | None) -> dict[str, Any]:
         return {"clock": self._clock()}
 
-    def shared_fields(self, events: Sequence[Event]) -> dict[str, Any]:
-        evs = [GameEvent(t=e.t, kind=e.kind, seat=e.seat, text=e.text,  # type: ignore[arg-type]
-                         auto=getattr(e, "auto", False)).model_dump() for e in events]
-        return {"events": evs, "clock": self._clock().model_dump()}
-
     def move_log(self) -> list[dict[str, Any]]:
         return self._log
 
@@ -192,9 +182,8 @@ class SpitPlay(TablePlay):
                     Phrase("error.not-started.in", {"s": f"{wait:.1f}"}))
         return None
 
-    def entries(self, events: Sequence[Event]) -> tuple[list[Any], int]:
-        new = self.engine.to_record_moves()[self.table.entries:]
-        return new, len(new)
+    def entries(self, events: Sequence[Event]) -> list[Any]:
+        return self.engine.to_record_moves()[self.table.entries:]
 
     def stored(self, seat: int | None, by_bot: bool, entries: list[Any]) -> None:
         if self._replayer is not None:  # the steps of this change, from its entries (no replay from the start)

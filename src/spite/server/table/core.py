@@ -48,6 +48,7 @@ from spite.server.config import ServerConfig
 from spite.server.protocol import (
     Ack,
     FairInfo,
+    GameEvent,
     GameOver,
     HintRequest,
     LastMove,
@@ -322,7 +323,10 @@ class TableCore:
     def _broadcast_state(self, last: LastMove | None, events: Sequence[Event] = ()) -> Iterator[Effect]:
         """Every connection gets the new position, each its own view (made once per seat)."""
         head = {"type": "state", "stateVersion": self.version}
-        tail = {"last": last.model_dump() if last is not None else None, **self.play.shared_fields(events)}
+        tail: dict[str, Any] = {"last": last.model_dump() if last is not None else None}
+        if self.state.game.realtime:  # what the engine did, in order (nothing happens in turns there)
+            tail["events"] = [GameEvent(t=e.t, kind=e.kind, seat=e.seat, text=e.text,  # type: ignore[arg-type]
+                                        auto=getattr(e, "auto", False)).model_dump() for e in events]
         fair = self.fair_info()
         if fair is not None:
             tail["fair"] = fair.model_dump()
@@ -330,8 +334,8 @@ class TableCore:
 
         def text(seat: int | None) -> str:
             view, legal = self.view_for(seat)
-            return json.dumps({**head, "view": view, "legal": legal, **play.seat_fields(seat), **tail},
-                              separators=(",", ":"))
+            extra = {k: v.model_dump() if isinstance(v, BaseModel) else v for k, v in play.fields(seat).items()}
+            return json.dumps({**head, "view": view, "legal": legal, **extra, **tail}, separators=(",", ":"))
 
         for s in self.seats:
             if s.conns:
@@ -669,7 +673,7 @@ class TableCore:
         """Commit what the change added (and, at the end of a game, its record, the players' figures,
         a match's score, the series and the next game's fair deal, all in the same commit)."""
         state = self.state
-        entries, rise = self.play.entries(events)
+        entries = self.play.entries(events)
         rows: list[Row] = [InsertMove(self.rows, seat if seat is not None else -1, entries)]
         ending = None
         series: dict[str, Any] | None = None
@@ -704,7 +708,7 @@ class TableCore:
             return False
         self.rows += 1
         self.entries += len(entries)
-        self.version += rise
+        self.version += 1
         self.play.stored(seat, by_bot, entries)
         if ending is not None:
             self._ended(result.game_id, ending.final, series, fair_next)

@@ -134,7 +134,8 @@ class ServerGame(ABC):
         seats = state.seats
         fair = FairDeal.from_stored(st.id, seats, st.start["fair"]) if "fair" in st.start else None
         fair_next = FairDeal.from_stored(st.id, seats, st.start["fairNext"]) if "fairNext" in st.start else None
-        return Opening(state, st.preset, st.options, dict(st.start), version=self.restored_version(st, state),
+        # stateVersion rose by one with every stored change: undo and the games before are in the base
+        return Opening(state, st.preset, st.options, dict(st.start), version=st.version_base + len(st.moves),
                        version_base=st.version_base, rows=len(st.moves), entries=len(flat),
                        extra=self.restored_extra(st, state), fair=fair, fair_next=fair_next, log=log)
 
@@ -142,10 +143,6 @@ class ServerGame(ABC):
         """``record`` replayed, and its steps for the ``moveLog`` if the replay makes them (``None``:
         the play works them out itself)."""
         return get_game(record.game).from_record(record), None
-
-    @abstractmethod
-    def restored_version(self, st: StoredTable, state: GameState) -> int:
-        """``stateVersion`` of a restored table (what :meth:`TablePlay.entries` counted, plus the base)."""
 
     def restored_extra(self, st: StoredTable, state: GameState) -> Any:
         """The adapter's own state of a restored table (:attr:`Opening.extra`)."""
@@ -185,15 +182,8 @@ class TablePlay:
         return state.view(seat).to_json(), state.legal_moves(seat) if seat is not None else []
 
     def fields(self, seat: int | None) -> dict[str, Any]:
-        """Extra fields (models) of the ``welcome`` and ``state`` messages for ``seat``."""
-        return {}
-
-    def shared_fields(self, events: Sequence[Event]) -> dict[str, Any]:
-        """Extra fields (JSON) of a broadcast ``state`` message, the same for every receiver."""
-        return {}
-
-    def seat_fields(self, seat: int | None) -> dict[str, Any]:
-        """Extra fields (JSON) of a broadcast ``state`` message for ``seat`` alone."""
+        """Extra fields (models) of the ``welcome`` and ``state`` messages for ``seat`` (a match's
+        score, whether the seat may undo, a real-time game's clock)."""
         return {}
 
     def score_fields(self) -> dict[str, Any]:
@@ -234,11 +224,9 @@ class TablePlay:
 
         return back
 
-    def entries(self, events: Sequence[Event]) -> tuple[list[Any], int]:
-        """The record entries the move (and the time) just added, to store as one row, and how much
-        ``stateVersion`` rises with them."""
-        new = list(self.state.to_record().moves[self.table.entries:])
-        return new, len(new)
+    def entries(self, events: Sequence[Event]) -> list[Any]:
+        """The record entries the move (and the time) just added, to store as one row."""
+        return list(self.state.to_record().moves[self.table.entries:])
 
     def stored(self, seat: int | None, by_bot: bool, entries: list[Any]) -> None:
         """After a change of ``seat`` (``None``: the time) was stored."""
