@@ -8,7 +8,9 @@ close, store, think). The core does no I/O and reads no clock: the asyncio host
 tests run it in memory with a fake clock (tests/server/test_table_core.py). A step is a generator:
 when it yields :class:`~spite.server.table.effects.Store` it waits for the answer
 (:class:`~spite.server.table.effects.Stored`) before it goes on, so nothing is acknowledged or shown
-before it is stored, and nothing else happens at the table meanwhile.
+before it is stored, and nothing else happens at the table meanwhile. What a table shows is made in
+:mod:`.view`, and what it does by itself when time passes in :mod:`.clock`: two parts of this one
+class, each in a module of its own.
 
 What the core keeps, and the rules it keeps (docs/protocol.md):
 
@@ -36,39 +38,24 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from collections.abc import Callable, Generator, Iterator, Sequence
-from functools import partial
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
-
-from pydantic import BaseModel
 
 from spite.errors import IllegalMoveError, Phrase
 from spite.games import Event, GameState
 from spite.server.config import ServerConfig
 from spite.server.protocol import (
     Ack,
-    FairInfo,
-    GameEvent,
-    GameOver,
     HintRequest,
     LastMove,
-    LoggedMove,
     MoveMessage,
     NextGame,
-    RematchInfo,
     RematchRequest,
     RematchState,
-    SeriesInfo,
-    StateMessage,
     Sync,
-    TableEvent,
-    TableInfo,
-    TableMessage,
     UndoMessage,
-    Welcome,
-    Words,
-    error_text,
 )
+from spite.server.table.clock import TableClocks
 from spite.server.table.effects import (
     Close,
     ConnId,
@@ -76,7 +63,6 @@ from spite.server.table.effects import (
     DeleteMoves,
     Effect,
     Finished,
-    Gone,
     Hello,
     Hint,
     Input,
@@ -100,12 +86,9 @@ from spite.server.table.fair import FairDeal
 from spite.server.table.play import Dealt, Hints, Opening, ServerGame, TablePlay, Undo
 from spite.server.table.seats import LobbyError, Seat, seat_for_token
 
-__all__ = ["MOVE_LOG_MAX", "Step", "TableCore"]
+__all__ = ["Step", "TableCore"]
 
 log = logging.getLogger("spite.server.table")
-
-MOVE_LOG_MAX = 200
-"""The most steps of the game in play a ``welcome`` carries (its ``moveLog``): the newest ones."""
 
 Step = Generator[Effect, Any, Any]
 """A step of the core: yields effects; a :class:`Store` is answered with :class:`Stored`."""
@@ -114,7 +97,7 @@ _STORAGE_RETRY = 1.0
 """Seconds a bot waits before it tries again after the database refused its move."""
 
 
-class TableCore:
+class TableCore(TableClocks):
     """One table's lifecycle (see the module's text). ``now`` is the core's clock in seconds (the
     host's monotonic clock; the tests' fake one); ``entropy`` gives the fair deals' secrets."""
 
@@ -220,142 +203,6 @@ class TableCore:
             return None
         times = [at for at, _ in self._timers()]
         return max(min(times), self.hold_until) if times else None
-
-    # ================================================================== what clients see
-    @property
-    def is_dealt(self) -> bool:
-        """The game in play is dealt from its final seed (always, at a table without a fair deal)."""
-        return self.fair is None or self.fair.dealt
-
-    def connections(self) -> list[ConnId]:
-        """Every connection at this table."""
-        out = list(self.spectators)
-        for s in self.seats:
-            out.extend(s.conns)
-        return out
-
-    def info(self) -> TableInfo:
-        """The table as the lobby shows it."""
-        return TableInfo(id=self.id, game=self.game, preset=self.preset, options=self.options,
-                         status=self.status, seats=[s.info() for s in self.seats],  # type: ignore[arg-type]
-                         stateVersion=self.version, link=f"/t/{self.id}", gameId=self.game_id,
-                         series=self.series_info(), fair=self.fair_info())
-
-    def series_info(self) -> SeriesInfo | None:
-        """The series score (``None`` before the first game has ended)."""
-        if not self.series["games"]:
-            return None
-        return SeriesInfo(games=self.series["games"], wins=list(self.series["wins"]),
-                          gameIds=list(self.series.get("gameIds", [])))
-
-    def rematch_info(self) -> RematchInfo | None:
-        """Who wants another game (``None`` unless the table is finished and has a person seat). A bot
-        seat says yes at once; a person's seat a bot took over waits for its person to come back and
-        answer (no new game starts in an absent person's name)."""
-        if self.status != "finished" or not any(s.kind == "person" for s in self.seats):
-            return None
-        ready = [s.seat for s in self.seats if s.kind == "bot" or s.seat in self.rematch_yes]
-        waiting = [s.seat for s in self.seats if s.seat not in ready and s.seat not in self.rematch_no]
-        return RematchInfo(ready=ready, waiting=waiting, declined=sorted(self.rematch_no))
-
-    def fair_info(self) -> FairInfo | None:
-        """The ``fair`` field: the commitment; the secret and nonces once the game is over; after a
-        game, the next game's commitment (``next``)."""
-        fair = self.fair
-        if fair is None:
-            return None
-        info = fair.info(revealed=fair.dealt and self.state.is_over)
-        if self.fair_next is not None:
-            info.next = self.fair_next.commitment
-        return info
-
-    def view_for(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
-        """The view JSON of ``seat`` (``None``: spectator) and its legal moves: all a client gets.
-        Before the deal is made nobody sees a card of it."""
-        if not self.is_dealt:
-            return self.state.face_down_view(), []
-        return self.play.view(seat)
-
-    def state_message(self, seat: int | None, last: LastMove | None = None) -> StateMessage:
-        """A ``state`` message for ``seat`` (the answer to ``sync``)."""
-        view, legal = self.view_for(seat)
-        return StateMessage(stateVersion=self.version, view=view, legal=legal, last=last, fair=self.fair_info(),
-                            **self.play.fields(seat))
-
-    def game_over(self) -> GameOver:
-        """The ``gameOver`` message of the game just ended."""
-        result = self.state.result
-        assert result is not None
-        url = f"/api/games/{self.game_id}/record" if self.game_id is not None else None
-        return GameOver(stateVersion=self.version, result=dict(result), gameId=self.game_id, recordUrl=url,
-                        fair=self.fair_info(), series=self.series_info(), rematch=self.rematch_info(),
-                        **self.play.score_fields())
-
-    def move_log(self) -> list[dict[str, Any]]:
-        """The game in play so far as everyone was told it (nothing before the deal)."""
-        return self.play.move_log() if self.is_dealt else []
-
-    # ------------------------------------------------------------------ sending
-    def _send(self, conn: ConnId, msg: BaseModel | str) -> Send:
-        return Send(conn, msg if isinstance(msg, str) else msg.model_dump_json())
-
-    def _error(self, conn: ConnId, code: str, message: str, msg_id: str | None = None,
-               phrase: Phrase | None = None) -> Send:
-        return Send(conn, error_text(code, message, msg_id=msg_id, version=self.version, phrase=phrase))
-
-    def _broadcast(self, msg: BaseModel) -> Iterator[Effect]:
-        text = msg.model_dump_json()
-        for conn in self.connections():
-            yield Send(conn, text)
-
-    def _tell(self, kind: str, seat: int | None, text: str, /, seconds: float | None = None, key: str | None = None,
-              **params: str | int) -> Iterator[Effect]:
-        """Tell everyone what changed at the table (with the table as it is now; a match's score too):
-        ``text`` in English; ``key`` (default ``event.KIND``) and ``params`` the catalogue's words for it."""
-        words = Words(key=key or f"event.{kind}", params=params)
-        event = TableEvent(kind=kind, seat=seat, text=text, words=words, seconds=seconds)  # type: ignore[arg-type]
-        # a table closed before its game was dealt shows its secret (nothing was played from it); a dealt
-        # game's secret would show every hidden card of a game nobody finished: never revealed
-        fair = self.fair.info(revealed=True) if kind == "abandoned" and self.fair is not None and not self.fair.dealt \
-            else None
-        yield from self._broadcast(TableMessage(table=self.info(), event=event, fair=fair, **self.play.score_fields()))
-
-    def _broadcast_state(self, last: LastMove | None, events: Sequence[Event] = ()) -> Iterator[Effect]:
-        """Every connection gets the new position, each its own view (made once per seat)."""
-        head = {"type": "state", "stateVersion": self.version}
-        tail: dict[str, Any] = {"last": last.model_dump() if last is not None else None}
-        if self.state.game.realtime:  # what the engine did, in order (nothing happens in turns there)
-            tail["events"] = [GameEvent(t=e.t, kind=e.kind, seat=e.seat, text=e.text,  # type: ignore[arg-type]
-                                        auto=getattr(e, "auto", False)).model_dump() for e in events]
-        fair = self.fair_info()
-        if fair is not None:
-            tail["fair"] = fair.model_dump()
-        play = self.play
-
-        def text(seat: int | None) -> str:
-            view, legal = self.view_for(seat)
-            extra = {k: v.model_dump() if isinstance(v, BaseModel) else v for k, v in play.fields(seat).items()}
-            return json.dumps({**head, "view": view, "legal": legal, **extra, **tail}, separators=(",", ":"))
-
-        for s in self.seats:
-            if s.conns:
-                msg = text(s.seat)
-                for conn in s.conns:
-                    yield Send(conn, msg)
-        if self.spectators:
-            msg = text(None)
-            for conn in self.spectators:
-                yield Send(conn, msg)
-
-    def _welcome(self, conn: ConnId, seat: int | None) -> Iterator[Effect]:
-        view, legal = self.view_for(seat)
-        steps = self.move_log()  # the game so far, so that a page opened now can show its log
-        first = max(0, len(steps) - MOVE_LOG_MAX)
-        yield self._send(conn, Welcome(table=self.info(), seat=seat, stateVersion=self.version, view=view, legal=legal,
-                                       fair=self.fair_info(), moveLog=[LoggedMove.of(s) for s in steps[first:]],
-                                       moveLogStart=first or None, **self.play.fields(seat)))
-        if self.state.is_over and (self.status == "finished" or self.between):
-            yield self._send(conn, self.game_over())
 
     def _commit(self, rows: tuple[Row, ...]) -> Generator[Effect, Any, Stored]:
         """Store ``rows`` (the step waits for the answer). After a refused commit the table's timers
@@ -757,154 +604,6 @@ class TableCore:
         self.thinking = None
         self.play.changed()
         self._refresh_clocks(mover)
-
-    # ================================================================== clocks
-    def _clock_limit(self) -> float:
-        return self.config.idle_seconds if self.state.game.realtime else self.config.turn_seconds
-
-    def _refresh_clocks(self, mover: int | None = None) -> None:
-        """Which person seats have something to do, and since when. A turn game's clock runs from the
-        moment the seat's turn began; a real-time game's from the seat's last move, while it holds a
-        move it could make."""
-        realtime = self.state.game.realtime
-        live = (self.status == "playing" and self.is_dealt and not self.state.is_over and not self.between
-                and self.play.live(self.now))
-        acting = set(self.state.to_act()) if live else set()
-        for seat in self.seats:
-            n = seat.seat
-            busy = n in acting and seat.is_person and (not realtime or bool(self.state.legal_moves(n)))
-            if not busy:
-                self.clock_since.pop(n, None)
-                self.warned.pop(n, None)
-            elif n not in self.clock_since or (realtime and n == mover):
-                self.clock_since[n] = self.now
-
-    def _clock_deadlines(self) -> list[tuple[float, float, Seat]]:
-        """(warn at, take over at, seat) for every person seat whose clock runs."""
-        limit = self._clock_limit()
-        if limit <= 0:
-            return []
-        warning = min(max(0.0, self.config.turn_warning), limit)
-        return [(since + limit - warning, since + limit, self.seats[n]) for n, since in self.clock_since.items()]
-
-    # ================================================================== what falls due
-    def _timers(self) -> list[tuple[float, Callable[[], Step]]]:
-        """Every pending timer: when, and what then."""
-        out: list[tuple[float, Callable[[], Step]]] = []
-        config = self.config
-        if self.status == "open":
-            out.append((self.created_at + config.open_table_ttl, self._unfilled))
-            return out
-        if self.status != "playing":
-            return out
-        people = [s for s in self.seats if s.kind == "person"]
-        for seat in people:
-            if seat.away_since is not None:
-                out.append((seat.away_since + config.grace_seconds, partial(self._grace_over, seat)))
-        if people and self.deserted_since is not None and config.abandon_seconds > 0:
-            out.append((self.deserted_since + config.abandon_seconds, self._deserted))
-        if not self.is_dealt:
-            return out
-        if self.between:
-            if self.next_at is not None:
-                out.append((self.next_at, self._next_game))
-            return out
-        if self.state.is_over:
-            return out
-        wake = self.play.wake()
-        if wake is not None:
-            out.append((wake, self._play_due))
-        for warn_at, over_at, seat in self._clock_deadlines():
-            if self.warned.get(seat.seat) != over_at:
-                out.append((warn_at, partial(self._warn, seat, over_at)))
-            out.append((over_at, partial(self._clock_out, seat)))
-        if self.thinking is None and self.play.live(self.now):
-            for n in self.state.to_act():
-                if self.seats[n].controller == "bot" and self.play.bot_view(n) is not None:
-                    out.append((self.bot_at, partial(self._think, n)))
-                    break
-        return out
-
-    def _due(self) -> Step:
-        """Whatever fell due by now, the earliest first (each may change what else is due)."""
-        for _ in range(10_000):
-            if self.now < self.hold_until:
-                return
-            due = [(at, run) for at, run in self._timers() if at <= self.now]
-            if not due or self.retired:
-                return
-            _, run = min(due, key=lambda item: item[0])
-            yield from run()
-        log.error("table %s: timers kept falling due; left for the next tick", self.id)
-
-    def _play_due(self) -> Step:
-        for action in self.play.due(self.now):
-            if self.status != "playing" or self.state.is_over:
-                return
-            if action[0] == "show":
-                yield from self._broadcast_state(None)
-                self._changed(None)
-            elif action[0] == "advance":
-                yield from self._apply(None, None)
-            else:
-                _, seat, move = action
-                if self.seats[seat].controller == "bot":
-                    yield from self._apply(seat, move, by_bot=True)
-        self.play.changed()
-
-    def _warn(self, seat: Seat, over_at: float) -> Step:
-        self.warned[seat.seat] = over_at
-        left = round(max(0.0, over_at - self.now), 1)
-        yield from self._tell("turn-clock", seat.seat, f"{seat.player}: {left:g} s left to move at seat {seat.seat}, "
-                              "then a bot plays it", seconds=left, name=seat.player or "", seat=seat.seat,
-                              s=f"{left:g}")
-
-    def _clock_out(self, seat: Seat) -> Step:
-        total = self._clock_limit()
-        yield from self._take_over(seat, "idle-takeover", f"{seat.player} did not move within {total:g} s: a "
-                                   f"{self.config.replacement_level} bot plays seat {seat.seat} until "
-                                   f"{seat.player} moves again", total, None,
-                                   {"name": seat.player or "", "seat": seat.seat, "s": f"{total:g}"})
-
-    def _grace_over(self, seat: Seat) -> Step:
-        grace = self.config.grace_seconds
-        if sum(1 for s in self.seats if s.kind == "person") == 1:
-            # a quick-play table (one person seat): no one is left to play for; close it
-            yield from self._abandon(f"{seat.player} did not come back within {grace:g} s: the table is closed",
-                                     grace, "event.abandoned.gone", name=seat.player or "", s=f"{grace:g}")
-            return
-        if not seat.is_person:  # a bot plays it already (its person did not act in time)
-            seat.away_since = None
-            return
-        yield from self._take_over(seat, "takeover", f"{seat.player} did not come back within {grace:g} s: a "
-                                   f"{self.config.replacement_level} bot plays seat {seat.seat}", None, None,
-                                   {"name": seat.player or "", "seat": seat.seat, "s": f"{grace:g}"})
-        if not seat.is_person:
-            seat.away_since = None
-            yield from self._deal_if_ready()
-
-    def _deserted(self) -> Step:
-        wait = self.config.abandon_seconds
-        yield from self._abandon(f"no player was at the table for {wait:g} s: the table is closed", wait,
-                                 "event.abandoned.deserted", s=f"{wait:g}")
-
-    def _unfilled(self) -> Step:
-        yield from self._abandon("nobody took the free seats in time; the table is closed", None, None)
-
-    def _abandon(self, text: str, seconds: float | None, key: str | None, **params: str | int) -> Step:
-        """Close a table nobody plays at: stored as ``abandoned`` (no game record, no statistics),
-        everyone still watching told and let go."""
-        result = yield from self._commit((UpdateTable({"status": "abandoned"}),))
-        if not result.ok:
-            log.error("table %s: could not be stored as abandoned (%s); trying again", self.id, result.error)
-            return
-        self.status = "abandoned"
-        self.clock_since.clear()
-        log.info("table %s: abandoned (%s)", self.id, text)
-        yield from self._tell("abandoned", None, text, seconds=seconds, key=key, **params)
-        for conn in self.connections():
-            yield Close(conn, 1000)
-        yield Gone(text)
 
     # ================================================================== bots
     def _think(self, seat: int) -> Step:

@@ -1,0 +1,203 @@
+"""What a table shows (:class:`TableView`, a part of :class:`~spite.server.table.core.TableCore`): the
+table as the lobby lists it, each seat's view and legal moves, and the messages that carry them.
+
+What a connection receives is made here and only here: a seat's (or a spectator's) view from the
+game (``GameState.view``), every card face down before the deal is made; the commitment of the fair
+deal, its secret only once the game is over; the table's events with their catalogue words.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from spite.errors import Phrase
+from spite.games import Event, GameState
+from spite.server.protocol import (
+    FairInfo,
+    GameEvent,
+    GameOver,
+    LastMove,
+    LoggedMove,
+    RematchInfo,
+    SeriesInfo,
+    StateMessage,
+    TableEvent,
+    TableInfo,
+    TableMessage,
+    Welcome,
+    Words,
+    error_text,
+)
+from spite.server.table.effects import ConnId, Effect, Send
+from spite.server.table.fair import FairDeal
+from spite.server.table.seats import Seat
+
+if TYPE_CHECKING:
+    from spite.server.table.play import TablePlay
+
+__all__ = ["MOVE_LOG_MAX", "TableView"]
+
+MOVE_LOG_MAX = 200
+"""The most steps of the game in play a ``welcome`` carries (its ``moveLog``): the newest ones."""
+
+
+class TableView:
+    """The table as its messages show it (the state is :class:`~spite.server.table.core.TableCore`'s)."""
+
+    id: str
+    game: str
+    preset: str
+    options: dict[str, Any]
+    status: str
+    version: int
+    game_id: int | None
+    seats: list[Seat]
+    spectators: set[ConnId]
+    state: GameState
+    play: TablePlay
+    fair: FairDeal | None
+    fair_next: FairDeal | None
+    series: dict[str, Any]
+    rematch_yes: set[int]
+    rematch_no: set[int]
+    between: bool
+
+    @property
+    def is_dealt(self) -> bool:
+        """The game in play is dealt from its final seed (always, at a table without a fair deal)."""
+        return self.fair is None or self.fair.dealt
+
+    def connections(self) -> list[ConnId]:
+        """Every connection at this table."""
+        out = list(self.spectators)
+        for s in self.seats:
+            out.extend(s.conns)
+        return out
+
+    def info(self) -> TableInfo:
+        """The table as the lobby shows it."""
+        return TableInfo(id=self.id, game=self.game, preset=self.preset, options=self.options,
+                         status=self.status, seats=[s.info() for s in self.seats],  # type: ignore[arg-type]
+                         stateVersion=self.version, link=f"/t/{self.id}", gameId=self.game_id,
+                         series=self.series_info(), fair=self.fair_info())
+
+    def series_info(self) -> SeriesInfo | None:
+        """The series score (``None`` before the first game has ended)."""
+        if not self.series["games"]:
+            return None
+        return SeriesInfo(games=self.series["games"], wins=list(self.series["wins"]),
+                          gameIds=list(self.series.get("gameIds", [])))
+
+    def rematch_info(self) -> RematchInfo | None:
+        """Who wants another game (``None`` unless the table is finished and has a person seat). A bot
+        seat says yes at once; a person's seat a bot took over waits for its person to come back and
+        answer (no new game starts in an absent person's name)."""
+        if self.status != "finished" or not any(s.kind == "person" for s in self.seats):
+            return None
+        ready = [s.seat for s in self.seats if s.kind == "bot" or s.seat in self.rematch_yes]
+        waiting = [s.seat for s in self.seats if s.seat not in ready and s.seat not in self.rematch_no]
+        return RematchInfo(ready=ready, waiting=waiting, declined=sorted(self.rematch_no))
+
+    def fair_info(self) -> FairInfo | None:
+        """The ``fair`` field: the commitment; the secret and nonces once the game is over; after a
+        game, the next game's commitment (``next``)."""
+        fair = self.fair
+        if fair is None:
+            return None
+        info = fair.info(revealed=fair.dealt and self.state.is_over)
+        if self.fair_next is not None:
+            info.next = self.fair_next.commitment
+        return info
+
+    def view_for(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
+        """The view JSON of ``seat`` (``None``: spectator) and its legal moves: all a client gets.
+        Before the deal is made nobody sees a card of it."""
+        if not self.is_dealt:
+            return self.state.face_down_view(), []
+        return self.play.view(seat)
+
+    def state_message(self, seat: int | None, last: LastMove | None = None) -> StateMessage:
+        """A ``state`` message for ``seat`` (the answer to ``sync``)."""
+        view, legal = self.view_for(seat)
+        return StateMessage(stateVersion=self.version, view=view, legal=legal, last=last, fair=self.fair_info(),
+                            **self.play.fields(seat))
+
+    def game_over(self) -> GameOver:
+        """The ``gameOver`` message of the game just ended."""
+        result = self.state.result
+        assert result is not None
+        url = f"/api/games/{self.game_id}/record" if self.game_id is not None else None
+        return GameOver(stateVersion=self.version, result=dict(result), gameId=self.game_id, recordUrl=url,
+                        fair=self.fair_info(), series=self.series_info(), rematch=self.rematch_info(),
+                        **self.play.score_fields())
+
+    def move_log(self) -> list[dict[str, Any]]:
+        """The game in play so far as everyone was told it (nothing before the deal)."""
+        return self.play.move_log() if self.is_dealt else []
+
+    # ------------------------------------------------------------------ sending
+    def _send(self, conn: ConnId, msg: BaseModel | str) -> Send:
+        return Send(conn, msg if isinstance(msg, str) else msg.model_dump_json())
+
+    def _error(self, conn: ConnId, code: str, message: str, msg_id: str | None = None,
+               phrase: Phrase | None = None) -> Send:
+        return Send(conn, error_text(code, message, msg_id=msg_id, version=self.version, phrase=phrase))
+
+    def _broadcast(self, msg: BaseModel) -> Iterator[Effect]:
+        text = msg.model_dump_json()
+        for conn in self.connections():
+            yield Send(conn, text)
+
+    def _tell(self, kind: str, seat: int | None, text: str, /, seconds: float | None = None, key: str | None = None,
+              **params: str | int) -> Iterator[Effect]:
+        """Tell everyone what changed at the table (with the table as it is now; a match's score too):
+        ``text`` in English; ``key`` (default ``event.KIND``) and ``params`` the catalogue's words for it."""
+        words = Words(key=key or f"event.{kind}", params=params)
+        event = TableEvent(kind=kind, seat=seat, text=text, words=words, seconds=seconds)  # type: ignore[arg-type]
+        # a table closed before its game was dealt shows its secret (nothing was played from it); a dealt
+        # game's secret would show every hidden card of a game nobody finished: never revealed
+        fair = self.fair.info(revealed=True) if kind == "abandoned" and self.fair is not None and not self.fair.dealt \
+            else None
+        yield from self._broadcast(TableMessage(table=self.info(), event=event, fair=fair, **self.play.score_fields()))
+
+    def _broadcast_state(self, last: LastMove | None, events: Sequence[Event] = ()) -> Iterator[Effect]:
+        """Every connection gets the new position, each its own view (made once per seat)."""
+        head = {"type": "state", "stateVersion": self.version}
+        tail: dict[str, Any] = {"last": last.model_dump() if last is not None else None}
+        if self.state.game.realtime:  # what the engine did, in order (nothing happens in turns there)
+            tail["events"] = [GameEvent(t=e.t, kind=e.kind, seat=e.seat, text=e.text,  # type: ignore[arg-type]
+                                        auto=getattr(e, "auto", False)).model_dump() for e in events]
+        fair = self.fair_info()
+        if fair is not None:
+            tail["fair"] = fair.model_dump()
+        play = self.play
+
+        def text(seat: int | None) -> str:
+            view, legal = self.view_for(seat)
+            extra = {k: v.model_dump() if isinstance(v, BaseModel) else v for k, v in play.fields(seat).items()}
+            return json.dumps({**head, "view": view, "legal": legal, **extra, **tail}, separators=(",", ":"))
+
+        for s in self.seats:
+            if s.conns:
+                msg = text(s.seat)
+                for conn in s.conns:
+                    yield Send(conn, msg)
+        if self.spectators:
+            msg = text(None)
+            for conn in self.spectators:
+                yield Send(conn, msg)
+
+    def _welcome(self, conn: ConnId, seat: int | None) -> Iterator[Effect]:
+        view, legal = self.view_for(seat)
+        steps = self.move_log()  # the game so far, so that a page opened now can show its log
+        first = max(0, len(steps) - MOVE_LOG_MAX)
+        yield self._send(conn, Welcome(table=self.info(), seat=seat, stateVersion=self.version, view=view, legal=legal,
+                                       fair=self.fair_info(), moveLog=[LoggedMove.of(s) for s in steps[first:]],
+                                       moveLogStart=first or None, **self.play.fields(seat)))
+        if self.state.is_over and (self.status == "finished" or self.between):
+            yield self._send(conn, self.game_over())
+
