@@ -32,6 +32,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                    help=f"set a limit of docs/protocol.md (one of {', '.join(LIMITS)}); repeatable")
     p.add_argument("--log-level", default="info")
+    # tests only: every secret from this seed (the same requests deal the same cards): never on a real server
+    p.add_argument("--predictable-deals", type=int, default=None, metavar="SEED", help=argparse.SUPPRESS)
     p.add_argument("--config-json", default=None, help=argparse.SUPPRESS)  # a worker of `spite serve --workers`
     p.add_argument("--cluster", action="store_true",
                    help="one worker of several on one PostgreSQL database behind a proxy that routes by table id "
@@ -53,7 +55,8 @@ def main(argv: list[str] | None = None) -> None:
                           sqlite_synchronous=a.sqlite_sync,
                           burst=max(2.0 * a.rate, 10.0), next_game_seconds=a.next_game,
                           spit_countdown=a.spit_countdown, turn_seconds=a.turn_clock, cluster=a.cluster,
-                          migrate=not a.cluster, address=f"{a.host}:{a.port}" if a.cluster else None)
+                          migrate=not a.cluster, address=f"{a.host}:{a.port}" if a.cluster else None,
+                          deal_seed=a.predictable_deals)
     try:
         config = with_limits(config, a.limit)
     except ValueError as exc:

@@ -78,6 +78,9 @@ class ServerConfig:
       --workers N``): it holds tables by lease (:mod:`spite.server.leases`) rather than every live one,
       and its lobby lists come from the database. ``address``: where it listens (``host:port``, kept
       with its heartbeat row).
+    * ``deal_seed``: tests only (``python -m spite.server --predictable-deals SEED``): table ids and the
+      fair deals' secrets come from this seed instead of :mod:`secrets`, so the same requests make the
+      same deals. Never for a real server: whoever knows the seed knows every secret.
     * ``sqlite_synchronous``: SQLite's ``synchronous`` in WAL mode. ``NORMAL`` (default): a commit
       survives the server's death (``kill -9``) but an OS crash or power cut may lose the last
       commits; ``FULL``: every commit is fsynced (survives power cuts; ~5 ms per group commit here).
@@ -115,6 +118,7 @@ class ServerConfig:
     spit_countdown: float = 3.0
     migrate: bool = True
     sqlite_synchronous: str = "NORMAL"
+    deal_seed: int | None = None
     cluster: bool = False
     address: str | None = None
     process_name: str = field(default_factory=lambda: _process_name())

@@ -12,8 +12,10 @@ rematch question).
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import logging
+import random
 import secrets
 import time
 from collections import Counter
@@ -125,6 +127,12 @@ class Lobby:
         self._creating: Counter[str] = Counter()  # creations under way per address (not in tables yet)
         self.shared = False
         """One of several workers: tables are held by lease, and counted and listed in the database."""
+        self.entropy: Callable[[int], bytes] = secrets.token_bytes
+        """Where table ids and the fair deals' secrets come from."""
+        if config.deal_seed is not None:  # tests only (ServerConfig.deal_seed)
+            log.warning("PREDICTABLE DEALS (seed %d): every secret can be known; this server is for tests only",
+                        config.deal_seed)
+            self.entropy = random.Random(config.deal_seed).randbytes
         self.acquire: Callable[[str], Awaitable[TableHost | None]] | None = None
         """With several workers: takes a table another worker holds (or held and died) by lease."""
 
@@ -176,7 +184,8 @@ class Lobby:
             try:
                 core = TableCore(table_id=st.id, game=st.game, server_game=server_game(st.game), opening=opening,
                                  seats=seats, status=st.status, created_at=now - max(0.0, time.time() - st.created_at),
-                                 config=self.config, now=now, series=st.series, game_id=game_id)
+                                 config=self.config, now=now, series=st.series, game_id=game_id,
+                                 entropy=self.entropy)
             except Exception as exc:
                 log.error("table %s cannot be restored (%s); left as it is in the database", st.id, exc)
                 continue
@@ -268,8 +277,8 @@ class Lobby:
                       player_id: str | None = None, creator: str | None = None) -> Created:
         """The table made and stored (see :meth:`create`); with ``creator`` (an address's key) it is
         stored only while that address has fewer than ``max_open_tables`` live tables in the database."""
-        table_id = secrets.token_urlsafe(9)
-        plan = plan_table(table_id, game, preset, options, seats, join)
+        table_id = base64.urlsafe_b64encode(self.entropy(9)).decode()
+        plan = plan_table(table_id, game, preset, options, seats, join, entropy=self.entropy)
         hook, opening, seat_list, status, seed = plan.hook, plan.opening, plan.seats, plan.status, plan.seed
         now = time.time()
         row = {"id": table_id, "game": game, "preset": opening.preset, "options": json.dumps(opening.options),
@@ -289,7 +298,7 @@ class Lobby:
             raise self.too_many_tables()
         loop_now = asyncio.get_running_loop().time()
         core = TableCore(table_id=table_id, game=game, server_game=hook, opening=opening, seats=seat_list,
-                         status=status, created_at=loop_now, config=self.config, now=loop_now)
+                         status=status, created_at=loop_now, config=self.config, now=loop_now, entropy=self.entropy)
         host = TableHost(core, self.services)
         self.tables[table_id] = host
         host.start()
