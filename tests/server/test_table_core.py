@@ -338,3 +338,14 @@ def test_a_rematch_begins_from_the_commitment_published_at_the_end() -> None:
     fair = ann.position["fair"]
     assert fair["game"] == 2 and fair["commitment"] == upcoming and fair["dealt"] and fair["sent"] == [True, False]
     assert ann.position["stateVersion"] == over["stateVersion"] + 1
+
+
+def test_a_deal_whose_commit_failed_is_made_again_without_another_hello() -> None:
+    h = Harness("spite-malice", "short", {"stock_size": 3}, seats=[PERSON, bot()])
+    h.join("ann")
+    h.store.fail = 1
+    ann = h.connect(0, nonce="0a" * 16)
+    assert not h.core.is_dealt and ann.position["legal"] == []
+    h.advance(1.0)
+    assert h.core.is_dealt and ann.position["legal"]
+    assert ann.position["fair"]["sent"] == [True, False]

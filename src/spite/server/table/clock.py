@@ -43,6 +43,7 @@ class TableClocks(TableView):
     bot_at: float
     hold_until: float
     retired: bool
+    greeted: set[int]
 
     if TYPE_CHECKING:  # what the core does when a timer fires
         def _apply(self, seat: int | None, move: str | None, *, conn: int | None = None, msg_id: str | None = None,
@@ -100,6 +101,8 @@ class TableClocks(TableView):
         if people and self.deserted_since is not None and config.abandon_seconds > 0:
             out.append((self.deserted_since + config.abandon_seconds, self._deserted))
         if not self.is_dealt:
+            if not self.state.is_over and all(s.controller == "bot" or s.seat in self.greeted for s in self.seats):
+                out.append((self.now, self._deal_if_ready))  # everyone is here: the deal's commit failed
             return out
         if self.between:
             if self.next_at is not None:
