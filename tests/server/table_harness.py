@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spite.server.config import ServerConfig
-from spite.server.lobby import plan_table, server_game
+from spite.server.lobby import plan_table, restored_core, server_game, table_rows
 from spite.server.protocol import (
     HintRequest,
     MoveMessage,
@@ -181,15 +181,9 @@ class Harness:
         self._next_conn = 1
         plan = plan_table(table_id, game, preset, options or {}, seats, join=False, entropy=self.rng.randbytes)
         self.opening_fair = plan.opening.fair
-        row = {"id": table_id, "game": game, "preset": plan.opening.preset,
-               "options": json.dumps(plan.opening.options), "seed": json.dumps(plan.seed),
-               "start": json.dumps(plan.opening.start), "status": plan.status, "plies": 0, "created_at": 0.0,
-               "version_base": 0, **plan.opening.columns}
-        self.store = MemoryStore(row, [{"seat": s.seat, "kind": s.kind, "level": s.level, "player": None,
-                                        "token_hash": None, "controller": s.controller} for s in plan.seats])
-        self.core = TableCore(table_id=table_id, game=game, server_game=plan.hook, opening=plan.opening,
-                              seats=plan.seats, status=plan.status, created_at=self.now, config=self.config,
-                              now=self.now, entropy=self.rng.randbytes)
+        row, seat_rows = table_rows(table_id, game, plan, 0.0, "test")
+        self.store = MemoryStore({**row, "version_base": 0}, seat_rows)
+        self.core = plan.core(table_id, game, self.config, self.now, self.rng.randbytes)
         self.tokens: dict[int, str] = {}
         self.observer: Any = None
         """Called after every step (each deadline on the way included), to check invariants there."""
@@ -334,14 +328,9 @@ class Harness:
     def restarted(self) -> TableCore:
         """The table rebuilt from what was stored, as after ``kill -9`` (nobody connected)."""
         st = self.store.stored_table()
-        hook = server_game(st.game)
-        opening = hook.restore(st)
-        seats = [Seat(seat=s.seat, kind=s.kind, level=s.level, player=s.player, token_hash=s.token_hash,
-                      controller=s.controller, player_id=s.player_id) for s in st.seats]
-        return TableCore(table_id=st.id, game=st.game, server_game=hook, opening=opening, seats=seats,
-                         status=st.status, created_at=self.now, config=self.config, now=self.now,
-                         series=st.series, game_id=self.store.games[-1]["id"] if self.store.games else None,
-                         entropy=random.Random(1).randbytes)
+        opening = server_game(st.game).restore(st)
+        return restored_core(st, opening, self.config, self.now, self.now,
+                             self.store.games[-1]["id"] if self.store.games else None, random.Random(1).randbytes)
 
 
 def play_on(h: Harness, client: Client, moves: int = 1000, rng: random.Random | None = None) -> None:

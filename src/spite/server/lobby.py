@@ -36,7 +36,8 @@ from spite.server.table.fair import FairDeal
 from spite.server.table.play import Opening, ServerGame
 from spite.server.table.seats import LobbyError, Seat, address_key, hash_token, new_token
 
-__all__ = ["Lobby", "TablePlan", "check_requests", "plan_table", "served_games", "server_game", "stored_info"]
+__all__ = ["Lobby", "TablePlan", "check_requests", "plan_table", "restored_core", "served_games", "server_game",
+           "stored_info", "table_rows"]
 
 log = logging.getLogger("spite.server")
 
@@ -81,6 +82,12 @@ class TablePlan:
     status: str
     seed: int | str
 
+    def core(self, table_id: str, game: str, config: ServerConfig, now: float,
+             entropy: Callable[[int], bytes]) -> TableCore:
+        """The new table's core, made at ``now`` (stored already)."""
+        return TableCore(table_id=table_id, game=game, server_game=self.hook, opening=self.opening, seats=self.seats,
+                         status=self.status, created_at=now, config=config, now=now, entropy=entropy)
+
 
 def plan_table(table_id: str, game: str, preset: str | None, options: dict[str, Any],
                seats: list[SeatRequest] | None, join: bool,
@@ -110,6 +117,29 @@ def plan_table(table_id: str, game: str, preset: str | None, options: dict[str, 
                  for i, r in enumerate(requests)]
     status = "playing" if all(s.controller == "bot" for s in seat_list) else "open"
     return TablePlan(hook, opening, seat_list, status, seed)
+
+
+def restored_core(st: StoredTable, opening: Opening, config: ServerConfig, now: float, created_at: float,
+                  game_id: int | None, entropy: Callable[[int], bytes]) -> TableCore:
+    """The core of a stored table (its game restored: :meth:`ServerGame.restore`), in play again at
+    ``now``; nobody is connected yet."""
+    seats = [Seat(seat=s.seat, kind=s.kind, level=s.level, player=s.player, token_hash=s.token_hash,
+                  player_id=s.player_id, controller=s.controller) for s in st.seats]
+    return TableCore(table_id=st.id, game=st.game, server_game=server_game(st.game), opening=opening, seats=seats,
+                     status=st.status, created_at=created_at, config=config, now=now, series=st.series,
+                     game_id=game_id, entropy=entropy)
+
+
+def table_rows(table_id: str, game: str, plan: TablePlan, now: float,
+               owner: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The rows that store a new table: its row and its seats' rows."""
+    opening = plan.opening
+    row = {"id": table_id, "game": game, "preset": opening.preset, "options": json.dumps(opening.options),
+           "seed": json.dumps(plan.seed), "start": json.dumps(opening.start), "status": plan.status, "plies": 0,
+           "owner": owner, "created_at": now, "updated_at": now, **opening.columns}
+    seats = [{"seat": s.seat, "kind": s.kind, "level": s.level, "player": None, "token_hash": None,
+              "controller": s.controller} for s in plan.seats]
+    return row, seats
 
 
 class Lobby:
@@ -179,13 +209,9 @@ class Lobby:
                 hosts.append(self.tables[st.id])
                 continue
             now = asyncio.get_running_loop().time()
-            seats = [Seat(seat=s.seat, kind=s.kind, level=s.level, player=s.player, token_hash=s.token_hash,
-                          player_id=s.player_id, controller=s.controller) for s in st.seats]
             try:
-                core = TableCore(table_id=st.id, game=st.game, server_game=server_game(st.game), opening=opening,
-                                 seats=seats, status=st.status, created_at=now - max(0.0, time.time() - st.created_at),
-                                 config=self.config, now=now, series=st.series, game_id=game_id,
-                                 entropy=self.entropy)
+                core = restored_core(st, opening, self.config, now, now - max(0.0, time.time() - st.created_at),
+                                     game_id, self.entropy)
             except Exception as exc:
                 log.error("table %s cannot be restored (%s); left as it is in the database", st.id, exc)
                 continue
@@ -279,31 +305,23 @@ class Lobby:
         stored only while that address has fewer than ``max_open_tables`` live tables in the database."""
         table_id = base64.urlsafe_b64encode(self.entropy(9)).decode()
         plan = plan_table(table_id, game, preset, options, seats, join, entropy=self.entropy)
-        hook, opening, seat_list, status, seed = plan.hook, plan.opening, plan.seats, plan.status, plan.seed
         now = time.time()
-        row = {"id": table_id, "game": game, "preset": opening.preset, "options": json.dumps(opening.options),
-               "seed": json.dumps(seed), "start": json.dumps(opening.start),
-               "status": status, "plies": 0, "owner": self.config.process_name, "created_at": now, "updated_at": now,
-               **opening.columns}
+        row, seat_rows = table_rows(table_id, game, plan, now, self.config.process_name)
         if self.shared:  # the creator holds it until the worker its sockets reach asks for it
             from spite.server.leases import lease_end
 
             row["lease_until"] = lease_end()
-        seat_rows = [{"seat": s.seat, "kind": s.kind, "level": s.level, "player": None, "token_hash": None,
-                      "controller": s.controller} for s in seat_list]
         if creator is None:
             await self.store.write(Store.insert_table(row, seat_rows))
         elif not await self.store.write(Store.insert_table_capped({**row, "creator": creator}, seat_rows,
                                                                   self.config.max_open_tables)):
             raise self.too_many_tables()
-        loop_now = asyncio.get_running_loop().time()
-        core = TableCore(table_id=table_id, game=game, server_game=hook, opening=opening, seats=seat_list,
-                         status=status, created_at=loop_now, config=self.config, now=loop_now, entropy=self.entropy)
-        host = TableHost(core, self.services)
+        host = TableHost(plan.core(table_id, game, self.config, asyncio.get_running_loop().time(), self.entropy),
+                         self.services)
         self.tables[table_id] = host
         host.start()
-        log.info("table %s: created (%s, %s, seats %s)", table_id, game, opening.preset,
-                 ", ".join(s.kind if s.kind == "person" else f"bot:{s.level}" for s in seat_list))
+        log.info("table %s: created (%s, %s, seats %s)", table_id, game, plan.opening.preset,
+                 ", ".join(s.kind if s.kind == "person" else f"bot:{s.level}" for s in plan.seats))
         if not join:
             return host, None, None
         seat, token = await self.join_here(host, name, None, player_id)
