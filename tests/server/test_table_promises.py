@@ -142,7 +142,7 @@ class TablePromises(RuleBasedStateMachine):
         client = self.h.connect(seat, nonce=self.nonces[seat])
         self.clients[seat] = client
         welcome = client.last("welcome")
-        if welcome is not None and self.h.core.is_dealt and self.h.core.play.live(self.h.now):
+        if welcome is not None and self.h.core.is_dealt and self.h.core.live(self.h.now):
             again = self.h.restarted()
             assert welcome["view"] == again.view_for(seat)[0], "a reconnect sees another view than a restart would"
 
@@ -160,7 +160,7 @@ class TablePromises(RuleBasedStateMachine):
         core = self.h.core
         assert again.version == core.version and again.status == core.status
         assert again.state.to_record().to_json() == core.state.to_record().to_json()
-        if core.is_dealt and core.play.live(self.h.now):
+        if core.is_dealt and core.live(self.h.now):
             for seat in [None, *range(len(core.seats))]:
                 assert again.view_for(seat) == core.view_for(seat)
 
@@ -170,7 +170,7 @@ class TablePromises(RuleBasedStateMachine):
         now = h.now
         # the clocks, as a person sees them: when a seat came to have something to do
         live = (core.status == "playing" and core.is_dealt and not core.state.is_over and not core.between
-                and core.play.live(now))
+                and core.live(now))
         acting = set(core.state.to_act()) if live else set()
         for seat in core.seats:
             n = seat.seat

@@ -203,10 +203,6 @@ class MalicePlay(TablePlay):
         # nothing played so far is the new player's to take back
         self.undo_floor = self.engine.plies
 
-    def started(self, now: float, fresh: bool) -> None:
-        if fresh:
-            self.undo_floor = 0
-
     def bot_view(self, seat: int) -> SeatView:
         return self.engine.view(seat)
 
@@ -251,6 +247,7 @@ class MalicePlay(TablePlay):
         return self.match.next_starter() if self.match is not None else None
 
     def deal(self, seed: str, first: int | None) -> Dealt:
+        self.undo_floor = 0  # a new game: nothing played yet
         match = self.match
         if match is None:
             return super().deal(seed, first)

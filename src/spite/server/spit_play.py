@@ -9,8 +9,8 @@ ends, ``clock.startsIn`` says how long is left, and moves sent before then are r
 moves, and a ``state`` at the end turns them up for everyone at once. After a restart the clock
 resumes at the time of the last stored entry (the downtime does not count: nobody could move).
 
-The play tells the core when it next has something to do (:meth:`SpitPlay.wake`): the countdown's
-end, the game's next automatic event (``next_event_time()``: automatic spit call, automatic slap,
+The play tells the core when it next has something to do (:meth:`SpitPlay.wake`): the game's next
+automatic event (``next_event_time()``: automatic spit call, automatic slap,
 the time limit) and each bot's intended move (the reflex bots' ``plan``, made again after every
 change). A move is played at the clock's ``now`` (the core lets the time pass to it first, so what
 fell due before it happens first), in arrival order, so two moves racing for one pile are decided by
@@ -29,11 +29,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from spite.bots.reflex import ReflexBot, make_reflex_bot
-from spite.errors import OptionsError, Phrase
+from spite.errors import OptionsError
 from spite.games import Event, GameState, Record, get_game
 from spite.server.config import BOT_LEVELS
 from spite.server.protocol import Clock
-from spite.server.table.play import Action, Refusal, ServerGame, TablePlay
+from spite.server.table.play import Action, Dealt, ServerGame, TablePlay
 from spite.server.table.seats import LobbyError, Seat
 from spite.spit import AnyState
 from spite.spit import Event as SpitEvent
@@ -99,14 +99,11 @@ class SpitPlay(TablePlay):
 
     def __init__(self, table: TableCore) -> None:
         super().__init__(table)
-        self._t0: float | None = None  # the core's time at game clock 0
-        self._go = 0.0  # the core's time at which play may begin (the end of the countdown)
-        self._countdown = 0.0  # the countdown this game began with (s; 0: none, e.g. after a restart)
-        self._shown_at_go = True  # the state that turns the center cards up has gone out
         self._bots: dict[int, tuple[str, ReflexBot, random.Random]] = {}
         self._intents: dict[int, tuple[int, str]] = {}
         self._log: list[dict[str, Any]] = list(table.restored_log or [])
-        self._replayer: EntryReplayer | None = None
+        self._replayer = EntryReplayer(self.engine.copy(), self._logged, table.entries)
+        """The game's steps as they are stored (the ``moveLog``), without replaying it from its start."""
 
     @property
     def engine(self) -> AnyState:
@@ -114,39 +111,19 @@ class SpitPlay(TablePlay):
         engine: AnyState = self.state.engine
         return engine
 
-    # ------------------------------------------------------------------ the clock
-    def started(self, now: float, fresh: bool) -> None:
-        # a new game's countdown starts with its deal; a restored one goes on at its last stored time
-        countdown = self.table.config.spit_countdown if fresh and self.state.now == 0 else 0.0
-        self._countdown = countdown
-        self._go = now + countdown
-        self._t0 = self._go - self.state.now / 1000
-        self._shown_at_go = not countdown
-        if fresh:
-            self._log = []
-        self._replayer = EntryReplayer(self.engine.copy(), self._logged, self.table.entries)
+    def deal(self, seed: str, first: int | None) -> Dealt:
+        dealt = super().deal(seed, first)
+        self._log = []
+        self._replayer = EntryReplayer(dealt.state.engine.copy(), self._logged, dealt.entries)
         self._bots.clear()
-        self.changed()
-
-    def game_ms(self, now: float) -> int:
-        if self._t0 is None:
-            return self.state.now
-        # rounded, not cut: the clock at the core's time of a game time (wake) is that game time again
-        return max(self.state.now, round((now - self._t0) * 1000))
-
-    def live(self, now: float) -> bool:
-        return now >= self._go
-
-    def _core_time(self, ms: int) -> float:
-        assert self._t0 is not None
-        return self._t0 + ms / 1000
+        return dealt
 
     def _clock(self) -> Clock:
         table = self.table
         view = self.engine.view(None)
         playing = table.status == "playing" and table.is_dealt
-        now = self.game_ms(table.now) if playing else self.state.now
-        starts_in = int(max(0.0, self._go - table.now) * 1000) if playing else 0
+        now = table.game_ms(table.now) if playing else self.state.now
+        starts_in = int(max(0.0, table.go - table.now) * 1000) if playing else 0
         rounds = view.rounds_won  # None: Speed has no rounds
         return Clock(now=now, phase=view.phase, playFrom=view.play_from, roundWinner=view.round_winner,  # type: ignore[arg-type]
                      nextEvent=self.state.next_event_time(), startsIn=starts_in or None,
@@ -156,7 +133,7 @@ class SpitPlay(TablePlay):
     def view(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
         view = self.state.view(seat)
         out = view.to_json()
-        if self.table.status == "playing" and not self.live(self.table.now):
+        if self.table.status == "playing" and not self.table.live(self.table.now):
             # the countdown: the center cards are still face down (only their sizes show) and
             # nothing is legal yet, so nobody can plan a move before "go" (the state at go shows them)
             out["centers"] = [{"top": None, "cards": c["cards"]} for c in out["centers"]]
@@ -174,20 +151,11 @@ class SpitPlay(TablePlay):
         self._log.append(step_of(seat, move, t, events))
 
     # ------------------------------------------------------------------ moves
-    def refuse_move(self, seat: int, version: int) -> Refusal | None:
-        """Any time once the countdown is over (``version`` is not checked: the engine decides races)."""
-        wait = self._go - self.table.now
-        if wait > 0:
-            return ("not-started", f"the game starts in {wait:.1f} s",
-                    Phrase("error.not-started.in", {"s": f"{wait:.1f}"}))
-        return None
-
     def entries(self, events: Sequence[Event]) -> list[Any]:
         return self.engine.to_record_moves()[self.table.entries:]
 
     def stored(self, seat: int | None, by_bot: bool, entries: list[Any]) -> None:
-        if self._replayer is not None:  # the steps of this change, from its entries (no replay from the start)
-            self._replayer.feed(entries)
+        self._replayer.feed(entries)  # the steps of this change, from its entries
 
     # ------------------------------------------------------------------ the bots and the game's timers
     def bot_view(self, seat: int) -> None:
@@ -207,9 +175,9 @@ class SpitPlay(TablePlay):
         """Plan the bots again for the table as it is now (a bot reacts to what it sees)."""
         self._intents.clear()
         table = self.table
-        if self._t0 is None or table.status != "playing" or self.state.is_over or not table.is_dealt:
+        if table.status != "playing" or self.state.is_over or not table.is_dealt:
             return
-        now = self.game_ms(table.now)
+        now = table.game_ms(table.now)
         for s in table.seats:
             if s.controller != "bot":
                 self._bots.pop(s.seat, None)
@@ -220,33 +188,27 @@ class SpitPlay(TablePlay):
                 self._intents[s.seat] = (max(plan[0], now), plan[1])
 
     def wake(self) -> float | None:
-        if self._t0 is None:
+        table = self.table
+        if not table.live(table.now):
             return None
-        if not self._shown_at_go:
-            return self._go
-        if not self.live(self.table.now):
-            return self._go
         times = [t for t, _ in self._intents.values()]
         nxt = self.state.next_event_time()
         if nxt is not None:
             times.append(nxt)
-        return self._core_time(min(times)) if times else None
+        return table.core_time(min(times)) if times else None
 
     def due(self, now: float) -> list[Action]:
         actions: list[Action] = []
-        if not self._shown_at_go and self.live(now):
-            # "go": everyone gets the center cards and their legal moves at the same moment
-            self._shown_at_go = True
-            actions.append(("show",))
-        if not self.live(now):
+        table = self.table
+        if not table.live(now):
             return actions
-        t = self.game_ms(now)
+        t = table.game_ms(now)
         nxt = self.state.next_event_time()
         if nxt is not None and nxt <= t:
             actions.append(("advance",))
         for seat, (at, move) in sorted(self._intents.items(), key=lambda item: item[1]):
             if at <= t:
-                bot, _rng = self._bot(self.table.seats[seat])
+                bot, _rng = self._bot(table.seats[seat])
                 bot.outcome(move, True, "", t)  # the intention is spent, landed or not
                 actions.append(("move", seat, move))
         return actions

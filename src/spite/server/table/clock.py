@@ -6,8 +6,8 @@ so none can be left unarmed and the tests can run them with a fake clock.
   turn game: ``turn_seconds`` from the start of its turn; real time: ``idle_seconds`` from its last
   move while it holds a move it could make), warned ``turn_warning`` seconds before;
 * the grace time of a person who left, and the desertion of a table no person is at;
-* an open table nobody filled; a match's pause between games; the bots' turn to think; a real-time
-  game's own timers and bots (its play's ``wake``/``due``).
+* an open table nobody filled; a match's pause between games; the bots' turn to think; the end of a
+  real-time game's start countdown, and its own timers and bots (its play's ``wake``/``due``).
 """
 
 from __future__ import annotations
@@ -44,6 +44,8 @@ class TableClocks(TableView):
     hold_until: float
     retired: bool
     greeted: set[int]
+    go: float
+    shown_at_go: bool
 
     if TYPE_CHECKING:  # what the core does when a timer fires
         def _apply(self, seat: int | None, move: str | None, *, conn: int | None = None, msg_id: str | None = None,
@@ -54,6 +56,7 @@ class TableClocks(TableView):
         def _think(self, seat: int) -> Step: ...
         def _deal_if_ready(self) -> Step: ...
         def _changed(self, mover: int | None) -> None: ...
+        def live(self, now: float) -> bool: ...
         def _commit(self, rows: tuple[Row, ...]) -> Generator[Effect, Any, Stored]: ...
 
     def _clock_limit(self) -> float:
@@ -65,7 +68,7 @@ class TableClocks(TableView):
         move it could make."""
         realtime = self.state.game.realtime
         live = (self.status == "playing" and self.is_dealt and not self.state.is_over and not self.between
-                and self.play.live(self.now))
+                and self.live(self.now))
         acting = set(self.state.to_act()) if live else set()
         for seat in self.seats:
             n = seat.seat
@@ -110,6 +113,8 @@ class TableClocks(TableView):
             return out
         if self.state.is_over:
             return out
+        if not self.shown_at_go:
+            out.append((self.go, self._at_go))
         wake = self.play.wake()
         if wake is not None:
             out.append((wake, self._play_due))
@@ -117,7 +122,7 @@ class TableClocks(TableView):
             if self.warned.get(seat.seat) != over_at:
                 out.append((warn_at, partial(self._warn, seat, over_at)))
             out.append((over_at, partial(self._clock_out, seat)))
-        if self.thinking is None and self.play.live(self.now):
+        if self.thinking is None and self.live(self.now):
             for n in self.state.to_act():
                 if self.seats[n].controller == "bot" and self.play.bot_view(n) is not None:
                     out.append((self.bot_at, partial(self._think, n)))
@@ -136,14 +141,18 @@ class TableClocks(TableView):
             yield from run()
         log.error("table %s: timers kept falling due; left for the next tick", self.id)
 
+    def _at_go(self) -> Step:
+        """A real-time game's countdown is over: everyone gets the position at the same moment (the
+        center cards turned up, the legal moves)."""
+        self.shown_at_go = True
+        yield from self._broadcast_state(None)
+        self._changed(None)
+
     def _play_due(self) -> Step:
         for action in self.play.due(self.now):
             if self.status != "playing" or self.state.is_over:
                 return
-            if action[0] == "show":
-                yield from self._broadcast_state(None)
-                self._changed(None)
-            elif action[0] == "advance":
+            if action[0] == "advance":
                 yield from self._apply(None, None)
             else:
                 _, seat, move = action

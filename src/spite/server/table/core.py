@@ -159,9 +159,16 @@ class TableCore(TableClocks):
         self.retired = False
         """Closed here: shut down or served by another worker; it does nothing more."""
         self.now = now
+        self.t0: float | None = None
+        """A real-time game: the core's time at game clock 0 (``None``: a turn game, or not begun)."""
+        self.go = now
+        """A real-time game: when play may begin (the end of its start countdown)."""
+        self.shown_at_go = True
+        """The countdown's end was shown to everyone (the state that turns the center cards up)."""
         self.restored_log: list[dict[str, Any]] | None = opening.log
-        """A restored game's steps, made by the replay that restored it (the play may take them)."""
+        """A restored game's steps, made by the replay that restored it (its play takes them)."""
         self.play: TablePlay = server_game.play(self, opening.extra)
+        self.restored_log = None
         if self.fair is not None and self.fair_next is None and self.state.is_over and self._another_may_follow():
             # stored before the next game's fair deal was kept with the table: a new one, published now
             self.fair_next = self._draw(self.fair.game + 1, self.play.next_first() if self._between() else None)
@@ -203,6 +210,33 @@ class TableCore(TableClocks):
             return None
         times = [at for at, _ in self._timers()]
         return max(min(times), self.hold_until) if times else None
+
+    # ================================================================== a real-time game's clock
+    def _start_clock(self, fresh: bool) -> None:
+        """A game begins now (``fresh``: dealt just now). A real-time game's clock is ms since it
+        began: a new one begins with a countdown ("one, two, three, spit!") during which the clock
+        stands at 0; a restored one goes on at its last stored time (the downtime does not count)."""
+        if not self.state.game.realtime:
+            return
+        countdown = self.config.spit_countdown if fresh and self.state.now == 0 else 0.0
+        self.go = self.now + countdown
+        self.t0 = self.go - self.state.now / 1000
+        self.shown_at_go = not countdown
+
+    def game_ms(self, now: float) -> int:
+        """The game clock (ms) at the core's time ``now`` (a turn game: 0)."""
+        if self.t0 is None:
+            return self.state.now
+        # rounded, not cut: the clock at the core's time of a game time (core_time) is that game time again
+        return max(self.state.now, round((now - self.t0) * 1000))
+
+    def core_time(self, ms: int) -> float:
+        """The core's time at game time ``ms``."""
+        return (self.t0 if self.t0 is not None else self.now) + ms / 1000
+
+    def live(self, now: float) -> bool:
+        """Whether play may begin (a real-time game's countdown is over)."""
+        return now >= self.go
 
     def _commit(self, rows: tuple[Row, ...]) -> Generator[Effect, Any, Stored]:
         """Store ``rows`` (the step waits for the answer). After a refused commit the table's timers
@@ -329,7 +363,7 @@ class TableCore(TableClocks):
             return
         self.state, self.start, self.entries = dealt.state, start, dealt.entries
         log.info("table %s: dealt from the secret and %d nonces", self.id, len(fair.nonces))
-        self.play.started(self.now, fresh=True)
+        self._start_clock(fresh=True)
         yield from self._broadcast_state(None)
         self._changed(None)
 
@@ -381,10 +415,13 @@ class TableCore(TableClocks):
         if refused is not None:
             yield refused
             return
-        why = self.play.refuse_move(seat_no, version)
-        if why is not None:
-            code, message, phrase = why
-            yield self._error(conn, code, message, msg_id, phrase)
+        wait = self.go - self.now
+        if wait > 0:  # a real-time game's countdown
+            yield self._error(conn, "not-started", f"the game starts in {wait:.1f} s", msg_id,
+                              Phrase("error.not-started.in", {"s": f"{wait:.1f}"}))
+        elif version != self.version and not self.state.game.realtime:  # in real time the engine decides races
+            yield self._error(conn, "stale", f"the position has changed (now version {self.version}, your move was "
+                              f"for {version}); sync and choose again", msg_id)
         elif seat_no not in (to_act := self.state.to_act()):
             yield self._error(conn, "not-your-turn", f"it is seat {to_act[0]}'s turn", msg_id,
                               Phrase("error.not-your-turn.seat", {"seat": to_act[0]}))
@@ -473,7 +510,7 @@ class TableCore(TableClocks):
         ``idle`` (nothing happened)."""
         state = self.state
         back = self.play.checkpoint()
-        t = self.play.game_ms(self.now)
+        t = self.game_ms(self.now)
         events: list[Event] = list(state.advance(t))
         outcome, played, refused = "idle", move or "", None
         if seat is not None and move is not None:
@@ -675,7 +712,7 @@ class TableCore(TableClocks):
             people = any(s.is_person for s in self.seats)
             self.next_at = self.now + (self.config.next_game_seconds if people else self.config.bot_delay)
         if self.is_dealt and not self.state.is_over:
-            self.play.started(self.now, fresh=fresh)
+            self._start_clock(fresh)
         self._changed(None)
 
     # ================================================================== games in a row
@@ -778,9 +815,9 @@ class TableCore(TableClocks):
             fair = self._draw(self.fair.game + 1, None)
         seed: int | str = fair.seed() if fair is not None else secrets.randbits(62)
         opening = self.server_game.open(self.game, self.preset, dict(self.options), seed)
-        play = self.server_game.play(self, opening.extra)
         columns = {"seed": json.dumps(seed), **opening.columns}
-        began = yield from self._begin_game(Dealt(opening.state, opening.start, opening.entries), fair, play, columns)
+        began = yield from self._begin_game(Dealt(opening.state, opening.start, opening.entries), fair, columns,
+                                            new_play=True, extra=opening.extra)
         if not began:
             self.rematch_yes = set()
             for conn in self.connections():
@@ -793,11 +830,12 @@ class TableCore(TableClocks):
                               n=number)
         yield from self._broadcast_state(None)
 
-    def _begin_game(self, dealt: Dealt, fair: FairDeal | None, play: TablePlay | None = None,
-                    columns: dict[str, Any] | None = None) -> Generator[Effect, Any, bool]:
+    def _begin_game(self, dealt: Dealt, fair: FairDeal | None, columns: dict[str, Any] | None = None, *,
+                    new_play: bool = False, extra: Any = None) -> Generator[Effect, Any, bool]:
         """The next game at this table (a match's next game or a rematch) begins: stored in one commit
         (the finished game's rows go, the new start comes), then in play at one past the last
-        ``stateVersion``. False when it could not be stored (nothing changed)."""
+        ``stateVersion``. A rematch's game gets a play of its own (``new_play``, made with the adapter's
+        :attr:`Opening.extra`). False when it could not be stored (nothing changed)."""
         start = dict(dealt.start)
         if fair is not None:
             fair.dealt = True
@@ -812,8 +850,6 @@ class TableCore(TableClocks):
             return False
         if fair is not None:
             self.fair, self.fair_next = fair, None
-        if play is not None:
-            self.play = play
         self.state, self.start = dealt.state, start
         self.version_base = self.version = base
         self.rows, self.entries = 0, dealt.entries
@@ -821,6 +857,8 @@ class TableCore(TableClocks):
         self.status = "playing"
         self.between, self.ready, self.next_at = False, set(), None
         self.rematch_yes, self.rematch_no = set(), set()
-        self.play.started(self.now, fresh=True)
+        if new_play:
+            self.play = self.server_game.play(self, extra)
+        self._start_clock(fresh=True)
         self._changed(None)
         return True

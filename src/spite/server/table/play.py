@@ -17,7 +17,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from spite.errors import Phrase
 from spite.games import Event, GameState, Record, get_game
 from spite.server.table.fair import FairDeal
 
@@ -25,7 +24,7 @@ if TYPE_CHECKING:
     from spite.server.store import StoredTable
     from spite.server.table.core import TableCore
 
-__all__ = ["Action", "Dealt", "Ending", "Hints", "Opening", "Refusal", "ServerGame", "TablePlay", "Undo"]
+__all__ = ["Action", "Dealt", "Ending", "Hints", "Opening", "ServerGame", "TablePlay", "Undo"]
 
 
 @dataclass
@@ -80,13 +79,9 @@ class Ending:
     """The seat the rules let begin the next game (bound by its commitment); ``None``: the cut."""
 
 
-Refusal = tuple[str, str, Phrase | None]
-"""An ``error`` for the asker: its code, its English line, its words."""
-
 Action = tuple[Any, ...]
-"""What a real-time play wants done now (:meth:`TablePlay.due`): ``("show",)`` everyone gets the
-position (the countdown's end), ``("advance",)`` the game's own timers fire, ``("move", seat, move)``
-a bot's move."""
+"""What a real-time play wants done now (:meth:`TablePlay.due`): ``("advance",)`` the game's own
+timers fire, ``("move", seat, move)`` a bot's move."""
 
 
 class ServerGame(ABC):
@@ -197,23 +192,6 @@ class TablePlay:
         return steps
 
     # ------------------------------------------------------------------ moves
-    def game_ms(self, now: float) -> int:
-        """The game clock (ms) at the core's time ``now`` (a turn game: 0)."""
-        return 0
-
-    def live(self, now: float) -> bool:
-        """Whether play may begin (a real-time game's countdown is over)."""
-        return True
-
-    def refuse_move(self, seat: int, version: int) -> Refusal | None:
-        """Why a person's move sent for ``version`` may not be tried now (``None``: it may). The
-        default (a turn game): only in the position it was chosen in."""
-        now = self.table.version
-        if version != now:
-            return ("stale", f"the position has changed (now version {now}, your move was for {version}); "
-                    "sync and choose again", None)
-        return None
-
     def checkpoint(self) -> Callable[[], None]:
         """Before a move: what puts the state back if its commit fails."""
         table = self.table
@@ -260,9 +238,6 @@ class TablePlay:
         if record.moves:
             start["leading"] = list(record.moves)
         return Dealt(state, start, len(record.moves))
-
-    def started(self, now: float, fresh: bool) -> None:
-        """A game begins now (``fresh``: dealt just now, not restored): a real-time game's clock."""
 
     # ------------------------------------------------------------------ what goes on by itself
     def bot_view(self, seat: int) -> Any | None:
