@@ -339,3 +339,58 @@ def test_resumed_tournament_says_moves_and_time_of_the_same_games(tmp_path: Path
     assert f"2 games played now: {summary['new_moves']} moves in {summary['elapsed_s']} s" in out
     assert f"2 kept from before; {summary['moves']} moves in all 4 games" in out
     assert summary["new_moves"] < summary["moves"]
+
+
+# ---------------------------------------------------------------------- option values, the server's start
+def free_port() -> int:
+    """A port nothing listens on now (the database checks come after the address's)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (("serve", "--port", "99999"), "--port must be 1 to 65535, not 99999"),
+    (("serve", "--port", "0"), "--port must be 1 to 65535, not 0"),
+    (("serve", "--grace", "-5"), "--grace must be 0 or more, not -5"),
+    (("serve", "--bot-delay", "nan"), "--bot-delay must be 0 or more, not nan"),
+    (("serve", "--bot-budget", "0"), "--bot-budget must be more than 0, not 0"),
+    (("serve", "--bot-workers", "-1"), "--bot-workers must be at least 0, not -1"),
+    (("serve", "--turn-clock", "inf"), "--turn-clock must be a finite number of seconds, not inf"),
+    (("serve", "--log-level", "loud"), "--log-level is one of debug, info, warning, error, not 'loud'"),
+    (("serve", "--port", "FREE", "--db", "nosuch://x"), "--db nosuch://x: no database of that kind is known"),
+    (("serve", "--port", "FREE", "--db", "not a url"), "--db 'not a url' is not a database URL"),
+    (("serve", "--port", "FREE", "--db", "sqlite:////no/such/folder/spite.db"), "cannot open the database sqlite:////no/such/folder"),
+    (("serve", "--host", "name.invalid"), "cannot serve on name.invalid:8000"),
+    (("demo", "--delay", "-1"), "--delay must be 0 or more, not -1"),
+    (("demo", "--turns", "0"), "--turns must be at least 1, not 0"),
+    (("tui", "--bot-delay", "-2"), "--bot-delay must be 0 or more, not -2"),
+    (("tournament", "--bots", "random", "random", "--seconds", "inf"), "--seconds must be a finite number"),
+    (("hint", str(CONFORMANCE / "classic-15-mid.json"), "--seconds", "nan"), "--seconds must be more than 0, not nan"),
+    (("bench", "engine", "--seconds", "nan"), "--seconds must be more than 0, not nan"),
+    (("bench", "rl", "--seconds", "-1"), "--seconds must be more than 0, not -1"),
+    (("bench", "spit", "--seconds", "inf"), "--seconds must be a finite number of seconds, not inf"),
+    (("bench", "spit", "--deals", "0"), "--deals must be at least 1, not 0"),
+    (("bench", "tournament", "--seconds", "nan"), "--seconds must be more than 0, not nan"),
+    (("bench", "server", "--warmup", "-1"), "--warmup must be 0 or more, not -1"),
+])
+def test_option_values_are_checked_in_one_line_with_exit_code_2(
+        capsys: pytest.CaptureFixture[str], args: tuple[str, ...], words: str) -> None:
+    code, out, err = run_main(capsys, *(str(free_port()) if a == "FREE" else a for a in args))
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and err.startswith("spite: ") and words in err, err
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, out, err = run("serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'spite.db'}")
+    assert (code, out) == (2, "")
+    assert err == f"spite: cannot serve on 127.0.0.1:{port}: address already in use\n"
+    assert not (tmp_path / "spite.db").exists()  # refused before anything was made

@@ -19,6 +19,7 @@ from spite.cli.common import (
     EXIT_MALFORMED,
     OptionOpt,
     RecordArg,
+    check_seconds,
     fail,
     parse_options,
     plural,
@@ -117,6 +118,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         if stray:
             fail(f"unknown option {stray[0]!r}", EXIT_MALFORMED)
         specs = list(bots) + extra
+        check_seconds("--seconds", seconds, above_zero=True)
         if out is not None:
             require_extra("plot", "draw win_rates.png (--out)")  # before the games, not after them
         try:
@@ -173,6 +175,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     ) -> None:
         """Print the move a bot would play for the player to move in a record's position, and why."""
+        check_seconds("--seconds", seconds, above_zero=True)
         from spite.games import has_hook, load_hook
         from spite.records import replay
 
@@ -202,8 +205,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         --jobs speed-up."""
         from spite.bench.tournament import run_tournament_bench
 
-        if seconds <= 0:
-            fail("--seconds must be more than 0", EXIT_MALFORMED)
+        check_seconds("--seconds", seconds, above_zero=True)
         if jobs < 2:
             fail("--jobs must be at least 2 (the speed-up compares it with 1 job)", EXIT_MALFORMED)
         if as_json:

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from spite.cli.common import EXIT_MALFORMED, fail, needs_extra, require_extra
+from spite.cli.common import EXIT_MALFORMED, check_count, check_seconds, fail, needs_extra, require_extra
 
 __all__ = ["bench_bots", "bench_engine", "bench_rl", "bench_spit", "register"]
 
@@ -27,8 +27,7 @@ def bench_engine(
     """Random playouts through the public API (classic, 2 players, one core): games/s and moves/s."""
     from spite.bench.engine import run_compared, run_engine_bench
 
-    if seconds <= 0:
-        fail("--seconds must be more than 0", EXIT_MALFORMED)
+    check_seconds("--seconds", seconds, above_zero=True)
     if baseline is not None and not baseline.is_file():
         fail(f"no such file: {baseline}", EXIT_MALFORMED)
 
@@ -101,8 +100,12 @@ def bench_rl(
     seconds: Annotated[float, typer.Option(help="How long to measure.")] = 5.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
 ) -> None:
-    """Research environments: PettingZoo steps/s (with and without the text view), Gymnasium steps/s,
-    OpenSpiel moves/s (with the openspiel extra), encodings/s."""
+    """Steps per second of the research environments (PettingZoo, Gymnasium, OpenSpiel).
+
+    PettingZoo steps/s with and without the text view, Gymnasium steps/s, OpenSpiel moves/s (with the
+    openspiel extra) and encodings/s, each per CPU second.
+    """
+    check_seconds("--seconds", seconds, above_zero=True)
     with needs_extra("rl", "measure the research environments"):  # the environments import theirs late
         from spite.bench.rl import run_rl_bench
 
@@ -128,8 +131,8 @@ def bench_spit(
     realtime = [name for name in game_names() if get_game(name).realtime]
     if game not in realtime:
         fail(f"--game must be a real-time game ({' or '.join(realtime)}), not {game!r}", EXIT_MALFORMED)
-    if seconds <= 0 or deals < 1:
-        fail("--seconds must be more than 0 and --deals at least 1", EXIT_MALFORMED)
+    check_seconds("--seconds", seconds, above_zero=True)
+    check_count("--deals", deals, 1)
     if curve is not None:
         require_extra("plot", "draw the curve")  # before the games, not after them
     result: dict[str, Any] = run_spit_bench(seconds, game=game)
