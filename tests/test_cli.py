@@ -394,3 +394,21 @@ def test_serve_on_a_port_in_use_says_so_in_one_line(tmp_path: Path) -> None:
     assert (code, out) == (2, "")
     assert err == f"spite: cannot serve on 127.0.0.1:{port}: address already in use\n"
     assert not (tmp_path / "spite.db").exists()  # refused before anything was made
+
+
+@pytest.mark.parametrize("game", ["spite-malice", "spit", "speed"])
+def test_every_game_takes_the_level_words_in_a_tournament(game: str) -> None:
+    """``spite tui --game spit --seats human,hard`` and ``spite tournament --game spit --bots hard …``
+    take the same words: easy, medium, hard, expert, for every game."""
+    from spite.games import game_names, get_game
+
+    assert game in game_names()
+    short = () if get_game(game).realtime else ("--preset", "short", "--seconds", "0.02")
+    for pair in (("easy", "hard"), ("medium", "expert")):
+        code, out, err = run("tournament", "--game", game, "--bots", *pair, "--games", "2", "--seed", "1", *short,
+                             "--json")
+        assert code == 0, err
+        summary = json.loads(out.strip().splitlines()[-1])
+        assert set(summary["bots"]) == set(pair) and summary["games"] == 2
+    code, _, err = run("tournament", "--game", game, "--bots", "wizard", "easy", "--games", "2")
+    assert code == 2 and "easy, medium, hard, expert" in err

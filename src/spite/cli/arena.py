@@ -104,8 +104,9 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         out: Annotated[Path | None, typer.Option(help="Write games.csv, records/, win_rates.png, summary.json "
                                                       "into this folder.")] = None,
         seconds: Annotated[float | None, typer.Option(help="Time budget per move, in seconds.")] = None,
-        game: Annotated[str, typer.Option(help="spite-malice, or spit / speed (reflex bots: beginner, club, "
-                                               "expert, reflex:MS; played in virtual time).")] = DEFAULT_GAME,
+        game: Annotated[str, typer.Option(help="spite-malice, or spit / speed (their bots: the levels easy, medium, "
+                                               "hard, expert, or beginner, club, reflex:MS; played in virtual "
+                                               "time).")] = DEFAULT_GAME,
         resume: Annotated[bool, typer.Option(help="Go on with the tournament kept in --out (the same command; "
                                                   "--games may be more): play only the games it lacks.")] = False,
     ) -> None:
