@@ -412,3 +412,25 @@ def test_every_game_takes_the_level_words_in_a_tournament(game: str) -> None:
         assert set(summary["bots"]) == set(pair) and summary["games"] == 2
     code, _, err = run("tournament", "--game", game, "--bots", "wizard", "easy", "--games", "2")
     assert code == 2 and "easy, medium, hard, expert" in err
+
+
+@pytest.mark.parametrize("group", [(), ("bench",)])
+def test_help_lists_each_command_with_one_whole_sentence(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, group: tuple[str, ...]) -> None:
+    """In an 80-column terminal ``spite --help`` gives each command one line, a whole sentence (never a
+    description cut where its docstring's source line ended)."""
+    import typer.main
+
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = run_main(capsys, *group, "--help")
+    assert code == 0
+    command = typer.main.get_command(app)
+    for name in group:
+        command = command.commands[name]  # type: ignore[attr-defined]
+    commands = command.commands  # type: ignore[attr-defined]
+    panel = [line for line in out[out.index("Commands"):].splitlines()[1:] if line.startswith("│")]
+    rows = [line.strip("│ ").split(maxsplit=1) for line in panel]
+    assert [row[0] for row in rows] == list(commands), panel  # no row carries on the one before it
+    assert all(row[1].endswith(".") for row in rows), panel
+    for name, sub in commands.items():  # a command's own help: each paragraph one line, wrapped by the terminal
+        assert all("\n" not in paragraph for paragraph in (sub.help or "").split("\n\n")), name

@@ -14,6 +14,7 @@ The subcommands live in one module per group: :mod:`spite.cli.records`, :mod:`sp
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 from typing import Annotated
@@ -65,6 +66,22 @@ review.register(app)
 train.register(app)
 app.command(name="tui")(play.tui)
 server.register(app, bench_app)
+
+
+def whole_paragraphs(text: str) -> str:
+    r"""``text`` with each paragraph on one line: Typer's Rich help keeps a docstring's line breaks,
+    which would cut its sentences where the source was wrapped; the terminal wraps them instead.
+
+    >>> whole_paragraphs("Check a record.\n\nEach move is\nreplayed.\n")
+    'Check a record.\n\nEach move is replayed.'
+    """
+    return "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(text).split("\n\n") if p.strip())
+
+
+for _group in (app, bench_app):
+    for _command in _group.registered_commands:
+        if _command.help is None and _command.callback is not None and _command.callback.__doc__:
+            _command.help = whole_paragraphs(_command.callback.__doc__)
 
 
 def main(args: list[str] | None = None) -> None:

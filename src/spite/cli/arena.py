@@ -110,7 +110,10 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         resume: Annotated[bool, typer.Option(help="Go on with the tournament kept in --out (the same command; "
                                                   "--games may be more): play only the games it lacks.")] = False,
     ) -> None:
-        """Play bots against each other: rotated seats, duplicate deals, win rates with 95% intervals, Elo."""
+        """Play bots against each other and rate them.
+
+        Seats are rotated on duplicate deals; the summary gives win rates with 95% intervals and Elo.
+        """
         from spite.arena import Tournament, run_tournament
         from spite.arena.tournament import saved_settings
 
@@ -175,7 +178,10 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         seed: Annotated[int, typer.Option(help="Seed of the bot's random source.")] = 0,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     ) -> None:
-        """Print the move a bot would play for the player to move in a record's position, and why."""
+        """Print the move a bot would play next in a record, and why.
+
+        The bot sees only the view of the player to move in the position the record reaches.
+        """
         check_seconds("--seconds", seconds, above_zero=True)
         from spite.games import has_hook, load_hook
         from spite.records import replay
@@ -202,8 +208,10 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         jobs: Annotated[int, typer.Option("--jobs", "-j", help="Jobs for the speed-up part.")] = 2,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
     ) -> None:
-        """Random-vs-random tournament throughput per core (against the engine's own playouts) and the
-        --jobs speed-up."""
+        """Measure tournament throughput and the --jobs speed-up.
+
+        Random against random on the same games both ways, then the same games with 1 job and with --jobs.
+        """
         from spite.bench.tournament import run_tournament_bench
 
         check_seconds("--seconds", seconds, above_zero=True)

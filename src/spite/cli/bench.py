@@ -24,7 +24,10 @@ def bench_engine(
         Path | None, typer.Option(help="Also run this bare_loop.py, interleaved, and report the ratio.")
     ] = None,
 ) -> None:
-    """Random playouts through the public API (classic, 2 players, one core): games/s and moves/s."""
+    """Measure the engine: random playouts, games/s and moves/s.
+
+    Through the public API, classic rules, two players, one core; --baseline runs the bare loop beside it.
+    """
     from spite.bench.engine import run_compared, run_engine_bench
 
     check_seconds("--seconds", seconds, above_zero=True)
@@ -64,7 +67,10 @@ def bench_bots(
     seed: Annotated[int, typer.Option(help="Seed of the deals.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
 ) -> None:
-    """CPU milliseconds per decision of bots playing each other (mean, 99th percentile, most)."""
+    """Measure the bots' CPU time per decision as they play each other.
+
+    Milliseconds of CPU per decision: the mean, the 99th percentile and the most.
+    """
     from spite.bench.bots import run_bots_bench
     from spite.bots import make_bot
     from spite.errors import OptionsError
@@ -100,7 +106,7 @@ def bench_rl(
     seconds: Annotated[float, typer.Option(help="How long to measure.")] = 5.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
 ) -> None:
-    """Steps per second of the research environments (PettingZoo, Gymnasium, OpenSpiel).
+    """Measure the research environments' steps per second.
 
     PettingZoo steps/s with and without the text view, Gymnasium steps/s, OpenSpiel moves/s (with the
     openspiel extra) and encodings/s, each per CPU second.
@@ -124,7 +130,10 @@ def bench_spit(
     deals: Annotated[int, typer.Option(help="Deals per point of the curve (each played twice).")] = 100,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
 ) -> None:
-    """Simulated Spit/Speed games per second (expert vs expert), and the reaction-gap curve."""
+    """Measure simulated Spit or Speed games per second.
+
+    Expert against expert; --curve also plots the win rate against the gap in reaction time.
+    """
     from spite.bench.spit import reaction_gap_curve, run_spit_bench
     from spite.games import game_names, get_game
 

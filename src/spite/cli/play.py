@@ -37,7 +37,10 @@ def demo(
     delay: Annotated[float, typer.Option(help="Seconds to pause after each turn.")] = 0.4,
     turns: Annotated[int | None, typer.Option(help="Stop after this many turns.")] = None,
 ) -> None:
-    """Watch two random players play a game, turn by turn, drawn as a table."""
+    """Watch two random players play a game, turn by turn.
+
+    Each turn is drawn as a table in the terminal (Rich), with --delay seconds between turns.
+    """
     check_seconds("--delay", delay)
     check_count("--turns", turns, 1)
     from spite.malice import Options
@@ -71,8 +74,9 @@ def tui(
     name: Annotated[str | None, typer.Option(
         "--name", help="With --connect: take a free seat under this name (no --token: watch).")] = None,
 ) -> None:
-    """Play in the terminal (Textual): Spite and Malice with people and bots, or Spit or Speed against a bot.
+    """Play in the terminal, against the computer or each other.
 
+    Spite and Malice with people and bots (the Textual app), or Spit or Speed against a bot.
     Without --game, --preset or --seats a start screen asks. With --connect URL --table ID you play
     a seat of a server's table (--token, or --name to take a free seat), or watch it.
     """

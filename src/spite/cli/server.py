@@ -56,7 +56,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                             "requests are refused there (proxy_connections, proxy_requests; docs/protocol.md).",
         )] = False,
     ) -> None:
-        """Serve the game in the browser: lobby, tables, bots and replays over one address.
+        """Run the server: play in the browser with friends and bots.
 
         The browser page, the REST lobby and WebSocket play (Spite and Malice, Spit, Speed) with bots;
         the database is migrated on start. Every refusal is one line and exit code 2: a bad option, a
@@ -135,8 +135,11 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         workers: Annotated[int, typer.Option(
             help="Serve with spite serve --workers N (HAProxy in front; needs --db postgresql://…).")] = 1,
     ) -> None:
-        """N bot-vs-bot tables over real WebSockets (clients here, server in its own process): offered and
-        achieved moves/s, send→ack p50/p95/p99/max, games, errors and the server's CPU use."""
+        """Measure the server under bot-against-bot tables over WebSockets.
+
+        The clients play here, the server runs in its own process: offered and achieved moves/s,
+        send→ack p50/p95/p99/max, games, errors and the server's CPU use.
+        """
         import sys
 
         from spite.bench.server import run_server_bench
