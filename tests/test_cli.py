@@ -261,12 +261,19 @@ def spite_without(blocked: tuple[str, ...], *args: str) -> subprocess.CompletedP
          "spite: install spite[rl] to measure the research environments\n"),
         (("matplotlib",), ("train", "--games", "2", "--out", "OUT"),
          "spite: install spite[plot] to train the learned value and plot its learning curve\n"),
+        (("ray",), ("tournament", "--bots", "random", "random", "--games", "2", "--backend", "ray"),
+         "spite: install spite[ray] to play on Ray (--backend ray)\n"),
+        (("numpy",), ("tournament", "--bots", "policy:weights.npz", "random", "--games", "2"),
+         "spite: install spite[rl] to play the policy bot\n"),
+        (("psycopg",), ("serve", "--port", "FREE", "--db", "postgresql://nobody@127.0.0.1:1/spite"),
+         "spite: install spite[postgres] to serve on PostgreSQL\n"),
     ],
 )
 def test_a_subcommand_whose_extra_is_missing_says_which_to_install(
         tmp_path: Path, blocked: tuple[str, ...], args: tuple[str, ...], message: str) -> None:
     out = tmp_path / "out"
-    proc = spite_without(blocked, *(str(out) if a == "OUT" else a for a in args))
+    filled = {"OUT": str(out), "FREE": str(free_port())}
+    proc = spite_without(blocked, *(filled.get(a, a) for a in args))
     assert (proc.returncode, proc.stderr) == (2, message)
     assert not out.exists()  # refused before any game was played
 

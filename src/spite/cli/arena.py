@@ -125,6 +125,8 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         check_seconds("--seconds", seconds, above_zero=True)
         if out is not None:
             require_extra("plot", "draw win_rates.png (--out)")  # before the games, not after them
+        if backend == "ray":
+            require_extra("ray", "play on Ray (--backend ray)")
         try:
             saved = saved_settings(out) if resume and out is not None else None
             if seed is None and saved is not None and isinstance(saved.get("seed"), int):
