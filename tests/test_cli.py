@@ -441,3 +441,41 @@ def test_help_lists_each_command_with_one_whole_sentence(
     assert all(row[1].endswith(".") for row in rows), panel
     for name, sub in commands.items():  # a command's own help: each paragraph one line, wrapped by the terminal
         assert all("\n" not in paragraph for paragraph in (sub.help or "").split("\n\n")), name
+
+
+# ---------------------------------------------------------------------- the README's figures
+def test_figures_rewrites_only_the_tables_it_owns(tmp_path: Path) -> None:
+    from spite.cli.figures import CHECKED_RECORD
+
+    (tmp_path / CHECKED_RECORD).parent.mkdir(parents=True)
+    (tmp_path / CHECKED_RECORD).write_bytes((Path(__file__).parent.parent / CHECKED_RECORD).read_bytes())
+    readme = tmp_path / "README.md"
+    before, after = "# spite\n\nStart-up:\n\n", "\n| a hand-made table | 1 |\n"
+    readme.write_text(f"{before}<!-- figures:startup -->\n| old | 9.99 s |\n<!-- /figures:startup -->{after}")
+    code, _, err = run("bench", "figures", str(readme), "--only", "startup", "--runs", "2")
+    assert code == 0, err
+    text = readme.read_text()
+    assert text.startswith(before + "<!-- figures:startup -->\n") and text.endswith("<!-- /figures:startup -->" + after)
+    row = next(line for line in text.splitlines() if line.startswith("| `time spite check"))
+    median, fastest, runs = (cell.strip() for cell in row.split("|")[2:5])
+    assert runs == "2" and 0 < float(fastest.removesuffix(" s")) <= float(median.removesuffix(" s")) < 10
+    assert "9.99" not in text and "spite bench figures --only startup" in text
+
+
+def test_figures_refuses_a_readme_without_the_markers_before_measuring(tmp_path: Path) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text("# spite\n")
+    code, _, err = run("bench", "figures", str(readme), "--only", "review")
+    assert code == 2
+    assert err == "spite: the README has no <!-- figures:review --> … <!-- /figures:review --> to rewrite\n"
+    assert readme.read_text() == "# spite\n"
+    code, _, err = run("bench", "figures", str(readme), "--only", "speed")
+    assert code == 2 and "unknown figure 'speed' (one of startup, rl, review)" in err
+
+
+def test_the_readme_holds_the_markers_of_every_figure() -> None:
+    from spite.cli.figures import FIGURES, rewrite
+
+    text = (Path(__file__).parent.parent / "README.md").read_text()
+    for name in FIGURES:
+        rewrite(text, name, "")  # raises when a marker is missing or doubled
