@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck bench golden value clean chromium haproxy
+.PHONY: play test lint typecheck bench figures core-only golden value clean chromium haproxy
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,16 @@ test: $(STAMP) lint chromium haproxy
 
 bench: $(STAMP)
 	$(BIN)/spite bench engine --seconds 10 --baseline src/spite/bench/bare_loop.py
+
+# The README's quick figures (start-up, the research environments, a game review), measured again by the
+# commands their tables name and rewritten between their markers; the strength and server tables take
+# hours and are run by hand (README, "Figures").
+figures: $(STAMP)
+	$(BIN)/spite bench figures README.md
+
+# The core install alone (pip install spite, no extras) in a fresh venv: every computer level plays.
+core-only:
+	.ci/core-only
 
 golden: $(STAMP)
 	$(BIN)/python tests/golden/make_golden.py

@@ -261,12 +261,19 @@ def spite_without(blocked: tuple[str, ...], *args: str) -> subprocess.CompletedP
          "spite: install spite[rl] to measure the research environments\n"),
         (("matplotlib",), ("train", "--games", "2", "--out", "OUT"),
          "spite: install spite[plot] to train the learned value and plot its learning curve\n"),
+        (("ray",), ("tournament", "--bots", "random", "random", "--games", "2", "--backend", "ray"),
+         "spite: install spite[ray] to play on Ray (--backend ray)\n"),
+        (("numpy",), ("tournament", "--bots", "policy:weights.npz", "random", "--games", "2"),
+         "spite: install spite[rl] to play the policy bot\n"),
+        (("psycopg",), ("serve", "--port", "FREE", "--db", "postgresql://nobody@127.0.0.1:1/spite"),
+         "spite: install spite[postgres] to serve on PostgreSQL\n"),
     ],
 )
 def test_a_subcommand_whose_extra_is_missing_says_which_to_install(
         tmp_path: Path, blocked: tuple[str, ...], args: tuple[str, ...], message: str) -> None:
     out = tmp_path / "out"
-    proc = spite_without(blocked, *(str(out) if a == "OUT" else a for a in args))
+    filled = {"OUT": str(out), "FREE": str(free_port())}
+    proc = spite_without(blocked, *(filled.get(a, a) for a in args))
     assert (proc.returncode, proc.stderr) == (2, message)
     assert not out.exists()  # refused before any game was played
 
@@ -339,3 +346,136 @@ def test_resumed_tournament_says_moves_and_time_of_the_same_games(tmp_path: Path
     assert f"2 games played now: {summary['new_moves']} moves in {summary['elapsed_s']} s" in out
     assert f"2 kept from before; {summary['moves']} moves in all 4 games" in out
     assert summary["new_moves"] < summary["moves"]
+
+
+# ---------------------------------------------------------------------- option values, the server's start
+def free_port() -> int:
+    """A port nothing listens on now (the database checks come after the address's)."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (("serve", "--port", "99999"), "--port must be 1 to 65535, not 99999"),
+    (("serve", "--port", "0"), "--port must be 1 to 65535, not 0"),
+    (("serve", "--grace", "-5"), "--grace must be 0 or more, not -5"),
+    (("serve", "--bot-delay", "nan"), "--bot-delay must be 0 or more, not nan"),
+    (("serve", "--bot-budget", "0"), "--bot-budget must be more than 0, not 0"),
+    (("serve", "--bot-workers", "-1"), "--bot-workers must be at least 0, not -1"),
+    (("serve", "--turn-clock", "inf"), "--turn-clock must be a finite number of seconds, not inf"),
+    (("serve", "--log-level", "loud"), "--log-level is one of debug, info, warning, error, not 'loud'"),
+    (("serve", "--port", "FREE", "--db", "nosuch://x"), "--db nosuch://x: no database of that kind is known"),
+    (("serve", "--port", "FREE", "--db", "not a url"), "--db 'not a url' is not a database URL"),
+    (("serve", "--port", "FREE", "--db", "sqlite:////no/such/folder/spite.db"), "cannot open the database sqlite:////no/such/folder"),
+    (("serve", "--host", "name.invalid"), "cannot serve on name.invalid:8000"),
+    (("demo", "--delay", "-1"), "--delay must be 0 or more, not -1"),
+    (("demo", "--turns", "0"), "--turns must be at least 1, not 0"),
+    (("tui", "--bot-delay", "-2"), "--bot-delay must be 0 or more, not -2"),
+    (("tournament", "--bots", "random", "random", "--seconds", "inf"), "--seconds must be a finite number"),
+    (("hint", str(CONFORMANCE / "classic-15-mid.json"), "--seconds", "nan"), "--seconds must be more than 0, not nan"),
+    (("bench", "engine", "--seconds", "nan"), "--seconds must be more than 0, not nan"),
+    (("bench", "rl", "--seconds", "-1"), "--seconds must be more than 0, not -1"),
+    (("bench", "spit", "--seconds", "inf"), "--seconds must be a finite number of seconds, not inf"),
+    (("bench", "spit", "--deals", "0"), "--deals must be at least 1, not 0"),
+    (("bench", "tournament", "--seconds", "nan"), "--seconds must be more than 0, not nan"),
+    (("bench", "server", "--warmup", "-1"), "--warmup must be 0 or more, not -1"),
+])
+def test_option_values_are_checked_in_one_line_with_exit_code_2(
+        capsys: pytest.CaptureFixture[str], args: tuple[str, ...], words: str) -> None:
+    code, out, err = run_main(capsys, *(str(free_port()) if a == "FREE" else a for a in args))
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and err.startswith("spite: ") and words in err, err
+
+
+def test_serve_on_a_port_in_use_says_so_in_one_line(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, out, err = run("serve", "--port", str(port), "--db", f"sqlite:///{tmp_path / 'spite.db'}")
+    assert (code, out) == (2, "")
+    assert err == f"spite: cannot serve on 127.0.0.1:{port}: address already in use\n"
+    assert not (tmp_path / "spite.db").exists()  # refused before anything was made
+
+
+@pytest.mark.parametrize("game", ["spite-malice", "spit", "speed"])
+def test_every_game_takes_the_level_words_in_a_tournament(game: str) -> None:
+    """``spite tui --game spit --seats human,hard`` and ``spite tournament --game spit --bots hard …``
+    take the same words: easy, medium, hard, expert, for every game."""
+    from spite.games import game_names, get_game
+
+    assert game in game_names()
+    short = () if get_game(game).realtime else ("--preset", "short", "--seconds", "0.02")
+    for pair in (("easy", "hard"), ("medium", "expert")):
+        code, out, err = run("tournament", "--game", game, "--bots", *pair, "--games", "2", "--seed", "1", *short,
+                             "--json")
+        assert code == 0, err
+        summary = json.loads(out.strip().splitlines()[-1])
+        assert set(summary["bots"]) == set(pair) and summary["games"] == 2
+    code, _, err = run("tournament", "--game", game, "--bots", "wizard", "easy", "--games", "2")
+    assert code == 2 and "easy, medium, hard, expert" in err
+
+
+@pytest.mark.parametrize("group", [(), ("bench",)])
+def test_help_lists_each_command_with_one_whole_sentence(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, group: tuple[str, ...]) -> None:
+    """In an 80-column terminal ``spite --help`` gives each command one line, a whole sentence (never a
+    description cut where its docstring's source line ended)."""
+    import typer.main
+
+    monkeypatch.setenv("COLUMNS", "80")
+    code, out, _ = run_main(capsys, *group, "--help")
+    assert code == 0
+    command = typer.main.get_command(app)
+    for name in group:
+        command = command.commands[name]  # type: ignore[attr-defined]
+    commands = command.commands  # type: ignore[attr-defined]
+    panel = [line for line in out[out.index("Commands"):].splitlines()[1:] if line.startswith("│")]
+    rows = [line.strip("│ ").split(maxsplit=1) for line in panel]
+    assert [row[0] for row in rows] == list(commands), panel  # no row carries on the one before it
+    assert all(row[1].endswith(".") for row in rows), panel
+    for name, sub in commands.items():  # a command's own help: each paragraph one line, wrapped by the terminal
+        assert all("\n" not in paragraph for paragraph in (sub.help or "").split("\n\n")), name
+
+
+# ---------------------------------------------------------------------- the README's figures
+def test_figures_rewrites_only_the_tables_it_owns(tmp_path: Path) -> None:
+    from spite.cli.figures import CHECKED_RECORD
+
+    (tmp_path / CHECKED_RECORD).parent.mkdir(parents=True)
+    (tmp_path / CHECKED_RECORD).write_bytes((Path(__file__).parent.parent / CHECKED_RECORD).read_bytes())
+    readme = tmp_path / "README.md"
+    before, after = "# spite\n\nStart-up:\n\n", "\n| a hand-made table | 1 |\n"
+    readme.write_text(f"{before}<!-- figures:startup -->\n| old | 9.99 s |\n<!-- /figures:startup -->{after}")
+    code, _, err = run("bench", "figures", str(readme), "--only", "startup", "--runs", "2")
+    assert code == 0, err
+    text = readme.read_text()
+    assert text.startswith(before + "<!-- figures:startup -->\n") and text.endswith("<!-- /figures:startup -->" + after)
+    row = next(line for line in text.splitlines() if line.startswith("| `time spite check"))
+    median, fastest, runs = (cell.strip() for cell in row.split("|")[2:5])
+    assert runs == "2" and 0 < float(fastest.removesuffix(" s")) <= float(median.removesuffix(" s")) < 10
+    assert "9.99" not in text and "spite bench figures --only startup" in text
+
+
+def test_figures_refuses_a_readme_without_the_markers_before_measuring(tmp_path: Path) -> None:
+    readme = tmp_path / "README.md"
+    readme.write_text("# spite\n")
+    code, _, err = run("bench", "figures", str(readme), "--only", "review")
+    assert code == 2
+    assert err == "spite: the README has no <!-- figures:review --> … <!-- /figures:review --> to rewrite\n"
+    assert readme.read_text() == "# spite\n"
+    code, _, err = run("bench", "figures", str(readme), "--only", "speed")
+    assert code == 2 and "unknown figure 'speed' (one of startup, rl, review)" in err
+
+
+def test_the_readme_holds_the_markers_of_every_figure() -> None:
+    from spite.cli.figures import FIGURES, rewrite
+
+    text = (Path(__file__).parent.parent / "README.md").read_text()
+    for name in FIGURES:
+        rewrite(text, name, "")  # raises when a marker is missing or doubled

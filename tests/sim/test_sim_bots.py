@@ -26,7 +26,7 @@ def test_reflex_spec_keeps_the_expert_strategy() -> None:
     bot = make_reflex_bot("reflex:900")
     assert bot.strategy == LEVELS["expert"].strategy
     assert bot.reaction.sigma == LEVELS["expert"].reaction.sigma
-    assert reflex_bot_names() == ["beginner", "club", "expert", "reflex:MS"]
+    assert reflex_bot_names() == ["easy", "medium", "hard", "expert", "beginner", "club", "reflex:MS"]
 
 
 @pytest.mark.parametrize(("spec", "words"), [

@@ -23,7 +23,27 @@ from spite.bots.base import Bot, Decision
 from spite.bots.simple import GreedyBot, RandomBot, UniformBot
 from spite.errors import OptionsError
 
-__all__ = ["BOTS", "LEVELS", "Bot", "Decision", "make_bot", "plain", "register_bot"]
+__all__ = ["BOTS", "LEVELS", "Bot", "Decision", "NeedsExtraError", "make_bot", "plain", "register_bot"]
+
+
+class NeedsExtraError(OptionsError):
+    """A bot that needs an optional extra which is not installed; the message says which one:
+    ``install spite[rl] to play the policy bot``. (Every level, and every bot but ``policy``,
+    plays with the core install alone.)
+
+    >>> str(NeedsExtraError("rl", "play the policy bot"))
+    'install spite[rl] to play the policy bot'
+    """
+
+    def __init__(self, extra: str, purpose: str) -> None:
+        super().__init__(f"install spite[{extra}] to {purpose}")
+        self.extra = extra
+        self.purpose = purpose
+
+    def __reduce__(self) -> tuple[type[NeedsExtraError], tuple[str, str]]:
+        # a bot worker process sends it back to the server: rebuilt from the extra and the purpose
+        return type(self), (self.extra, self.purpose)
+
 
 def plain(name: str, make: Callable[[], Bot]) -> Callable[[str], Bot]:
     """The factory of a bot that takes no settings: ``name:ANYTHING`` is refused, not ignored."""
@@ -36,10 +56,23 @@ def plain(name: str, make: Callable[[], Bot]) -> Callable[[str], Bot]:
     return factory
 
 
+def _policy(arg: str) -> Bot:
+    """``policy:WEIGHTS.npz``: :class:`spite.rl.policy.PolicyBot`, imported on first use, since it
+    needs numpy (the ``rl`` extra)."""
+    try:
+        from spite.rl.policy import PolicyBot
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").partition(".")[0] != "numpy":
+            raise
+        raise NeedsExtraError("rl", "play the policy bot") from None
+    return PolicyBot.load(arg)
+
+
 BOTS: dict[str, Callable[[str], Bot]] = {
     "random": plain("random", RandomBot),
     "uniform": plain("uniform", UniformBot),
     "greedy": plain("greedy", GreedyBot),
+    "policy": _policy,
 }
 """Bot factories by name; the text after ``:`` in a spec (``search:0.5``) is passed to the factory."""
 
@@ -75,10 +108,10 @@ def make_bot(spec: str) -> Bot:
     return factory(arg)
 
 
-_BUILTIN_MODULES = ["spite.bots.heuristic", "spite.bots.learned", "spite.bots.search", "spite.bots.external",
-                    "spite.rl.policy"]
+_BUILTIN_MODULES = ["spite.bots.heuristic", "spite.bots.learned", "spite.bots.search", "spite.bots.external"]
 """Modules whose bots register themselves on import; emptied as they are imported (a tournament
-makes two bots a game, and importing, even of a module already loaded, costs more than the bot)."""
+makes two bots a game, and importing, even of a module already loaded, costs more than the bot).
+Each needs the core install only: ``policy``, which needs numpy, is imported by its factory."""
 
 
 def _load_builtin() -> None:

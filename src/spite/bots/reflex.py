@@ -49,6 +49,7 @@ from spite.spit.views import SpeedView, SpitView
 
 __all__ = [
     "LEVELS",
+    "LEVEL_WORDS",
     "TUI_LEVELS",
     "Reaction",
     "ReflexBot",
@@ -146,6 +147,11 @@ LEVELS: dict[str, Level] = {
 }
 """The levels; ``reflex:MS`` is the expert with a mean reaction of MS ms (same jitter and strategy)."""
 
+LEVEL_WORDS: Final = {"easy": "beginner", "medium": "club", "hard": "reflex:500", "expert": "expert"}
+"""The computer levels every game's commands take (``easy`` … ``expert``, the words of Spite and
+Malice's levels) and the reflex bot each stands for: ``spite tui --game spit --seats human,hard`` and
+``spite tournament --game spit --bots hard easy`` play the same bots."""
+
 TUNNEL_FACTOR: Final = 2.0
 """A play on a center pile the player is not watching takes this much longer to see."""
 REFLEX_MIN_MS: Final = 1
@@ -153,16 +159,20 @@ REFLEX_MAX_MS: Final = 60_000
 
 
 def reflex_bot_names() -> list[str]:
-    """The spec forms :func:`make_reflex_bot` takes."""
-    return [*LEVELS, "reflex:MS"]
+    """The spec forms :func:`make_reflex_bot` takes: the levels of every game, then the reflex bots' own."""
+    return [*LEVEL_WORDS, *(name for name in LEVELS if name not in LEVEL_WORDS), "reflex:MS"]
 
 
 def make_reflex_bot(spec: str) -> ReflexBot:
-    """A bot from a spec: ``beginner``, ``club``, ``expert`` or ``reflex:MS`` (the expert's strategy
-    and jitter with a mean reaction of MS ms, 1 … 60000; decimals allowed).
+    """A bot from a spec: a level (``easy``, ``medium``, ``hard``, ``expert``: :data:`LEVEL_WORDS`),
+    ``beginner``, ``club`` or ``reflex:MS`` (the expert's strategy and jitter with a mean reaction of MS
+    ms, 1 … 60000; decimals allowed).
 
     >>> make_reflex_bot("club").name
     'club'
+    >>> bot = make_reflex_bot("hard")
+    >>> bot.name, bot.reaction.mean_ms
+    ('hard', 500.0)
     >>> make_reflex_bot("reflex:fast")
     Traceback (most recent call last):
     ...
@@ -172,6 +182,10 @@ def make_reflex_bot(spec: str) -> ReflexBot:
         raise OptionsError(f"a Spit bot is named by a text such as 'expert', not {spec!r}")
     name, sep, arg = spec.strip().partition(":")
     name = name.lower()
+    if name in LEVEL_WORDS and name not in LEVELS and not sep:
+        bot = make_reflex_bot(LEVEL_WORDS[name])
+        bot.name = name
+        return bot
     if name in LEVELS and not sep:
         level = LEVELS[name]
         return ReflexBot(level.reaction, level.strategy, name=name)
@@ -394,8 +408,8 @@ def _is_slot(move: str) -> bool:
     return len(move) == 5 and move[0] == "T" and move[3] == "T"
 
 
-TUI_LEVELS: Final = {"easy": "beginner", "medium": "club", "hard": "reflex:500", "expert": "expert"}
-"""The terminal app's levels and the reflex bot each stands for."""
+TUI_LEVELS: Final = LEVEL_WORDS
+"""The terminal app's levels (:data:`LEVEL_WORDS`)."""
 
 
 @dataclass

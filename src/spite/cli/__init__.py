@@ -9,11 +9,12 @@ Each subcommand imports its layer (the engine, the arena, the server, the termin
 runs; a test holds FastAPI, SQLAlchemy, Textual, matplotlib and the rest out of ``import spite.cli``.
 The subcommands live in one module per group: :mod:`spite.cli.records`, :mod:`spite.cli.play`,
 :mod:`spite.cli.arena`, :mod:`spite.cli.review`, :mod:`spite.cli.train`, :mod:`spite.cli.server`,
-:mod:`spite.cli.bench`; what they share is in :mod:`spite.cli.common`.
+:mod:`spite.cli.bench`, :mod:`spite.cli.figures`; what they share is in :mod:`spite.cli.common`.
 """
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 from typing import Annotated
@@ -21,7 +22,7 @@ from typing import Annotated
 import typer
 
 from spite import __version__
-from spite.cli import arena, bench, play, records, review, server, train
+from spite.cli import arena, bench, figures, play, records, review, server, train
 from spite.cli.common import EXIT_MALFORMED
 
 __all__ = ["app", "bench_app", "main"]
@@ -56,7 +57,7 @@ def _spite(
 
 
 # in the order --help lists them: check, legal, show, new, random-game, demo, tournament, hint, review,
-# train, tui, serve; bench engine, rl, spit, tournament, server
+# train, tui, serve; bench engine, bots, rl, spit, tournament, server, figures
 records.register(app)
 app.command("demo")(play.demo)
 bench.register(bench_app)
@@ -65,6 +66,23 @@ review.register(app)
 train.register(app)
 app.command(name="tui")(play.tui)
 server.register(app, bench_app)
+figures.register(bench_app)
+
+
+def whole_paragraphs(text: str) -> str:
+    r"""``text`` with each paragraph on one line: Typer's Rich help keeps a docstring's line breaks,
+    which would cut its sentences where the source was wrapped; the terminal wraps them instead.
+
+    >>> whole_paragraphs("Check a record.\n\nEach move is\nreplayed.\n")
+    'Check a record.\n\nEach move is replayed.'
+    """
+    return "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(text).split("\n\n") if p.strip())
+
+
+for _group in (app, bench_app):
+    for _command in _group.registered_commands:
+        if _command.help is None and _command.callback is not None and _command.callback.__doc__:
+            _command.help = whole_paragraphs(_command.callback.__doc__)
 
 
 def main(args: list[str] | None = None) -> None:

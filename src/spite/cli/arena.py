@@ -19,6 +19,7 @@ from spite.cli.common import (
     EXIT_MALFORMED,
     OptionOpt,
     RecordArg,
+    check_seconds,
     fail,
     parse_options,
     plural,
@@ -103,12 +104,16 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         out: Annotated[Path | None, typer.Option(help="Write games.csv, records/, win_rates.png, summary.json "
                                                       "into this folder.")] = None,
         seconds: Annotated[float | None, typer.Option(help="Time budget per move, in seconds.")] = None,
-        game: Annotated[str, typer.Option(help="spite-malice, or spit / speed (reflex bots: beginner, club, "
-                                               "expert, reflex:MS; played in virtual time).")] = DEFAULT_GAME,
+        game: Annotated[str, typer.Option(help="spite-malice, or spit / speed (their bots: the levels easy, medium, "
+                                               "hard, expert, or beginner, club, reflex:MS; played in virtual "
+                                               "time).")] = DEFAULT_GAME,
         resume: Annotated[bool, typer.Option(help="Go on with the tournament kept in --out (the same command; "
                                                   "--games may be more): play only the games it lacks.")] = False,
     ) -> None:
-        """Play bots against each other: rotated seats, duplicate deals, win rates with 95% intervals, Elo."""
+        """Play bots against each other and rate them.
+
+        Seats are rotated on duplicate deals; the summary gives win rates with 95% intervals and Elo.
+        """
         from spite.arena import Tournament, run_tournament
         from spite.arena.tournament import saved_settings
 
@@ -117,8 +122,11 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         if stray:
             fail(f"unknown option {stray[0]!r}", EXIT_MALFORMED)
         specs = list(bots) + extra
+        check_seconds("--seconds", seconds, above_zero=True)
         if out is not None:
             require_extra("plot", "draw win_rates.png (--out)")  # before the games, not after them
+        if backend == "ray":
+            require_extra("ray", "play on Ray (--backend ray)")
         try:
             saved = saved_settings(out) if resume and out is not None else None
             if seed is None and saved is not None and isinstance(saved.get("seed"), int):
@@ -172,7 +180,11 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         seed: Annotated[int, typer.Option(help="Seed of the bot's random source.")] = 0,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     ) -> None:
-        """Print the move a bot would play for the player to move in a record's position, and why."""
+        """Print the move a bot would play next in a record, and why.
+
+        The bot sees only the view of the player to move in the position the record reaches.
+        """
+        check_seconds("--seconds", seconds, above_zero=True)
         from spite.games import has_hook, load_hook
         from spite.records import replay
 
@@ -198,12 +210,13 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         jobs: Annotated[int, typer.Option("--jobs", "-j", help="Jobs for the speed-up part.")] = 2,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
     ) -> None:
-        """Random-vs-random tournament throughput per core (against the engine's own playouts) and the
-        --jobs speed-up."""
+        """Measure tournament throughput and the --jobs speed-up.
+
+        Random against random on the same games both ways, then the same games with 1 job and with --jobs.
+        """
         from spite.bench.tournament import run_tournament_bench
 
-        if seconds <= 0:
-            fail("--seconds must be more than 0", EXIT_MALFORMED)
+        check_seconds("--seconds", seconds, above_zero=True)
         if jobs < 2:
             fail("--jobs must be at least 2 (the speed-up compares it with 1 job)", EXIT_MALFORMED)
         if as_json:

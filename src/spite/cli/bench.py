@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from spite.cli.common import EXIT_MALFORMED, fail, needs_extra, require_extra
+from spite.cli.common import EXIT_MALFORMED, check_count, check_seconds, fail, needs_extra, require_extra
 
 __all__ = ["bench_bots", "bench_engine", "bench_rl", "bench_spit", "register"]
 
@@ -24,11 +24,13 @@ def bench_engine(
         Path | None, typer.Option(help="Also run this bare_loop.py, interleaved, and report the ratio.")
     ] = None,
 ) -> None:
-    """Random playouts through the public API (classic, 2 players, one core): games/s and moves/s."""
+    """Measure the engine: random playouts, games/s and moves/s.
+
+    Through the public API, classic rules, two players, one core; --baseline runs the bare loop beside it.
+    """
     from spite.bench.engine import run_compared, run_engine_bench
 
-    if seconds <= 0:
-        fail("--seconds must be more than 0", EXIT_MALFORMED)
+    check_seconds("--seconds", seconds, above_zero=True)
     if baseline is not None and not baseline.is_file():
         fail(f"no such file: {baseline}", EXIT_MALFORMED)
 
@@ -65,7 +67,10 @@ def bench_bots(
     seed: Annotated[int, typer.Option(help="Seed of the deals.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
 ) -> None:
-    """CPU milliseconds per decision of bots playing each other (mean, 99th percentile, most)."""
+    """Measure the bots' CPU time per decision as they play each other.
+
+    Milliseconds of CPU per decision: the mean, the 99th percentile and the most.
+    """
     from spite.bench.bots import run_bots_bench
     from spite.bots import make_bot
     from spite.errors import OptionsError
@@ -101,8 +106,12 @@ def bench_rl(
     seconds: Annotated[float, typer.Option(help="How long to measure.")] = 5.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
 ) -> None:
-    """Research environments: PettingZoo steps/s (with and without the text view), Gymnasium steps/s,
-    OpenSpiel moves/s (with the openspiel extra), encodings/s."""
+    """Measure the research environments' steps per second.
+
+    PettingZoo steps/s with and without the text view, Gymnasium steps/s, OpenSpiel moves/s (with the
+    openspiel extra) and encodings/s, each per CPU second.
+    """
+    check_seconds("--seconds", seconds, above_zero=True)
     with needs_extra("rl", "measure the research environments"):  # the environments import theirs late
         from spite.bench.rl import run_rl_bench
 
@@ -121,15 +130,18 @@ def bench_spit(
     deals: Annotated[int, typer.Option(help="Deals per point of the curve (each played twice).")] = 100,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
 ) -> None:
-    """Simulated Spit/Speed games per second (expert vs expert), and the reaction-gap curve."""
+    """Measure simulated Spit or Speed games per second.
+
+    Expert against expert; --curve also plots the win rate against the gap in reaction time.
+    """
     from spite.bench.spit import reaction_gap_curve, run_spit_bench
     from spite.games import game_names, get_game
 
     realtime = [name for name in game_names() if get_game(name).realtime]
     if game not in realtime:
         fail(f"--game must be a real-time game ({' or '.join(realtime)}), not {game!r}", EXIT_MALFORMED)
-    if seconds <= 0 or deals < 1:
-        fail("--seconds must be more than 0 and --deals at least 1", EXIT_MALFORMED)
+    check_seconds("--seconds", seconds, above_zero=True)
+    check_count("--deals", deals, 1)
     if curve is not None:
         require_extra("plot", "draw the curve")  # before the games, not after them
     result: dict[str, Any] = run_spit_bench(seconds, game=game)

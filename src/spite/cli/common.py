@@ -11,6 +11,7 @@ imports it, and ``spite check`` must start fast.
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import sys
@@ -32,6 +33,8 @@ __all__ = [
     "EXTRAS",
     "OptionOpt",
     "RecordArg",
+    "check_count",
+    "check_seconds",
     "fail",
     "needs_extra",
     "new_seed",
@@ -70,7 +73,9 @@ EXTRAS: dict[str, frozenset[str]] = {
     "tui": frozenset({"textual", "websockets"}),
     "plot": frozenset({"matplotlib", "numpy"}),
     "rl": frozenset({"gymnasium", "pettingzoo", "numpy"}),
+    "openspiel": frozenset({"pyspiel", "open_spiel", "numpy"}),
     "ray": frozenset({"ray"}),
+    "postgres": frozenset({"psycopg", "psycopg_binary"}),
 }
 
 
@@ -78,6 +83,34 @@ def fail(message: str, code: int) -> NoReturn:
     """Print ``spite: message`` on standard error and end the command with ``code``."""
     typer.echo(f"spite: {message}", err=True)
     raise typer.Exit(code)
+
+
+def check_seconds(option: str, value: float | None, *, above_zero: bool = False) -> None:
+    """Fail with one line unless ``value`` (when given) is a number of seconds: finite, and 0 or more
+    (more than 0 with ``above_zero``). ``nan`` and ``inf`` are refused too: a pause of ``inf`` never
+    ends, and ``nan`` passes every comparison.
+
+    >>> check_seconds("--delay", 0.0), check_seconds("--seconds", None, above_zero=True)
+    (None, None)
+    """
+    if value is None:
+        return
+    if math.isinf(value):
+        fail(f"{option} must be a finite number of seconds, not {value:g}", EXIT_MALFORMED)
+    if above_zero and not value > 0:
+        fail(f"{option} must be more than 0, not {value:g}", EXIT_MALFORMED)
+    if not value >= 0:
+        fail(f"{option} must be 0 or more, not {value:g}", EXIT_MALFORMED)
+
+
+def check_count(option: str, value: int | None, least: int, most: int | None = None) -> None:
+    """Fail with one line unless ``value`` (when given) lies between ``least`` and ``most`` (inclusive)."""
+    if value is None:
+        return
+    if most is not None and not least <= value <= most:
+        fail(f"{option} must be {least} to {most}, not {value}", EXIT_MALFORMED)
+    if value < least:
+        fail(f"{option} must be at least {least}, not {value}", EXIT_MALFORMED)
 
 
 @contextmanager

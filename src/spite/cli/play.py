@@ -14,7 +14,16 @@ from typing import Annotated
 
 import typer
 
-from spite.cli.common import EXIT_MALFORMED, OptionOpt, fail, needs_extra, new_seed, parse_options
+from spite.cli.common import (
+    EXIT_MALFORMED,
+    OptionOpt,
+    check_count,
+    check_seconds,
+    fail,
+    needs_extra,
+    new_seed,
+    parse_options,
+)
 from spite.errors import OptionsError, SpiteError
 from spite.games import DEFAULT_GAME
 
@@ -28,7 +37,12 @@ def demo(
     delay: Annotated[float, typer.Option(help="Seconds to pause after each turn.")] = 0.4,
     turns: Annotated[int | None, typer.Option(help="Stop after this many turns.")] = None,
 ) -> None:
-    """Watch two random players play a game, turn by turn, drawn as a table."""
+    """Watch two random players play a game, turn by turn.
+
+    Each turn is drawn as a table in the terminal (Rich), with --delay seconds between turns.
+    """
+    check_seconds("--delay", delay)
+    check_count("--turns", turns, 1)
     from spite.malice import Options
     from spite.tui.demo import run_demo
 
@@ -60,11 +74,13 @@ def tui(
     name: Annotated[str | None, typer.Option(
         "--name", help="With --connect: take a free seat under this name (no --token: watch).")] = None,
 ) -> None:
-    """Play in the terminal (Textual): Spite and Malice with people and bots, or Spit or Speed against a bot.
+    """Play in the terminal, against the computer or each other.
 
+    Spite and Malice with people and bots (the Textual app), or Spit or Speed against a bot.
     Without --game, --preset or --seats a start screen asks. With --connect URL --table ID you play
     a seat of a server's table (--token, or --name to take a free seat), or watch it.
     """
+    check_seconds("--bot-delay", bot_delay)
     with needs_extra("tui", "play in the terminal"):
         from spite.tui.app import SpiteApp, TuiConfig, check_config
 
@@ -79,7 +95,7 @@ def tui(
             seats=seats,
             seed=seed if seed is not None else random.randrange(1 << 31),
             lang=lang.lower(),
-            bot_delay=max(0.0, bot_delay),
+            bot_delay=bot_delay,
             start_screen=game is None and preset is None and seats is None,
             theme=theme,
         )

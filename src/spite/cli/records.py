@@ -57,7 +57,10 @@ def _replayed(record: str) -> Replay:
 
 
 def legal(record: RecordArg) -> None:
-    """Replay a record and print every legal move in the position reached, one per line."""
+    """Print every legal move in the position a record reaches.
+
+    The record is replayed and checked first; the moves come one per line, sorted.
+    """
     for line in _replayed(record).legal():
         typer.echo(line)
 
@@ -67,7 +70,10 @@ def show(
     seat: Annotated[int | None, typer.Option("--as", help="Show only what this seat may know.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (records.md §5).")] = False,
 ) -> None:
-    """Replay a record and print the position reached: the whole table, or one seat's view."""
+    """Print the position a record reaches, or one seat's view of it.
+
+    The whole table, or with --as SEAT only what that seat may know; --json as docs/records.md §5.
+    """
     replayed = _replayed(record)
     try:
         if as_json:
@@ -79,9 +85,12 @@ def show(
 
 
 def verify(record: RecordArg) -> None:
-    """Check a fair table's record: the commitment, the deal and every shuffle follow from the revealed
-    secret and nonces (docs/fairness.md). One line; exit 0 fair, 1 not (naming the first chance entry
-    that does not follow), 2 unusable input."""
+    """Check that a server game's deal and shuffles were fair.
+
+    Each must follow from the revealed secret and the players' nonces (docs/fairness.md). One line;
+    exit 0 fair, 1 not (naming the first chance entry that does not follow), 2 unusable input, such
+    as a record without a fairness object (only a server's games have one: GET /api/games/ID/record).
+    """
     from spite.records.verify import verify_record
 
     with record_errors():
@@ -118,7 +127,7 @@ def random_game(
     = "builds-first",
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write here instead of standard output.")] = None,
 ) -> None:
-    """Play random legal moves to the end of a game and write its record."""
+    """Play random legal moves to a game's end and write its record."""
     from spite.malice import Options, State
     from spite.records import dump_record
     from spite.records.malice import record_from_state

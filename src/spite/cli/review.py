@@ -55,8 +55,11 @@ def review(
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes to review turns in (the same review "
                                       "whatever the number).")] = 1,
 ) -> None:
-    """Review a finished Spite and Malice game: for every turn the plan played, the plan expert
-    prefers, the estimated win probability before and after, and inaccuracies and blunders."""
+    """Show where a finished Spite and Malice game was won and lost.
+
+    For every turn the plan played, the plan expert prefers, the estimated win probability before and
+    after, and the inaccuracies and blunders; then each seat's accuracy.
+    """
     from spite.review import DEFAULT_BUDGET, review_record
 
     if budget is not None and not (budget > 0 and math.isfinite(budget)):

@@ -12,9 +12,12 @@ from typing import Annotated, Any
 
 import typer
 
-from spite.cli.common import EXIT_MALFORMED, fail, needs_extra, require_extra
+from spite.cli.common import EXIT_MALFORMED, check_count, check_seconds, fail, needs_extra, require_extra
 
-__all__ = ["register"]
+__all__ = ["LOG_LEVELS", "register"]
+
+LOG_LEVELS = ("debug", "info", "warning", "error")
+"""The server's log levels (``--log-level``)."""
 
 
 def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
@@ -53,15 +56,31 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                             "requests are refused there (proxy_connections, proxy_requests; docs/protocol.md).",
         )] = False,
     ) -> None:
-        """Serve the game: the browser page, REST lobby, WebSocket play (Spite and Malice, Spit, Speed), bots;
-        the database is migrated on start."""
+        """Run the server: play in the browser with friends and bots.
+
+        The browser page, the REST lobby and WebSocket play (Spite and Malice, Spit, Speed) with bots;
+        the database is migrated on start. Every refusal is one line and exit code 2: a bad option, a
+        port in use, a database that cannot be opened, a missing extra.
+        """
+        check_count("--port", port, 1, 65535)
+        for option, seconds in (("--grace", grace), ("--bot-delay", bot_delay), ("--next-game", next_game),
+                                ("--spit-countdown", spit_countdown), ("--turn-clock", turn_clock)):
+            check_seconds(option, seconds)
+        check_seconds("--bot-budget", bot_budget, above_zero=True)
+        check_seconds("--review-budget", review_budget, above_zero=True)
+        check_count("--bot-workers", bot_workers, 0)
+        check_count("--workers", workers, 1)
+        if sqlite_sync.upper() not in ("NORMAL", "FULL"):
+            fail(f"--sqlite-sync is NORMAL or FULL, not {sqlite_sync}", EXIT_MALFORMED)
+        if log_level.lower() not in LOG_LEVELS:
+            fail(f"--log-level is one of {', '.join(LOG_LEVELS)}, not {log_level!r}", EXIT_MALFORMED)
+        require_extra("server", "serve")  # all of it: without websockets, say, it would start and never play
         with needs_extra("server", "serve"):
             from spite.server.cluster import ClusterError, check_workers, serve_workers
             from spite.server.config import ServerConfig, with_limits
+            from spite.server.run import CannotServe, check_address, check_database
             from spite.server.run import serve as run
 
-        if sqlite_sync.upper() not in ("NORMAL", "FULL"):
-            fail(f"--sqlite-sync is NORMAL or FULL, not {sqlite_sync}", EXIT_MALFORMED)
         try:
             config = with_limits(ServerConfig(db_url=db, grace_seconds=grace, bot_delay=bot_delay,
                                               bot_workers=bot_workers, bot_budget=bot_budget,
@@ -72,11 +91,14 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         except ValueError as exc:
             fail(str(exc), EXIT_MALFORMED)
         behind_proxy = workers != 1 or proxy
-        if behind_proxy:
-            try:
+        try:
+            if behind_proxy:
                 check_workers(config, workers)
-            except ClusterError as exc:
-                fail(str(exc), EXIT_MALFORMED)
+            check_address(host, port)
+            with needs_extra("postgres", "serve on PostgreSQL"):  # its driver is imported on connecting
+                check_database(config)
+        except (ClusterError, CannotServe) as exc:
+            fail(str(exc), EXIT_MALFORMED)
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
         typer.echo(f"spite: open http://{shown}:{port}/ in a browser to play (Ctrl-C stops the server)", err=True)
         try:
@@ -113,14 +135,20 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         workers: Annotated[int, typer.Option(
             help="Serve with spite serve --workers N (HAProxy in front; needs --db postgresql://…).")] = 1,
     ) -> None:
-        """N bot-vs-bot tables over real WebSockets (clients here, server in its own process): offered and
-        achieved moves/s, send→ack p50/p95/p99/max, games, errors and the server's CPU use."""
+        """Measure the server under bot-against-bot tables over WebSockets.
+
+        The clients play here, the server runs in its own process: offered and achieved moves/s,
+        send→ack p50/p95/p99/max, games, errors and the server's CPU use.
+        """
         import sys
 
         from spite.bench.server import run_server_bench
 
-        if tables < 1 or seconds <= 0 or think < 0 or warmup < 0 or workers < 1:
-            fail("--tables and --workers must be ≥ 1, --seconds > 0, --think and --warmup ≥ 0", EXIT_MALFORMED)
+        check_count("--tables", tables, 1)
+        check_count("--workers", workers, 1)
+        check_seconds("--seconds", seconds, above_zero=True)
+        check_seconds("--think", think)
+        check_seconds("--warmup", warmup)
         if workers > 1 and not (db or "").startswith("postgres"):
             fail("--workers above 1 needs a PostgreSQL database (--db postgresql://…)", EXIT_MALFORMED)
         require_extra("server", "measure the server")  # it is started in another process, which would only fail late

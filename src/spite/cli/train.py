@@ -51,8 +51,10 @@ def train(
     jobs: Annotated[int, typer.Option(help="Processes playing the games (the result does not depend on it).")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line (the summary).")] = False,
 ) -> None:
-    """Train the learned value of a seat's view on self-play outcomes; write its weights and learning curve.
+    """Train the learned bot's value on self-play games.
 
+    Fits the chance of winning from a seat's view to the games' outcomes; writes its weights and a plot
+    of its learning curve.
     The same --games, --seed, --preset, --epochs and --bots give the same weights.
     """
     from spite.errors import OptionsError

@@ -2,7 +2,8 @@
 
 The environments need the optional extra (``pip install 'spite[rl]'``: pettingzoo, gymnasium);
 they are imported only when asked for, so the rest of :mod:`spite` works without them. The
-encoding (:mod:`spite.rl.encoding`) and the policy bot (:mod:`spite.rl.policy`) need numpy only.
+encoding's tensors (:mod:`spite.rl.encoding`) and the policy bot (:mod:`spite.rl.policy`) need numpy
+only, imported when they are used: importing this package needs none of them.
 
 * :func:`pettingzoo_env` — a PettingZoo AEC environment of any preset (2–4 seats);
 * ``gymnasium.make("spite/SpiteMalice-v0", opponent="heuristic", preset="classic", ...)`` — one

@@ -5,6 +5,9 @@ Everything here is built from a :class:`~spite.malice.SeatView` only (never from
 sizes depend on the options (players, build and discard piles, open stock cards), never on the
 position: one :class:`Encoding` per set of options. ``docs/rl.md`` has the tables.
 
+numpy makes the masks and observations; this module imports without it, so that the terminal app
+reads a server's views with :func:`view_from_json` on the core install (no numpy there).
+
 **Actions** (``n_actions = B + D·B + 14·B + 14·D + 1`` for ``B`` build and ``D`` discard piles;
 133 for ``classic``, at most 493):
 
@@ -41,10 +44,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, Final
 
 from spite.cards import RANKS, WILD_RANK, format_card, format_cards, parse_cards
 from spite.errors import IllegalMoveError
@@ -67,8 +67,16 @@ COUNT_CAP: Final = 4
 PLAYED_CAP: Final = 30
 """``played_this_turn`` is scaled by this and clipped at 1."""
 
-Obs = npt.NDArray[np.float32]
-Mask = npt.NDArray[np.int8]
+try:  # numpy makes the tensors; without it (the core install) the rest, view_from_json, still serves
+    import numpy as np
+except ModuleNotFoundError:
+    np = None  # type: ignore[assignment]
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+    Obs = npt.NDArray[np.float32]
+    Mask = npt.NDArray[np.int8]
 
 
 class Encoding:
@@ -139,6 +147,8 @@ class Encoding:
 
     def mask(self, view: SeatView) -> Mask:
         """``int8`` vector: 1 exactly at the actions of ``view.legal_moves`` (all 0 when not to move)."""
+        if np is None:
+            raise ModuleNotFoundError("No module named 'numpy'", name="numpy")
         out = np.zeros(self.n_actions, dtype=np.int8)
         index = self._index
         for m in view.legal_moves:
@@ -212,6 +222,8 @@ class Encoding:
         buf[g + 1] = min(view.set_aside_size / deck, 1.0)
         buf[g + 2] = min(view.played_this_turn, PLAYED_CAP) / PLAYED_CAP
         buf[g + 3] = min(view.turn, opts.turn_limit) / opts.turn_limit
+        if np is None:
+            raise ModuleNotFoundError("No module named 'numpy'", name="numpy")
         out = np.fromiter(buf, dtype=np.float32, count=len(buf))
         np.minimum(out, 1.0, out=out)  # rank counts in a tall discard pile
         return out

@@ -8,7 +8,10 @@ another table's bot. The workers end with the server, ``kill -9`` included. With
 they run in threads of the server process (tests).
 
 If a bot fails or overruns its budget by far, the runner plays the first legal move and logs it:
-a table never waits forever on a bot.
+a table never waits forever on a bot. A level whose bot cannot be made at all on this install (a
+package it needs is missing) is an operator's error, not a table's: :meth:`BotRunner.start` tries
+every level once and logs each one that cannot be made as an error naming what to install, and a
+table that meets it anyway logs it once more as an error, not a warning at every move.
 
 :meth:`BotRunner.hint` asks a fresh bot, on the same workers, what it would play for a person's seat
 (``hint`` messages): it too sees only that seat's view.
@@ -34,12 +37,12 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from spite.bots import LEVELS, Bot, make_bot
+from spite.bots import LEVELS, Bot, NeedsExtraError, make_bot
 from spite.errors import Phrase
 from spite.malice import SeatView
 from spite.malice.moves import parse_move
 
-__all__ = ["BotRunner", "bot_spec", "cores"]
+__all__ = ["BotRunner", "bot_spec", "cores", "missing_part"]
 
 log = logging.getLogger("spite.server.bots")
 
@@ -69,6 +72,16 @@ def bot_spec(level: str, budget: float) -> str:
         rest = [part for part in settings if "=" in part and not part.startswith("iters=")]
         return ",".join([f"search:{min(seconds, budget):g}", *rest])
     return spec
+
+
+def missing_part(exc: BaseException) -> str | None:
+    """What to install when ``exc`` says a bot cannot be made on this install (``install
+    spite[rl] to play the policy bot``), else None (a bot's own failure)."""
+    if isinstance(exc, NeedsExtraError):
+        return str(exc)
+    if isinstance(exc, ModuleNotFoundError):
+        return f"install the package that provides {exc.name or 'a missing module'} ({exc})"
+    return None
 
 
 def _pack(view: SeatView) -> tuple[dict[str, Any], list[str]]:
@@ -209,9 +222,41 @@ class BotRunner:
         self._last: dict[str, int] = {}  # table → the worker that served it last
         self.decisions = 0
         self.fallbacks = 0
+        self.unavailable: dict[str, str] = {}
+        """Levels whose bot cannot be made on this install, and what to install (logged once each)."""
+
+    def check_levels(self, levels: tuple[str, ...] | None = None) -> dict[str, str]:
+        """Make the bot of every level (the server's :data:`~spite.server.config.BOT_LEVELS` by
+        default) once, here; log each one that cannot be made as an error naming what to install.
+        Returns :attr:`unavailable`. (The workers are started from the same install.)"""
+        if levels is None:
+            from spite.server.config import BOT_LEVELS
+
+            levels = BOT_LEVELS
+        for level in levels:
+            try:
+                bot = make_bot(bot_spec(level, self.budget))
+            except Exception as exc:
+                missing = missing_part(exc)
+                if missing is None:
+                    raise
+                self._unavailable(level, missing)
+                continue
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
+        return self.unavailable
+
+    def _unavailable(self, level: str, missing: str) -> None:
+        if level not in self.unavailable:
+            self.unavailable[level] = missing
+            log.error("bot level %s cannot play on this install: %s; until then its seats play the first legal "
+                      "move", level, missing)
 
     def start(self) -> None:
-        """Start the worker processes (spawned: a fork of a running event loop is unsafe)."""
+        """Check that every level's bot can be made (:meth:`check_levels`), then start the worker
+        processes (spawned: a fork of a running event loop is unsafe)."""
+        self.check_levels()
         if self.workers > 0:
             self._pools = [self._process() for _ in range(self.workers)]
             for pool in self._pools:  # spawn them now (seconds of imports), not at the first bot's move
@@ -331,6 +376,10 @@ class BotRunner:
             text, _why, seconds = await asyncio.wait_for(fut, limit)
         except Exception as exc:
             self.fallbacks += 1
+            missing = missing_part(exc)
+            if missing is not None:  # the install lacks a part, not this table's bot: the operator is told once
+                self._unavailable(level, missing)
+                return legal[0], True
             detail = next((line.strip() for line in str(exc).splitlines() if line.strip()), "")
             log.warning("table %s: bot %s for seat %s failed (%s); playing %s", table_id, level, view.seat,
                         exc.__class__.__name__ + (f": {detail}" if detail else ""), legal[0])

@@ -1,13 +1,81 @@
-"""Running the server under uvicorn (what ``spite serve`` and ``python -m spite.server`` do)."""
+"""Running the server under uvicorn (what ``spite serve`` and ``python -m spite.server`` do).
+
+Before it starts, ``spite serve`` checks what would otherwise fail inside uvicorn with a page of log
+and traceback: the address (:func:`check_address`: a port in use, a host that is not this
+machine's) and the database (:func:`check_database`: a URL no driver knows, a file that cannot be
+made, a server that does not answer). Each failure is :class:`CannotServe` with one line.
+"""
 
 from __future__ import annotations
 
 import gc
 import logging
+import socket
 
 from spite.server.config import ServerConfig
 
-__all__ = ["serve"]
+__all__ = ["CannotServe", "check_address", "check_database", "serve"]
+
+
+class CannotServe(Exception):
+    """The server cannot start as asked; the message is one line for the person who asked."""
+
+
+def check_address(host: str, port: int) -> None:
+    """Raise :class:`CannotServe` when the server could not listen on ``host:port``.
+
+    Binds every address ``host`` stands for, as asyncio's server will (with ``SO_REUSEADDR``: a port
+    whose last connections are still closing is free), and lets go at once.
+    """
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        raise CannotServe(f"cannot serve on {host}:{port}: {_reason(exc)}") from None
+    for family, kind, proto, _name, address in infos:
+        try:
+            with socket.socket(family, kind, proto) as sock:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                if family == socket.AF_INET6 and hasattr(socket, "IPPROTO_IPV6"):
+                    sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                sock.bind(address)
+        except OSError as exc:
+            raise CannotServe(f"cannot serve on {host}:{port}: {_reason(exc)}") from None
+
+
+def _reason(exc: BaseException) -> str:
+    reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return reason[:1].lower() + reason[1:]
+
+
+def check_database(config: ServerConfig) -> None:
+    """Raise :class:`CannotServe` when the server's database cannot be opened: connect once and go.
+
+    A URL of a database the install has no driver for raises :class:`ModuleNotFoundError` (the
+    caller names the extra: ``postgres``).
+    """
+    import sqlalchemy as sa
+
+    from spite.server import db
+
+    url = config.resolved_db_url()
+    try:
+        shown = sa.make_url(url).render_as_string(hide_password=True)
+    except sa.exc.ArgumentError:
+        raise CannotServe(f"--db {url!r} is not a database URL (sqlite:///FILE or postgresql://USER@HOST/DB)") from None
+    try:
+        engine = db.make_engine(url, sqlite_synchronous=config.sqlite_synchronous)
+        try:
+            with engine.connect():
+                pass
+        finally:
+            engine.dispose()
+    except sa.exc.NoSuchModuleError:
+        raise CannotServe(f"--db {shown}: no database of that kind is known (sqlite:///FILE or "
+                          "postgresql://USER@HOST/DB)") from None
+    except (sa.exc.SQLAlchemyError, ValueError) as exc:
+        original = getattr(exc, "orig", None) or exc
+        first = next((line.strip() for line in str(original).splitlines() if line.strip()), type(original).__name__)
+        raise CannotServe(f"cannot open the database {shown}: {first}") from None
 
 
 def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:
