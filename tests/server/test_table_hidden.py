@@ -1,0 +1,170 @@
+"""Hidden information, property-based over random games in memory (tests/server/table_harness.py): no
+message to a seat holds anything outside that seat's view.
+
+Every message any connection was sent is checked against a replay of the table's record made here:
+each ``view`` must be exactly ``state.view(seat).to_json()`` at that ``stateVersion`` (a spectator's
+for spectators), ``legal`` exactly the seat's legal moves, and every card named anywhere in a message
+must be a card the seat can see. No message may hold the seed, a token of another seat, or the
+whole-table keys (``draw_pile``, ``stock_cards``, ``set_aside_pile``).
+
+Fair deals (docs/fairness.md): the seats send nonces with hello, and until the last one said hello
+nobody sees a card (the spectator's view, no legal move). Nothing of the game's secret (nor the seed
+it gives) is in any message, nor in the table as the lobby lists it, before the game is over (the
+REST answers themselves: tests/server/test_protocol.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from collections import Counter
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from table_harness import Client, Harness
+
+from spite.cards import parse_card
+from spite.errors import CardError
+from spite.malice import State
+from spite.records.malice import record_from_state, state_from_record
+from spite.server.lobby import stored_info
+
+FORBIDDEN_KEYS = ("draw_pile", "stock_cards", "set_aside_pile", "seed", "deal", "token", "history", "chance")
+
+
+def cards_in(obj: Any, skip: frozenset[str] = frozenset({"legal", "last", "move", "text", "player", "preset",
+                                                          "id", "link", "level", "botLevel", "kind"})) -> Counter[int]:
+    """Every card named anywhere in a message (move texts and names aside)."""
+    found: Counter[int] = Counter()
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            if key not in skip:
+                found.update(cards_in(value, skip))
+    elif isinstance(obj, list):
+        for value in obj:
+            found.update(cards_in(value, skip))
+    elif isinstance(obj, str):
+        with contextlib.suppress(CardError, ValueError):
+            found[parse_card(obj)] += 1
+    return found
+
+
+def positions(state: State, preset: str) -> list[State]:
+    """The positions of a game from its record, one per stateVersion."""
+    record = record_from_state(state, preset)
+    _, replayed = state_from_record(record)
+    out = [replayed.copy()]
+    for move in state.move_log():
+        replayed.play(move.text)
+        out.append(replayed.copy())
+    return out
+
+
+def play_table(preset: str, players: int, rng: random.Random, limit: int) -> None:
+    h = Harness("spite-malice", preset, {}, seed=rng.randrange(2**32))
+    for i in range(players):
+        h.join(f"p{i}")
+    tokens = [h.tokens[i] for i in range(players)]
+    # every other seat sends a nonce (and an absent one is allowed)
+    clients = [h.connect(seat, nonce=rng.randbytes(16).hex() if seat % 2 == 0 else None) for seat in range(players)]
+    watcher = h.connect()
+    fair = h.core.fair
+    assert fair is not None and fair.dealt
+    secret = fair.secret.hex()
+    played = 0
+    while played < limit and not h.core.state.is_over:
+        mover = next(c for c in clients if c.legal)  # the mover learns it is its turn from its newest state
+        h.move(mover, rng.choice(mover.legal))
+        played += 1
+        if played in (1, limit) and not h.core.state.is_over:
+            check_listing(h, secret)
+    assert h.core.version == played
+    check_messages(h.core.state.engine, preset, clients, watcher, tokens, secret)
+    check_move_log(h, watcher, tokens, secret)
+
+
+def check_listing(h: Harness, secret: str) -> None:
+    """Neither the table as the lobby shows it from memory nor as it lists it from the database holds
+    the unfinished game's secret or its seed."""
+    seed = h.core.fair.seed()  # type: ignore[union-attr]
+    found = {"row": h.store.row, "seats": list(h.store.seats.values()), "game_id": None}
+    for text in (h.core.info().model_dump_json(), stored_info(found).model_dump_json()):
+        assert secret not in text and seed not in text
+
+
+def check_messages(state: State, preset: str, clients: list[Client], watcher: Client, tokens: list[str],
+                   secret: str) -> None:
+    history = positions(state, preset)
+    seed = str(state.seed)
+    assert len(seed) == 64  # the seed derived from the secret and the nonces
+    for seat, client in [*enumerate(clients), (None, watcher)]:
+        views = [pos.view(seat) for pos in history]
+        others = [t for i, t in enumerate(tokens) if i != seat]
+        checked = 0
+        for raw, msg in zip(client.raw, client.received, strict=True):
+            for token in others:
+                assert token not in raw
+            if seat is None:
+                assert all(t not in raw for t in tokens)
+            over = msg["type"] == "gameOver" or bool(msg.get("view", {}).get("finished"))
+            assert seed not in raw
+            if not over:  # the secret is revealed with the end, never before
+                assert secret not in raw and '"secret"' not in raw and '"nonces"' not in raw
+            for key in FORBIDDEN_KEYS:
+                assert f'"{key}"' not in raw, (key, raw[:200])
+            if "fair" in msg and not msg["fair"]["dealt"]:
+                # before every seat said hello: no card of the deal, nothing to play
+                assert all(p["hand"] is None for p in msg["view"]["players"]) and msg["legal"] == []
+                continue
+            if "view" in msg:
+                view = views[msg["stateVersion"]]
+                assert msg["view"] == view.to_json()
+                assert msg["legal"] == [m.text for m in view.legal_moves]
+                for i, player in enumerate(msg["view"]["players"]):
+                    if i != seat:
+                        assert player["hand"] is None
+                checked += 1
+            seen = +Counter(cards_in(msg))
+            visible = views[msg.get("stateVersion") or 0].visible_cards() if "view" in msg else Counter()
+            if "view" not in msg:
+                assert not seen, msg
+            else:
+                # a set, not a multiset: a team stock shows on both partners, a build top twice
+                assert set(seen) <= set(visible), set(seen) - set(visible)
+        assert checked >= 1
+        client.check_models()
+
+
+def check_move_log(h: Harness, watcher: Client, tokens: list[str], secret: str) -> None:
+    """A page opened now (a spectator, a seat back with its token) is told the moves so far exactly as
+    the spectator who watched from the start was told them in each ``state``'s ``last``: no card a
+    seat could not see (no draw, no shuffle, no hand), no other seat's token, no secret."""
+    heard = [{"seat": m["last"]["seat"], "move": m["last"]["move"]} for m in watcher.received
+             if m["type"] == "state" and m["last"]]
+    assert heard
+    for seat in (None, 0):
+        late = h.connect(seat)
+        welcome = late.received[0]
+        assert welcome["type"] == "welcome" and welcome["moveLog"] == heard
+        raw = late.raw[0]
+        for key in FORBIDDEN_KEYS:
+            assert f'"{key}"' not in raw, key
+        assert all(t not in raw for t in tokens)
+        if not welcome["view"]["finished"]:  # the secret is revealed with the end, never before
+            assert secret not in raw
+        assert not cards_in(welcome["moveLog"], frozenset({"move"}))  # the moves' own texts aside
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(preset=st.sampled_from([("short", 2), ("party", 3), ("partners", 4), ("skip-bo", 2), ("open-stock", 2)]),
+       seed=st.integers(0, 2**32), limit=st.integers(1, 70))
+def test_no_message_holds_more_than_the_view(preset: tuple[str, int], seed: int, limit: int) -> None:
+    play_table(preset[0], preset[1], random.Random(seed), limit)
+
+
+def test_cards_in_finds_cards() -> None:
+    assert cards_in({"a": ["AS", "short", "ann"], "legal": ["HA-B1"], "b": {"c": "10H"}}) == Counter(
+        {parse_card("AS"): 1, parse_card("10H"): 1})
+    assert json.dumps(cards_in({"x": "hello"})) == "{}"
