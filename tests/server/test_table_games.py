@@ -6,7 +6,8 @@ against the protocol's models.
 The parts that need a real server stay socket tests: the hint bot's own answer
 (tests/server/test_protocol.py), the players' game lists and statistics
 (tests/server/test_contract.py, test_players.py) and a finished table brought back from the
-database by a person's hello after a restart (tests/server/test_recovery.py).
+database by a person's hello after a restart (tests/server/test_recovery.py). Rules the core
+breaks today are strict xfails, their reasons saying how.
 """
 
 from __future__ import annotations
