@@ -4,7 +4,8 @@ they were sent, bots that answer at once. No socket, no database, no sleep.
 :class:`Harness` builds a table exactly as the lobby does (:func:`spite.server.lobby.plan_table`),
 feeds it inputs, answers its effects, and lets the fake clock run to each deadline the core names,
 so that every timer fires at its very moment. :meth:`Harness.restarted` builds the table again from
-what was stored, as a server restarted after ``kill -9`` would.
+what was stored, as a server restarted after ``kill -9`` would (:meth:`Harness.restart` goes on with
+it). :func:`play_out` and :func:`play_realtime` play the persons' seats at random to a game's end.
 """
 
 from __future__ import annotations
@@ -19,13 +20,20 @@ from typing import Any
 from spite.server.config import ServerConfig
 from spite.server.lobby import plan_table, restored_core, server_game, table_rows
 from spite.server.protocol import (
+    Ack,
+    ErrorMessage,
+    GameOver,
     HintRequest,
     MoveMessage,
     NextGame,
     RematchRequest,
+    RematchState,
     SeatRequest,
+    StateMessage,
     Sync,
+    TableMessage,
     UndoMessage,
+    Welcome,
 )
 from spite.server.store import StoredSeat, StoredTable
 from spite.server.table.core import TableCore
@@ -130,13 +138,20 @@ class MemoryStore:
             series=json.loads(r["series"]) if r.get("series") else None)
 
 
+MODELS = {"welcome": Welcome, "state": StateMessage, "ack": Ack, "table": TableMessage, "gameOver": GameOver,
+          "error": ErrorMessage, "rematch": RematchState}
+"""The protocol's model of every message a table's core sends (``hint`` and ``pong`` come from the host)."""
+
+
 @dataclass
 class Client:
-    """One connection: everything it was sent, parsed, and whether it was closed."""
+    """One connection: everything it was sent (as text in :attr:`raw`, parsed in :attr:`received`),
+    and whether it was closed."""
 
     conn: int
     seat: int | None = None
     received: list[dict[str, Any]] = field(default_factory=list)
+    raw: list[str] = field(default_factory=list)
     closed: int | None = None
 
     def last(self, kind: str) -> dict[str, Any] | None:
@@ -157,6 +172,12 @@ class Client:
     def legal(self) -> list[str]:
         pos = self.position
         return list(pos["legal"]) if pos is not None else []
+
+    def check_models(self) -> None:
+        """Every message this connection was sent is exactly one of the protocol's models (no field
+        more, none missing)."""
+        for msg in self.received:
+            MODELS[msg["type"]].model_validate(msg)
 
 
 class Harness:
@@ -215,6 +236,7 @@ class Harness:
                 self.sent.append((self.now, effect.conn, effect.text))
                 client = self.clients.get(effect.conn)
                 if client is not None and client.closed is None:
+                    client.raw.append(effect.text)
                     client.received.append(json.loads(effect.text))
             elif isinstance(effect, Close):
                 client = self.clients.get(effect.conn)
@@ -306,14 +328,15 @@ class Harness:
         v = self.core.version if version is None else version
         return self.send(client, MoveMessage(type="move", move=move, stateVersion=v, id=msg_id))
 
-    def undo(self, client: Client, msg_id: str | None = "u") -> list[dict[str, Any]]:
-        return self.send(client, UndoMessage(type="undo", stateVersion=self.core.version, id=msg_id))
+    def undo(self, client: Client, version: int | None = None, msg_id: str | None = "u") -> list[dict[str, Any]]:
+        v = self.core.version if version is None else version
+        return self.send(client, UndoMessage(type="undo", stateVersion=v, id=msg_id))
 
     def sync(self, client: Client) -> list[dict[str, Any]]:
         return self.send(client, Sync(type="sync"))
 
-    def hint(self, client: Client) -> list[dict[str, Any]]:
-        return self.send(client, HintRequest(type="hint", id="h"))
+    def hint(self, client: Client, msg_id: str | None = "h") -> list[dict[str, Any]]:
+        return self.send(client, HintRequest(type="hint", id=msg_id))
 
     def next(self, client: Client, nonce: str | None = None) -> list[dict[str, Any]]:
         return self.send(client, NextGame(type="next", nonce=nonce))
@@ -324,6 +347,15 @@ class Harness:
     # ------------------------------------------------------------------ looking
     def seat(self, n: int) -> Seat:
         return self.core.seats[n]
+
+    def restart(self) -> None:
+        """The server dies (``kill -9``) and comes back: every connection is gone (1006), and the table
+        goes on as it was rebuilt from what was stored."""
+        for client in self.clients.values():
+            if client.closed is None:
+                client.closed = 1006
+        self.core = self.restarted()
+        self._settle()
 
     def restarted(self) -> TableCore:
         """The table rebuilt from what was stored, as after ``kill -9`` (nobody connected)."""
@@ -341,3 +373,34 @@ def play_on(h: Harness, client: Client, moves: int = 1000, rng: random.Random | 
         if not legal or h.core.state.is_over:
             return
         h.move(client, rng.choice(legal))
+
+
+def play_out(h: Harness, clients: list[Client], rng: random.Random, moves: int = 10_000) -> int:
+    """The persons of a turn game play random legal moves, the seat to move each time, until the game
+    is over (or ``moves`` were played); the time passes for the bots in between. Returns the moves played."""
+    played = 0
+    while played < moves and not h.core.state.is_over:
+        mover = next((c for c in clients if c.closed is None and c.legal), None)
+        if mover is None:  # a bot's turn (or the deal): let its delay pass
+            h.advance(max(h.config.bot_delay, 0.1))
+            continue
+        h.move(mover, rng.choice(mover.legal))
+        played += 1
+    return played
+
+
+def play_realtime(h: Harness, clients: list[Client], rng: random.Random, every: float = 0.05,
+                  seconds: float = 600.0) -> dict[str, Any]:
+    """A real-time game: every ``every`` seconds each person plays a random move of their newest
+    position, until the game is over; the first client's ``gameOver``."""
+    waited = 0.0
+    while not h.core.state.is_over:
+        assert waited < seconds, "the game did not end in time"
+        h.advance(every)
+        waited += every
+        for client in clients:
+            if client.closed is None and client.legal and not h.core.state.is_over:
+                h.move(client, rng.choice(client.legal))
+    over = clients[0].last("gameOver")
+    assert over is not None
+    return over

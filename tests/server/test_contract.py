@@ -113,6 +113,11 @@ def check_record(base: str, game: str, over: dict[str, Any], player: str, taken_
     stats = httpx.get(base + f"/api/players/{player}/stats").json()["presets"]
     expected = (0, 1) if taken_over else (1, 0)
     assert [(s["game"], s["preset"], s["games"], s["takenOver"]) for s in stats] == [(game, raw["preset"], *expected)]
+    if taken_over:  # kept and marked in the player's games, left out of their wins and points
+        assert stats[0]["wins"] == 0 and stats[0]["points"] == 0
+    listed = httpx.get(base + f"/api/players/{player}/games").json()
+    assert [g["id"] for g in listed] == [over["gameId"]]
+    assert [p["takenOver"] for p in listed[0]["players"] if p["player"] == player] == [taken_over]
 
 
 @pytest.fixture

@@ -13,20 +13,24 @@ import httpx
 import sqlalchemy as sa
 from server_helpers import Client, ServerThread, latest_state
 
+from spite import catalogue
+from spite.errors import Phrase
 from spite.records import record_from_json, replay
 from spite.server import db
 from spite.server.protocol import (
     Ack,
     ErrorMessage,
     GameOver,
+    HintMessage,
     Pong,
+    RematchState,
     StateMessage,
     TableMessage,
     Welcome,
 )
 
 MODELS = {"welcome": Welcome, "state": StateMessage, "ack": Ack, "table": TableMessage, "gameOver": GameOver,
-          "pong": Pong, "error": ErrorMessage}
+          "pong": Pong, "error": ErrorMessage, "rematch": RematchState, "hint": HintMessage}
 
 
 def check_models(client: Client) -> None:
@@ -142,6 +146,12 @@ def test_lobby_join_play_spectate_record_stats(server: ServerThread) -> None:
     for c in (mover, other, watcher):
         state = c.until("state", stateVersion=1)
         assert state["last"] == {"seat": 0 if mover is ann else 1, "move": move, "byBot": False}
+    # no REST answer about the unfinished game holds its secret or the seed it gives (docs/fairness.md)
+    fair = server.manager.tables[table_id].fair
+    for path in ("/api/tables", "/api/tables?status=playing", f"/api/tables/{table_id}", "/healthz",
+                 "/api/players/ann/games", "/api/players/ann/stats", "/openapi.json"):
+        text = httpx.get(base + path).text
+        assert fair.secret.hex() not in text and fair.seed() not in text, path
 
     # play to the end; game over to everyone, with the record
     play_random({0: ann, 1: bob}, random.Random(3))
@@ -182,6 +192,59 @@ def test_quick_play_against_a_bot(server: ServerThread) -> None:
     assert stats["presets"][0]["games"] == 1
     assert over["result"]["reason"] in ("stock", "blocked", "turn-limit", "draw-pile-empty")
     check_models(c)
+
+
+def test_quick_play_takes_any_game_preset_and_level_of_the_registry(server: ServerThread) -> None:
+    """Quick play seats you at seat 0 against bots at every other seat of the preset (what the bots do
+    there: tests/server/test_table_games.py)."""
+    for preset, seats in (("party", 3), ("partners", 4)):
+        r = httpx.post(server.base + "/api/quickplay", json={"name": "dan", "level": "easy", "preset": preset})
+        assert r.status_code == 200, r.text
+        table = r.json()["table"]
+        assert table["status"] == "playing" and table["preset"] == preset and len(table["seats"]) == seats
+        assert table["seats"][0] == {"seat": 0, "kind": "person", "level": None, "player": "dan",
+                                     "status": "disconnected", "botLevel": None}
+        assert all(s["kind"] == "bot" and s["level"] == "easy" for s in table["seats"][1:])
+    r = httpx.post(server.base + "/api/quickplay", json={"name": "eli", "game": "spit"})
+    assert r.status_code == 200, r.text
+    table = r.json()["table"]
+    assert table["game"] == "spit" and [s["kind"] for s in table["seats"]] == ["person", "bot"]
+    assert table["seats"][1]["level"] == "club"  # the game's own default level
+    bad = httpx.post(server.base + "/api/quickplay", json={"preset": "no-such-preset"})
+    assert bad.status_code == 400 and "no-such-preset" in bad.json()["detail"]
+    wrong = httpx.post(server.base + "/api/quickplay", json={"game": "spit", "level": "medium"})
+    assert wrong.status_code == 400
+
+
+def test_a_hint_is_the_hint_bots_answer_to_the_asker(server: ServerThread) -> None:
+    """``hint``: what the hint bot would play, worked out in the bot workers from the asking seat's view
+    (who may ask, and when: tests/server/test_table_games.py)."""
+    table_id, tokens = two_person_table(server, "classic", {"stock_size": 20})
+    ann, bob = Client(server.base, table_id), Client(server.base, table_id)
+    ann.hello(tokens[0])
+    bob.hello(tokens[1])
+    version = ann.until("state", stateVersion=0)["stateVersion"]  # the deal, once bob said hello
+    for _ in range(3):
+        mover = next(c for c in (ann, bob) if c.last_state is not None and c.last_state["legal"])
+        st = mover.last_state
+        assert st is not None and st["stateVersion"] == version
+        mover.send({"type": "hint", "id": "h1"})
+        hint = mover.until("hint")
+        assert hint["id"] == "h1" and hint["stateVersion"] == version
+        assert hint["move"] in st["legal"] and hint["why"] and "\n" not in hint["why"]
+        # the why as catalogue phrases too: English worded from them is the bot's own line's start
+        assert hint["whyWords"] and all(catalogue.has(w["key"]) for w in hint["whyWords"])
+        phrases = [Phrase(w["key"], w["params"]) for w in hint["whyWords"]]
+        assert catalogue.words("de", phrases) != hint["why"]
+        # the hint changes nothing: the seat plays on (the hinted move, here)
+        mover.send({"type": "move", "move": hint["move"], "stateVersion": version, "id": "m"})
+        assert mover.until("ack")["stateVersion"] == version + 1
+        version += 1
+        for c in (ann, bob):
+            c.until("state", stateVersion=version)
+    for c in (ann, bob):
+        check_models(c)
+        c.close()
 
 
 def test_bots_only_table_plays_itself(server: ServerThread) -> None:

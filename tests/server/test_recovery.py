@@ -1,4 +1,8 @@
-"""Crash recovery: the real server in a subprocess, ``kill -9`` mid-game, restart, play on to the end."""
+"""Crash recovery: the real server in a subprocess, ``kill -9`` mid-game, restart, play on to the end;
+and a finished table brought back from the database by its person's hello after a restart.
+
+(What a restarted table is made of, in memory: tests/server/test_table_*.py with the harness's
+``restart``.)"""
 
 from __future__ import annotations
 
@@ -8,11 +12,11 @@ import time
 import httpx
 import pytest
 import sqlalchemy as sa
-from server_helpers import Client, ServerProcess, latest_state
-from test_protocol import play_random
+from server_helpers import Client, ServerProcess, ServerThread, latest_state
+from test_protocol import check_models, play_random
 
 from spite.records import record_from_json, replay
-from spite.server import db
+from spite.server import ServerConfig, db
 from spite.server.db import make_engine
 
 SMALL = {"stock_size": 8}
@@ -100,3 +104,47 @@ def test_kill_9_and_play_on(db_url: str) -> None:
         assert httpx.get(base + "/api/players/ann/stats").json()["presets"][0]["games"] == 1
     finally:
         server.stop()
+
+
+def test_a_finished_table_comes_back_for_its_person_after_a_restart(db_url: str) -> None:
+    """A finished table leaves memory; after a restart its person's hello brings it back from the
+    database, with the final position, the rematch question and the series (the rematch's own rules:
+    tests/server/test_table_games.py)."""
+    config = ServerConfig(db_url=db_url, bot_workers=0, grace_seconds=30.0, rate=1000, burst=2000)
+    body = {"name": "cat", "level": "easy", "preset": "short", "options": {"stock_size": 3}}
+    with ServerThread(config) as server:
+        r = httpx.post(server.base + "/api/quickplay", json=body).json()
+        table_id, token = r["table"]["id"], r["token"]
+        cat = Client(server.base, table_id)
+        cat.hello(token)
+        play_random({0: cat}, random.Random(5))
+        first = cat.until("gameOver")
+        assert first["series"]["games"] == 1 and first["rematch"]["waiting"] == [0]
+        cat.close()
+    # the server stops (as a restart would): the finished table is only in the database
+    with ServerThread(config) as server:
+        stored = httpx.get(server.base + f"/api/tables/{table_id}").json()
+        assert stored["status"] == "finished" and stored["series"] == first["series"]
+        assert stored["gameId"] == first["gameId"]
+        cat = Client(server.base, table_id)
+        welcome = cat.hello(token)
+        assert welcome["table"]["status"] == "finished" and welcome["table"]["series"] == first["series"]
+        assert welcome["stateVersion"] == first["stateVersion"] and welcome["view"]["finished"]
+        again = cat.until("gameOver")
+        assert again["gameId"] == first["gameId"] and again["rematch"]["waiting"] == [0]
+        cat.send({"type": "rematch"})
+        state = cat.until("state", stateVersion=first["stateVersion"] + 1)
+        assert state["last"] is None and state["view"]["players"][0]["hand"] is not None
+        play_random({0: cat}, random.Random(6))
+        second = cat.until("gameOver")
+        assert second["series"]["games"] == 2 and second["series"]["gameIds"] == [first["gameId"], second["gameId"]]
+        # both games are the player's, newest first, at the same table
+        games = httpx.get(server.base + "/api/players/cat/games").json()
+        assert [(g["id"], g["tableId"]) for g in games] == [(second["gameId"], table_id), (first["gameId"], table_id)]
+        # a wrong token brings nothing back
+        eve = Client(server.base, table_id)
+        eve.send({"type": "hello", "token": "x" * 32})
+        assert eve.until("error")["code"] == "wrong-token"
+        check_models(cat)
+        for c in (cat, eve):
+            c.close()

@@ -1,7 +1,7 @@
-"""Hidden information, property-based over random games: no message to a seat holds anything
-outside that seat's view.
+"""Hidden information, property-based over random games in memory (tests/server/table_harness.py): no
+message to a seat holds anything outside that seat's view.
 
-Every message any client received is checked against a replay of the table's record made here:
+Every message any connection was sent is checked against a replay of the table's record made here:
 each ``view`` must be exactly ``state.view(seat).to_json()`` at that ``stateVersion`` (a spectator's
 for spectators), ``legal`` exactly the seat's legal moves, and every card named anywhere in a message
 must be a card the seat can see. No message may hold the seed, a token of another seat, or the
@@ -9,7 +9,8 @@ whole-table keys (``draw_pile``, ``stock_cards``, ``set_aside_pile``).
 
 Fair deals (docs/fairness.md): the seats send nonces with hello, and until the last one said hello
 nobody sees a card (the spectator's view, no legal move). Nothing of the game's secret (nor the seed
-it gives) is in any message or REST answer before the game is over.
+it gives) is in any message, nor in the table as the lobby lists it, before the game is over (the
+REST answers themselves: tests/server/test_protocol.py).
 """
 
 from __future__ import annotations
@@ -20,16 +21,15 @@ import random
 from collections import Counter
 from typing import Any
 
-import httpx
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from server_helpers import Client, ServerThread
-from test_protocol import check_models
+from table_harness import Client, Harness
 
 from spite.cards import parse_card
 from spite.errors import CardError
 from spite.malice import State
 from spite.records.malice import record_from_state, state_from_record
+from spite.server.lobby import stored_info
 
 FORBIDDEN_KEYS = ("draw_pile", "stock_cards", "set_aside_pile", "seed", "deal", "token", "history", "chance")
 
@@ -62,64 +62,36 @@ def positions(state: State, preset: str) -> list[State]:
     return out
 
 
-def play_table(srv: ServerThread, preset: str, players: int, rng: random.Random, limit: int) -> None:
-    created = httpx.post(srv.base + "/api/tables", json={"preset": preset, "name": "p0"}).json()
-    table_id = created["table"]["id"]
-    tokens = [created["token"]]
-    for i in range(1, players):
-        tokens.append(httpx.post(srv.base + f"/api/tables/{table_id}/join", json={"name": f"p{i}"}).json()["token"])
-    clients = [Client(srv.base, table_id) for _ in range(players)]
-    for seat, (c, token) in enumerate(zip(clients, tokens, strict=True)):
-        # every other seat sends a nonce (and an absent one is allowed)
-        c.send({"type": "hello", "token": token, **({"nonce": rng.randbytes(16).hex()} if seat % 2 == 0 else {})})
-        c.until("welcome")
-    for c in clients[:-1]:  # the last hello dealt: the seats before it get the deal as a state
-        c.until("state", stateVersion=0)
-    watcher = Client(srv.base, table_id)
-    watcher.hello(spectate=True)
-    secret = srv.manager.tables[table_id].fair.secret.hex()
-    try:
-        played = 0
-        version = 0
-        while played < limit:
-            # the mover learns it is its turn from its newest state
-            movers = [c for c in clients if c.last_state and c.last_state["stateVersion"] == version
-                      and c.last_state["legal"]]
-            if any(c.last_state and c.last_state["view"]["finished"] for c in clients):
-                break
-            if not movers:
-                for c in clients:
-                    while c.last_state is None or c.last_state["stateVersion"] < version:
-                        c.recv(5)
-                continue
-            mover = movers[0]
-            assert mover.last_state is not None
-            move = rng.choice(mover.last_state["legal"])
-            mover.send({"type": "move", "move": move, "stateVersion": version})
-            mover.until("ack")
-            version += 1
-            played += 1
-            if played in (1, limit) and not srv.manager.tables[table_id].state.is_over:
-                check_rest(srv, table_id, secret)
-        for c in [*clients, watcher]:
-            while c.last_state is None or c.last_state["stateVersion"] < version:
-                c.recv(5)
-        table = srv.manager.tables[table_id]
-        assert table.version == version
-        check_messages(table.state.engine, preset, clients, watcher, tokens, secret)
-        check_move_log(srv, table_id, watcher, tokens, secret)
-    finally:
-        for c in [*clients, watcher]:
-            c.close()
+def play_table(preset: str, players: int, rng: random.Random, limit: int) -> None:
+    h = Harness("spite-malice", preset, {}, seed=rng.randrange(2**32))
+    for i in range(players):
+        h.join(f"p{i}")
+    tokens = [h.tokens[i] for i in range(players)]
+    # every other seat sends a nonce (and an absent one is allowed)
+    clients = [h.connect(seat, nonce=rng.randbytes(16).hex() if seat % 2 == 0 else None) for seat in range(players)]
+    watcher = h.connect()
+    fair = h.core.fair
+    assert fair is not None and fair.dealt
+    secret = fair.secret.hex()
+    played = 0
+    while played < limit and not h.core.state.is_over:
+        mover = next(c for c in clients if c.legal)  # the mover learns it is its turn from its newest state
+        h.move(mover, rng.choice(mover.legal))
+        played += 1
+        if played in (1, limit) and not h.core.state.is_over:
+            check_listing(h, secret)
+    assert h.core.version == played
+    check_messages(h.core.state.engine, preset, clients, watcher, tokens, secret)
+    check_move_log(h, watcher, tokens, secret)
 
 
-def check_rest(srv: ServerThread, table_id: str, secret: str) -> None:
-    """No REST answer about the unfinished game holds its secret or its seed."""
-    seed = srv.manager.tables[table_id].fair.seed()
-    for path in ("/api/tables", "/api/tables?status=playing", f"/api/tables/{table_id}", "/healthz",
-                 "/api/players/p0/games", "/api/players/p0/stats", "/openapi.json"):
-        text = httpx.get(srv.base + path).text
-        assert secret not in text and seed not in text, path
+def check_listing(h: Harness, secret: str) -> None:
+    """Neither the table as the lobby shows it from memory nor as it lists it from the database holds
+    the unfinished game's secret or its seed."""
+    seed = h.core.fair.seed()  # type: ignore[union-attr]
+    found = {"row": h.store.row, "seats": list(h.store.seats.values()), "game_id": None}
+    for text in (h.core.info().model_dump_json(), stored_info(found).model_dump_json()):
+        assert secret not in text and seed not in text
 
 
 def check_messages(state: State, preset: str, clients: list[Client], watcher: Client, tokens: list[str],
@@ -162,39 +134,34 @@ def check_messages(state: State, preset: str, clients: list[Client], watcher: Cl
                 # a set, not a multiset: a team stock shows on both partners, a build top twice
                 assert set(seen) <= set(visible), set(seen) - set(visible)
         assert checked >= 1
-        check_models(client)
+        client.check_models()
 
 
-def check_move_log(srv: ServerThread, table_id: str, watcher: Client, tokens: list[str], secret: str) -> None:
+def check_move_log(h: Harness, watcher: Client, tokens: list[str], secret: str) -> None:
     """A page opened now (a spectator, a seat back with its token) is told the moves so far exactly as
     the spectator who watched from the start was told them in each ``state``'s ``last``: no card a
     seat could not see (no draw, no shuffle, no hand), no other seat's token, no secret."""
     heard = [{"seat": m["last"]["seat"], "move": m["last"]["move"]} for m in watcher.received
              if m["type"] == "state" and m["last"]]
     assert heard
-    for token in (None, tokens[0]):
-        late = Client(srv.base, table_id)
-        try:
-            welcome = late.hello(token, spectate=token is None)
-            assert welcome["moveLog"] == heard
-            raw = late.raw[0]
-            for key in FORBIDDEN_KEYS:
-                assert f'"{key}"' not in raw, key
-            assert all(t not in raw for t in tokens if t != token)
-            if not welcome["view"]["finished"]:  # the secret is revealed with the end, never before
-                assert secret not in raw
-            assert not cards_in(welcome["moveLog"], frozenset({"move"}))  # the moves' own texts aside
-        finally:
-            late.close()
+    for seat in (None, 0):
+        late = h.connect(seat)
+        welcome = late.received[0]
+        assert welcome["type"] == "welcome" and welcome["moveLog"] == heard
+        raw = late.raw[0]
+        for key in FORBIDDEN_KEYS:
+            assert f'"{key}"' not in raw, key
+        assert all(t not in raw for t in tokens)
+        if not welcome["view"]["finished"]:  # the secret is revealed with the end, never before
+            assert secret not in raw
+        assert not cards_in(welcome["moveLog"], frozenset({"move"}))  # the moves' own texts aside
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(preset=st.sampled_from([("short", 2), ("party", 3), ("partners", 4), ("skip-bo", 2), ("open-stock", 2)]),
        seed=st.integers(0, 2**32), limit=st.integers(1, 70))
-def test_no_message_holds_more_than_the_view(server: ServerThread, preset: tuple[str, int], seed: int,
-                                             limit: int) -> None:
-    play_table(server, preset[0], preset[1], random.Random(seed), limit)
+def test_no_message_holds_more_than_the_view(preset: tuple[str, int], seed: int, limit: int) -> None:
+    play_table(preset[0], preset[1], random.Random(seed), limit)
 
 
 def test_cards_in_finds_cards() -> None:
