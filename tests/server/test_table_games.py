@@ -6,8 +6,7 @@ against the protocol's models.
 The parts that need a real server stay socket tests: the hint bot's own answer
 (tests/server/test_protocol.py), the players' game lists and statistics
 (tests/server/test_contract.py, test_players.py) and a finished table brought back from the
-database by a person's hello after a restart (tests/server/test_recovery.py). Rules the core
-breaks today are strict xfails, their reasons saying how.
+database by a person's hello after a restart (tests/server/test_recovery.py).
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import pytest
 from table_harness import Client, Harness, config, play_out
 
 from spite.cards import parse_cards
@@ -268,10 +266,6 @@ def test_a_seat_taken_over_is_asked_for_a_rematch_only_when_its_person_is_back()
         c.check_models()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "core: a person who said yes to the rematch and then left gets no grace time in the new game: at a "
-    "finished table _leave starts none, and _begin_game does not start one for absent persons as _enter_play "
-    "does; their seat is taken over only by the turn clock (90 s; with the clock off the game waits for ever)"))
 def test_a_person_who_left_after_saying_yes_is_taken_over_after_the_grace_time() -> None:
     h, ann, bob = two_people(grace_seconds=5.0)
     to_the_end(h, [ann, bob], 1)
@@ -283,10 +277,6 @@ def test_a_person_who_left_after_saying_yes_is_taken_over_after_the_grace_time()
     assert h.seat(0).controller == "bot" and bob.events()[-1] == "takeover"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "core: _rematch refuses a connected person whose seat a bot took over for idling ('not-your-seat: a bot "
-    "plays this seat now') although their gameOver lists the seat as waiting for their answer; only a new hello "
-    "(a reload) takes the seat back, so they cannot answer from the page they are on"))
 def test_a_connected_person_whose_idle_seat_a_bot_finished_may_answer_the_rematch() -> None:
     h, cat = against_a_bot(options={"stock_size": 3}, turn_seconds=10.0, turn_warning=2.0, bot_delay=0.5)
     h.run_until(lambda: h.core.state.is_over, dt=1.0)  # cat sits and watches: the bot plays the seat
@@ -643,10 +633,6 @@ def test_the_pause_between_two_games_ends_by_itself() -> None:
     assert begun["event"]["words"] == {"key": "event.next-game", "params": {"game": 2, "name": name, "seat": starter}}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "core: between a match's games readiness is looked at only when a seat sends next; when the last person "
-    "seat not ready is taken over by a bot (its grace time ended), every seat is ready (match.ready lists them "
-    "all) yet the next game waits for the rest of the pause (next_game_seconds)"))
 def test_the_next_game_begins_once_the_last_seat_not_ready_is_taken_over() -> None:
     h, ann, bob = two_people("classic", MATCH, grace_seconds=5.0, next_game_seconds=30.0)
     over = finish_game(h, [ann, bob], random.Random(6))
@@ -654,8 +640,10 @@ def test_the_next_game_begins_once_the_last_seat_not_ready_is_taken_over() -> No
     h.next(bob)
     h.leave(ann)
     h.advance(5.0)
-    assert h.seat(0).controller == "bot" and bob.last("table")["match"]["ready"] == [0, 1]  # type: ignore[index]
+    took = next(m for m in bob.received if m["type"] == "table" and m["event"]["kind"] == "takeover")
+    assert h.seat(0).controller == "bot" and took["match"]["ready"] == [0, 1]
     assert not h.core.between, "every seat is ready, yet the next game waits for the pause"
+    assert bob.events()[-1] == "next-game"
 
 
 def test_a_match_resumes_after_a_restart() -> None:

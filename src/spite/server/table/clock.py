@@ -44,6 +44,7 @@ class TableClocks(TableView):
     hold_until: float
     retired: bool
     greeted: set[int]
+    ready: set[int]
     go: float
     shown_at_go: bool
 
@@ -108,8 +109,10 @@ class TableClocks(TableView):
                 out.append((self.now, self._deal_if_ready))  # everyone is here: the deal's commit failed
             return out
         if self.between:
-            if self.next_at is not None:
-                out.append((self.next_at, self._next_game))
+            if self.next_at is not None:  # at once when every seat a person plays is ready (a bot always is)
+                persons = [s for s in self.seats if s.is_person]
+                ready = bool(persons) and all(s.seat in self.ready for s in persons)
+                out.append((self.now if ready else self.next_at, self._next_game))
             return out
         if self.state.is_over:
             return out

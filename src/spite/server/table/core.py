@@ -315,6 +315,13 @@ class TableCore(TableClocks):
                               name=seat.player or "", seat=seat.seat)
         self._changed(None)
 
+    def _back_by_acting(self, conn: ConnId, seat: Seat) -> Step:
+        """A person whose seat a bot plays acts from one of the seat's connections (a move, ``next``, a
+        rematch answer): the seat is theirs again, as it would be on coming back."""
+        if seat.kind == "person" and seat.controller == "bot" and conn in seat.conns \
+                and self.status in ("playing", "finished"):
+            yield from self._take_back(seat)
+
     def _take_over(self, seat: Seat, kind: str, text: str, seconds: float | None, key: str | None,
                    params: dict[str, str | int]) -> Step:
         """A bot plays ``seat`` from now on (its person left or did not act in time)."""
@@ -409,8 +416,7 @@ class TableCore(TableClocks):
             yield self._spectator(conn, "cannot move", msg_id)
             return
         seat = self.seats[seat_no]
-        if seat.kind == "person" and seat.controller == "bot" and conn in seat.conns and self.status == "playing":
-            yield from self._take_back(seat)  # taken over while idle: acting takes the seat back
+        yield from self._back_by_acting(conn, seat)
         refused = self._refuse_act(conn, seat, msg_id)
         if refused is not None:
             yield refused
@@ -704,7 +710,7 @@ class TableCore(TableClocks):
         """The table is in play (every seat taken, or restored): absent persons' grace times run, the
         clocks and the bots start."""
         for seat in self.seats:
-            if seat.kind == "person" and not seat.conns and seat.controller != "free":
+            if seat.kind == "person" and not seat.conns and seat.controller != "free" and seat.away_since is None:
                 seat.away_since = self.now
         if any(s.kind == "person" for s in self.seats) and self._nobody_here():
             self.deserted_since = self.now
@@ -738,6 +744,7 @@ class TableCore(TableClocks):
                               Phrase(f"error.no-next-game.{why}"))
             return
         seat = self.seats[seat_no]
+        yield from self._back_by_acting(conn, seat)
         if not seat.is_person or conn not in seat.conns:
             yield self._error(conn, "not-your-seat", "a bot plays this seat now", msg_id,
                               Phrase("error.not-your-seat.bot"))
@@ -781,6 +788,7 @@ class TableCore(TableClocks):
             yield self._error(conn, "no-rematch", f"no rematch now: {what}", msg_id)
             return
         seat = self.seats[seat_no]
+        yield from self._back_by_acting(conn, seat)
         if not seat.is_person or conn not in seat.conns:
             yield self._error(conn, "not-your-seat", "a bot plays this seat now", msg_id)
             return
@@ -859,6 +867,5 @@ class TableCore(TableClocks):
         self.rematch_yes, self.rematch_no = set(), set()
         if new_play:
             self.play = self.server_game.play(self, extra)
-        self._start_clock(fresh=True)
-        self._changed(None)
+        self._enter_play(fresh=True)  # a person who left meanwhile gets their grace time, as at the start
         return True
