@@ -212,7 +212,10 @@ def test_quick_play_takes_any_game_preset_and_level_of_the_registry(server: Serv
     assert table["seats"][1]["level"] == "club"  # the game's own default level
     bad = httpx.post(server.base + "/api/quickplay", json={"preset": "no-such-preset"})
     assert bad.status_code == 400 and "no-such-preset" in bad.json()["detail"]
-    wrong = httpx.post(server.base + "/api/quickplay", json={"game": "spit", "level": "medium"})
+    # the levels of every game are a Spit table's too (the same words as spite tui and spite tournament)
+    medium = httpx.post(server.base + "/api/quickplay", json={"game": "spit", "level": "medium"})
+    assert medium.status_code == 200 and medium.json()["table"]["seats"][1]["level"] == "medium"
+    wrong = httpx.post(server.base + "/api/quickplay", json={"game": "spit", "level": "random"})
     assert wrong.status_code == 400
 
 
@@ -296,7 +299,7 @@ REFUSALS = [
     ({"seats": [{"kind": "person"}, {"kind": "bot"}]}, 400, "a bot seat needs a level"),
     ({"seats": [{"kind": "person"}, {"kind": "bot", "level": "club"}]}, 400, "a bot seat needs a level"),
     ({"game": "spit", "options": {"centers": 4}}, 400, "centers must be 2 or 3"),
-    ({"game": "spit", "seats": [{"kind": "person"}, {"kind": "bot", "level": "easy"}]}, 400, "reflex:MS"),
+    ({"game": "spit", "seats": [{"kind": "person"}, {"kind": "bot", "level": "random"}]}, 400, "reflex:MS"),
     ({"name": ""}, 422, ""),
     ({"game": "chess"}, 422, "unknown game 'chess'"),
 ]

@@ -28,10 +28,9 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from spite.bots.reflex import ReflexBot, make_reflex_bot
+from spite.bots.reflex import LEVEL_WORDS, ReflexBot, make_reflex_bot
 from spite.errors import OptionsError
 from spite.games import Event, GameState, Record, get_game
-from spite.server.config import BOT_LEVELS
 from spite.server.protocol import Clock
 from spite.server.table.play import Action, Dealt, ServerGame, TablePlay
 from spite.server.table.seats import LobbyError, Seat
@@ -45,12 +44,14 @@ if TYPE_CHECKING:
 
 __all__ = ["SERVER", "SPIT_LEVEL_FOR", "SpitPlay", "SpitServer", "spit_level"]
 
-SPIT_LEVEL_FOR = {"random": "beginner", "easy": "beginner", "medium": "club", "hard": "expert", "expert": "expert"}
-"""The reflex bot that takes a dropped Spit seat, for the server's (Spite and Malice) replacement level."""
+SPIT_LEVEL_FOR = {"random": "beginner", **LEVEL_WORDS}
+"""The reflex bot for each computer level of every game (easy … expert, as ``spite tui --game spit`` and
+``spite tournament --game spit`` take them), and for ``random`` (the server's replacement level may be
+any level of Spite and Malice)."""
 
 
 def spit_level(level: str | None) -> str:
-    """A reflex bot spec for ``level`` (a Spit level as it is, a Spite and Malice level mapped)."""
+    """A reflex bot spec for ``level`` (a Spit level as it is, a level of every game mapped)."""
     if level is None:
         return "club"
     return SPIT_LEVEL_FOR.get(level, level)
@@ -66,7 +67,8 @@ class SpitServer(ServerGame):
     rules = "spit"
 
     def check_bot(self, game: str, level: str | None) -> None:
-        if level is None or (level in BOT_LEVELS and level != "expert"):
+        # the levels of every game (easy … expert) and the reflex bots' own (beginner, club, reflex:MS)
+        if level is None or level == "random":
             raise LobbyError(f"a {game} bot seat needs a level (beginner, club, expert or reflex:MS)", 400,
                              "lobby.reflex-level", game=game)
         try:
