@@ -58,7 +58,7 @@ from spite import catalogue
 from spite.catalogue import phrase_of
 from spite.errors import OptionsError, Param, Phrase, SpiteError, refusal
 from spite.fairness import SCHEME, SCHEME_FIRST, commitment, fingerprint, parse_secret
-from spite.games import load_hook
+from spite.games import DEFAULT_GAME, load_hook
 
 __all__ = [
     "FATAL_CODES",
@@ -943,7 +943,7 @@ def connect_table(connect: str, table: str | None, token: str | None = None, nam
         info = joined.get("table") if isinstance(joined.get("table"), dict) else None
     link = TableLink(base, table_id, token, info=info)
     welcome = link.open()
-    game = (welcome.get("table") or {}).get("game", "spite-malice")
+    game = (welcome.get("table") or {}).get("game", DEFAULT_GAME)
     try:
         hook = load_hook(game, "tui")  # the game's client side, from the registry
     except OptionsError:
