@@ -136,7 +136,7 @@ def test_speed_table_plays() -> None:
 
 def test_bad_spit_requests() -> None:
     with pytest.raises(LobbyError, match="reflex") as refused:
-        Harness("spit", None, {}, seats=[PERSON, bot("medium")])
+        Harness("spit", None, {}, seats=[PERSON, bot("random")])  # medium, like every game's levels, is a level
     assert refused.value.status == 400
     with pytest.raises(LobbyError, match="centers") as refused:
         Harness("spit", None, {"centers": 4})

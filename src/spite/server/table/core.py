@@ -408,47 +408,45 @@ class TableCore(TableClocks):
                                Phrase("error.not-your-seat.bot"))
         return None
 
-    def _spectator(self, conn: ConnId, what: str, msg_id: str | None) -> Send:
-        return self._error(conn, "not-your-seat", f"spectators {what}", msg_id, Phrase("error.not-your-seat.spectator"))
+    def _refuse_turn(self, conn: ConnId, seat_no: int | None, msg_id: str | None, spectators: str,
+                     version: int | None = None, what: str = "move") -> Send | None:
+        """Why ``seat_no`` may not play (``what``: a move, an undo) or ask for a hint now, or ``None``:
+        a spectator, a seat that may not act, a real-time game's countdown, a turn game's position that
+        changed since ``version``, another seat's turn."""
+        if seat_no is None:
+            return self._error(conn, "not-your-seat", f"spectators {spectators}", msg_id,
+                               Phrase("error.not-your-seat.spectator"))
+        refused = self._refuse_act(conn, self.seats[seat_no], msg_id)
+        if refused is not None:
+            return refused
+        if (wait := self.go - self.now) > 0:  # a real-time game's countdown
+            return self._error(conn, "not-started", f"the game starts in {wait:.1f} s", msg_id,
+                               Phrase("error.not-started.in", {"s": f"{wait:.1f}"}))
+        if version is not None and version != self.version and not self.state.game.realtime:  # (races: the engine)
+            return self._error(conn, "stale", f"the position has changed (now version {self.version}, your {what} "
+                               f"was for {version}); sync and choose again", msg_id)
+        if seat_no not in (to_act := self.state.to_act()):
+            note = ": only the seat to move may take back its own last move" if what == "undo" else ""
+            return self._error(conn, "not-your-turn", f"it is seat {to_act[0]}'s turn{note}", msg_id,
+                               Phrase("error.not-your-turn.seat", {"seat": to_act[0]}))
+        return None
 
     def _player_move(self, conn: ConnId, seat_no: int | None, move: str, version: int, msg_id: str | None) -> Step:
-        if seat_no is None:
-            yield self._spectator(conn, "cannot move", msg_id)
-            return
-        seat = self.seats[seat_no]
-        yield from self._back_by_acting(conn, seat)
-        refused = self._refuse_act(conn, seat, msg_id)
+        if seat_no is not None:
+            yield from self._back_by_acting(conn, self.seats[seat_no])
+        refused = self._refuse_turn(conn, seat_no, msg_id, "cannot move", version)
         if refused is not None:
             yield refused
-            return
-        wait = self.go - self.now
-        if wait > 0:  # a real-time game's countdown
-            yield self._error(conn, "not-started", f"the game starts in {wait:.1f} s", msg_id,
-                              Phrase("error.not-started.in", {"s": f"{wait:.1f}"}))
-        elif version != self.version and not self.state.game.realtime:  # in real time the engine decides races
-            yield self._error(conn, "stale", f"the position has changed (now version {self.version}, your move was "
-                              f"for {version}); sync and choose again", msg_id)
-        elif seat_no not in (to_act := self.state.to_act()):
-            yield self._error(conn, "not-your-turn", f"it is seat {to_act[0]}'s turn", msg_id,
-                              Phrase("error.not-your-turn.seat", {"seat": to_act[0]}))
-        else:
+        elif seat_no is not None:
             yield from self._apply(seat_no, move, conn=conn, msg_id=msg_id)
 
     def _hint(self, conn: ConnId, seat_no: int | None, msg_id: str | None) -> Step:
         play = self.play
         if not isinstance(play, Hints):
             yield self._lacking(conn, "hint", msg_id)
-            return
-        if seat_no is None:
-            yield self._spectator(conn, "get no hints", msg_id)
-            return
-        refused = self._refuse_act(conn, self.seats[seat_no], msg_id)
-        if refused is not None:
+        elif (refused := self._refuse_turn(conn, seat_no, msg_id, "get no hints")) is not None:
             yield refused
-        elif seat_no not in (to_act := self.state.to_act()):
-            yield self._error(conn, "not-your-turn", f"it is seat {to_act[0]}'s turn", msg_id,
-                              Phrase("error.not-your-turn.seat", {"seat": to_act[0]}))
-        else:
+        elif seat_no is not None:
             yield Hint(conn, msg_id, self.version, self.config.hint_level, play.hint_view(seat_no),
                        f"{self.id}:hint:{self.version}")
 
@@ -456,24 +454,12 @@ class TableCore(TableClocks):
         play = self.play
         if not isinstance(play, Undo):
             yield self._lacking(conn, "undo", msg_id)
-            return
-        if seat_no is None:
-            yield self._spectator(conn, "cannot undo", msg_id)
-            return
-        refused = self._refuse_act(conn, self.seats[seat_no], msg_id)
-        to_act = self.state.to_act()
-        if refused is not None:
+        elif (refused := self._refuse_turn(conn, seat_no, msg_id, "cannot undo", version, "undo")) is not None:
             yield refused
-        elif version != self.version:
-            yield self._error(conn, "stale", f"the position has changed (now version {self.version}, your undo was "
-                              f"for {version}); sync and choose again", msg_id)
-        elif seat_no not in to_act:
-            yield self._error(conn, "not-your-turn", f"it is seat {to_act[0]}'s turn: only the seat to move may take "
-                              "back its own last move", msg_id, Phrase("error.not-your-turn.seat", {"seat": to_act[0]}))
         elif not play.can_undo(seat_no):
             yield self._error(conn, "nothing-to-undo", "nothing to undo: only build plays of this turn, until a hidden "
                               "card shows (a stock play, a refilled hand)", msg_id, Phrase("refuse.nothing-to-undo"))
-        else:
+        elif seat_no is not None:
             yield from self._take_back_move(play, conn, seat_no, msg_id)
 
     def _take_back_move(self, play: Undo, conn: ConnId, seat: int, msg_id: str | None) -> Step:
@@ -732,7 +718,8 @@ class TableCore(TableClocks):
             yield self._lacking(conn, "next", msg_id)
             return
         if seat_no is None:
-            yield self._spectator(conn, "do not start games", msg_id)
+            yield self._error(conn, "not-your-seat", "spectators do not start games", msg_id,
+                              Phrase("error.not-your-seat.spectator"))
             return
         self._take_nonce(seat_no, nonce)  # for the next game's deal, before it is dealt
         if not self.between:
