@@ -9,8 +9,9 @@ tests run it in memory with a fake clock (tests/server/test_table_core.py). A st
 when it yields :class:`~spite.server.table.effects.Store` it waits for the answer
 (:class:`~spite.server.table.effects.Stored`) before it goes on, so nothing is acknowledged or shown
 before it is stored, and nothing else happens at the table meanwhile. What a table shows is made in
-:mod:`.view`, and what it does by itself when time passes in :mod:`.clock`: two parts of this one
-class, each in a module of its own.
+:mod:`.view`, what it does by itself when time passes in :mod:`.clock`, and how one game follows
+another (a match's next game, a rematch) in :mod:`.series`: parts of this one class, each in a
+module of its own.
 
 What the core keeps, and the rules it keeps (docs/protocol.md):
 
@@ -51,11 +52,9 @@ from spite.server.protocol import (
     MoveMessage,
     NextGame,
     RematchRequest,
-    RematchState,
     Sync,
     UndoMessage,
 )
-from spite.server.table.clock import TableClocks
 from spite.server.table.effects import (
     Close,
     ConnId,
@@ -83,8 +82,9 @@ from spite.server.table.effects import (
     UpdateTable,
 )
 from spite.server.table.fair import FairDeal
-from spite.server.table.play import Dealt, Hints, Opening, ServerGame, TablePlay, Undo
+from spite.server.table.play import Hints, Opening, ServerGame, TablePlay, Undo
 from spite.server.table.seats import LobbyError, Seat, seat_for_token
+from spite.server.table.series import TableSeries
 
 __all__ = ["Step", "TableCore"]
 
@@ -97,7 +97,7 @@ _STORAGE_RETRY = 1.0
 """Seconds a bot waits before it tries again after the database refused its move."""
 
 
-class TableCore(TableClocks):
+class TableCore(TableSeries):
     """One table's lifecycle (see the module's text). ``now`` is the core's clock in seconds (the
     host's monotonic clock; the tests' fake one); ``entropy`` gives the fair deals' secrets."""
 
@@ -706,153 +706,3 @@ class TableCore(TableClocks):
         if self.is_dealt and not self.state.is_over:
             self._start_clock(fresh)
         self._changed(None)
-
-    # ================================================================== games in a row
-    def _between(self) -> bool:
-        """A game is over and another follows at this table (a match going on)."""
-        return self.status == "playing" and self.state.is_over
-
-    def _next(self, conn: ConnId, seat_no: int | None, msg_id: str | None, nonce: str | None) -> Step:
-        """``next``: a seat is ready for the match's next game; it begins when every person seat is."""
-        if not self._has_matches():
-            yield self._lacking(conn, "next", msg_id)
-            return
-        if seat_no is None:
-            yield self._error(conn, "not-your-seat", "spectators do not start games", msg_id,
-                              Phrase("error.not-your-seat.spectator"))
-            return
-        self._take_nonce(seat_no, nonce)  # for the next game's deal, before it is dealt
-        if not self.between:
-            why = "match-over" if self.status != "playing" else "in-play"
-            what = {"match-over": "the match is over", "in-play": "a game is in play"}[why]
-            if self.play.match_game() is None:
-                why, what = "single", "this table plays a single game"
-            yield self._error(conn, "no-next-game", f"there is no next game to start: {what}", msg_id,
-                              Phrase(f"error.no-next-game.{why}"))
-            return
-        seat = self.seats[seat_no]
-        yield from self._back_by_acting(conn, seat)
-        if not seat.is_person or conn not in seat.conns:
-            yield self._error(conn, "not-your-seat", "a bot plays this seat now", msg_id,
-                              Phrase("error.not-your-seat.bot"))
-            return
-        if seat_no in self.ready:
-            return
-        self.ready.add(seat_no)
-        if all(not s.is_person or s.seat in self.ready for s in self.seats):
-            self.next_at = self.now  # everyone is ready: it begins at once
-        else:
-            yield from self._tell("ready", seat_no, f"{seat.player} is ready for the next game", name=seat.player or "",
-                                  seat=seat_no)
-
-    def _next_game(self) -> Step:
-        """Deal the match's next game from the fair deal published when the game before ended."""
-        fair = self.fair_next
-        first = fair.first if fair is not None else self.play.next_first()
-        seed = fair.seed() if fair is not None else secrets.token_hex(32)
-        began = yield from self._begin_game(self.play.deal(seed, first), fair)
-        if not began:
-            self.next_at = self.now + _STORAGE_RETRY
-            return
-        starter = self.state.to_act()[0] if self.state.to_act() else 0
-        name = self.seats[starter].shown_name()
-        number = self.play.match_game() or 1
-        log.info("table %s: game %d of the match begins (seat %d first)", self.id, number, starter)
-        yield from self._tell("next-game", starter, f"game {number} of the match begins: {name} (seat {starter}) "
-                              "plays first", game=number, name=name, seat=starter)
-        yield from self._broadcast_state(None)
-
-    def _rematch(self, conn: ConnId, seat_no: int | None, accept: bool, msg_id: str | None,
-                 nonce: str | None) -> Step:
-        """``rematch`` after the table's last game: yes or no. When every seat a person plays has said
-        yes, the new game begins."""
-        if seat_no is None:
-            yield self._error(conn, "not-your-seat", "spectators do not start games", msg_id)
-            return
-        if self.status != "finished":
-            what = "the table has not started" if self.status == "open" else \
-                "the game is still in play" if self.status == "playing" else f"the table is {self.status}"
-            yield self._error(conn, "no-rematch", f"no rematch now: {what}", msg_id)
-            return
-        seat = self.seats[seat_no]
-        yield from self._back_by_acting(conn, seat)
-        if not seat.is_person or conn not in seat.conns:
-            yield self._error(conn, "not-your-seat", "a bot plays this seat now", msg_id)
-            return
-        name = seat.player or seat.player_name()
-        if accept:
-            self._take_nonce(seat_no, nonce)  # for the rematch's deal: its commitment is out
-            if seat_no in self.rematch_yes:
-                return
-            self.rematch_yes.add(seat_no)
-            self.rematch_no.discard(seat_no)
-            info = self.rematch_info()
-            assert info is not None
-            if not info.waiting and not info.declined:
-                yield from self._rematch_game()
-                return
-            yield from self._tell("rematch-yes", seat_no, f"{name} wants a rematch", name=name, seat=seat_no)
-        else:
-            if seat_no in self.rematch_no:
-                return
-            self.rematch_no.add(seat_no)
-            self.rematch_yes.discard(seat_no)
-            yield from self._tell("rematch-no", seat_no, f"{name} does not want a rematch", name=name, seat=seat_no)
-        info = self.rematch_info()
-        assert info is not None
-        yield from self._broadcast(RematchState(rematch=info, series=self.series_info()))
-
-    def _rematch_game(self) -> Step:
-        """Every person wants another game: the same seats, game, preset and options, from the fair deal
-        published at the end of the last game (a match table starts a new match)."""
-        fair = self.fair_next
-        if fair is None and self.fair is not None:
-            fair = self._draw(self.fair.game + 1, None)
-        seed: int | str = fair.seed() if fair is not None else secrets.randbits(62)
-        opening = self.server_game.open(self.game, self.preset, dict(self.options), seed)
-        columns = {"seed": json.dumps(seed), **opening.columns}
-        began = yield from self._begin_game(Dealt(opening.state, opening.start, opening.entries), fair, columns,
-                                            new_play=True, extra=opening.extra)
-        if not began:
-            self.rematch_yes = set()
-            for conn in self.connections():
-                if self.hello.get(conn) is not None:
-                    yield self._error(conn, "storage", "the rematch could not be saved; try again")
-            return
-        number = self.series["games"] + 1
-        log.info("table %s: rematch, game %d of the series begins", self.id, number)
-        yield from self._tell("rematch", None, f"everyone wants a rematch: game {number} at this table begins",
-                              n=number)
-        yield from self._broadcast_state(None)
-
-    def _begin_game(self, dealt: Dealt, fair: FairDeal | None, columns: dict[str, Any] | None = None, *,
-                    new_play: bool = False, extra: Any = None) -> Generator[Effect, Any, bool]:
-        """The next game at this table (a match's next game or a rematch) begins: stored in one commit
-        (the finished game's rows go, the new start comes), then in play at one past the last
-        ``stateVersion``. A rematch's game gets a play of its own (``new_play``, made with the adapter's
-        :attr:`Opening.extra`). False when it could not be stored (nothing changed)."""
-        start = dict(dealt.start)
-        if fair is not None:
-            fair.dealt = True
-            start["fair"] = fair.stored()
-        base = self.version + 1
-        values = {"status": "playing", "start": json.dumps(start), "version_base": base, "plies": 0, **(columns or {})}
-        result = yield from self._commit((DeleteMoves(0), UpdateTable(values)))
-        if not result.ok:
-            if fair is not None:
-                fair.dealt = False
-            log.error("table %s: the next game could not be stored (%s)", self.id, result.error)
-            return False
-        if fair is not None:
-            self.fair, self.fair_next = fair, None
-        self.state, self.start = dealt.state, start
-        self.version_base = self.version = base
-        self.rows, self.entries = 0, dealt.entries
-        self.game_id = None
-        self.status = "playing"
-        self.between, self.ready, self.next_at = False, set(), None
-        self.rematch_yes, self.rematch_no = set(), set()
-        if new_play:
-            self.play = self.server_game.play(self, extra)
-        self._enter_play(fresh=True)  # a person who left meanwhile gets their grace time, as at the start
-        return True
