@@ -142,13 +142,12 @@ def test_healthz_does_not_name_the_machine(server: ServerThread) -> None:
 def test_a_socket_that_says_no_hello_is_told_and_closed(tmp_path: Path) -> None:
     with limited(tmp_path, hello_timeout=1.0) as srv:
         table_id, tokens = two_person_table(srv)
-        slow = Client(srv.base, table_id)
+        ann = Client(srv.base, table_id)  # who says hello in time plays on past the deadline
+        ann.hello(tokens[0])
+        slow = Client(srv.base, table_id)  # opened after ann's: closed after her deadline has passed too
         got = closed_after(slow)
         assert [m["code"] for m in got] == ["hello-timeout"] and "within 1 s" in got[0]["message"]
         assert slow.ws.close_code == 1008
-        ann = Client(srv.base, table_id)  # who says hello in time plays on past the deadline
-        ann.hello(tokens[0])
-        time.sleep(1.3)
         ann.send({"type": "ping", "id": "p"})
         assert ann.until("pong")["id"] == "p"
         ann.close()
@@ -275,7 +274,8 @@ def test_refusals_are_one_log_line_a_period() -> None:
 
     from spite.server.limits import RefusalLogFilter
 
-    refusals = RefusalLogFilter(period=0.3)
+    clock = [100.0]
+    refusals = RefusalLogFilter(period=0.3, clock=lambda: clock[0])
     log = logging.getLogger("test-refusals")
     lines: list[str] = []
 
@@ -290,10 +290,12 @@ def test_refusals_are_one_log_line_a_period() -> None:
         for i in range(50):
             log.warning("refused %d", i, extra={"refusal": True})
             log.warning("something else %d", i)  # other lines all pass
-        time.sleep(0.35)
+        clock[0] += 0.29
+        log.warning("refused once more", extra={"refusal": True})  # still within the period
+        clock[0] += 0.06
         log.warning("refused again", extra={"refusal": True})
     finally:
         log.removeFilter(refusals)
     assert [line for line in lines if line.startswith("refused")] == [
-        "refused 0", "refused again (and 49 more refusals left out of the log since the last one)"]
+        "refused 0", "refused again (and 50 more refusals left out of the log since the last one)"]
     assert sum(line.startswith("something else") for line in lines) == 50

@@ -320,9 +320,10 @@ class RefusalLogFilter(logging.Filter):
     """What uvicorn's ``websockets-sansio`` WebSocket logs (as an error!) after every refused
     handshake, though the refusal went out as it should (uvicorn PR #3138, open)."""
 
-    def __init__(self, period: float = 10.0) -> None:
+    def __init__(self, period: float = 10.0, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
         self.period = period
+        self._clock = clock
         self._last = -float("inf")
         self._left_out = 0
         self._spurious = False
@@ -347,7 +348,7 @@ class RefusalLogFilter(logging.Filter):
             return False
         if not self.is_refusal(record):
             return True
-        now = time.monotonic()
+        now = self._clock()
         if now - self._last < self.period:
             self._left_out += 1
             return False
