@@ -235,7 +235,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         try:
             count = game.seats(preset, body.options)
         except OptionsError as exc:
-            raise LobbyError(str(exc)) from None
+            raise LobbyError.of(exc) from None
         level = body.level or server_game(body.game).default_level
         seats = [SeatRequest(kind="person"), *(SeatRequest(kind="bot", level=level) for _ in range(count - 1))]
         info, seat, token = await manager_of(request).create(

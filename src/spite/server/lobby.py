@@ -105,7 +105,7 @@ def plan_table(table_id: str, game: str, preset: str | None, options: dict[str, 
         seed = fair.seed()
         opening = hook.open(game, preset, options, seed)
     except OptionsError as exc:
-        raise LobbyError(str(exc)) from None
+        raise LobbyError.of(exc) from None
     if join and not any(r.kind == "person" for r in requests):
         raise LobbyError("there is no person seat to join (set join to false for a bots-only table)", 400,
                          "lobby.no-person-seat")

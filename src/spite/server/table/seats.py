@@ -26,6 +26,13 @@ class LobbyError(SpiteError):
         super().__init__(message, phrase=Phrase(key, params) if key is not None else None)
         self.status = status
 
+    @classmethod
+    def of(cls, error: SpiteError, status: int = 400) -> LobbyError:
+        """A refusal that says what ``error`` (e.g. the engine's bad options) says, words and all."""
+        refusal = cls(str(error), status)
+        refusal.phrase = error.phrase
+        return refusal
+
 
 def new_token() -> str:
     """A fresh secret seat token (192 random bits)."""
