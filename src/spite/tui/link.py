@@ -69,6 +69,7 @@ __all__ = [
     "Line",
     "LinkListener",
     "LinkStatus",
+    "LinkedTable",
     "Pending",
     "RemoteError",
     "TableLink",
@@ -475,6 +476,32 @@ class FairWatch:
 
 
 # ---------------------------------------------------------------------- the WebSocket
+class LinkedTable:
+    """What every game's remote table reads of its link (the table keeps what it draws)."""
+
+    link: TableLink
+
+    @property
+    def base(self) -> str:
+        """The server's address."""
+        return self.link.base
+
+    @property
+    def table_id(self) -> str:
+        """The table's id."""
+        return self.link.table_id
+
+    @property
+    def token(self) -> str | None:
+        """The seat's token (``None``: watching)."""
+        return self.link.token
+
+    @property
+    def connected(self) -> bool:
+        """The link has a socket that was welcomed."""
+        return self.link.connected
+
+
 class TableLink:
     """The WebSocket of a seat (``token``) or a spectator (``token=None``) at table ``table_id`` of the
     server at ``base``: hello, the messages in and out, reconnecting, and the fair deal's checks.

@@ -29,7 +29,7 @@ from spite.errors import OptionsError, Phrase, refusal
 from spite.malice import Move, Options, SeatView
 from spite.malice.state import Result
 from spite.rl.encoding import view_from_json
-from spite.tui.link import RemoteError, TableLink
+from spite.tui.link import LinkedTable, RemoteError, TableLink
 from spite.tui.link import player_key as player_key  # the lobby's now; tests/server/test_players.py imports it here
 from spite.tui.session import LogEntry, Seat
 
@@ -148,7 +148,7 @@ def seat_name(info: dict[str, Any]) -> str:
 
 
 @dataclass
-class RemoteMaliceTable:
+class RemoteMaliceTable(LinkedTable):
     """A Spite and Malice table on a server, as :class:`~spite.tui.malice_screen.MaliceScreen` reads it."""
 
     game: ClassVar[str] = "spite-malice"
@@ -211,26 +211,6 @@ class RemoteMaliceTable:
         return table
 
     # ------------------------------------------------------------------ the link's part
-    @property
-    def base(self) -> str:
-        """The server's address."""
-        return self.link.base
-
-    @property
-    def table_id(self) -> str:
-        """The table's id."""
-        return self.link.table_id
-
-    @property
-    def token(self) -> str | None:
-        """The seat's token (``None``: watching)."""
-        return self.link.token
-
-    @property
-    def connected(self) -> bool:
-        """The link has a socket that was welcomed."""
-        return self.link.connected
-
     @property
     def pending(self) -> tuple[str, str] | None:
         """The move or undo sent and not yet answered: ``(id, text)``."""

@@ -31,7 +31,7 @@ from spite.errors import refusal
 from spite.spit import SpeedView, SpitView
 from spite.spit.table import Event
 from spite.spit.views import PileView, SpeedPlayerView, SpitPlayerView
-from spite.tui.link import TableLink
+from spite.tui.link import LinkedTable, TableLink
 from spite.tui.remote import RemoteUpdate, seat_name
 
 __all__ = ["RemoteSpeedTable", "RemoteSpitTable", "SpitUpdate", "speed_view_from_server", "spit_view_from_server"]
@@ -134,7 +134,7 @@ class RemoteSpitPosition:
 
 
 @dataclass
-class RemoteSpitTable:
+class RemoteSpitTable(LinkedTable):
     """A Spit table on a server, as :class:`~spite.tui.spit_screen.SpitScreen` reads it."""
 
     game: ClassVar[str] = "spit"
@@ -177,26 +177,6 @@ class RemoteSpitTable:
         return table
 
     # ------------------------------------------------------------------ the link's part
-    @property
-    def base(self) -> str:
-        """The server's address."""
-        return self.link.base
-
-    @property
-    def table_id(self) -> str:
-        """The table's id."""
-        return self.link.table_id
-
-    @property
-    def token(self) -> str | None:
-        """The seat's token (``None``: watching)."""
-        return self.link.token
-
-    @property
-    def connected(self) -> bool:
-        """The link has a socket that was welcomed."""
-        return self.link.connected
-
     @property
     def pending(self) -> tuple[str, str] | None:
         """The latest move sent and not yet answered: ``(id, text)``."""
