@@ -166,9 +166,8 @@ class RemoteSpitTable(LinkedTable):
     @classmethod
     def from_welcome(cls, link: TableLink, welcome: dict[str, Any]) -> RemoteSpitTable:
         """The table of a ``welcome`` message (the registry's ``tui`` hook of the table's game chose the
-        class), played through ``link``; a Spit state is the whole table, so a gap needs no ``sync``."""
+        class), played through ``link``."""
         info = welcome["table"]
-        link.gapless = False
         table = cls(link=link, preset=str(info.get("preset") or cls.game), seat=welcome.get("seat"), info=info,
                     version=int(welcome["stateVersion"]), view_json=welcome["view"],
                     legal=list(welcome.get("legal") or []))
