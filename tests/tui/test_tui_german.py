@@ -114,3 +114,63 @@ def test_every_word_of_the_screen_is_in_the_shared_catalogue() -> None:
     assert sorted(k for k in asked if not i18n.has_text(k)) == []
     for lang in ("en", "de"):
         assert i18n.tr(lang, "pick_source", sources="S", undo="") != "pick_source"
+
+
+def test_the_start_screen_and_the_table_in_german_words() -> None:
+    """Issue 41: the start screen is worded anew when German is picked (presets and levels as the page
+    names them, its error from the catalogue, ``Strg+S`` in its footer); the table then names the
+    preset and the computer level in German, and its footer's keys too."""
+    from textual.widgets import Input, Select
+    from tui_helpers import type_keys, wait_for
+
+    from spite.tui.app import StartScreen
+
+    config = TuiConfig(start_screen=True, seed=1, bot_delay=0, first=0)
+    seen: dict[str, str] = {}
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        assert isinstance(app.screen, StartScreen)
+        seen["english"] = " ".join(app.screen_text().split())
+        app.screen.query_one("#start-lang", Select).value = "de"
+        await wait_for(pilot, lambda: "Variante" in app.screen_text())
+        seen["german"] = " ".join(app.screen_text().split())
+        app.screen.query_one("#start-seats", Input).value = "Mensch,Zauberer"
+        await type_keys(pilot, "ctrl+s")
+        seen["error"] = " ".join(app.screen_text().split())
+        app.screen.query_one("#start-preset", Select).value = "short"
+        app.screen.query_one("#start-seats", Input).value = "Mensch,Experte"
+        await type_keys(pilot, "ctrl+s")
+        await wait_for(pilot, lambda: app.game_screen is not None)
+        await wait_for_human(pilot, app)
+        await pilot.pause()
+        seen["table"] = app.screen_text()
+
+    run(config, body)
+    assert "classic" in seen["english"] and "Ctrl+S Start" in seen["english"] and "^s" not in seen["english"]
+    assert "human, easy, medium, hard, expert" in seen["english"]
+    german = seen["german"]
+    assert "klassisch" in german and "Mensch,mittel" in german and "Strg+S Los" in german, german
+    assert "Mensch, leicht, mittel, schwer, Experte" in german and english(german.replace("Spite and Malice", "")) == []
+    assert "„Zauberer“ ist kein Spieler: Mensch oder eine Computerstufe" in seen["error"], seen["error"]
+    table = seen["table"]
+    head = table.splitlines()[0]
+    assert "· kurz ·" in head and "short" not in table, head
+    assert "P2 (Experte)" in table and "expert" not in table
+    footer = table.splitlines()[-1]
+    assert "? Tipp" in footer and "U Zurück" in footer and "Q Beenden" in footer, footer
+
+
+@pytest.mark.parametrize("game", ["spit", "speed"])
+def test_the_real_time_footers_name_their_keys_in_words(game: str) -> None:
+    """``Space``/``Leertaste`` in the footers, not Textual's ``space``."""
+    seen: dict[str, str] = {}
+    for lang in ("en", "de"):
+        async def body(app: SpiteApp, pilot: Pilot[Any], lang: str = lang) -> None:
+            await pilot.pause()
+            seen[lang] = app.screen_text().splitlines()[-1]
+
+        run(TuiConfig(game=game, seats="human,easy", seed=1, tick_seconds=60, lang=lang), body)
+    assert "Space Spit" in seen["en"] and "Leertaste Spit" in seen["de"], seen
+    assert "space" not in seen["en"] + seen["de"]
+    if game == "spit":
+        assert "S Slap" in seen["en"] and "S Abschlagen" in seen["de"], seen

@@ -31,7 +31,7 @@ from spite.cards import RANKS
 from spite.errors import IllegalMoveError
 from spite.malice import PASS, Options, SeatView
 from spite.malice.moves import parse_move, rank_token
-from spite.tui.i18n import say, say_all, tr
+from spite.tui.i18n import level_name, preset_name, say, say_all, tr
 from spite.tui.render import card_label, card_text, is_wild, on_screen
 from spite.tui.session import (
     MaliceTable,
@@ -331,7 +331,10 @@ class MaliceScreen(TableScreen):
     def seat_name(self, seat: int) -> str:
         """``P1 (you)``, ``P2 medium``; with hot-seat every person is named by seat."""
         s = self.table.seats[seat]
-        who = (tr(self.lang, "you") if not self.table.hot_seat else tr(self.lang, "human")) if s.human else s.name
+        if s.human:
+            who = tr(self.lang, "you") if not self.table.hot_seat else tr(self.lang, "human")
+        else:
+            who = level_name(self.lang, s.name)
         return f"P{seat + 1} ({who})"
 
     def summary_text(self) -> Text:
@@ -390,7 +393,8 @@ class MaliceScreen(TableScreen):
         opts = table.opts
         skipbo = opts.skipbo
         # head
-        head = Text(f"{tr(t, 'malice')} · {self.preset} · {tr(t, 'turn')} {view.turn + 1} · ", style="bold")
+        head = Text(f"{tr(t, 'malice')} · {preset_name(t, self.preset)} · {tr(t, 'turn')} {view.turn + 1} · ",
+                    style="bold")
         if view.result is None:
             mover = self.seat_name(view.to_move)
             head.append(tr(t, "thinking" if self.bots_running and not table.human_to_move else "to_move",

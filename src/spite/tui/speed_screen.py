@@ -24,7 +24,7 @@ from textual.widgets import Footer, Static
 
 from spite.cards import RANK_TOKENS, RANKS
 from spite.spit import OVER, SPIT_MOVE, SpeedView
-from spite.tui.i18n import tr
+from spite.tui.i18n import level_name, tr
 from spite.tui.render import card_text
 from spite.tui.spit_screen import CENTER_KEYS, SpitScreen, SpitTui
 from spite.tui.spit_session import SpitTable
@@ -99,7 +99,8 @@ class SpeedScreen(SpitScreen):
         yield TooSmall(t)
         yield Static(id="spit-head")
         with Horizontal(classes="row"):
-            yield self._sized(Static(f"P2\n({self.table.level})", classes="label", id="bot-label"))
+            bot = level_name(t, self.table.level)
+            yield self._sized(Static(f"P2\n({bot})", classes="label", id="bot-label"))
             for i in range(HAND_SLOTS):
                 yield PileWidget(None, "", id=f"bot-H{i}")
             yield self._sized(PileWidget(None, tr(t, "draw_short"), id="bot-draw", classes="pile-count"))

@@ -22,9 +22,9 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from spite.errors import IllegalMoveError, OptionsError
+from spite.errors import IllegalMoveError, OptionsError, Phrase
 from spite.spit import OVER, SLAPPING, SPIT_MOVE, SpitView
-from spite.tui.i18n import has_text, say, tr
+from spite.tui.i18n import has_text, level_name, say, seat_word, tr
 from spite.tui.render import card_text, on_screen
 from spite.tui.spit_session import REACTION_MS, SpitTable
 from spite.tui.widgets import PileWidget, TableScreen, TooSmall, set_text, translate_bindings
@@ -81,7 +81,7 @@ class SpitScreen(TableScreen):
         yield TooSmall(t)
         yield Static(id="spit-head")
         with Horizontal(classes="row"):
-            yield Static(f"P2 ({self.table.level})", classes="label", id="bot-label")
+            yield Static(f"P2 ({level_name(self.lang, self.table.level)})", classes="label", id="bot-label")
             for i in range(5):
                 yield PileWidget(None, f"T{i + 1}", id=f"bot-T{i}")
             yield PileWidget(None, tr(t, "spit"), id="bot-spit")
@@ -133,7 +133,7 @@ class SpitScreen(TableScreen):
 
     def seat_name(self, seat: int) -> str:
         """``P1 (you)``, ``P2 (medium)``: the names the screen uses."""
-        return "P1 (" + tr(self.lang, "you") + ")" if seat == 0 else f"P2 ({self.table.level})"
+        return f"P1 ({tr(self.lang, 'you')})" if seat == 0 else f"P2 ({level_name(self.lang, self.table.level)})"
 
     def words(self, text: str) -> str:
         """An engine's line with the screen's seat names and suit symbols."""
@@ -290,13 +290,16 @@ class SpitScreen(TableScreen):
 
 
 def spit_level(config: TuiConfig) -> str:
-    """The bot level of a local Spit table (``--seats human,LEVEL``); :class:`OptionsError` otherwise."""
+    """The bot level of a local Spit or Speed table (``--seats human,LEVEL``, the page's words too:
+    ``Mensch,leicht``); :class:`OptionsError` otherwise."""
     names = [s.strip().lower() for s in (config.seats or "human,medium").split(",")]
-    if len(names) != 2 or names[0] != "human" or names[1] not in REACTION_MS:
+    words = [seat_word(name) for name in names]
+    if len(names) != 2 or words[0] != "human" or words[1] not in REACTION_MS:
+        game = "Speed" if config.game == "speed" else "Spit"
         raise OptionsError(
-            f"Spit is played by you against a bot: --seats human,LEVEL with LEVEL one of {', '.join(REACTION_MS)}"
-            f" (not {config.seats!r})")
-    return names[1]
+            f"{game} is played by you against a bot: --seats human,LEVEL with LEVEL one of {', '.join(REACTION_MS)}"
+            f" (not {config.seats!r})", phrase=Phrase("tui.err_vs_computer", {"game": game}))
+    return str(words[1])
 
 
 class SpitTui:
