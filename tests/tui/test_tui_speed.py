@@ -6,21 +6,11 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from tui_helpers import run, type_keys
+from tui_helpers import FakeClock, past_the_countdown, run, type_keys
 
 from spite.cards import RANK_TOKENS, RANKS
 from spite.tui.app import GAMES, SpiteApp, TuiConfig, check_config
 from spite.tui.speed_screen import SpeedScreen
-
-
-class FakeClock:
-    """A clock the test moves by hand (seconds)."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def speed_screen(app: SpiteApp) -> SpeedScreen:
@@ -103,7 +93,7 @@ def test_speed_layout_at_80x24_in_german_pick_and_refusal() -> None:
 
     async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
         screen = speed_screen(app)
-        await pilot.pause()
+        await past_the_countdown(pilot, clock)
         text = app.screen_text()
         lines = text.splitlines()
         assert len(lines) == 24 and all(len(line) <= 80 for line in lines)

@@ -119,3 +119,26 @@ class QuietLink(TableLink):
         self.listener = listener
         self.connected = True
         self.connects = 1
+
+
+class FakeClock:
+    """A clock the test moves by hand (seconds), for the real-time games."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def past_the_countdown(pilot: Pilot[Any], clock: FakeClock) -> None:
+    """Let a Spit or Speed table's start countdown run out ("one, two, three — spit!"): play may begin."""
+    from spite.tui.spit_screen import SpitScreen
+    from spite.tui.spit_session import START_COUNTDOWN_S
+
+    screen = pilot.app.screen
+    assert isinstance(screen, SpitScreen), screen
+    clock.now += START_COUNTDOWN_S
+    screen.tick()
+    assert screen.starts_in_ms() == 0
+    await pilot.pause()

@@ -28,6 +28,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 from spite.errors import OptionsError
 from spite.games import DEFAULT_GAME, game_names, get_game, has_hook, load_hook
 from spite.tui.i18n import LANGUAGES, LEVEL_NAMES, error_words, key_name, level_name, preset_name, tr
+from spite.tui.spit_session import START_COUNTDOWN_S
 from spite.tui.widgets import TableScreen, translate_bindings
 
 if TYPE_CHECKING:
@@ -84,6 +85,8 @@ class TuiConfig:
     """Show the start screen first (game, preset, seats, language)."""
     clock: Callable[[], float] = time.monotonic
     """Spit's clock in seconds (tests pass a fake one)."""
+    spit_countdown: float = START_COUNTDOWN_S
+    """Spit and Speed: seconds from the deal to play ("one, two, three — spit!"), as at a server's table."""
     tick_seconds: float = 0.05
     first: int | None = None
     """Spite and Malice: the seat that begins the first game (``None``: the cut decides)."""

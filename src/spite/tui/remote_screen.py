@@ -377,8 +377,7 @@ class RemoteSpitScreen(SpitScreen, LinkedScreen):
         for ev in self.table.tick(self.now_ms()):
             if ev.kind == "game-over":
                 self._at_the_end()
-        if self.message_until is not None and self.clock() >= self.message_until:
-            self.message, self.message_until = "", None
+        self.count_down()
         self.redraw()
 
     def try_move(self, move: str) -> bool:

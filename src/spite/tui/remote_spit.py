@@ -222,11 +222,20 @@ class RemoteSpitTable:
         return bool(self.view_json.get("finished")) or self.game_over is not None
 
     def now_ms(self) -> int:
-        """The game time now: the clock's ``now`` plus the time since it arrived (while play goes on)."""
+        """The game time now: the clock's ``now`` plus the time since it arrived (while play goes on;
+        the clock stands still during a new game's countdown)."""
         base = int(self.clock_json.get("now") or 0)
         if self.over or not self.connected:
             return base
-        return base + int((self.clock() - self.received_at) * 1000)
+        since = int((self.clock() - self.received_at) * 1000)
+        return base + max(0, since - int(self.clock_json.get("startsIn") or 0))
+
+    def starts_in_ms(self) -> int:
+        """Ms left of a new game's countdown (the clock's ``startsIn``, less the time since it came)."""
+        wait = int(self.clock_json.get("startsIn") or 0)
+        if not wait or self.over:
+            return 0
+        return max(0, wait - int((self.clock() - self.received_at) * 1000))
 
     def view(self) -> SpitView:
         """The newest position the server sent, seen from this seat (this seat is ``players[0]``)."""

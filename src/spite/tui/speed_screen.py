@@ -12,6 +12,7 @@ turns keys into Speed's moves (``H7-C1``: a 7 from the hand onto center 1).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
@@ -26,7 +27,7 @@ from spite.cards import RANK_TOKENS, RANKS
 from spite.spit import OVER, SPIT_MOVE, SpeedView
 from spite.tui.i18n import level_name, tr
 from spite.tui.render import card_text
-from spite.tui.spit_screen import CENTER_KEYS, SpitScreen, SpitTui
+from spite.tui.spit_screen import CENTER_KEYS, FACE_DOWN, SpitScreen, SpitTui, center_text
 from spite.tui.spit_session import SpitTable
 from spite.tui.widgets import PileWidget, TooSmall, set_text
 
@@ -38,9 +39,6 @@ __all__ = ["TUI", "SpeedScreen", "SpeedTui", "hand_move", "keep_slots"]
 
 HAND_SLOTS = 5
 """A Speed hand holds five cards: one key each."""
-
-FACE_DOWN = "▒▒▒"
-"""How a card nobody may see is drawn."""
 
 LOG_KINDS = ("move", "flip", "shuffle")
 """The events the log line shows (who played what, the flips, the side piles made anew)."""
@@ -159,7 +157,8 @@ class SpeedScreen(SpitScreen):
         targets = self._speed_targets(view)
         for j, center in enumerate(view.centers):
             marks = {"target"} if j in targets else set()
-            self.query_one(f"#C{j}", PileWidget).show(card_text(center.top), str(center.cards), marks=frozenset(marks))
+            self.query_one(f"#C{j}", PileWidget).show(center_text(center.top, center.cards), str(center.cards),
+                                                      marks=frozenset(marks))
         for i, card in enumerate(self.slots):
             marks = {"source"} if self.source == i else set()
             if me.hand is None:  # a spectator: the bottom seat's hand as backs, as the other's
@@ -198,6 +197,8 @@ class SpeedScreen(SpitScreen):
         t = self.lang
         if view.phase == OVER:
             return Text(tr(t, "spit_over", text=self._result_text()))
+        if self.starts_in_ms() > 0:
+            return Text(tr(t, "sp_ready", s=math.ceil(self.starts_in_ms() / 1000)))
         if view.t < view.play_from:
             return Text(tr(t, "wait"))
         if SPIT_MOVE in view.legal:
@@ -218,7 +219,7 @@ class SpeedScreen(SpitScreen):
     def pick(self, place: tuple[str, int]) -> None:
         """A hand card (the digit keys name ``("T", i)``, a click ``("H", i)``) or a center was named."""
         kind, number = place
-        if self.table.over:
+        if self.table.over or self.refused_early():
             return
         view = self.speed_view()
         if kind == "C":

@@ -6,11 +6,14 @@ slaps the smaller center pile once you have won a round (``Q``/``W`` slap that p
 ``Esc`` cancels. Clicking works the same way (a pile, then a center).
 
 A Textual interval timer reads the clock (``time.monotonic`` unless the app was given another) and
-feeds the engine's ``advance(t)`` through :meth:`~spite.tui.spit_session.SpitTable.tick`.
+feeds the engine's ``advance(t)`` through :meth:`~spite.tui.spit_session.SpitTable.tick`. A game
+begins with the server's countdown ("one, two, three — spit!"): the prompt line counts down, the
+center cards lie face down, every key is refused with the time left, and "Spit!" starts play.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -26,16 +29,19 @@ from spite.errors import IllegalMoveError, OptionsError, Phrase
 from spite.spit import OVER, SLAPPING, SPIT_MOVE, SpitView
 from spite.tui.i18n import has_text, level_name, say, seat_word, tr
 from spite.tui.render import card_text, on_screen
-from spite.tui.spit_session import REACTION_MS, SpitTable
+from spite.tui.spit_session import REACTION_MS, SpitTable, starts_in_refusal
 from spite.tui.widgets import PileWidget, TableScreen, TooSmall, set_text, translate_bindings
 
 if TYPE_CHECKING:
     from spite.tui.app import TuiConfig
     from spite.tui.link import TableLink
 
-__all__ = ["TUI", "SpitScreen", "SpitTui", "spit_level"]
+__all__ = ["FACE_DOWN", "TUI", "SpitScreen", "SpitTui", "center_text", "spit_level"]
 
 CENTER_KEYS = "qwe"
+
+FACE_DOWN = "▒▒▒"
+"""How a card nobody may see is drawn."""
 
 
 class SpitScreen(TableScreen):
@@ -72,7 +78,10 @@ class SpitScreen(TableScreen):
         self.start = clock()
         self.source: int | None = None
         self.message = ""
-        self.flash = ""
+        self.message_until: float | None = None
+        """When the message line's words run out (``None``: at the next key)."""
+        self.counting = False
+        """The start countdown is on (its end says "Spit!")."""
 
     def compose(self) -> ComposeResult:
         """Head, bot row, centers, own row, prompt, message, log, footer."""
@@ -112,18 +121,48 @@ class SpitScreen(TableScreen):
         self.query_one(TooSmall).fit(self, self.app.size)
 
     def now_ms(self) -> int:
-        """Ms since the game began, by the clock."""
-        return int((self.clock() - self.start) * 1000)
+        """Ms since play began, by the clock (negative during the start countdown)."""
+        return int((self.clock() - self.start) * 1000) - self.table.countdown_ms
+
+    def starts_in_ms(self) -> int:
+        """Ms of the start countdown left (0 once play has begun)."""
+        return self.table.starts_in_ms()
+
+    GO_SECONDS = 1.0
+    """How long "Spit!" stays on the message line when the countdown ends."""
+
+    def count_down(self) -> None:
+        """The start countdown: once it ends, "Spit!" on the message line (for a moment); a message
+        with its time up goes."""
+        if self.starts_in_ms() > 0:
+            self.counting = True
+        elif self.counting:
+            self.counting = False
+            self.message = tr(self.lang, "sp_go_banner")
+            self.message_until = self.clock() + self.GO_SECONDS
+        elif self.message_until is not None and self.clock() >= self.message_until:
+            self.message, self.message_until = "", None
 
     def tick(self) -> None:
         """Let the time pass: automatic events, the bot's moves; then draw."""
         if self.table.over:
             return
         events = self.table.tick(self.now_ms())
+        self.count_down()
         for ev in events:
             if ev.kind == "game-over":
                 self.message = ""  # the prompt line says who won; once is enough
         self.redraw()
+
+    def refused_early(self) -> bool:
+        """During the start countdown a key is refused with the time left (the server's words)."""
+        wait = self.starts_in_ms()
+        if wait <= 0:
+            return False
+        self.source = None
+        self.message, self.message_until = tr(self.lang, "illegal", reason=self.refusal(starts_in_refusal(wait))), None
+        self.redraw()
+        return True
 
     # ------------------------------------------------------------------ drawing
     def spit_view(self) -> SpitView:
@@ -164,11 +203,12 @@ class SpitScreen(TableScreen):
         targets = self._targets(view)
         for i, pile in enumerate(bot.tableau):
             self.query_one(f"#bot-T{i}", PileWidget).show(card_text(pile.top), str(pile.cards or ""))
-        self.query_one("#bot-spit", PileWidget).show(Text("▒▒▒" if bot.spit else "", style="dim"), str(bot.spit),
+        self.query_one("#bot-spit", PileWidget).show(Text(FACE_DOWN if bot.spit else "", style="dim"), str(bot.spit),
                                                      marks=frozenset({"source"} if bot.called_spit else set()))
         for j, center in enumerate(view.centers):
             marks = {"target"} if ("C", j) in targets else set()
-            self.query_one(f"#C{j}", PileWidget).show(card_text(center.top), str(center.cards), marks=frozenset(marks))
+            self.query_one(f"#C{j}", PileWidget).show(center_text(center.top, center.cards), str(center.cards),
+                                                      marks=frozenset(marks))
         for i, pile in enumerate(me.tableau):
             marks = set()
             if self.source == i:
@@ -177,7 +217,7 @@ class SpitScreen(TableScreen):
                 marks.add("target")
             self.query_one(f"#T{i}", PileWidget).show(card_text(pile.top), str(pile.cards or ""),
                                                       marks=frozenset(marks))
-        self.query_one("#my-spit", PileWidget).show(Text("▒▒▒" if me.spit else "", style="dim"), str(me.spit),
+        self.query_one("#my-spit", PileWidget).show(Text(FACE_DOWN if me.spit else "", style="dim"), str(me.spit),
                                                     marks=frozenset({"source"} if me.called_spit else set()))
         set_text(self.query_one("#spit-prompt", Static), self._prompt(view))
         set_text(self.query_one("#spit-message", Static), Text(self.message, style="italic"))
@@ -189,6 +229,8 @@ class SpitScreen(TableScreen):
         t = self.lang
         if view.phase == OVER:
             return Text(tr(t, "spit_over", text=self._result_text()))
+        if self.starts_in_ms() > 0:
+            return Text(tr(t, "sp_ready", s=math.ceil(self.starts_in_ms() / 1000)))
         if view.phase == SLAPPING:
             if view.round_winner == 0:
                 return Text(tr(t, "slap_now"))
@@ -219,6 +261,7 @@ class SpitScreen(TableScreen):
     # ------------------------------------------------------------------ input
     def try_move(self, move: str) -> bool:
         """Play the person's move now; a refusal (a lost race too) shows the engine's reason."""
+        self.message_until = None
         try:
             self.table.play(move, self.now_ms())
         except IllegalMoveError as exc:
@@ -252,7 +295,7 @@ class SpitScreen(TableScreen):
         """A pile or center was named."""
         kind, number = place
         view = self.spit_view()
-        if self.table.over:
+        if self.table.over or self.refused_early():
             return
         if kind == "C":
             if view.phase == SLAPPING:
@@ -274,10 +317,13 @@ class SpitScreen(TableScreen):
     def action_spit(self) -> None:
         """Space: call spit."""
         self.source = None
-        self.try_move(SPIT_MOVE)
+        if not self.refused_early():
+            self.try_move(SPIT_MOVE)
 
     def action_slap(self) -> None:
         """S: slap the smaller center pile (after winning a round)."""
+        if self.refused_early():
+            return
         view = self.table.view()
         sizes = [c.cards for c in view.centers]
         self.try_move(f"slap C{sizes.index(min(sizes)) + 1}")
@@ -287,6 +333,11 @@ class SpitScreen(TableScreen):
         self.source = None
         self.message = ""
         self.redraw()
+
+
+def center_text(top: int | None, cards: int) -> Text:
+    """A center pile's top, or its back while its cards lie face down (the start countdown)."""
+    return Text(FACE_DOWN, style="dim") if top is None and cards else card_text(top)
 
 
 def spit_level(config: TuiConfig) -> str:
@@ -319,7 +370,7 @@ class SpitTui:
     def table(self, config: TuiConfig) -> SpitTable:
         """The local table of a checked configuration."""
         return SpitTable(config.preset or self.default_preset, config.options, config.seed,
-                         level=spit_level(config), game=self.game)
+                         level=spit_level(config), game=self.game, countdown_ms=round(config.spit_countdown * 1000))
 
     def screen(self, config: TuiConfig) -> Screen[Any]:
         """The screen of a local table for a checked configuration."""
