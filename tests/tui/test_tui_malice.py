@@ -11,10 +11,11 @@ from tui_helpers import keys_for, malice, run, type_keys, wait_for, wait_for_hum
 
 from spite.bots import make_bot
 from spite.cards import RANKS
-from spite.malice import BUILD, HAND, STOCK, Options, State
+from spite.malice import BUILD, DISCARD, HAND, STOCK, Options, State
 from spite.malice.moves import rank_token
 from spite.tui.app import SpiteApp, TuiConfig
 from spite.tui.malice_screen import PassScreen, SummaryScreen
+from spite.tui.render import card_label
 from spite.tui.session import sorted_hand
 
 
@@ -348,7 +349,7 @@ def _plan_seed() -> int:
 
 def test_hand_keys_stay_put_for_the_whole_turn() -> None:
     """After a hand card is played its key stays empty and every other card keeps its key, so a plan
-    typed ahead plays the cards it named; the next turn deals the keys out anew, sorted."""
+    typed ahead plays the cards it named."""
     config = TuiConfig(preset="short", seats="human,easy", seed=_plan_seed(), bot_delay=0, first=0)
 
     async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
@@ -502,5 +503,59 @@ def test_summary_says_1_stock_card_in_the_singular() -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), rounds=20000)
         text = app.screen_text()
         assert "1 stock card left" in text and "1 stock cards" not in text
+
+    run(config, body)
+
+
+def _twins_seed() -> tuple[int, int, int]:
+    """A deal whose first player holds two cards of one rank that may be built, the engine taking (the
+    first it holds) the one the screen sorts second: ``(seed, card the engine takes, card it leaves)``."""
+    opts = Options.from_preset("short")
+    for seed in range(3000):
+        state = State.new(opts, seed, first=0)
+        hand = state.hands[0]
+        for move in state.legal_moves():
+            if move.kind != BUILD or move.source != HAND:
+                continue
+            twins = [c for c in hand if RANKS[c] == move.rank]
+            if len(twins) == 2 and twins[0] != twins[1] and twins[0] > twins[1]:
+                return seed, twins[0], twins[1]
+    raise AssertionError("no seed found")
+
+
+def test_a_hand_card_keeps_its_key_from_turn_to_turn() -> None:
+    """Issue 41: two cards of one rank never swap keys. Pressing the one the engine does not take (a move
+    names a rank) leaves it under its key and frees the other's; and the next turn does not deal the
+    keys out anew: the cards still held keep theirs, the drawn ones take the empty keys."""
+    seed, taken, left = _twins_seed()
+    config = TuiConfig(preset="short", seats="human,easy", seed=seed, bot_delay=0, first=0)
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = malice(app)
+        await wait_for_human(pilot, app)
+        view = screen.table.view(0)
+        keys = screen.hand_slots(view)
+        pressed, other = keys.index(left), keys.index(taken)
+        assert pressed < other  # sorted by rank, then by card: the card the engine takes is shown second
+        move = next(m for m in view.legal_moves if m.kind == BUILD and m.source == HAND and m.rank == RANKS[left])
+        await type_keys(pilot, str(pressed + 1), "b", str(move.target + 1))
+        assert screen.table.view(0).builds[move.target][-1] == taken  # the engine took the other one
+        after = screen.hand_slots(screen.table.view(0))
+        assert after[pressed] == left and after[other] is None
+        assert [c for k, c in enumerate(after) if k not in (pressed, other)] == \
+               [c for k, c in enumerate(keys) if k not in (pressed, other)]
+        assert card_label(left) in str(screen.query_one(f"#H{pressed}").render())
+        # end the turn with a discard, let the bot play, and look at the keys of the next turn
+        view = screen.table.view(0)
+        discard = next(m for m in view.legal_moves if m.kind == DISCARD)
+        await type_keys(pilot, *keys_for(view, discard, screen.hand_slots(view)))
+        kept = list(screen.hand_slots(screen.table.view(0)))
+        await wait_for_human(pilot, app)
+        if screen.table.state.is_over:
+            return
+        again = screen.hand_slots(screen.table.view(0))
+        assert all(again[k] == c for k, c in enumerate(kept) if c is not None), (kept, again)
+        assert None not in again[:5] and sorted(c for c in again if c is not None) == \
+               sorted(screen.table.view(0).hand or ())
 
     run(config, body)

@@ -10,7 +10,9 @@ from tui_helpers import FakeClock, past_the_countdown, run, type_keys
 
 from spite.cards import RANK_TOKENS, RANKS
 from spite.tui.app import GAMES, SpiteApp, TuiConfig, check_config
-from spite.tui.speed_screen import SpeedScreen
+from spite.tui.render import card_label
+from spite.tui.speed_screen import SpeedScreen, hand_move
+from spite.tui.spit_session import TimedOpponent
 
 
 def speed_screen(app: SpiteApp) -> SpeedScreen:
@@ -61,13 +63,11 @@ def test_a_speed_game_to_the_end_by_keys_at_120x40() -> None:
                 await type_keys(pilot, *keys)
                 assert len(table.events) > moves, screen.message
                 pressed.add("play")
-                # the other cards keep their keys (Speed names a rank: another 7 may have gone, the key pressed
-                # is the one freed); the card drawn takes the freed key
-                key = int(keys[0]) - 1
+                # one card of that rank left the hand (Speed names a rank: the engine plays the first 7 it
+                # holds), and every other card kept its key; the card drawn took the freed key
                 after = screen.slots
-                assert after[key] != played
-                assert all(b is None or RANKS[b] == RANKS[a]
-                           for k, (a, b) in enumerate(zip(before, after, strict=True)) if k != key and a is not None)
+                changed = [k for k, (a, b) in enumerate(zip(before, after, strict=True)) if a is not None and a != b]
+                assert len(changed) == 1 and RANKS[before[changed[0]] or 0] == RANKS[played or 0], (before, after)
             elif "spit" in legal:
                 await type_keys(pilot, "space")
                 pressed.add("space")
@@ -159,3 +159,42 @@ def test_a_speed_spectator_sees_backs_only() -> None:
         assert table.pending is None and not table.acked
 
     run(TuiConfig(remote=table), body)
+
+
+def _twins_seed() -> tuple[int, int, int]:
+    """A Speed deal whose first hand holds two cards of one rank, one of which fits a center at once:
+    ``(seed, the card the engine plays, the card it leaves)``."""
+    from spite.tui.spit_session import SpitTable
+
+    for seed in range(3000):
+        table = SpitTable(seed=seed, game="speed", level="easy", opponent=TimedOpponent("easy"))
+        hand = table.state.hands[0]
+        for move in table.state.view(0).legal:
+            twins = [c for c in hand if RANK_TOKENS[RANKS[c]] == move[1:move.index("-")]]
+            if len(twins) == 2:
+                return seed, twins[0], twins[1]
+    raise AssertionError("no seed found")
+
+
+def test_two_cards_of_one_rank_keep_their_keys() -> None:
+    """Issue 41: the card under a key stays there while it is in the hand, so two 7s never swap keys:
+    pressing the 7 the engine does not play (a move names a rank) frees the other 7's key, and the
+    pressed one stays under its own."""
+    seed, played, kept = _twins_seed()
+    clock = FakeClock()
+    config = TuiConfig(game="speed", seats="human,easy", seed=seed, clock=clock, tick_seconds=60)
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = speed_screen(app)
+        await past_the_countdown(pilot, clock)
+        before = list(screen.slots)
+        pressed, freed = before.index(kept), before.index(played)
+        center = next(j for j in range(2) if hand_move(kept, j) in screen.speed_view().legal)
+        await type_keys(pilot, str(pressed + 1), "qw"[center])
+        after = list(screen.slots)
+        assert screen.speed_view().centers[center].top == played  # the engine played its first 7
+        assert after[pressed] == kept and after[freed] != played, (before, after)
+        assert all(after[k] == c for k, c in enumerate(before) if k != freed)
+        assert card_label(kept) in str(screen.query_one(f"#H{pressed}").render())
+
+    run(config, body)

@@ -188,12 +188,15 @@ class MaliceScreen(TableScreen):
         self.asking_quit = False
         """Q was pressed in a game in progress: the next key says yes (Y, J) or no."""
         self.slots: list[int | None] = []
-        """The card under each hand key (``None``: a slot emptied this turn); see :meth:`hand_slots`."""
-        self._slots_turn: tuple[int, int, int | None] | None = None
-        self._vacated: dict[int, int] = {}
-        """Card → the slot it left this turn, so that an undo puts it back under its old key."""
-        self._played_slot: tuple[int, int] | None = None
-        """(slot, card) of the last hand card played from this keyboard."""
+        """The card under each hand key of the hand on show (``None``: an empty key); see :meth:`hand_slots`."""
+        self._keys: dict[int, list[int | None]] = {}
+        """Each seat's hand keys (hot-seat: every person keeps their own)."""
+        self._keys_game = 0
+        """The game the keys are for (a new game deals them out anew)."""
+        self._vacated: dict[int, dict[int, int]] = {}
+        """Seat → card → the key it left this turn, so that an undo puts it back under its old key."""
+        self._vacated_turn: dict[int, int] = {}
+        """The turn each seat's :attr:`_vacated` is for."""
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -566,54 +569,46 @@ class MaliceScreen(TableScreen):
         return self._screen_places(view, sources_of(view))
 
     def hand_slots(self, view: SeatView) -> list[int | None]:
-        """The card under each hand key. Keys are given out, sorted by rank, only when a turn begins
-        and when an emptied hand is refilled; a played card leaves its slot empty, so the keys of a
-        plan typed ahead (``1 b1 2 b1``) still mean the cards they meant when it was made."""
+        """The card under each hand key. A card keeps its key while it stays in the hand, from turn to
+        turn: a played card leaves its key empty (so the keys of a plan typed ahead, ``1 b1 2 b1``,
+        still mean the cards they meant, and two cards of one rank never swap keys), drawn cards take
+        the empty keys, sorted by rank, and a card an undo brings back its old key. The keys are dealt
+        out sorted by rank only to a new hand: a game's first, or one drawn into an emptied hand."""
         if view.hand is None:
             return []
-        turn = (int(getattr(self.table, "games", 0)), view.turn, self.shown)
+        seat = view.seat if view.seat is not None else self.bottom
+        game = int(getattr(self.table, "games", 0))
+        if game != self._keys_game:
+            self._keys, self._vacated, self._vacated_turn, self._keys_game = {}, {}, {}, game
+        if self._vacated_turn.get(seat) != view.turn:
+            self._vacated[seat], self._vacated_turn[seat] = {}, view.turn
+        vacated = self._vacated[seat]
+        before = self._keys.get(seat, [])
         hand = Counter(view.hand)
-        if turn != self._slots_turn or not any(c is not None for c in self.slots):
-            return self._deal_slots(view, turn)
         slots: list[int | None] = []
-        for i, card in enumerate(self.slots):
+        for i, card in enumerate(before):
             if card is not None and hand[card] > 0:
                 hand[card] -= 1
                 slots.append(card)
             else:
                 if card is not None:
-                    self._vacated[card] = i
+                    vacated[card] = i
                 slots.append(None)
-        if self._played_slot is not None:
-            # the engine takes the first card of the rank from the hand: keep the picked one's slot
-            # the empty one (a 7♥ picked, a 7♠ gone: the 7♠ moves into the 7♥'s place)
-            at, card = self._played_slot
-            if at < len(slots) and slots[at] == card and self.slots[at] == card:
-                gone = next((j for j, c in enumerate(self.slots) if c is not None and slots[j] is None
-                             and RANKS[c] == RANKS[card]), None)
-                if gone is not None:
-                    slots[gone], slots[at] = card, None
-                    self._vacated[card] = at
-            self._played_slot = None
-        extra = sorted(hand.elements(), key=lambda c: (RANKS[c], c))
-        if extra and not any(c is not None for c in slots):
-            return self._deal_slots(view, turn)
-        for card in extra:  # an undo: the card goes back under its key
-            back = self._vacated.pop(card, -1)
-            if not 0 <= back < len(slots) or slots[back] is not None:
-                back = slots.index(None) if None in slots else len(slots)
-                if back == len(slots):
-                    slots.append(None)
-            slots[back] = card
+        new = sorted(hand.elements(), key=lambda c: (RANKS[c], c))
+        if new and not any(c is not None for c in slots):
+            slots = list(sorted_hand(view))  # a new hand: dealt out sorted
+            vacated.clear()
+        else:
+            for card in new:
+                back = vacated.pop(card, -1)  # an undo: the card goes back under its key
+                if not 0 <= back < len(slots) or slots[back] is not None:
+                    back = slots.index(None) if None in slots else len(slots)
+                    if back == len(slots):
+                        slots.append(None)
+                slots[back] = card
+        self._keys[seat] = slots
         self.slots = slots
         return slots
-
-    def _deal_slots(self, view: SeatView, turn: tuple[int, int, int | None]) -> list[int | None]:
-        self.slots = list(sorted_hand(view))
-        self._slots_turn = turn
-        self._vacated = {}
-        self._played_slot = None
-        return self.slots
 
     def _engine_place(self, view: SeatView, place: Place) -> Place:
         """A hand place as the session counts it (the index in the sorted hand)."""
@@ -744,8 +739,6 @@ class MaliceScreen(TableScreen):
         try:
             move = parse_move(f"{src}-{target[0]}{int(target[1]) + 1}", skipbo)
             self.table.play(move)
-            if source[0] == "H":
-                self._played_slot = (int(source[1]), card)
         except IllegalMoveError as exc:
             self.message = tr(self.lang, "illegal", reason=self.refusal(exc))
             return

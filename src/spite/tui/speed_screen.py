@@ -3,7 +3,9 @@
 ``1``–``5`` pick a card of your hand, then ``Q``/``W`` put it on that center pile. ``Space`` calls
 spit when nobody can play (both players turn a card of their side pile onto the centers). ``Esc``
 cancels. Clicking works the same way (a card, then a center). A card keeps its key while it is in
-your hand: the card drawn after a play takes the freed key, so keys typed ahead stay right.
+your hand: the card drawn after a play takes the freed key, so keys typed ahead stay right. A move
+names a rank (``H7-C1``): with two 7s in the hand the engine plays the first one it holds, whose key
+is then the one freed; the other 7 keeps its key (keys never swap).
 
 The clock, the bot and the remote side are the Spit screen's (:mod:`spite.tui.spit_screen`,
 :class:`~spite.tui.spit_session.SpitTable` with ``game="speed"``); this module draws the table and
@@ -87,9 +89,7 @@ class SpeedScreen(SpitScreen):
                  tick_seconds: float = 0.05) -> None:
         super().__init__(table, clock, lang, tick_seconds)
         self.slots: list[int | None] = [None] * HAND_SLOTS
-        """The card under each key ``1``–``5`` (:func:`keep_slots`)."""
-        self.played: tuple[int, int] | None = None
-        """``(key, card)`` of the last card sent to a center, until a card leaves the hand."""
+        """The card under each key ``1``–``5`` (:func:`keep_slots`): a card keeps its key while it is in the hand."""
 
     def compose(self) -> ComposeResult:
         """Head, bot row, centers, own row, prompt, message, log, footer."""
@@ -141,7 +141,7 @@ class SpeedScreen(SpitScreen):
         t = self.lang
         view = self.speed_view()
         me, bot = view.players[0], view.players[1]
-        self.slots = self._follow_hand(me.hand or ())
+        self.slots = keep_slots(self.slots, me.hand or ())
         if self.source is not None and self.slots[self.source] is None:
             self.source = None
         head = Text(f"{tr(t, 'speed')} · {view.t / 1000:.1f} s · P1 {me.cards} {tr(t, 'cards')} · "
@@ -178,21 +178,6 @@ class SpeedScreen(SpitScreen):
                   for e in self.table.events if e.kind in LOG_KINDS][-6:]
         set_text(self.query_one("#spit-log", Static), " · ".join(recent))
 
-    def _follow_hand(self, hand: tuple[int, ...]) -> list[int | None]:
-        """The keys' cards for the new ``hand``. A move names a rank (``H7-C1``), so the engine may play
-        another 7 than the one picked: then the picked card takes the key of the 7 that went, and the
-        key pressed is the one that frees up, as the person expects."""
-        slots = list(self.slots)
-        if self.played is not None:
-            key, card = self.played
-            gone = [k for k, c in enumerate(slots) if c is not None and c not in hand]
-            if gone:
-                self.played = None
-                twin = next((k for k in gone if RANKS[slots[k] or 0] == RANKS[card]), None)
-                if card in hand and slots[key] == card and twin is not None:
-                    slots[twin], slots[key] = card, slots[twin]
-        return keep_slots(slots, hand)
-
     def _speed_prompt(self, view: SpeedView) -> Text:
         t = self.lang
         if view.phase == OVER:
@@ -225,7 +210,7 @@ class SpeedScreen(SpitScreen):
         if kind == "C":
             card = self.slots[self.source] if self.source is not None else None
             if card is not None and self.source is not None:
-                self.played, self.source = (self.source, card), None
+                self.source = None
                 self.try_move(hand_move(card, number))
             return
         card = self.slots[number] if number < HAND_SLOTS else None
