@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from textual.pilot import Pilot
-from tui_helpers import keys_for, malice, run, type_keys, wait_for, wait_for_human
+from tui_helpers import as_one_line, keys_for, malice, region_text, run, type_keys, wait_for, wait_for_human
 
 from spite.bots import make_bot
 from spite.cards import RANKS
@@ -17,6 +17,7 @@ from spite.tui.app import SpiteApp, TuiConfig
 from spite.tui.malice_screen import PassScreen, SummaryScreen
 from spite.tui.render import card_label
 from spite.tui.session import sorted_hand
+from spite.tui.words import malice_card, malice_move_words, malice_words
 
 
 def test_whole_game_against_a_bot_by_keys() -> None:
@@ -114,7 +115,8 @@ def test_undo_inside_a_turn() -> None:
         assert table.can_undo()
         await pilot.press("u")
         assert (list(table.state.hands[0]), [list(b) for b in table.state.builds]) == before
-        assert "Took back " + move.text in app.screen_text()
+        taken = next(c for c in before[0] if RANKS[c] == move.rank)  # the engine takes the first it holds
+        assert f"Took back {card_label(taken)} from the hand onto build pile {move.target + 1}" in app.screen_text()
         assert not table.can_undo()
         await pilot.press("u")
         assert "Nothing to undo" in app.screen_text()
@@ -183,8 +185,9 @@ def test_hint_and_illegal_target_message() -> None:
         screen = malice(app)
         await wait_for_human(pilot, app)
         await pilot.press("question_mark")
-        assert "Hint: " in screen.message
-        assert screen.table.hint().move.text in screen.message
+        hint = screen.table.hint().move
+        view = screen.table.view(0)
+        assert screen.message.startswith(f"Hint: {malice_move_words('en', hint, malice_card(view, hint))} — ")
         # the stock onto a (still empty) discard pile is no move: the engine's reason is shown (or, when
         # the stock card fits nowhere, it is not even picked)
         await pilot.press("s")
@@ -295,7 +298,8 @@ def test_large_terminal_fans_discards_and_shows_the_log() -> None:
         text = app.screen_text()
         lines = text.splitlines()
         assert len(lines) == 40
-        assert "Log" in text and "1 P" in text
+        log = region_text(app, "#log")
+        assert log[0].strip() == "Log" and "P1 (you): " in as_one_line(log) and "P2 (easy): " in as_one_line(log)
         view = screen.table.view(0)
         deep = [pile for pile in view.discards[0] if len(pile) > 1]
         if deep:
@@ -315,10 +319,16 @@ def _bots_to_the_end(size: tuple[int, int]) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), rounds=20000)
         await pilot.press("escape")
         last = screen.table.log[-1]
-        text = app.screen_text()
-        assert f"{last.turn} P{last.seat + 1}:" in text, text
-        assert last.move in text.split(f"{last.turn} P{last.seat + 1}:")[-1]
-        assert len(text.splitlines()) == size[1]
+        assert len(app.screen_text().splitlines()) == size[1]
+        # the last move, in words, at the log's end
+        log = as_one_line(region_text(app, "#log"))
+        words = f"{screen.seat_name(last.seat)}: {malice_words('en', last.move, last.card)}"
+        assert log.endswith(words), (log, words)
+        # L: the log in notation, by turns
+        await type_keys(pilot, "l")
+        log = as_one_line(region_text(app, "#log"))
+        assert f"{last.turn} P{last.seat + 1}:" in log, log
+        assert log.endswith(last.move), log
 
     run(config, body, size=size)
 

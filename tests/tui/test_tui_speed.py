@@ -198,3 +198,30 @@ def test_two_cards_of_one_rank_keep_their_keys() -> None:
         assert card_label(kept) in str(screen.query_one(f"#H{pressed}").render())
 
     run(config, body)
+
+
+def test_the_speed_log_in_german_words() -> None:
+    """Issue 41: a card played by keys is logged in German words from the catalogue, the card as the
+    page words it (a Queen is a "D", Dame): "P1 (du): D♥ aus der Hand auf Mittelstapel 1"."""
+    from tui_helpers import region_text
+
+    from spite import catalogue
+    from spite.cards import TOKENS
+
+    clock = FakeClock()
+    config = TuiConfig(game="speed", seats="human,easy", seed=4, clock=clock, tick_seconds=60, lang="de")
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = speed_screen(app)
+        await past_the_countdown(pilot, clock)
+        move = next(m for m in screen.speed_view().legal if "-C" in m)
+        keys = keys_of(screen, move)
+        card = screen.slots[int(keys[0]) - 1]
+        assert card is not None
+        await type_keys(pilot, *keys)
+        name = catalogue.text("de", "tui.card", card=TOKENS[card])
+        log = region_text(app, "#spit-log")
+        assert f"P1 (du): {name} aus der Hand auf Mittelstapel {move[-1]}" in log, log
+        assert move not in " ".join(log)
+
+    run(config, body)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from tui_helpers import FakeClock, past_the_countdown, run, type_keys
+from tui_helpers import FakeClock, past_the_countdown, region_text, run, type_keys
 
 from spite.cards import RANK_TOKENS, RANKS
 from spite.server.config import ServerConfig
@@ -250,5 +251,77 @@ def test_a_servers_countdown_is_shown_as_a_local_one() -> None:
         assert screen.message == "Not allowed: the game starts in 2 s"
         assert not [m for m in link.sent if m.get("type") == "move"]
         assert table.now_ms() == 0
+
+    run(TuiConfig(remote=table, clock=clock, tick_seconds=60), body)
+
+
+def test_the_spit_log_in_words_and_in_notation() -> None:
+    """Issue 41: the log says who played which card from where (the card as the catalogue words it),
+    the spit calls and the flips, a line each; ``L`` shows the records' notation instead."""
+    clock = FakeClock()
+    config = TuiConfig(game="spit", seats="human,medium", seed=3, clock=clock, tick_seconds=60)
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = spit_screen(app)
+        table = screen.table
+        await past_the_countdown(pilot, clock)
+        played: list[tuple[str, int]] = []
+        for _ in range(400):
+            clock.now += 0.25
+            screen.tick()
+            view = table.view()
+            plays = [m for m in view.legal if "-C" in m]
+            if plays:
+                card = view.players[0].tableau[int(plays[0][1]) - 1].top
+                assert card is not None
+                await type_keys(pilot, plays[0][1], "qw"[int(plays[0][-1]) - 1])
+                played.append((plays[0], card))
+            elif "spit" in view.legal:
+                await type_keys(pilot, "space")
+            if len(played) >= 2 and any(e.kind == "flip" for e in table.events):
+                break
+        await pilot.pause()
+        move, card = played[-1]
+        log = region_text(app, "#spit-log")
+        words = f"P1 (you): {card_label(card)} from tableau pile {move[1]} onto center pile {move[-1]}"
+        lines = screen.log_texts()
+        assert words in lines
+        assert any(line.startswith("Spit! turned up ") and " on center pile " in line for line in lines), lines
+        assert any(line.startswith("P2 (medium): ") for line in lines), lines
+        assert not any(re.search(r"\bT\d-C\d\b", line) for line in lines), lines
+        assert log == [line for line in lines[-len(log):]]  # the newest lines, one a line
+        await type_keys(pilot, "l")
+        assert f"P1 {move}" in screen.log_texts()
+        assert region_text(app, "#spit-log")[-1] == screen.log_texts()[-1]
+
+    run(config, body)
+
+
+def test_a_servers_spit_moves_in_words() -> None:
+    """At a server's table the move sent waits in words, and the moves the server reports are logged in
+    words with the card the position after them shows (no server here: the test hands the link its
+    messages)."""
+    from tui_helpers import QuietLink
+
+    from spite.tui.remote_spit import SPIT_WELCOME_EXAMPLE, RemoteSpitTable
+
+    clock = FakeClock()
+    link = QuietLink(SPIT_WELCOME_EXAMPLE)
+    table = RemoteSpitTable.from_welcome(link, SPIT_WELCOME_EXAMPLE)
+    table.clock = clock
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = spit_screen(app)
+        await type_keys(pilot, "1", "q")
+        assert [m["move"] for m in link.sent if m.get("type") == "move"] == ["T1-C1"]
+        assert "sent 4♠ from tableau pile 1 onto center pile 1 …" in app.screen_text()
+        view = {**SPIT_WELCOME_EXAMPLE["view"], "centers": [{"top": "4S", "cards": 2}, {"top": "9C", "cards": 1}]}
+        link.receive({"type": "ack", "move": "T1-C1", "t": 120, "stateVersion": 2})
+        link.receive({"type": "state", "stateVersion": 2, "view": view, "legal": [],
+                      "clock": {**SPIT_WELCOME_EXAMPLE["clock"], "now": 120},
+                      "events": [{"t": 120, "kind": "move", "seat": 1, "text": "T1-C1"}]})
+        screen.tick()
+        await pilot.pause()
+        assert "P1 (you): 4♠ from tableau pile 1 onto center pile 1" in region_text(app, "#spit-log")
 
     run(TuiConfig(remote=table, clock=clock, tick_seconds=60), body)

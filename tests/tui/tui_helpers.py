@@ -142,3 +142,16 @@ async def past_the_countdown(pilot: Pilot[Any], clock: FakeClock) -> None:
     screen.tick()
     assert screen.starts_in_ms() == 0
     await pilot.pause()
+
+
+def region_text(app: SpiteApp, selector: str) -> list[str]:
+    """What the screen shows inside the widget ``selector`` (its content region of :meth:`SpiteApp.screen_text`),
+    line by line, right-trimmed."""
+    x, y, width, height = app.screen.query_one(selector).content_region
+    lines = app.screen_text().splitlines()
+    return [line[x:x + width].rstrip() for line in lines[y:y + height]]
+
+
+def as_one_line(lines: list[str]) -> str:
+    """Lines wrapped on screen read as one (every run of spaces one space)."""
+    return " ".join(" ".join(lines).split())

@@ -29,7 +29,7 @@ from textual.widgets import Footer, Static
 
 from spite.cards import RANKS
 from spite.errors import IllegalMoveError
-from spite.malice import PASS, Options, SeatView
+from spite.malice import PASS, Move, Options, SeatView
 from spite.malice.moves import parse_move, rank_token
 from spite.tui.i18n import level_name, preset_name, say, say_all, tr
 from spite.tui.render import card_label, card_text, is_wild, on_screen
@@ -43,6 +43,7 @@ from spite.tui.session import (
     targets_of,
 )
 from spite.tui.widgets import PileWidget, TableScreen, TooSmall, set_text, translate_bindings
+from spite.tui.words import malice_card, malice_words
 
 if TYPE_CHECKING:
     from spite.tui.app import SpiteApp, TuiConfig
@@ -142,6 +143,7 @@ class MaliceScreen(TableScreen):
         Binding("question_mark", "hint", "Hint"),
         Binding("u", "undo", "Undo"),
         Binding("p", "pass_turn", "Pass"),
+        Binding("l", "notation", "Notation"),
         Binding("escape", "cancel", "Cancel", show=False),
         Binding("q", "quit_game", "Quit"),
     ]
@@ -187,6 +189,8 @@ class MaliceScreen(TableScreen):
         self.summary_open = False
         self.asking_quit = False
         """Q was pressed in a game in progress: the next key says yes (Y, J) or no."""
+        self.notation = False
+        """The log and the prompts name moves in the records' notation (``H7-B2``) rather than in words (``L``)."""
         self.slots: list[int | None] = []
         """The card under each hand key of the hand on show (``None``: an empty key); see :meth:`hand_slots`."""
         self._keys: dict[int, list[int | None]] = {}
@@ -486,9 +490,29 @@ class MaliceScreen(TableScreen):
         set_text(self.query_one("#message", Static), Text(self.message, style="italic"), layout=False)
         set_text(self.query_one("#log", Static), "\n".join(self._log_lines()), layout=False)
 
+    def move_words(self, move: Move | str, card: int | None = None) -> str:
+        """A move as the log and the prompts name it: in words ("7♥ from the hand onto build pile 2"),
+        or in the records' notation (``H7-B2``) after ``L``. Without ``card`` the log's card of the
+        newest such move, if any, else the words name the rank."""
+        text = move if isinstance(move, str) else move.text
+        if self.notation:
+            return text
+        if card is None:
+            card = next((e.card for e in reversed(self.table.game_log()) if e.move == text), None)
+        return malice_words(self.lang, move, card, self.table.opts.skipbo)
+
+    def log_texts(self) -> list[str]:
+        """The log of the game in play, oldest first: a line a move in words ("P2 (hard): 9♥ from the
+        hand onto discard pile 1"); with ``L`` a line a turn in notation (``12 P2: H7-B2 S-B1``)."""
+        if self.notation:
+            return self.table.turn_log()
+        skipbo = self.table.opts.skipbo
+        return [tr(self.lang, "log_line", name=self.seat_name(e.seat),
+                   move=malice_words(self.lang, e.move, e.card, skipbo)) for e in self.table.game_log()]
+
     def _log_lines(self) -> list[str]:
-        """The newest turns that fit the log, wrapped here: a long turn takes two or three lines, and
-        counting turns instead of lines let the panel cut off the newest ones at its bottom."""
+        """The newest entries that fit the log, wrapped here: a long one takes two or three lines, and
+        counting entries instead of lines let the panel cut off the newest ones at its bottom."""
         width, height = self.app.size
         if self.has_class("-wide"):
             # the side panel: 32 columns less its left border and padding; the screen's height less
@@ -497,7 +521,7 @@ class MaliceScreen(TableScreen):
         else:
             cols, rows, title = max(width - 2, 20), 4, []
         out: list[str] = []
-        for line in reversed(self.table.turn_log()):
+        for line in reversed(self.log_texts()):
             wrapped = textwrap.wrap(line, cols, subsequent_indent="  ", break_on_hyphens=False) or [""]
             if len(out) + len(wrapped) > rows:
                 if not out:  # a turn longer than the whole panel: its end, the newest moves
@@ -764,6 +788,11 @@ class MaliceScreen(TableScreen):
         """Why a move was refused, in the screen's language (the shared catalogue's words)."""
         return say(self.lang, exc.phrase, str(exc), self.seat_name)
 
+    def action_notation(self) -> None:
+        """L: the log and the prompts name moves in notation (``H7-B2``), or in words again."""
+        self.notation = not self.notation
+        self.redraw()
+
     def action_cancel(self) -> None:
         """Esc: drop the picked source (and a pending D/B)."""
         self.source = self.prefix = None
@@ -779,7 +808,8 @@ class MaliceScreen(TableScreen):
         sources, target = move_places(view, decision.move)
         self.hinted = (self._screen_places(view, sources), target)
         why = say_all(self.lang, decision.why_phrases, decision.why or "—", self.seat_name)
-        self.message = tr(self.lang, "hint", move=decision.move.text, why=why)
+        self.message = tr(self.lang, "hint", move=self.move_words(decision.move, malice_card(view, decision.move)),
+                          why=why)
         self.redraw()
 
     def action_undo(self) -> None:
@@ -789,8 +819,9 @@ class MaliceScreen(TableScreen):
         if not self.table.can_undo():
             self.message = tr(self.lang, "no_undo")
         else:
+            card = self.table.log[-1].card if self.table.log else None
             move = self.table.undo()
-            self.message = tr(self.lang, "undone", move=move.text)
+            self.message = tr(self.lang, "undone", move=self.move_words(move, card))
         self.source = None
         self.hinted = None
         self.redraw()

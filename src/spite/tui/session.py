@@ -138,12 +138,14 @@ def parse_seats(text: str | None, players: int, seed: int = 0) -> list[Seat]:
 
 @dataclass(frozen=True)
 class LogEntry:
-    """One move in the log: the turn (1-based), the seat, the move text."""
+    """One move in the log: the turn (1-based), the seat, the move text, and the card it put on a pile
+    (``None`` for a pass, or when it is not known): the words of the log name it."""
 
     turn: int
     seat: int
     move: str
     game: int = 1
+    card: int | None = None
 
 
 def sorted_hand(view: SeatView) -> list[int]:
@@ -276,9 +278,10 @@ class MaliceTable:
         state = self.state
         seat, turn = state.to_move, state.turn
         hand_before = len(state.hands[seat])
-        state.play(move)
-        played: Move = state.history[-1][0]
-        self.log.append(LogEntry(turn + 1, seat, played.text, self.games))
+        what = state.play(move)
+        played: Move = what.move
+        card = what.card if what.card >= 0 else None
+        self.log.append(LogEntry(turn + 1, seat, played.text, self.games, card))
         revealed = played.kind != BUILD or played.source == STOCK or (
             played.source == HAND and len(state.hands[seat]) != hand_before - 1)
         if revealed or state.is_over:
@@ -309,6 +312,10 @@ class MaliceTable:
         seat = self.state.to_move
         bot.start_game(self.opts, seat)
         return bot.decide(self.state.view(seat), random.Random(f"spite-tui-hint/{self.state.plies}"), None)
+
+    def game_log(self) -> list[LogEntry]:
+        """The moves of the current game, oldest first."""
+        return [entry for entry in self.log if entry.game == self.games]
 
     def turn_log(self, limit: int | None = None) -> list[str]:
         """The log by turns: ``"12 P2: H7-B2 S-B1 H9-D3"``, newest last (the current game)."""

@@ -42,9 +42,6 @@ __all__ = ["TUI", "SpeedScreen", "SpeedTui", "hand_move", "keep_slots"]
 HAND_SLOTS = 5
 """A Speed hand holds five cards: one key each."""
 
-LOG_KINDS = ("move", "flip", "shuffle")
-"""The events the log line shows (who played what, the flips, the side piles made anew)."""
-
 
 def keep_slots(slots: list[int | None], hand: tuple[int, ...]) -> list[int | None]:
     """The cards under the five keys after the hand became ``hand``: a card still held keeps its
@@ -80,6 +77,8 @@ def hand_move(card: int, center: int) -> str:
 class SpeedScreen(SpitScreen):
     """The Speed table: the bot's hand (face down) at the top, the centers, your hand at the bottom."""
 
+    LOG_KINDS = ("move", "flip", "shuffle")
+    """The events the log shows (who played what, the flips, the side piles made anew)."""
     LABEL_WIDTH = 9
     """The row labels are narrower than Spit's: a hand of five and a draw pile fill the row."""
     COUNT_WIDTH = 12
@@ -174,9 +173,7 @@ class SpeedScreen(SpitScreen):
                                                     marks=frozenset({"source"} if me.called_spit else set()))
         set_text(self.query_one("#spit-prompt", Static), self._speed_prompt(view))
         set_text(self.query_one("#spit-message", Static), Text(self.message, style="italic"))
-        recent = [f"{'P1' if e.seat == 0 else 'P2' if e.seat == 1 else '--'} {self.words(e.text)}"
-                  for e in self.table.events if e.kind in LOG_KINDS][-6:]
-        set_text(self.query_one("#spit-log", Static), " · ".join(recent))
+        self.draw_log()
 
     def _speed_prompt(self, view: SpeedView) -> Text:
         t = self.lang

@@ -31,6 +31,7 @@ from spite.tui.i18n import has_text, level_name, say, seat_word, tr
 from spite.tui.render import card_text, on_screen
 from spite.tui.spit_session import REACTION_MS, SpitTable, starts_in_refusal
 from spite.tui.widgets import PileWidget, TableScreen, TooSmall, set_text, translate_bindings
+from spite.tui.words import spit_event_words
 
 if TYPE_CHECKING:
     from spite.tui.app import TuiConfig
@@ -50,6 +51,7 @@ class SpitScreen(TableScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "spit", "Spit"),
         Binding("s", "slap", "Slap"),
+        Binding("l", "notation", "Notation"),
         Binding("escape", "cancel", "Cancel", show=False),
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
@@ -82,6 +84,8 @@ class SpitScreen(TableScreen):
         """When the message line's words run out (``None``: at the next key)."""
         self.counting = False
         """The start countdown is on (its end says "Spit!")."""
+        self.notation = False
+        """The log names moves in the records' notation (``T3-C1``) rather than in words (``L``)."""
 
     def compose(self) -> ComposeResult:
         """Head, bot row, centers, own row, prompt, message, log, footer."""
@@ -221,9 +225,34 @@ class SpitScreen(TableScreen):
                                                     marks=frozenset({"source"} if me.called_spit else set()))
         set_text(self.query_one("#spit-prompt", Static), self._prompt(view))
         set_text(self.query_one("#spit-message", Static), Text(self.message, style="italic"))
-        recent = [f"{'P1' if e.seat == 0 else 'P2' if e.seat == 1 else '--'} {self.words(e.text)}"
-                  for e in self.table.events if e.kind in ("move", "flip", "round-won")][-6:]
-        set_text(self.query_one("#spit-log", Static), " · ".join(recent))
+        self.draw_log()
+
+    LOG_KINDS: tuple[str, ...] = ("move", "flip", "round-won", "deal")
+    """The events the log shows (who played what, the flips, the rounds)."""
+
+    def log_texts(self) -> list[str]:
+        """The log, oldest first: a line an event in words ("P2 (medium): K♦ from tableau pile 3 onto
+        center pile 1"), or with ``L`` in notation (``P2 T3-C1``)."""
+        cards = self.table.cards
+        out: list[str] = []
+        for i, e in enumerate(self.table.events):
+            if e.kind not in self.LOG_KINDS:
+                continue
+            if self.notation:
+                out.append(f"{'P1' if e.seat == 0 else 'P2' if e.seat == 1 else '--'} {self.words(e.text)}")
+            elif (line := spit_event_words(self.lang, e, cards.get(i), self.seat_name)) is not None:
+                out.append(line)
+        return out
+
+    def draw_log(self) -> None:
+        """The newest lines of the log that fit under the table."""
+        rows = 3
+        set_text(self.query_one("#spit-log", Static), "\n".join(self.log_texts()[-rows:]))
+
+    def action_notation(self) -> None:
+        """L: the log in notation (``T3-C1``), or in words again."""
+        self.notation = not self.notation
+        self.redraw()
 
     def _prompt(self, view: SpitView) -> Text:
         t = self.lang
