@@ -6,8 +6,19 @@ import random
 import re
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
-from tui_helpers import as_one_line, keys_for, malice, region_text, run, type_keys, wait_for, wait_for_human
+from tui_helpers import (
+    as_one_line,
+    check_table_and_log,
+    keys_for,
+    malice,
+    region_text,
+    run,
+    type_keys,
+    wait_for,
+    wait_for_human,
+)
 
 from spite.bots import make_bot
 from spite.cards import RANKS
@@ -310,20 +321,29 @@ def test_large_terminal_fans_discards_and_shows_the_log() -> None:
     run(config, body, size=(120, 40))
 
 
-def _bots_to_the_end(size: tuple[int, int]) -> None:
-    """Two bots play a game to its end; on the final table the log shows the last turn and its last move."""
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 50)])
+def test_the_table_and_the_log_share_the_terminal(size: tuple[int, int]) -> None:
+    """Issue 41: two bots play a game to its end. Below 112 columns the log is under the table, from
+    there a panel beside it that takes every column the table does not need (at 200×50 no empty strip
+    between them, and a move in words fits one line); on the final table the log ends with the last
+    move, in words, and with ``L`` in notation."""
     config = TuiConfig(preset="short", seats="easy,hard", seed=2, bot_delay=0)
 
     async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
         screen = malice(app)
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), rounds=20000)
         await pilot.press("escape")
+        await pilot.pause()
         last = screen.table.log[-1]
-        assert len(app.screen_text().splitlines()) == size[1]
-        # the last move, in words, at the log's end
-        log = as_one_line(region_text(app, "#log"))
+        log = check_table_and_log(app, "#log")
         words = f"{screen.seat_name(last.seat)}: {malice_words('en', last.move, last.card)}"
-        assert log.endswith(words), (log, words)
+        assert as_one_line(log).endswith(words), (log, words)
+        if size[0] >= 112:
+            assert log[0] == "Log"
+        if size[0] >= 160:
+            assert log[-1] == words and not any(line.startswith("  ") for line in log)  # nothing wrapped
+        else:
+            assert len(log) >= 4
         # L: the log in notation, by turns
         await type_keys(pilot, "l")
         log = as_one_line(region_text(app, "#log"))
@@ -331,14 +351,6 @@ def _bots_to_the_end(size: tuple[int, int]) -> None:
         assert log.endswith(last.move), log
 
     run(config, body, size=size)
-
-
-def test_log_shows_the_newest_turn_at_120x40() -> None:
-    _bots_to_the_end((120, 40))
-
-
-def test_log_shows_the_newest_turn_at_80x24() -> None:
-    _bots_to_the_end((80, 24))
 
 
 def _plan_seed() -> int:

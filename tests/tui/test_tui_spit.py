@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from tui_helpers import FakeClock, past_the_countdown, region_text, run, type_keys
+from tui_helpers import FakeClock, check_table_and_log, past_the_countdown, region_text, run, type_keys
 
 from spite.cards import RANK_TOKENS, RANKS
 from spite.server.config import ServerConfig
@@ -282,7 +282,7 @@ def test_the_spit_log_in_words_and_in_notation() -> None:
                 break
         await pilot.pause()
         move, card = played[-1]
-        log = region_text(app, "#spit-log")
+        log = check_table_and_log(app, "#spit-log")
         words = f"P1 (you): {card_label(card)} from tableau pile {move[1]} onto center pile {move[-1]}"
         lines = screen.log_texts()
         assert words in lines
@@ -292,7 +292,7 @@ def test_the_spit_log_in_words_and_in_notation() -> None:
         assert log == [line for line in lines[-len(log):]]  # the newest lines, one a line
         await type_keys(pilot, "l")
         assert f"P1 {move}" in screen.log_texts()
-        assert region_text(app, "#spit-log")[-1] == screen.log_texts()[-1]
+        assert check_table_and_log(app, "#spit-log")[-1] == screen.log_texts()[-1]
 
     run(config, body)
 
@@ -325,3 +325,37 @@ def test_a_servers_spit_moves_in_words() -> None:
         assert "P1 (you): 4♠ from tableau pile 1 onto center pile 1" in region_text(app, "#spit-log")
 
     run(TuiConfig(remote=table, clock=clock, tick_seconds=60), body)
+
+
+@pytest.mark.parametrize("game", ["spit", "speed"])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 50)])
+def test_the_real_time_table_and_its_log_share_the_terminal(game: str, size: tuple[int, int]) -> None:
+    """Issue 41: under the table the log fills the lines down to the footer; from 112 columns it is a
+    panel beside the table that takes every column the table does not need (no empty strip between),
+    its newest line always in view."""
+    clock = FakeClock()
+    config = TuiConfig(game=game, seats="human,medium", seed=3, clock=clock, tick_seconds=60)
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = spit_screen(app)
+        await past_the_countdown(pilot, clock)
+        for _ in range(60):
+            clock.now += 0.25
+            screen.tick()
+            legal = [m for m in screen.table.view().legal if "-C" in m or m == "spit"]
+            if legal:
+                screen.try_move(legal[0])
+        await pilot.pause()
+        log = check_table_and_log(app, "#spit-log")
+        lines = screen.log_texts()
+        assert len(lines) >= 8
+        if size[0] >= 112:
+            assert log[0] == "Log"
+        if size[0] >= 160:
+            assert log[-1] == lines[-1] and not any(line.startswith("  ") for line in log)  # nothing wrapped
+        else:
+            assert " ".join(lines[-1].split()) in " ".join(" ".join(log).split())
+        if size == (80, 24):
+            assert log == lines[-len(log):] and len(log) >= 5  # the lines left under the table
+
+    run(config, body, size=size)

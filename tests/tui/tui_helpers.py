@@ -155,3 +155,25 @@ def region_text(app: SpiteApp, selector: str) -> list[str]:
 def as_one_line(lines: list[str]) -> str:
     """Lines wrapped on screen read as one (every run of spaces one space)."""
     return " ".join(" ".join(lines).split())
+
+
+def check_table_and_log(app: SpiteApp, log_selector: str) -> list[str]:
+    """The table and the log share the terminal: every line fits; from 112 columns the log is a panel
+    under the head line that reaches the right edge and the bottom and begins where the table's widest
+    row ends (no empty columns between them); below that it spans the width under the table. The
+    log's lines, as shown (without the empty ones after them)."""
+    width, height = app.size
+    lines = app.screen_text().splitlines()
+    assert len(lines) == height and all(len(line) <= width for line in lines)
+    x, y, w, h = app.screen.query_one(log_selector).region
+    if width >= 112:
+        assert x + w == width and y + h == height, (x, y, w, h)  # to the right edge and the bottom
+        table_edge = max(len(line[:x].rstrip()) for line in lines[y:-1])
+        assert x - table_edge <= 3, f"{x - table_edge} empty columns between the table and the log"
+        assert lines[y][x] == "│"  # the panel's border
+    else:
+        assert x == 0 and w == width and y + h == height - 1, (x, y, w, h)  # under the table, to the footer
+    shown = region_text(app, log_selector)
+    while shown and not shown[-1]:
+        shown.pop()
+    return shown

@@ -15,7 +15,6 @@ and a refused move shows the engine's reason.
 from __future__ import annotations
 
 import asyncio
-import textwrap
 from collections import Counter
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -42,7 +41,16 @@ from spite.tui.session import (
     sources_of,
     targets_of,
 )
-from spite.tui.widgets import PileWidget, TableScreen, TooSmall, set_text, translate_bindings
+from spite.tui.widgets import (
+    LOG_MIN_WIDTH,
+    WIDE,
+    LogPanel,
+    PileWidget,
+    TableScreen,
+    TooSmall,
+    set_text,
+    translate_bindings,
+)
 from spite.tui.words import malice_card, malice_words
 
 if TYPE_CHECKING:
@@ -151,18 +159,21 @@ class MaliceScreen(TableScreen):
     MaliceScreen { layout: vertical; }
     MaliceScreen.-small > * { display: none; }
     MaliceScreen.-small > TooSmall { display: block; }
-    #head { height: 1; background: $panel; padding: 0 1; }
+    #head { height: auto; min-height: 1; background: $panel; padding: 0 1; }
     #opponents { height: auto; padding: 0 1; }
     #main { height: auto; }
     #table { width: 1fr; height: auto; }
     .row { height: auto; padding: 0 1; }
     .label { width: 14; height: 3; content-align: left middle; color: $text-muted; }
     .label2 { width: 13; height: 3; content-align: right middle; color: $text-muted; }
-    #prompt { height: 1; padding: 0 1; text-style: bold; }
-    #message { height: 2; padding: 0 1; }
-    #log { height: 4; padding: 0 1; color: $text-muted; }
+    #prompt { height: auto; min-height: 1; padding: 0 1; text-style: bold; }
+    #message { height: auto; min-height: 2; padding: 0 1; }
+    #log { height: 1fr; min-height: 4; padding: 0 1; color: $text-muted; }
     #drawpile { width: 20; }
-    MaliceScreen.-wide #log { dock: right; width: 32; height: 100%; border-left: solid $foreground 30%; }
+    #top { height: auto; }
+    /* beside the table: the head line and the opponents keep the whole width above both */
+    MaliceScreen.-wide #top { split: top; }
+    MaliceScreen.-wide #log { split: right; height: 100%; border-left: solid $foreground 30%; }
     MaliceScreen.-large PileWidget { width: 11; height: 5; }
     MaliceScreen.-large .label, MaliceScreen.-large .label2 { height: 5; }
     MaliceScreen.-large PileWidget.discard { height: auto; min-height: 5; max-height: 12; content-align: center top; }
@@ -208,8 +219,9 @@ class MaliceScreen(TableScreen):
         opts = self.table.opts
         t = self.lang
         yield TooSmall(t)
-        yield Static(id="head")
-        yield Static(id="opponents")
+        with Vertical(id="top"):
+            yield Static(id="head")
+            yield Static(id="opponents")
         with Horizontal(id="main"), Vertical(id="table"):
             with Horizontal(classes="row", id="builds"):
                 yield Static(tr(t, "build"), classes="label")
@@ -228,7 +240,7 @@ class MaliceScreen(TableScreen):
                     yield PileWidget(("H", i), str((i + 1) % 10), id=f"H{i}", classes="handcard")
             yield Static(id="prompt")
             yield Static(id="message")
-        yield Static(id="log")
+        yield LogPanel(id="log")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -247,7 +259,18 @@ class MaliceScreen(TableScreen):
         width, height = self.app.size
         self.query_one(TooSmall).fit(self, (width, height))
         self.set_class(height >= 34 and width >= 90, "-large")
-        self.set_class(width >= 112, "-wide")
+        wide = width >= WIDE
+        self.set_class(wide, "-wide")
+        # beside the table the log takes every column the table does not need: no gap between them
+        self.query_one("#log").styles.width = max(LOG_MIN_WIDTH, width - self.table_width()) if wide else None
+
+    def table_width(self) -> int:
+        """The columns the table needs (its widest row: labels, piles and their gaps, the rows' padding)."""
+        pile = 12 if self.has_class("-large") else 10  # a pile and the gap after it
+        opts = self.table.opts
+        rows = (14 + opts.build_piles * pile + 21, 14 + pile + 13 + opts.discard_piles * pile,
+                14 + min(opts.hand_size, 10) * pile)
+        return 2 + max(rows)
 
     # ------------------------------------------------------------------ turn flow
     @property
@@ -488,7 +511,7 @@ class MaliceScreen(TableScreen):
         # prompt, message, log
         set_text(self.query_one("#prompt", Static), self._prompt(view, skipbo), layout=False)
         set_text(self.query_one("#message", Static), Text(self.message, style="italic"), layout=False)
-        set_text(self.query_one("#log", Static), "\n".join(self._log_lines()), layout=False)
+        self.query_one("#log", LogPanel).show(self.log_texts(), tr(t, "log") if self.has_class("-wide") else "")
 
     def move_words(self, move: Move | str, card: int | None = None) -> str:
         """A move as the log and the prompts name it: in words ("7♥ from the hand onto build pile 2"),
@@ -509,26 +532,6 @@ class MaliceScreen(TableScreen):
         skipbo = self.table.opts.skipbo
         return [tr(self.lang, "log_line", name=self.seat_name(e.seat),
                    move=malice_words(self.lang, e.move, e.card, skipbo)) for e in self.table.game_log()]
-
-    def _log_lines(self) -> list[str]:
-        """The newest entries that fit the log, wrapped here: a long one takes two or three lines, and
-        counting entries instead of lines let the panel cut off the newest ones at its bottom."""
-        width, height = self.app.size
-        if self.has_class("-wide"):
-            # the side panel: 32 columns less its left border and padding; the screen's height less
-            # the footer and the title line
-            cols, rows, title = 29, max(height - 2, 2), [tr(self.lang, "log")]
-        else:
-            cols, rows, title = max(width - 2, 20), 4, []
-        out: list[str] = []
-        for line in reversed(self.log_texts()):
-            wrapped = textwrap.wrap(line, cols, subsequent_indent="  ", break_on_hyphens=False) or [""]
-            if len(out) + len(wrapped) > rows:
-                if not out:  # a turn longer than the whole panel: its end, the newest moves
-                    out = wrapped[-rows:]
-                break
-            out = wrapped + out
-        return title + out
 
     def _seat_line(self, view: SeatView, seat: int) -> Text:
         t = self.lang

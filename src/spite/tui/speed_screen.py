@@ -31,7 +31,7 @@ from spite.tui.i18n import level_name, tr
 from spite.tui.render import card_text
 from spite.tui.spit_screen import CENTER_KEYS, FACE_DOWN, SpitScreen, SpitTui, center_text
 from spite.tui.spit_session import SpitTable
-from spite.tui.widgets import PileWidget, TooSmall, set_text
+from spite.tui.widgets import LogPanel, PileWidget, TooSmall, set_text
 
 if TYPE_CHECKING:
     from spite.tui.app import TuiConfig
@@ -114,7 +114,7 @@ class SpeedScreen(SpitScreen):
             yield self._sized(PileWidget(None, tr(t, "draw_short"), id="my-draw", classes="pile-count"))
         yield Static(id="spit-prompt")
         yield Static(id="spit-message")
-        yield Static(id="spit-log")
+        yield LogPanel(id="spit-log")
         yield Footer()
 
     def _sized(self, widget: Static) -> Static:
@@ -122,6 +122,10 @@ class SpeedScreen(SpitScreen):
         screens, such as the remote one, takes the CSS of the first line of bases only)."""
         widget.styles.width = self.COUNT_WIDTH if widget.has_class("pile-count") else self.LABEL_WIDTH
         return widget
+
+    def table_width(self) -> int:
+        """The columns the table needs: a label, the hand of five and a draw pile; the padding."""
+        return 2 + self.LABEL_WIDTH + HAND_SLOTS * 10 + self.COUNT_WIDTH + 1
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Speed has no slap: its key is neither shown nor bound."""

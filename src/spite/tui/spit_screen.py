@@ -30,7 +30,16 @@ from spite.spit import OVER, SLAPPING, SPIT_MOVE, SpitView
 from spite.tui.i18n import has_text, level_name, say, seat_word, tr
 from spite.tui.render import card_text, on_screen
 from spite.tui.spit_session import REACTION_MS, SpitTable, starts_in_refusal
-from spite.tui.widgets import PileWidget, TableScreen, TooSmall, set_text, translate_bindings
+from spite.tui.widgets import (
+    LOG_MIN_WIDTH,
+    WIDE,
+    LogPanel,
+    PileWidget,
+    TableScreen,
+    TooSmall,
+    set_text,
+    translate_bindings,
+)
 from spite.tui.words import spit_event_words
 
 if TYPE_CHECKING:
@@ -59,12 +68,15 @@ class SpitScreen(TableScreen):
     SpitScreen { layout: vertical; }
     SpitScreen.-small > * { display: none; }
     SpitScreen.-small > TooSmall { display: block; }
-    #spit-head { height: 1; background: $panel; padding: 0 1; }
+    #spit-head { height: auto; min-height: 1; background: $panel; padding: 0 1; }
     .row { height: auto; padding: 0 1; }
     .label { width: 14; height: 3; content-align: left middle; color: $text-muted; }
     #spit-prompt { height: 2; padding: 0 1; text-style: bold; }
     #spit-message { height: 2; padding: 0 1; }
-    #spit-log { height: 3; padding: 0 1; color: $text-muted; }
+    #spit-log { height: 1fr; min-height: 3; padding: 0 1; color: $text-muted; }
+    /* beside the table: the head line keeps the whole width above both */
+    SpitScreen.-wide #spit-head { split: top; }
+    SpitScreen.-wide #spit-log { split: right; height: 100%; border-left: solid $foreground 30%; }
     #bot-spit, #my-spit { width: 12; }
     """
 
@@ -109,20 +121,34 @@ class SpitScreen(TableScreen):
             yield PileWidget(None, tr(t, "spit"), id="my-spit")
         yield Static(id="spit-prompt")
         yield Static(id="spit-message")
-        yield Static(id="spit-log")
+        yield LogPanel(id="spit-log")
         yield Footer()
 
     def on_mount(self) -> None:
         """Start the clock."""
         self.composed = True
         self.start = self.clock()
-        self.query_one(TooSmall).fit(self, self.app.size)
+        self.fit_size()
         self.redraw()
         self.set_interval(self.tick_seconds, self.tick)
 
     def on_resize(self, event: events.Resize) -> None:
-        """Below 80×24 a notice instead of a cut-off table."""
+        """Below 80×24 a notice instead of a cut-off table; from 112 columns the log beside the table."""
+        self.fit_size()
+        self.redraw()
+
+    def fit_size(self) -> None:
+        """The size classes: too small for a table, or wide enough for the log beside it (taking every
+        column the table does not need: no gap between them)."""
+        width, _ = self.app.size
         self.query_one(TooSmall).fit(self, self.app.size)
+        wide = width >= WIDE
+        self.set_class(wide, "-wide")
+        self.query_one("#spit-log").styles.width = max(LOG_MIN_WIDTH, width - self.table_width()) if wide else None
+
+    def table_width(self) -> int:
+        """The columns the table needs: its widest row (a label, five piles, the spit pile; the padding)."""
+        return 2 + 14 + 5 * 10 + 13
 
     def now_ms(self) -> int:
         """Ms since play began, by the clock (negative during the start countdown)."""
@@ -245,9 +271,9 @@ class SpitScreen(TableScreen):
         return out
 
     def draw_log(self) -> None:
-        """The newest lines of the log that fit under the table."""
-        rows = 3
-        set_text(self.query_one("#spit-log", Static), "\n".join(self.log_texts()[-rows:]))
+        """The newest lines of the log that fit: under the table, or beside it with a title."""
+        title = tr(self.lang, "log") if self.has_class("-wide") else ""
+        self.query_one("#spit-log", LogPanel).show(self.log_texts(), title)
 
     def action_notation(self) -> None:
         """L: the log in notation (``T3-C1``), or in words again."""
