@@ -60,6 +60,8 @@ if TYPE_CHECKING:
 __all__ = ["TUI", "MaliceScreen", "MaliceTui", "PassScreen", "SummaryScreen"]
 
 _PREFIX_KEYS = {"d": "D", "a": "D", "b": "B", "m": "B"}
+PASS_MOVE = "pass"
+"""The text of a pass (the engine decides whether it may be made)."""
 _DIGITS = {str(n): n for n in range(1, 10)} | {"0": 10}
 
 
@@ -833,13 +835,12 @@ class MaliceScreen(TableScreen):
         """P: end the turn without a discard (only when that is legal)."""
         if not self._may_act():
             return
-        view = self.table.view(self.shown)
-        moves = [m for m in view.legal_moves if m.kind == PASS]
-        if not moves:
-            self.message = tr(self.lang, "illegal", reason=tr(self.lang, "refuse.pass"))
+        try:
+            self.table.play(PASS_MOVE)
+        except IllegalMoveError as exc:  # the engine's reason (at a server's table, the server's answer)
+            self.message = tr(self.lang, "illegal", reason=self.refusal(exc))
             self.redraw()
             return
-        self.table.play(moves[0])
         self.source = None
         self.advance()
 

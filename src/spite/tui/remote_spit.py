@@ -258,6 +258,10 @@ class RemoteSpitTable:
         out, self.fresh = self.fresh, []
         return out
 
+    def refusal_of(self, move: str) -> IllegalMoveError | None:
+        """Why a move would be refused: only the server knows (it answers the move itself)."""
+        return None
+
     def play(self, move: str, t: int = 0) -> list[Event]:
         """Send a move of this seat now; the server's ``ack`` or ``error`` (``too-late``) answers it."""
         if self.seat is None:

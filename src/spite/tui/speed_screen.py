@@ -219,10 +219,23 @@ class SpeedScreen(SpitScreen):
             self.source = None
         elif not any(hand_move(card, j) in view.legal for j in range(len(view.centers))):
             self.source = None
-            self.message = tr(self.lang, "no_target", card=card_text(card).plain)
+            self.message = self.no_target(card, len(view.centers))
         else:
             self.source, self.message = number, ""
         self.redraw()
+
+
+    def no_target(self, card: int, centers: int) -> str:
+        """A card that fits no center pile now, and why: the engine's reasons for each (without an
+        engine here, at a server's table, just that it cannot be played now)."""
+        reasons: list[str] = []
+        for j in range(centers):
+            refused = self.table.refusal_of(hand_move(card, j))
+            if refused is not None and (reason := self.refusal(refused)) not in reasons:
+                reasons.append(reason)
+        if not reasons:
+            return tr(self.lang, "no_target", card=card_text(card).plain)
+        return tr(self.lang, "no_target_why", card=card_text(card).plain, why="; ".join(reasons))
 
 
 class SpeedTui(SpitTui):

@@ -72,7 +72,7 @@ class SpitScreen(TableScreen):
     .row { height: auto; padding: 0 1; }
     .label { width: 14; height: 3; content-align: left middle; color: $text-muted; }
     #spit-prompt { height: 2; padding: 0 1; text-style: bold; }
-    #spit-message { height: 2; padding: 0 1; }
+    #spit-message { height: auto; min-height: 2; padding: 0 1; }
     #spit-log { height: 1fr; min-height: 3; padding: 0 1; color: $text-muted; }
     /* beside the table: the head line keeps the whole width above both */
     SpitScreen.-wide #spit-head { split: top; }

@@ -216,6 +216,18 @@ class SpitTable:
             raise starts_in_refusal(-t)
         return self._apply(self.human, move, max(t, self.state.now))
 
+    def refusal_of(self, move: str) -> IllegalMoveError | None:
+        """Why the engine would refuse the person's ``move`` now (``None``: it would take it); the table
+        does not change."""
+        if self.now < 0:
+            return starts_in_refusal(-self.now)
+        trial = self.state.copy()
+        try:
+            trial.apply(self.human, move, max(self.now, trial.now))
+        except IllegalMoveError as exc:
+            return exc
+        return None
+
     def _apply(self, seat: int, move: str, t: int) -> list[Event]:
         """Play ``seat``'s move; keep its events and the card it took."""
         card = self.card_of(seat, move)
