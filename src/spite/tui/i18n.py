@@ -36,8 +36,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from textual.keys import format_key
-
 from spite import catalogue
 from spite.catalogue import SeatName
 from spite.errors import Phrase, SpiteError
@@ -119,6 +117,8 @@ def seat_word(word: str) -> str | None:
 
 def key_name(lang: str, key: str) -> str:
     """A key as a footer names it: ``Space``/``Leertaste``, ``Ctrl+S``/``Strg+S``, ``Esc``, ``?``, ``U``."""
+    from textual.keys import format_key  # here: the rest of this module needs no Textual (session.py uses it)
+
     *modifiers, last = key.split("+")
     if has_text(f"keyname_{last}"):
         name = tr(lang, f"keyname_{last}")
