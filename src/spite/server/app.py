@@ -25,7 +25,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from spite.errors import OptionsError, Phrase, SpiteError
 from spite.games import get_game, has_hook
 from spite.records import record_from_json
-from spite.server import db
+from spite.server import db, ratings
 from spite.server.bots import BotRunner
 from spite.server.config import ServerConfig
 from spite.server.connection import Connection
@@ -197,7 +197,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         address = client_address(request.scope)
         info, seat, token = await manager_of(request).create(
             game=body.game, preset=body.preset, options=body.options, seats=body.seats, name=body.name, join=body.join,
-            owner=address, player_id=_player(body.playerKey))
+            owner=address, player_id=_player(body.playerKey), rated=body.rated)
         if seat is None or token is None:
             return info
         return _joined(info, seat, token, _player(body.playerKey))
@@ -245,7 +245,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         seats = [SeatRequest(kind="person"), *(SeatRequest(kind="bot", level=level) for _ in range(count - 1))]
         info, seat, token = await manager_of(request).create(
             game=body.game, preset=preset, options=body.options, seats=seats, name=body.name, join=True,
-            owner=address, player_id=_player(body.playerKey))
+            owner=address, player_id=_player(body.playerKey), rated=body.rated)
         assert seat is not None and token is not None
         return _joined(info, seat, token, _player(body.playerKey))
 
@@ -268,6 +268,40 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         the end; ``takenOver``: the games a takeover bot finished in their name (not in the figures)."""
         rows = await manager_of(request).store.read(lambda c: Store.stats_of(c, player))
         return StatsInfo(player=player, presets=rows)
+
+    @app.get("/api/ratings")
+    async def leaderboard(request: Request, response: Response, group: str = "classic",
+                          limit: int = Query(50, ge=1, le=200),
+                          offset: int = Query(0, ge=0, le=_DB_INT)) -> dict[str, Any]:
+        """The leaderboard of a rules group (docs/ratings.md): established ratings first, best first;
+        ``X-Total-Count`` says how many players the group has."""
+        if group not in ratings.GROUPS:
+            raise LobbyError(f"group is one of {', '.join(ratings.GROUPS)}", 400, "ratings.bad-group",
+                             groups=", ".join(ratings.GROUPS))
+        rows, total = await manager_of(request).store.read(lambda c: ratings.leaderboard(c, group, limit, offset))
+        response.headers["X-Total-Count"] = str(total)
+        return {"group": group, "groups": list(ratings.GROUPS), "total": total, "players": rows}
+
+    @app.get("/api/players/{player}/ratings")
+    async def player_ratings(request: Request, player: str = Path(max_length=64)) -> dict[str, Any]:
+        """A player's ratings per group with their history (the chart), by player id or by the name they
+        were last rated under; and their last games (links to replays)."""
+        def read(c: Any) -> dict[str, Any] | None:
+            found = ratings.resolve_player(c, player)
+            if found is None:
+                return None
+            return {"playerId": found, "groups": ratings.ratings_of(c, found),
+                    "games": [{"id": r["id"], "tableId": r["table_id"], "game": r["game"], "preset": r["preset"],
+                               "finishedAt": r["finished_at"],
+                               "players": [{"seat": p["seat"], "player": p["player"], "playerId": p.get("player_id"),
+                                            "isBot": p["is_bot"], "won": p["won"],
+                                            "takenOver": bool(p["taken_over"])} for p in r["players"]]}
+                              for r in Store.games_of(c, found, 20, 0)]}
+
+        found: dict[str, Any] | None = await manager_of(request).store.read(read)
+        if found is None:
+            raise LobbyError(f"there is no rated player {player}", 404, "ratings.no-player", player=player)
+        return found
 
     @app.get("/api/games/{game_id}/record")
     async def game_record(request: Request, game_id: int = Path(ge=0, le=_DB_INT)) -> Response:

@@ -18,7 +18,12 @@ What is stored (see ``docs/scaling.md``):
   table, so that ``max_open_tables`` counts an address's tables over every worker;
 * ``spite_games`` and ``spite_game_players``: finished games as complete records (each game of a
   match is one), and one row per seat of each for the statistics (``taken_over``: a bot that took
-  the person's seat over finished the game, so it is not counted in their figures).
+  the person's seat over finished the game, so it is not counted in their figures);
+* ``spite_tables.rated``, ``spite_ratings`` and ``spite_rating_history``: a table made rated, the
+  keyed players' ratings per rules group (openskill's ``mu`` and ``sigma``) and one row per rated
+  game of each (the chart over time); see :mod:`spite.server.ratings`;
+* ``spite_seeks``: "play a person" requests waiting to be paired (with several workers: one
+  process alone keeps them in memory), and once paired their table and seat token.
 
 The schema is created and upgraded only by Alembic (``spite/server/migrations``);
 :data:`metadata` mirrors the newest revision for queries.
@@ -43,8 +48,11 @@ __all__ = [
     "migrate",
     "moves",
     "normalize_url",
+    "rating_history",
+    "ratings",
     "scratch_database",
     "seats",
+    "seeks",
     "tables",
     "workers",
 ]
@@ -73,6 +81,7 @@ tables = sa.Table(
     sa.Column("lease_until", sa.Float, nullable=True),
     sa.Column("wanted_by", sa.String(128), nullable=True),
     sa.Column("creator", sa.String(64), nullable=True, index=True),
+    sa.Column("rated", sa.Boolean, nullable=False, default=False, server_default=sa.false()),
 )
 
 workers = sa.Table(
@@ -132,6 +141,58 @@ game_players = sa.Table(
     sa.Column("won", sa.Boolean, nullable=False),
     sa.Column("points", sa.Integer, nullable=False),
     sa.Column("taken_over", sa.Boolean, nullable=False, default=False, server_default=sa.false()),
+)
+
+
+ratings = sa.Table(
+    "spite_ratings",
+    metadata,
+    sa.Column("player_id", sa.String(32), primary_key=True),
+    sa.Column("group", sa.String(16), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+    sa.Index("ix_spite_ratings_group_mu", "group", "mu"),
+    sa.Index("ix_spite_ratings_name", "name"),
+)
+
+rating_history = sa.Table(
+    "spite_rating_history",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("player_id", sa.String(32), nullable=False),
+    sa.Column("group", sa.String(16), nullable=False),
+    sa.Column("game_id", sa.Integer, nullable=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("rating", sa.Integer, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ix_spite_rating_history_player", "player_id", "group", "id"),
+)
+
+seeks = sa.Table(
+    "spite_seeks",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("player_id", sa.String(32), nullable=False, index=True),
+    sa.Column("active_key", sa.String(32), nullable=True, unique=True),
+    sa.Column("creator", sa.String(64), nullable=True, index=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("game", sa.String(16), nullable=False),
+    sa.Column("preset", sa.String(40), nullable=False),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("seats", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("computer_after", sa.Float, nullable=True),
+    sa.Column("status", sa.String(12), nullable=False, index=True),
+    sa.Column("table_id", sa.String(32), nullable=True),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("token", sa.String(64), nullable=True),
+    sa.Column("computer", sa.String(32), nullable=True),
+    sa.Column("updated_at", sa.Float, nullable=False),
 )
 
 

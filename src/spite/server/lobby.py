@@ -81,12 +81,14 @@ class TablePlan:
     seats: list[Seat]
     status: str
     seed: int | str
+    rated: bool = False
 
     def core(self, table_id: str, game: str, config: ServerConfig, now: float,
              entropy: Callable[[int], bytes]) -> TableCore:
         """The new table's core, made at ``now`` (stored already)."""
         return TableCore(table_id=table_id, game=game, server_game=self.hook, opening=self.opening, seats=self.seats,
-                         status=self.status, created_at=now, config=config, now=now, entropy=entropy)
+                         status=self.status, created_at=now, config=config, now=now, entropy=entropy,
+                         rated=self.rated)
 
 
 def plan_table(table_id: str, game: str, preset: str | None, options: dict[str, Any],
@@ -127,7 +129,7 @@ def restored_core(st: StoredTable, opening: Opening, config: ServerConfig, now: 
                   player_id=s.player_id, controller=s.controller) for s in st.seats]
     return TableCore(table_id=st.id, game=st.game, server_game=server_game(st.game), opening=opening, seats=seats,
                      status=st.status, created_at=created_at, config=config, now=now, series=st.series,
-                     game_id=game_id, entropy=entropy)
+                     game_id=game_id, entropy=entropy, rated=st.rated)
 
 
 def table_rows(table_id: str, game: str, plan: TablePlan, now: float,
@@ -136,7 +138,7 @@ def table_rows(table_id: str, game: str, plan: TablePlan, now: float,
     opening = plan.opening
     row = {"id": table_id, "game": game, "preset": opening.preset, "options": json.dumps(opening.options),
            "seed": json.dumps(plan.seed), "start": json.dumps(opening.start), "status": plan.status, "plies": 0,
-           "owner": owner, "created_at": now, "updated_at": now, **opening.columns}
+           "owner": owner, "created_at": now, "updated_at": now, "rated": plan.rated, **opening.columns}
     seats = [{"seat": s.seat, "kind": s.kind, "level": s.level, "player": None, "token_hash": None,
               "controller": s.controller} for s in plan.seats]
     return row, seats
@@ -268,7 +270,7 @@ class Lobby:
 
     async def create(self, *, game: str, preset: str | None, options: dict[str, Any],
                      seats: list[SeatRequest] | None, name: str, join: bool,
-                     owner: str | None = None, player_id: str | None = None) -> Created:
+                     owner: str | None = None, player_id: str | None = None, rated: bool = False) -> Created:
         """A new table (and the creator's seat and token when ``join``): stored with its seats, put in
         play (bots-only tables start at once) and, with ``join``, its creator seated. ``owner`` (the
         client address) may have at most ``max_open_tables`` open or playing tables (429): counted in
@@ -276,7 +278,7 @@ class Lobby:
         on any of them)."""
         if owner is None or self.shared:
             return await self._create(game=game, preset=preset, options=options, seats=seats, name=name, join=join,
-                                      player_id=player_id,
+                                      player_id=player_id, rated=rated,
                                       creator=address_key(owner) if owner is not None else None)
         cap = self.config.max_open_tables
         if self.live_tables_of(owner) >= cap:
@@ -284,7 +286,7 @@ class Lobby:
         self._creating[owner] += 1  # counted while the table is being stored, so parallel requests cannot pass the cap
         try:
             created = await self._create(game=game, preset=preset, options=options, seats=seats, name=name, join=join,
-                                         player_id=player_id)
+                                         player_id=player_id, rated=rated)
             self._owners[created[0].id] = owner
         finally:
             self._creating[owner] -= 1
@@ -300,11 +302,14 @@ class Lobby:
 
     async def _create(self, *, game: str, preset: str | None, options: dict[str, Any],
                       seats: list[SeatRequest] | None, name: str, join: bool,
-                      player_id: str | None = None, creator: str | None = None) -> Created:
+                      player_id: str | None = None, creator: str | None = None, rated: bool = False) -> Created:
         """The table made and stored (see :meth:`create`); with ``creator`` (an address's key) it is
         stored only while that address has fewer than ``max_open_tables`` live tables in the database."""
         table_id = base64.urlsafe_b64encode(self.entropy(9)).decode()
         plan = plan_table(table_id, game, preset, options, seats, join, entropy=self.entropy)
+        plan.rated = rated
+        if rated and join and player_id is None:
+            raise LobbyError("a rated table seats only players with a player key", 400, "lobby.rated-needs-key")
         now = time.time()
         row, seat_rows = table_rows(table_id, game, plan, now, self.config.process_name)
         if self.shared:  # the creator holds it until the worker its sockets reach asks for it
@@ -366,7 +371,7 @@ def stored_info(found: dict[str, Any]) -> TableInfo:
         "status": row["status"], "seats": seats, "stateVersion": row["plies"] + (row.get("version_base") or 0),
         "link": f"/t/{row['id']}",
         "gameId": found["game_id"], "series": _series(row),
-        "fair": _stored_fair(row, len(seats))})
+        "fair": _stored_fair(row, len(seats)), "rated": bool(row.get("rated"))})
 
 
 def _series(row: dict[str, Any]) -> dict[str, Any] | None:

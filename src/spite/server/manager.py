@@ -67,10 +67,11 @@ class Manager:
 
     async def create(self, *, game: str, preset: str | None, options: dict[str, Any],
                      seats: list[SeatRequest] | None, name: str, join: bool, owner: str | None = None,
-                     player_id: str | None = None) -> tuple[TableInfo, int | None, str | None]:
+                     player_id: str | None = None, rated: bool = False) -> tuple[TableInfo, int | None, str | None]:
         """A new table (:meth:`Lobby.create`): its info as the creator sees it, and their seat and token."""
         table, seat, token = await self.lobby.create(game=game, preset=preset, options=options, seats=seats,
-                                                     name=name, join=join, owner=owner, player_id=player_id)
+                                                     name=name, join=join, owner=owner, player_id=player_id,
+                                                     rated=rated)
         info = table.info()
         if self.keeper is not None:
             await self.keeper.let_go_if_people(table)

@@ -310,6 +310,7 @@ class TableInfo(_Msg):
     fair: FairInfo | None = Field(None, description="The fair deal of the game in play or to be dealt: its "
                                   "commitment, published before any nonce is taken (docs/fairness.md); a client "
                                   "pins it and sends its nonce only after seeing it.")
+    rated: bool = Field(False, description="A rated table (docs/ratings.md).")
 
 
 class LastMove(_Msg):
@@ -618,6 +619,8 @@ class CreateTableRequest(_Msg):
     playerKey: PLAYER_KEY | None = Field(None, description="Your secret player key: the games of this seat count "
                                           "for the player id made from it (returned as playerId).")
     join: bool = True
+    rated: bool = Field(False, description="A rated table: its games change the ratings of its players, who all "
+                        "need a player key (docs/ratings.md).")
 
 
 class JoinRequest(_Msg):
@@ -641,6 +644,8 @@ class QuickPlayRequest(_Msg):
         None, description="The bots' level (default: the game's usual one, medium or club).")
     preset: str | None = Field(None, max_length=40, description="Default: the game's default preset.")
     options: dict[str, Any] = Field(default_factory=dict)
+    rated: bool = Field(False, description="Rated: the computer plays at its level's rating (docs/ratings.md); "
+                        "needs a player key.")
 
 
 class JoinedInfo(_Msg):

@@ -29,6 +29,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from spite.server import db
+from spite.server.ratings import rate_game
 from spite.server.table.effects import DeleteMoves, InsertMove, Row, UpdateSeat, UpdateTable
 
 __all__ = ["Store", "StoredSeat", "StoredTable"]
@@ -91,6 +92,8 @@ class StoredTable:
     """A match table's score (JSON), else ``None``."""
     series: dict[str, Any] | None = None
     """The games played at the table across rematches (JSON), ``None`` before the first ended."""
+    rated: bool = False
+    """The table was made rated (docs/ratings.md)."""
 
 
 class Store:
@@ -396,6 +399,9 @@ class Store:
                 else:
                     game_id = Store.insert_game(table_id, row.game, row.preset, row.record, row.plies, row.turns,
                                                 row.players, finish=row.finish)(conn)
+                    if row.rating is not None:  # a rated table's last game: rated in the same commit
+                        rate_game(conn, game_id, row.rating,
+                                  [{**p, "moved": p["seat"] in row.moved} for p in row.players])
             return game_id
 
         return fn
@@ -465,6 +471,7 @@ class Store:
             version_base=int(row["version_base"] or 0),
             match=json.loads(row["match"]) if row["match"] else None,
             series=json.loads(row["series"]) if row["series"] else None,
+            rated=bool(row["rated"]),
         )
         plies = [m.ply for m in move_rows]
         if plies != list(range(len(plies))):

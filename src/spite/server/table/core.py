@@ -104,7 +104,7 @@ class TableCore(TableSeries):
     def __init__(self, *, table_id: str, game: str, server_game: ServerGame, opening: Opening, seats: list[Seat],
                  status: str, created_at: float, config: ServerConfig, now: float,
                  series: dict[str, Any] | None = None, game_id: int | None = None,
-                 entropy: Callable[[int], bytes] = secrets.token_bytes) -> None:
+                 entropy: Callable[[int], bytes] = secrets.token_bytes, rated: bool = False) -> None:
         self.id = table_id
         self.game = game
         self.server_game = server_game
@@ -128,6 +128,11 @@ class TableCore(TableSeries):
         """Record entries of the game in play stored so far."""
         self.game_id = game_id
         self.moves_played = 0
+        self.rated = rated
+        """The table was made rated: its games change its keyed players' ratings (docs/ratings.md)."""
+        self.moved: set[int] = set(range(len(seats))) if opening.rows else set()
+        """Seats whose person made a move of the game in play themselves (a rated game one of them left
+        before moving is not rated); a game restored with moves counts every seat as having moved."""
         self.fair = opening.fair
         """The fair deal of the game in play, or just over (docs/fairness.md)."""
         self.fair_next = opening.fair_next
@@ -515,6 +520,8 @@ class TableCore(TableSeries):
                 outcome, refused = "refused", exc
             else:
                 outcome = "ok"
+                if not by_bot:
+                    self.moved.add(seat)
                 if done and done[0].kind == "move":
                     played = done[0].text
                 events.extend(done)
@@ -563,8 +570,10 @@ class TableCore(TableSeries):
             if self.fair is not None:
                 record["fairness"] = self.fair.proof()
             players = self._players()
+            rating = (self.server_game.rating_group(self.game, self.preset, self.options, len(self.seats))
+                      if self.rated and ending.final else None)
             rows.append(InsertGame(self.game, self.preset, record, state.plies, state.turns, players,
-                                   finish=ending.final))
+                                   finish=ending.final, rating=rating, moved=frozenset(self.moved)))
             columns = dict(ending.columns)
             with_ids = [name for name in columns if name == "match"]
             if ending.final:  # the table's game (a match: the match) counts in the series
@@ -675,6 +684,10 @@ class TableCore(TableSeries):
                 raise LobbyError(f"seat {inp.seat} is not free", 409, "lobby.seat-taken", seat=inp.seat)
         if not free:
             raise LobbyError(f"table {self.id} has no free seat", 409, "lobby.table-full", table=self.id)
+        if self.rated and inp.player_id is None:
+            raise LobbyError("a rated table seats only players with a player key", 400, "lobby.rated-needs-key")
+        if self.rated and any(s.player_id == inp.player_id for s in self.seats):
+            raise LobbyError("you already sit at this rated table", 409, "lobby.rated-one-seat")
         seat = free[0]
         starts = sum(1 for s in self.seats if s.controller == "free") == 1
         rows: list[Row] = [UpdateSeat(seat.seat, {"player": inp.name, "token_hash": inp.token_hash,

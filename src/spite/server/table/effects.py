@@ -15,7 +15,10 @@ applies them to a dictionary and can rebuild the table from it as a restart woul
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from spite.server.ratings import RatingGroup
 
 __all__ = [
     "Close",
@@ -160,6 +163,10 @@ class InsertGame:
     turns: int
     players: list[dict[str, Any]]
     finish: bool = True
+    rating: RatingGroup | None = None
+    """A rated table's last game: the ratings group and sides it is rated in (``None``: not rated)."""
+    moved: frozenset[int] = frozenset()
+    """The seats whose person made a move themselves (a rated game someone left unplayed is not rated)."""
 
 
 Row = InsertMove | UpdateTable | UpdateSeat | DeleteMoves | InsertGame

@@ -44,6 +44,7 @@ class TableSeries(TableClocks):
     rows: int
     entries: int
     hello: dict[ConnId, int | None]
+    moved: set[int]
 
     if TYPE_CHECKING:  # what the rest of the core does for a game in a row
         def _has_matches(self) -> bool: ...
@@ -203,7 +204,8 @@ class TableSeries(TableClocks):
         self.status = "playing"
         self.between, self.ready, self.next_at = False, set(), None
         self.rematch_yes, self.rematch_no = set(), set()
-        if new_play:
+        if new_play:  # a rematch: a game of its own (a match's next game goes on counting the match's moves)
+            self.moved = set()
             self.play = self.server_game.play(cast("TableCore", self), extra)
         self._enter_play(fresh=True)  # a person who left meanwhile gets their grace time, as at the start
         return True

@@ -55,6 +55,7 @@ class TableView:
     status: str
     version: int
     game_id: int | None
+    rated: bool
     seats: list[Seat]
     spectators: set[ConnId]
     state: GameState
@@ -83,7 +84,7 @@ class TableView:
         return TableInfo(id=self.id, game=self.game, preset=self.preset, options=self.options,
                          status=self.status, seats=[s.info() for s in self.seats],  # type: ignore[arg-type]
                          stateVersion=self.version, link=f"/t/{self.id}", gameId=self.game_id,
-                         series=self.series_info(), fair=self.fair_info())
+                         series=self.series_info(), fair=self.fair_info(), rated=self.rated)
 
     def series_info(self) -> SeriesInfo | None:
         """The series score (``None`` before the first game has ended)."""

@@ -1,0 +1,183 @@
+"""Ratings (docs/ratings.md): a rated game changes its keyed players' ratings exactly as the openskill
+library says, per rules group; the fair-use rules keep games out; the leaderboard and a player's page
+read them back."""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import sqlalchemy as sa
+from openskill.models import PlackettLuce
+from server_helpers import Client, ServerThread
+from test_protocol import play_random
+
+from spite.server import ServerConfig, db
+from spite.server.ratings import GROUPS, RatingGroup, display, rate_game, rating_group
+from spite.server.table.seats import player_id
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Iterator[sa.Engine]:
+    eng = db.make_engine(f"sqlite:///{tmp_path / 'r.db'}")
+    db.migrate(eng)
+    yield eng
+    eng.dispose()
+
+
+def seat(n: int, who: str | None, won: bool, *, bot: str | None = None, taken_over: bool = False,
+         moved: bool = True) -> dict[str, Any]:
+    return {"seat": n, "player": f"bot:{bot}" if bot else who, "player_id": None if bot else who,
+            "is_bot": bot is not None, "won": won, "points": int(won), "taken_over": taken_over, "moved": moved}
+
+
+def test_group_is_the_games_own_word() -> None:
+    cases = {("spite-malice", "classic", 2): "classic", ("spite-malice", "short", 2): "classic",
+             ("spite-malice", "kings-only", 2): "classic", ("spite-malice", "skip-bo", 2): "skip-bo",
+             ("spite-malice", "match", 2): "match", ("spite-malice", "party", 3): "party",
+             ("spite-malice", "partners", 4): "partners", ("spit", "spit", 2): "spit", ("speed", "speed", 2): "speed"}
+    for (game, preset, seats), group in cases.items():
+        assert rating_group(game, preset, {}, seats).name == group
+    assert rating_group("spite-malice", "party", {"players": 4}, 4).name == "party"
+    assert rating_group("spite-malice", "partners", {}, 4).sides == ((0, 2), (1, 3))
+    assert set(GROUPS) == set(cases.values())
+
+
+def test_a_known_sequence_of_results_rates_as_the_library_says(engine: sa.Engine) -> None:
+    """Duels, a party of three, a partnership game and a duel against the computer, in a row: every
+    stored rating is what openskill's Plackett-Luce model gives when fed the same results directly."""
+    a, b, c, d = (f"p-{i:024x}" for i in range(1, 5))
+    classic = RatingGroup("classic", ((0,), (1,)))
+    party = RatingGroup("party", ((0,), (1,), (2,)))
+    partners = RatingGroup("partners", ((0, 2), (1, 3)))
+    games: list[tuple[RatingGroup, list[dict[str, Any]]]] = [
+        (classic, [seat(0, a, True), seat(1, b, False)]),
+        (classic, [seat(0, b, True), seat(1, c, False)]),
+        (classic, [seat(0, a, True), seat(1, c, False)]),
+        (classic, [seat(0, c, False), seat(1, a, False, taken_over=True)]),  # a left: a loss for a
+        (party, [seat(0, a, False), seat(1, b, True), seat(2, c, False)]),
+        (partners, [seat(0, a, True), seat(1, b, False), seat(2, c, True), seat(3, d, False)]),
+        (classic, [seat(0, d, True), seat(1, None, False, bot="medium")]),
+    ]
+    with engine.begin() as conn:
+        for n, (group, players) in enumerate(games, 1):
+            rate_game(conn, n, group, players, now=1000.0 + n)
+    # the same results, straight through the library
+    model = PlackettLuce()
+    expected: dict[tuple[str, str], Any] = {}
+    for group, players in games:
+        teams, ranks = [], []
+        for side in group.sides:
+            team = []
+            for s in side:
+                p = players[s]
+                if p["is_bot"]:
+                    team.append(model.rating(mu=25.0, sigma=2.0))  # a level never measured (see level_rating)
+                else:
+                    team.append(expected.get((p["player_id"], group.name)) or model.rating())
+            teams.append(team)
+            sides = [players[s] for s in side]
+            ranks.append(2 if any(p["taken_over"] for p in sides) else 0 if any(p["won"] for p in sides) else 1)
+        for side, team in zip(group.sides, model.rate(teams, ranks=ranks), strict=True):
+            for s, r in zip(side, team, strict=True):
+                if not players[s]["is_bot"]:
+                    expected[(players[s]["player_id"], group.name)] = r
+    with engine.connect() as conn:
+        rows = conn.execute(sa.select(db.ratings)).mappings().all()
+        history = conn.execute(sa.select(db.rating_history).order_by(db.rating_history.c.id)).mappings().all()
+    assert {(r["player_id"], r["group"]) for r in rows} == set(expected)
+    for r in rows:
+        want = expected[(r["player_id"], r["group"])]
+        assert r["mu"] == pytest.approx(want.mu, abs=1e-9) and r["sigma"] == pytest.approx(want.sigma, abs=1e-9)
+    games_of_a = [h for h in history if h["player_id"] == a and h["group"] == "classic"]
+    assert [h["game_id"] for h in games_of_a] == [1, 3, 4]
+    assert games_of_a[-1]["rating"] == display(expected[(a, "classic")].mu, expected[(a, "classic")].sigma)
+    # d beat the computer in a first rated game: d has a rating now, the computer's level none
+    assert expected[(d, "classic")].mu > 25.0
+
+
+@pytest.mark.parametrize(("why", "players"), [
+    ("one key at two seats", [seat(0, "p-" + "1" * 24, True), seat(1, "p-" + "1" * 24, False)]),
+    ("a person left before moving", [seat(0, "p-" + "1" * 24, True), seat(1, "p-" + "2" * 24, False,
+                                                                         taken_over=True, moved=False)]),
+    ("guests only", [seat(0, None, True), seat(1, None, False)]),
+])
+def test_fair_use_keeps_a_game_out_of_the_ratings(engine: sa.Engine, why: str, players: list[dict[str, Any]]) -> None:
+    with engine.begin() as conn:
+        assert rate_game(conn, 1, RatingGroup("classic", ((0,), (1,))), players) == {}, why
+        assert conn.execute(sa.select(sa.func.count()).select_from(db.ratings)).scalar() == 0
+
+
+# ---------------------------------------------------------------------------------------------- the server
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerThread]:
+    config = ServerConfig(db_url=f"sqlite:///{tmp_path / 'spite.db'}", bot_workers=0, rate=1000, burst=2000,
+                          write_burst=100, max_open_tables=100)
+    with ServerThread(config) as srv:
+        yield srv
+
+
+def play_two(srv: ServerThread, rated: bool, keys: tuple[str, str]) -> str:
+    """Two keyed people play a short game to its end at a new table; its id."""
+    created = httpx.post(srv.base + "/api/tables", json={
+        "preset": "short", "options": {"stock_size": 2}, "name": "ann", "playerKey": keys[0], "rated": rated}).json()
+    table = created["table"]["id"]
+    assert created["table"]["rated"] is rated
+    joined = httpx.post(srv.base + f"/api/tables/{table}/join", json={"name": "bob", "playerKey": keys[1]}).json()
+    clients = {0: Client(srv.base, table), 1: Client(srv.base, table)}
+    try:
+        clients[0].hello(created["token"])
+        clients[1].hello(joined["token"])
+        play_random(clients, random.Random(5))
+        clients[0].until("gameOver", timeout=30)
+    finally:
+        for c in clients.values():
+            c.close()
+    return str(table)
+
+
+def wait_for(fn: Any, timeout: float = 5) -> Any:
+    deadline = time.monotonic() + timeout  # written with the last move, just before gameOver
+    while True:
+        value = fn()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(0.05)
+
+
+@pytest.mark.slow
+def test_rated_games_move_the_leaderboard_and_casual_ones_do_not(server: ServerThread) -> None:
+    ann, bob = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
+    play_two(server, False, (ann, bob))
+    assert httpx.get(server.base + "/api/ratings?group=classic").json()["players"] == []
+    play_two(server, True, (ann, bob))
+    board = wait_for(lambda: httpx.get(server.base + "/api/ratings?group=classic").json()["players"])
+    assert {p["playerId"] for p in board} == {player_id(ann), player_id(bob)}
+    winner, loser = board
+    assert winner["rating"] > loser["rating"] and winner["provisional"] and winner["games"] == 1
+    mine = httpx.get(server.base + f"/api/players/{player_id(ann)}/ratings").json()
+    (classic,) = mine["groups"]
+    assert classic["group"] == "classic" and len(classic["history"]) == 1
+    assert classic["history"][0]["gameId"] in [g["id"] for g in mine["games"]]
+    by_name = httpx.get(server.base + "/api/players/bob/ratings").json()
+    assert by_name["playerId"] == player_id(bob)
+
+
+def test_a_rated_table_seats_keyed_players_once(server: ServerThread) -> None:
+    key = secrets.token_urlsafe(24)
+    guest = httpx.post(server.base + "/api/tables", json={"preset": "short", "rated": True})
+    assert guest.status_code == 400 and guest.json()["words"]["key"] == "lobby.rated-needs-key"
+    created = httpx.post(server.base + "/api/tables", json={"preset": "short", "rated": True, "playerKey": key}).json()
+    table = created["table"]["id"]
+    again = httpx.post(server.base + f"/api/tables/{table}/join", json={"playerKey": key})
+    assert again.status_code == 409 and again.json()["words"]["key"] == "lobby.rated-one-seat"
+    no_key = httpx.post(server.base + f"/api/tables/{table}/join", json={})
+    assert no_key.status_code == 400
+    bad = httpx.get(server.base + "/api/ratings?group=chess")
+    assert bad.status_code == 400 and bad.json()["words"]["key"] == "ratings.bad-group"
