@@ -13,6 +13,7 @@ import contextlib
 import json
 import logging
 import math
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -51,12 +52,16 @@ from spite.server.protocol import (
     PresetInfo,
     QuickPlayRequest,
     SeatRequest,
+    SeekInfo,
+    SeekMatch,
+    SeekRequest,
     StatsInfo,
     TableInfo,
 )
 from spite.server.review import ReviewRefused, ReviewRunner
+from spite.server.seeks import Seek, SeekPolicy, new_seek_id, skill, window
 from spite.server.store import Store
-from spite.server.table.seats import player_id
+from spite.server.table.seats import address_key, player_id
 from spite.web import index_response, wants_html
 from spite.web import install as install_web
 
@@ -133,6 +138,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, max_bytes=config.max_body)
     app.add_middleware(WriteLimit, limiter=writes)
     app.add_middleware(SocketGate, book=sockets, log_filter=refusal_log)
+    seek_policy = SeekPolicy(ttl=config.seek_ttl)
     app.state.limiters = {"writes": writes, "messages": messages, "sockets": sockets.open, "socket_book": sockets}
 
     def manager_of(request: Request | WebSocket) -> Manager:
@@ -268,6 +274,47 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         the end; ``takenOver``: the games a takeover bot finished in their name (not in the figures)."""
         rows = await manager_of(request).store.read(lambda c: Store.stats_of(c, player))
         return StatsInfo(player=player, presets=rows)
+
+    def seek_info(seek: Seek) -> SeekInfo:
+        now = time.time()
+        state = "waiting" if seek.status == "pairing" else seek.status
+        matched = (SeekMatch(table=seek.table, seat=seek.seat, token=seek.token, ws=f"/ws/{seek.table}",
+                             computer=seek.computer)
+                   if seek.status == "matched" and seek.table and seek.seat is not None and seek.token else None)
+        return SeekInfo(id=seek.id, state=state, game=seek.game, preset=seek.preset,  # type: ignore[arg-type]
+                        rated=seek.rated, group=seek.group, rating=seek.shown, waited=round(now - seek.since, 1),
+                        window=round(window(seek_policy, now - seek.since), 1), computerAfter=seek.computer_after,
+                        matched=matched)
+
+    @app.post("/api/seeks", response_model=SeekInfo)
+    async def create_seek(request: Request, body: SeekRequest) -> SeekInfo:
+        """Play a person now: a seek waits for someone near your rating (docs/protocol.md)."""
+        manager = manager_of(request)
+        game = get_game(body.game)
+        preset = body.preset or game.default_preset
+        try:
+            seats = game.seats(preset, {})
+            group = ratings.rating_group(body.game, preset, {}, seats)
+        except OptionsError as exc:
+            raise LobbyError.of(exc) from None
+        pid = player_id(body.playerKey)
+        rating = await manager.store.read(lambda c: ratings.rating_of(c, pid, group.name))
+        now = time.time()
+        seek = Seek(id=new_seek_id(), player_id=pid, name=body.name, game=body.game, preset=preset, rated=body.rated,
+                    group=group.name, seats=seats, skill=skill(rating.mu), since=now,
+                    computer_after=body.computerAfter, creator=address_key(client_address(request.scope)),
+                    mu=rating.mu, shown=rating.shown)
+        return seek_info(await manager.seeks.add(seek))
+
+    @app.get("/api/seeks/{seek_id}", response_model=SeekInfo)
+    async def get_seek(request: Request, seek_id: str = Path(max_length=40)) -> SeekInfo:
+        """A seek's state; once paired, ``matched`` holds its table and this seat's token."""
+        return seek_info(await manager_of(request).seeks.get(seek_id))
+
+    @app.delete("/api/seeks/{seek_id}", response_model=SeekInfo)
+    async def cancel_seek(request: Request, seek_id: str = Path(max_length=40)) -> SeekInfo:
+        """Cancel a waiting seek (409 once it is matched)."""
+        return seek_info(await manager_of(request).seeks.cancel(seek_id))
 
     @app.get("/api/ratings")
     async def leaderboard(request: Request, response: Response, group: str = "classic",

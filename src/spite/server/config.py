@@ -44,6 +44,8 @@ class ServerConfig:
     * ``write_rate``/``write_burst``: REST writes (create, quick play, join) per second per client
       address (token bucket; 429 with ``Retry-After``).
     * ``max_open_tables``: open or playing tables one client address may have created (429).
+    * ``max_seeks``: seeks ("play a person") one client address may have waiting at once (429);
+      ``seek_ttl``: a waiting seek nobody asked about for this many seconds is dropped.
     * ``lobby_page``/``lobby_page_max``: tables per ``GET /api/tables`` page (default, most).
     * ``hello_timeout``: seconds a new WebSocket has to say ``hello`` before it is closed.
     * ``max_sockets``: open WebSockets per client address (more are refused at the handshake, 429).
@@ -103,6 +105,8 @@ class ServerConfig:
     write_rate: float = 1.0
     write_burst: float = 20.0
     max_open_tables: int = 10
+    max_seeks: int = 4
+    seek_ttl: float = 60.0
     lobby_page: int = 50
     lobby_page_max: int = 200
     hello_timeout: float = 10.0
@@ -141,7 +145,8 @@ def _process_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-LIMITS: tuple[str, ...] = ("max_body", "write_rate", "write_burst", "max_open_tables", "lobby_page",
+LIMITS: tuple[str, ...] = ("max_body", "write_rate", "write_burst", "max_open_tables", "max_seeks", "seek_ttl",
+                           "lobby_page",
                            "lobby_page_max", "hello_timeout", "max_sockets", "flood_cooldown", "proxy_connections",
                            "proxy_requests", "rate", "burst",
                            "max_message", "ws_max_frame", "turn_seconds", "turn_warning", "idle_seconds",

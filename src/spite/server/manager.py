@@ -7,8 +7,10 @@ talks to this one object.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
+from spite.games import get_game
 from spite.server.bots import BotRunner
 from spite.server.config import ServerConfig
 from spite.server.dispatch import Dispatch
@@ -17,6 +19,7 @@ from spite.server.keeper import LeaseKeeper
 from spite.server.leases import Leases
 from spite.server.lobby import Lobby, served_games, server_game, stored_info
 from spite.server.protocol import SeatRequest, TableInfo
+from spite.server.seeks import Seek, SeekPolicy, SeekService
 from spite.server.store import Store
 from spite.server.table.seats import LobbyError
 
@@ -36,6 +39,10 @@ class Manager:
         """With several workers (``config.cluster``): this worker's table leases."""
         if config.cluster:
             self.keeper = LeaseKeeper(self.lobby, Leases(store.engine, config.process_name, config.address))
+        self.seeks = SeekService(engine=store.engine if config.cluster else None, seat_people=self.seat_together,
+                                 levels=lambda game: server_game(game).levels, max_per_address=config.max_seeks,
+                                 policy=SeekPolicy(ttl=config.seek_ttl))
+        """Play a person now: the seeks (in memory, or in the database with several workers)."""
 
     @property
     def tables(self) -> dict[str, TableHost]:
@@ -53,9 +60,11 @@ class Manager:
             await self.lobby.restore()
         else:
             await self.keeper.start()
+        self.seeks.start()
 
     async def close(self) -> None:
         """Stop every table (all state is already in the database)."""
+        await self.seeks.close()
         for table in list(self.tables.values()):
             await table.close(1001 if self.keeper is None else 1012)
         if self.keeper is not None:
@@ -76,6 +85,25 @@ class Manager:
         if self.keeper is not None:
             await self.keeper.let_go_if_people(table)
         return info, seat, token
+
+    async def seat_together(self, seeks: Sequence[Seek], level: str | None) -> tuple[str, list[tuple[int, str]]]:
+        """A new table for paired seeks (:mod:`spite.server.seeks`), each at the seat of its place, and
+        with ``level`` a computer of that level in every other seat; each seek's seat and token. With
+        several workers the table is let go of afterwards, like any new table people sit at."""
+        first = seeks[0]
+        count = get_game(first.game).seats(first.preset, {})
+        requests = [SeatRequest(kind="person") for _ in seeks]
+        requests += [SeatRequest(kind="bot", level=level) for _ in range(count - len(seeks))]
+        table, seat, token = await self.lobby.create(game=first.game, preset=first.preset, options={}, seats=requests,
+                                                     name=first.name, join=True, player_id=first.player_id,
+                                                     rated=first.rated)
+        assert seat is not None and token is not None
+        seated = [(seat, token)]
+        for seek in seeks[1:]:
+            seated.append(await self.lobby.join_here(table, seek.name, None, seek.player_id))
+        if self.keeper is not None:
+            await self.keeper.let_go_if_people(table)
+        return table.id, seated
 
     async def join(self, table_id: str, name: str, seat_no: int | None,
                    player_id: str | None = None) -> tuple[TableInfo, int, str]:

@@ -648,6 +648,45 @@ class QuickPlayRequest(_Msg):
                         "needs a player key.")
 
 
+class SeekRequest(_Msg):
+    """Play a person now: wait for someone near your rating who wants the same game (docs/protocol.md,
+    "Play a person")."""
+
+    game: GAME_NAME = Field(DEFAULT_GAME, description="A registered game (spite.games), default spite-malice.")
+    preset: str | None = Field(None, max_length=40, description="Default: the game's default preset.")
+    rated: bool = Field(True, description="Rated (docs/ratings.md) or casual: the two are never paired.")
+    name: NAME = "guest"
+    playerKey: PLAYER_KEY = Field(description="Your secret player key: one seek per key; the rating it pairs by.")
+    computerAfter: float | None = Field(30.0, ge=0, le=3600, description="Seconds to wait for a person before "
+                                        "a computer near your rating takes the other seat; null: never.")
+
+
+class SeekMatch(_Msg):
+    """Where a paired seek sits: its table, its seat and the seat's secret token."""
+
+    table: str
+    seat: int
+    token: str
+    ws: str
+    computer: str | None = Field(None, description="Paired with a computer of this level (null: with people).")
+
+
+class SeekInfo(_Msg):
+    """A seek as it stands."""
+
+    id: str = Field(description="The seek's id (secret: whoever knows it gets its seat's token).")
+    state: Literal["waiting", "matched", "cancelled", "expired"]
+    game: str
+    preset: str
+    rated: bool
+    group: str = Field(description="The rules group it is rated in (docs/ratings.md).")
+    rating: int = Field(description="The seeker's shown rating in that group.")
+    waited: float = Field(description="Seconds since the seek was made.")
+    window: float = Field(description="How far (shown points) from the seeker's skill a partner may be now.")
+    computerAfter: float | None
+    matched: SeekMatch | None = None
+
+
 class JoinedInfo(_Msg):
     """Your seat and its secret token (keep it: it is the only way to act for this seat)."""
 

@@ -1,0 +1,134 @@
+"""Play a person now (docs/protocol.md, "Play a person"): seeks paired by rating with a window that
+widens as they wait, a computer after ``computerAfter`` seconds, one seek per key, cancel at any time.
+The timing is pure (a fake clock: no sleeps); the server tests pair two seekers in one process."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import Client, ServerThread
+
+from spite.server import ServerConfig
+from spite.server.seeks import Computer, Pairing, Seek, SeekPolicy, next_change, plan
+from spite.server.table.seats import player_id
+
+POLICY = SeekPolicy(window=100, widen=10, max_window=600, ttl=60)
+
+
+def seek(name: str, skill: float, since: float = 0.0, *, preset: str = "classic", rated: bool = True,
+         seats: int = 2, computer_after: float | None = 30.0) -> Seek:
+    return Seek(id=name, player_id=f"p-{name}", name=name, game="spite-malice", preset=preset, rated=rated,
+                group="classic", seats=seats, skill=skill, since=since, computer_after=computer_after, seen=since)
+
+
+def paired(actions: list[Pairing | Computer]) -> list[tuple[str, ...]]:
+    return [tuple(s.id for s in a.seeks) for a in actions if isinstance(a, Pairing)]
+
+
+def test_near_ratings_pair_at_once_far_ones_when_the_window_has_widened() -> None:
+    ann, bob, cid = seek("ann", 1000), seek("bob", 1080), seek("cid", 1400)
+    assert paired(plan([ann, bob, cid], 0.0, POLICY)) == [("ann", "bob")]
+    # cid is 400 from dan: the window reaches 400 after 30 s of the younger seek's wait
+    dan = seek("dan", 1000, since=5.0)
+    assert paired(plan([cid, dan], 5.0, POLICY)) == []
+    assert next_change([cid, dan], 5.0, POLICY) == pytest.approx(30.0)  # cid's computer falls due first
+    assert paired(plan([cid, dan], 29.9, POLICY)) == []
+    cid_patient = seek("cid", 1400, computer_after=None)
+    dan_patient = seek("dan", 1000, since=5.0, computer_after=None)
+    assert next_change([cid_patient, dan_patient], 5.0, POLICY) == pytest.approx(35.0)
+    assert paired(plan([cid_patient, dan_patient], 34.9, POLICY)) == []
+    assert paired(plan([cid_patient, dan_patient], 35.0, POLICY)) == [("cid", "dan")]
+
+
+def test_the_nearest_is_chosen_and_pools_never_mix() -> None:
+    ann = seek("ann", 1000)
+    far, near = seek("far", 1090, 1.0), seek("near", 1010, 2.0)
+    casual = seek("cas", 1000, rated=False)
+    other = seek("oth", 1000, preset="match")
+    assert paired(plan([ann, far, near, casual, other], 3.0, POLICY)) == [("ann", "near")]
+
+
+def test_a_party_waits_for_three_within_each_others_windows() -> None:
+    a, b, c = (seek(n, r, seats=3, preset="party") for n, r in (("a", 1000), ("b", 1050), ("c", 1190)))
+    assert paired(plan([a, b, c], 0.0, POLICY)) == []  # c is 190 from a: 9 s more
+    assert paired(plan([a, b, c], 9.0, POLICY)) == [("a", "b", "c")]
+
+
+def test_a_computer_after_the_seekers_wait_and_never_with_null() -> None:
+    ann = seek("ann", 1000, computer_after=30)
+    never = seek("bob", 3000, computer_after=None)
+    assert plan([ann, never], 29.0, POLICY) == []
+    due = plan([ann, never], 30.0, POLICY)
+    assert [a.seek.id for a in due if isinstance(a, Computer)] == ["ann"]
+    assert plan([never], 3000.0, POLICY) == []
+
+
+def test_one_key_is_never_paired_with_itself() -> None:
+    ann, again = seek("ann", 1000), seek("ann2", 1000)
+    again.player_id = ann.player_id
+    assert paired(plan([ann, again], 0.0, POLICY)) == []
+
+
+# ------------------------------------------------------------------------------------- one process
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerThread]:
+    config = ServerConfig(db_url=f"sqlite:///{tmp_path / 'spite.db'}", bot_workers=0, rate=1000, burst=2000,
+                          write_burst=100, max_open_tables=100)
+    with ServerThread(config) as srv:
+        yield srv
+
+
+def until_matched(base: str, seek_id: str, timeout: float = 10) -> dict[str, Any]:
+    """Poll the seek as a client does until it is matched."""
+    deadline = time.monotonic() + timeout
+    while True:
+        answer: dict[str, Any] = httpx.get(f"{base}/api/seeks/{seek_id}").json()
+        if answer["state"] != "waiting" or time.monotonic() > deadline:
+            return answer
+        time.sleep(0.05)
+
+
+def test_two_seekers_are_seated_at_one_table(server: ServerThread) -> None:
+    keys = [secrets.token_urlsafe(24) for _ in range(2)]
+    ann = httpx.post(server.base + "/api/seeks", json={"preset": "short", "name": "ann", "playerKey": keys[0]}).json()
+    assert ann["state"] == "waiting" and ann["rating"] == 1000 and ann["group"] == "classic" and ann["rated"]
+    again = httpx.post(server.base + "/api/seeks", json={"preset": "short", "playerKey": keys[0]})
+    assert again.status_code == 409 and again.json()["words"]["params"]["seek"] == ann["id"]
+    bob = httpx.post(server.base + "/api/seeks", json={"preset": "short", "name": "bob", "playerKey": keys[1]}).json()
+    a, b = until_matched(server.base, ann["id"]), until_matched(server.base, bob["id"])
+    assert a["state"] == b["state"] == "matched"
+    assert a["matched"]["table"] == b["matched"]["table"] and a["matched"]["computer"] is None
+    assert {a["matched"]["seat"], b["matched"]["seat"]} == {0, 1}
+    table = httpx.get(server.base + f"/api/tables/{a['matched']['table']}").json()
+    assert table["rated"] and table["status"] == "playing" and [s["player"] for s in table["seats"]] == ["ann", "bob"]
+    c = Client(server.base, table["id"])
+    try:
+        assert c.hello(a["matched"]["token"])["seat"] == a["matched"]["seat"]
+    finally:
+        c.close()
+    # matched: too late to cancel; a new seek of the same key is welcome now
+    assert httpx.delete(server.base + f"/api/seeks/{ann['id']}").status_code == 409
+    assert httpx.post(server.base + "/api/seeks", json={"preset": "short", "playerKey": keys[0]}).status_code == 200
+
+
+def test_a_cancelled_seek_is_never_seated_and_a_computer_comes_when_asked(server: ServerThread) -> None:
+    ann = httpx.post(server.base + "/api/seeks", json={"preset": "short", "playerKey": secrets.token_urlsafe(24),
+                                                       "computerAfter": None}).json()
+    gone = httpx.delete(server.base + f"/api/seeks/{ann['id']}")
+    assert gone.status_code == 200 and gone.json()["state"] == "cancelled"
+    key = secrets.token_urlsafe(24)
+    bob = httpx.post(server.base + "/api/seeks", json={"preset": "short", "playerKey": key, "name": "bob",
+                                                       "computerAfter": 0}).json()
+    got = until_matched(server.base, bob["id"])
+    assert got["state"] == "matched" and got["matched"]["computer"] in ("random", "easy", "medium", "hard", "expert")
+    table = httpx.get(server.base + f"/api/tables/{got['matched']['table']}").json()
+    assert table["rated"] and [s["kind"] for s in table["seats"]] == ["person", "bot"]
+    assert table["seats"][0]["player"] == "bob"
+    assert httpx.get(server.base + "/api/seeks/nope").status_code == 404
+    assert player_id(key).startswith("p-")
