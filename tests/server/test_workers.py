@@ -418,3 +418,37 @@ def test_kill_9_of_a_spit_tables_worker(tmp_path: Path) -> None:
         acked = [(a["t"], a["move"]) for a in ann.acks]
         assert acked and [m for m in mine if m in acked] == acked, (acked, mine)
         assert [a for a in ann.acks if a["t"] > after[0][1]], "no move of the person's was taken after the takeover"
+
+
+# ---------------------------------------------------------------------- play a person on two workers
+@pytest.mark.slow
+@needs_cluster
+def test_two_seekers_on_two_workers_meet(tmp_path: Path) -> None:
+    """Ann's seek reaches worker 0, Bob's worker 1: the seeks live in the database, so whichever worker
+    pairs first seats both at one table, and each worker answers each seek."""
+    with cluster(tmp_path) as c:
+        keys = [f"key-{i}-{os.getpid()}-0123456789abcdef" for i in range(2)]
+        ann = httpx.post(c.direct(0) + "/api/seeks", json={"preset": "short", "name": "ann", "playerKey": keys[0]},
+                         timeout=30).json()
+        again = httpx.post(c.direct(1) + "/api/seeks", json={"preset": "short", "playerKey": keys[0]}, timeout=30)
+        assert again.status_code == 409, "one seek per key, over every worker"
+        bob = httpx.post(c.direct(1) + "/api/seeks", json={"preset": "short", "name": "bob", "playerKey": keys[1]},
+                         timeout=30).json()
+        deadline = time.monotonic() + 20
+        answers: dict[str, Any] = {}
+        while time.monotonic() < deadline and len(answers) < 2:
+            for i, s in ((1, ann), (0, bob)):  # each asks the other worker
+                got = httpx.get(c.direct(i) + f"/api/seeks/{s['id']}", timeout=30).json()
+                if got["state"] == "matched":
+                    answers[s["id"]] = got["matched"]
+            time.sleep(0.1)
+        assert len(answers) == 2, "the two seeks were not paired"
+        a, b = answers[ann["id"]], answers[bob["id"]]
+        assert a["table"] == b["table"] and {a["seat"], b["seat"]} == {0, 1}
+        # they play it through the one address
+        ca, cb = Client(c.base, a["table"]), Client(c.base, a["table"])
+        ca.hello(a["token"])
+        cb.hello(b["token"])
+        play_random({a["seat"]: ca, b["seat"]: cb}, random.Random(4), limit=40)
+        for client in (ca, cb):
+            client.close()
