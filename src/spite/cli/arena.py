@@ -172,6 +172,62 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         else:
             _human_table(result.summary)
 
+    @app.command("level-ratings")
+    def level_ratings(
+        levels: Annotated[list[str] | None, typer.Option(
+            "--levels", help="The levels, weakest first: neighbours play each other (default: the game's "
+                             "server levels).")] = None,
+        game: Annotated[str, typer.Option(help="A registered game.")] = DEFAULT_GAME,
+        preset: Annotated[str | None, typer.Option(help="A preset of the game (default: its basic one).")] = None,
+        games: Annotated[int, typer.Option(help="Games per pair of neighbouring levels (whole duplicate "
+                                                "deals).")] = 40,
+        seed: Annotated[int, typer.Option(help="Tournament seed.")] = 0,
+        jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes to play in (1: this one).")] = 1,
+        write: Annotated[bool, typer.Option(help="Keep the figures in the server's level_ratings.json (what "
+                                                 "a rated game against the computer uses).")] = False,
+        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    ) -> None:
+        """Rate the computer levels on the people's scale (docs/ratings.md): neighbouring levels play on
+        duplicate deals, openskill fits them, the game's default level is set at a newcomer's 25."""
+        require_extra("server", "rate the levels with openskill")
+        from spite.arena.level_ratings import fit_levels, measure_levels, write_figures
+        from spite.games import get_game
+        from spite.server import ratings
+        from spite.server.lobby import server_game
+        from spite.server.seeks import skill
+
+        try:
+            hook = server_game(game)
+            chosen = list(levels or hook.levels)
+            if "random" in chosen and levels is None:
+                chosen.remove("random")  # no one seeks a partner near random play
+            the_preset = preset or get_game(game).default_preset
+            group = ratings.rating_group(game, the_preset, {}, get_game(game).seats(the_preset, {})).name
+            runs = measure_levels(game, the_preset, chosen, games, seed, jobs,
+                                  progress=lambda line: typer.echo(line, err=True))
+            anchor = hook.default_level if hook.default_level in chosen else chosen[0]
+            figures = fit_levels(runs, anchor, seed)
+        except SpiteError as exc:
+            fail(str(exc), EXIT_MALFORMED)
+        played = sum(len(r.games) for r in runs)
+        levels_json = {lv: {"mu": mu, "sigma": sg, "games": n, "rating": ratings.display(mu, sg),
+                            "skill": round(skill(mu))} for lv, (mu, sg, n) in figures.items()}
+        summary: dict[str, Any] = {"game": game, "preset": the_preset, "group": group, "anchor": anchor,
+                                   "games": played, "seed": seed, "levels": levels_json}
+        if write:
+            from importlib import resources
+
+            path = Path(str(resources.files("spite.server").joinpath("level_ratings.json")))
+            write_figures(path, group, figures, f"spite level-ratings --game {game} --preset {the_preset} "
+                          f"--games {games} --seed {seed}: {played} games")
+        if as_json:
+            typer.echo(json.dumps(summary))
+            return
+        typer.echo(f"{group} ({game} {the_preset}), {plural(played, 'game')}, {anchor} at mu 25:")
+        for lv, f in sorted(summary["levels"].items(), key=lambda item: item[1]["mu"]):
+            typer.echo(f"  {lv:>10}  mu {f['mu']:6.2f}  sigma {f['sigma']:5.2f}  skill {f['skill']:5d}  "
+                       f"shown {f['rating']:5d}  ({f['games']} games)")
+
     @app.command()
     def hint(
         record: RecordArg,

@@ -73,6 +73,12 @@ def tui(
     token: Annotated[str | None, typer.Option("--token", help="With --connect: your seat's token.")] = None,
     name: Annotated[str | None, typer.Option(
         "--name", help="With --connect: take a free seat under this name (no --token: watch).")] = None,
+    seek: Annotated[str | None, typer.Option(
+        "--seek", help="With --connect: play a person now: GAME[:PRESET], e.g. spite-malice:classic; waits for "
+                       "someone near your rating (Ctrl-C cancels), a computer after --computer-after s.")] = None,
+    casual: Annotated[bool, typer.Option("--casual", help="With --seek: an unrated game.")] = False,
+    computer_after: Annotated[float | None, typer.Option(
+        "--computer-after", help="With --seek: seconds before a computer near your rating plays you.")] = 30.0,
 ) -> None:
     """Play in the terminal, against the computer or each other.
 
@@ -84,6 +90,9 @@ def tui(
     with needs_extra("tui", "play in the terminal"):
         from spite.tui.app import SpiteApp, TuiConfig, check_config
 
+    if seek is not None:
+        _seek(connect, seek, name or "guest", not casual, computer_after, lang.lower(), theme)
+        return
     if connect is not None or table is not None or token is not None or name is not None:
         _remote(connect, table, token, name, lang.lower(), theme)
         return
@@ -125,6 +134,32 @@ def _remote(connect: str | None, table: str | None, token: str | None, name: str
     if name and remote.token and remote.seat is not None and not remote.view_json.get("finished"):
         typer.echo(f"Your seat P{remote.seat + 1} at table {remote.table_id}; come back with: spite tui --connect "
                    f"{remote.base} --table {remote.table_id} --token {remote.token}")
+
+
+def _seek(connect: str | None, spec: str, name: str, rated: bool, computer_after: float | None, lang: str,
+          theme: str | None) -> None:
+    """``--seek``: wait for a person (or the computer), then play the seat got as ``--token`` would."""
+    from spite.tui.app import SpiteApp, TuiConfig, check_config
+    from spite.tui.i18n import tr
+    from spite.tui.link import RemoteError, connect_table, parse_address
+    from spite.tui.seek import parse_seek, seek_table
+
+    try:
+        if connect is None:
+            raise RemoteError("--seek goes with --connect URL (the server)")
+        base, _ = parse_address(connect, "-")
+        game, preset = parse_seek(spec)
+        config = TuiConfig(lang=lang, theme=theme)
+        check_config(config)
+        matched = seek_table(base, game, preset, name, rated=rated, computer_after=computer_after,
+                             say=lambda key, values: typer.echo(tr(lang, key, **values), err=True))
+        with needs_extra("tui", "join a server's table"):
+            config.remote = connect_table(base, str(matched["table"]), token=str(matched["token"]))
+    except (RemoteError, OptionsError) as exc:
+        fail(str(exc), EXIT_MALFORMED)
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    SpiteApp(config).run()
 
 
 def register(app: typer.Typer) -> None:

@@ -154,10 +154,11 @@ def _table_path(table_id: str) -> str:
     return "/api/tables/" + urllib.parse.quote(table_id, safe="")
 
 
-def _http_json(url: str, body: dict[str, Any] | None = None, timeout: float = 10) -> Any:
-    """GET ``url`` (or POST ``body``) and decode its JSON; :class:`RemoteError` with one line otherwise."""
+def _http_json(url: str, body: dict[str, Any] | None = None, timeout: float = 10, method: str | None = None) -> Any:
+    """GET ``url`` (or POST ``body``, or ``method``) and decode its JSON; :class:`RemoteError` with one
+    line otherwise."""
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, method="GET" if body is None else "POST",
+    request = urllib.request.Request(url, data=data, method=method or ("GET" if body is None else "POST"),
                                      headers={"Content-Type": "application/json", "Accept": "application/json"})
     try:
         with urllib.request.urlopen(request, timeout=timeout) as answer:

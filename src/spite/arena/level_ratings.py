@@ -1,0 +1,91 @@
+"""The computer levels rated on the people's scale (``spite level-ratings``; docs/ratings.md).
+
+Neighbouring levels of a game play each other on duplicate deals (every deal in every seat
+rotation: :func:`spite.arena.run_tournament`), and every game is fed, in a seeded order, to the same
+openskill model that rates people (:func:`spite.server.ratings.model`). Openskill measures only
+differences, so the figures are anchored: the game's default level (``medium``, ``club``) is set at
+a newcomer's ``mu`` (25): a newcomer is taken to play like it until their games say otherwise. The
+server seats a computer at a rated game with its level's figure, so that beating or losing to it
+moves a person's rating as beating or losing to a person of that strength would.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from spite.errors import OptionsError
+
+__all__ = ["LevelRun", "fit_levels", "measure_levels"]
+
+
+@dataclass
+class LevelRun:
+    """The games between two levels of one game and preset."""
+
+    game: str
+    preset: str
+    levels: tuple[str, ...]
+    games: list[tuple[tuple[int, ...], dict[int, float]]]
+    """Each game's seats (level numbers) and score per level number (1 won, 0.5 drew, 0 lost)."""
+
+
+def fit_levels(runs: Sequence[LevelRun], anchor: str, seed: int = 0) -> dict[str, tuple[float, float, int]]:
+    """``mu``, ``sigma`` and games of each level, from every run's games (one sequential pass of the
+    Plackett-Luce model in a seeded order), shifted so that ``anchor`` has ``mu`` 25."""
+    from spite.server.ratings import model
+
+    m = model()
+    ratings: dict[str, Any] = {}
+    counts: dict[str, int] = {}
+    games = [(run.levels, seats, scores) for run in runs for seats, scores in run.games]
+    random.Random(seed).shuffle(games)
+    for levels, seats, scores in games:
+        sides = sorted(set(seats))  # a level's seats are one side (partners: the two seats of a team)
+        names = [levels[i] for i in sides]
+        teams = [[ratings.get(n) or m.rating(name=n)] for n in names]
+        ranks = [1.0 - scores.get(i, 0.0) for i in sides]
+        for name, (after,) in zip(names, m.rate(teams, ranks=ranks), strict=True):
+            ratings[name] = after
+            counts[name] = counts.get(name, 0) + 1
+    if anchor not in ratings:
+        raise OptionsError(f"the anchor level {anchor} played no game")
+    shift = 25.0 - float(ratings[anchor].mu)
+    return {n: (round(float(r.mu) + shift, 3), round(float(r.sigma), 3), counts[n]) for n, r in ratings.items()}
+
+
+def measure_levels(game: str, preset: str, levels: Sequence[str], games: int, seed: int, jobs: int = 1,
+                   progress: Callable[[str], None] | None = None) -> list[LevelRun]:
+    """Each run of neighbouring ``levels`` (as many as share the game's seats evenly) plays ``games``
+    games (whole duplicate deals) of ``game`` and ``preset``."""
+    from spite.arena import Tournament, run_tournament
+    from spite.games import get_game
+
+    players = get_game(game).seats(preset, {})
+    # as few levels a game as share its seats evenly: two for duels and partners, three for a party of 3
+    size = min(k for k in range(2, players + 1) if players % k == 0)
+    if len(levels) < size:
+        raise OptionsError(f"give at least {size} levels")
+    runs = []
+    for i in range(len(levels) - size + 1):
+        lineup = tuple(levels[i:i + size])
+        if progress is not None:
+            progress(f"{game} {preset}: {' against '.join(lineup)}")
+        t = Tournament(bots=list(lineup), games=games, preset=preset, game=game, seed=seed + i, jobs=jobs)
+        result = run_tournament(t)
+        runs.append(LevelRun(game, preset, lineup,
+                             [(r.seats, dict(r.scores)) for r in result.games if r.forfeit_seat is None]))
+    return runs
+
+
+def write_figures(path: Path, group: str, figures: dict[str, tuple[float, float, int]], note: str) -> None:
+    """Put ``group``'s figures into the server's ``level_ratings.json`` (the other groups' stay)."""
+    data = json.loads(path.read_text("utf-8")) if path.exists() else {"groups": {}}
+    data.setdefault("groups", {})[group] = {level: [mu, sigma] for level, (mu, sigma, _n) in figures.items()}
+    data.setdefault("made", {})[group] = note
+    data.pop("note", None)
+    path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
