@@ -35,8 +35,9 @@ def index_response() -> FileResponse:
 
 
 def install(app: FastAPI) -> None:
-    """Serve the page on ``app``: ``/``, ``/replay/{id}``, ``/stats[/{player}]``, ``/rules[/{game}]`` and
-    the static files under ``/static``. The page routes by its URL itself, so each is ``index.html``."""
+    """Serve the page on ``app``: ``/``, ``/replay/{id}``, ``/stats[/{player}]``, ``/ratings``,
+    ``/player/{player}``, ``/rules[/{game}]`` and the static files under ``/static``. The page routes
+    by its URL itself, so each is ``index.html``."""
 
     async def page() -> FileResponse:
         return index_response()
@@ -54,6 +55,8 @@ def install(app: FastAPI) -> None:
     app.add_api_route("/replay/{game_id}", replay_page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/stats", page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/stats/{player}", player_page, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/ratings", page, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/player/{player}", player_page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/rules", page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/rules/{game}", rules_page, methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

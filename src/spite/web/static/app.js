@@ -1,4 +1,4 @@
-// The page: a tiny router (/, /t/{id}, /replay/{id}, /stats[/{player}], /rules/{game}), the lobby and the Spite and Malice table.
+// The page: a tiny router (/, /t/{id}, /replay/{id}, /stats[/{player}], /ratings, /player/{id}, /rules/{game}), the lobby and the Spite and Malice table.
 // It only uses what the server gives a seat (docs/protocol.md): TableInfo, the seat's view, its legal moves.
 
 import { esc } from "./html.js";
@@ -68,6 +68,12 @@ function route() {
   } else if ((m = path.match(/^\/stats(?:\/([^/]+))?\/?$/))) {
     document.body.dataset.page = "stats";
     import("./stats.js").then((mod) => mod.renderStats(m[1]));
+  } else if (path.match(/^\/ratings\/?$/)) {
+    document.body.dataset.page = "ratings";
+    import("./leaderboard.js").then((mod) => mod.renderLeaderboard(new URLSearchParams(location.search).get("group")));
+  } else if ((m = path.match(/^\/player\/([^/]+)\/?$/))) {
+    document.body.dataset.page = "player";
+    import("./player.js").then((mod) => mod.renderPlayer(decodeURIComponent(m[1])));
   } else if ((m = path.match(/^\/rules(?:\/([a-z-]+))?\/?$/))) {
     document.body.dataset.page = "rules";
     const name = m[1];

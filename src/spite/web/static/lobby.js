@@ -118,6 +118,7 @@ export async function renderLobby() {
           ${offers(state.qpGame, "stock_size") ? `<label>${t("stock_size")} <input name="stock_size" type="number" min="1" max="50" value="${esc(state.stock)}"></label>` : ""}
           <p class="muted" id="quick-seats" data-bots="${botsOf(state.qpPreset, state.qpGame)}">${esc(t("qp_bots", { n: botsOf(state.qpPreset, state.qpGame) }))}</p>
           <button type="submit" class="primary" id="quick-play">${t("play")}</button>
+          <button type="button" id="seek-play" data-seek>${t("seek_play")}</button>
           <p class="error" role="alert"></p>
         </form>
       </section>
@@ -157,6 +158,9 @@ export async function renderLobby() {
       seats.textContent = t("qp_bots", { n: Number(seats.dataset.bots) });
     });
     quick.level.addEventListener("change", () => (state.qpLevel = quick.level.value));
+    document.getElementById("seek-play").addEventListener("click", () => import("./seek.js")
+      .then((mod) => mod.startSeek(quick.game.value, quick.preset.value))
+      .catch((e) => (quick.querySelector(".error").textContent = e.message)));
     quick.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       state.stock = quick.stock_size?.value ?? state.stock;

@@ -1,0 +1,46 @@
+// A player's page (/player/{id-or-name}): their rating in every rules group they play rated, its
+// course over time as a small chart, and their recent games with links to the replays
+// (GET /api/players/{player}/ratings).
+
+import { esc } from "./html.js";
+import { main, setRerender, setStatus } from "./app.js";
+import { botName, presetName, t } from "./i18n.js";
+import { gameWord } from "./games.js";
+import { api } from "./store.js";
+import { groupWord, ratingText } from "./leaderboard.js";
+import { ratingChart } from "./rating-chart.js";
+
+const who = (name) => (name.startsWith("bot:") ? botName(name) : name);
+
+export async function renderPlayer(player) {
+  let data;
+  try {
+    data = await api("GET", `/api/players/${encodeURIComponent(player)}/ratings`);
+  } catch (err) {
+    main().innerHTML = `<section class="panel"><p class="error" id="player-error">${esc(err.message)}</p><a href="/ratings">${t("rt_title")}</a></section>`;
+    return;
+  }
+  const draw = () => {
+    const name = data.groups[0]?.name || player;
+    setStatus(name);
+    const groups = data.groups.map((g) => `<section class="panel rating-group" data-group="${esc(g.group)}">
+      <h3>${esc(groupWord(g.group))}: <span class="rating" data-rating="${g.rating}">${esc(ratingText(g))}</span>
+        ${g.provisional ? `<span class="muted">${t("rt_provisional")}</span>` : ""}</h3>
+      <p class="muted">${esc(t("rt_games", { n: g.games }))}</p>
+      ${ratingChart(g.history, t("rt_chart", { group: groupWord(g.group) }))}
+    </section>`).join("");
+    const games = data.games.map((g) => {
+      const me = g.players.find((p) => p.playerId === data.playerId);
+      const others = g.players.filter((p) => p !== me).map((p) => esc(who(p.player))).join(", ");
+      const result = me ? (me.takenOver ? t("rt_left") : me.won ? t("rt_won") : t("rt_lost")) : "";
+      return `<li data-game="${g.id}">${esc(gameWord(g.game))} · ${esc(presetName(g.preset))} · ${others} · <b>${esc(result)}</b>
+        <a href="/replay/${g.id}" class="replay-link">${t("replay")}</a></li>`;
+    }).join("");
+    main().innerHTML = `<div id="player" data-player="${esc(data.playerId)}">
+      <h2>${esc(name)}</h2>${groups}
+      <section class="panel"><h3>${t("rt_recent")}</h3><ul class="tables" id="player-games">${games || `<li class="muted">${t("none")}</li>`}</ul></section>
+      <a href="/ratings">${t("rt_title")}</a></div>`;
+  };
+  setRerender(draw);
+  draw();
+}
