@@ -19,13 +19,14 @@ from server_helpers import Client, ServerThread
 from test_protocol import play_random
 
 from spite.server import ServerConfig, db
-from spite.server.ratings import GROUPS, RatingGroup, display, rate_game, rating_group
+from spite.server.ratings import GROUPS, RatingGroup, display, level_rating, rate_game, rating_group
 from spite.server.table.seats import player_id
 
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Iterator[sa.Engine]:
-    eng = db.make_engine(f"sqlite:///{tmp_path / 'r.db'}")
+def engine(db_url: str) -> Iterator[sa.Engine]:
+    """A migrated database: SQLite, and PostgreSQL too when SPITE_TEST_PG_URL is set."""
+    eng = db.make_engine(db_url)
     db.migrate(eng)
     yield eng
     eng.dispose()
@@ -77,8 +78,9 @@ def test_a_known_sequence_of_results_rates_as_the_library_says(engine: sa.Engine
             team = []
             for s in side:
                 p = players[s]
-                if p["is_bot"]:
-                    team.append(model.rating(mu=25.0, sigma=2.0))  # a level never measured (see level_rating)
+                if p["is_bot"]:  # the computer plays at its level's measured figure
+                    level = level_rating(group.name, "medium")
+                    team.append(model.rating(mu=level.mu, sigma=level.sigma))
                 else:
                     team.append(expected.get((p["player_id"], group.name)) or model.rating())
             teams.append(team)

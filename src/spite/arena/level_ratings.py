@@ -1,4 +1,4 @@
-"""The computer levels rated on the people's scale (``spite level-ratings``; docs/ratings.md).
+"""The computer levels rated on the people's scale (``spite rate-levels``; docs/ratings.md).
 
 Neighbouring levels of a game play each other on duplicate deals (every deal in every seat
 rotation: :func:`spite.arena.run_tournament`), and every game is fed, in a seeded order, to the same

@@ -172,7 +172,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         else:
             _human_table(result.summary)
 
-    @app.command("level-ratings")
+    @app.command("rate-levels")
     def level_ratings(
         levels: Annotated[list[str] | None, typer.Option(
             "--levels", help="The levels, weakest first: neighbours play each other (default: the game's "
@@ -187,8 +187,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                                                  "a rated game against the computer uses).")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     ) -> None:
-        """Rate the computer levels on the people's scale (docs/ratings.md): neighbouring levels play on
-        duplicate deals, openskill fits them, the game's default level is set at a newcomer's 25."""
+        """Rate the computer levels on the scale of people's ratings."""
         require_extra("server", "rate the levels with openskill")
         from spite.arena.level_ratings import fit_levels, measure_levels, write_figures
         from spite.games import get_game
@@ -218,7 +217,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
             from importlib import resources
 
             path = Path(str(resources.files("spite.server").joinpath("level_ratings.json")))
-            write_figures(path, group, figures, f"spite level-ratings --game {game} --preset {the_preset} "
+            write_figures(path, group, figures, f"spite rate-levels --game {game} --preset {the_preset} "
                           f"--games {games} --seed {seed}: {played} games")
         if as_json:
             typer.echo(json.dumps(summary))
