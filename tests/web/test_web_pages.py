@@ -210,8 +210,11 @@ def test_phone_sized_screens(web_server: WebServer, phone: Any) -> None:
     page.wait_for_selector(".table[data-status=playing]", timeout=45_000)
     page.wait_for_selector('.table[data-my-turn="1"], .table[data-over="1"]', timeout=20_000)
     no_horizontal_scroll(page)
-    card = page.locator(".me .hand-card >> nth=0").bounding_box()
-    assert card and card["width"] <= 44, card                       # smaller cards on a phone
+    # the cards as large as the screen allows, the own hand whole and in view at the bottom, no scrolling
+    hand = page.eval_on_selector_all(".me .hand-card", "els => els.map(e => e.getBoundingClientRect().toJSON())")
+    assert hand and all(c["left"] >= 0 and c["right"] <= PHONE["width"] and c["bottom"] <= PHONE["height"]
+                        for c in hand), hand
+    assert page.evaluate("document.documentElement.scrollHeight") <= PHONE["height"]
     if page.locator('.board [data-playable="1"]').count():           # a selected card with its targets
         page.click('.board [data-playable="1"] >> nth=0')
         no_horizontal_scroll(page)
@@ -233,4 +236,4 @@ def test_phone_sized_screens(web_server: WebServer, phone: Any) -> None:
         page.click("button.lang[data-lang=en]")
     # (the replay, the last page) the computers are named as people read it, on a phone too
     text = page.inner_text("main")
-    assert "bot:" not in text and "Computer (easy)" in text, text
+    assert "bot:" not in text and "computer · easy" in text, text

@@ -48,7 +48,9 @@ def test_the_review_opens_from_the_game_over_view(page: Any, review_server: WebS
     review = review_of(review_server, game_id)  # made once: the server kept it
     assert page.locator("#wp-bar .wp-turn").count() == len(review["turns"])
     summary = page.inner_text("#review-summary")
-    assert "Computer (easy): accuracy" in summary and "Computer (random): accuracy" in summary
+    # each computer by its name at the table (two names, not "Computer (easy)")
+    names = page.locator(".player .seat-name").all_inner_texts()
+    assert len(set(names)) == 2 and all(f"{n}: accuracy" in summary for n in names), (names, summary)
 
 
 def test_a_person_opens_the_review_from_the_game_over_view(page: Any, review_server: WebServer) -> None:
@@ -65,7 +67,13 @@ def test_a_person_opens_the_review_from_the_game_over_view(page: Any, review_ser
     assert page.locator("#wp-bar .wp-turn").count() == len(review["turns"])
     assert {t["seat"] for t in review["turns"]} == {0, 1}
     summary = page.inner_text("#review-summary")
-    assert "Ida: accuracy" in summary and "Computer (easy): accuracy" in summary
+    bot = next(n for n in page.locator(".player .seat-name").all_inner_texts() if n != "Ida")
+    assert "Ida: accuracy" in summary and f"{bot}: accuracy" in summary
+
+
+def plan_moves(page: Any, where: str) -> list[str]:
+    """The moves of a plan the review draws (each step keeps its move in ``data-move``)."""
+    return list(page.eval_on_selector_all(f"{where} .plan-step", "els => els.map(e => e.dataset.move)"))
 
 
 def test_marked_turns_and_the_better_plan(page: Any, review_server: WebServer) -> None:
@@ -100,11 +108,15 @@ def test_marked_turns_and_the_better_plan(page: Any, review_server: WebServer) -
         page.click(f'#wp-bar .wp-turn[data-turn="{turn["turn"]}"]')
         assert page.get_attribute(".table.replay", "data-ply") == str(turn["ply"])
         assert page.get_attribute("#review-turn", "data-mark") == turn["mark"]
-        assert " ".join(turn["played"]) in page.inner_text("#review-turn")
+        # the moves played, each a small card and its words (the notation only in the notation view)
+        assert plan_moves(page, "#review-played") == turn["played"]
+        assert page.locator("#review-played .plan-step .mini-card svg").count() == len(turn["played"])
+        assert "from the" in page.inner_text("#review-played")
         assert page.locator("#review-best").count() == 0
         page.click("#review-better")
         best = page.inner_text("#review-best")
-        assert " ".join(turn["best"]) in best and f"move {turn['best_ply'] + 1}" in best
+        assert plan_moves(page, "#review-best") == turn["best"] and f"move {turn['best_ply'] + 1}" in best
+        assert not any(m in best for m in turn["best"] if m != "pass"), best
     # an unmarked turn offers none
     plain = next((t for t in review["turns"] if not t["mark"]), None)
     if plain is not None:
@@ -113,7 +125,7 @@ def test_marked_turns_and_the_better_plan(page: Any, review_server: WebServer) -
         assert page.locator("#review-better, #review-best").count() == 0
         # back at the costliest turn: its better plan is still open
         page.click(f'#wp-bar .wp-turn[data-turn="{turn["turn"]}"]')
-        assert " ".join(turn["best"]) in page.inner_text("#review-best")
+        assert plan_moves(page, "#review-best") == turn["best"]
     page.screenshot(path=str(DOCS / "web-review.png"), full_page=True)
     page.click("button.lang[data-lang=de]")
     assert "Genauigkeit" in page.inner_text("#review-summary")
