@@ -317,7 +317,8 @@ def test_spit_sounds_the_flip_and_the_slap(web_server: WebServer, browser: Any, 
         assert "play" in names and "flip" in names, names
         assert "slap" in names or state(page)["over"], names
         assert page.evaluate("window.__sounds") > 0
-        # the toggle is the same as at the Spite and Malice table
+        # the toggle is the same as at the Spite and Malice table, in the side panel
+        open_side_panel(page)
         page.click("#sound")
         assert page.evaluate("localStorage.getItem('spite.sound')") == "off"
 

@@ -116,7 +116,13 @@ def test_stats_page_counts_games_and_downloads_the_record(web_server: WebServer,
     assert page.locator("#games-list li").count() == 3
     item = page.locator(f'#games-list li[data-game-id="{game_id}"]')
     assert item.locator(".outcome").inner_text() == ("won" if won else "lost")
-    assert "Computer (random)" in item.inner_text()
+    # the computer by the name it had at the table (the replay's), with its level
+    assert "computer · random" in item.inner_text() and "Computer (random)" not in item.inner_text()
+    replay_names = page.evaluate("""async (id) => {
+      const data = await (await fetch(`/api/games/${id}/positions`)).json();
+      const { gamePlayerName } = await import('/static/people.js');
+      return data.players.map((p) => gamePlayerName(data.tableId, data.players, p.seat)); }""", game_id)
+    assert all(n in item.inner_text() for n in replay_names), (replay_names, item.inner_text())
     page.screenshot(path=str(DOCS / "web-stats.png"), full_page=True)
 
     # the download link: a file download of the record

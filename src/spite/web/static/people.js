@@ -99,14 +99,14 @@ export function seatHeadHTML(name, tag) {
   return `<span class="seat-name">${esc(name)}</span>${tag ? ` <span class="seat-status">${esc(tag)}</span>` : ""}`;
 }
 
-/** A stored player name (``bot:medium`` for a computer) of a finished game at table ``tableId``
- * (``players``: the game's seats as the API lists them), as the table named it. */
+/** The name seat ``seat`` had at its table ``tableId`` in a finished game (``players``: the game's
+ * seats as the API lists them, ``{seat, player, isBot}``; a computer is stored as ``bot:medium``). */
 export function gamePlayerName(tableId, players, seat) {
-  const seats = players.map((p) => ({ kind: p.isBot ? "bot" : "person", player: p.isBot ? null : p.player,
-    level: p.isBot ? String(p.player ?? "").replace(/^bot:/, "") : null }));
-  if (tableId === null || tableId === undefined) {
-    const p = players[seat];
-    return p?.isBot ? botName(p.player) : p?.player ?? seatLabel(seat);
-  }
+  const bySeat = [];
+  for (const p of players) bySeat[p.seat ?? bySeat.length] = p;
+  const p = bySeat[seat];
+  if (tableId === null || tableId === undefined) return p?.isBot ? botName(p.player) : p?.player ?? seatLabel(seat);
+  const seats = Array.from(bySeat, (q) => ({ kind: q?.isBot ? "bot" : "person", player: q?.isBot ? null : q?.player ?? null,
+    level: q?.isBot ? String(q.player ?? "").replace(/^bot:/, "") : null }));
   return seatNames(tableId, seats)[seat] ?? seatLabel(seat);
 }

@@ -14,7 +14,8 @@ import { presetName, t } from "./i18n.js";
 import { gameType } from "./games.js";
 import { cardSVG } from "./cards.js";
 import { moveCard, moveWords } from "./moves.js";
-import { TableClient, notationOn, placesOf } from "./table.js";
+import { markNotation, notationOn, setNotation } from "./panel.js";
+import { TableClient, placesOf } from "./table.js";
 import { api } from "./store.js";
 
 /** table.js's drawing without a socket: no seat, nothing playable. */
@@ -72,10 +73,10 @@ class ReplayBoard extends TableClient {
           ${this.buildsHTML()}
           <div class="me-area">${this.playerHTML(bottom, false, "me")}</div>
         </div>
-        <aside class="side"><h3>${t("log")}</h3><ol class="log" id="log">${items}</ol></aside>
+        <aside class="side"><div class="settings">${notationButtonHTML()}</div><h3>${t("log")}</h3><ol class="log" id="log">${items}</ol></aside>
       </div>`;
     setStatus(`${t("turn", { n: this.view.turn })} · ${t("replay_ply", { k: this.ply, n })}`);
-    document.documentElement.dataset.notation = notationOn() ? "1" : "0";
+    markNotation();
     bindControls(this, main(), n);
     bindReview(this, main());
   }
@@ -212,11 +213,11 @@ export function controlsHTML(data, ply, moveText, end, move = "") {
   return `<section class="panel replay-bar">
         <h2>${t("replay_title", { id: data.gameId })} · ${esc(presetName(data.preset))}</h2>
         <div class="replay-controls">
-          <button type="button" id="replay-first" title="Home" aria-label="${t("replay_first")}">|◀</button>
+          <button type="button" id="replay-first" title="${esc(t("tb_key_home"))}" aria-label="${t("replay_first")}">|◀</button>
           <button type="button" id="replay-prev" title="←" aria-label="${t("replay_prev")}">◀</button>
           <input type="range" id="replay-ply" min="0" max="${n}" value="${ply}" aria-label="${t("replay_ply", { k: ply, n })}">
           <button type="button" id="replay-next" title="→" aria-label="${t("replay_next")}">▶</button>
-          <button type="button" id="replay-last" title="End" aria-label="${t("replay_last")}">▶|</button>
+          <button type="button" id="replay-last" title="${esc(t("tb_key_end"))}" aria-label="${t("replay_last")}">▶|</button>
           <span id="replay-count">${t("replay_ply", { k: ply, n })}</span>
           <strong id="replay-move" data-move="${esc(move ?? "")}">${esc(moveText)}</strong>
         </div>${end}${replayFairHTML(data.fairCheck)}
@@ -224,7 +225,16 @@ export function controlsHTML(data, ply, moveText, end, move = "") {
       </section>`;
 }
 
+/** The notation view's button (the moves' notation beside their words). */
+export function notationButtonHTML() {
+  return `<button type="button" id="notation" class="small setting" aria-pressed="${notationOn()}">${esc(t(notationOn() ? "tb_notation_on" : "tb_notation_off"))}</button>`;
+}
+
 export function bindControls(board, root, n) {
+  root.querySelector("#notation")?.addEventListener("click", () => {
+    setNotation(!notationOn());
+    board.render();
+  });
   root.querySelector("#replay-first").addEventListener("click", () => board.go(0));
   root.querySelector("#replay-prev").addEventListener("click", () => board.go(board.ply - 1));
   root.querySelector("#replay-next").addEventListener("click", () => board.go(board.ply + 1));

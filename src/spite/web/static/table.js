@@ -21,8 +21,9 @@ import { hasText, t, word, words } from "./i18n.js";
 import { bindFair, fairHTML } from "./fair.js";
 import { cardWord, moveCard, moveWords, valueWord } from "./moves.js";
 import { personName, seatHeadHTML, seatTag } from "./people.js";
-import { rematchHTML, rematchText, seriesHTML } from "./rematch.js";
+import { newTableLike, rematchHTML, rematchText, seriesHTML } from "./rematch.js";
 import { esc, morph, parseLegal } from "./html.js";
+import { markNotation, notationOn, panelOpen, setNotation, setPanelOpen, wideScreen } from "./panel.js";
 import { SeatLink } from "./seat-link.js";
 import { linkClosed, openSeat, takeNotice } from "./seatpage.js";
 import { sound, soundHTML, setSound, soundOn } from "./sound.js";
@@ -62,24 +63,6 @@ function bindKeys() {
  * left, then across, then to the right (two players: across; three: left and right). */
 export function placesOf(n) {
   return { 2: ["across"], 3: ["left", "right"], 4: ["left", "across", "right"] }[n] ?? Array(Math.max(0, n - 1)).fill("across");
-}
-
-/** Whether the side panel (log, settings) is open at this width: the person's choice, kept per
- * kind of screen (wide or narrow); open on a wide screen, folded on a narrow one by default. */
-function panelOpen() {
-  const wide = window.matchMedia("(min-width: 761px)").matches;
-  const saved = localStorage.getItem(`spite.panel.${wide ? "wide" : "narrow"}`);
-  return saved ? saved === "open" : wide;
-}
-
-function setPanelOpen(open) {
-  const wide = window.matchMedia("(min-width: 761px)").matches;
-  localStorage.setItem(`spite.panel.${wide ? "wide" : "narrow"}`, open ? "open" : "closed");
-}
-
-/** Whether the notation view is on (moves in the notation beside their words, in the log). */
-export function notationOn() {
-  return localStorage.getItem("spite.notation") === "on";
 }
 
 export class TableClient {
@@ -847,7 +830,7 @@ export class TableClient {
         ${this.logHTML()}
       </div>${this.overHTML()}`);
     setStatus(this.statusText());
-    document.documentElement.dataset.notation = notationOn() ? "1" : "0";
+    markNotation();
     const log = document.getElementById("log");
     if (log && log.dataset.count !== String(this.logCount)) {
       log.dataset.count = String(this.logCount);
@@ -916,7 +899,7 @@ export class TableClient {
       if (root.tableBound !== this) return;
       const button = ev.target.closest?.("button");
       // on a narrow screen the open panel lies over the table: a touch beside it folds it away
-      if (panelOpen() && !window.matchMedia("(min-width: 761px)").matches && !ev.target.closest?.(".side, #panel-toggle")
+      if (panelOpen() && !wideScreen() && !ev.target.closest?.(".side, #panel-toggle")
           && ev.target.closest?.(".table")) {
         setPanelOpen(false);
         this.render();
@@ -927,6 +910,7 @@ export class TableClient {
         case "copy": return this.copyLink(button);
         case "rematch": return this.answerRematch(true);
         case "rematch-no": return this.answerRematch(false);
+        case "new-table": return this.newTable(button);
         case "hint": return this.askHint();
         case "undo": return this.undo();
         case "next-game": return this.nextGame();
@@ -939,7 +923,7 @@ export class TableClient {
           setPanelOpen(false);
           return this.render();
         case "notation":
-          localStorage.setItem("spite.notation", notationOn() ? "off" : "on");
+          setNotation(!notationOn());
           return this.render();
         case "sound":
           setSound(!soundOn());
@@ -1058,6 +1042,18 @@ export class TableClient {
   /** Answer the rematch question: yes (a new game here once everyone said yes) or no. */
   answerRematch(accept) {
     if (this.seat !== null) this.link?.rematch(accept);
+  }
+
+  /** A new table of the same kind (after a declined rematch): the page goes there. */
+  async newTable(button) {
+    button.disabled = true;
+    try {
+      await newTableLike(this.table);
+    } catch (err) {
+      button.disabled = false;
+      const line = document.querySelector("#game-over .error");
+      if (line) line.textContent = err.message;
+    }
   }
 }
 
