@@ -106,6 +106,35 @@ def test_open_tables_per_address_are_capped(tmp_path: Path) -> None:
         assert srv.manager.live_tables_of("127.0.0.1") == 2
 
 
+def test_an_ipv6_client_is_limited_by_its_64_not_by_each_address(tmp_path: Path) -> None:
+    """One subscriber holds a whole /64: 25 addresses of it are one client for the limits (they
+    created 25 tables against a cap of 10), while another /64 is another client."""
+    import asyncio
+
+    from spite.server import create_app
+
+    config = ServerConfig(db_url=f"sqlite:///{tmp_path / 'spite.db'}", bot_workers=0, max_open_tables=10,
+                          write_rate=1000.0, write_burst=1000.0)
+
+    async def create_from(app: Any, address: str) -> int:
+        transport = httpx.ASGITransport(app=app, client=(address, 40000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            r = await client.post("/api/tables", json={"preset": "short", "name": "ann"})
+            return r.status_code
+
+    async def run() -> tuple[list[int], int, int]:
+        app = create_app(config)
+        async with app.router.lifespan_context(app):
+            one_64 = [await create_from(app, f"2001:db8:1:2:{i + 1:x}::7") for i in range(25)]
+            other_64 = await create_from(app, "2001:db8:1:3::7")
+            ipv4 = await create_from(app, "203.0.113.9")
+            return one_64, other_64, ipv4
+
+    one_64, other_64, ipv4 = asyncio.run(run())
+    assert one_64 == [200] * 10 + [429] * 15
+    assert other_64 == 200 and ipv4 == 200
+
+
 def test_the_lobby_is_paged(server: ServerThread) -> None:
     ids = [create(server).json()["table"]["id"] for _ in range(5)]
     r = httpx.get(server.base + "/api/tables")
@@ -299,3 +328,20 @@ def test_refusals_are_one_log_line_a_period() -> None:
     assert [line for line in lines if line.startswith("refused")] == [
         "refused 0", "refused again (and 50 more refusals left out of the log since the last one)"]
     assert sum(line.startswith("something else") for line in lines) == 50
+
+
+def test_the_proxy_counts_an_ipv6_client_by_its_64(tmp_path: Path) -> None:
+    """HAProxy's per-address backstops key IPv6 clients by their /64 too (and IPv4 ones by address)."""
+    import shutil
+    import subprocess
+
+    from spite.server.cluster import haproxy_config
+
+    config = haproxy_config("127.0.0.1", 8999, ["127.0.0.1:9001", "127.0.0.1:9002"])
+    assert "tcp-request connection track-sc0 src,ipmask(32,64)" in config
+    haproxy = shutil.which("haproxy") or ("/usr/sbin/haproxy" if Path("/usr/sbin/haproxy").exists() else None)
+    if haproxy is not None:  # the configuration as HAProxy itself reads it (make test installs it)
+        path = tmp_path / "haproxy.cfg"
+        path.write_text(config)
+        checked = subprocess.run([haproxy, "-c", "-f", str(path)], capture_output=True, text=True)
+        assert checked.returncode == 0, checked.stdout + checked.stderr

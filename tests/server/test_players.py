@@ -86,6 +86,21 @@ def test_names_with_control_bidi_or_zero_width_characters_are_refused(server: Se
         assert char in r.json()["detail"]
 
 
+@pytest.mark.parametrize("name", ["bot:random", "Bot:Medium", "p-d1db486dd84a995986b8bf06"])
+def test_names_the_statistics_keep_for_themselves_are_refused(server: ServerThread, name: str) -> None:
+    """A guest named ``bot:random`` would be counted in that computer player's statistics, one named
+    like a player id in that player's."""
+    for path in ("/api/tables", "/api/quickplay"):
+        r = httpx.post(server.base + path, json={"name": name, "preset": "short"})
+        assert r.status_code == 422 and r.json()["code"] == "bad-name", r.text
+        assert "may not begin with bot: or p-" in r.json()["detail"]
+    table = httpx.post(server.base + "/api/tables", json={"name": "ann", "preset": "short"}).json()
+    join = httpx.post(server.base + f"/api/tables/{table['table']['id']}/join", json={"name": name})
+    assert join.status_code == 422 and join.json()["code"] == "bad-name"
+    fine = httpx.post(server.base + "/api/tables", json={"name": "robot:x", "preset": "short"})
+    assert fine.status_code == 200  # only the prefixes themselves are kept
+
+
 def test_names_are_normalised(server: ServerThread) -> None:
     r = httpx.post(server.base + "/api/tables", json={"name": "  Jose\u0301 ", "preset": "short"})
     assert r.status_code == 200, r.text

@@ -86,3 +86,48 @@ def test_refusals_carry_a_code(server: ServerThread) -> None:
     r = httpx.get(server.base + f"/api/games/{done}/review?seat=2")
     assert r.status_code == 422 and r.json()["code"] == "no-seat"
     assert httpx.get(server.base + f"/api/games/{done}/review?seat=-1").status_code == 422
+
+
+def test_reviews_wait_in_a_bounded_queue_and_each_address_starts_few(tmp_path: Path) -> None:
+    """Twelve requests from one address held the review worker for 100 s while another person's
+    review waited: a client address starts at most ``review_burst`` reviews (then one each
+    1 / ``review_rate`` s), the queue holds at most ``review_queue``, and a review asked for without
+    waiting answers its place in the queue."""
+    config = ServerConfig(db_url=f"sqlite:///{tmp_path / 'spite.db'}", bot_workers=0, rate=1000, burst=2000,
+                          review_budget=BUDGET, review_queue=2, review_rate=0.001, review_burst=2)
+    with ServerThread(config) as srv:
+        games = [finished_bot_game(srv.base, stock_size=6) for _ in range(3)]
+
+        def ask(game_id: int, wait: bool = False) -> httpx.Response:
+            return httpx.get(srv.base + f"/api/games/{game_id}/review", params={"wait": wait}, timeout=300)
+
+        first = ask(games[0])
+        assert first.status_code == 202 and first.json() == {"status": "queued", "place": 1}
+        second = ask(games[1])
+        assert second.status_code == 202 and second.json()["place"] in (1, 2)
+        assert ask(games[0]).status_code in (200, 202)  # asking again for a review under way costs nothing
+        third = ask(games[2])  # the queue is full (2), whoever asks
+        assert third.status_code == 503 and third.json()["code"] == "review-queue-full"
+        assert int(third.headers["Retry-After"]) >= 1
+        assert ask(games[0], wait=True).status_code == 200  # waited for: the review itself
+        assert ask(games[1], wait=True).status_code == 200
+        again = ask(games[2])  # room in the queue now, but this address has started its two
+        assert again.status_code == 429 and again.json()["code"] == "too-many-reviews"
+        assert int(again.headers["Retry-After"]) > 60
+        made = ask(games[0])  # a review made already is answered at once, whoever asks and how often
+        assert made.status_code == 200 and made.json()["format"] == "spite-review/1", made.text
+
+
+def test_the_review_worker_runs_at_the_bot_workers_lower_priority() -> None:
+    """A review thinking on a core must not starve the event loop that acknowledges people's moves."""
+    import os
+
+    from spite.server.bots import WORKER_NICENESS
+    from spite.server.review import ReviewRunner
+
+    runner = ReviewRunner(workers=1)
+    try:
+        worker_niceness = runner._executor().submit(os.nice, 0).result(60)  # the worker process's own
+        assert worker_niceness == min(19, os.nice(0) + WORKER_NICENESS)
+    finally:
+        runner.close()

@@ -683,3 +683,21 @@ def test_a_match_resumes_after_a_restart() -> None:
     assert len(h.store.games) == over["match"]["game"] >= 2
     for c in clients:
         c.check_models()
+
+
+def test_a_rematch_answer_is_kept_with_the_table() -> None:
+    """A no (or a yes) survives a restart and a reload: the other seat is not left waiting on an answer
+    the server forgot."""
+    h, ann, bob = two_people()
+    to_the_end(h, [ann, bob], 2)
+    h.rematch(bob, accept=False)
+    h.rematch(ann)
+    assert ann.last("rematch")["rematch"] == {"ready": [0], "waiting": [], "declined": [1]}  # type: ignore[index]
+    h.restart()
+    ann = h.connect(0)
+    assert ann.last("gameOver")["rematch"] == {"ready": [0], "waiting": [], "declined": [1]}  # type: ignore[index]
+    listed = stored_info({"row": h.store.row, "seats": list(h.store.seats.values()), "game_id": None})
+    assert listed.series is not None and listed.series.games == 1  # the lobby shows the series, not the answers
+    bob = h.connect(1)
+    h.rematch(bob)  # bob changes his mind: everyone said yes
+    assert h.core.status == "playing" and ann.events()[-1] == "rematch"

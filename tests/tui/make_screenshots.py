@@ -18,6 +18,7 @@ from spite.cards import RANK_TOKENS, RANKS
 from spite.tui.app import SpiteApp, TuiConfig
 from spite.tui.speed_screen import SpeedScreen
 from spite.tui.spit_screen import SpitScreen
+from spite.tui.spit_session import START_COUNTDOWN_S
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -50,6 +51,7 @@ def spit_shot(name: str) -> None:
     async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
         screen = app.game_screen
         assert isinstance(screen, SpitScreen)
+        now[0] += START_COUNTDOWN_S  # "one, two, three — spit!"
         for _ in range(40):
             now[0] += 0.2
             screen.tick()
@@ -69,6 +71,7 @@ def speed_shot(name: str) -> None:
     async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
         screen = app.game_screen
         assert isinstance(screen, SpeedScreen)
+        now[0] += START_COUNTDOWN_S  # "one, two, three — spit!"
         for step in range(40):
             now[0] += 0.2
             screen.tick()

@@ -6,16 +6,29 @@ import random
 import re
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
-from tui_helpers import keys_for, malice, run, type_keys, wait_for, wait_for_human
+from tui_helpers import (
+    as_one_line,
+    check_table_and_log,
+    keys_for,
+    malice,
+    region_text,
+    run,
+    type_keys,
+    wait_for,
+    wait_for_human,
+)
 
 from spite.bots import make_bot
 from spite.cards import RANKS
-from spite.malice import BUILD, HAND, STOCK, Options, State
+from spite.malice import BUILD, DISCARD, HAND, STOCK, Options, State
 from spite.malice.moves import rank_token
 from spite.tui.app import SpiteApp, TuiConfig
 from spite.tui.malice_screen import PassScreen, SummaryScreen
+from spite.tui.render import card_label
 from spite.tui.session import sorted_hand
+from spite.tui.words import malice_card, malice_move_words, malice_words
 
 
 def test_whole_game_against_a_bot_by_keys() -> None:
@@ -113,7 +126,8 @@ def test_undo_inside_a_turn() -> None:
         assert table.can_undo()
         await pilot.press("u")
         assert (list(table.state.hands[0]), [list(b) for b in table.state.builds]) == before
-        assert "Took back " + move.text in app.screen_text()
+        taken = next(c for c in before[0] if RANKS[c] == move.rank)  # the engine takes the first it holds
+        assert f"Took back {card_label(taken)} from the hand onto build pile {move.target + 1}" in app.screen_text()
         assert not table.can_undo()
         await pilot.press("u")
         assert "Nothing to undo" in app.screen_text()
@@ -182,8 +196,9 @@ def test_hint_and_illegal_target_message() -> None:
         screen = malice(app)
         await wait_for_human(pilot, app)
         await pilot.press("question_mark")
-        assert "Hint: " in screen.message
-        assert screen.table.hint().move.text in screen.message
+        hint = screen.table.hint().move
+        view = screen.table.view(0)
+        assert screen.message.startswith(f"Hint: {malice_move_words('en', hint, malice_card(view, hint))} — ")
         # the stock onto a (still empty) discard pile is no move: the engine's reason is shown (or, when
         # the stock card fits nowhere, it is not even picked)
         await pilot.press("s")
@@ -294,7 +309,8 @@ def test_large_terminal_fans_discards_and_shows_the_log() -> None:
         text = app.screen_text()
         lines = text.splitlines()
         assert len(lines) == 40
-        assert "Log" in text and "1 P" in text
+        log = region_text(app, "#log")
+        assert log[0].strip() == "Log" and "P1 (you): " in as_one_line(log) and "P2 (easy): " in as_one_line(log)
         view = screen.table.view(0)
         deep = [pile for pile in view.discards[0] if len(pile) > 1]
         if deep:
@@ -305,29 +321,36 @@ def test_large_terminal_fans_discards_and_shows_the_log() -> None:
     run(config, body, size=(120, 40))
 
 
-def _bots_to_the_end(size: tuple[int, int]) -> None:
-    """Two bots play a game to its end; on the final table the log shows the last turn and its last move."""
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 50)])
+def test_the_table_and_the_log_share_the_terminal(size: tuple[int, int]) -> None:
+    """Issue 41: two bots play a game to its end. Below 112 columns the log is under the table, from
+    there a panel beside it that takes every column the table does not need (at 200×50 no empty strip
+    between them, and a move in words fits one line); on the final table the log ends with the last
+    move, in words, and with ``L`` in notation."""
     config = TuiConfig(preset="short", seats="easy,hard", seed=2, bot_delay=0)
 
     async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
         screen = malice(app)
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), rounds=20000)
         await pilot.press("escape")
+        await pilot.pause()
         last = screen.table.log[-1]
-        text = app.screen_text()
-        assert f"{last.turn} P{last.seat + 1}:" in text, text
-        assert last.move in text.split(f"{last.turn} P{last.seat + 1}:")[-1]
-        assert len(text.splitlines()) == size[1]
+        log = check_table_and_log(app, "#log")
+        words = f"{screen.seat_name(last.seat)}: {malice_words('en', last.move, last.card)}"
+        assert as_one_line(log).endswith(words), (log, words)
+        if size[0] >= 112:
+            assert log[0] == "Log"
+        if size[0] >= 160:
+            assert log[-1] == words and not any(line.startswith("  ") for line in log)  # nothing wrapped
+        else:
+            assert len(log) >= 4
+        # L: the log in notation, by turns
+        await type_keys(pilot, "l")
+        log = as_one_line(region_text(app, "#log"))
+        assert f"{last.turn} P{last.seat + 1}:" in log, log
+        assert log.endswith(last.move), log
 
     run(config, body, size=size)
-
-
-def test_log_shows_the_newest_turn_at_120x40() -> None:
-    _bots_to_the_end((120, 40))
-
-
-def test_log_shows_the_newest_turn_at_80x24() -> None:
-    _bots_to_the_end((80, 24))
 
 
 def _plan_seed() -> int:
@@ -348,7 +371,7 @@ def _plan_seed() -> int:
 
 def test_hand_keys_stay_put_for_the_whole_turn() -> None:
     """After a hand card is played its key stays empty and every other card keeps its key, so a plan
-    typed ahead plays the cards it named; the next turn deals the keys out anew, sorted."""
+    typed ahead plays the cards it named."""
     config = TuiConfig(preset="short", seats="human,easy", seed=_plan_seed(), bot_delay=0, first=0)
 
     async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
@@ -502,5 +525,59 @@ def test_summary_says_1_stock_card_in_the_singular() -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), rounds=20000)
         text = app.screen_text()
         assert "1 stock card left" in text and "1 stock cards" not in text
+
+    run(config, body)
+
+
+def _twins_seed() -> tuple[int, int, int]:
+    """A deal whose first player holds two cards of one rank that may be built, the engine taking (the
+    first it holds) the one the screen sorts second: ``(seed, card the engine takes, card it leaves)``."""
+    opts = Options.from_preset("short")
+    for seed in range(3000):
+        state = State.new(opts, seed, first=0)
+        hand = state.hands[0]
+        for move in state.legal_moves():
+            if move.kind != BUILD or move.source != HAND:
+                continue
+            twins = [c for c in hand if RANKS[c] == move.rank]
+            if len(twins) == 2 and twins[0] != twins[1] and twins[0] > twins[1]:
+                return seed, twins[0], twins[1]
+    raise AssertionError("no seed found")
+
+
+def test_a_hand_card_keeps_its_key_from_turn_to_turn() -> None:
+    """Issue 41: two cards of one rank never swap keys. Pressing the one the engine does not take (a move
+    names a rank) leaves it under its key and frees the other's; and the next turn does not deal the
+    keys out anew: the cards still held keep theirs, the drawn ones take the empty keys."""
+    seed, taken, left = _twins_seed()
+    config = TuiConfig(preset="short", seats="human,easy", seed=seed, bot_delay=0, first=0)
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = malice(app)
+        await wait_for_human(pilot, app)
+        view = screen.table.view(0)
+        keys = screen.hand_slots(view)
+        pressed, other = keys.index(left), keys.index(taken)
+        assert pressed < other  # sorted by rank, then by card: the card the engine takes is shown second
+        move = next(m for m in view.legal_moves if m.kind == BUILD and m.source == HAND and m.rank == RANKS[left])
+        await type_keys(pilot, str(pressed + 1), "b", str(move.target + 1))
+        assert screen.table.view(0).builds[move.target][-1] == taken  # the engine took the other one
+        after = screen.hand_slots(screen.table.view(0))
+        assert after[pressed] == left and after[other] is None
+        assert [c for k, c in enumerate(after) if k not in (pressed, other)] == \
+               [c for k, c in enumerate(keys) if k not in (pressed, other)]
+        assert card_label(left) in str(screen.query_one(f"#H{pressed}").render())
+        # end the turn with a discard, let the bot play, and look at the keys of the next turn
+        view = screen.table.view(0)
+        discard = next(m for m in view.legal_moves if m.kind == DISCARD)
+        await type_keys(pilot, *keys_for(view, discard, screen.hand_slots(view)))
+        kept = list(screen.hand_slots(screen.table.view(0)))
+        await wait_for_human(pilot, app)
+        if screen.table.state.is_over:
+            return
+        again = screen.hand_slots(screen.table.view(0))
+        assert all(again[k] == c for k, c in enumerate(kept) if c is not None), (kept, again)
+        assert None not in again[:5] and sorted(c for c in again if c is not None) == \
+               sorted(screen.table.view(0).hand or ())
 
     run(config, body)

@@ -29,6 +29,7 @@ from spite.tui.link import FairNote, LinkStatus, Pending, RemoteError, connect_t
 from spite.tui.malice_screen import MaliceScreen, SummaryScreen
 from spite.tui.remote import WELCOME_EXAMPLE, RemoteMaliceTable, RemoteUpdate
 from spite.tui.remote_screen import RemoteMaliceScreen
+from spite.tui.words import malice_move_words
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 from server_helpers import ServerProcess
@@ -271,6 +272,7 @@ def test_undo_a_build_play_by_key_on_a_server_table(server: ServerProcess) -> No
         await wait_for(pilot, lambda: table.version == start + 1 and table.pending is None, 5000)
         assert table.acked == [build] and table.can_undo() and table.turn_log()[-1].endswith(build)
         assert sorted(table.view_json["players"][0]["hand"]) != hand_before
+        seen["words"] = malice_move_words("en", move, table.view().builds[move.target][-1])  # the card put there
         real_send, held = table.link.send, []
         table.link.send = lambda msg: held.append(msg) is None  # the undo waits until the test has looked
         await type_keys(pilot, "u")
@@ -294,8 +296,9 @@ def test_undo_a_build_play_by_key_on_a_server_table(server: ServerProcess) -> No
         seen["refused_version"] = table.version
 
     run(TuiConfig(remote=remote), body, size=(100, 30))
-    assert f"asked to take back {build}, waiting for the server" in seen["asked"], seen["asked"]
-    assert f"Took back {build}" in seen["after_undo"], seen["after_undo"]
+    words = seen["words"]
+    assert f"asked to take back {words}, waiting for the server" in seen["asked"], seen["asked"]
+    assert f"Took back {words}" in seen["after_undo"], seen["after_undo"]
     assert all(not line.endswith(build) for line in seen["log"]), seen["log"]
     # the server's position is back: the card in the hand again, one version more than the move's
     welcome = probe(server.base, table_id, token)

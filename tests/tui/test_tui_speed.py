@@ -6,21 +6,13 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from tui_helpers import run, type_keys
+from tui_helpers import FakeClock, past_the_countdown, run, type_keys
 
 from spite.cards import RANK_TOKENS, RANKS
 from spite.tui.app import GAMES, SpiteApp, TuiConfig, check_config
-from spite.tui.speed_screen import SpeedScreen
-
-
-class FakeClock:
-    """A clock the test moves by hand (seconds)."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from spite.tui.render import card_label
+from spite.tui.speed_screen import SpeedScreen, hand_move
+from spite.tui.spit_session import TimedOpponent
 
 
 def speed_screen(app: SpiteApp) -> SpeedScreen:
@@ -71,13 +63,11 @@ def test_a_speed_game_to_the_end_by_keys_at_120x40() -> None:
                 await type_keys(pilot, *keys)
                 assert len(table.events) > moves, screen.message
                 pressed.add("play")
-                # the other cards keep their keys (Speed names a rank: another 7 may have gone, the key pressed
-                # is the one freed); the card drawn takes the freed key
-                key = int(keys[0]) - 1
+                # one card of that rank left the hand (Speed names a rank: the engine plays the first 7 it
+                # holds), and every other card kept its key; the card drawn took the freed key
                 after = screen.slots
-                assert after[key] != played
-                assert all(b is None or RANKS[b] == RANKS[a]
-                           for k, (a, b) in enumerate(zip(before, after, strict=True)) if k != key and a is not None)
+                changed = [k for k, (a, b) in enumerate(zip(before, after, strict=True)) if a is not None and a != b]
+                assert len(changed) == 1 and RANKS[before[changed[0]] or 0] == RANKS[played or 0], (before, after)
             elif "spit" in legal:
                 await type_keys(pilot, "space")
                 pressed.add("space")
@@ -103,7 +93,7 @@ def test_speed_layout_at_80x24_in_german_pick_and_refusal() -> None:
 
     async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
         screen = speed_screen(app)
-        await pilot.pause()
+        await past_the_countdown(pilot, clock)
         text = app.screen_text()
         lines = text.splitlines()
         assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
@@ -169,3 +159,69 @@ def test_a_speed_spectator_sees_backs_only() -> None:
         assert table.pending is None and not table.acked
 
     run(TuiConfig(remote=table), body)
+
+
+def _twins_seed() -> tuple[int, int, int]:
+    """A Speed deal whose first hand holds two cards of one rank, one of which fits a center at once:
+    ``(seed, the card the engine plays, the card it leaves)``."""
+    from spite.tui.spit_session import SpitTable
+
+    for seed in range(3000):
+        table = SpitTable(seed=seed, game="speed", level="easy", opponent=TimedOpponent("easy"))
+        hand = table.state.hands[0]
+        for move in table.state.view(0).legal:
+            twins = [c for c in hand if RANK_TOKENS[RANKS[c]] == move[1:move.index("-")]]
+            if len(twins) == 2:
+                return seed, twins[0], twins[1]
+    raise AssertionError("no seed found")
+
+
+def test_two_cards_of_one_rank_keep_their_keys() -> None:
+    """Issue 41: the card under a key stays there while it is in the hand, so two 7s never swap keys:
+    pressing the 7 the engine does not play (a move names a rank) frees the other 7's key, and the
+    pressed one stays under its own."""
+    seed, played, kept = _twins_seed()
+    clock = FakeClock()
+    config = TuiConfig(game="speed", seats="human,easy", seed=seed, clock=clock, tick_seconds=60)
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = speed_screen(app)
+        await past_the_countdown(pilot, clock)
+        before = list(screen.slots)
+        pressed, freed = before.index(kept), before.index(played)
+        center = next(j for j in range(2) if hand_move(kept, j) in screen.speed_view().legal)
+        await type_keys(pilot, str(pressed + 1), "qw"[center])
+        after = list(screen.slots)
+        assert screen.speed_view().centers[center].top == played  # the engine played its first 7
+        assert after[pressed] == kept and after[freed] != played, (before, after)
+        assert all(after[k] == c for k, c in enumerate(before) if k != freed)
+        assert card_label(kept) in str(screen.query_one(f"#H{pressed}").render())
+
+    run(config, body)
+
+
+def test_the_speed_log_in_german_words() -> None:
+    """Issue 41: a card played by keys is logged in German words from the catalogue, the card as the
+    page words it (a Queen is a "D", Dame): "P1 (du): D♥ aus der Hand auf Mittelstapel 1"."""
+    from tui_helpers import region_text
+
+    from spite import catalogue
+    from spite.cards import TOKENS
+
+    clock = FakeClock()
+    config = TuiConfig(game="speed", seats="human,easy", seed=4, clock=clock, tick_seconds=60, lang="de")
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = speed_screen(app)
+        await past_the_countdown(pilot, clock)
+        move = next(m for m in screen.speed_view().legal if "-C" in m)
+        keys = keys_of(screen, move)
+        card = screen.slots[int(keys[0]) - 1]
+        assert card is not None
+        await type_keys(pilot, *keys)
+        name = catalogue.text("de", "tui.card", card=TOKENS[card])
+        log = region_text(app, "#spit-log")
+        assert f"P1 (du): {name} aus der Hand auf Mittelstapel {move[-1]}" in log, log
+        assert move not in " ".join(log)
+
+    run(config, body)

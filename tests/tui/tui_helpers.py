@@ -119,3 +119,61 @@ class QuietLink(TableLink):
         self.listener = listener
         self.connected = True
         self.connects = 1
+
+
+class FakeClock:
+    """A clock the test moves by hand (seconds), for the real-time games."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def past_the_countdown(pilot: Pilot[Any], clock: FakeClock) -> None:
+    """Let a Spit or Speed table's start countdown run out ("one, two, three — spit!"): play may begin."""
+    from spite.tui.spit_screen import SpitScreen
+    from spite.tui.spit_session import START_COUNTDOWN_S
+
+    screen = pilot.app.screen
+    assert isinstance(screen, SpitScreen), screen
+    clock.now += START_COUNTDOWN_S
+    screen.tick()
+    assert screen.starts_in_ms() == 0
+    await pilot.pause()
+
+
+def region_text(app: SpiteApp, selector: str) -> list[str]:
+    """What the screen shows inside the widget ``selector`` (its content region of :meth:`SpiteApp.screen_text`),
+    line by line, right-trimmed."""
+    x, y, width, height = app.screen.query_one(selector).content_region
+    lines = app.screen_text().splitlines()
+    return [line[x:x + width].rstrip() for line in lines[y:y + height]]
+
+
+def as_one_line(lines: list[str]) -> str:
+    """Lines wrapped on screen read as one (every run of spaces one space)."""
+    return " ".join(" ".join(lines).split())
+
+
+def check_table_and_log(app: SpiteApp, log_selector: str) -> list[str]:
+    """The table and the log share the terminal: every line fits; from 112 columns the log is a panel
+    under the head line that reaches the right edge and the bottom and begins where the table's widest
+    row ends (no empty columns between them); below that it spans the width under the table. The
+    log's lines, as shown (without the empty ones after them)."""
+    width, height = app.size
+    lines = app.screen_text().splitlines()
+    assert len(lines) == height and all(len(line) <= width for line in lines)
+    x, y, w, h = app.screen.query_one(log_selector).region
+    if width >= 112:
+        assert x + w == width and y + h == height, (x, y, w, h)  # to the right edge and the bottom
+        table_edge = max(len(line[:x].rstrip()) for line in lines[y:-1])
+        assert x - table_edge <= 3, f"{x - table_edge} empty columns between the table and the log"
+        assert lines[y][x] == "│"  # the panel's border
+    else:
+        assert x == 0 and w == width and y + h == height - 1, (x, y, w, h)  # under the table, to the footer
+    shown = region_text(app, log_selector)
+    while shown and not shown[-1]:
+        shown.pop()
+    return shown

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -99,7 +100,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         bots = BotRunner(config.bot_workers, config.bot_budget)
         bots.start()
         app.state.reviews = reviews = ReviewRunner(1 if config.bot_workers is None else config.bot_workers,
-                                                   config.review_budget)
+                                                   config.review_budget, queue=config.review_queue,
+                                                   rate=config.review_rate, burst=config.review_burst)
         manager = Manager(config, store, bots)
         await manager.start()
         app.state.manager = manager
@@ -140,7 +142,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def lobby_error(_request: Request, exc: LobbyError) -> JSONResponse:
         code = getattr(exc, "code", None)  # a refusal that names its reason for the page (a review's)
         words = {"words": exc.phrase.as_json()} if exc.phrase is not None else {}
-        return JSONResponse({"detail": str(exc), **({"code": code} if code else {}), **words}, status_code=exc.status)
+        retry = getattr(exc, "retry_after", None)
+        headers = {"Retry-After": str(max(1, math.ceil(retry)))} if retry is not None else None
+        return JSONResponse({"detail": str(exc), **({"code": code} if code else {}), **words}, status_code=exc.status,
+                            headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -301,11 +306,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                              options=record.options, players=players, moves=moves, positions=shown,
                              result=record.result)
 
-    @app.get("/api/games/{game_id}/review")
+    @app.get("/api/games/{game_id}/review", response_model=None)
     async def game_review(request: Request, game_id: int = Path(ge=0, le=_DB_INT),
-                          seat: int | None = Query(None, ge=0, le=7)) -> dict[str, Any]:
+                          seat: int | None = Query(None, ge=0, le=7),
+                          wait: bool = True) -> dict[str, Any] | JSONResponse:
         """A finished turn-based game reviewed turn by turn (``spite review --json``, docs/bots.md "Game
-        review"): for ``seat``, or every seat. Made off the event loop on first asking, then kept;
+        review"): for ``seat``, or every seat. Made off the event loop on first asking, then kept; with
+        ``wait=false`` answered at once, 202 with the review's place in the queue until it is made;
         refusals carry a ``code``: 404 ``no-game``, 409 ``not-finished``, 422 ``not-turn-based``,
         ``no-seat`` or ``bad-record``."""
         raw = await manager_of(request).store.read(lambda c: Store.record_of(c, game_id))
@@ -324,7 +331,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             if seat is not None and seat >= seats:
                 raise ReviewRefused(f"there is no seat {seat} (seats 0 to {seats - 1})", 422, "no-seat")
             reviews: ReviewRunner = request.app.state.reviews
-            return await reviews.review(game_id, raw, seat)
+            address = client_address(request.scope)
+            if not wait:  # answered at once: the review, or its place in the queue (started if need be)
+                reviews.start(game_id, raw, seat, address)
+                place = reviews.place(game_id, seat)
+                if place != 0:
+                    return JSONResponse({"status": "queued", "place": place}, status_code=202)
+            return await reviews.review(game_id, raw, seat, address)
         except ReviewRefused:
             raise
         except SpiteError as exc:

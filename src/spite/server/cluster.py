@@ -126,7 +126,7 @@ defaults
 frontend spite
     bind {bind}
     stick-table type ipv6 size 1m expire 60s store conn_cur,conn_rate(10s),http_req_rate(10s)
-    tcp-request connection track-sc0 src
+    tcp-request connection track-sc0 src,ipmask(32,64)
     tcp-request connection reject if {{ sc0_conn_cur gt {connections} }} || {{ sc0_conn_rate gt {connections} }}
     http-request return status 429 content-type application/json hdr Retry-After 10 \
         string '{PROXY_THROTTLED}' if {{ sc0_http_req_rate gt {requests} }}

@@ -70,6 +70,9 @@ class ServerConfig:
     * ``migrate``: upgrade the database schema on start (Alembic).
     * ``hint_level``: the bot that answers ``hint`` (a level; it sees only the asking seat's view).
     * ``review_budget``: seconds of search per turn of a game review (``GET /api/games/{id}/review``).
+    * ``review_queue``: the most reviews waiting or being made at once (more are refused, 503).
+    * ``review_rate``/``review_burst``: reviews one client address may start (a token bucket: at most
+      ``review_burst`` at once, ``review_rate`` a second after that; 429). A review made already costs nothing.
     * ``next_game_seconds``: at a match table, how long the finished game stays on show before the
       next one begins when not every person seat has sent ``next`` (bots never wait).
     * ``spit_countdown``: seconds between a Spit or Speed game's start (the last seat taken) and the
@@ -114,6 +117,9 @@ class ServerConfig:
     idle_seconds: float = 30.0
     hint_level: str = "hard"
     review_budget: float = 0.5
+    review_queue: int = 8
+    review_rate: float = 1 / 30
+    review_burst: float = 3.0
     next_game_seconds: float = 30.0
     spit_countdown: float = 3.0
     migrate: bool = True
@@ -139,7 +145,7 @@ LIMITS: tuple[str, ...] = ("max_body", "write_rate", "write_burst", "max_open_ta
                            "lobby_page_max", "hello_timeout", "max_sockets", "flood_cooldown", "proxy_connections",
                            "proxy_requests", "rate", "burst",
                            "max_message", "ws_max_frame", "turn_seconds", "turn_warning", "idle_seconds",
-                           "open_table_ttl", "abandon_seconds")
+                           "open_table_ttl", "abandon_seconds", "review_queue", "review_rate", "review_burst")
 """The settings of docs/protocol.md's "Limits" that ``--limit NAME=VALUE`` may set."""
 
 

@@ -15,6 +15,7 @@ and one small answer, not a route, a dependency or a model.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 import re
@@ -32,9 +33,31 @@ __all__ = ["STOP_READING", "BodyLimit", "RateLimiter", "RefusalLogFilter", "Sock
 
 
 def client_address(scope: Scope) -> str:
-    """The peer's address (uvicorn has already put a trusted proxy's forwarded address here)."""
+    """The peer's address as the limits count it (uvicorn has already put a trusted proxy's
+    forwarded address here): an IPv4 address as it is, an IPv6 address as its /64 network, since one
+    subscriber usually holds a whole /64 and could take a fresh address from it for every request."""
     client = scope.get("client")
-    return str(client[0]) if client else "unknown"
+    return limit_key(str(client[0])) if client else "unknown"
+
+
+def limit_key(address: str) -> str:
+    """What the limits count ``address`` under: IPv4 as it is, IPv6 by its /64 (an IPv4-mapped IPv6
+    address as the IPv4 address it maps).
+
+    >>> limit_key("203.0.113.7"), limit_key("2001:db8:1:2:aaaa::1"), limit_key("::ffff:203.0.113.7")
+    ('203.0.113.7', '2001:db8:1:2::/64', '203.0.113.7')
+    >>> limit_key("unix-socket")
+    'unix-socket'
+    """
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])  # (a zone index, fe80::1%eth0, is no part of it)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 class RateLimiter:

@@ -365,8 +365,15 @@ def stored_info(found: dict[str, Any]) -> TableInfo:
         "id": row["id"], "game": row["game"], "preset": row["preset"], "options": json.loads(row["options"]),
         "status": row["status"], "seats": seats, "stateVersion": row["plies"] + (row.get("version_base") or 0),
         "link": f"/t/{row['id']}",
-        "gameId": found["game_id"], "series": json.loads(row["series"]) if row.get("series") else None,
+        "gameId": found["game_id"], "series": _series(row),
         "fair": _stored_fair(row, len(seats))})
+
+
+def _series(row: dict[str, Any]) -> dict[str, Any] | None:
+    """A stored table's series (the rematch answers kept with it are the table core's own)."""
+    if not row.get("series"):
+        return None
+    return {k: v for k, v in json.loads(row["series"]).items() if k != "rematch"}
 
 
 def _stored_fair(row: dict[str, Any], seats: int) -> dict[str, Any] | None:

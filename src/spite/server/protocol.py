@@ -79,6 +79,10 @@ def clean_name(name: str) -> str:
 
     >>> clean_name(" Jose\u0301 ")
     'José'
+    >>> clean_name("Bot:random")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    pydantic_core._pydantic_core.PydanticCustomError: a name may not begin with bot: or p- ...
     >>> clean_name("ann\u202e")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -93,7 +97,15 @@ def clean_name(name: str) -> str:
                                       "({char})", {"char": f"U+{ord(ch):04X}"})
     if not name:
         raise PydanticCustomError("bad-name", "a name needs a visible character")
+    if name.casefold().startswith(RESERVED_NAME_PREFIXES):
+        # what statistics count under: bot:LEVEL is a computer player's name, p-… a keyed player's id
+        raise PydanticCustomError("bad-name", "a name may not begin with {prefix} (the computer players' and the "
+                                  "player ids' own)", {"prefix": " or ".join(RESERVED_NAME_PREFIXES)})
     return name
+
+
+RESERVED_NAME_PREFIXES = ("bot:", "p-")
+"""Names statistics keep for themselves: ``bot:LEVEL`` counts a computer player, ``p-…`` is a player id."""
 
 
 def _registered_game(game: str) -> str:

@@ -97,7 +97,9 @@ SERVER = SpitServer()
 
 
 class SpitPlay(TablePlay):
-    """Spit or Speed at one table: the clock, the countdown, the reflex bots and the game's steps."""
+    """Spit or Speed at one table: the reflex bots and the game's steps."""
+
+    thinking_bots = False  # the reflex bots are planned and moved here (wake, due)
 
     def __init__(self, table: TableCore) -> None:
         super().__init__(table)
@@ -160,9 +162,6 @@ class SpitPlay(TablePlay):
         self._replayer.feed(entries)  # the steps of this change, from its entries
 
     # ------------------------------------------------------------------ the bots and the game's timers
-    def bot_view(self, seat: int) -> None:
-        return None  # the reflex bots are planned and moved here (wake, due)
-
     def _bot(self, seat: Seat) -> tuple[ReflexBot, random.Random]:
         spec = spit_level(seat.level or self.table.config.replacement_level)
         have = self._bots.get(seat.seat)

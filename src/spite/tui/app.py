@@ -27,8 +27,9 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from spite.errors import OptionsError
 from spite.games import DEFAULT_GAME, game_names, get_game, has_hook, load_hook
-from spite.tui.i18n import LANGUAGES, tr
-from spite.tui.widgets import TableScreen
+from spite.tui.i18n import LANGUAGES, LEVEL_NAMES, error_words, key_name, level_name, preset_name, tr
+from spite.tui.spit_session import START_COUNTDOWN_S
+from spite.tui.widgets import TableScreen, translate_bindings
 
 if TYPE_CHECKING:
     from spite.tui.link import TableLink
@@ -84,6 +85,8 @@ class TuiConfig:
     """Show the start screen first (game, preset, seats, language)."""
     clock: Callable[[], float] = time.monotonic
     """Spit's clock in seconds (tests pass a fake one)."""
+    spit_countdown: float = START_COUNTDOWN_S
+    """Spit and Speed: seconds from the deal to play ("one, two, three — spit!"), as at a server's table."""
     tick_seconds: float = 0.05
     first: int | None = None
     """Spite and Malice: the seat that begins the first game (``None``: the cut decides)."""
@@ -114,7 +117,8 @@ def build_screen(config: TuiConfig) -> Screen[Any]:
 
 
 class StartScreen(Screen[TuiConfig]):
-    """Pick the game, the preset, the seats and the language."""
+    """Pick the game, the preset, the seats and the language: in the page's words (presets and levels
+    as the page names them), in the language picked (the form is worded anew when it changes)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+s", "start", "Start")]
     DEFAULT_CSS = """
@@ -132,6 +136,7 @@ class StartScreen(Screen[TuiConfig]):
     def __init__(self, config: TuiConfig) -> None:
         super().__init__()
         self.config = config
+        translate_bindings(self, config.lang)
 
     def compose(self) -> ComposeResult:
         """The form."""
@@ -149,34 +154,52 @@ class StartScreen(Screen[TuiConfig]):
                              allow_blank=False, id="start-preset")
             with Horizontal(classes="field"):
                 yield Label(tr(t, "seats"))
-                yield Input(c.seats or "human,medium", id="start-seats")
+                yield Input(c.seats or default_seats(t), id="start-seats")
             with Horizontal(classes="field"):
                 yield Label(tr(t, "language"))
                 yield Select([("English", "en"), ("Deutsch", "de")], value=c.lang, allow_blank=False,
                              id="start-lang")
             yield Static("", id="start-error")
             with Horizontal(id="start-foot"):
-                yield Static("human, easy, medium, hard, expert · Tab · Ctrl+S", id="start-help")
+                words = ", ".join([tr(t, "human"), *(level_name(t, level) for level in LEVEL_NAMES)])
+                yield Static(tr(t, "start_help", words=words, start=key_name(t, "ctrl+s")), id="start-help")
                 yield Button(tr(t, "start"), id="start-go", variant="primary")
         yield Footer()
 
-    @staticmethod
-    def _presets(game: str) -> list[tuple[str, str]]:
-        return [(name, name) for name in get_game(game).presets]
+    def _presets(self, game: str) -> list[tuple[str, str]]:
+        return [(preset_name(self.config.lang, name), name) for name in get_game(game).presets]
 
     @on(Select.Changed, "#start-game")
     def _game_changed(self, event: Select.Changed) -> None:
+        if str(event.value) == self.config.game:
+            return
         presets = self.query_one("#start-preset", Select)
         options = self._presets(str(event.value))
         presets.set_options(options)
         presets.value = options[0][1]
 
+    @on(Select.Changed, "#start-lang")
+    async def _language_changed(self, event: Select.Changed) -> None:
+        """Word the form, its footer and its seats anew in the language picked."""
+        lang = str(event.value)
+        if lang == self.config.lang:
+            return
+        seats = self.query_one("#start-seats", Input).value.strip()
+        if seats == default_seats(self.config.lang):
+            seats = default_seats(lang)
+        self.config = replace(self._chosen(), seats=seats or None, lang=lang)
+        translate_bindings(self, lang)
+        if isinstance(self.app, SpiteApp):
+            self.app.lang = lang
+        await self.recompose()
+        self.refresh_bindings()
+
     @on(Button.Pressed, "#start-go")
     def _pressed(self) -> None:
         self.action_start()
 
-    def action_start(self) -> None:
-        """Check the choices and start (an error is shown in one line)."""
+    def _chosen(self) -> TuiConfig:
+        """The configuration the form shows now."""
         config = replace(
             self.config,
             game=str(self.query_one("#start-game", Select).value),
@@ -186,12 +209,25 @@ class StartScreen(Screen[TuiConfig]):
         )
         if config.game != self.config.game:
             config.options = {}
+        return config
+
+    def action_start(self) -> None:
+        """Check the choices and start (an error is shown in one line, in the form's language)."""
+        config = self._chosen()
         try:
             check_config(config)
-        except (OptionsError, ValueError) as exc:
+        except OptionsError as exc:
+            self.query_one("#start-error", Static).update(error_words(config.lang, exc))
+            return
+        except ValueError as exc:
             self.query_one("#start-error", Static).update(str(exc))
             return
         self.dismiss(config)
+
+
+def default_seats(lang: str) -> str:
+    """The seats the start screen offers first: a person against the ``medium`` computer, in ``lang``'s words."""
+    return f"{tr(lang, 'human')},{level_name(lang, 'medium')}"
 
 
 class SpiteApp(App[None]):
@@ -203,6 +239,15 @@ class SpiteApp(App[None]):
     def __init__(self, config: TuiConfig) -> None:
         super().__init__()
         self.config = config
+        self.lang = config.lang
+        """The language of the screen on show (the footers' key names are worded in it)."""
+
+    def get_key_display(self, binding: Binding) -> str:
+        """A footer's key in the page's words and the screen's language: ``Space``/``Leertaste``,
+        ``Ctrl+S``/``Strg+S``, ``Esc``, ``U``."""
+        if binding.key_display:
+            return binding.key_display
+        return key_name(self.lang, binding.key)
 
     def on_mount(self) -> None:
         """The start screen, or straight to the table."""
@@ -218,6 +263,7 @@ class SpiteApp(App[None]):
             self.exit()
             return
         self.config = config
+        self.lang = config.lang
         self.push_screen(build_screen(config))
 
     def screen_text(self) -> str:

@@ -10,8 +10,8 @@ the fair-deal verdicts and the moves a dropped connection left unanswered.
 
 What the link guarantees the screen:
 
-- a ``state`` older than the one shown is never handed on; at a table whose log needs every version
-  (:attr:`TableLink.gapless`) a gap is not handed on either: the link asks for the whole position (``sync``);
+- a ``state`` older than the one shown is never handed on, nor one after a gap in the versions (every
+  stored change raises the version by one): the link asks for the whole position (``sync``);
   after a reconnect the ``welcome`` is the truth;
 - a move, undo or hint sent is tracked by its ``id`` until its ``ack`` (``hint``) or ``error``; a dropped
   connection drops them all, and the screen is told which;
@@ -69,6 +69,7 @@ __all__ = [
     "Line",
     "LinkListener",
     "LinkStatus",
+    "LinkedTable",
     "Pending",
     "RemoteError",
     "TableLink",
@@ -475,6 +476,32 @@ class FairWatch:
 
 
 # ---------------------------------------------------------------------- the WebSocket
+class LinkedTable:
+    """What every game's remote table reads of its link (the table keeps what it draws)."""
+
+    link: TableLink
+
+    @property
+    def base(self) -> str:
+        """The server's address."""
+        return self.link.base
+
+    @property
+    def table_id(self) -> str:
+        """The table's id."""
+        return self.link.table_id
+
+    @property
+    def token(self) -> str | None:
+        """The seat's token (``None``: watching)."""
+        return self.link.token
+
+    @property
+    def connected(self) -> bool:
+        """The link has a socket that was welcomed."""
+        return self.link.connected
+
+
 class TableLink:
     """The WebSocket of a seat (``token``) or a spectator (``token=None``) at table ``table_id`` of the
     server at ``base``: hello, the messages in and out, reconnecting, and the fair deal's checks.
@@ -501,8 +528,8 @@ class TableLink:
         self.sleep = sleep
         self.fair = FairWatch(table_id, make_nonce)
         self.gapless = True
-        """A gap in ``stateVersion`` is asked for (``sync``) rather than handed on: the Spite and Malice
-        log needs every move; a Spit state is the whole table, so its tables turn this off."""
+        """A gap in ``stateVersion`` is asked for (``sync``) rather than handed on: every stored change
+        raises the version by one at every table, so a gap is a missed state (a log needs every move)."""
         self.seat: int | None = None
         self.info: dict[str, Any] | None = None
         self.version: int | None = None

@@ -15,7 +15,6 @@ and a refused move shows the engine's reason.
 from __future__ import annotations
 
 import asyncio
-import textwrap
 from collections import Counter
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -29,9 +28,9 @@ from textual.widgets import Footer, Static
 
 from spite.cards import RANKS
 from spite.errors import IllegalMoveError
-from spite.malice import PASS, Options, SeatView
+from spite.malice import PASS, Move, Options, SeatView
 from spite.malice.moves import parse_move, rank_token
-from spite.tui.i18n import say, say_all, tr
+from spite.tui.i18n import level_name, preset_name, say, say_all, tr
 from spite.tui.render import card_label, card_text, is_wild, on_screen
 from spite.tui.session import (
     MaliceTable,
@@ -42,7 +41,17 @@ from spite.tui.session import (
     sources_of,
     targets_of,
 )
-from spite.tui.widgets import PileWidget, TableScreen, TooSmall, set_text, translate_bindings
+from spite.tui.widgets import (
+    LOG_MIN_WIDTH,
+    WIDE,
+    LogPanel,
+    PileWidget,
+    TableScreen,
+    TooSmall,
+    set_text,
+    translate_bindings,
+)
+from spite.tui.words import malice_card, malice_words
 
 if TYPE_CHECKING:
     from spite.tui.app import SpiteApp, TuiConfig
@@ -51,6 +60,8 @@ if TYPE_CHECKING:
 __all__ = ["TUI", "MaliceScreen", "MaliceTui", "PassScreen", "SummaryScreen"]
 
 _PREFIX_KEYS = {"d": "D", "a": "D", "b": "B", "m": "B"}
+PASS_MOVE = "pass"
+"""The text of a pass (the engine decides whether it may be made)."""
 _DIGITS = {str(n): n for n in range(1, 10)} | {"0": 10}
 
 
@@ -142,6 +153,7 @@ class MaliceScreen(TableScreen):
         Binding("question_mark", "hint", "Hint"),
         Binding("u", "undo", "Undo"),
         Binding("p", "pass_turn", "Pass"),
+        Binding("l", "notation", "Notation"),
         Binding("escape", "cancel", "Cancel", show=False),
         Binding("q", "quit_game", "Quit"),
     ]
@@ -149,18 +161,21 @@ class MaliceScreen(TableScreen):
     MaliceScreen { layout: vertical; }
     MaliceScreen.-small > * { display: none; }
     MaliceScreen.-small > TooSmall { display: block; }
-    #head { height: 1; background: $panel; padding: 0 1; }
+    #head { height: auto; min-height: 1; background: $panel; padding: 0 1; }
     #opponents { height: auto; padding: 0 1; }
     #main { height: auto; }
     #table { width: 1fr; height: auto; }
     .row { height: auto; padding: 0 1; }
     .label { width: 14; height: 3; content-align: left middle; color: $text-muted; }
     .label2 { width: 13; height: 3; content-align: right middle; color: $text-muted; }
-    #prompt { height: 1; padding: 0 1; text-style: bold; }
-    #message { height: 2; padding: 0 1; }
-    #log { height: 4; padding: 0 1; color: $text-muted; }
+    #prompt { height: auto; min-height: 1; padding: 0 1; text-style: bold; }
+    #message { height: auto; min-height: 2; padding: 0 1; }
+    #log { height: 1fr; min-height: 4; padding: 0 1; color: $text-muted; }
     #drawpile { width: 20; }
-    MaliceScreen.-wide #log { dock: right; width: 32; height: 100%; border-left: solid $foreground 30%; }
+    #top { height: auto; }
+    /* beside the table: the head line and the opponents keep the whole width above both */
+    MaliceScreen.-wide #top { split: top; }
+    MaliceScreen.-wide #log { split: right; height: 100%; border-left: solid $foreground 30%; }
     MaliceScreen.-large PileWidget { width: 11; height: 5; }
     MaliceScreen.-large .label, MaliceScreen.-large .label2 { height: 5; }
     MaliceScreen.-large PileWidget.discard { height: auto; min-height: 5; max-height: 12; content-align: center top; }
@@ -187,13 +202,18 @@ class MaliceScreen(TableScreen):
         self.summary_open = False
         self.asking_quit = False
         """Q was pressed in a game in progress: the next key says yes (Y, J) or no."""
+        self.notation = False
+        """The log and the prompts name moves in the records' notation (``H7-B2``) rather than in words (``L``)."""
         self.slots: list[int | None] = []
-        """The card under each hand key (``None``: a slot emptied this turn); see :meth:`hand_slots`."""
-        self._slots_turn: tuple[int, int, int | None] | None = None
-        self._vacated: dict[int, int] = {}
-        """Card → the slot it left this turn, so that an undo puts it back under its old key."""
-        self._played_slot: tuple[int, int] | None = None
-        """(slot, card) of the last hand card played from this keyboard."""
+        """The card under each hand key of the hand on show (``None``: an empty key); see :meth:`hand_slots`."""
+        self._keys: dict[int, list[int | None]] = {}
+        """Each seat's hand keys (hot-seat: every person keeps their own)."""
+        self._keys_game = 0
+        """The game the keys are for (a new game deals them out anew)."""
+        self._vacated: dict[int, dict[int, int]] = {}
+        """Seat → card → the key it left this turn, so that an undo puts it back under its old key."""
+        self._vacated_turn: dict[int, int] = {}
+        """The turn each seat's :attr:`_vacated` is for."""
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -201,8 +221,9 @@ class MaliceScreen(TableScreen):
         opts = self.table.opts
         t = self.lang
         yield TooSmall(t)
-        yield Static(id="head")
-        yield Static(id="opponents")
+        with Vertical(id="top"):
+            yield Static(id="head")
+            yield Static(id="opponents")
         with Horizontal(id="main"), Vertical(id="table"):
             with Horizontal(classes="row", id="builds"):
                 yield Static(tr(t, "build"), classes="label")
@@ -221,7 +242,7 @@ class MaliceScreen(TableScreen):
                     yield PileWidget(("H", i), str((i + 1) % 10), id=f"H{i}", classes="handcard")
             yield Static(id="prompt")
             yield Static(id="message")
-        yield Static(id="log")
+        yield LogPanel(id="log")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -240,7 +261,18 @@ class MaliceScreen(TableScreen):
         width, height = self.app.size
         self.query_one(TooSmall).fit(self, (width, height))
         self.set_class(height >= 34 and width >= 90, "-large")
-        self.set_class(width >= 112, "-wide")
+        wide = width >= WIDE
+        self.set_class(wide, "-wide")
+        # beside the table the log takes every column the table does not need: no gap between them
+        self.query_one("#log").styles.width = max(LOG_MIN_WIDTH, width - self.table_width()) if wide else None
+
+    def table_width(self) -> int:
+        """The columns the table needs (its widest row: labels, piles and their gaps, the rows' padding)."""
+        pile = 12 if self.has_class("-large") else 10  # a pile and the gap after it
+        opts = self.table.opts
+        rows = (14 + opts.build_piles * pile + 21, 14 + pile + 13 + opts.discard_piles * pile,
+                14 + min(opts.hand_size, 10) * pile)
+        return 2 + max(rows)
 
     # ------------------------------------------------------------------ turn flow
     @property
@@ -331,7 +363,10 @@ class MaliceScreen(TableScreen):
     def seat_name(self, seat: int) -> str:
         """``P1 (you)``, ``P2 medium``; with hot-seat every person is named by seat."""
         s = self.table.seats[seat]
-        who = (tr(self.lang, "you") if not self.table.hot_seat else tr(self.lang, "human")) if s.human else s.name
+        if s.human:
+            who = tr(self.lang, "you") if not self.table.hot_seat else tr(self.lang, "human")
+        else:
+            who = level_name(self.lang, s.name)
         return f"P{seat + 1} ({who})"
 
     def summary_text(self) -> Text:
@@ -390,7 +425,8 @@ class MaliceScreen(TableScreen):
         opts = table.opts
         skipbo = opts.skipbo
         # head
-        head = Text(f"{tr(t, 'malice')} · {self.preset} · {tr(t, 'turn')} {view.turn + 1} · ", style="bold")
+        head = Text(f"{tr(t, 'malice')} · {preset_name(t, self.preset)} · {tr(t, 'turn')} {view.turn + 1} · ",
+                    style="bold")
         if view.result is None:
             mover = self.seat_name(view.to_move)
             head.append(tr(t, "thinking" if self.bots_running and not table.human_to_move else "to_move",
@@ -477,27 +513,27 @@ class MaliceScreen(TableScreen):
         # prompt, message, log
         set_text(self.query_one("#prompt", Static), self._prompt(view, skipbo), layout=False)
         set_text(self.query_one("#message", Static), Text(self.message, style="italic"), layout=False)
-        set_text(self.query_one("#log", Static), "\n".join(self._log_lines()), layout=False)
+        self.query_one("#log", LogPanel).show(self.log_texts(), tr(t, "log") if self.has_class("-wide") else "")
 
-    def _log_lines(self) -> list[str]:
-        """The newest turns that fit the log, wrapped here: a long turn takes two or three lines, and
-        counting turns instead of lines let the panel cut off the newest ones at its bottom."""
-        width, height = self.app.size
-        if self.has_class("-wide"):
-            # the side panel: 32 columns less its left border and padding; the screen's height less
-            # the footer and the title line
-            cols, rows, title = 29, max(height - 2, 2), [tr(self.lang, "log")]
-        else:
-            cols, rows, title = max(width - 2, 20), 4, []
-        out: list[str] = []
-        for line in reversed(self.table.turn_log()):
-            wrapped = textwrap.wrap(line, cols, subsequent_indent="  ", break_on_hyphens=False) or [""]
-            if len(out) + len(wrapped) > rows:
-                if not out:  # a turn longer than the whole panel: its end, the newest moves
-                    out = wrapped[-rows:]
-                break
-            out = wrapped + out
-        return title + out
+    def move_words(self, move: Move | str, card: int | None = None) -> str:
+        """A move as the log and the prompts name it: in words ("7♥ from the hand onto build pile 2"),
+        or in the records' notation (``H7-B2``) after ``L``. Without ``card`` the log's card of the
+        newest such move, if any, else the words name the rank."""
+        text = move if isinstance(move, str) else move.text
+        if self.notation:
+            return text
+        if card is None:
+            card = next((e.card for e in reversed(self.table.game_log()) if e.move == text), None)
+        return malice_words(self.lang, move, card, self.table.opts.skipbo)
+
+    def log_texts(self) -> list[str]:
+        """The log of the game in play, oldest first: a line a move in words ("P2 (hard): 9♥ from the
+        hand onto discard pile 1"); with ``L`` a line a turn in notation (``12 P2: H7-B2 S-B1``)."""
+        if self.notation:
+            return self.table.turn_log()
+        skipbo = self.table.opts.skipbo
+        return [tr(self.lang, "log_line", name=self.seat_name(e.seat),
+                   move=malice_words(self.lang, e.move, e.card, skipbo)) for e in self.table.game_log()]
 
     def _seat_line(self, view: SeatView, seat: int) -> Text:
         t = self.lang
@@ -562,54 +598,46 @@ class MaliceScreen(TableScreen):
         return self._screen_places(view, sources_of(view))
 
     def hand_slots(self, view: SeatView) -> list[int | None]:
-        """The card under each hand key. Keys are given out, sorted by rank, only when a turn begins
-        and when an emptied hand is refilled; a played card leaves its slot empty, so the keys of a
-        plan typed ahead (``1 b1 2 b1``) still mean the cards they meant when it was made."""
+        """The card under each hand key. A card keeps its key while it stays in the hand, from turn to
+        turn: a played card leaves its key empty (so the keys of a plan typed ahead, ``1 b1 2 b1``,
+        still mean the cards they meant, and two cards of one rank never swap keys), drawn cards take
+        the empty keys, sorted by rank, and a card an undo brings back its old key. The keys are dealt
+        out sorted by rank only to a new hand: a game's first, or one drawn into an emptied hand."""
         if view.hand is None:
             return []
-        turn = (int(getattr(self.table, "games", 0)), view.turn, self.shown)
+        seat = view.seat if view.seat is not None else self.bottom
+        game = int(getattr(self.table, "games", 0))
+        if game != self._keys_game:
+            self._keys, self._vacated, self._vacated_turn, self._keys_game = {}, {}, {}, game
+        if self._vacated_turn.get(seat) != view.turn:
+            self._vacated[seat], self._vacated_turn[seat] = {}, view.turn
+        vacated = self._vacated[seat]
+        before = self._keys.get(seat, [])
         hand = Counter(view.hand)
-        if turn != self._slots_turn or not any(c is not None for c in self.slots):
-            return self._deal_slots(view, turn)
         slots: list[int | None] = []
-        for i, card in enumerate(self.slots):
+        for i, card in enumerate(before):
             if card is not None and hand[card] > 0:
                 hand[card] -= 1
                 slots.append(card)
             else:
                 if card is not None:
-                    self._vacated[card] = i
+                    vacated[card] = i
                 slots.append(None)
-        if self._played_slot is not None:
-            # the engine takes the first card of the rank from the hand: keep the picked one's slot
-            # the empty one (a 7♥ picked, a 7♠ gone: the 7♠ moves into the 7♥'s place)
-            at, card = self._played_slot
-            if at < len(slots) and slots[at] == card and self.slots[at] == card:
-                gone = next((j for j, c in enumerate(self.slots) if c is not None and slots[j] is None
-                             and RANKS[c] == RANKS[card]), None)
-                if gone is not None:
-                    slots[gone], slots[at] = card, None
-                    self._vacated[card] = at
-            self._played_slot = None
-        extra = sorted(hand.elements(), key=lambda c: (RANKS[c], c))
-        if extra and not any(c is not None for c in slots):
-            return self._deal_slots(view, turn)
-        for card in extra:  # an undo: the card goes back under its key
-            back = self._vacated.pop(card, -1)
-            if not 0 <= back < len(slots) or slots[back] is not None:
-                back = slots.index(None) if None in slots else len(slots)
-                if back == len(slots):
-                    slots.append(None)
-            slots[back] = card
+        new = sorted(hand.elements(), key=lambda c: (RANKS[c], c))
+        if new and not any(c is not None for c in slots):
+            slots = list(sorted_hand(view))  # a new hand: dealt out sorted
+            vacated.clear()
+        else:
+            for card in new:
+                back = vacated.pop(card, -1)  # an undo: the card goes back under its key
+                if not 0 <= back < len(slots) or slots[back] is not None:
+                    back = slots.index(None) if None in slots else len(slots)
+                    if back == len(slots):
+                        slots.append(None)
+                slots[back] = card
+        self._keys[seat] = slots
         self.slots = slots
         return slots
-
-    def _deal_slots(self, view: SeatView, turn: tuple[int, int, int | None]) -> list[int | None]:
-        self.slots = list(sorted_hand(view))
-        self._slots_turn = turn
-        self._vacated = {}
-        self._played_slot = None
-        return self.slots
 
     def _engine_place(self, view: SeatView, place: Place) -> Place:
         """A hand place as the session counts it (the index in the sorted hand)."""
@@ -740,8 +768,6 @@ class MaliceScreen(TableScreen):
         try:
             move = parse_move(f"{src}-{target[0]}{int(target[1]) + 1}", skipbo)
             self.table.play(move)
-            if source[0] == "H":
-                self._played_slot = (int(source[1]), card)
         except IllegalMoveError as exc:
             self.message = tr(self.lang, "illegal", reason=self.refusal(exc))
             return
@@ -767,6 +793,11 @@ class MaliceScreen(TableScreen):
         """Why a move was refused, in the screen's language (the shared catalogue's words)."""
         return say(self.lang, exc.phrase, str(exc), self.seat_name)
 
+    def action_notation(self) -> None:
+        """L: the log and the prompts name moves in notation (``H7-B2``), or in words again."""
+        self.notation = not self.notation
+        self.redraw()
+
     def action_cancel(self) -> None:
         """Esc: drop the picked source (and a pending D/B)."""
         self.source = self.prefix = None
@@ -782,7 +813,8 @@ class MaliceScreen(TableScreen):
         sources, target = move_places(view, decision.move)
         self.hinted = (self._screen_places(view, sources), target)
         why = say_all(self.lang, decision.why_phrases, decision.why or "—", self.seat_name)
-        self.message = tr(self.lang, "hint", move=decision.move.text, why=why)
+        self.message = tr(self.lang, "hint", move=self.move_words(decision.move, malice_card(view, decision.move)),
+                          why=why)
         self.redraw()
 
     def action_undo(self) -> None:
@@ -792,8 +824,9 @@ class MaliceScreen(TableScreen):
         if not self.table.can_undo():
             self.message = tr(self.lang, "no_undo")
         else:
+            card = self.table.log[-1].card if self.table.log else None
             move = self.table.undo()
-            self.message = tr(self.lang, "undone", move=move.text)
+            self.message = tr(self.lang, "undone", move=self.move_words(move, card))
         self.source = None
         self.hinted = None
         self.redraw()
@@ -802,13 +835,12 @@ class MaliceScreen(TableScreen):
         """P: end the turn without a discard (only when that is legal)."""
         if not self._may_act():
             return
-        view = self.table.view(self.shown)
-        moves = [m for m in view.legal_moves if m.kind == PASS]
-        if not moves:
-            self.message = tr(self.lang, "illegal", reason=tr(self.lang, "refuse.pass"))
+        try:
+            self.table.play(PASS_MOVE)
+        except IllegalMoveError as exc:  # the engine's reason (at a server's table, the server's answer)
+            self.message = tr(self.lang, "illegal", reason=self.refusal(exc))
             self.redraw()
             return
-        self.table.play(moves[0])
         self.source = None
         self.advance()
 

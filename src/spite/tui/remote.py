@@ -20,16 +20,17 @@ asks for the next deal.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from spite.cards import RANKS, WILD_RANK
 from spite.catalogue import phrase_of
-from spite.errors import OptionsError, Phrase, refusal
-from spite.malice import Move, Options, SeatView
+from spite.errors import IllegalMoveError, OptionsError, Phrase, refusal
+from spite.malice import DISCARD, PASS, Move, Options, SeatView
+from spite.malice.moves import parse_move
 from spite.malice.state import Result
 from spite.rl.encoding import view_from_json
-from spite.tui.link import RemoteError, TableLink
+from spite.tui.link import LinkedTable, RemoteError, TableLink
 from spite.tui.link import player_key as player_key  # the lobby's now; tests/server/test_players.py imports it here
 from spite.tui.session import LogEntry, Seat
 
@@ -148,7 +149,7 @@ def seat_name(info: dict[str, Any]) -> str:
 
 
 @dataclass
-class RemoteMaliceTable:
+class RemoteMaliceTable(LinkedTable):
     """A Spite and Malice table on a server, as :class:`~spite.tui.malice_screen.MaliceScreen` reads it."""
 
     game: ClassVar[str] = "spite-malice"
@@ -211,26 +212,6 @@ class RemoteMaliceTable:
         return table
 
     # ------------------------------------------------------------------ the link's part
-    @property
-    def base(self) -> str:
-        """The server's address."""
-        return self.link.base
-
-    @property
-    def table_id(self) -> str:
-        """The table's id."""
-        return self.link.table_id
-
-    @property
-    def token(self) -> str | None:
-        """The seat's token (``None``: watching)."""
-        return self.link.token
-
-    @property
-    def connected(self) -> bool:
-        """The link has a socket that was welcomed."""
-        return self.link.connected
-
     @property
     def pending(self) -> tuple[str, str] | None:
         """The move or undo sent and not yet answered: ``(id, text)``."""
@@ -302,6 +283,10 @@ class RemoteMaliceTable:
         if self.opts.partnerships:
             return f"{self.seats[side].name} + {self.seats[side + 2].name}"
         return self.seats[side].name
+
+    def game_log(self) -> list[LogEntry]:
+        """The moves of the game in play seen over this connection, oldest first."""
+        return list(self.log)
 
     def turn_log(self, limit: int | None = None) -> list[str]:
         """The moves seen over this connection, by turns (``"3 P2: H7-B2 S-B1"``)."""
@@ -390,6 +375,23 @@ class RemoteMaliceTable:
             self.rematch = None
         return new
 
+    def _card_put(self, entry: LogEntry) -> int | None:
+        """The card ``entry``'s move put on a pile, as the position after it shows (the top of the build
+        or discard pile it went to); ``None`` for a pass or a build pile it completed (cleared)."""
+        try:
+            move = parse_move(entry.move, self.opts.skipbo)
+        except IllegalMoveError:
+            return None
+        view = self.view(self.seat)
+        if move.kind == PASS:
+            return None
+        if move.kind == DISCARD:
+            piles = view.discards[entry.seat] if entry.seat < len(view.discards) else ()
+            pile = piles[move.target] if move.target < len(piles) else ()
+        else:
+            pile = view.builds[move.target] if move.target < len(view.builds) else ()
+        return pile[-1] if pile else None
+
     def _match_from(self, msg: dict[str, Any]) -> None:
         data = msg.get("match")
         if isinstance(data, dict):
@@ -411,15 +413,19 @@ class RemoteMaliceTable:
                 self.awaiting_next = None  # the server forgot it (a restart): N asks again
         elif kind == "state" and isinstance(version, int):
             last = msg.get("last") or None
+            entry: LogEntry | None = None
             if version == self.version + 1 and last:  # the next move (a jump is a sync's whole position)
                 entry = LogEntry(int(self.view_json.get("turn", 1)), int(last["seat"]), str(last["move"]))
                 if last.get("undone"):  # the seat took its move back: it leaves the log
                     self.version_base += 2
-                    if self.log and self.log[-1] == entry:
+                    if self.log and replace(self.log[-1], card=None) == entry:
                         self.log.pop()
+                    entry = None
                 else:
                     self.log.append(entry)
             out.new_game = self._set_position(version, msg["view"], msg.get("legal"), msg)
+            if entry is not None and self.log and self.log[-1] is entry:
+                self.log[-1] = replace(entry, card=self._card_put(entry))
         elif kind == "ack":
             if isinstance(version, int):
                 self.answered_version = version

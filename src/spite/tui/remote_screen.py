@@ -26,8 +26,13 @@ from rich.text import Text
 from textual import events
 from textual.widgets import Static
 
+from spite.cards import RANKS
 from spite.catalogue import phrase_of
 from spite.errors import IllegalMoveError, Phrase
+from spite.malice.moves import parse_move
+from spite.spit.rules import HAND, PLAY, SLOT
+from spite.spit.rules import parse_move as parse_spit_move
+from spite.spit.views import SpeedPlayerView, SpitPlayerView
 from spite.tui.i18n import has_text, say, say_all, tr
 from spite.tui.link import FairNote, FairWatch, Line, LinkStatus, Pending, TableLink
 from spite.tui.malice_screen import MaliceScreen, SummaryScreen
@@ -37,6 +42,7 @@ from spite.tui.session import move_places
 from spite.tui.speed_screen import SpeedScreen
 from spite.tui.spit_screen import SpitScreen
 from spite.tui.widgets import set_text
+from spite.tui.words import malice_card, spit_move_words
 
 __all__ = ["RemoteMaliceScreen", "RemoteSpeedScreen", "RemoteSpitScreen", "fair_words"]
 
@@ -137,7 +143,7 @@ class RemoteMaliceScreen(MaliceScreen, LinkedScreen):
             self.message = tr(self.lang, "illegal", reason=say(self.lang, update.error_words, update.error,
                                                                self.seat_name))
         elif update.undone is not None:
-            self.message = tr(self.lang, "undone", move=update.undone)
+            self.message = tr(self.lang, "undone", move=self.move_words(update.undone))
         elif update.new_game:
             match = self.table.match
             self.message = tr(self.lang, "next_game", game=match.game) if match is not None else ""
@@ -180,7 +186,7 @@ class RemoteMaliceScreen(MaliceScreen, LinkedScreen):
         self.hinted = (self._screen_places(view, sources), target)
         phrases = [p for p in (phrase_of(w) for w in msg.get("whyWords") or []) if isinstance(p, Phrase)]
         why = say_all(self.lang, phrases, str(msg.get("why") or "—"), self.seat_name)
-        self.message = tr(self.lang, "hint", move=move.text, why=why)
+        self.message = tr(self.lang, "hint", move=self.move_words(move, malice_card(view, move)), why=why)
 
     # ------------------------------------------------------------------ turn flow
     def advance(self) -> None:
@@ -261,9 +267,9 @@ class RemoteMaliceScreen(MaliceScreen, LinkedScreen):
             line = self.worded(self.link_line)
         elif table.pending is not None and table.pending_undo:
             move = table.pending[1]
-            line = tr(self.lang, "undo_asked", move=move) if move else tr(self.lang, "undo_asked_last")
+            line = tr(self.lang, "undo_asked", move=self.move_words(move)) if move else tr(self.lang, "undo_asked_last")
         elif table.pending is not None:
-            line = tr(self.lang, "waiting_server", move=table.pending[1])
+            line = tr(self.lang, "waiting_server", move=self.sent_words(table.pending[1]))
         elif table.awaiting_next is not None and table.state.is_over:
             ready = ", ".join(f"P{s + 1}" for s in table.ready_seats) or "—"
             line = tr(self.lang, "waiting_rematch" if table.rematch is not None else "waiting_next", ready=ready)
@@ -272,6 +278,22 @@ class RemoteMaliceScreen(MaliceScreen, LinkedScreen):
         if line is not None:
             set_text(self.query_one("#prompt", Static), Text(line, style="italic"), layout=False)
         _with_fair(self.query_one("#head", Static), fair_words(self.lang, self.link.fair))
+
+    def sent_words(self, text: str) -> str:
+        """A move sent and not yet answered, in words: its card from the position it was sent in."""
+        try:
+            move = parse_move(text, self.table.opts.skipbo)
+        except IllegalMoveError:
+            return text
+        return self.move_words(move, malice_card(self.table.view(self.table.seat), move))
+
+    def link_dropped(self, dropped: list[Pending]) -> None:
+        """Requests the connection took down with it: say so, with the moves in words."""
+        moves = [self.sent_words(p.text) if p.kind == "move" else self.move_words(p.text)
+                 for p in dropped if p.kind in ("move", "undo") and p.text]
+        if moves:
+            self.message = tr(self.lang, "link_dropped", move=", ".join(moves))
+        self.redraw()
 
     def seat_name(self, seat: int) -> str:
         """``P1 (you)``, ``P2 (hard)``, ``P2 (bob)``."""
@@ -377,8 +399,7 @@ class RemoteSpitScreen(SpitScreen, LinkedScreen):
         for ev in self.table.tick(self.now_ms()):
             if ev.kind == "game-over":
                 self._at_the_end()
-        if self.message_until is not None and self.clock() >= self.message_until:
-            self.message, self.message_until = "", None
+        self.count_down()
         self.redraw()
 
     def try_move(self, move: str) -> bool:
@@ -398,10 +419,29 @@ class RemoteSpitScreen(SpitScreen, LinkedScreen):
         elif table.seat is None:
             line = tr(self.lang, "watching", id=table.table_id)
         elif table.pending is not None and not table.over:
-            line = tr(self.lang, "sent", move=table.pending[1])
+            line = tr(self.lang, "sent", move=self.sent_words(table.pending[1]))
         if line is not None:
             set_text(self.query_one("#spit-prompt", Static), Text(line, style="italic"))
         _with_fair(self.query_one("#spit-head", Static), fair_words(self.lang, self.link.fair))
+
+
+    def sent_words(self, text: str) -> str:
+        """A move sent and not yet answered, in words (its card from the position it was sent in), or
+        in notation after ``L``."""
+        if self.notation:
+            return text
+        view = self.table.view()
+        card: int | None = None
+        try:
+            kind, a, _ = parse_spit_move(text, self.table.game)
+        except IllegalMoveError:
+            return text
+        me = view.players[0]
+        if kind in (PLAY, SLOT) and isinstance(me, SpitPlayerView) and 0 < a <= len(me.tableau):
+            card = me.tableau[a - 1].top
+        elif kind == HAND and isinstance(me, SpeedPlayerView):
+            card = next((c for c in me.hand or () if RANKS[c] == a), None)
+        return spit_move_words(self.lang, text, card)
 
 
 class RemoteSpeedScreen(RemoteSpitScreen, SpeedScreen):

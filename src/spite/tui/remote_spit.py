@@ -27,11 +27,13 @@ from typing import Any, ClassVar
 
 from spite.cards import parse_card
 from spite.catalogue import phrase_of
-from spite.errors import refusal
+from spite.errors import CardError, IllegalMoveError, refusal
 from spite.spit import SpeedView, SpitView
+from spite.spit.rules import HAND, PLAY, SLAP, SLOT
+from spite.spit.rules import parse_move as parse_spit_move
 from spite.spit.table import Event
 from spite.spit.views import PileView, SpeedPlayerView, SpitPlayerView
-from spite.tui.link import TableLink
+from spite.tui.link import LinkedTable, TableLink
 from spite.tui.remote import RemoteUpdate, seat_name
 
 __all__ = ["RemoteSpeedTable", "RemoteSpitTable", "SpitUpdate", "speed_view_from_server", "spit_view_from_server"]
@@ -134,7 +136,7 @@ class RemoteSpitPosition:
 
 
 @dataclass
-class RemoteSpitTable:
+class RemoteSpitTable(LinkedTable):
     """A Spit table on a server, as :class:`~spite.tui.spit_screen.SpitScreen` reads it."""
 
     game: ClassVar[str] = "spit"
@@ -154,6 +156,9 @@ class RemoteSpitTable:
     """Every engine event seen over this connection, seats turned (0: this seat)."""
     fresh: list[Event] = field(default_factory=list)
     """Events not yet handed to the screen by :meth:`tick`."""
+    cards: dict[int, int] = field(default_factory=dict)
+    """The card a move took (by its event's index in :attr:`events`), where the position after it shows
+    it (the log's words name it)."""
     acked: list[tuple[str, int]] = field(default_factory=list)
     """Every move of this seat the server acknowledged: ``(move, t)``."""
     refused: list[tuple[str, str]] = field(default_factory=list)
@@ -166,9 +171,8 @@ class RemoteSpitTable:
     @classmethod
     def from_welcome(cls, link: TableLink, welcome: dict[str, Any]) -> RemoteSpitTable:
         """The table of a ``welcome`` message (the registry's ``tui`` hook of the table's game chose the
-        class), played through ``link``; a Spit state is the whole table, so a gap needs no ``sync``."""
+        class), played through ``link``."""
         info = welcome["table"]
-        link.gapless = False
         table = cls(link=link, preset=str(info.get("preset") or cls.game), seat=welcome.get("seat"), info=info,
                     version=int(welcome["stateVersion"]), view_json=welcome["view"],
                     legal=list(welcome.get("legal") or []))
@@ -177,26 +181,6 @@ class RemoteSpitTable:
         return table
 
     # ------------------------------------------------------------------ the link's part
-    @property
-    def base(self) -> str:
-        """The server's address."""
-        return self.link.base
-
-    @property
-    def table_id(self) -> str:
-        """The table's id."""
-        return self.link.table_id
-
-    @property
-    def token(self) -> str | None:
-        """The seat's token (``None``: watching)."""
-        return self.link.token
-
-    @property
-    def connected(self) -> bool:
-        """The link has a socket that was welcomed."""
-        return self.link.connected
-
     @property
     def pending(self) -> tuple[str, str] | None:
         """The latest move sent and not yet answered: ``(id, text)``."""
@@ -222,11 +206,20 @@ class RemoteSpitTable:
         return bool(self.view_json.get("finished")) or self.game_over is not None
 
     def now_ms(self) -> int:
-        """The game time now: the clock's ``now`` plus the time since it arrived (while play goes on)."""
+        """The game time now: the clock's ``now`` plus the time since it arrived (while play goes on;
+        the clock stands still during a new game's countdown)."""
         base = int(self.clock_json.get("now") or 0)
         if self.over or not self.connected:
             return base
-        return base + int((self.clock() - self.received_at) * 1000)
+        since = int((self.clock() - self.received_at) * 1000)
+        return base + max(0, since - int(self.clock_json.get("startsIn") or 0))
+
+    def starts_in_ms(self) -> int:
+        """Ms left of a new game's countdown (the clock's ``startsIn``, less the time since it came)."""
+        wait = int(self.clock_json.get("startsIn") or 0)
+        if not wait or self.over:
+            return 0
+        return max(0, wait - int((self.clock() - self.received_at) * 1000))
 
     def view(self) -> SpitView:
         """The newest position the server sent, seen from this seat (this seat is ``players[0]``)."""
@@ -243,6 +236,10 @@ class RemoteSpitTable:
         """Nothing runs here: the events the server reported since the last tick."""
         out, self.fresh = self.fresh, []
         return out
+
+    def refusal_of(self, move: str) -> IllegalMoveError | None:
+        """Why a move would be refused: only the server knows (it answers the move itself)."""
+        return None
 
     def play(self, move: str, t: int = 0) -> list[Event]:
         """Send a move of this seat now; the server's ``ack`` or ``error`` (``too-late``) answers it."""
@@ -271,6 +268,35 @@ class RemoteSpitTable:
             if isinstance(won, list) and len(won) == 2:
                 self.rounds_won = [int(won[0]), int(won[1])]
 
+    def _note_cards(self, start: int) -> None:
+        """The card of each move from event ``start`` on that the position now shown still shows: the
+        newest move onto each center pile or empty slot, after the last flip, slap or deal."""
+        shown: set[tuple[str, int, int]] = set()
+        for i in range(len(self.events) - 1, start - 1, -1):
+            ev = self.events[i]
+            if ev.kind != "move":
+                return  # a flip, a deal, a shuffle: what lies on the piles now came after the moves before it
+            try:
+                kind, _, to = parse_spit_move(ev.text, self.game)
+            except IllegalMoveError:
+                continue
+            if kind == SLAP:
+                return
+            seat = self.me if ev.seat == 0 else 1 - self.me
+            place = ("T", seat, to) if kind == SLOT else ("C", 0, to)
+            if kind not in (PLAY, SLOT, HAND) or place in shown:
+                continue
+            shown.add(place)
+            try:
+                if kind == SLOT:
+                    top = self.view_json["players"][seat]["tableau"][to - 1].get("top")
+                else:
+                    top = self.view_json["centers"][to - 1].get("top")
+                if top:
+                    self.cards[i] = parse_card(str(top))
+            except (KeyError, IndexError, TypeError, CardError):
+                continue
+
     def handle(self, msg: dict[str, Any]) -> SpitUpdate:
         """Take in one server message the link handed on (never a ``state`` older than the one drawn);
         say what the screen should show."""
@@ -285,10 +311,12 @@ class RemoteSpitTable:
             self._set_position(msg)  # each is the whole view
             if not self.view_json.get("finished"):
                 self.game_over = None  # a new game at the table (a rematch): play on
+            start = len(self.events)
             for raw in msg.get("events") or []:
                 ev = self._turn(raw)
                 self.events.append(ev)
                 self.fresh.append(ev)
+            self._note_cards(start)
         elif kind == "ack":
             self.acked.append((str(msg.get("move")), int(msg.get("t") or 0)))
         elif kind == "error":

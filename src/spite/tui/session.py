@@ -33,8 +33,9 @@ from dataclasses import dataclass, field
 
 from spite.bots import LEVELS, Decision, make_bot
 from spite.cards import RANKS
-from spite.errors import OptionsError, refusal
+from spite.errors import OptionsError, Phrase, refusal
 from spite.malice import BUILD, DISCARD, DISCARD_PILE, HAND, PASS, STOCK, Match, Move, Options, SeatView, State
+from spite.tui.i18n import seat_word
 
 __all__ = [
     "BotSeat",
@@ -103,36 +104,48 @@ class Seat:
 
 
 def parse_seats(text: str | None, players: int, seed: int = 0) -> list[Seat]:
-    """Seats from ``--seats`` (``human,medium``; ``human,human`` for hot-seat; bot specs too).
+    """Seats from ``--seats`` (``human,medium``; ``human,human`` for hot-seat; bot specs too; the
+    page's words for people and levels in either language, ``Mensch,mittel``).
 
-    With no text: one person against the ``medium`` bot(s). Raises :class:`OptionsError` if the
-    number of seats does not fit the game or a seat is unknown.
+    With no text: one person against the ``medium`` bot(s). Raises :class:`OptionsError` (with its
+    catalogue phrase, so that the start screen words it) if the number of seats does not fit the
+    game or a seat is unknown.
     """
-    names = [s.strip().lower() for s in text.split(",")] if text else ["human"] + ["medium"] * (players - 1)
+    written = [s.strip() for s in text.split(",")] if text else ["human"] + ["medium"] * (players - 1)
+    names = [name.lower() for name in written]
     if len(names) != players:
         counted = f"{len(names)} seat" + ("s" if len(names) != 1 else "")
-        raise OptionsError(f"--seats names {counted}, but this game has {players} players")
+        raise OptionsError(f"--seats names {counted}, but this game has {players} players",
+                           phrase=Phrase("tui.err_seat_count", {"n": len(names), "players": players}))
     seats: list[Seat] = []
     humans = 0
     for i, name in enumerate(names):
-        if name in ("human", "h", "me", "mensch"):
+        spec = seat_word(name) or name
+        if spec == "human":
             humans += 1
             seats.append(Seat("human", f"human {humans}"))
         elif not name:
-            raise OptionsError(f"seat {i + 1} is empty in --seats {text!r}")
+            raise OptionsError(f"seat {i + 1} is empty in --seats {text!r}",
+                               phrase=Phrase("tui.err_seat_empty", {"n": i + 1}))
         else:
-            seats.append(Seat("bot", name, BotSeat(name, seed + i)))
+            try:
+                driver = BotSeat(spec, seed + i)
+            except OptionsError as exc:
+                raise OptionsError(str(exc), phrase=Phrase("tui.err_unknown_seat", {"name": written[i]})) from None
+            seats.append(Seat("bot", spec, driver))
     return seats
 
 
 @dataclass(frozen=True)
 class LogEntry:
-    """One move in the log: the turn (1-based), the seat, the move text."""
+    """One move in the log: the turn (1-based), the seat, the move text, and the card it put on a pile
+    (``None`` for a pass, or when it is not known): the words of the log name it."""
 
     turn: int
     seat: int
     move: str
     game: int = 1
+    card: int | None = None
 
 
 def sorted_hand(view: SeatView) -> list[int]:
@@ -265,9 +278,10 @@ class MaliceTable:
         state = self.state
         seat, turn = state.to_move, state.turn
         hand_before = len(state.hands[seat])
-        state.play(move)
-        played: Move = state.history[-1][0]
-        self.log.append(LogEntry(turn + 1, seat, played.text, self.games))
+        what = state.play(move)
+        played: Move = what.move
+        card = what.card if what.card >= 0 else None
+        self.log.append(LogEntry(turn + 1, seat, played.text, self.games, card))
         revealed = played.kind != BUILD or played.source == STOCK or (
             played.source == HAND and len(state.hands[seat]) != hand_before - 1)
         if revealed or state.is_over:
@@ -298,6 +312,10 @@ class MaliceTable:
         seat = self.state.to_move
         bot.start_game(self.opts, seat)
         return bot.decide(self.state.view(seat), random.Random(f"spite-tui-hint/{self.state.plies}"), None)
+
+    def game_log(self) -> list[LogEntry]:
+        """The moves of the current game, oldest first."""
+        return [entry for entry in self.log if entry.game == self.games]
 
     def turn_log(self, limit: int | None = None) -> list[str]:
         """The log by turns: ``"12 P2: H7-B2 S-B1 H9-D3"``, newest last (the current game)."""

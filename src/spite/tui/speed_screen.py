@@ -3,7 +3,9 @@
 ``1``–``5`` pick a card of your hand, then ``Q``/``W`` put it on that center pile. ``Space`` calls
 spit when nobody can play (both players turn a card of their side pile onto the centers). ``Esc``
 cancels. Clicking works the same way (a card, then a center). A card keeps its key while it is in
-your hand: the card drawn after a play takes the freed key, so keys typed ahead stay right.
+your hand: the card drawn after a play takes the freed key, so keys typed ahead stay right. A move
+names a rank (``H7-C1``): with two 7s in the hand the engine plays the first one it holds, whose key
+is then the one freed; the other 7 keeps its key (keys never swap).
 
 The clock, the bot and the remote side are the Spit screen's (:mod:`spite.tui.spit_screen`,
 :class:`~spite.tui.spit_session.SpitTable` with ``game="speed"``); this module draws the table and
@@ -12,6 +14,7 @@ turns keys into Speed's moves (``H7-C1``: a 7 from the hand onto center 1).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
@@ -24,11 +27,11 @@ from textual.widgets import Footer, Static
 
 from spite.cards import RANK_TOKENS, RANKS
 from spite.spit import OVER, SPIT_MOVE, SpeedView
-from spite.tui.i18n import tr
+from spite.tui.i18n import level_name, tr
 from spite.tui.render import card_text
-from spite.tui.spit_screen import CENTER_KEYS, SpitScreen, SpitTui
+from spite.tui.spit_screen import CENTER_KEYS, FACE_DOWN, SpitScreen, SpitTui, center_text
 from spite.tui.spit_session import SpitTable
-from spite.tui.widgets import PileWidget, TooSmall, set_text
+from spite.tui.widgets import LogPanel, PileWidget, TooSmall, set_text
 
 if TYPE_CHECKING:
     from spite.tui.app import TuiConfig
@@ -38,12 +41,6 @@ __all__ = ["TUI", "SpeedScreen", "SpeedTui", "hand_move", "keep_slots"]
 
 HAND_SLOTS = 5
 """A Speed hand holds five cards: one key each."""
-
-FACE_DOWN = "▒▒▒"
-"""How a card nobody may see is drawn."""
-
-LOG_KINDS = ("move", "flip", "shuffle")
-"""The events the log line shows (who played what, the flips, the side piles made anew)."""
 
 
 def keep_slots(slots: list[int | None], hand: tuple[int, ...]) -> list[int | None]:
@@ -80,6 +77,8 @@ def hand_move(card: int, center: int) -> str:
 class SpeedScreen(SpitScreen):
     """The Speed table: the bot's hand (face down) at the top, the centers, your hand at the bottom."""
 
+    LOG_KINDS = ("move", "flip", "shuffle")
+    """The events the log shows (who played what, the flips, the side piles made anew)."""
     LABEL_WIDTH = 9
     """The row labels are narrower than Spit's: a hand of five and a draw pile fill the row."""
     COUNT_WIDTH = 12
@@ -89,9 +88,7 @@ class SpeedScreen(SpitScreen):
                  tick_seconds: float = 0.05) -> None:
         super().__init__(table, clock, lang, tick_seconds)
         self.slots: list[int | None] = [None] * HAND_SLOTS
-        """The card under each key ``1``–``5`` (:func:`keep_slots`)."""
-        self.played: tuple[int, int] | None = None
-        """``(key, card)`` of the last card sent to a center, until a card leaves the hand."""
+        """The card under each key ``1``–``5`` (:func:`keep_slots`): a card keeps its key while it is in the hand."""
 
     def compose(self) -> ComposeResult:
         """Head, bot row, centers, own row, prompt, message, log, footer."""
@@ -99,7 +96,8 @@ class SpeedScreen(SpitScreen):
         yield TooSmall(t)
         yield Static(id="spit-head")
         with Horizontal(classes="row"):
-            yield self._sized(Static(f"P2\n({self.table.level})", classes="label", id="bot-label"))
+            bot = level_name(t, self.table.level)
+            yield self._sized(Static(f"P2\n({bot})", classes="label", id="bot-label"))
             for i in range(HAND_SLOTS):
                 yield PileWidget(None, "", id=f"bot-H{i}")
             yield self._sized(PileWidget(None, tr(t, "draw_short"), id="bot-draw", classes="pile-count"))
@@ -116,7 +114,7 @@ class SpeedScreen(SpitScreen):
             yield self._sized(PileWidget(None, tr(t, "draw_short"), id="my-draw", classes="pile-count"))
         yield Static(id="spit-prompt")
         yield Static(id="spit-message")
-        yield Static(id="spit-log")
+        yield LogPanel(id="spit-log")
         yield Footer()
 
     def _sized(self, widget: Static) -> Static:
@@ -124,6 +122,10 @@ class SpeedScreen(SpitScreen):
         screens, such as the remote one, takes the CSS of the first line of bases only)."""
         widget.styles.width = self.COUNT_WIDTH if widget.has_class("pile-count") else self.LABEL_WIDTH
         return widget
+
+    def table_width(self) -> int:
+        """The columns the table needs: a label, the hand of five and a draw pile; the padding."""
+        return 2 + self.LABEL_WIDTH + HAND_SLOTS * 10 + self.COUNT_WIDTH + 1
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Speed has no slap: its key is neither shown nor bound."""
@@ -142,7 +144,7 @@ class SpeedScreen(SpitScreen):
         t = self.lang
         view = self.speed_view()
         me, bot = view.players[0], view.players[1]
-        self.slots = self._follow_hand(me.hand or ())
+        self.slots = keep_slots(self.slots, me.hand or ())
         if self.source is not None and self.slots[self.source] is None:
             self.source = None
         head = Text(f"{tr(t, 'speed')} · {view.t / 1000:.1f} s · P1 {me.cards} {tr(t, 'cards')} · "
@@ -158,7 +160,8 @@ class SpeedScreen(SpitScreen):
         targets = self._speed_targets(view)
         for j, center in enumerate(view.centers):
             marks = {"target"} if j in targets else set()
-            self.query_one(f"#C{j}", PileWidget).show(card_text(center.top), str(center.cards), marks=frozenset(marks))
+            self.query_one(f"#C{j}", PileWidget).show(center_text(center.top, center.cards), str(center.cards),
+                                                      marks=frozenset(marks))
         for i, card in enumerate(self.slots):
             marks = {"source"} if self.source == i else set()
             if me.hand is None:  # a spectator: the bottom seat's hand as backs, as the other's
@@ -174,29 +177,14 @@ class SpeedScreen(SpitScreen):
                                                     marks=frozenset({"source"} if me.called_spit else set()))
         set_text(self.query_one("#spit-prompt", Static), self._speed_prompt(view))
         set_text(self.query_one("#spit-message", Static), Text(self.message, style="italic"))
-        recent = [f"{'P1' if e.seat == 0 else 'P2' if e.seat == 1 else '--'} {self.words(e.text)}"
-                  for e in self.table.events if e.kind in LOG_KINDS][-6:]
-        set_text(self.query_one("#spit-log", Static), " · ".join(recent))
-
-    def _follow_hand(self, hand: tuple[int, ...]) -> list[int | None]:
-        """The keys' cards for the new ``hand``. A move names a rank (``H7-C1``), so the engine may play
-        another 7 than the one picked: then the picked card takes the key of the 7 that went, and the
-        key pressed is the one that frees up, as the person expects."""
-        slots = list(self.slots)
-        if self.played is not None:
-            key, card = self.played
-            gone = [k for k, c in enumerate(slots) if c is not None and c not in hand]
-            if gone:
-                self.played = None
-                twin = next((k for k in gone if RANKS[slots[k] or 0] == RANKS[card]), None)
-                if card in hand and slots[key] == card and twin is not None:
-                    slots[twin], slots[key] = card, slots[twin]
-        return keep_slots(slots, hand)
+        self.draw_log()
 
     def _speed_prompt(self, view: SpeedView) -> Text:
         t = self.lang
         if view.phase == OVER:
             return Text(tr(t, "spit_over", text=self._result_text()))
+        if self.starts_in_ms() > 0:
+            return Text(tr(t, "sp_ready", s=math.ceil(self.starts_in_ms() / 1000)))
         if view.t < view.play_from:
             return Text(tr(t, "wait"))
         if SPIT_MOVE in view.legal:
@@ -217,13 +205,13 @@ class SpeedScreen(SpitScreen):
     def pick(self, place: tuple[str, int]) -> None:
         """A hand card (the digit keys name ``("T", i)``, a click ``("H", i)``) or a center was named."""
         kind, number = place
-        if self.table.over:
+        if self.table.over or self.refused_early():
             return
         view = self.speed_view()
         if kind == "C":
             card = self.slots[self.source] if self.source is not None else None
             if card is not None and self.source is not None:
-                self.played, self.source = (self.source, card), None
+                self.source = None
                 self.try_move(hand_move(card, number))
             return
         card = self.slots[number] if number < HAND_SLOTS else None
@@ -231,10 +219,23 @@ class SpeedScreen(SpitScreen):
             self.source = None
         elif not any(hand_move(card, j) in view.legal for j in range(len(view.centers))):
             self.source = None
-            self.message = tr(self.lang, "no_target", card=card_text(card).plain)
+            self.message = self.no_target(card, len(view.centers))
         else:
             self.source, self.message = number, ""
         self.redraw()
+
+
+    def no_target(self, card: int, centers: int) -> str:
+        """A card that fits no center pile now, and why: the engine's reasons for each (without an
+        engine here, at a server's table, just that it cannot be played now)."""
+        reasons: list[str] = []
+        for j in range(centers):
+            refused = self.table.refusal_of(hand_move(card, j))
+            if refused is not None and (reason := self.refusal(refused)) not in reasons:
+                reasons.append(reason)
+        if not reasons:
+            return tr(self.lang, "no_target", card=card_text(card).plain)
+        return tr(self.lang, "no_target_why", card=card_text(card).plain, why="; ".join(reasons))
 
 
 class SpeedTui(SpitTui):

@@ -6,11 +6,14 @@ slaps the smaller center pile once you have won a round (``Q``/``W`` slap that p
 ``Esc`` cancels. Clicking works the same way (a pile, then a center).
 
 A Textual interval timer reads the clock (``time.monotonic`` unless the app was given another) and
-feeds the engine's ``advance(t)`` through :meth:`~spite.tui.spit_session.SpitTable.tick`.
+feeds the engine's ``advance(t)`` through :meth:`~spite.tui.spit_session.SpitTable.tick`. A game
+begins with the server's countdown ("one, two, three — spit!"): the prompt line counts down, the
+center cards lie face down, every key is refused with the time left, and "Spit!" starts play.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -22,20 +25,33 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from spite.errors import IllegalMoveError, OptionsError
+from spite.errors import IllegalMoveError, OptionsError, Phrase
 from spite.spit import OVER, SLAPPING, SPIT_MOVE, SpitView
-from spite.tui.i18n import has_text, say, tr
+from spite.tui.i18n import has_text, level_name, say, seat_word, tr
 from spite.tui.render import card_text, on_screen
-from spite.tui.spit_session import REACTION_MS, SpitTable
-from spite.tui.widgets import PileWidget, TableScreen, TooSmall, set_text, translate_bindings
+from spite.tui.spit_session import REACTION_MS, SpitTable, starts_in_refusal
+from spite.tui.widgets import (
+    LOG_MIN_WIDTH,
+    WIDE,
+    LogPanel,
+    PileWidget,
+    TableScreen,
+    TooSmall,
+    set_text,
+    translate_bindings,
+)
+from spite.tui.words import spit_event_words
 
 if TYPE_CHECKING:
     from spite.tui.app import TuiConfig
     from spite.tui.link import TableLink
 
-__all__ = ["TUI", "SpitScreen", "SpitTui", "spit_level"]
+__all__ = ["FACE_DOWN", "TUI", "SpitScreen", "SpitTui", "center_text", "spit_level"]
 
 CENTER_KEYS = "qwe"
+
+FACE_DOWN = "▒▒▒"
+"""How a card nobody may see is drawn."""
 
 
 class SpitScreen(TableScreen):
@@ -44,6 +60,7 @@ class SpitScreen(TableScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "spit", "Spit"),
         Binding("s", "slap", "Slap"),
+        Binding("l", "notation", "Notation"),
         Binding("escape", "cancel", "Cancel", show=False),
         Binding("ctrl+q", "app.quit", "Quit"),
     ]
@@ -51,12 +68,15 @@ class SpitScreen(TableScreen):
     SpitScreen { layout: vertical; }
     SpitScreen.-small > * { display: none; }
     SpitScreen.-small > TooSmall { display: block; }
-    #spit-head { height: 1; background: $panel; padding: 0 1; }
+    #spit-head { height: auto; min-height: 1; background: $panel; padding: 0 1; }
     .row { height: auto; padding: 0 1; }
     .label { width: 14; height: 3; content-align: left middle; color: $text-muted; }
     #spit-prompt { height: 2; padding: 0 1; text-style: bold; }
-    #spit-message { height: 2; padding: 0 1; }
-    #spit-log { height: 3; padding: 0 1; color: $text-muted; }
+    #spit-message { height: auto; min-height: 2; padding: 0 1; }
+    #spit-log { height: 1fr; min-height: 3; padding: 0 1; color: $text-muted; }
+    /* beside the table: the head line keeps the whole width above both */
+    SpitScreen.-wide #spit-head { split: top; }
+    SpitScreen.-wide #spit-log { split: right; height: 100%; border-left: solid $foreground 30%; }
     #bot-spit, #my-spit { width: 12; }
     """
 
@@ -72,7 +92,12 @@ class SpitScreen(TableScreen):
         self.start = clock()
         self.source: int | None = None
         self.message = ""
-        self.flash = ""
+        self.message_until: float | None = None
+        """When the message line's words run out (``None``: at the next key)."""
+        self.counting = False
+        """The start countdown is on (its end says "Spit!")."""
+        self.notation = False
+        """The log names moves in the records' notation (``T3-C1``) rather than in words (``L``)."""
 
     def compose(self) -> ComposeResult:
         """Head, bot row, centers, own row, prompt, message, log, footer."""
@@ -81,7 +106,7 @@ class SpitScreen(TableScreen):
         yield TooSmall(t)
         yield Static(id="spit-head")
         with Horizontal(classes="row"):
-            yield Static(f"P2 ({self.table.level})", classes="label", id="bot-label")
+            yield Static(f"P2 ({level_name(self.lang, self.table.level)})", classes="label", id="bot-label")
             for i in range(5):
                 yield PileWidget(None, f"T{i + 1}", id=f"bot-T{i}")
             yield PileWidget(None, tr(t, "spit"), id="bot-spit")
@@ -96,34 +121,78 @@ class SpitScreen(TableScreen):
             yield PileWidget(None, tr(t, "spit"), id="my-spit")
         yield Static(id="spit-prompt")
         yield Static(id="spit-message")
-        yield Static(id="spit-log")
+        yield LogPanel(id="spit-log")
         yield Footer()
 
     def on_mount(self) -> None:
         """Start the clock."""
         self.composed = True
         self.start = self.clock()
-        self.query_one(TooSmall).fit(self, self.app.size)
+        self.fit_size()
         self.redraw()
         self.set_interval(self.tick_seconds, self.tick)
 
     def on_resize(self, event: events.Resize) -> None:
-        """Below 80×24 a notice instead of a cut-off table."""
+        """Below 80×24 a notice instead of a cut-off table; from 112 columns the log beside the table."""
+        self.fit_size()
+        self.redraw()
+
+    def fit_size(self) -> None:
+        """The size classes: too small for a table, or wide enough for the log beside it (taking every
+        column the table does not need: no gap between them)."""
+        width, _ = self.app.size
         self.query_one(TooSmall).fit(self, self.app.size)
+        wide = width >= WIDE
+        self.set_class(wide, "-wide")
+        self.query_one("#spit-log").styles.width = max(LOG_MIN_WIDTH, width - self.table_width()) if wide else None
+
+    def table_width(self) -> int:
+        """The columns the table needs: its widest row (a label, five piles, the spit pile; the padding)."""
+        return 2 + 14 + 5 * 10 + 13
 
     def now_ms(self) -> int:
-        """Ms since the game began, by the clock."""
-        return int((self.clock() - self.start) * 1000)
+        """Ms since play began, by the clock (negative during the start countdown)."""
+        return int((self.clock() - self.start) * 1000) - self.table.countdown_ms
+
+    def starts_in_ms(self) -> int:
+        """Ms of the start countdown left (0 once play has begun)."""
+        return self.table.starts_in_ms()
+
+    GO_SECONDS = 1.0
+    """How long "Spit!" stays on the message line when the countdown ends."""
+
+    def count_down(self) -> None:
+        """The start countdown: once it ends, "Spit!" on the message line (for a moment); a message
+        with its time up goes."""
+        if self.starts_in_ms() > 0:
+            self.counting = True
+        elif self.counting:
+            self.counting = False
+            self.message = tr(self.lang, "sp_go_banner")
+            self.message_until = self.clock() + self.GO_SECONDS
+        elif self.message_until is not None and self.clock() >= self.message_until:
+            self.message, self.message_until = "", None
 
     def tick(self) -> None:
         """Let the time pass: automatic events, the bot's moves; then draw."""
         if self.table.over:
             return
         events = self.table.tick(self.now_ms())
+        self.count_down()
         for ev in events:
             if ev.kind == "game-over":
                 self.message = ""  # the prompt line says who won; once is enough
         self.redraw()
+
+    def refused_early(self) -> bool:
+        """During the start countdown a key is refused with the time left (the server's words)."""
+        wait = self.starts_in_ms()
+        if wait <= 0:
+            return False
+        self.source = None
+        self.message, self.message_until = tr(self.lang, "illegal", reason=self.refusal(starts_in_refusal(wait))), None
+        self.redraw()
+        return True
 
     # ------------------------------------------------------------------ drawing
     def spit_view(self) -> SpitView:
@@ -133,7 +202,7 @@ class SpitScreen(TableScreen):
 
     def seat_name(self, seat: int) -> str:
         """``P1 (you)``, ``P2 (medium)``: the names the screen uses."""
-        return "P1 (" + tr(self.lang, "you") + ")" if seat == 0 else f"P2 ({self.table.level})"
+        return f"P1 ({tr(self.lang, 'you')})" if seat == 0 else f"P2 ({level_name(self.lang, self.table.level)})"
 
     def words(self, text: str) -> str:
         """An engine's line with the screen's seat names and suit symbols."""
@@ -164,11 +233,12 @@ class SpitScreen(TableScreen):
         targets = self._targets(view)
         for i, pile in enumerate(bot.tableau):
             self.query_one(f"#bot-T{i}", PileWidget).show(card_text(pile.top), str(pile.cards or ""))
-        self.query_one("#bot-spit", PileWidget).show(Text("▒▒▒" if bot.spit else "", style="dim"), str(bot.spit),
+        self.query_one("#bot-spit", PileWidget).show(Text(FACE_DOWN if bot.spit else "", style="dim"), str(bot.spit),
                                                      marks=frozenset({"source"} if bot.called_spit else set()))
         for j, center in enumerate(view.centers):
             marks = {"target"} if ("C", j) in targets else set()
-            self.query_one(f"#C{j}", PileWidget).show(card_text(center.top), str(center.cards), marks=frozenset(marks))
+            self.query_one(f"#C{j}", PileWidget).show(center_text(center.top, center.cards), str(center.cards),
+                                                      marks=frozenset(marks))
         for i, pile in enumerate(me.tableau):
             marks = set()
             if self.source == i:
@@ -177,18 +247,45 @@ class SpitScreen(TableScreen):
                 marks.add("target")
             self.query_one(f"#T{i}", PileWidget).show(card_text(pile.top), str(pile.cards or ""),
                                                       marks=frozenset(marks))
-        self.query_one("#my-spit", PileWidget).show(Text("▒▒▒" if me.spit else "", style="dim"), str(me.spit),
+        self.query_one("#my-spit", PileWidget).show(Text(FACE_DOWN if me.spit else "", style="dim"), str(me.spit),
                                                     marks=frozenset({"source"} if me.called_spit else set()))
         set_text(self.query_one("#spit-prompt", Static), self._prompt(view))
         set_text(self.query_one("#spit-message", Static), Text(self.message, style="italic"))
-        recent = [f"{'P1' if e.seat == 0 else 'P2' if e.seat == 1 else '--'} {self.words(e.text)}"
-                  for e in self.table.events if e.kind in ("move", "flip", "round-won")][-6:]
-        set_text(self.query_one("#spit-log", Static), " · ".join(recent))
+        self.draw_log()
+
+    LOG_KINDS: tuple[str, ...] = ("move", "flip", "round-won", "deal")
+    """The events the log shows (who played what, the flips, the rounds)."""
+
+    def log_texts(self) -> list[str]:
+        """The log, oldest first: a line an event in words ("P2 (medium): K♦ from tableau pile 3 onto
+        center pile 1"), or with ``L`` in notation (``P2 T3-C1``)."""
+        cards = self.table.cards
+        out: list[str] = []
+        for i, e in enumerate(self.table.events):
+            if e.kind not in self.LOG_KINDS:
+                continue
+            if self.notation:
+                out.append(f"{'P1' if e.seat == 0 else 'P2' if e.seat == 1 else '--'} {self.words(e.text)}")
+            elif (line := spit_event_words(self.lang, e, cards.get(i), self.seat_name)) is not None:
+                out.append(line)
+        return out
+
+    def draw_log(self) -> None:
+        """The newest lines of the log that fit: under the table, or beside it with a title."""
+        title = tr(self.lang, "log") if self.has_class("-wide") else ""
+        self.query_one("#spit-log", LogPanel).show(self.log_texts(), title)
+
+    def action_notation(self) -> None:
+        """L: the log in notation (``T3-C1``), or in words again."""
+        self.notation = not self.notation
+        self.redraw()
 
     def _prompt(self, view: SpitView) -> Text:
         t = self.lang
         if view.phase == OVER:
             return Text(tr(t, "spit_over", text=self._result_text()))
+        if self.starts_in_ms() > 0:
+            return Text(tr(t, "sp_ready", s=math.ceil(self.starts_in_ms() / 1000)))
         if view.phase == SLAPPING:
             if view.round_winner == 0:
                 return Text(tr(t, "slap_now"))
@@ -219,6 +316,7 @@ class SpitScreen(TableScreen):
     # ------------------------------------------------------------------ input
     def try_move(self, move: str) -> bool:
         """Play the person's move now; a refusal (a lost race too) shows the engine's reason."""
+        self.message_until = None
         try:
             self.table.play(move, self.now_ms())
         except IllegalMoveError as exc:
@@ -252,7 +350,7 @@ class SpitScreen(TableScreen):
         """A pile or center was named."""
         kind, number = place
         view = self.spit_view()
-        if self.table.over:
+        if self.table.over or self.refused_early():
             return
         if kind == "C":
             if view.phase == SLAPPING:
@@ -274,10 +372,13 @@ class SpitScreen(TableScreen):
     def action_spit(self) -> None:
         """Space: call spit."""
         self.source = None
-        self.try_move(SPIT_MOVE)
+        if not self.refused_early():
+            self.try_move(SPIT_MOVE)
 
     def action_slap(self) -> None:
         """S: slap the smaller center pile (after winning a round)."""
+        if self.refused_early():
+            return
         view = self.table.view()
         sizes = [c.cards for c in view.centers]
         self.try_move(f"slap C{sizes.index(min(sizes)) + 1}")
@@ -289,14 +390,22 @@ class SpitScreen(TableScreen):
         self.redraw()
 
 
+def center_text(top: int | None, cards: int) -> Text:
+    """A center pile's top, or its back while its cards lie face down (the start countdown)."""
+    return Text(FACE_DOWN, style="dim") if top is None and cards else card_text(top)
+
+
 def spit_level(config: TuiConfig) -> str:
-    """The bot level of a local Spit table (``--seats human,LEVEL``); :class:`OptionsError` otherwise."""
+    """The bot level of a local Spit or Speed table (``--seats human,LEVEL``, the page's words too:
+    ``Mensch,leicht``); :class:`OptionsError` otherwise."""
     names = [s.strip().lower() for s in (config.seats or "human,medium").split(",")]
-    if len(names) != 2 or names[0] != "human" or names[1] not in REACTION_MS:
+    words = [seat_word(name) for name in names]
+    if len(names) != 2 or words[0] != "human" or words[1] not in REACTION_MS:
+        game = "Speed" if config.game == "speed" else "Spit"
         raise OptionsError(
-            f"Spit is played by you against a bot: --seats human,LEVEL with LEVEL one of {', '.join(REACTION_MS)}"
-            f" (not {config.seats!r})")
-    return names[1]
+            f"{game} is played by you against a bot: --seats human,LEVEL with LEVEL one of {', '.join(REACTION_MS)}"
+            f" (not {config.seats!r})", phrase=Phrase("tui.err_vs_computer", {"game": game}))
+    return str(words[1])
 
 
 class SpitTui:
@@ -316,7 +425,7 @@ class SpitTui:
     def table(self, config: TuiConfig) -> SpitTable:
         """The local table of a checked configuration."""
         return SpitTable(config.preset or self.default_preset, config.options, config.seed,
-                         level=spit_level(config), game=self.game)
+                         level=spit_level(config), game=self.game, countdown_ms=round(config.spit_countdown * 1000))
 
     def screen(self, config: TuiConfig) -> Screen[Any]:
         """The screen of a local table for a checked configuration."""

@@ -5,30 +5,59 @@ the time ``t`` in ms since the game began; the table lets the engine's time pass
 (``advance(t)``) and gives the opponent its chance to act. The person's moves come through
 :meth:`SpitTable.play`.
 
+A game begins with a countdown, as at a server's table ("one, two, three — spit!",
+:data:`START_COUNTDOWN_S`, the server's ``spit_countdown``): the times before play are negative,
+the engine's clock stands at 0 until it ends, the center cards are face down in every view, the
+opponent waits and a move is refused with the time left.
+
 The opponent is the reflex bot of ``spite.bots.reflex`` (its ``make_tui_opponent``: easy is the
 beginner, medium the club player, hard a 500 ms reflex bot, expert the expert); should that module
 be missing, :class:`TimedOpponent`, a small timer-driven player kept here, stands in: it waits a
 reaction time after every change it sees (longer in a new round), then plays the seed's tips.
 
->>> table = SpitTable(seed=5, level="easy")
+>>> table = SpitTable(seed=5, level="easy", countdown_ms=3000)
 >>> table.state.round, table.human, table.bot_seat
 (1, 0, 1)
+>>> table.tick(-2500), table.view().legal, table.view().centers[0].top
+([], (), None)
+>>> table.play("T1-C1", -2500)
+Traceback (most recent call last):
+...
+spite.errors.IllegalMoveError: the game starts in 3 s
 >>> events = table.tick(10)
+>>> table.view().centers[0].top is not None
+True
 """
 
 from __future__ import annotations
 
 import contextlib
 import importlib
+import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, Protocol
 
-from spite.errors import IllegalMoveError, OptionsError
+from spite.cards import RANKS
+from spite.errors import IllegalMoveError, OptionsError, refusal
 from spite.spit import OVER, AnyState, Event, SpeedView, SpitOptions, SpitView, new_game
+from spite.spit.rules import HAND, PLAY, SLOT, parse_move
+from spite.spit.views import PileView
 
-__all__ = ["REACTION_MS", "SpitOpponent", "SpitTable", "TimedOpponent", "make_opponent"]
+__all__ = ["REACTION_MS", "START_COUNTDOWN_S", "SpitOpponent", "SpitTable", "TimedOpponent", "make_opponent",
+           "starts_in_refusal"]
+
+START_COUNTDOWN_S: Final = 3.0
+"""Seconds from the deal to the first card ("one, two, three — spit!"): the server's
+``ServerConfig.spit_countdown`` (tests/tui/test_tui_spit.py checks they agree; the terminal app does
+not load the server to read it)."""
+
+
+def starts_in_refusal(wait_ms: int) -> IllegalMoveError:
+    """The refusal of a move made ``wait_ms`` before play begins (the server's words for it)."""
+    s = math.ceil(wait_ms / 1000)
+    return refusal(f"the game starts in {s} s", "error.not-started.in", s=s)
 
 REACTION_MS: Final = {"easy": 1500, "medium": 900, "hard": 600, "expert": 350}
 """Mean reaction time of the built-in opponent per level (ms); jitter ±25 %, +50 % in a new round."""
@@ -133,35 +162,97 @@ class SpitTable:
         level: str = "medium",
         opponent: SpitOpponent | None = None,
         game: str = "spit",
+        countdown_ms: int = 0,
     ) -> None:
         self.state: AnyState = new_game(game, preset, options, seed=seed)
         self.level = level
         self.opponent = opponent if opponent is not None else make_opponent(level, seed, self.state.options)
         self.events: list[Event] = []
+        self.countdown_ms = countdown_ms
+        """The start countdown: times from ``-countdown_ms`` to 0 come before play."""
+        self.now = -countdown_ms
+        """The latest time the table was told (ms; negative during the countdown)."""
+        self.cards: dict[int, int] = {}
+        """The card each move took (by its event's index in :attr:`events`), for the log's words."""
 
     @property
     def over(self) -> bool:
         """True once the game has ended."""
         return self.state.phase == OVER
 
+    def starts_in_ms(self) -> int:
+        """Ms of the start countdown left (0 once play has begun)."""
+        return max(0, -self.now)
+
     def view(self) -> SpitView | SpeedView:
-        """What the person may know (their legal moves included)."""
-        return self.state.view(self.human)
+        """What the person may know (their legal moves included); during the start countdown the
+        center cards are face down (their sizes only) and no move is legal."""
+        view = self.state.view(self.human)
+        if self.now >= 0:
+            return view
+        return replace(view, legal=(), centers=tuple(PileView(None, c.cards) for c in view.centers))
 
     def tick(self, t: int) -> list[Event]:
-        """Let the time pass to ``t`` ms and let the opponent act; the events, in order."""
+        """Let the time pass to ``t`` ms and let the opponent act; the events, in order. Nothing
+        happens during the start countdown (``t`` below 0)."""
+        self.now = max(self.now, t)
+        if t < 0:
+            return []
         t = max(t, self.state.now)
-        events = self.state.advance(t)
+        start = len(self.events)
+        self.events += self.state.advance(t)
         if not self.over:
             move = self.opponent.act(self.state.view(self.bot_seat), t)
             if move is not None:
                 with contextlib.suppress(IllegalMoveError):  # a lost race: it looks again later
-                    events += self.state.apply(self.bot_seat, move, t)
-        self.events += events
-        return events
+                    self._apply(self.bot_seat, move, t)
+        return self.events[start:]
 
     def play(self, move: str, t: int) -> list[Event]:
-        """The person's move at ``t`` ms; raises :class:`IllegalMoveError` (nothing changes) if refused."""
-        events = self.state.apply(self.human, move, max(t, self.state.now))
+        """The person's move at ``t`` ms; raises :class:`IllegalMoveError` (nothing changes) if refused,
+        also during the start countdown (with the time left)."""
+        self.now = max(self.now, t)
+        if t < 0:
+            raise starts_in_refusal(-t)
+        return self._apply(self.human, move, max(t, self.state.now))
+
+    def refusal_of(self, move: str) -> IllegalMoveError | None:
+        """Why the engine would refuse the person's ``move`` now (``None``: it would take it); the table
+        does not change."""
+        if self.now < 0:
+            return starts_in_refusal(-self.now)
+        trial = self.state.copy()
+        try:
+            trial.apply(self.human, move, max(self.now, trial.now))
+        except IllegalMoveError as exc:
+            return exc
+        return None
+
+    def _apply(self, seat: int, move: str, t: int) -> list[Event]:
+        """Play ``seat``'s move; keep its events and the card it took."""
+        card = self.card_of(seat, move)
+        events = self.state.apply(seat, move, t)
+        start = len(self.events)
         self.events += events
+        if card is not None:
+            for i, event in enumerate(events):
+                if event.kind == "move" and event.seat == seat and not event.auto:
+                    self.cards[start + i] = card
+                    break
         return events
+
+    def card_of(self, seat: int, move: str) -> int | None:
+        """The card ``move`` of ``seat`` would take now (a tableau pile's top; Speed: the first card of
+        that rank in the hand, the one the engine plays); ``None`` for spit, slap or a bad move."""
+        try:
+            kind, a, _ = parse_move(move, self.state.options.game)
+        except IllegalMoveError:
+            return None
+        if kind in (PLAY, SLOT):
+            piles = getattr(self.state, "tableaus", None)
+            pile = piles[seat][a - 1] if piles is not None and 0 < a <= len(piles[seat]) else []
+            return pile[-1] if pile else None
+        if kind == HAND:
+            hand = getattr(self.state, "hands", [[], []])[seat]
+            return next((c for c in hand if RANKS[c] == a), None)
+        return None

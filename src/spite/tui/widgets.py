@@ -8,6 +8,7 @@ a double border, a legal target a heavy one (and an arrow in its title), a hint 
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import replace
 
 from rich.text import Text
@@ -19,10 +20,17 @@ from textual.widgets import Static
 
 from spite.tui.i18n import has_text, tr
 
-__all__ = ["MIN_SIZE", "PileWidget", "TableScreen", "TooSmall", "set_text", "translate_bindings"]
+__all__ = ["LOG_MIN_WIDTH", "MIN_SIZE", "WIDE", "LogPanel", "PileWidget", "TableScreen", "TooSmall", "set_text",
+           "translate_bindings"]
 
 MIN_SIZE = (80, 24)
 """The smallest terminal a table fits into (columns, lines)."""
+
+WIDE = 112
+"""From this many columns the log is a panel beside the table (below it, under the table)."""
+
+LOG_MIN_WIDTH = 32
+"""The narrowest log panel beside a table: the table gives up columns for it below this."""
 
 
 class TableScreen(Screen[None]):
@@ -51,6 +59,47 @@ def translate_bindings(node: DOMNode, lang: str) -> None:
             replace(b, description=tr(lang, name)) if has_text(name := "key_" + b.action.split(".")[-1]) else b
             for b in bindings
         ]
+
+
+class LogPanel(Static):
+    """A log that shows its newest entries, as many as fit its size, each wrapped to its width (a long
+    one takes two or three lines, continued lines indented), so the newest is always in view. The
+    screen hands it every entry (:meth:`show`); it fits them again whenever its size changes."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__("", **kwargs)  # type: ignore[arg-type]
+        self.entries: list[str] = []
+        self.title = ""
+
+    def show(self, entries: list[str], title: str = "") -> None:
+        """Show the newest of ``entries`` (oldest first) under ``title`` (none: no title line)."""
+        self.entries, self.title = entries, title
+        self.fit()
+
+    def fitted(self, width: int, height: int) -> list[str]:
+        """The lines shown in ``width`` columns and ``height`` lines: the title, then the newest entries
+        that fit, whole (a single entry longer than the panel: its end)."""
+        title = [self.title] if self.title else []
+        rows = max(height - len(title), 1)
+        out: list[str] = []
+        for entry in reversed(self.entries):
+            wrapped = textwrap.wrap(entry, max(width, 8), subsequent_indent="  ", break_on_hyphens=False) or [""]
+            if len(out) + len(wrapped) > rows:
+                if not out:
+                    out = wrapped[-rows:]
+                break
+            out = wrapped + out
+        return title + out
+
+    def fit(self) -> None:
+        """Draw the lines that fit the panel's size now (nothing before its first layout)."""
+        width, height = self.content_size
+        if width and height:
+            set_text(self, "\n".join(self.fitted(width, height)), layout=False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A new size: other lines fit."""
+        self.fit()
 
 
 class TooSmall(Static):

@@ -127,7 +127,7 @@ class TableClocks(TableView):
             out.append((over_at, partial(self._clock_out, seat)))
         if self.thinking is None and self.live(self.now):
             for n in self.state.to_act():
-                if self.seats[n].controller == "bot" and self.play.bot_view(n) is not None:
+                if self.seats[n].controller == "bot" and self.play.thinking_bots:
                     out.append((self.bot_at, partial(self._think, n)))
                     break
         return out

@@ -132,9 +132,12 @@ class TableCore(TableSeries):
         """The fair deal of the game in play, or just over (docs/fairness.md)."""
         self.fair_next = opening.fair_next
         """After a game: the next game's fair deal (its commitment is out)."""
-        self.series: dict[str, Any] = series or {"games": 0, "wins": [0] * len(seats), "gameIds": []}
-        self.rematch_yes: set[int] = set()
-        self.rematch_no: set[int] = set()
+        answers = (series or {}).get("rematch") if status == "finished" else None
+        self.series: dict[str, Any] = {k: v for k, v in (series or {}).items() if k != "rematch"} or \
+            {"games": 0, "wins": [0] * len(seats), "gameIds": []}
+        self.rematch_yes: set[int] = set((answers or {}).get("yes", []))
+        """After the table's last game: the person seats that want another one (kept with the table)."""
+        self.rematch_no: set[int] = set((answers or {}).get("no", []))
         self.ready: set[int] = set()
         """Between two games of a match: the seats that sent ``next``."""
         self.next_at: float | None = None

@@ -19,6 +19,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from spite.fairness import SECRET_BYTES, commitment, game_seed, parse_nonce, parse_secret, scheme_of
@@ -49,9 +50,10 @@ class FairDeal:
         """A fresh secret for game ``game`` of ``table`` (from ``entropy``: the server's is :mod:`secrets`)."""
         return cls(table, game, entropy(SECRET_BYTES), seats, first=first)
 
-    @property
+    @cached_property
     def commitment(self) -> str:
-        """SHA-256 of the secret, the table, the game number and ``first`` (public from the start)."""
+        """SHA-256 of the secret, the table, the game number and ``first`` (public from the start;
+        worked out once: every message of the game names it)."""
         return commitment(self.secret, self.table, self.game, self.first)
 
     def seed(self) -> str:

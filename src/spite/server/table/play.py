@@ -240,9 +240,12 @@ class TablePlay:
         return Dealt(state, start, len(record.moves))
 
     # ------------------------------------------------------------------ what goes on by itself
-    def bot_view(self, seat: int) -> Any | None:
-        """What the bot playing ``seat`` thinks from (its seat's view), off the event loop; ``None``
-        when the play moves its bots itself (:meth:`due`)."""
+    thinking_bots: bool = True
+    """Whether this game's bots think off the event loop, one decision at a time from their seat's view
+    (:meth:`bot_view`); otherwise the play moves its bots itself (:meth:`wake`, :meth:`due`)."""
+
+    def bot_view(self, seat: int) -> Any:
+        """What the bot playing ``seat`` thinks from: its seat's view (nothing more leaves the game)."""
         return self.state.view(seat)
 
     def wake(self) -> float | None:

@@ -128,21 +128,26 @@ class TableSeries(TableClocks):
         name = seat.player or seat.player_name()
         if accept:
             self._take_nonce(seat_no, nonce)  # for the rematch's deal: its commitment is out
-            if seat_no in self.rematch_yes:
-                return
-            self.rematch_yes.add(seat_no)
-            self.rematch_no.discard(seat_no)
-            info = self.rematch_info()
-            assert info is not None
-            if not info.waiting and not info.declined:
-                yield from self._rematch_game()
-                return
+        if seat_no in (self.rematch_yes if accept else self.rematch_no):
+            return
+        yes, no = set(self.rematch_yes), set(self.rematch_no)
+        (yes if accept else no).add(seat_no)
+        (no if accept else yes).discard(seat_no)
+        persons = [s for s in self.seats if s.kind == "person"]
+        if accept and all(s.seat in yes for s in persons):
+            self.rematch_yes, self.rematch_no = yes, no
+            yield from self._rematch_game()
+            return
+        # the answer is kept with the table: a reload, a restart or another device sees it too
+        result = yield from self._commit((UpdateTable({"series": json.dumps(
+            {**self.series, "rematch": {"yes": sorted(yes), "no": sorted(no)}})}),))
+        if not result.ok:
+            yield self._error(conn, "storage", "your answer could not be saved; try again", msg_id)
+            return
+        self.rematch_yes, self.rematch_no = yes, no
+        if accept:
             yield from self._tell("rematch-yes", seat_no, f"{name} wants a rematch", name=name, seat=seat_no)
         else:
-            if seat_no in self.rematch_no:
-                return
-            self.rematch_no.add(seat_no)
-            self.rematch_yes.discard(seat_no)
             yield from self._tell("rematch-no", seat_no, f"{name} does not want a rematch", name=name, seat=seat_no)
         info = self.rematch_info()
         assert info is not None

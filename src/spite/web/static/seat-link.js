@@ -118,10 +118,10 @@ const verified = (key) => ({ status: "verified", key });
 
 /** The link of one seat (``token``) or of a spectator (``token`` null) to table ``info`` (TableInfo:
  * the one just fetched or handed over by quick play, create or join; its ``fair`` is pinned before
- * the socket opens). ``gapSync``: a ``state`` that skips a version asks for a ``sync`` (games whose
- * versions count moves one by one; Spit's count record entries and jump). */
+ * the socket opens). ``gapSync``: a ``state`` that skips a version asks for a ``sync`` (at every
+ * table a stored change raises the version by one, so a gap is a missed state). */
 export class SeatLink extends EventTarget {
-  constructor(info, token, { gapSync = false } = {}) {
+  constructor(info, token, { gapSync = true } = {}) {
     super();
     this.tableId = info.id;
     this.info = info; // the newest TableInfo: its fair decides what the next hello carries
