@@ -190,6 +190,10 @@ def test_rules_pages_in_english_and_german(web_server: WebServer, page: Any) -> 
         for term in SEED_TERMS[game]:
             assert term in body, (game, term)
         assert page.text_content("#nav-rules") == "Regeln"
+        # the variants by their German names, not by their ids ("kurz", not "short")
+        variants = page.eval_on_selector_all("section#presets dt", "els => els.map(e => e.textContent)")
+        assert ("kurz" if game == "spite-malice" else "Schnecke") in variants, variants
+        assert not {"short", "classic", "slowpoke", "kings-only", "timed"} & set(variants), variants
         if game == "spite-malice":
             page.screenshot(path=str(DOCS / "web-rules.png"), full_page=False)
         page.click("button.lang[data-lang=en]")

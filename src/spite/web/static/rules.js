@@ -5,7 +5,7 @@
 
 import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
-import { getLang } from "./i18n.js";
+import { getLang, presetName } from "./i18n.js";
 
 export const GAMES = ["spite-malice", "spit"];
 
@@ -95,7 +95,7 @@ const RULES = {
             play a card that is not wild onto a build pile. Playing wilds stays optional.</dd>
           <dt>open-stock</dt><dd>The top three cards of every stock lie face up; only the top one may be played.</dd>
           <dt>party</dt><dd>Three players, each with their own stock; three decks and six jokers; turns go clockwise.</dd>
-          <dt>partners</dt><dd>Four players, two against two (seats 0 and 2 against 1 and 3). Each team shares one stock;
+          <dt>partners</dt><dd>Four players, two against two (seats 1 and 3 against 2 and 4). Each team shares one stock;
             every partner keeps their own hand and discard piles.</dd></dl>`],
       ],
     },
@@ -180,7 +180,7 @@ const RULES = {
             ist spielbar.</dd>
           <dt>party</dt><dd>Drei Spieler, jeder mit eigenem Vorratsstapel; drei Decks und sechs Joker; gespielt wird im
             Uhrzeigersinn.</dd>
-          <dt>partners</dt><dd>Vier Spieler, 2 gegen 2 (Platz 0 und 2 gegen 1 und 3). Jedes Team hat einen gemeinsamen
+          <dt>partners</dt><dd>Vier Spieler, 2 gegen 2 (Platz 1 und 3 gegen 2 und 4). Jedes Team hat einen gemeinsamen
             Vorratsstapel; jeder Partner behält sein eigenes Blatt und seine Ablagestapel.</dd></dl>`],
       ],
     },
@@ -372,7 +372,9 @@ export function renderRules(game) {
     }
     const text = RULES[game][lang];
     const toc = text.sections.map(([id, h]) => `<li><a href="#${id}">${esc(h)}</a></li>`).join("");
-    const body = text.sections.map(([id, h, html]) => `<section id="${id}"><h3>${esc(h)}</h3>${html}</section>`).join("");
+    // each variant by its name in the page's language ("klassisch", not its id "classic")
+    const named = (html) => html.replace(/<dt>([a-z-]+)<\/dt>/g, (whole, id) => `<dt data-preset="${id}">${esc(presetName(id))}</dt>`);
+    const body = text.sections.map(([id, h, html]) => `<section id="${id}"><h3>${esc(h)}</h3>${named(html)}</section>`).join("");
     setStatus("");
     main().innerHTML = `<article class="panel rules" data-game="${game}" data-lang="${lang}">
       <nav class="tabs" aria-label="${nav.contents}">${tabs}</nav>
