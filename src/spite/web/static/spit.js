@@ -667,8 +667,22 @@ export class SpitClient {
     const downBadge = down > 0 ? `<span class="down" title="${esc(t("sp_face_down", { n: down }))}">${down}</span>` : "";
     const refused = place === vplace ? " refused" : "";
     const k = key ? `<kbd class="key-hint">${esc(key)}</kbd>` : "";
-    return `<div class="sp-pile${down > 0 ? " stacked" : ""}${cls ? ` ${cls}` : ""}${fx.cls}${refused}" data-place="${place}"${attrs}${fx.style}>` +
+    const spoken = ` role="group" aria-label="${esc(this.placeName(place, top ? cardName(top) : t(back ? "card_back" : "empty"), count))}"`;
+    return `<div class="sp-pile${down > 0 ? " stacked" : ""}${cls ? ` ${cls}` : ""}${fx.cls}${refused}" data-place="${place}"${attrs}${spoken}${fx.style}>` +
       `${card}${badge}${downBadge}${this.verdictHTML(place, vplace)}${k}</div>`;
+  }
+
+  /** A pile's spoken name, for screen readers: "Tableau pile 2: 7♥", "Spit pile: 12 cards"
+   * (``place`` as in ``data-place``, an opponent's with an "o" before it; ``card`` the top in words). */
+  placeName(place, card, count) {
+    const [, kind, number] = place.match(/^o?([A-Z])(\d*)$/) || [];
+    const i = Number(number);
+    if (kind === "T") return t("tb_sp_place_tableau", { i, card });
+    if (kind === "C") return t("tb_sp_place_center", { i, card });
+    if (kind === "H") return t("place_hand", { i: i + 1, card });
+    if (kind === "S") return t("tb_sp_place_spit", { n: count ?? 0 });
+    if (kind === "D") return t("tb_draw_pile", { n: count ?? 0 });
+    return card;
   }
 
   /** Attributes of one of my move sources: playable (and where to), picked. */

@@ -488,7 +488,7 @@ export class TableClient {
   // ------------------------------------------------------------------ drawing
   /** A pile: its top card, or (``fan``) all ``cards`` overlapping, bottom first; with ``under`` the
    * cards below the top are marked as not to be picked (``.under``). */
-  pileHTML(cards, { attrs = "", label = "", count = null, fan = false, back = false, cls = "", under = false, place = "" } = {}) {
+  pileHTML(cards, { attrs = "", label = "", count = null, fan = false, back = false, cls = "", under = false, place = "", name = "" } = {}) {
     let inner;
     if (back) inner = `<div class="card">${backSVG()}</div>`;
     else if (!cards.length) inner = `<div class="card slot">${slotSVG(label, t("empty"))}</div>`;
@@ -499,7 +499,9 @@ export class TableClient {
     const badge = count !== null ? `<span class="count">${count}</span>` : "";
     const refusal = place && this.refusal?.place === place
       ? `<div class="refusal" role="alert" data-key="${this.refusal.at}">${esc(this.refusal.text)}</div>` : "";
-    return `<div class="pile${fan ? " fan" : ""}${cls ? ` ${cls}` : ""}${refusal ? " refused" : ""}" style="--n:${Math.max(1, cards.length)}" ${attrs}>${inner}${badge}${refusal}</div>`;
+    // a pile the keyboard does not reach now is still named for a screen reader ("Discard pile 2: 7♥")
+    const named = name && !attrs.includes("aria-label=") ? ` role="group" aria-label="${esc(name)}"` : "";
+    return `<div class="pile${fan ? " fan" : ""}${cls ? ` ${cls}` : ""}${refusal ? " refused" : ""}" style="--n:${Math.max(1, cards.length)}" ${attrs}${named}>${inner}${badge}${refusal}</div>`;
   }
 
   sourceAttrs(source) {
@@ -543,7 +545,7 @@ export class TableClient {
     // the top one (the last, drawn in front) is played, the ones under it are there to be read
     const stock = this.pileHTML(stockCards, {
       attrs: `${own ? this.sourceAttrs("S") : ""} data-pile="stock" data-seat="${s}" data-open="${stockCards.length}" title="${esc(this.placeLabel("S", s))}"`,
-      count: p.stock, label: "", fan: stockCards.length > 1, under: true, place: own ? "S" : "",
+      count: p.stock, label: "", fan: stockCards.length > 1, under: true, place: own ? "S" : "", name: this.placeLabel("S", s),
       cls: `stock${flashMove.startsWith("S-") ? " flash" : ""}`,
     });
     const discards = p.discards.map((pile, i) => {
@@ -558,7 +560,8 @@ export class TableClient {
       // the whole pile in words on hover (a long pile's cards overlap)
       if (pile.length > 1) attrs += ` title="${esc(t("tb_pile_cards", { i: i + 1, cards: pile.map(cardWord).join(", ") }))}"`;
       const flash = flashMove.startsWith(`${name}-`) || flashMove.endsWith(`-${name}`);
-      return this.pileHTML(pile, { attrs, fan: true, label: String(i + 1), cls: `discard${flash ? " flash" : ""}`, place: own ? name : "" });
+      return this.pileHTML(pile, { attrs, fan: true, label: String(i + 1), cls: `discard${flash ? " flash" : ""}`, place: own ? name : "",
+        name: this.placeLabel(name, s) });
     }).join("");
     let hand;
     if (p.hand) {
@@ -606,10 +609,11 @@ export class TableClient {
       const flash = flashMove.endsWith(`-${name}`) ? " flash" : "";
       return `<div class="group">
         ${this.pileHTML(cards, { attrs: `${this.targetAttrs(name)} data-pile="build" data-value="${b.value}" title="${esc(this.placeLabel(name))}"`,
-          label: String(i + 1), cls: `build${wild}${flash}`, place: name })}
+          label: String(i + 1), cls: `build${wild}${flash}`, place: name, name: this.placeLabel(name) })}
         <div class="value${wild}" data-build-value="${b.value}">${esc(label)}</div></div>`;
     }).join("");
-    const draw = this.pileHTML([], { back: this.view.draw > 0, count: this.view.draw, attrs: `data-pile="draw" title="${esc(t("draw"))}"`, label: "" });
+    const draw = this.pileHTML([], { back: this.view.draw > 0, count: this.view.draw, attrs: `data-pile="draw" title="${esc(t("draw"))}"`, label: "",
+      name: t("tb_draw_pile", { n: this.view.draw }) });
     return `<section class="center" aria-label="${esc(t("build"))}">
       <div class="group drawgroup"><div class="label">${t("draw")}</div>${draw}
         ${this.view.set_aside ? `<div class="muted set-aside">${t("set_aside")}: ${this.view.set_aside}</div>` : ""}</div>
