@@ -321,7 +321,7 @@ const RULES = {
             Karte auf einen Joker. Kürzere, chaotischere Spiele.</dd>
           <dt>three-piles</dt><dd>Drei-Stapel-Spit: drei Mittelstapel statt zwei; der dritte bekommt seine Karte abwechselnd von
             jedem Spieler.</dd>
-          <dt>slowpoke</dt><dd>Slowpoke-Spit: Nach jedem Spit darf 2 Sekunden lang niemand auf einen Mittelstapel spielen
+          <dt>slowpoke</dt><dd>Schnecken-Spit: Nach jedem Spit darf 2 Sekunden lang niemand auf einen Mittelstapel spielen
             (Verschieben auf leere Plätze ist erlaubt).</dd>
           <dt>ace-bridge</dt><dd>Nur-Ass-Übergang: Könige und Zweien sind <b>nicht</b> über das Ass verbunden; ein Ass darf auf
             einen König oder eine 2, aber nichts auf ein Ass. Man steckt häufiger fest.</dd>
@@ -334,7 +334,7 @@ const RULES = {
           <li>Steckt der Tisch fest, decken beide von den seitlichen Stapeln auf; sind diese leer, werden die Mittelstapel (bis
             auf ihre obersten Karten) zu neuen seitlichen Stapeln gemischt.</li>
           <li>Wer zuerst Blatt und Nachziehstapel geleert hat, gewinnt. Aufschlagen gibt es nicht.</li>
-          <li>Seine Variante heißt <code>speed</code>; von den Optionen kennt es nur den Übergang, Slowpoke, das automatische Spit und ein Zeitlimit.</li></ul>`],
+          <li>Seine Variante heißt „Speed“; von den Optionen kennt es nur den Übergang, die Schnecke, das automatische Spit und ein Zeitlimit.</li></ul>`],
       ],
     },
     terms: [
