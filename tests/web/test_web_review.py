@@ -19,7 +19,9 @@ REVIEW_TIMEOUT = 240_000
 
 @pytest.fixture(scope="module")
 def review_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
-    server = WebServer(tmp_path_factory.mktemp("web-review") / "spite.db", "--review-budget", "0.05")
+    # the module's tests start more reviews from one address than a client's budget allows (429)
+    server = WebServer(tmp_path_factory.mktemp("web-review") / "spite.db", "--review-budget", "0.05",
+                       "--limit", "review_burst=50")
     try:
         yield server
     finally:
@@ -140,3 +142,17 @@ def test_a_realtime_game_has_no_review(page: Any, review_server: WebServer) -> N
     assert page.locator("#review, #review-open").count() == 0
     r = httpx.get(review_server.base + f"/api/games/{game_id}/review")
     assert r.status_code == 422 and r.json()["code"] == "not-turn-based"
+
+
+def test_a_queued_review_shows_its_place_until_it_is_made(page: Any, review_server: WebServer) -> None:
+    """Reviews are made one at a time: with another game's long review being made, the page says that
+    one game is reviewed first (the server's place 2), then shows the review when it comes."""
+    long_game = finished_bot_game(review_server.base, stock_size=30)
+    game_id = finished_bot_game(review_server.base, stock_size=3)
+    first = httpx.get(review_server.base + f"/api/games/{long_game}/review?wait=false")
+    assert first.status_code == 202 and first.json() == {"status": "queued", "place": 1}, first.text
+    page.goto(review_server.base + f"/replay/{game_id}?review=1")
+    page.wait_for_selector('#review-status[data-place="2"]')
+    assert page.inner_text("#review-status").startswith("1 other game is being reviewed first")
+    page.wait_for_selector("#wp-bar", timeout=REVIEW_TIMEOUT)
+    assert page.locator("#review-status").count() == 0

@@ -18,6 +18,9 @@ import { markNotation, notationOn, setNotation } from "./panel.js";
 import { TableClient, placesOf } from "./table.js";
 import { api } from "./store.js";
 
+/** How often a queued review's place is asked for again (the server keeps no socket for it). */
+const REVIEW_POLL_MS = 2000;
+
 /** table.js's drawing without a socket: no seat, nothing playable. */
 class ReplayBoard extends TableClient {
   constructor(data) {
@@ -85,13 +88,26 @@ class ReplayBoard extends TableClient {
     replayKey(this, ev);
   }
 
-  /** Ask the server for the game's review (it may take a while the first time) and show it. */
+  /** Ask the server for the game's review and show it. The first time it is made in a queue, one
+   * review at a time: the server answers at once with this review's place (``wait=false``), asked
+   * again every few seconds, so that the person sees how many are ahead rather than a bare wait. */
   async loadReview() {
     if (this.review && !this.review.error) return;
-    this.review = { loading: true };
+    this.review = { loading: true, place: null };
     this.render();
+    const path = `/api/games/${encodeURIComponent(this.data.gameId)}/review?wait=false`;
     try {
-      this.review = { data: await api("GET", `/api/games/${encodeURIComponent(this.data.gameId)}/review`) };
+      for (;;) {
+        const answer = await api("GET", path);
+        if (answer.status !== "queued") {
+          this.review = { data: answer };
+          break;
+        }
+        this.review = { loading: true, place: answer.place };
+        this.render();
+        await new Promise((resolve) => setTimeout(resolve, REVIEW_POLL_MS));
+        if (!this.data || !document.getElementById("review")) return; // the person left the replay
+      }
     } catch (err) {
       this.review = { error: err.message };
     }
@@ -125,7 +141,13 @@ function reviewHTML(board) {
     return `<section class="panel review" id="review"><button type="button" id="review-open">${t("rv_review")}</button>
       <span class="muted">${esc(t("rv_what"))}</span></section>`;
   }
-  if (review.loading) return `<section class="panel review" id="review" data-state="loading"><p class="muted" id="review-status">${esc(t("rv_loading"))}</p></section>`;
+  if (review.loading) {
+    // 1: being made now; 2 and more: that many less one are made first
+    const ahead = review.place > 1 ? review.place - 1 : 0;
+    const line = ahead ? t("rv_queued", { n: ahead }) : t("rv_loading");
+    return `<section class="panel review" id="review" data-state="loading"><p class="muted" id="review-status"` +
+      ` data-place="${review.place ?? ""}">${esc(line)}</p></section>`;
+  }
   if (review.error) {
     return `<section class="panel review" id="review" data-state="error"><p class="error" id="review-error">${esc(t("rv_failed", { why: review.error }))}</p>
       <button type="button" id="review-open">${t("rv_review")}</button></section>`;
