@@ -219,6 +219,24 @@ def test_quick_play_takes_any_game_preset_and_level_of_the_registry(server: Serv
     assert wrong.status_code == 400
 
 
+def test_a_refusal_of_bad_options_carries_the_engines_words(server: ServerThread) -> None:
+    """Options that cannot be dealt are refused with the engine's one line and its catalogue words,
+    so that the page says it in the person's language (issue 41: the lobby's refusal was English)."""
+    r = httpx.post(server.base + "/api/quickplay",
+                   json={"name": "dan", "preset": "party", "options": {"stock_size": 50}})
+    assert r.status_code == 400
+    body = r.json()
+    assert body["detail"] == "3 stocks of 50 and 3 hands of 5 need 165 cards, the deck has 162"
+    assert body["words"] == {"key": "options.too-few-cards",
+                             "params": {"stocks": 3, "stock": 50, "hands": 3, "hand": 5, "need": 165, "have": 162}}
+    german = catalogue.word("de", Phrase(body["words"]["key"], body["words"]["params"]), body["detail"])
+    assert german.startswith("3 Vorratsstapel mit je 50 Karten"), german
+    spit = httpx.post(server.base + "/api/quickplay", json={"game": "spit", "options": {"centers": 4}})
+    assert spit.status_code == 400
+    assert spit.json()["words"] == {"key": "options.choice",
+                                    "params": {"option": "centers", "value": 4, "choices": "2, 3"}}
+
+
 def test_a_hint_is_the_hint_bots_answer_to_the_asker(server: ServerThread) -> None:
     """``hint``: what the hint bot would play, worked out in the bot workers from the asking seat's view
     (who may ask, and when: tests/server/test_table_games.py)."""

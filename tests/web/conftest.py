@@ -149,3 +149,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if here in item.path.resolve().parents:
             item.add_marker(pytest.mark.browser)
+
+
+def open_side_panel(page: Any) -> None:
+    """Open a table's side panel (the log and the settings: pace, sound, notation) if it is folded
+    away, as a person does with its button (on a phone it is folded at first)."""
+    page.wait_for_selector("#panel-toggle")
+    if page.get_attribute("#panel-toggle", "aria-expanded") != "true":
+        page.click("#panel-toggle")
+        page.wait_for_selector('#panel-toggle[aria-expanded="true"]')
+
+
+def close_side_panel_on_a_phone(page: Any) -> None:
+    """Fold the side panel away again where it lies over the table (a narrow screen)."""
+    if page.evaluate("innerWidth") <= 760 and page.get_attribute("#panel-toggle", "aria-expanded") == "true":
+        page.click("#panel-close")
+        page.wait_for_selector('#panel-toggle[aria-expanded="false"]')

@@ -36,13 +36,21 @@ def test_the_fingerprint_shows_before_the_first_card(web_server: WebServer, brow
             assert shown == f"{commitment[:4]}-{commitment[4:8]}-{commitment[8:12]}"
             assert commitment in (page.get_attribute("#fair-copy", "title") or "")
             assert page.locator(".me .hand-card").count() == 0
+            # the table shows a small mark; its details say in plain words what it is
+            assert page.inner_text("#fair-mark").strip() == "fair deal"
+            assert not page.is_visible("#fair-details") and "fingerprint" not in page.inner_text(".table-head")
+            page.click("#fair-mark")
             assert "dealt once every player is here" in page.inner_text("#fair")
+            assert "sealed this deal" in page.inner_text("#fair-details")
+            page.keyboard.press("Escape")
+            page.wait_for_selector("#fair-details", state="hidden")
     for page in pages:
         page.wait_for_selector('#fair[data-dealt="1"]')
         assert page.get_attribute("#fair", "data-commitment") == commitment
         page.wait_for_selector(".me .hand-card")
     # both pages sent a nonce: nobody is listed as without one
-    assert "no random part" not in pages[0].inner_text("#fair")
+    pages[0].click("#fair-mark")
+    assert "No random number" not in pages[0].inner_text("#fair")
     for page in pages:
         page.context.close()
 
@@ -51,10 +59,14 @@ def test_the_table_and_the_replay_show_verified(web_server: WebServer, page: Any
     table_id = start_quick_game(page, web_server, name="Vera", stock=3, level="random")
     page.wait_for_selector('#fair[data-dealt="1"]')
     commitment = page.get_attribute("#fair", "data-commitment")
-    # the computer adds no random part, and the page says so
-    assert "no random part from Computer (random)" in page.inner_text("#fair")
+    # the computer adds no random part, and the details say so, by its name
+    bot = page.inner_text(".opponent .seat-name")
+    page.click("#fair-mark")
+    assert f"No random number of their own from {bot}" in page.inner_text("#fair-details")
+    page.click("#fair-mark")
     play_to_the_end(page)
     page.wait_for_selector('#fair[data-verified="1"]')
+    assert page.inner_text("#fair-mark").strip() == "fair deal ✓"
     assert "verified" in page.inner_text("#fair-verified")
     info = httpx.get(f"{web_server.base}/api/tables/{table_id}").json()
     record = httpx.get(f"{web_server.base}/api/games/{info['gameId']}/record").json()
@@ -67,6 +79,8 @@ def test_the_table_and_the_replay_show_verified(web_server: WebServer, page: Any
     assert page.get_attribute("#fair", "data-commitment") == commitment
     assert "spite verify" in (page.get_attribute("#fair-verified", "title") or "")
     page.click("button.lang[data-lang=de]")
+    assert page.inner_text("#fair-mark").strip() == "faires Geben ✓"
+    page.click("#fair-mark")
     assert "geprüft" in page.inner_text("#fair")
     page.click("button.lang[data-lang=en]")
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from conftest import DESKTOP, PHONE, SIZES, ConsoleWatch, WebServer
+from conftest import DESKTOP, PHONE, SIZES, ConsoleWatch, WebServer, close_side_panel_on_a_phone, open_side_panel
 from test_web_page import GAME_TIMEOUT, play_one_move, start_quick_game, wait_for_turn
 
 # every sound the page makes goes through an oscillator or a buffer source: count their starts
@@ -189,16 +189,18 @@ def test_sound_follows_a_remembered_toggle(web_server: WebServer, browser: Any, 
         assert wait_for_turn(page)
         play_one_move(page)
         page.wait_for_function("window.__sounds > 0")   # a play or a discard sounded
+        open_side_panel(page)   # the settings are in the side panel (folded away on a phone)
         page.click("#sound")
         assert page.get_attribute("#sound", "aria-pressed") == "false"
         assert page.evaluate("localStorage.getItem('spite.sound')") == "off"
+        close_side_panel_on_a_phone(page)
         page.evaluate("window.__sounds = 0")
         if wait_for_turn(page):
             play_one_move(page)
             wait_for_turn(page)
         assert page.evaluate("window.__sounds") == 0
         page.reload()
-        page.wait_for_selector("#sound")
+        open_side_panel(page)
         assert page.get_attribute("#sound", "aria-pressed") == "false"
         assert "off" in page.inner_text("#sound").lower()
         page.click("#sound")   # on again: the click itself sounds
@@ -315,7 +317,8 @@ def test_spit_sounds_the_flip_and_the_slap(web_server: WebServer, browser: Any, 
         assert "play" in names and "flip" in names, names
         assert "slap" in names or state(page)["over"], names
         assert page.evaluate("window.__sounds") > 0
-        # the toggle is the same as at the Spite and Malice table
+        # the toggle is the same as at the Spite and Malice table, in the side panel
+        open_side_panel(page)
         page.click("#sound")
         assert page.evaluate("localStorage.getItem('spite.sound')") == "off"
 

@@ -16,10 +16,10 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import PHONE, ConsoleWatch, WebServer
+from conftest import PHONE, SIZES, ConsoleWatch, WebServer, close_side_panel_on_a_phone, open_side_panel
 from test_web_page import play_one_move, start_quick_game, wait_for_turn
 
-from helpers import finished_bot_game
+from helpers import finished_bot_game, finished_spit_game
 from spite.catalogue import PLACEHOLDER
 
 MESSAGES = Path(__file__).resolve().parents[2] / "src" / "spite" / "web" / "static" / "messages"
@@ -75,7 +75,9 @@ def german_table_with_a_refusal_and_a_hint(page: Any, server: WebServer) -> None
     assert {"cannot", "needs", "wins", "turn", "stock", "pile"} <= ENGLISH  # the check has teeth
     page.add_init_script(SOCKET_JS)
     page.goto(server.base + "/")
+    page.wait_for_selector("#create-table")   # the lobby is drawn
     page.click("button.lang[data-lang=en]")
+    page.wait_for_function("() => document.documentElement.lang === 'en' && document.querySelector('#create-table')")
     assert {"Create", "Refresh", "Your"} <= set(english_words(page))
     page.click("button.lang[data-lang=de]")
     assert english_words(page) == []
@@ -156,3 +158,152 @@ def test_a_finished_table_says_its_state_in_german_on_a_phone(web_server: WebSer
         assert watch.errors == [], watch.errors
     finally:
         ctx.close()
+
+
+# ------------------------------------------------------------------ every page and dialog (issue 41)
+
+GERMAN = vocabulary("de")
+HEX = re.compile(r"[0-9a-f]*\d[0-9a-f]*")
+"""A deal's fingerprint or commitment ("73f6…"): no word of any language."""
+
+SHOWN_TEXT_JS = """() => {
+  const parts = [document.title];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    // the notation view's codes and the fingerprint are no words; what is out of sight is not read
+    if (!el || el.closest('code, script, style') || !el.checkVisibility()) continue;
+    parts.push(n.textContent);
+  }
+  for (const el of document.querySelectorAll('[title], [aria-label], [placeholder]')) {
+    if (el.closest('code')) continue;
+    for (const name of ['title', 'aria-label', 'placeholder']) parts.push(el.getAttribute(name) || '');
+  }
+  return parts.join(' ');
+}"""
+
+
+def not_german(page: Any, *names: str) -> list[str]:
+    """Every word shown (text, title, tooltips, spoken names) that the German catalogue does not have:
+    a leftover in English, or anything else not worded from ``de.json``. Names, numbers, card symbols
+    and the fingerprint's hex digits are no words."""
+    text = page.evaluate(SHOWN_TEXT_JS)
+    tokens = [tok for tok in re.findall(r"\w+", text) if not HEX.fullmatch(tok)]
+    return sorted({w for tok in tokens for w in WORD.findall(tok)
+                   if w.lower() not in GERMAN | ALLOWED and w not in names})
+
+
+def no_english_outside_the_glossary(page: Any) -> list[str]:
+    """The rules' German prose lives in rules.js (not the catalogue); its glossary names each term in
+    English on purpose: everything else has no English word."""
+    text = page.eval_on_selector_all(".rules > :not(#terms)", "els => els.map(e => e.innerText).join(' ')")
+    return sorted({w for w in WORD.findall(text) if w.lower() in ENGLISH - BOTH_LANGUAGES})
+
+
+BOTH_LANGUAGES = {"deck", "standard"}
+"""Words German says as English does ("ein Standard-Kartendeck", "das Deck mischen")."""
+
+
+@SIZES
+def test_every_page_and_dialog_says_only_german_words(web_server: WebServer, context: Any,
+                                                      viewport: dict[str, int]) -> None:
+    """The lobby with a refusal, a table for a friend, a game against the computer with its panel,
+    fair-deal details, a hint and the game over with a declined rematch; the statistics, the rules,
+    the replay and its review; Spit with a refusal, its game over and its replay: nothing shown that
+    the German catalogue does not say."""
+    assert {"cannot", "needs", "wins", "turn", "stock", "pile"} <= ENGLISH and "vorratsstapel" in GERMAN
+    base = web_server.base
+    page = context.new_page()
+    watch = ConsoleWatch(page)
+    page.goto(base + "/")
+    page.wait_for_selector("#create-table")
+    page.click("button.lang[data-lang=en]")
+    page.wait_for_function("() => document.documentElement.lang === 'en' && document.querySelector('#create-table')")
+    assert {"Create", "Refresh", "Your"} <= set(not_german(page))   # the check has teeth
+    page.click("button.lang[data-lang=de]")
+    assert not_german(page) == []
+
+    # the lobby's refusal of options the deck cannot deal
+    page.fill("#name", "Udo")
+    page.select_option("#quick select[name=preset]", "party")
+    page.fill("#quick input[name=stock_size]", "50")
+    page.click("#quick-play")
+    page.wait_for_function("() => document.querySelector('#quick .error').textContent")
+    assert page.inner_text("#quick .error").startswith("3 Vorratsstapel mit je 50 Karten")
+    assert not_german(page, "Udo") == []
+
+    # a table for a friend, waiting with its link
+    page.fill("#friend input[name=stock_size]", "3")
+    page.click("#create-table")
+    page.wait_for_selector(".table[data-status=open]")
+    assert not_german(page, "Udo") == []
+
+    # a game against the computer: the table, its side panel, the fair deal's details, a hint
+    start_quick_game(page, web_server, name="Udo", stock=2, level="random")
+    assert not_german(page, "Udo") == []
+    open_side_panel(page)
+    assert not_german(page, "Udo") == []
+    close_side_panel_on_a_phone(page)
+    page.click("#fair-mark")
+    page.wait_for_selector("#fair-details:not([hidden])")
+    assert not_german(page, "Udo") == []
+    page.click("#fair-mark")
+    page.click("#hint")
+    page.wait_for_selector("#hint-text[data-move]")
+    assert not_german(page, "Udo") == []
+    while wait_for_turn(page):
+        play_one_move(page)
+    page.wait_for_selector("#game-over #rematch-no")
+    assert not_german(page, "Udo") == []
+    page.click("#rematch-no")
+    page.wait_for_selector("#rematch-declined")
+    assert not_german(page, "Udo") == []
+
+    # the statistics, the rules, a replay and its review
+    game_id = finished_bot_game(base, stock_size=3)
+    for path in ("/stats", "/stats/Udo", "/stats/bot%3Aeasy"):
+        page.goto(base + path)
+        page.wait_for_selector('.stats-page[data-loaded="1"]')
+        assert not_german(page, "Udo") == [], path
+    for game in ("spite-malice", "spit"):
+        page.goto(f"{base}/rules/{game}")
+        page.wait_for_selector(f'.rules[data-game="{game}"][data-lang="de"]')
+        assert no_english_outside_the_glossary(page) == [], game
+    page.goto(f"{base}/replay/{game_id}")
+    page.wait_for_selector(".table.replay")
+    assert not_german(page) == []
+    page.click("#review-open")
+    page.wait_for_selector("#wp-bar", timeout=240_000)
+    page.click("#wp-bar .wp-turn >> nth=0")
+    page.wait_for_selector("#review-turn")
+    if page.locator("#review-better").count():
+        page.click("#review-better")
+    assert not_german(page) == []
+
+    # Spit: the table with a refusal, its game over, its replay
+    r = httpx.post(base + "/api/tables", json={
+        "game": "spit", "name": "Udo", "options": {"time_limit_s": 6, "auto_spit_ms": 200, "auto_slap_ms": 300},
+        "seats": [{"kind": "person"}, {"kind": "bot", "level": "reflex:3000"}]})
+    assert r.status_code == 200, r.text
+    page.evaluate("([id, token]) => localStorage.setItem('spite.seats', JSON.stringify({[id]: {seat: 0, token,"
+                  " at: Date.now()}}))", [r.json()["table"]["id"], r.json()["token"]])
+    page.goto(f"{base}/t/{r.json()['table']['id']}")
+    page.wait_for_selector('.spit-table[data-phase="play"]')
+    assert not_german(page, "Udo") == []
+    tops = page.eval_on_selector_all('.me .sp-tableau .sp-pile[data-cards]:not([data-cards="0"])',
+                                     "els => els.map(e => [e.dataset.place, e.dataset.targets || ''])")
+    wrong = next(((p, c) for p, ts in tops for c in ("C1", "C2") if c not in ts.split()), None)
+    if wrong is not None:
+        page.keyboard.press(wrong[0][1:])
+        page.keyboard.press({"C1": "q", "C2": "w"}[wrong[1]])
+        page.wait_for_selector(".sp-verdict")
+        assert not_german(page, "Udo") == []
+    page.wait_for_selector("#game-over", timeout=60_000)
+    assert not_german(page, "Udo") == []
+    spit_id = finished_spit_game(base)
+    page.goto(f"{base}/replay/{spit_id}")
+    page.wait_for_selector(".spit-table.replay")
+    assert not_german(page) == []
+    # the browser's own note of the refused request (400) is the only one
+    assert watch.errors == ["console.error: Failed to load resource: the server responded with a status of 400"
+                            " (Bad Request)"], watch.errors

@@ -55,7 +55,9 @@ def test_hint_shows_a_move_and_undo_takes_back_a_build_play(web_server: WebServe
     move = page.get_attribute("#hint-text", "data-move")
     legal_sources = page.eval_on_selector_all('.me [data-playable="1"]', "els => els.map(e => e.dataset.source)")
     text = page.inner_text("#hint-text")
-    assert move and move in text and len(text) > len(move) + 5
+    # the move in words and its reason, without the notation or the bot's internal score
+    assert move and move not in text and re.fullmatch(r"Hint: .+ (from|passes).* — .+", text), text
+    assert not re.search(r"score|\(\d+\)", text), text
     if move != "pass":
         src, target = move.split("-")
         assert src in legal_sources
@@ -81,7 +83,9 @@ def test_hint_shows_a_move_and_undo_takes_back_a_build_play(web_server: WebServe
     page.click("#undo")
     page.wait_for_selector(f'.table[data-version="{v + 2}"]')
     assert sorted(hand(page)) == sorted(cards_before)
-    assert page.locator("#log li.undone code").all_inner_texts()[-1] == f"{src}-{target}"
+    undone = page.locator("#log li.undone").last
+    assert undone.get_attribute("data-move") == f"{src}-{target}"
+    assert re.search(r"took back: .+ from the hand onto build pile \d", undone.inner_text())
     # the keys: H (or ?) for a hint, U for undo
     page.keyboard.press("h")
     page.wait_for_selector("#hint-text[data-move]")
@@ -98,7 +102,8 @@ def test_a_match_shows_the_score_and_the_next_game(web_server: WebServer, page: 
     table_id = open_quick_table(page, web_server, {"match_target": 2, "stock_size": 2}, name="Mia")
     score = page.locator("#match-score")
     assert score.get_attribute("data-target") == "2" and score.get_attribute("data-game") == "1"
-    assert re.search(r"Match to 2:.*Mia.*Computer \(easy\).*game 1", score.inner_text().replace("\n", " "))
+    bot = page.inner_text(".opponent .seat-name")
+    assert re.search(rf"Match to 2:.*Mia.*{re.escape(bot)}.*game 1", score.inner_text().replace("\n", " "))
     games = 1
     deadline = time.monotonic() + 90
     while True:

@@ -112,17 +112,23 @@ def test_a_whole_game_against_a_bot_by_clicks(web_server: WebServer, page: Any) 
     table_id = start_quick_game(page, web_server, shot="web-lobby.png")
     assert page.evaluate("localStorage.getItem('spite.name')") == "Ann"
     assert json.loads(page.evaluate("localStorage.getItem('spite.seats')"))[table_id]["seat"] == 0
+    # the computer player has a name of its own, with its level beside it
+    bot = page.inner_text(".opponent .seat-name")
+    assert bot and "Computer" not in bot and "easy" in page.inner_text(".opponent .seat-status")
     moves = play_to_the_end(page, shot_after=2, shot="web-table.png")
     assert moves > 0
     over = page.locator("#game-over")
     over.wait_for()
-    assert re.search(r"(Ann|Computer \(easy\)).*wins", over.inner_text())
+    assert re.search(rf"(Ann|{re.escape(bot)}).*wins", over.inner_text())
     assert page.locator("#game-over a[href^='/api/games/']").count() == 1
     info = httpx.get(f"{web_server.base}/api/tables/{table_id}").json()
     assert info["status"] == "finished"
-    # the log holds the moves in the notation, the bot's too when it moved
-    log = page.locator("#log li code").all_inner_texts()
+    # the log tells the moves in words (the notation stays in the entries' data and the notation view)
+    log = page.eval_on_selector_all("#log li[data-move]", "els => els.map(e => e.dataset.move)")
     assert log and all(re.fullmatch(r"(S|H\w+|D\d+)-[BD]\d+|pass", m) for m in log)
+    said = page.locator("#log li[data-move] .what").all_inner_texts()
+    worded = re.compile(r"(from the (hand|stock)|from discard pile \d)( onto (build|discard) pile \d)|passes")
+    assert said and all(worded.search(w) for w in said), said
     # the rematch is at the same table link: the bot agrees at once, the series counts the first game
     page.click("#rematch")
     page.wait_for_selector('.table[data-status=playing][data-over="0"]')
@@ -215,7 +221,7 @@ def test_a_table_for_a_friend_join_and_spectate(web_server: WebServer, browser: 
         mover, other = (page, friend) if page.locator('.table[data-my-turn="1"]').count() else (friend, page)
         move = play_one_move(mover)
         for p in (other, watcher):
-            p.wait_for_selector(f'#log li code:text-is("{move}")')
+            p.wait_for_selector(f'#log li[data-move="{move}"] .what')
     finally:
         friend_ctx.close()
         watch_ctx.close()

@@ -116,7 +116,13 @@ def test_stats_page_counts_games_and_downloads_the_record(web_server: WebServer,
     assert page.locator("#games-list li").count() == 3
     item = page.locator(f'#games-list li[data-game-id="{game_id}"]')
     assert item.locator(".outcome").inner_text() == ("won" if won else "lost")
-    assert "Computer (random)" in item.inner_text()
+    # the computer by the name it had at the table (the replay's), with its level
+    assert "computer · random" in item.inner_text() and "Computer (random)" not in item.inner_text()
+    replay_names = page.evaluate("""async (id) => {
+      const data = await (await fetch(`/api/games/${id}/positions`)).json();
+      const { gamePlayerName } = await import('/static/people.js');
+      return data.players.map((p) => gamePlayerName(data.tableId, data.players, p.seat)); }""", game_id)
+    assert all(n in item.inner_text() for n in replay_names), (replay_names, item.inner_text())
     page.screenshot(path=str(DOCS / "web-stats.png"), full_page=True)
 
     # the download link: a file download of the record
@@ -184,6 +190,10 @@ def test_rules_pages_in_english_and_german(web_server: WebServer, page: Any) -> 
         for term in SEED_TERMS[game]:
             assert term in body, (game, term)
         assert page.text_content("#nav-rules") == "Regeln"
+        # the variants by their German names, not by their ids ("kurz", not "short")
+        variants = page.eval_on_selector_all("section#presets dt", "els => els.map(e => e.textContent)")
+        assert ("kurz" if game == "spite-malice" else "Schnecke") in variants, variants
+        assert not {"short", "classic", "slowpoke", "kings-only", "timed"} & set(variants), variants
         if game == "spite-malice":
             page.screenshot(path=str(DOCS / "web-rules.png"), full_page=False)
         page.click("button.lang[data-lang=en]")
@@ -210,8 +220,11 @@ def test_phone_sized_screens(web_server: WebServer, phone: Any) -> None:
     page.wait_for_selector(".table[data-status=playing]", timeout=45_000)
     page.wait_for_selector('.table[data-my-turn="1"], .table[data-over="1"]', timeout=20_000)
     no_horizontal_scroll(page)
-    card = page.locator(".me .hand-card >> nth=0").bounding_box()
-    assert card and card["width"] <= 44, card                       # smaller cards on a phone
+    # the cards as large as the screen allows, the own hand whole and in view at the bottom, no scrolling
+    hand = page.eval_on_selector_all(".me .hand-card", "els => els.map(e => e.getBoundingClientRect().toJSON())")
+    assert hand and all(c["left"] >= 0 and c["right"] <= PHONE["width"] and c["bottom"] <= PHONE["height"]
+                        for c in hand), hand
+    assert page.evaluate("document.documentElement.scrollHeight") <= PHONE["height"]
     if page.locator('.board [data-playable="1"]').count():           # a selected card with its targets
         page.click('.board [data-playable="1"] >> nth=0')
         no_horizontal_scroll(page)
@@ -233,4 +246,4 @@ def test_phone_sized_screens(web_server: WebServer, phone: Any) -> None:
         page.click("button.lang[data-lang=en]")
     # (the replay, the last page) the computers are named as people read it, on a phone too
     text = page.inner_text("main")
-    assert "bot:" not in text and "Computer (easy)" in text, text
+    assert "bot:" not in text and "computer · easy" in text, text

@@ -92,7 +92,10 @@ def test_party_quick_play_from_the_lobby(web_server: WebServer, page: Any) -> No
     page.wait_for_selector(".table[data-status=playing]")
     table_url = page.url
     assert page.locator(".opponents .player").count() == 2
-    assert page.locator(".opponents h3").all_inner_texts()[0].startswith("Computer (random)")
+    # two computer players, each by a name of its own with its level
+    heads = page.locator(".opponents h3").all_inner_texts()
+    names = page.locator(".opponents .seat-name").all_inner_texts()
+    assert len(set(names)) == 2 and all("computer · random" in h for h in heads), heads
     # the party is played to its end (a computer that begins may empty a small stock before our turn)
     play_to_the_end(page)
     assert page.locator('.table[data-over="1"]').count() == 1

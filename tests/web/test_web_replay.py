@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -35,15 +36,20 @@ def test_replay_steps_forwards_and_back(page: Any, web_server: WebServer) -> Non
     assert "replay.js" in fetched and not {"spit.js", "spit-replay.js", "spit.css"} & set(fetched), fetched
     assert int(page.get_attribute("#replay-ply", "max")) == len(moves)
     assert page.locator("#log li").count() == len(moves)
-    # the computers are named as at the table, not by their stored names ("bot:easy")
+    # the computers go by their names at the table, with their levels (not "bot:easy", not "online")
     text = page.inner_text("main")
-    assert "bot:" not in text and "Computer (easy)" in text and "Computer (random)" in text
+    assert "bot:" not in text and "computer · easy" in text and "computer · random" in text
+    assert "online" not in text and "Seat" not in text
+    names = page.locator(".player .seat-name").all_inner_texts()
+    assert len(set(names)) == 2 and all(re.fullmatch(r"[A-Z][a-z]+", n) for n in names), names
     page.click("button.lang[data-lang=de]")
-    assert "Computer (leicht)" in page.inner_text("main")
+    assert "Computer · leicht" in page.inner_text("main")
     page.click("button.lang[data-lang=en]")
 
     page.click("#replay-next")
-    assert ply(page) == 1 and moves[0]["move"] in page.text_content("#replay-move")
+    assert ply(page) == 1 and page.get_attribute("#replay-move", "data-move") == moves[0]["move"]
+    # the move in words: who, the card, from where, where to
+    assert re.fullmatch(r"[A-Z][a-z]+: .+ (from|passes).*", page.text_content("#replay-move"))
     page.keyboard.press("ArrowRight")
     assert ply(page) == 2
     page.keyboard.press("ArrowLeft")
@@ -56,7 +62,8 @@ def test_replay_steps_forwards_and_back(page: Any, web_server: WebServer) -> Non
     before = stock_count(page, seat)
     assert before == positions[k]["players"][seat]["stock"]
     page.click("#replay-next")
-    assert ply(page) == k + 1 and page.text_content("#replay-move").endswith(moves[k]["move"])
+    assert ply(page) == k + 1 and page.get_attribute("#replay-move", "data-move") == moves[k]["move"]
+    assert "from the stock onto build pile" in page.text_content("#replay-move")
     assert stock_count(page, seat) == before - 1
     assert page.locator("#log li.current").get_attribute("data-ply") == str(k + 1)
     page.screenshot(path=str(DOCS / "web-replay.png"), full_page=True)
@@ -128,7 +135,8 @@ def test_spit_replay_steps_forwards_and_back(page: Any, web_server: WebServer) -
     assert page.text_content("#sp-clock") == "0:00.0"
 
     page.click("#replay-next")
-    assert spit_ply(page) == 1 and moves[0]["move"] in page.text_content("#replay-move")
+    assert spit_ply(page) == 1 and page.get_attribute("#replay-move", "data-move") == moves[0]["move"]
+    assert moves[0]["move"] not in page.text_content("#replay-move")   # in words, not the notation
     page.keyboard.press("ArrowRight")
     assert spit_ply(page) == 2
     page.keyboard.press("ArrowLeft")
@@ -141,7 +149,8 @@ def test_spit_replay_steps_forwards_and_back(page: Any, web_server: WebServer) -
     before = tableau_counts(page, seat)
     assert before == [p["cards"] for p in positions[k]["players"][seat]["tableau"]]
     page.click("#replay-next")
-    assert spit_ply(page) == k + 1 and page.text_content("#replay-move").endswith(moves[k]["move"])
+    assert spit_ply(page) == k + 1 and page.get_attribute("#replay-move", "data-move") == moves[k]["move"]
+    assert re.search(r"from tableau pile \d onto center pile \d", page.text_content("#replay-move"))
     after = [p["cards"] for p in positions[k + 1]["players"][seat]["tableau"]]
     assert tableau_counts(page, seat) == after and sum(after) == sum(before) - 1
     assert center_tops(page) == [c["top"] for c in positions[k + 1]["centers"]]

@@ -19,7 +19,9 @@ REVIEW_TIMEOUT = 240_000
 
 @pytest.fixture(scope="module")
 def review_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
-    server = WebServer(tmp_path_factory.mktemp("web-review") / "spite.db", "--review-budget", "0.05")
+    # the module's tests start more reviews from one address than a client's budget allows (429)
+    server = WebServer(tmp_path_factory.mktemp("web-review") / "spite.db", "--review-budget", "0.05",
+                       "--limit", "review_burst=50")
     try:
         yield server
     finally:
@@ -48,7 +50,9 @@ def test_the_review_opens_from_the_game_over_view(page: Any, review_server: WebS
     review = review_of(review_server, game_id)  # made once: the server kept it
     assert page.locator("#wp-bar .wp-turn").count() == len(review["turns"])
     summary = page.inner_text("#review-summary")
-    assert "Computer (easy): accuracy" in summary and "Computer (random): accuracy" in summary
+    # each computer by its name at the table (two names, not "Computer (easy)")
+    names = page.locator(".player .seat-name").all_inner_texts()
+    assert len(set(names)) == 2 and all(f"{n}: accuracy" in summary for n in names), (names, summary)
 
 
 def test_a_person_opens_the_review_from_the_game_over_view(page: Any, review_server: WebServer) -> None:
@@ -65,7 +69,13 @@ def test_a_person_opens_the_review_from_the_game_over_view(page: Any, review_ser
     assert page.locator("#wp-bar .wp-turn").count() == len(review["turns"])
     assert {t["seat"] for t in review["turns"]} == {0, 1}
     summary = page.inner_text("#review-summary")
-    assert "Ida: accuracy" in summary and "Computer (easy): accuracy" in summary
+    bot = next(n for n in page.locator(".player .seat-name").all_inner_texts() if n != "Ida")
+    assert "Ida: accuracy" in summary and f"{bot}: accuracy" in summary
+
+
+def plan_moves(page: Any, where: str) -> list[str]:
+    """The moves of a plan the review draws (each step keeps its move in ``data-move``)."""
+    return list(page.eval_on_selector_all(f"{where} .plan-step", "els => els.map(e => e.dataset.move)"))
 
 
 def test_marked_turns_and_the_better_plan(page: Any, review_server: WebServer) -> None:
@@ -100,11 +110,15 @@ def test_marked_turns_and_the_better_plan(page: Any, review_server: WebServer) -
         page.click(f'#wp-bar .wp-turn[data-turn="{turn["turn"]}"]')
         assert page.get_attribute(".table.replay", "data-ply") == str(turn["ply"])
         assert page.get_attribute("#review-turn", "data-mark") == turn["mark"]
-        assert " ".join(turn["played"]) in page.inner_text("#review-turn")
+        # the moves played, each a small card and its words (the notation only in the notation view)
+        assert plan_moves(page, "#review-played") == turn["played"]
+        assert page.locator("#review-played .plan-step .mini-card svg").count() == len(turn["played"])
+        assert "from the" in page.inner_text("#review-played")
         assert page.locator("#review-best").count() == 0
         page.click("#review-better")
         best = page.inner_text("#review-best")
-        assert " ".join(turn["best"]) in best and f"move {turn['best_ply'] + 1}" in best
+        assert plan_moves(page, "#review-best") == turn["best"] and f"move {turn['best_ply'] + 1}" in best
+        assert not any(m in best for m in turn["best"] if m != "pass"), best
     # an unmarked turn offers none
     plain = next((t for t in review["turns"] if not t["mark"]), None)
     if plain is not None:
@@ -113,7 +127,7 @@ def test_marked_turns_and_the_better_plan(page: Any, review_server: WebServer) -
         assert page.locator("#review-better, #review-best").count() == 0
         # back at the costliest turn: its better plan is still open
         page.click(f'#wp-bar .wp-turn[data-turn="{turn["turn"]}"]')
-        assert " ".join(turn["best"]) in page.inner_text("#review-best")
+        assert plan_moves(page, "#review-best") == turn["best"]
     page.screenshot(path=str(DOCS / "web-review.png"), full_page=True)
     page.click("button.lang[data-lang=de]")
     assert "Genauigkeit" in page.inner_text("#review-summary")
@@ -128,3 +142,17 @@ def test_a_realtime_game_has_no_review(page: Any, review_server: WebServer) -> N
     assert page.locator("#review, #review-open").count() == 0
     r = httpx.get(review_server.base + f"/api/games/{game_id}/review")
     assert r.status_code == 422 and r.json()["code"] == "not-turn-based"
+
+
+def test_a_queued_review_shows_its_place_until_it_is_made(page: Any, review_server: WebServer) -> None:
+    """Reviews are made one at a time: with another game's long review being made, the page says that
+    one game is reviewed first (the server's place 2), then shows the review when it comes."""
+    long_game = finished_bot_game(review_server.base, stock_size=30)
+    game_id = finished_bot_game(review_server.base, stock_size=3)
+    first = httpx.get(review_server.base + f"/api/games/{long_game}/review?wait=false")
+    assert first.status_code == 202 and first.json() == {"status": "queued", "place": 1}, first.text
+    page.goto(review_server.base + f"/replay/{game_id}?review=1")
+    page.wait_for_selector('#review-status[data-place="2"]')
+    assert page.inner_text("#review-status").startswith("1 other game is being reviewed first")
+    page.wait_for_selector("#wp-bar", timeout=REVIEW_TIMEOUT)
+    assert page.locator("#review-status").count() == 0

@@ -74,7 +74,7 @@ class SpitServer(ServerGame):
         try:
             make_reflex_bot(level)
         except OptionsError as exc:
-            raise LobbyError(str(exc)) from None
+            raise LobbyError.of(exc) from None
 
     def replayed(self, record: Record) -> tuple[GameState, list[dict[str, Any]] | None]:
         # one replay gives the state and the steps a welcome's moveLog shows

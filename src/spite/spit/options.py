@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Final
 
-from spite.errors import OptionsError
+from spite.errors import OptionsError, Phrase
 
 __all__ = ["GAME_OF_PRESET", "PRESETS", "SPEED_OPTIONS", "SpitOptions"]
 
@@ -55,24 +55,30 @@ class SpitOptions:
         game's own preset. Raises :class:`OptionsError` with one line on any problem.
         """
         if game is not None and game not in ("spit", "speed"):
-            raise OptionsError(f"unknown game {game!r} (spit or speed)")
+            raise OptionsError(f"unknown game {game!r} (spit or speed)",
+                               phrase=Phrase("options.unknown-game", {"game": str(game)}))
         if preset is None:
             preset = game or "spit"
         if not isinstance(preset, str) or preset not in PRESETS:
             names = ", ".join(p for p in PRESETS if game is None or GAME_OF_PRESET[p] == game)
-            raise OptionsError(f"unknown preset {preset!r} (one of {names})")
+            raise OptionsError(f"unknown preset {preset!r} (one of {names})",
+                               phrase=Phrase("options.unknown-preset", {"preset": str(preset), "presets": names}))
         preset_game = GAME_OF_PRESET[preset]
         if game is not None and preset_game != game:
-            raise OptionsError(f"preset {preset!r} is for {preset_game}, not {game}")
+            raise OptionsError(f"preset {preset!r} is for {preset_game}, not {game}",
+                               phrase=Phrase("options.preset-game", {"preset": preset, "other": preset_game,
+                                                                     "game": game}))
         values: dict[str, Any] = dict(PRESETS[preset])
         if overrides is not None and not isinstance(overrides, Mapping):
-            raise OptionsError("options must be a JSON object")
+            raise OptionsError("options must be a JSON object", phrase=Phrase("options.not-object"))
         allowed = SPEED_OPTIONS if preset_game == "speed" else _SPIT_OPTIONS
         for key, value in (overrides or {}).items():
             if key not in _FIELD_TYPES or key == "game":
-                raise OptionsError(f"unknown option {key!r} for {preset_game}")
+                raise OptionsError(f"unknown option {key!r} for {preset_game}",
+                                   phrase=Phrase("options.unknown-option", {"option": str(key), "game": preset_game}))
             if key not in allowed:
-                raise OptionsError(f"option {key!r} does not apply to {preset_game}")
+                raise OptionsError(f"option {key!r} does not apply to {preset_game}",
+                                   phrase=Phrase("options.not-applicable", {"option": key, "game": preset_game}))
             values[key] = value
         for key, value in values.items():
             _check_type(key, value)
@@ -83,22 +89,33 @@ class SpitOptions:
     def _check(self) -> None:
         if self.jokers not in (0, 2):
             raise OptionsError(
-                f"jokers must be 0 or 2 (the two jokers of a deck, so the cards split evenly), not {self.jokers}"
+                f"jokers must be 0 or 2 (the two jokers of a deck, so the cards split evenly), not {self.jokers}",
+                phrase=Phrase("options.spit-jokers", {"value": self.jokers}),
             )
         if self.centers not in (2, 3):
-            raise OptionsError(f"centers must be 2 or 3, not {self.centers}")
+            raise OptionsError(f"centers must be 2 or 3, not {self.centers}",
+                               phrase=Phrase("options.choice", {"option": "centers", "value": self.centers,
+                                                                "choices": "2, 3"}))
         if self.wrap not in ("full", "ace_bridge"):
-            raise OptionsError(f"wrap must be 'full' or 'ace_bridge', not {self.wrap!r}")
+            raise OptionsError(f"wrap must be 'full' or 'ace_bridge', not {self.wrap!r}",
+                               phrase=Phrase("options.choice", {"option": "wrap", "value": self.wrap,
+                                                                "choices": "full, ace_bridge"}))
         for name in ("slowpoke_ms", "auto_spit_ms", "auto_slap_ms"):
             value = getattr(self, name)
             if not 0 <= value <= MAX_MS:
-                raise OptionsError(f"{name} must be between 0 and {MAX_MS} ms, not {value}")
+                raise OptionsError(f"{name} must be between 0 and {MAX_MS} ms, not {value}",
+                                   phrase=Phrase("options.range", {"option": name, "low": 0, "high": MAX_MS,
+                                                                   "value": value}))
         if not 0 <= self.time_limit_s <= 86_400:
-            raise OptionsError(f"time_limit_s must be between 0 (no limit) and 86400, not {self.time_limit_s}")
+            raise OptionsError(f"time_limit_s must be between 0 (no limit) and 86400, not {self.time_limit_s}",
+                               phrase=Phrase("options.range", {"option": "time_limit_s", "low": 0, "high": 86_400,
+                                                               "value": self.time_limit_s}))
         if self.rounds_in_a_row != 0 and not 2 <= self.rounds_in_a_row <= 100:
-            raise OptionsError(f"rounds_in_a_row must be 0 (off) or between 2 and 100, not {self.rounds_in_a_row}")
+            raise OptionsError(f"rounds_in_a_row must be 0 (off) or between 2 and 100, not {self.rounds_in_a_row}",
+                               phrase=Phrase("options.rounds", {"value": self.rounds_in_a_row}))
         if self.time_limit_s and self.slowpoke_ms >= self.time_limit_s * 1000:
-            raise OptionsError(f"slowpoke_ms {self.slowpoke_ms} leaves no time to play in a {self.time_limit_s} s game")
+            raise OptionsError(f"slowpoke_ms {self.slowpoke_ms} leaves no time to play in a {self.time_limit_s} s game",
+                               phrase=Phrase("options.slowpoke", {"ms": self.slowpoke_ms, "s": self.time_limit_s}))
 
     # ------------------------------------------------------------------ derived values
     @property
@@ -145,9 +162,11 @@ SPEED_OPTIONS: Final = frozenset({"wrap", "slowpoke_ms", "auto_spit_ms", "time_l
 def _check_type(key: str, value: object) -> None:
     want = _FIELD_TYPES[key]
     if want is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise OptionsError(f"{key} must be a whole number, not {value!r}")
+        raise OptionsError(f"{key} must be a whole number, not {value!r}",
+                           phrase=Phrase("options.whole", {"option": key, "value": str(value)}))
     if want is str and not isinstance(value, str):
-        raise OptionsError(f"{key} must be a string, not {value!r}")
+        raise OptionsError(f"{key} must be a string, not {value!r}",
+                           phrase=Phrase("options.text", {"option": key, "value": str(value)}))
 
 
 PRESETS: Final[dict[str, dict[str, Any]]] = {

@@ -82,9 +82,9 @@ export function backSVG() {
     `<rect x="6" y="6" width="48" height="72" rx="4" fill="none" stroke="#e0e6ff" stroke-width="1"/></svg>`;
 }
 
-/** An empty slot. */
-export function slotSVG(label = "") {
-  return `<svg viewBox="0 0 60 84" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${esc(label || t("empty"))}">` +
+/** An empty slot: ``label`` drawn in it, ``name`` its spoken name (default: the label, or "empty"). */
+export function slotSVG(label = "", name = "") {
+  return `<svg viewBox="0 0 60 84" xmlns="http://www.w3.org/2000/svg" role="img" aria-label="${esc(name || label || t("empty"))}">` +
     `<rect x="1.5" y="1.5" width="57" height="81" rx="6" fill="none" stroke="#9fb7a6" stroke-width="1.5" stroke-dasharray="4 3"/>` +
     `<text x="30" y="48" font-size="13" text-anchor="middle" fill="#cfe3d4">${esc(label)}</text></svg>`;
 }

@@ -9,6 +9,8 @@ import { esc } from "./html.js";
 import { t } from "./i18n.js";
 
 const SEED_TAG = "spite-seed/1";
+/** A shield (the fair deal's mark), drawn: an emoji shield is missing from many fonts. */
+const SHIELD = '<svg class="shield" viewBox="0 0 16 18" width="14" height="16" aria-hidden="true"><path d="M8 1 2 3.5v5c0 4 2.7 6.9 6 8.5 3.3-1.6 6-4.5 6-8.5v-5z" fill="currentColor"/></svg>';
 
 function hex(bytes) {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
@@ -97,30 +99,56 @@ function verdictOf(verified) {
   return verified || { status: "none" };
 }
 
-/** The deal-fingerprint line: the short commitment (whole on hover, copied on click), whether the
- * deal is made, which seats sent no nonce, and whether it checked out (``verdict``: see verdictOf).
- * An alarm is said in plain words: the person must not miss that the deal cannot be trusted. */
-export function fairHTML(fair, verdict, name = (s) => t("seat_n", { n: s })) {
+/** The fair deal as a small mark on the table ("🛡 fair deal ✓") that opens its details in plain
+ * words (``open``): what the seal means, the fingerprint (the server's commitment, short; the whole
+ * value on hover, copied on click), whether the deal is made, which seats sent no random part, and
+ * whether it checked out (``verdict``: see verdictOf). An alarm is never folded away: the person
+ * must not miss that the deal cannot be trusted. */
+export function fairHTML(fair, verdict, name = (s) => t("seat_n", { n: s + 1 }), open = false) {
   if (!fair?.commitment) return "";
   const v = verdictOf(verdict);
   const text = v.key ? t(v.key, v.params || {}) : "";
-  const mark = v.status === "verified" ? `<span class="fair-ok" id="fair-verified">✓ ${esc(text)}</span>`
-    : v.status === "alarm" ? `<strong class="fair-bad error" id="fair-verified" role="alert">✗ ${esc(text)}</strong>`
-      : v.status === "unsupported" ? `<span class="muted">${esc(t("fair_no_crypto"))}</span>` : "";
+  const alarm = v.status === "alarm";
+  const line = v.status === "verified" ? `<p class="fair-ok" id="fair-verified">✓ ${esc(text)}</p>`
+    : alarm ? `<strong class="fair-bad error" id="fair-verified" role="alert">✗ ${esc(text)}</strong>`
+      : v.status === "unsupported" ? `<p class="muted">${esc(t("fair_no_crypto"))}</p>`
+        : `<p class="muted">${esc(t(fair.dealt ? "tb_fair_sealed" : "tb_fair_before"))}</p>`;
   const none = (fair.sent || []).map((sent, s) => (sent ? null : name(s))).filter((s) => s !== null);
-  const state = !fair.dealt ? t("fair_waiting") : none.length ? t("fair_no_nonce", { seats: none.join(", ") }) : "";
-  const flag = v.status === "verified" ? "1" : v.status === "alarm" ? "0" : "";
-  return `<p class="fair${v.status === "alarm" ? " fair-alarm" : ""}" id="fair" data-commitment="${esc(fair.commitment)}"` +
-    ` data-dealt="${fair.dealt ? 1 : 0}" data-verified="${flag}"${v.status === "alarm" ? ` data-alarm="${esc(v.key)}"` : ""}>` +
-    `${esc(t("fair_fingerprint"))}: <button type="button" class="fair-print" id="fair-copy"` +
-    ` title="${esc(t("fair_copy_title", { commitment: fair.commitment }))}"><code>${esc(fingerprint(fair.commitment))}</code></button>` +
-    `${state ? ` <span class="muted">${esc(state)}</span>` : ""} ${mark}</p>`;
+  const state = !fair.dealt ? t("fair_waiting") : none.length ? t("tb_fair_no_nonce", { seats: none.join(", ") }) : "";
+  const flag = v.status === "verified" ? "1" : alarm ? "0" : "";
+  const mark = alarm ? t("tb_fair_bad") : t("tb_fair_mark");
+  const tick = v.status === "verified" ? " ✓" : alarm ? " ✗" : "";
+  return `<div class="fair${alarm ? " fair-alarm" : ""}" id="fair" data-commitment="${esc(fair.commitment)}"` +
+    ` data-dealt="${fair.dealt ? 1 : 0}" data-verified="${flag}" data-open="${open ? 1 : 0}"${alarm ? ` data-alarm="${esc(v.key)}"` : ""}>` +
+    `<button type="button" class="fair-mark small" id="fair-mark" aria-expanded="${open}" aria-controls="fair-details">` +
+    `${SHIELD} ${esc(mark)}${tick}</button>${alarm ? ` ${line}` : ""}` +
+    `<div class="fair-details" id="fair-details" role="group" aria-label="${esc(t("tb_fair_mark"))}"${open ? "" : " hidden"}>` +
+    `<p>${esc(t("tb_fair_explain"))}</p>` +
+    `<p>${esc(t("fair_fingerprint"))}: <button type="button" class="fair-print" id="fair-copy"` +
+    ` title="${esc(t("fair_copy_title", { commitment: fair.commitment }))}"><code>${esc(fingerprint(fair.commitment))}</code></button></p>` +
+    `${state ? `<p class="muted fair-state">${esc(state)}</p>` : ""}${alarm ? "" : line}</div></div>`;
 }
 
-/** Copy the whole commitment when the fingerprint is clicked. */
-export function bindFair(root) {
+/** The mark opens and closes its details (``toggle``); the fingerprint copies the whole commitment. */
+export function bindFair(root, toggle = null) {
+  const mark = root.querySelector("#fair-mark");
+  if (mark) {
+    mark.onToggle = toggle;
+    if (!mark.fairBound) {
+      // a redraw that kept the element (morph) keeps its listener; the latest toggle is called
+      mark.fairBound = true;
+      mark.addEventListener("click", () => {
+        if (mark.onToggle) mark.onToggle();
+        else {
+          const details = mark.closest("#fair")?.querySelector("#fair-details");
+          if (details) details.hidden = !details.hidden;
+          mark.setAttribute("aria-expanded", String(!details?.hidden));
+        }
+      });
+    }
+  }
   const button = root.querySelector("#fair-copy");
-  if (!button || button.fairBound) return; // a redraw that kept the element (morph) keeps its listener
+  if (!button || button.fairBound) return;
   button.fairBound = true;
   button.addEventListener("click", async () => {
     const full = button.closest("#fair")?.dataset.commitment || "";

@@ -5,6 +5,7 @@ import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
 import { botName, hasText, presetName, t } from "./i18n.js";
 import { gameTypes, gameWord } from "./games.js";
+import { levelWord as levelOf, seatLabel, seatNames } from "./people.js";
 import { api, getName, saveSeat, setName } from "./store.js";
 
 function options(list, selected, name = (v) => v) {
@@ -57,17 +58,20 @@ const offers = (game, option) => typeOf(game).lobbyOptions.includes(option);
 
 function seatsRows(preset, game) {
   const n = seatsOf(preset, game);
-  let rows = `<div class="seatrow">${t("seat_n", { n: 0 })}: <b>${t("you")}</b></div>`;
+  let rows = `<div class="seatrow">${esc(seatLabel(0))}: <b>${t("you")}</b></div>`;
   for (let s = 1; s < n; s++) {
     const opts = [`<option value="person">${t("person")}</option>`]
       .concat(levelsOf(game).map((l) => `<option value="bot:${l}">${esc(botName(l))}</option>`)).join("");
-    rows += `<label class="seatrow">${t("seat_n", { n: s })}: <select name="seat${s}" data-seat="${s}">${opts}</select></label>`;
+    rows += `<label class="seatrow">${esc(seatLabel(s))}: <select name="seat${s}" data-seat="${s}">${opts}</select></label>`;
   }
   return rows;
 }
 
 function tableLine(info, action) {
-  const who = info.seats.map((s) => (s.kind === "bot" ? esc(botName(s.level)) : s.player ? esc(s.player) : "—")).join(" · ");
+  // a computer player by the name it has at that table, with its level
+  const names = seatNames(info.id, info.seats);
+  const who = info.seats.map((s, i) => (s.kind === "bot" ? `${esc(names[i])} <span class="muted">(${esc(t("tb_bot_tag", { level: levelOf(s.level) }))})</span>`
+    : s.player ? esc(s.player) : "—")).join(" · ");
   const label = action === "join" ? t("join") : t("watch");
   // the first game of the list (the server's default) goes without its name, the others with it
   const game = types.length && info.game !== types[0].name ? `${gameWord(info.game)} · ` : "";

@@ -12,16 +12,23 @@ import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
 import { presetName, t } from "./i18n.js";
 import { gameType } from "./games.js";
-import { TableClient } from "./table.js";
+import { cardSVG } from "./cards.js";
+import { moveCard, moveWords } from "./moves.js";
+import { markNotation, notationOn, setNotation } from "./panel.js";
+import { TableClient, placesOf } from "./table.js";
 import { api } from "./store.js";
+
+/** How often a queued review's place is asked for again (the server keeps no socket for it). */
+const REVIEW_POLL_MS = 2000;
 
 /** table.js's drawing without a socket: no seat, nothing playable. */
 class ReplayBoard extends TableClient {
   constructor(data) {
     super({
-      id: `game-${data.gameId}`, preset: data.preset, options: data.options, status: "finished",
+      id: data.tableId ?? `game-${data.gameId}`, preset: data.preset, options: data.options, status: "finished",
       seats: replaySeats(data),
     }, null);
+    this.live = false; // nobody is online or offline in a finished game
     this.data = data;
     this.ply = 0;
     this.review = null; // null: not asked; {loading}, {error} or {data}: GET /api/games/{id}/review
@@ -34,33 +41,45 @@ class ReplayBoard extends TableClient {
     this.render();
   }
 
+  /** Move ``ply`` (1-based) of the game in words, its card read from the positions around it. */
+  plyWords(ply) {
+    const m = this.data.moves[ply - 1];
+    const info = moveCard(this.data.positions[ply - 1], this.data.positions[ply], m.seat, m.move);
+    return moveWords(m.move, { ...info, skipbo: this.isSkipBo() });
+  }
+
   render() {
     const data = this.data;
     const n = data.moves.length;
     this.view = data.positions[this.ply];
     const last = this.ply > 0 ? data.moves[this.ply - 1] : null;
     this.flash = last ? { seat: last.seat, move: last.move, at: Date.now() } : null;
+    const count = this.view.players.length;
+    const places = placesOf(count);
     const order = this.view.players.map((_, s) => s);
     const bottom = order.shift();
-    const moveText = last ? `${this.name(last.seat)}: ${last.move}` : t("replay_start");
+    const moveText = last ? `${this.name(last.seat)}: ${this.plyWords(this.ply)}` : t("replay_start");
     const marks = reviewMarks(this.review);
-    const items = data.moves.map((m, i) => `<li data-ply="${i + 1}"${i + 1 === this.ply ? ' class="current" aria-current="step"' : ""}>` +
-      `<span class="who">${esc(this.name(m.seat))}</span> <code>${esc(m.move)}</code>${markHTML(marks.get(i))}</li>`).join("");
+    const items = data.moves.map((m, i) => `<li data-ply="${i + 1}" data-seat="${m.seat}" data-move="${esc(m.move)}"${i + 1 === this.ply ? ' class="current" aria-current="step"' : ""}>` +
+      `<span class="who">${esc(this.name(m.seat))}</span>: <span class="what">${esc(this.plyWords(i + 1))}</span>` +
+      ` <code class="notation">${esc(m.move)}</code>${markHTML(marks.get(i))}</li>`).join("");
     const r = data.result || {};
     const winner = r.winner !== undefined && r.winner !== null ? t("wins", { name: this.name(r.winner) })
-      : r.team !== undefined && r.team !== null ? t("wins", { name: `team ${r.team}` }) : t("draw_result");
+      : r.team !== undefined && r.team !== null ? t("wins", { name: this.teamName(r.team) }) : t("draw_result");
     const end = this.ply === n ? `<p class="result" id="replay-result">${t("game_over")}: ${esc(winner)}` +
       `${r.reason ? ` (${esc(t(`reason_${r.reason}`))})` : ""}</p>` : "";
-    main().innerHTML = `${controlsHTML(data, this.ply, moveText, end)}${reviewHTML(this)}
-      <div class="table replay" data-ply="${this.ply}" data-plies="${n}" data-over="0" data-my-turn="0" data-seat="">
-        <div class="board">
-          <div class="opponents">${order.map((s) => this.playerHTML(s, false)).join("")}</div>
+    main().innerHTML = `${controlsHTML(data, this.ply, moveText, end, last?.move)}${reviewHTML(this)}
+      <div class="table replay" data-ply="${this.ply}" data-plies="${n}" data-over="0" data-my-turn="0" data-seat=""
+           data-players="${count}" data-notation="${notationOn() ? 1 : 0}">
+        <div class="board" data-players="${count}">
+          <div class="opponents">${order.map((s, k) => this.playerHTML(s, false, places[k])).join("")}</div>
           ${this.buildsHTML()}
-          ${this.playerHTML(bottom, false)}
+          <div class="me-area">${this.playerHTML(bottom, false, "me")}</div>
         </div>
-        <aside class="side"><h3>${t("log")}</h3><ol class="log" id="log">${items}</ol></aside>
+        <aside class="side"><div class="settings">${notationButtonHTML()}</div><h3>${t("log")}</h3><ol class="log" id="log">${items}</ol></aside>
       </div>`;
     setStatus(`${t("turn", { n: this.view.turn })} · ${t("replay_ply", { k: this.ply, n })}`);
+    markNotation();
     bindControls(this, main(), n);
     bindReview(this, main());
   }
@@ -69,13 +88,26 @@ class ReplayBoard extends TableClient {
     replayKey(this, ev);
   }
 
-  /** Ask the server for the game's review (it may take a while the first time) and show it. */
+  /** Ask the server for the game's review and show it. The first time it is made in a queue, one
+   * review at a time: the server answers at once with this review's place (``wait=false``), asked
+   * again every few seconds, so that the person sees how many are ahead rather than a bare wait. */
   async loadReview() {
     if (this.review && !this.review.error) return;
-    this.review = { loading: true };
+    this.review = { loading: true, place: null };
     this.render();
+    const path = `/api/games/${encodeURIComponent(this.data.gameId)}/review?wait=false`;
     try {
-      this.review = { data: await api("GET", `/api/games/${encodeURIComponent(this.data.gameId)}/review`) };
+      for (;;) {
+        const answer = await api("GET", path);
+        if (answer.status !== "queued") {
+          this.review = { data: answer };
+          break;
+        }
+        this.review = { loading: true, place: answer.place };
+        this.render();
+        await new Promise((resolve) => setTimeout(resolve, REVIEW_POLL_MS));
+        if (!this.data || !document.getElementById("review")) return; // the person left the replay
+      }
     } catch (err) {
       this.review = { error: err.message };
     }
@@ -109,7 +141,13 @@ function reviewHTML(board) {
     return `<section class="panel review" id="review"><button type="button" id="review-open">${t("rv_review")}</button>
       <span class="muted">${esc(t("rv_what"))}</span></section>`;
   }
-  if (review.loading) return `<section class="panel review" id="review" data-state="loading"><p class="muted" id="review-status">${esc(t("rv_loading"))}</p></section>`;
+  if (review.loading) {
+    // 1: being made now; 2 and more: that many less one are made first
+    const ahead = review.place > 1 ? review.place - 1 : 0;
+    const line = ahead ? t("rv_queued", { n: ahead }) : t("rv_loading");
+    return `<section class="panel review" id="review" data-state="loading"><p class="muted" id="review-status"` +
+      ` data-place="${review.place ?? ""}">${esc(line)}</p></section>`;
+  }
   if (review.error) {
     return `<section class="panel review" id="review" data-state="error"><p class="error" id="review-error">${esc(t("rv_failed", { why: review.error }))}</p>
       <button type="button" id="review-open">${t("rv_review")}</button></section>`;
@@ -134,12 +172,12 @@ function reviewHTML(board) {
       ` (−${(100 * current.loss).toFixed(1)} ${esc(t("rv_points"))})` : "";
     const open = board.better === current.turn;
     const better = current.mark ? (open
-      ? `<p id="review-best">${esc(t("rv_expert", { k: current.best_ply + 1 }))}: <code>${esc(current.best.join(" "))}</code></p>`
+      ? `<div id="review-best"><p>${esc(t("rv_expert", { k: current.best_ply + 1 }))}:</p>${planHTML(board, current.best, current.ply + current.best_ply, current.seat, false)}</div>`
       : `<p><button type="button" id="review-better" data-turn="${current.turn}">${t("rv_better")}</button></p>`) : "";
     turnPart = `<div id="review-turn" data-turn="${current.turn}" data-mark="${current.mark || ""}">
       <p>${esc(t("rv_turn", { n: current.turn, name: board.name(current.seat) }))}:${mark}
       ${esc(t("rv_win", { a: Math.round(100 * current.win_before), b: Math.round(100 * current.win_after) }))}</p>
-      <p>${esc(t("rv_played"))}: <code>${esc(current.played.join(" "))}</code></p>${better}</div>`;
+      <div id="review-played"><p>${esc(t("rv_played"))}:</p>${planHTML(board, current.played, current.ply, current.seat, true)}</div>${better}</div>`;
   }
   const who = data.sides !== 2 ? t("rv_mover") : data.players === 4 ? `${board.name(0)} + ${board.name(2)}` : board.name(0);
   return `<section class="panel review" id="review" data-state="done">
@@ -147,6 +185,25 @@ function reviewHTML(board) {
       <div class="wp-bar" id="wp-bar" role="group" aria-label="${esc(t("rv_title", { name: who }))}">${bars}</div>
       <ul class="rv-summary" id="review-summary">${sums}</ul>${turnPart}
     </section>`;
+}
+
+/** A plan of moves (``moves`` from ply index ``ply`` on, by ``seat``) as small cards with words;
+ * ``played``: the moves of the game (their cards are read from the positions around them), else a
+ * plan the expert prefers (only its first card is known for sure). */
+function planHTML(board, moves, ply, seat, played) {
+  const positions = board.data.positions;
+  const steps = moves.map((move, k) => {
+    const before = played || k === 0 ? positions[ply + k] : null;
+    const after = played ? positions[ply + k + 1] : null;
+    const info = before ? moveCard(before, after, seat, move) : { card: null };
+    const what = moveWords(move, { ...info, skipbo: board.isSkipBo() });
+    const [src] = move.split("-");
+    const face = info.card ?? (src.startsWith("H") ? src.slice(1) : null);
+    const mini = face ? `<span class="mini-card" aria-hidden="true">${cardSVG(face)}</span>` : `<span class="mini-card pass" aria-hidden="true"></span>`;
+    return `<li class="plan-step" data-move="${esc(move)}">${mini}<span class="plan-words">${esc(what)}</span>` +
+      ` <code class="notation">${esc(move)}</code></li>`;
+  }).join("");
+  return `<ol class="plan">${steps}</ol>`;
 }
 
 function bindReview(board, root) {
@@ -173,24 +230,33 @@ export function gameTime(ms) {
 }
 
 /** The bar above a replayed table: title, ◀ ▶ and the slider, the step in words, the result at the end. */
-export function controlsHTML(data, ply, moveText, end) {
+export function controlsHTML(data, ply, moveText, end, move = "") {
   const n = data.moves.length;
   return `<section class="panel replay-bar">
         <h2>${t("replay_title", { id: data.gameId })} · ${esc(presetName(data.preset))}</h2>
         <div class="replay-controls">
-          <button type="button" id="replay-first" title="Home" aria-label="${t("replay_first")}">|◀</button>
+          <button type="button" id="replay-first" title="${esc(t("tb_key_home"))}" aria-label="${t("replay_first")}">|◀</button>
           <button type="button" id="replay-prev" title="←" aria-label="${t("replay_prev")}">◀</button>
           <input type="range" id="replay-ply" min="0" max="${n}" value="${ply}" aria-label="${t("replay_ply", { k: ply, n })}">
           <button type="button" id="replay-next" title="→" aria-label="${t("replay_next")}">▶</button>
-          <button type="button" id="replay-last" title="End" aria-label="${t("replay_last")}">▶|</button>
+          <button type="button" id="replay-last" title="${esc(t("tb_key_end"))}" aria-label="${t("replay_last")}">▶|</button>
           <span id="replay-count">${t("replay_ply", { k: ply, n })}</span>
-          <strong id="replay-move">${esc(moveText)}</strong>
+          <strong id="replay-move" data-move="${esc(move ?? "")}">${esc(moveText)}</strong>
         </div>${end}${replayFairHTML(data.fairCheck)}
         <p class="muted">${t("replay_keys")} · <a href="/api/games/${data.gameId}/record" id="replay-record" download="spite-game-${data.gameId}.json">${t("record")}</a> · <a href="/">${t("back_lobby")}</a></p>
       </section>`;
 }
 
+/** The notation view's button (the moves' notation beside their words). */
+export function notationButtonHTML() {
+  return `<button type="button" id="notation" class="small setting" aria-pressed="${notationOn()}">${esc(t(notationOn() ? "tb_notation_on" : "tb_notation_off"))}</button>`;
+}
+
 export function bindControls(board, root, n) {
+  root.querySelector("#notation")?.addEventListener("click", () => {
+    setNotation(!notationOn());
+    board.render();
+  });
   root.querySelector("#replay-first").addEventListener("click", () => board.go(0));
   root.querySelector("#replay-prev").addEventListener("click", () => board.go(board.ply - 1));
   root.querySelector("#replay-next").addEventListener("click", () => board.go(board.ply + 1));

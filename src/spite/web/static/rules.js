@@ -5,7 +5,7 @@
 
 import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
-import { getLang } from "./i18n.js";
+import { getLang, presetName } from "./i18n.js";
 
 export const GAMES = ["spite-malice", "spit"];
 
@@ -95,7 +95,7 @@ const RULES = {
             play a card that is not wild onto a build pile. Playing wilds stays optional.</dd>
           <dt>open-stock</dt><dd>The top three cards of every stock lie face up; only the top one may be played.</dd>
           <dt>party</dt><dd>Three players, each with their own stock; three decks and six jokers; turns go clockwise.</dd>
-          <dt>partners</dt><dd>Four players, two against two (seats 0 and 2 against 1 and 3). Each team shares one stock;
+          <dt>partners</dt><dd>Four players, two against two (seats 1 and 3 against 2 and 4). Each team shares one stock;
             every partner keeps their own hand and discard piles.</dd></dl>`],
       ],
     },
@@ -180,7 +180,7 @@ const RULES = {
             ist spielbar.</dd>
           <dt>party</dt><dd>Drei Spieler, jeder mit eigenem Vorratsstapel; drei Decks und sechs Joker; gespielt wird im
             Uhrzeigersinn.</dd>
-          <dt>partners</dt><dd>Vier Spieler, 2 gegen 2 (Platz 0 und 2 gegen 1 und 3). Jedes Team hat einen gemeinsamen
+          <dt>partners</dt><dd>Vier Spieler, 2 gegen 2 (Platz 1 und 3 gegen 2 und 4). Jedes Team hat einen gemeinsamen
             Vorratsstapel; jeder Partner behält sein eigenes Blatt und seine Ablagestapel.</dd></dl>`],
       ],
     },
@@ -321,7 +321,7 @@ const RULES = {
             Karte auf einen Joker. Kürzere, chaotischere Spiele.</dd>
           <dt>three-piles</dt><dd>Drei-Stapel-Spit: drei Mittelstapel statt zwei; der dritte bekommt seine Karte abwechselnd von
             jedem Spieler.</dd>
-          <dt>slowpoke</dt><dd>Slowpoke-Spit: Nach jedem Spit darf 2 Sekunden lang niemand auf einen Mittelstapel spielen
+          <dt>slowpoke</dt><dd>Schnecken-Spit: Nach jedem Spit darf 2 Sekunden lang niemand auf einen Mittelstapel spielen
             (Verschieben auf leere Plätze ist erlaubt).</dd>
           <dt>ace-bridge</dt><dd>Nur-Ass-Übergang: Könige und Zweien sind <b>nicht</b> über das Ass verbunden; ein Ass darf auf
             einen König oder eine 2, aber nichts auf ein Ass. Man steckt häufiger fest.</dd>
@@ -334,7 +334,7 @@ const RULES = {
           <li>Steckt der Tisch fest, decken beide von den seitlichen Stapeln auf; sind diese leer, werden die Mittelstapel (bis
             auf ihre obersten Karten) zu neuen seitlichen Stapeln gemischt.</li>
           <li>Wer zuerst Blatt und Nachziehstapel geleert hat, gewinnt. Aufschlagen gibt es nicht.</li>
-          <li>Seine Variante heißt <code>speed</code>; von den Optionen kennt es nur den Übergang, Slowpoke, das automatische Spit und ein Zeitlimit.</li></ul>`],
+          <li>Seine Variante heißt „Speed“; von den Optionen kennt es nur den Übergang, die Schnecke, das automatische Spit und ein Zeitlimit.</li></ul>`],
       ],
     },
     terms: [
@@ -372,7 +372,9 @@ export function renderRules(game) {
     }
     const text = RULES[game][lang];
     const toc = text.sections.map(([id, h]) => `<li><a href="#${id}">${esc(h)}</a></li>`).join("");
-    const body = text.sections.map(([id, h, html]) => `<section id="${id}"><h3>${esc(h)}</h3>${html}</section>`).join("");
+    // each variant by its name in the page's language ("klassisch", not its id "classic")
+    const named = (html) => html.replace(/<dt>([a-z-]+)<\/dt>/g, (whole, id) => `<dt data-preset="${id}">${esc(presetName(id))}</dt>`);
+    const body = text.sections.map(([id, h, html]) => `<section id="${id}"><h3>${esc(h)}</h3>${named(html)}</section>`).join("");
     setStatus("");
     main().innerHTML = `<article class="panel rules" data-game="${game}" data-lang="${lang}">
       <nav class="tabs" aria-label="${nav.contents}">${tabs}</nav>

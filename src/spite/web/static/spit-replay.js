@@ -3,19 +3,30 @@
 
 import { esc } from "./html.js";
 import { main, setStatus } from "./app.js";
-import { presetName, t } from "./i18n.js";
-import { SpitClient, flipText } from "./spit.js";
-import { bindControls, controlsHTML, gameTime, replayKey, replaySeats } from "./replay.js";
+import { t } from "./i18n.js";
+import { cardWord, moveWords } from "./moves.js";
+import { markNotation } from "./panel.js";
+import { SpitClient, eventCards, flipText } from "./spit.js";
+import { bindControls, controlsHTML, gameTime, notationButtonHTML, replayKey, replaySeats } from "./replay.js";
 
 /** spit.js's drawing without a socket: no seat, nothing playable; the clock stands at each step's time. */
 export class SpitReplayBoard extends SpitClient {
   constructor(data) {
     super({
-      id: `game-${data.gameId}`, game: data.game, preset: data.preset, options: data.options, status: "finished",
+      id: data.tableId ?? `game-${data.gameId}`, game: data.game, preset: data.preset, options: data.options, status: "finished",
       gameId: data.gameId, seats: replaySeats(data),
     }, null);
     this.data = data;
     this.ply = 0;
+    this.live = false; // nobody is online or offline in a finished game
+  }
+
+  /** Step ``i`` (0-based) of the game in words: "Ben: 7♣ from tableau pile 5 onto center pile 2". */
+  stepMove(i) {
+    const step = this.data.moves[i];
+    const ev = { kind: "move", seat: step.seat, text: step.move };
+    const card = eventCards([ev], this.data.positions[i + 1]).get(0) ?? null;
+    return moveWords(step.move, { card, game: this.game });
   }
 
   go(ply) {
@@ -24,8 +35,8 @@ export class SpitReplayBoard extends SpitClient {
   }
 
   /** A step in words: who did what (or the time limit), then what came with it (flips, rounds, deals). */
-  stepText(step, round) {
-    const head = step.seat === null || step.seat === undefined ? t("rp_time_up") : `${this.name(step.seat)}: ${step.move}`;
+  stepText(step, round, i) {
+    const head = step.seat === null || step.seat === undefined ? t("rp_time_up") : `${this.name(step.seat)}: ${this.stepMove(i)}`;
     const extra = (step.events || []).map((ev) => this.eventText(ev, round)).filter(Boolean);
     return [head, extra];
   }
@@ -38,7 +49,7 @@ export class SpitReplayBoard extends SpitClient {
       case "deal": return t("sp_new_round", { n: Number(String(ev.text).replace(/\D/g, "")) || round + 1 });
       case "shuffle": return t("sp_shuffle");
       case "game-over": return t("game_over");
-      case "move": return `${who}: ${ev.text}`;
+      case "move": return `${who}: ${moveWords(ev.text, { game: this.game })}`;
       default: return "";
     }
   }
@@ -49,12 +60,12 @@ export class SpitReplayBoard extends SpitClient {
     const parts = [];
     if (this.game === "spit") {
       (p.tableau_cards || []).forEach((pile, i) => {
-        if (pile.length > 1) parts.push(`T${i + 1} ${pile.slice(0, -1).join(" ")}`);
+        if (pile.length > 1) parts.push(`${t("tb_tableau_n", { i: i + 1 })}: ${pile.slice(0, -1).map(cardWord).join(" ")}`);
       });
-      if (p.spit_cards?.length) parts.push(`${t("sp_spit_pile")} ${p.spit_cards.join(" ")}`);
+      if (p.spit_cards?.length) parts.push(`${t("sp_spit_pile")}: ${p.spit_cards.map(cardWord).join(" ")}`);
     } else {
-      if (p.draw_cards?.length) parts.push(`${t("sp_draw")} ${p.draw_cards.join(" ")}`);
-      if (p.side_cards?.length) parts.push(`${t("rp_side_pile")} ${p.side_cards.join(" ")}`);
+      if (p.draw_cards?.length) parts.push(`${t("sp_draw")}: ${p.draw_cards.map(cardWord).join(" ")}`);
+      if (p.side_cards?.length) parts.push(`${t("rp_side_pile")}: ${p.side_cards.map(cardWord).join(" ")}`);
     }
     return `<p class="muted sp-hidden" data-seat="${seat}"><span>${esc(t("rp_face_down"))}:</span> ` +
       `<code>${esc(parts.join(" · ") || "–")}</code></p>`;
@@ -82,15 +93,15 @@ export class SpitReplayBoard extends SpitClient {
     const before = this.ply > 0 ? data.positions[this.ply - 1].round : pos.round;
     let moveText = t("replay_start");
     if (last) {
-      const [head, extra] = this.stepText(last, before);
+      const [head, extra] = this.stepText(last, before, this.ply - 1);
       moveText = `${gameTime(last.t)} · ${head}${extra.length ? ` · ${extra.join(" · ")}` : ""}`;
     }
     const items = data.moves.map((m, i) => {
-      const [head, extra] = this.stepText(m, data.positions[i].round);
+      const [head, extra] = this.stepText(m, data.positions[i].round, i);
       const who = m.seat === null || m.seat === undefined ? `<span class="event">${esc(head)}</span>`
-        : `<span class="who">${esc(this.name(m.seat))}</span> <code>${esc(m.move)}</code>`;
+        : `<span class="who">${esc(this.name(m.seat))}</span>: <span class="what">${esc(this.stepMove(i))}</span> <code class="notation">${esc(m.move)}</code>`;
       const evs = extra.length ? ` <span class="muted ev">${esc(extra.join(" · "))}</span>` : "";
-      return `<li data-ply="${i + 1}" data-seat="${m.seat ?? ""}"${i + 1 === this.ply ? ' class="current" aria-current="step"' : ""}>` +
+      return `<li data-ply="${i + 1}" data-seat="${m.seat ?? ""}" data-move="${esc(m.move ?? "")}"${i + 1 === this.ply ? ' class="current" aria-current="step"' : ""}>` +
         `<span class="muted t">${gameTime(m.t)}</span> ${who}${evs}</li>`;
     }).join("");
     const r = data.result || {};
@@ -98,23 +109,24 @@ export class SpitReplayBoard extends SpitClient {
     const end = this.ply === n ? `<p class="result" id="replay-result">${t("game_over")}: ${esc(winner)}` +
       `${r.reason ? ` (${esc(t(`reason_${r.reason}`))})` : ""}</p>` : "";
     const name = t(this.game === "speed" ? "speed_game" : "spit_game");
-    main().innerHTML = `${controlsHTML(data, this.ply, moveText, end)}
+    main().innerHTML = `${controlsHTML(data, this.ply, moveText, end, last?.move)}
       <div class="spit-table replay" data-game="${this.game}" data-ply="${this.ply}" data-plies="${n}" data-t="${now}"
            data-phase="${esc(this.clock.phase)}" data-round="${pos.round}" data-round-winner="${this.clock.roundWinner ?? ""}"
            data-stuck="${pos.stuck ? 1 : 0}" data-over="${pos.finished ? 1 : 0}" data-seat="" data-centers="${pos.centers.length}">
         <div class="sp-board">
-          <div class="sp-head"><b>${esc(name)}</b> · <span>${esc(presetName(data.preset))}</span>
+          <div class="sp-head"><span class="sp-title"><b>${esc(name)}</b>${this.presetPart()}
             ${this.game === "spit" ? ` · <span id="sp-round">${t("sp_round", { n: pos.round })}</span>` : ""}
-            · <span id="sp-clock">${gameTime(now)}</span></div>
+            · <span id="sp-clock">${gameTime(now)}</span></span></div>
           ${this.sideHTML(this.opp, now, null)}
           ${this.hiddenHTML(this.opp)}
           ${this.centersHTML(now, null)}
           ${this.sideHTML(this.me, now, null)}
           ${this.hiddenHTML(this.me)}
         </div>
-        <aside class="side sp-log-side"><h3>${t("log")}</h3><ol class="log sp-log" id="log">${items}</ol></aside>
+        <aside class="side sp-log-side"><div class="settings">${notationButtonHTML()}</div><h3>${t("log")}</h3><ol class="log sp-log" id="log">${items}</ol></aside>
       </div>`;
     setStatus(`${name} · ${gameTime(now)} · ${t("replay_ply", { k: this.ply, n })}`);
+    markNotation();
     bindControls(this, main(), n);
   }
 

@@ -8,18 +8,24 @@
 // Keys (as in the terminal app): 1–5 pick a tableau pile (Speed: a hand card), then Q/W/E or ←/→
 // (↑/↓ the middle of three) put its top card on that center pile; a picked pile then the digit of
 // an empty slot moves it there; Space calls spit; S slaps the smaller center pile after winning a
-// round (Q/W/E slap that one); Esc cancels. The mouse does the same: a card, then a center pile.
+// round (Q/W/E slap that one); Esc cancels. The mouse and a finger do the same: a card, then a
+// center pile, or a card dragged onto one (drag.js). The keys' hints show only where there is a
+// keyboard. Moves are told in words (moves.js); the notation shows in the notation view.
 
 import { planPlaceFlight, runPlaceFlights } from "./anim.js";
 import { main, setRerender, setStatus } from "./app.js";
 import { backSVG, cardSVG, rankOf, slotSVG } from "./cards.js";
-import { botName, cardName, presetName, t, word } from "./i18n.js";
+import { bindDrag } from "./drag.js";
+import { cardName, presetName, t, word } from "./i18n.js";
 import { bindFair, fairHTML } from "./fair.js";
-import { rematchHTML, rematchText, seriesHTML } from "./rematch.js";
+import { cardWord, moveWords } from "./moves.js";
+import { personName, seatHeadHTML, seatTag } from "./people.js";
+import { newTableLike, rematchHTML, rematchText, seriesHTML } from "./rematch.js";
 import { esc, loadStyle, morph, parseLegal } from "./html.js";
+import { markNotation, notationOn, panelOpen, setNotation, setPanelOpen, wideScreen } from "./panel.js";
 import { SeatLink } from "./seat-link.js";
 import { linkClosed, openSeat, takeNotice } from "./seatpage.js";
-import { bindSound, sound, soundHTML } from "./sound.js";
+import { setSound, sound, soundHTML, soundOn } from "./sound.js";
 
 import { gameWord } from "./games.js";
 
@@ -51,13 +57,35 @@ export function openSpit(info) {
 /** The page module's entry (games.js): this module draws the tables of the games whose type names it. */
 export const openGame = openSpit;
 
-/** A flip event's text ("C1 5H, C2 QS", or "nothing") as a person reads it. */
+/** A flip event's text ("C1 5H, C2 QS", or "nothing") as a person reads it: "center pile 1: 5♥,
+ * center pile 2: Q♠". */
 export function flipText(text) {
   if (text === "nothing") return t("sp_flip_nothing");
   return text.split(",").map((part) => {
     const [pile, card] = part.trim().split(" ");
-    return card ? `${pile} ${cardName(card)}` : pile;
+    const i = Number(String(pile).replace(/\D/g, ""));
+    return card ? t("tb_flip_part", { i, card: cardName(card) }) : pile;
   }).join(", ");
+}
+
+/** The card each move of ``events`` laid down, where the view after them (``view``) still shows it:
+ * the top of the center pile (or empty place) it went to, when no later move of the same events
+ * covered it. ``seatOf(ev)`` is the events' mover. A map from the event's index to the card. */
+export function eventCards(events, view) {
+  const cards = new Map();
+  const covered = new Set();
+  for (let k = (events || []).length - 1; k >= 0; k--) {
+    const ev = events[k];
+    if (ev.kind !== "move" || typeof ev.text !== "string") continue;
+    const m = ev.text.match(/^([TH]\w+)-([TC])(\d+)$/);
+    if (!m) continue;
+    const key = m[2] === "C" ? `C${m[3]}` : `${ev.seat}T${m[3]}`;
+    if (covered.has(key)) continue;
+    covered.add(key);
+    const top = m[2] === "C" ? view?.centers?.[Number(m[3]) - 1]?.top : view?.players?.[ev.seat]?.tableau?.[Number(m[3]) - 1]?.top;
+    if (top) cards.set(k, top);
+  }
+  return cards;
 }
 
 function gameName(game) {
@@ -97,6 +125,9 @@ export class SpitClient {
     this.timer = null;
     this.nextExpiry = Infinity;
     this.flights = []; // cards to fly after the next redraw (anim.js)
+    this.joined = new Set(); // seats whose person took them just now (their "connected" is the same news)
+    this.fairOpen = false; // the fair deal's details are shown
+    this.overClosed = false;
   }
 
   get game() {
@@ -156,11 +187,14 @@ export class SpitClient {
     return this.over ? 0 : Math.max(0, this.startAt - performance.now());
   }
 
+  /** A seat's name as the table shows it (a computer player by its own name), "(you)" for this seat. */
   name(seat) {
-    const s = this.table.seats?.[seat];
-    let name = s?.player || (s?.kind === "bot" ? botName(s.level) : t("seat_n", { n: seat }));
-    if (seat === this.seat) name += ` (${t("you")})`;
-    return name;
+    const name = personName(this.table, seat);
+    return seat === this.seat ? t("tb_you_name", { name }) : name;
+  }
+
+  plainName(seat) {
+    return personName(this.table, seat);
   }
 
   // ------------------------------------------------------------------ server messages
@@ -193,10 +227,12 @@ export class SpitClient {
         this.version = -1;
         this.setPosition(msg);
         break;
-      case "state":
+      case "state": {
         this.setPosition(msg);
-        for (const ev of msg.events || []) this.onEvent(ev);
+        const cards = eventCards(msg.events, msg.view);
+        (msg.events || []).forEach((ev, k) => this.onEvent(ev, cards.get(k) ?? null));
         break;
+      }
       case "ack":
         if (this.verdict && this.verdict.move === msg.move) this.verdict = null;
         return; // the `state` that follows draws the move
@@ -211,7 +247,11 @@ export class SpitClient {
           this.banner = null;
           this.roundsWon = [0, 0];
         }
-        const text = msg.event ? rematchText(msg.event, (s) => this.name(s), this.table) ?? word(msg.event.words, msg.event.text) : "";
+        // one line per fact: a person who took a seat and connected to it has come, once
+        const ev = msg.event;
+        if (ev?.kind === "joined") this.joined.add(ev.seat);
+        if (ev?.kind === "connected" && this.joined.delete(ev.seat)) break;
+        const text = ev ? this.tableEventText(ev) : "";
         if (text) this.pushLog({ text, cls: "event" });
         break;
       }
@@ -244,7 +284,7 @@ export class SpitClient {
     let round = 1;
     for (const step of msg.moveLog || []) {
       if (step.move !== null && step.seat !== null) {
-        this.pushLog(this.logEntry({ t: step.t, kind: "move", seat: step.seat, text: step.move }, round));
+        this.pushLog(this.logEntry({ t: step.t, kind: "move", seat: step.seat, text: step.move }, round, step.card ?? null));
       }
       for (const ev of step.events || []) {
         if (ev.kind === "deal") round += 1;
@@ -254,10 +294,23 @@ export class SpitClient {
     }
   }
 
-  /** The server refused ``move``: its reason on the card (and in the message line) for a moment. */
-  refused(move, text, code = "illegal") {
-    this.verdict = { move, text, code, at: Date.now() };
-    this.message = text;
+  /** The server refused ``move``: its reason on the card (and in the message line) for a moment;
+   * ``place`` where to show it when not the move's own card (a local "pick a card first"). */
+  refused(move, text, code = "illegal", place = null) {
+    this.verdict = { move, text, code, place, at: Date.now() };
+    this.message = "";
+  }
+
+  /** A server event of the table in the reader's words (a computer player by its name). */
+  tableEventText(ev) {
+    const own = rematchText(ev, (s) => this.plainName(s), this.table);
+    if (own) return own;
+    if (!ev.words) return ev.text || "";
+    const params = { ...(ev.words.params || {}) };
+    if (ev.seat !== null && ev.seat !== undefined && "name" in params && this.table.seats?.[ev.seat]?.kind === "bot") {
+      params.name = this.plainName(ev.seat);
+    }
+    return word({ key: ev.words.key, params }, ev.text);
   }
 
   pushLog(entry) {
@@ -283,7 +336,7 @@ export class SpitClient {
     if (slap) {
       sound("slap");
       this.flash(slap[1], "flash-slap");
-      this.banner = { text: t("sp_slapped", { name: this.name(seat), pile: slap[1] }), cls: "b-slap", at: Date.now() };
+      this.banner = { text: t("tb_log_move", { name: this.plainName(seat), what: moveWords(text) }), cls: "b-slap", at: Date.now() };
       return;
     }
     const m = text.match(/^([TH]\w+)-([TC]\d)$/);
@@ -303,8 +356,9 @@ export class SpitClient {
     sound("play");
   }
 
-  /** What the engine did, as it happens: the flashes, banners and sounds, and its log line. */
-  onEvent(ev) {
+  /** What the engine did, as it happens: the flashes, banners and sounds, and its log line
+   * (``card``: the card a move laid down, when the view shows it). */
+  onEvent(ev, card = null) {
     const who = ev.seat === null || ev.seat === undefined ? "" : this.name(ev.seat);
     switch (ev.kind) {
       case "move":
@@ -331,16 +385,18 @@ export class SpitClient {
       default:
         break;
     }
-    const entry = this.logEntry(ev, this.view.round);
+    const entry = this.logEntry(ev, this.view.round, card);
     if (entry) this.pushLog(entry);
   }
 
-  /** An engine event's log line (null for none), ``round`` the round it happened in. */
-  logEntry(ev, round) {
-    const who = ev.seat === null || ev.seat === undefined ? "" : this.name(ev.seat);
+  /** An engine event's log line (null for none), ``round`` the round it happened in, ``card`` the
+   * card a move laid down (null: not known). Moves keep their seat, move and card, and are worded
+   * when drawn (in the language of the moment). */
+  logEntry(ev, round, card = null) {
+    const who = ev.seat === null || ev.seat === undefined ? "" : this.plainName(ev.seat);
     switch (ev.kind) {
       case "move":
-        return { who, seat: ev.seat, text: ev.text, auto: Boolean(ev.auto), t: ev.t };
+        return { who, seat: ev.seat, text: ev.text, auto: Boolean(ev.auto), t: ev.t, card };
       case "flip":
         return { text: `${t("sp_flip_log")}: ${flipText(ev.text)}`, cls: "ev-flip", t: ev.t };
       case "round-won":
@@ -418,37 +474,33 @@ export class SpitClient {
     if (!this.canMove() || !this.view || j >= this.view.centers.length) return;
     if (this.clock.phase === "slap") {
       if (this.isRoundWinner()) this.play(`slap C${j + 1}`);
-      else this.note(t("sp_not_yours"));
+      else this.refusedLocally(null, t("sp_not_yours"), `C${j + 1}`);
       return;
     }
     const src = this.sourceOf(this.selected);
     if (src) this.play(`${src}-C${j + 1}`);
-    else this.note(t(this.game === "speed" ? "sp_pick_first_speed" : "sp_pick_first"));
+    else this.refusedLocally(null, t(this.game === "speed" ? "tb_sp_pick_first_speed" : "tb_sp_pick_first"), `C${j + 1}`);
   }
 
   callSpit() {
     if (!this.canMove() || !this.view) return;
     if (this.legal.includes("spit") || (this.view.stuck && !this.myPlayer().called_spit)) this.play("spit");
-    else this.refusedLocally("spit", t(this.myPlayer().called_spit ? "sp_called" : "sp_no_spit", { name: this.name(this.opp) }));
+    else this.refusedLocally("spit", t(this.myPlayer().called_spit ? "sp_called" : "sp_no_spit", { name: this.plainName(this.opp) }));
   }
 
   slap() {
     if (!this.canMove() || !this.view) return;
+    const sizes = this.view.centers.map((c) => c.cards);
+    const smaller = `C${sizes.indexOf(Math.min(...sizes)) + 1}`;
     if (!this.isRoundWinner()) {
-      this.note(t("sp_not_yours"));
+      this.refusedLocally(null, t("sp_not_yours"), smaller);
       return;
     }
-    const sizes = this.view.centers.map((c) => c.cards);
-    this.play(`slap C${sizes.indexOf(Math.min(...sizes)) + 1}`);
+    this.play(`slap ${smaller}`);
   }
 
-  note(text) {
-    this.message = text;
-    this.render();
-  }
-
-  refusedLocally(move, text) {
-    this.refused(move, text, "local");
+  refusedLocally(move, text, place = null) {
+    this.refused(move, text, "local", place);
     this.render();
   }
 
@@ -465,7 +517,10 @@ export class SpitClient {
       if (document.activeElement?.tagName === "BUTTON") document.activeElement.blur(); // no click on keyup
       this.callSpit();
     } else if (key === "s" && this.game === "spit") this.slap();
-    else if (key === "Escape" && this.over) {
+    else if (key === "Escape" && this.fairOpen) {
+      this.fairOpen = false;
+      this.render();
+    } else if (key === "Escape" && this.over) {
       this.overClosed = !this.overClosed; // the game-over view closes to show the final table, and opens again
       this.render();
     } else if (key === "Escape") {
@@ -537,9 +592,7 @@ export class SpitClient {
     const auto = c.nextEvent != null && c.nextEvent > now ? seconds(c.nextEvent - now) : null;
     const watching = this.seat === null ? `${t("spectating")} ` : "";
     if (c.phase === "slap") {
-      const text = this.isRoundWinner()
-        ? t("sp_slap_now", { e: this.view.centers.length === 3 ? "/E" : "" })
-        : t("sp_slap_wait", { name: this.name(c.roundWinner) });
+      const text = this.isRoundWinner() ? t("tb_sp_slap_now") : t("sp_slap_wait", { name: this.plainName(c.roundWinner) });
       return watching + text + (auto ? ` · ${t("sp_auto_slap", { s: auto })}` : "");
     }
     const start = this.startWait();
@@ -547,15 +600,15 @@ export class SpitClient {
     if (now < c.playFrom) return watching + t("sp_wait", { s: seconds(c.playFrom - now) });
     if (this.view.stuck) {
       let text;
-      if (this.legal.includes("spit")) text = t("sp_stuck");
-      else if (this.view.players[this.me].called_spit) text = t("sp_called", { name: this.name(this.opp) });
+      if (this.legal.includes("spit")) text = t("tb_sp_stuck");
+      else if (this.view.players[this.me].called_spit) text = t("sp_called", { name: this.plainName(this.opp) });
       else text = t("sp_stuck_wait");
       return watching + text + (auto ? ` · ${t("sp_auto_spit", { s: auto })}` : "");
     }
     if (this.seat === null) return t("spectating");
     if (this.selected !== null) {
       const card = this.game === "speed" ? this.myPlayer().hand[this.selected] : this.myPlayer().tableau[this.selected].top;
-      return t(this.game === "speed" ? "sp_picked_speed" : "sp_picked", { card, e: this.view.centers.length === 3 ? "/E" : "" });
+      return t(this.game === "speed" ? "tb_sp_picked_speed" : "tb_sp_picked", { card: cardWord(card) });
     }
     return t("sp_go");
   }
@@ -584,6 +637,7 @@ export class SpitClient {
 
   /** The place a refused move is shown on: the card tried (or the spit pile, or the center slapped). */
   verdictPlace() {
+    if (this.verdict?.place) return this.verdict.place;
     const move = this.verdict?.move;
     if (!move) return null;
     if (move === "spit") return "S";
@@ -612,9 +666,23 @@ export class SpitClient {
     const badge = count !== null ? `<span class="count" title="${esc(t("cards", { n: count }))}">${count}</span>` : "";
     const downBadge = down > 0 ? `<span class="down" title="${esc(t("sp_face_down", { n: down }))}">${down}</span>` : "";
     const refused = place === vplace ? " refused" : "";
-    const k = key ? `<kbd>${esc(key)}</kbd>` : "";
-    return `<div class="sp-pile${down > 0 ? " stacked" : ""}${cls ? ` ${cls}` : ""}${fx.cls}${refused}" data-place="${place}"${attrs}${fx.style}>` +
+    const k = key ? `<kbd class="key-hint">${esc(key)}</kbd>` : "";
+    const spoken = ` role="group" aria-label="${esc(this.placeName(place, top ? cardName(top) : t(back ? "card_back" : "empty"), count))}"`;
+    return `<div class="sp-pile${down > 0 ? " stacked" : ""}${cls ? ` ${cls}` : ""}${fx.cls}${refused}" data-place="${place}"${attrs}${spoken}${fx.style}>` +
       `${card}${badge}${downBadge}${this.verdictHTML(place, vplace)}${k}</div>`;
+  }
+
+  /** A pile's spoken name, for screen readers: "Tableau pile 2: 7♥", "Spit pile: 12 cards"
+   * (``place`` as in ``data-place``, an opponent's with an "o" before it; ``card`` the top in words). */
+  placeName(place, card, count) {
+    const [, kind, number] = place.match(/^o?([A-Z])(\d*)$/) || [];
+    const i = Number(number);
+    if (kind === "T") return t("tb_sp_place_tableau", { i, card });
+    if (kind === "C") return t("tb_sp_place_center", { i, card });
+    if (kind === "H") return t("place_hand", { i: i + 1, card });
+    if (kind === "S") return t("tb_sp_place_spit", { n: count ?? 0 });
+    if (kind === "D") return t("tb_draw_pile", { n: count ?? 0 });
+    return card;
   }
 
   /** Attributes of one of my move sources: playable (and where to), picked. */
@@ -667,18 +735,19 @@ export class SpitClient {
       const canCall = mine && this.canMove() && this.legal.includes("spit");
       const called = p.called_spit ? `<span class="called">${t("sp_called_tag")}</span>` : "";
       row += `<div class="sp-group"><div class="label">${t("sp_spit_pile")}</div>${this.pileHTML({
-        place: `${pre}S`, back: p.spit > 0, count: spitCount, label: t("empty"), key: mine ? t("sp_space") : "", now, vplace,
+        place: `${pre}S`, back: p.spit > 0, count: spitCount, label: "", key: mine ? t("sp_space") : "", now, vplace,
         attrs: canCall ? ' data-playable="1" data-legal-spit="1"' : "", cls: "spit-pile" })}${called}</div>`;
     } else if (p.called_spit) {
       row += `<span class="called">${t("sp_called_tag")}</span>`;
     }
     const info = this.table.seats?.[seat] || {};
-    const rounds = this.game === "spit" ? ` · ${t("sp_rounds", { n: this.roundsWon[seat] })}` : "";
+    const rounds = this.game === "spit" ? t("sp_rounds", { n: this.roundsWon[seat] }) : "";
     const winner = this.clock.phase === "slap" && this.clock.roundWinner === seat ? " round-winner" : "";
-    return `<section class="sp-side ${seat === this.me ? "me" : "opponent"}${winner}" data-seat="${seat}">
-      <h3>${esc(this.name(seat))} <span class="seat-status">${t(`seat_status_${info.status || "free"}`)}${esc(rounds)}
-        · ${esc(t("cards", { n: p.cards }))}</span></h3>
-      <div class="sp-row">${row}</div></section>`;
+    const tag = [seatTag(info, { live: this.live !== false }), rounds, t("cards", { n: p.cards })].filter(Boolean).join(" · ");
+    const head = `<h3>${seatHeadHTML(this.name(seat), tag)}</h3>`;
+    // your own name under your cards: a refusal shown over a card never hides it
+    return `<section class="sp-side ${seat === this.me ? "me" : "opponent"}${winner}" data-seat="${seat}" aria-label="${esc(this.name(seat))}">
+      ${seat === this.me ? "" : head}<div class="sp-row">${row}</div>${seat === this.me ? head : ""}</section>`;
   }
 
   centersHTML(now, vplace) {
@@ -686,9 +755,10 @@ export class SpitClient {
     const keys = n === 3 ? ["Q ←", "W ↑", "E →"] : ["Q ←", "W →"];
     const centers = this.view.centers.map((c, j) => {
       const legal = this.targetLegal(`C${j + 1}`) ? ' data-legal="1"' : "";
+      const name = t("tb_center_n", { i: j + 1 });
       // during the start countdown the server sends the center piles face down (sizes only)
-      return this.pileHTML({ place: `C${j + 1}`, top: c.top, back: !c.top && c.cards > 0, count: c.cards, label: `C${j + 1}`, key: keys[j],
-        attrs: `${legal} data-target="C${j + 1}"`, cls: "center-pile", now, vplace });
+      return this.pileHTML({ place: `C${j + 1}`, top: c.top, back: !c.top && c.cards > 0, count: c.cards, label: String(j + 1), key: keys[j],
+        attrs: `${legal} data-target="C${j + 1}" title="${esc(name)}"`, cls: "center-pile", now, vplace });
     }).join("");
     let sides = "";
     if (this.game === "speed") {
@@ -708,20 +778,31 @@ export class SpitClient {
       <div class="sp-countdown" id="sp-countdown"${waiting ? "" : " hidden"}>${count}</div></section>`;
   }
 
+  /** A move in words, from the log's entry: "Ben: 7♣ from tableau pile 5 onto center pile 2". */
+  moveText(e) {
+    return moveWords(e.text, { card: e.card, game: this.game });
+  }
+
   logHTML() {
     const items = this.log.slice(-30).map((e) => {
       const time = e.t !== undefined ? `<span class="muted">${clockText(e.t)}</span> ` : "";
       if (e.who !== undefined) {
-        return `<li data-seat="${e.seat}">${time}<span class="who">${esc(e.who)}</span> <code>${esc(e.text)}</code>${e.auto ? ` <span class="muted">(${t("sp_auto")})</span>` : ""}</li>`;
+        const who = this.name(e.seat);
+        return `<li data-seat="${e.seat}" data-move="${esc(e.text)}">${time}<span class="who">${esc(who)}</span>: <span class="what">${esc(this.moveText(e))}</span>` +
+          `${e.auto ? ` <span class="muted">(${t("sp_auto")})</span>` : ""} <code class="notation">${esc(e.text)}</code></li>`;
       }
       return `<li class="${e.cls || "event"}">${time}${esc(e.text)}</li>`;
     }).join("");
-    return `<aside class="side sp-log-side"><div class="settings">${soundHTML()}</div><h3>${t("log")}</h3><ol class="log sp-log" id="sp-log">${items}</ol></aside>`;
+    const notation = `<button type="button" id="notation" class="small setting" aria-pressed="${notationOn()}">${esc(t(notationOn() ? "tb_notation_on" : "tb_notation_off"))}</button>`;
+    const keys = this.seat === null ? "" : `<p class="keys-help muted sp-keys">${esc(t(this.game === "speed" ? "sp_keys_speed" : "sp_keys", { e: this.view.centers.length === 3 ? "/E" : "" }))}</p>`;
+    return `<aside class="side sp-log-side" id="side" aria-label="${esc(t("log"))}">
+      <button type="button" class="small panel-close" id="panel-close">${esc(t("tb_panel_hide"))} ✕</button>
+      <div class="settings">${soundHTML()} ${notation}</div><h3>${t("log")}</h3>
+      <ol class="log sp-log" id="sp-log" role="log" aria-label="${esc(t("log"))}">${items}</ol>${keys}</aside>`;
   }
 
   overHTML() {
-    if (this.over && this.overClosed) return `<p class="sp-over-closed"><button type="button" class="primary" id="show-over">${t("over_show")}</button></p>`;
-    if (!this.over) return "";
+    if (!this.over || this.overClosed) return "";
     const r = this.over.result || {};
     const head = r.winner !== undefined && r.winner !== null ? t("wins", { name: this.name(r.winner) }) : t("draw_result");
     const reason = r.reason ? t(`reason_${r.reason}`) : "";
@@ -748,50 +829,76 @@ export class SpitClient {
       <p>${t("not_started")}</p></section>`;
   }
 
+  /** " · three center piles": the preset, when it has another name than the game ("Spit · Spit"). */
+  presetPart() {
+    const game = gameName(this.game);
+    const preset = presetName(this.table.preset);
+    return preset && preset.toLowerCase() !== game.toLowerCase() ? ` · <span>${esc(preset)}</span>` : "";
+  }
+
+  /** The line over the table: the game (its preset when it has another name), the round, the
+   * clock, the series, the fair deal's mark and the side panel's button. */
+  headHTML(now, open) {
+    const game = gameName(this.game);
+    return `<div class="sp-head"><span class="sp-title"><b>${esc(game)}</b>${this.presetPart()}
+      ${this.game === "spit" ? ` · <span id="sp-round">${t("sp_round", { n: this.view.round })}</span>` : ""}
+      · <span id="sp-clock">${this.clockHTML(now)}</span></span>
+      ${this.over ? "" : seriesHTML(this.table, (s) => this.name(s))}
+      ${fairHTML(this.link?.fair, this.link?.verdict, (s) => this.name(s), this.fairOpen)}<span class="spacer"></span>
+      <button type="button" class="small" id="panel-toggle" aria-controls="side" aria-expanded="${open}">${esc(t(open ? "tb_panel_hide" : "tb_panel_show"))}</button></div>`;
+  }
+
+  /** The tab's title: at the end whether this seat won or lost. */
+  tabTitle() {
+    const r = this.over?.result;
+    if (!r) return t("title");
+    if (this.seat !== null && r.winner !== undefined && r.winner !== null) return t(r.winner === this.seat ? "tb_tab_won" : "tb_tab_lost");
+    if (r.winner !== undefined && r.winner !== null) return t("tb_tab_over", { name: this.plainName(r.winner) });
+    return t("tb_tab_draw");
+  }
+
   render() {
     if (!this.view) return;
     const now = this.now();
     const wall = Date.now();
     this.nextExpiry = Infinity;
-    if (this.verdict && wall - this.verdict.at >= VERDICT_MS) {
-      if (this.message === this.verdict.text) this.message = "";
-      this.verdict = null;
-    }
+    if (this.verdict && wall - this.verdict.at >= VERDICT_MS) this.verdict = null;
     if (this.verdict) this.nextExpiry = this.verdict.at + VERDICT_MS;
     const vplace = this.verdict ? this.verdictPlace() : null;
     const canSpit = this.canMove() && this.legal.includes("spit");
     const canSlap = this.canMove() && this.isRoundWinner();
-    const e = this.view.centers.length === 3 ? "/E" : "";
     const buttons = this.seat === null ? "" : `
-      ${this.game === "spit" || canSpit || this.view.stuck ? `<button type="button" id="sp-spit" class="${canSpit ? "primary" : ""}" data-legal="${canSpit ? 1 : 0}">${t("sp_spit_btn")}</button>` : ""}
-      ${this.game === "spit" ? `<button type="button" id="sp-slap" class="${canSlap ? "primary" : ""}" data-legal="${canSlap ? 1 : 0}">${t("sp_slap_btn")}</button>` : ""}`;
+      ${this.game === "spit" || canSpit || this.view.stuck ? `<button type="button" id="sp-spit" class="${canSpit ? "primary" : ""}" data-legal="${canSpit ? 1 : 0}">${t("sp_flip")}<kbd class="key-hint">${esc(t("sp_space"))}</kbd></button>` : ""}
+      ${this.game === "spit" ? `<button type="button" id="sp-slap" class="${canSlap ? "primary" : ""}" data-legal="${canSlap ? 1 : 0}">${t("tb_sp_slap")}<kbd class="key-hint">S</kbd></button>` : ""}
+      ${this.over && this.overClosed ? `<button type="button" class="primary" id="show-over">${t("over_show")}</button>` : ""}`;
+    const open = panelOpen();
     const root = main();
     morph(root, `${this.shareHTML()}
       <div class="spit-table" data-game="${this.game}" data-version="${this.version}" data-seat="${this.seat ?? ""}"
            data-status="${esc(this.table.status)}" data-phase="${esc(this.clock.phase)}" data-round="${this.view.round}"
            data-round-winner="${this.clock.roundWinner ?? ""}" data-stuck="${this.view.stuck ? 1 : 0}"
-           data-over="${this.over ? 1 : 0}" data-picked="${this.selected ?? ""}" data-centers="${this.view.centers.length}">
+           data-over="${this.over ? 1 : 0}" data-picked="${this.selected ?? ""}" data-centers="${this.view.centers.length}"
+           data-panel="${open ? "open" : "closed"}">
         <div class="sp-board">
-          <div class="sp-head"><b>${esc(gameName(this.game))}</b> · <span>${esc(presetName(this.table.preset))}</span>
-            ${this.game === "spit" ? ` · <span id="sp-round">${t("sp_round", { n: this.view.round })}</span>` : ""}
-            · <span id="sp-clock">${this.clockHTML(now)}</span></div>
-          ${fairHTML(this.link?.fair, this.link?.verdict, (s) => this.name(s))}
-          ${this.over ? "" : seriesHTML(this.table, (s) => this.name(s))}
+          ${this.headHTML(now, open)}
           ${this.sideHTML(this.opp, now, null)}
           ${this.centersHTML(now, vplace)}
-          ${this.sideHTML(this.me, now, vplace)}
-          <p class="sp-prompt" id="sp-prompt" aria-live="polite">${esc(this.promptText(now))}</p>
-          <div class="actions sp-actions">${buttons}<span class="message" id="sp-message" role="alert">${esc(this.message)}</span></div>
-          ${this.seat === null ? "" : `<p class="muted sp-keys">${esc(t(this.game === "speed" ? "sp_keys_speed" : "sp_keys", { e }))}</p>`}
+          <div class="sp-me-area">
+            ${this.sideHTML(this.me, now, vplace)}
+            <p class="sp-prompt" id="sp-prompt" aria-live="polite">${esc(this.promptText(now))}</p>
+            <div class="actions sp-actions">${buttons}<span class="message" id="sp-message" role="alert">${esc(this.message || (this.verdict && !vplace ? this.verdict.text : ""))}</span></div>
+          </div>
         </div>
         ${this.logHTML()}
       </div>${this.overHTML()}`);
     setStatus(this.over ? t("game_over") : `${gameName(this.game)} · ${this.name(this.me)} – ${this.name(this.opp)}`);
+    document.title = this.tabTitle();
+    markNotation();
     this.keepVerdictOnScreen(root);
     runPlaceFlights(this.flights.splice(0), root);
     const log = document.getElementById("sp-log");
-    if (log && log.dataset.count !== this.logCount) {
-      log.dataset.count = this.logCount;
+    if (log && log.dataset.count !== String(this.logCount)) {
+      log.dataset.count = String(this.logCount);
       log.scrollTop = log.scrollHeight;
     }
     this.bind(root);
@@ -812,34 +919,108 @@ export class SpitClient {
     if (shift) bubble.style.setProperty("--shift", `${Math.round(shift)}px`);
   }
 
-  /** Listeners on the elements a redraw kept have been added already (a flag on the element, not
-   * an attribute: ``morph`` leaves properties alone), new elements get theirs. */
+  /** The table's listeners, on the page's main element once per table client (the redraws keep
+   * the elements: ``morph``); every button is found by its id when clicked. */
   bind(root) {
-    const once = (sel, type, fn) => {
-      const el = root.querySelector(sel);
-      if (!el || el.spBound === this) return;
-      el.spBound = this;
-      el.addEventListener(type, (ev) => { if (el.spBound === this) fn(ev); });
-    };
-    once(".sp-board", "click", (ev) => this.onClick(ev));
-    once("#copy", "click", async (ev) => {
-      const input = document.getElementById("share-link");
-      input.select();
-      try {
-        await navigator.clipboard.writeText(input.value);
-        ev.target.textContent = t("copied");
-      } catch {
-        /* the text is selected: the player copies it by hand */
-      }
+    bindFair(root, () => {
+      this.fairOpen = !this.fairOpen;
+      this.render();
     });
-    once("#rematch", "click", () => this.answerRematch(true));
-    once("#rematch-no", "click", () => this.answerRematch(false));
-    bindFair(root);
-    once("#close-over", "click", () => { this.overClosed = true; this.render(); });
-    once("#show-over", "click", () => { this.overClosed = false; this.render(); });
-    if (root.querySelector("#sound")?.spBound !== this) {
-      root.querySelector("#sound").spBound = this;
-      bindSound(root, () => this.render());
+    if (root.spitBound === this) return;
+    root.spitBound = this;
+    root.addEventListener("click", (ev) => {
+      if (root.spitBound !== this) return;
+      const button = ev.target.closest?.("button");
+      // on a narrow screen the open panel lies over the table: a touch beside it folds it away
+      if (panelOpen() && !wideScreen() && !ev.target.closest?.(".side, #panel-toggle") && ev.target.closest?.(".spit-table")) {
+        setPanelOpen(false);
+        this.render();
+        return;
+      }
+      switch (button?.id) {
+        case "copy": return this.copyLink(button);
+        case "rematch": return this.answerRematch(true);
+        case "rematch-no": return this.answerRematch(false);
+        case "new-table": return this.newTable(button);
+        case "close-over":
+          this.overClosed = true;
+          return this.render();
+        case "show-over":
+          this.overClosed = false;
+          return this.render();
+        case "panel-toggle":
+          setPanelOpen(!panelOpen());
+          return this.render();
+        case "panel-close":
+          setPanelOpen(false);
+          return this.render();
+        case "notation":
+          setNotation(!notationOn());
+          return this.render();
+        case "sound":
+          setSound(!soundOn());
+          if (soundOn()) sound("play");
+          return this.render();
+        default:
+          break;
+      }
+      if (ev.target.closest?.(".sp-board")) this.onClick(ev);
+    });
+    bindDrag(root, {
+      owner: this,
+      sources: ".me .sp-pile[data-source]",
+      targets: ".sp-centers [data-target], .me .sp-tableau .sp-pile",
+      cardOf: (el) => el.querySelector(".card") ?? el,
+      start: (el) => {
+        if (!this.canMove() || this.clock.phase !== "play") return false;
+        const index = this.indexOf(el.dataset.place);
+        if (index === null || !this.sourceOf(index)) return false;
+        this.selected = index;
+        this.message = "";
+        this.render();
+        return true;
+      },
+      drop: (el, target) => {
+        const index = this.indexOf(el.dataset.place);
+        const src = this.sourceOf(index);
+        const to = target.dataset.target ?? target.dataset.place;
+        if (src && to && to !== el.dataset.place) this.play(`${src}-${to}`);
+      },
+      cancel: () => {
+        this.selected = null;
+        this.render();
+      },
+    });
+  }
+
+  /** The picked index of one of my places ("T3" → 2; Speed "H1" → 1), or null. */
+  indexOf(place) {
+    let m;
+    if ((m = String(place).match(/^T(\d)$/))) return Number(m[1]) - 1;
+    if ((m = String(place).match(/^H(\d)$/))) return Number(m[1]);
+    return null;
+  }
+
+  async copyLink(button) {
+    const input = document.getElementById("share-link");
+    input.select();
+    try {
+      await navigator.clipboard.writeText(input.value);
+      button.textContent = t("copied");
+    } catch {
+      /* the text is selected: the player copies it by hand */
+    }
+  }
+
+  /** A new table of the same kind (after a declined rematch): the page goes there. */
+  async newTable(button) {
+    button.disabled = true;
+    try {
+      await newTableLike(this.table);
+    } catch (err) {
+      button.disabled = false;
+      const line = document.querySelector("#game-over .error");
+      if (line) line.textContent = err.message;
     }
   }
 

@@ -7,11 +7,12 @@
 import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
 import { getLang, botName, presetName, t } from "./i18n.js";
+import { gameWord } from "./games.js";
+import { gamePlayerName, levelWord } from "./people.js";
 import { api, getName, getPlayerId } from "./store.js";
 
 const RECENT = 20;
 
-const GAME_NAMES = { "spite-malice": "Spite and Malice", spit: "Spit", speed: "Speed" };
 
 /** A stored player name as shown: bots are stored as ``bot:LEVEL``. */
 function who(name) {
@@ -31,7 +32,7 @@ function presetRows(presets) {
     const r = rate(p.wins, p.games);
     const length = p.mean_turns ? t("st_turns", { n: fmt(p.mean_turns) }) : t("st_moves", { n: fmt(p.mean_plies) });
     return `<tr data-game="${esc(p.game)}" data-preset="${esc(p.preset)}">
-      <th scope="row">${esc(GAME_NAMES[p.game] || p.game)} <span class="preset">${esc(presetName(p.preset))}</span></th>
+      <th scope="row">${esc(gameWord(p.game))} <span class="preset">${esc(presetName(p.preset))}</span></th>
       <td class="num" data-col="games">${p.games}</td><td class="num" data-col="wins">${p.wins}</td>
       <td class="rate" data-col="rate"><span class="bar" aria-hidden="true"><span style="width:${r}%"></span></span> ${r}%</td>
       <td class="num" data-col="points">${p.points}</td><td class="num" data-col="length">${esc(length)}</td></tr>`;
@@ -67,13 +68,15 @@ function gameItem(game, player) {
   const takenOver = game.players.some((p) => p.player === player && p.takenOver);
   const [cls, text] = takenOver ? ["taken-over", t("st_taken_over")] : outcome(game, player);
   const when = new Date(game.finishedAt * 1000).toLocaleString(getLang(), { dateStyle: "medium", timeStyle: "short" });
-  const seats = game.players.map((p) => `<span class="${p.won ? "winner" : ""}">${esc(who(p.player))}</span>`).join(" – ");
+  // each seat by the name it had at its table (a computer player by its own name)
+  const seats = game.players.map((p, i) => `<span class="${p.won ? "winner" : ""}">${esc(gamePlayerName(game.tableId, game.players, p.seat ?? i))}</span>` +
+    (p.isBot ? ` <span class="muted">(${esc(t("tb_bot_tag", { level: levelWord(p.player) }))})</span>` : "")).join(" – ");
   const length = game.turns ? t("st_turns", { n: game.turns }) : t("st_moves", { n: game.plies });
   const replay = `<a href="/replay/${game.id}" class="replay-link">${t("replay")}</a>`;
   return `<li data-game-id="${game.id}" class="game-item${takenOver ? " taken-over" : ""}">
       <span class="gid">#${game.id}</span>
       <span class="outcome ${cls}">${esc(text)}</span>
-      <span class="gname">${esc(GAME_NAMES[game.game] || game.game)} · ${esc(presetName(game.preset))}</span>
+      <span class="gname">${esc(gameWord(game.game))} · ${esc(presetName(game.preset))}</span>
       <span class="seats">${seats}</span>
       <span class="muted">${esc(length)} · ${esc(when)}</span>
       <span class="links">${replay}

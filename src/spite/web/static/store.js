@@ -1,6 +1,6 @@
 // What the browser keeps: the player's name, its secret player key and id, and each table's seat token (localStorage).
 
-import { word } from "./i18n.js";
+import { hasText, t, word } from "./i18n.js";
 
 export function getName() {
   return localStorage.getItem("spite.name") || "";
@@ -54,6 +54,14 @@ export function getPlayerId() {
   return localStorage.getItem("spite.playerId") || "";
 }
 
+/** A lobby refusal's words with an option's name as people say it ("the stock size", not
+ * "stock_size"), where the catalogue has it (``tb_option.NAME``). */
+function lobbyWords(words) {
+  const option = words?.params?.option;
+  if (!option || !hasText(`tb_option.${option}`)) return words;
+  return { ...words, params: { ...words.params, option: t(`tb_option.${option}`) } };
+}
+
 /** JSON over HTTP; a refusal throws an Error with the server's one line. Requests that take a seat
  * (they carry a ``name``) carry this browser's player key too. */
 export async function api(method, path, body) {
@@ -66,7 +74,7 @@ export async function api(method, path, body) {
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
     const detail = typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail || res.statusText);
-    throw new Error(word(data.words, detail));
+    throw new Error(word(lobbyWords(data.words), detail));
   }
   if (typeof data.playerId === "string" && data.playerId) localStorage.setItem("spite.playerId", data.playerId);
   return data;
