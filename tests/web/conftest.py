@@ -113,6 +113,24 @@ NO_PACE = "if (!localStorage.getItem('spite.pace')) localStorage.setItem('spite.
 """An init script: the page's pacing of the computer's moves (anim.js) off, for tests about other things."""
 
 
+STILL_JS = """() => !document.querySelector('#anim-layer > *') && document.getAnimations().every(
+  (a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity)"""
+"""The page is still: no card in flight (anim.js draws flights in ``#anim-layer``) and no finite
+animation or transition running; a pulse that never ends (a hint, a spinner) does not count."""
+
+
+def shoot(page: Any, name: str, *, full_page: bool = True) -> Path:
+    """Write the screenshot ``docs/<name>`` once the page is still, so that it shows a settled table
+    and not a card caught in the air (a refill dealt, a move flying, a selected card's lift). What
+    moves anyway (a live table's next move in the instant between the check and the picture, an
+    endless pulse) is drawn at its end or its start by Playwright's ``animations="disabled"``."""
+    page.wait_for_function(STILL_JS, polling="raf")
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    path = DOCS / name
+    page.screenshot(path=str(path), full_page=full_page, animations="disabled")
+    return path
+
+
 class ConsoleWatch:
     """Every console error and uncaught exception of a page."""
 

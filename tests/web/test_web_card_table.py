@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 import pytest
-from conftest import DOCS, PHONE, SIZES, WebServer, open_side_panel
+from conftest import PHONE, SIZES, WebServer, open_side_panel, shoot
 from test_web_page import play_one_move, start_quick_game, version, wait_for_turn
 from test_web_spit import SLOW_BOT, create_table, take_seat
 
@@ -77,7 +77,7 @@ def test_a_game_of_three_or_four_fits_one_screen_with_the_own_cards_in_view(
     for s in range(1, players):
         assert "computer · easy" in page.inner_text(f'.board .player[data-seat="{s}"] h3')
     if preset == "partners" and viewport == LAPTOP:
-        page.screenshot(path=str(DOCS / "web-table-partners.png"))
+        shoot(page, "web-table-partners.png", full_page=False)
 
 
 # --------------------------------------------------------------------------- refusals (point 3)

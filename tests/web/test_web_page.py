@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 import httpx
-from conftest import DOCS, WebServer
+from conftest import WebServer, shoot
 
 GAME_TIMEOUT = 40.0
 
@@ -34,7 +34,7 @@ def start_quick_game(page: Any, server: WebServer, *, name: str = "Ann", stock: 
         page.select_option("#quick select[name=level]", level)
         page.fill("#quick input[name=stock_size]", str(stock))
         if shot:
-            page.screenshot(path=str(DOCS / shot), full_page=True)
+            shoot(page, shot)
         page.click("#quick-play")
         # generous: the first table of a fresh machine also pays for the server's and the browser's cold start
         page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"), timeout=45_000)
@@ -88,7 +88,7 @@ def play_to_the_end(page: Any, shot_after: int | None = None, shot: str | None =
         if shot and moves == shot_after:
             # show a selected card with its highlighted targets
             page.click('.board [data-playable="1"] >> nth=0')
-            page.screenshot(path=str(DOCS / shot), full_page=True)
+            shoot(page, shot)
             page.click('.board [data-playable="1"][data-selected="1"] >> nth=0')
         play_one_move(page)
         moves += 1
@@ -175,7 +175,7 @@ def test_german_page(web_server: WebServer, page: Any) -> None:
     text = page.inner_text("main")
     for term in ("Vorratsstapel", "Mittelstapel", "Ablagestapel", "Blatt", "Nachziehstapel"):
         assert term in text, term
-    page.screenshot(path=str(DOCS / "web-table-de.png"), full_page=True)
+    shoot(page, "web-table-de.png")
     # drag and drop: a playable card onto the first target the page highlights for it
     assert wait_for_turn(page)
     before = version(page)

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import DOCS, ConsoleWatch, WebServer
+from conftest import ConsoleWatch, WebServer, shoot
 from websockets.sync.client import connect
 
 from helpers import finished_bot_game
@@ -123,7 +123,7 @@ def test_stats_page_counts_games_and_downloads_the_record(web_server: WebServer,
       const { gamePlayerName } = await import('/static/people.js');
       return data.players.map((p) => gamePlayerName(data.tableId, data.players, p.seat)); }""", game_id)
     assert all(n in item.inner_text() for n in replay_names), (replay_names, item.inner_text())
-    page.screenshot(path=str(DOCS / "web-stats.png"), full_page=True)
+    shoot(page, "web-stats.png")
 
     # the download link: a file download of the record
     link = item.locator("a.download")
@@ -195,7 +195,7 @@ def test_rules_pages_in_english_and_german(web_server: WebServer, page: Any) -> 
         assert ("kurz" if game == "spite-malice" else "Schnecke") in variants, variants
         assert not {"short", "classic", "slowpoke", "kings-only", "timed"} & set(variants), variants
         if game == "spite-malice":
-            page.screenshot(path=str(DOCS / "web-rules.png"), full_page=False)
+            shoot(page, "web-rules.png", full_page=False)
         page.click("button.lang[data-lang=en]")
         page.wait_for_selector(f'.rules[data-game="{game}"][data-lang="en"]')
     # the tab to the other game, and an unknown game
@@ -228,7 +228,7 @@ def test_phone_sized_screens(web_server: WebServer, phone: Any) -> None:
     if page.locator('.board [data-playable="1"]').count():           # a selected card with its targets
         page.click('.board [data-playable="1"] >> nth=0')
         no_horizontal_scroll(page)
-    page.screenshot(path=str(DOCS / "web-phone.png"), full_page=True)
+    shoot(page, "web-phone.png")
     page.click("button.lang[data-lang=de]")
     no_horizontal_scroll(page)
     page.click("button.lang[data-lang=en]")

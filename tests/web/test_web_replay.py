@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 import httpx
-from conftest import DOCS, ConsoleWatch, WebServer
+from conftest import ConsoleWatch, WebServer, shoot
 
 from helpers import finished_bot_game, finished_spit_game
 
@@ -66,7 +66,7 @@ def test_replay_steps_forwards_and_back(page: Any, web_server: WebServer) -> Non
     assert "from the stock onto build pile" in page.text_content("#replay-move")
     assert stock_count(page, seat) == before - 1
     assert page.locator("#log li.current").get_attribute("data-ply") == str(k + 1)
-    page.screenshot(path=str(DOCS / "web-replay.png"), full_page=True)
+    shoot(page, "web-replay.png")
     page.click("#replay-prev")
     assert stock_count(page, seat) == before
 
@@ -162,7 +162,7 @@ def test_spit_replay_steps_forwards_and_back(page: Any, web_server: WebServer) -
     assert page.text_content("#replay-move").startswith(shown) and page.text_content("#sp-clock") == shown
     assert page.locator("#log li.current").get_attribute("data-ply") == str(k + 1)
     assert shown in page.text_content("#log li.current")
-    page.screenshot(path=str(DOCS / "web-replay-spit.png"), full_page=True)
+    shoot(page, "web-replay-spit.png")
     page.click("#replay-prev")
     assert tableau_counts(page, seat) == before
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import DOCS, WebServer
+from conftest import WebServer, shoot
 from test_web_page import play_to_the_end, start_quick_game
 
 from helpers import finished_bot_game, finished_spit_game
@@ -128,7 +128,7 @@ def test_marked_turns_and_the_better_plan(page: Any, review_server: WebServer) -
         # back at the costliest turn: its better plan is still open
         page.click(f'#wp-bar .wp-turn[data-turn="{turn["turn"]}"]')
         assert plan_moves(page, "#review-best") == turn["best"]
-    page.screenshot(path=str(DOCS / "web-review.png"), full_page=True)
+    shoot(page, "web-review.png")
     page.click("button.lang[data-lang=de]")
     assert "Genauigkeit" in page.inner_text("#review-summary")
     page.click("button.lang[data-lang=en]")

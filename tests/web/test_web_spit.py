@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 import httpx
-from conftest import DOCS, PHONE, SIZES, ConsoleWatch, WebServer, sync_api
+from conftest import PHONE, SIZES, ConsoleWatch, WebServer, shoot, sync_api
 
 # three center piles (each flip takes three spit cards), quick automatic spit calls and slaps: a
 # round ends in about 15 s against a bot that reacts in 0.7 s on average
@@ -109,7 +109,7 @@ def play_round_by_keys(page: Any, shot: str | None = None) -> int:
             place = next(p for p, ts in st["plays"] if any(t.startswith("C") for t in ts))
             page.keyboard.press(digit(place))
             page.wait_for_selector('.sp-centers [data-legal="1"]')
-            page.screenshot(path=str(DOCS / shot), full_page=True)
+            shoot(page, shot)
             page.keyboard.press("Escape")
             shot = None
         move = play_one_by_keys(page, st)
@@ -174,7 +174,7 @@ def test_spit_from_the_lobby_by_mouse_and_on_a_phone(web_server: WebServer, brow
                 wait_for_change(page, st["version"], 0.5)
         # readable on a phone: nothing sticks out sideways
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        page.screenshot(path=str(DOCS / "web-spit-phone.png"), full_page=True)
+        shoot(page, "web-spit-phone.png")
         # German: the seed's words
         page.click("button.lang[data-lang=de]")
         text = page.inner_text("main")
