@@ -1,7 +1,7 @@
 """Play a person, the leaderboard and a player's page in the browser (docs/ratings.md): two browsers
 that press "Play a person" for the same game are seated at one table; so are a browser and the
 terminal's ``--seek``; a rated game shows on the leaderboard and on the player's page, with its
-chart and a link to the replay. At desktop (1366×768) and phone (390×844) size."""
+chart and links to the replay and the review. At desktop (1366×768) and phone (390×844) size."""
 
 from __future__ import annotations
 
@@ -125,3 +125,9 @@ def test_the_leaderboard_and_a_players_page(page: Any, web_server: Any, viewport
     page.click("button.lang[data-lang=de]")
     page.wait_for_selector("text=Letzte Spiele")
     assert "Klassisch" in page.inner_text(".rating-group[data-group=classic] h3")
+    # the game's review, a click away: the replay opens with the review asked for
+    review = page.locator(f"#player-games li[data-game='{game_id}'] a.review-link")
+    assert review.inner_text() == "Analyse" and review.get_attribute("href") == f"/replay/{game_id}?review=1"
+    review.click()
+    page.wait_for_selector(".table.replay")
+    page.wait_for_selector("#review[data-state=loading], #review[data-state=done]")
