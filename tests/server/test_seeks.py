@@ -4,6 +4,8 @@ The timing is pure (a fake clock: no sleeps); the server tests pair two seekers 
 
 from __future__ import annotations
 
+import asyncio
+import os
 import secrets
 import time
 from collections.abc import Iterator
@@ -12,11 +14,12 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import Client, ServerThread
+import sqlalchemy as sa
+from server_helpers import PG_ENV, Client, ServerThread, pg_database
 
-from spite.server import ServerConfig
-from spite.server.seeks import Computer, Pairing, Seek, SeekPolicy, next_change, plan
-from spite.server.table.seats import player_id
+from spite.server import ServerConfig, db
+from spite.server.seeks import Computer, Pairing, Seek, SeekPolicy, SeekService, next_change, plan
+from spite.server.table.seats import LobbyError, player_id
 
 POLICY = SeekPolicy(window=100, widen=10, max_window=600, ttl=60)
 
@@ -132,3 +135,49 @@ def test_a_cancelled_seek_is_never_seated_and_a_computer_comes_when_asked(server
     assert table["seats"][0]["player"] == "bob"
     assert httpx.get(server.base + "/api/seeks/nope").status_code == 404
     assert player_id(key).startswith("p-")
+
+
+# ------------------------------------------------------------------------------------- several workers
+async def add_at_once(services: list[SeekService], address: str, n: int) -> list[int]:
+    """``n`` seeks of one address (each of its own key) added at the same moment through ``services`` in
+    turn: each one's status (200 stored, else the refusal's)."""
+
+    async def add(i: int) -> int:
+        new = seek(f"{address}-{i}", 1000)
+        new.creator = address
+        try:
+            await services[i % len(services)].add(new)
+            return 200
+        except LobbyError as refused:
+            return refused.status
+
+    return list(await asyncio.gather(*(add(i) for i in range(n))))
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not os.environ.get(PG_ENV), reason=f"{PG_ENV} is not set")
+def test_an_addresss_seeks_made_at_the_same_moment_never_pass_its_cap() -> None:
+    """Workers keep seeks in one PostgreSQL database: eight seeks of one address arriving at the same
+    moment at two workers (two services, each with its own connections) leave exactly ``max_seeks``
+    waiting and the others refused with 429; round after round, each address with its own count."""
+    cap, at_once, rounds = 2, 8, 5
+
+    async def unused_seating(_seeks: Any, _level: Any) -> Any:
+        raise AssertionError("nobody is seated here: no pass runs")
+
+    with pg_database(os.environ[PG_ENV]) as url:
+        engines = [db.make_engine(url) for _ in range(2)]
+        db.migrate(engines[0])
+        workers = [SeekService(engine=e, seat_people=unused_seating, levels=lambda _game: (), max_per_address=cap)
+                   for e in engines]
+        try:
+            for n in range(rounds):
+                outcomes = asyncio.run(add_at_once(workers, f"address-{n}", at_once))
+                assert sorted(outcomes) == [200] * cap + [429] * (at_once - cap), (n, outcomes)
+            with engines[0].connect() as conn:
+                waiting = dict(conn.execute(sa.select(db.seeks.c.creator, sa.func.count())
+                                            .group_by(db.seeks.c.creator)).all())
+            assert waiting == {f"address-{n}": cap for n in range(rounds)}
+        finally:
+            for e in engines:
+                e.dispose()

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import hashlib
 import logging
 import secrets
 import time
@@ -384,10 +385,22 @@ def _seek_of(row: Any) -> Seek:
                 computer=row["computer"], mu=mu)
 
 
+def _address_lock(creator: str) -> int:
+    """The key of the advisory lock that lines up one address's new seeks (64 bits of a hash, named
+    apart from the lock of the address's new tables in :meth:`~spite.server.store.Store.insert_table_capped`)."""
+    return int.from_bytes(hashlib.sha256(b"spite-seeks:" + creator.encode()).digest()[:8], "big", signed=True)
+
+
 def _add_in_db(engine: sa.Engine, seek: Seek, cap: int) -> None:
+    """Store a new seek unless its address has ``cap`` seeks waiting or its key has one. On PostgreSQL
+    the count and the insert hold a transaction-scoped advisory lock on the address: two workers adding
+    for one address at the same moment count one after the other (the second sees the first's committed
+    row), so they cannot both slip past the cap. The key's one seek is the unique ``active_key``."""
     s = db.seeks
     with engine.begin() as conn:
         if seek.creator is not None:
+            if conn.dialect.name == "postgresql":
+                conn.execute(sa.select(sa.func.pg_advisory_xact_lock(_address_lock(seek.creator))))
             waiting = conn.execute(sa.select(sa.func.count()).select_from(s).where(
                 s.c.creator == seek.creator, s.c.status.in_(("waiting", "pairing")))).scalar_one()
             if waiting >= cap:
