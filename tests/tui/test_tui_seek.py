@@ -16,6 +16,7 @@ import typer
 from typer.testing import CliRunner
 
 from spite.cli.play import register
+from spite.tui import seek as seek_module
 from spite.tui.app import SpiteApp
 from spite.tui.link import connect_table
 from spite.tui.remote import RemoteMaliceTable
@@ -51,8 +52,7 @@ def page_seeks(server: ServerProcess, name: str) -> dict[str, Any]:
 def test_the_terminal_and_a_page_seeking_one_game_meet_at_one_table(server: ServerProcess) -> None:
     page = page_seeks(server, "ann")
     said: list[str] = []
-    matched = seek_table(server.base, "spite-malice", "short", "bob", say=lambda key, _v: said.append(key),
-                         poll=0.05)
+    matched = seek_table(server.base, "spite-malice", "short", "bob", say=lambda key, _v: said.append(key))
     assert said == ["tui.seek_waiting", "tui.seek_matched"]
     theirs = httpx.get(server.base + f"/api/seeks/{page['id']}").json()
     assert theirs["state"] == "matched" and theirs["matched"]["table"] == matched["table"]
@@ -64,15 +64,17 @@ def test_the_terminal_and_a_page_seeking_one_game_meet_at_one_table(server: Serv
         remote.link.stop()
 
 
-def test_ctrl_c_while_waiting_cancels_the_seek(server: ServerProcess) -> None:
+def test_ctrl_c_while_waiting_cancels_the_seek(server: ServerProcess, monkeypatch: pytest.MonkeyPatch) -> None:
     seen: dict[str, Any] = {}
 
-    def interrupted(_seconds: float) -> None:
+    def interrupted(_base: str, _seek: str, _wait: float = 0) -> dict[str, Any]:
         raise KeyboardInterrupt  # the person pressed Ctrl-C while the terminal waited
 
+    monkeypatch.setattr(seek_module, "ask_seek", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        seek_table(server.base, "spite-malice", "match", "cid", computer_after=None, sleep=interrupted,
+        seek_table(server.base, "spite-malice", "match", "cid", computer_after=None,
                    say=lambda key, values: seen.setdefault(key, values))
+    monkeypatch.undo()
     assert "tui.seek_cancelled" in seen
     # cancelled, so another seeker of the same game is not paired with it
     other = page_seeks(server, "dan")
