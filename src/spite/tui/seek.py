@@ -12,15 +12,24 @@ from __future__ import annotations
 
 import urllib.parse
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from spite.games import get_game
 from spite.tui.link import RemoteError, _http_json, player_key
 
-__all__ = ["LONG_POLL_S", "ask_seek", "cancel_seek", "open_seek", "parse_seek", "seek_table"]
+__all__ = ["LONG_POLL_S", "OpenSeek", "ask_seek", "cancel_seek", "open_seek", "parse_seek", "seek_table"]
 
 LONG_POLL_S = 10.0
 """Seconds one ``GET /api/seeks/{id}?wait=`` may wait at the server (it answers sooner on a change)."""
+
+
+@dataclass(frozen=True)
+class OpenSeek:
+    """A seek made at the server ``base``: its ``answer`` to ``POST /api/seeks``."""
+
+    base: str
+    answer: dict[str, Any]
 
 
 def parse_seek(spec: str) -> tuple[str, str | None]:
