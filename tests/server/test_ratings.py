@@ -4,6 +4,7 @@ read them back."""
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
 import time
@@ -184,3 +185,64 @@ def test_a_rated_table_seats_keyed_players_once(server: ServerThread) -> None:
     assert no_key.status_code == 400
     bad = httpx.get(server.base + "/api/ratings?group=chess")
     assert bad.status_code == 400 and bad.json()["words"]["key"] == "ratings.bad-group"
+
+
+def test_rate_levels_takes_peoples_rated_games_against_the_computer_into_the_fit(tmp_path: Path) -> None:
+    """``spite rate-levels --people DB``: people who play as strongly as ``medium`` (they beat ``hard`` as
+    often as they lose to it) and lose most games to ``easy`` lift ``easy``'s figure; their casual games,
+    their games among themselves and another game's are not read; the CLI prints the fit with them."""
+    from typer.testing import CliRunner
+
+    from spite.arena.level_ratings import LevelRun, fit_levels, people_runs
+    from spite.cli import app as cli_app
+
+    url = f"sqlite:///{tmp_path / 'server.db'}"
+    eng = db.make_engine(url)
+    db.migrate(eng)
+    people = [f"p-{i:024x}" for i in range(1, 5)]
+
+    def stored(game_id: int, seats: list[tuple[str, bool, bool]], rated: bool = True,
+               game: str = "spite-malice") -> None:
+        with eng.begin() as conn:
+            conn.execute(sa.insert(db.games).values(id=game_id, table_id=f"t{game_id}", game=game, preset="classic",
+                                                    record="{}", result="{}", plies=1, turns=1, finished_at=game_id))
+            for seat, (who, is_bot, won) in enumerate(seats):
+                conn.execute(sa.insert(db.game_players).values(
+                    game_id=game_id, seat=seat, player=who, player_id=None if is_bot else who, is_bot=is_bot,
+                    won=won, points=int(won)))
+                if rated and not is_bot:
+                    conn.execute(sa.insert(db.rating_history).values(player_id=who, group="classic", game_id=game_id,
+                                                                     mu=25, sigma=8, rating=0, at=game_id))
+
+    n = 0
+    for person in people:
+        for k in range(8):  # each loses 7 of 8 to easy, and breaks even with hard
+            n += 1
+            stored(n, [(person, False, k == 0), ("bot:easy", True, k != 0)])
+            n += 1
+            stored(n, [("bot:hard", True, k % 2 == 0), (person, False, k % 2 == 1)])
+    read_before = n
+    stored(n + 1, [(people[0], False, True), ("bot:easy", True, False)], rated=False)  # casual
+    stored(n + 2, [(people[0], False, True), (people[1], False, False)])  # no computer
+    stored(n + 3, [(people[0], False, True), ("bot:easy", True, False)], game="speed")
+    eng.dispose()
+    runs = people_runs(url, "spite-malice", "classic")
+    assert len(runs) == read_before
+    assert runs[0].levels == (people[0], "easy") and runs[0].games == [((0, 1), {0: 1.0, 1: 0.0})]
+
+    def level_games(a: str, b: str, a_wins: int, total: int) -> LevelRun:
+        return LevelRun("spite-malice", "classic", (a, b),
+                        [((0, 1), {0: float(i < a_wins), 1: float(i >= a_wins)}) for i in range(total)])
+
+    arena = [level_games("easy", "medium", 4, 20), level_games("medium", "hard", 6, 20)]
+    alone, with_people = fit_levels(arena, "medium"), fit_levels([*arena, *runs], "medium")
+    assert with_people["easy"][0] > alone["easy"][0] + 1.0, (alone, with_people)
+    assert with_people["medium"][0] == 25.0
+
+    result = CliRunner().invoke(cli_app, ["rate-levels", "--levels", "easy", "--levels", "medium", "--games", "2",
+                                          "--people", url, "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output.splitlines()[-1])
+    assert summary["peopleGames"] == read_before and set(summary["levels"]) == {"easy", "medium"}
+    bad = CliRunner().invoke(cli_app, ["rate-levels", "--games", "2", "--people", f"sqlite:///{tmp_path / 'none.db'}"])
+    assert bad.exit_code == 2 and "holds no rated games" in bad.output and "Traceback" not in bad.output

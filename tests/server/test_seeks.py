@@ -4,7 +4,10 @@ The timing is pure (a fake clock: no sleeps); the server tests pair two seekers 
 
 from __future__ import annotations
 
+import asyncio
+import os
 import secrets
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,11 +15,12 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import Client, ServerThread
+import sqlalchemy as sa
+from server_helpers import PG_ENV, Client, ServerThread, pg_database
 
-from spite.server import ServerConfig
-from spite.server.seeks import Computer, Pairing, Seek, SeekPolicy, next_change, plan
-from spite.server.table.seats import player_id
+from spite.server import ServerConfig, db
+from spite.server.seeks import Computer, Pairing, Seek, SeekPolicy, SeekService, next_change, plan
+from spite.server.table.seats import LobbyError, player_id
 
 POLICY = SeekPolicy(window=100, widen=10, max_window=600, ttl=60)
 
@@ -132,3 +136,137 @@ def test_a_cancelled_seek_is_never_seated_and_a_computer_comes_when_asked(server
     assert table["seats"][0]["player"] == "bob"
     assert httpx.get(server.base + "/api/seeks/nope").status_code == 404
     assert player_id(key).startswith("p-")
+
+
+def test_a_waiting_seeker_is_told_of_the_match_at_once_in_one_long_poll(server: ServerThread) -> None:
+    """Ann asks once, with ``?wait=20``, and her one request is answered matched as soon as Bob's seek
+    pairs them: well under a second after Bob's own answer, not at the end of her wait."""
+    ann = httpx.post(server.base + "/api/seeks", json={"preset": "short", "name": "ann",
+                                                       "playerKey": secrets.token_urlsafe(24)}).json()
+    asked: list[dict[str, Any]] = []
+    answered_at: list[float] = []
+
+    def long_poll() -> None:
+        asked.append(httpx.get(f"{server.base}/api/seeks/{ann['id']}?wait=20", timeout=30).json())
+        answered_at.append(time.monotonic())
+
+    waiter = threading.Thread(target=long_poll)
+    waiter.start()
+    deadline = time.monotonic() + 10
+    while server.manager.seeks.listening < 1:  # her request is at the server, waiting
+        assert time.monotonic() < deadline, "the long poll never reached the server"
+        time.sleep(0.01)
+    bob = httpx.post(server.base + "/api/seeks", json={"preset": "short", "name": "bob",
+                                                       "playerKey": secrets.token_urlsafe(24)}).json()
+    bob_answered = time.monotonic()
+    waiter.join(30)
+    (got,) = asked
+    assert got["state"] == "matched", got
+    assert answered_at[0] - bob_answered < 1.0, f"ann learnt it {answered_at[0] - bob_answered:.2f} s later"
+    mine = httpx.get(f"{server.base}/api/seeks/{bob['id']}?wait=20", timeout=30).json()  # matched: at once
+    assert mine["state"] == "matched" and mine["matched"]["table"] == got["matched"]["table"]
+    assert server.manager.seeks.listening == 0
+
+
+def test_a_long_poll_is_bounded_and_a_cancel_ends_it(server: ServerThread) -> None:
+    cid = httpx.post(server.base + "/api/seeks", json={"preset": "match", "name": "cid", "computerAfter": None,
+                                                       "playerKey": secrets.token_urlsafe(24)}).json()
+    url = f"{server.base}/api/seeks/{cid['id']}"
+    # nobody comes: answered as it stands when the wait is over
+    assert httpx.get(url + "?wait=0.2", timeout=10).json()["state"] == "waiting"
+    for too_long in ("26", "-1", "nan", "inf"):
+        refused = httpx.get(url + f"?wait={too_long}", timeout=10)
+        assert refused.status_code == 422 and refused.json()["detail"].startswith("wait"), refused.text
+    asked: list[dict[str, Any]] = []
+    waiter = threading.Thread(target=lambda: asked.append(httpx.get(url + "?wait=20", timeout=30).json()))
+    waiter.start()
+    deadline = time.monotonic() + 10
+    while server.manager.seeks.listening < 1:
+        assert time.monotonic() < deadline, "the long poll never reached the server"
+        time.sleep(0.01)
+    cancelled_at = time.monotonic()
+    assert httpx.delete(url).json()["state"] == "cancelled"  # e.g. from another tab
+    waiter.join(30)
+    assert asked[0]["state"] == "cancelled" and time.monotonic() - cancelled_at < 5
+
+
+# ------------------------------------------------------------------------------------- several workers
+async def add_at_once(services: list[SeekService], address: str, n: int) -> list[int]:
+    """``n`` seeks of one address (each of its own key) added at the same moment through ``services`` in
+    turn: each one's status (200 stored, else the refusal's)."""
+
+    async def add(i: int) -> int:
+        new = seek(f"{address}-{i}", 1000)
+        new.creator = address
+        try:
+            await services[i % len(services)].add(new)
+            return 200
+        except LobbyError as refused:
+            return refused.status
+
+    return list(await asyncio.gather(*(add(i) for i in range(n))))
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not os.environ.get(PG_ENV), reason=f"{PG_ENV} is not set")
+def test_an_addresss_seeks_made_at_the_same_moment_never_pass_its_cap() -> None:
+    """Workers keep seeks in one PostgreSQL database: eight seeks of one address arriving at the same
+    moment at two workers (two services, each with its own connections) leave exactly ``max_seeks``
+    waiting and the others refused with 429; round after round, each address with its own count."""
+    cap, at_once, rounds = 2, 8, 5
+
+    async def unused_seating(_seeks: Any, _level: Any) -> Any:
+        raise AssertionError("nobody is seated here: no pass runs")
+
+    with pg_database(os.environ[PG_ENV]) as url:
+        engines = [db.make_engine(url) for _ in range(2)]
+        db.migrate(engines[0])
+        workers = [SeekService(engine=e, seat_people=unused_seating, levels=lambda _game: (), max_per_address=cap)
+                   for e in engines]
+        try:
+            for n in range(rounds):
+                outcomes = asyncio.run(add_at_once(workers, f"address-{n}", at_once))
+                assert sorted(outcomes) == [200] * cap + [429] * (at_once - cap), (n, outcomes)
+            with engines[0].connect() as conn:
+                waiting = dict(conn.execute(sa.select(db.seeks.c.creator, sa.func.count())
+                                            .group_by(db.seeks.c.creator)).all())
+            assert waiting == {f"address-{n}": cap for n in range(rounds)}
+        finally:
+            for e in engines:
+                e.dispose()
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not os.environ.get(PG_ENV), reason=f"{PG_ENV} is not set")
+def test_a_long_poll_at_one_worker_hears_of_a_pairing_made_at_another() -> None:
+    """Two workers on one PostgreSQL database: Ann's request waits at worker A (whose own passes are
+    30 s apart), worker B pairs her with Bob, and A answers Ann matched at once (B's NOTIFY)."""
+
+    async def seat(seeks: Any, _level: Any) -> tuple[str, list[tuple[int, str]]]:
+        return "table-1", [(i, f"token-{i}") for i in range(len(seeks))]
+
+    async def run(url: str) -> tuple[Seek, float]:
+        engines = [db.make_engine(url) for _ in range(2)]
+        a, b = (SeekService(engine=e, seat_people=seat, levels=lambda _game: (), poll=30.0) for e in engines)
+        a.start()  # A listens (and passes once now, then in 30 s)
+        try:
+            await a.pass_once()
+            await b.add(seek("ann", 1000, since=time.time()))
+            waiting = asyncio.create_task(a.get("ann", wait=20))
+            while a.listening < 1:
+                await asyncio.sleep(0.01)
+            await b.add(seek("bob", 1000, since=time.time()))
+            await b.pass_once()
+            paired_at = time.monotonic()
+            got = await asyncio.wait_for(waiting, 25)
+            return got, time.monotonic() - paired_at
+        finally:
+            await a.close()
+            for e in engines:
+                e.dispose()
+
+    with pg_database(os.environ[PG_ENV]) as url:
+        db.migrate(db.make_engine(url))
+        got, late = asyncio.run(run(url))
+    assert got.status == "matched" and got.table == "table-1" and got.token is not None
+    assert late < 1.0, f"worker A answered {late:.2f} s after worker B paired"

@@ -1,7 +1,7 @@
 """Play a person, the leaderboard and a player's page in the browser (docs/ratings.md): two browsers
 that press "Play a person" for the same game are seated at one table; so are a browser and the
 terminal's ``--seek``; a rated game shows on the leaderboard and on the player's page, with its
-chart and a link to the replay. At desktop (1366×768) and phone (390×844) size."""
+chart and links to the replay and the review. At desktop (1366×768) and phone (390×844) size."""
 
 from __future__ import annotations
 
@@ -47,6 +47,8 @@ def test_two_browsers_seeking_one_game_meet_at_one_table(browser: Any, web_serve
     contexts = [browser.new_context(viewport=viewport, locale="en-US") for _ in range(2)]  # two people, two keys
     try:
         ann, bob = (c.new_page() for c in contexts)
+        asked: list[str] = []  # ann's questions about her seek while she waits
+        ann.on("request", lambda r: asked.append(r.url) if "/api/seeks/" in r.url and r.method == "GET" else None)
         seek_from_lobby(ann, web_server.base, "ann")
         assert "Your rating: 1000" in ann.inner_text("#seek-rating")
         box = ann.locator("#seek-cancel").bounding_box()
@@ -56,6 +58,8 @@ def test_two_browsers_seeking_one_game_meet_at_one_table(browser: Any, web_serve
         bob.click("#seek-play")
         table = table_of(ann)
         assert table_of(bob) == table
+        # she learnt it from a long poll the server answered at the pairing, not by asking again and again
+        assert asked and all("wait=" in url for url in asked) and len(asked) <= 3, asked
         info = httpx.get(f"{web_server.base}/api/tables/{table}").json()
         assert info["rated"] and sorted(s["player"] for s in info["seats"]) == ["ann", "bob"]
         # each is at their own seat of the table: their hand is drawn
@@ -83,7 +87,7 @@ def test_the_terminal_and_a_browser_meet(page: Any, web_server: Any, tmp_path: P
     seek_from_lobby(page, web_server.base, "dee")
     got: dict[str, Any] = {}
     terminal = threading.Thread(target=lambda: got.update(seek_table(web_server.base, "spite-malice", "short",
-                                                                     "eve", poll=0.1)))
+                                                                     "eve")))
     terminal.start()
     table = table_of(page)
     terminal.join(20)
@@ -125,3 +129,9 @@ def test_the_leaderboard_and_a_players_page(page: Any, web_server: Any, viewport
     page.click("button.lang[data-lang=de]")
     page.wait_for_selector("text=Letzte Spiele")
     assert "Klassisch" in page.inner_text(".rating-group[data-group=classic] h3")
+    # the game's review, a click away: the replay opens with the review asked for
+    review = page.locator(f"#player-games li[data-game='{game_id}'] a.review-link")
+    assert review.inner_text() == "Analyse" and review.get_attribute("href") == f"/replay/{game_id}?review=1"
+    review.click()
+    page.wait_for_selector(".table.replay")
+    page.wait_for_selector("#review[data-state=loading], #review[data-state=done]")

@@ -7,6 +7,12 @@ differences, so the figures are anchored: the game's default level (``medium``, 
 a newcomer's ``mu`` (25): a newcomer is taken to play like it until their games say otherwise. The
 server seats a computer at a rated game with its level's figure, so that beating or losing to it
 moves a person's rating as beating or losing to a person of that strength would.
+
+People's rated games against the computer can join the fit (``spite rate-levels --people DB_URL``,
+:func:`people_runs`): every rated game of the group in a server's database with a computer seat,
+each person entering the same pass as a player of their own (by player id), so a level that people
+beat more often than its figure says comes out weaker. Only groups whose every seat is a side of
+its own (duels, parties) are read: a partnership of a person and a computer is not one player.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from typing import Any
 
 from spite.errors import OptionsError
 
-__all__ = ["LevelRun", "fit_levels", "measure_levels"]
+__all__ = ["LevelRun", "fit_levels", "measure_levels", "people_runs"]
 
 
 @dataclass
@@ -56,6 +62,48 @@ def fit_levels(runs: Sequence[LevelRun], anchor: str, seed: int = 0) -> dict[str
         raise OptionsError(f"the anchor level {anchor} played no game")
     shift = 25.0 - float(ratings[anchor].mu)
     return {n: (round(float(r.mu) + shift, 3), round(float(r.sigma), 3), counts[n]) for n, r in ratings.items()}
+
+
+def people_runs(url: str, game: str, group: str) -> list[LevelRun]:
+    """The rated games of ``game`` in rules group ``group`` that people played against the computer, from
+    the server database at ``url``: one run a game, its entrants the levels (``bot:LEVEL`` seats) and the
+    people (their player ids), scored 1 for a win, 0 for a loss, a half each when nobody won."""
+    import sqlalchemy as sa
+
+    from spite.games import get_game
+    from spite.server import db
+    from spite.server.ratings import rating_group
+
+    g, gp, h = db.games, db.game_players, db.rating_history
+    engine = db.make_engine(url)
+    try:
+        with engine.connect() as conn:
+            if not sa.inspect(conn).has_table(h.name):
+                raise OptionsError(f"{url} holds no rated games (is it a spite server's database?)")
+            rated = sa.select(h.c.game_id).where(h.c.group == group, h.c.game_id.is_not(None)).distinct()
+            rows = conn.execute(sa.select(g.c.id, g.c.preset, gp.c.seat, gp.c.player, gp.c.player_id, gp.c.is_bot,
+                                          gp.c.won).join(gp, gp.c.game_id == g.c.id)
+                                .where(g.c.game == game, g.c.id.in_(rated)).order_by(g.c.id, gp.c.seat)).all()
+    except sa.exc.SQLAlchemyError as exc:
+        raise OptionsError(f"cannot read the server database {url}: {exc.__class__.__name__}") from None
+    finally:
+        engine.dispose()
+    by_game: dict[int, list[Any]] = {}
+    for row in rows:
+        by_game.setdefault(row.id, []).append(row)
+    runs = []
+    for seats in by_game.values():
+        preset = seats[0].preset
+        sides = rating_group(game, preset, {}, get_game(game).seats(preset, {})).sides
+        if any(len(side) > 1 for side in sides) or not any(s.is_bot for s in seats):
+            continue
+        if not all(s.is_bot or s.player_id for s in seats):
+            continue
+        names = tuple(str(s.player).removeprefix("bot:") if s.is_bot else str(s.player_id) for s in seats)
+        won = [bool(s.won) for s in seats]
+        scores = {i: (1.0 if won[i] else 0.0) if any(won) else 0.5 for i in range(len(seats))}
+        runs.append(LevelRun(game, preset, names, [(tuple(range(len(seats))), scores)]))
+    return runs
 
 
 def measure_levels(game: str, preset: str, levels: Sequence[str], games: int, seed: int, jobs: int = 1,

@@ -186,10 +186,13 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         write: Annotated[bool, typer.Option(help="Keep the figures in the server's level_ratings.json (what "
                                                  "a rated game against the computer uses).")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+        people: Annotated[str | None, typer.Option(
+            "--people", help="Also fit people's rated games against the computer from this server database "
+                             "(spite serve --db URL).")] = None,
     ) -> None:
         """Rate the computer levels on the scale of people's ratings."""
         require_extra("server", "rate the levels with openskill")
-        from spite.arena.level_ratings import fit_levels, measure_levels, write_figures
+        from spite.arena.level_ratings import fit_levels, measure_levels, people_runs, write_figures
         from spite.games import get_game
         from spite.server import ratings
         from spite.server.lobby import server_game
@@ -202,27 +205,32 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                 chosen.remove("random")  # no one seeks a partner near random play
             the_preset = preset or get_game(game).default_preset
             group = ratings.rating_group(game, the_preset, {}, get_game(game).seats(the_preset, {})).name
+            against_people = people_runs(people, game, group) if people is not None else []  # read first: fail fast
             runs = measure_levels(game, the_preset, chosen, games, seed, jobs,
                                   progress=lambda line: typer.echo(line, err=True))
             anchor = hook.default_level if hook.default_level in chosen else chosen[0]
-            figures = fit_levels(runs, anchor, seed)
+            fitted = fit_levels([*runs, *against_people], anchor, seed)
+            figures = {lv: fitted[lv] for lv in chosen if lv in fitted}  # the people are not figures
         except SpiteError as exc:
             fail(str(exc), EXIT_MALFORMED)
         played = sum(len(r.games) for r in runs)
         levels_json = {lv: {"mu": mu, "sigma": sg, "games": n, "rating": ratings.display(mu, sg),
                             "skill": round(skill(mu))} for lv, (mu, sg, n) in figures.items()}
         summary: dict[str, Any] = {"game": game, "preset": the_preset, "group": group, "anchor": anchor,
-                                   "games": played, "seed": seed, "levels": levels_json}
+                                   "games": played, "peopleGames": len(against_people), "seed": seed,
+                                   "levels": levels_json}
         if write:
             from importlib import resources
 
             path = Path(str(resources.files("spite.server").joinpath("level_ratings.json")))
             write_figures(path, group, figures, f"spite rate-levels --game {game} --preset {the_preset} "
-                          f"--games {games} --seed {seed}: {played} games")
+                          f"--games {games} --seed {seed}{' --people DB' if people else ''}: {played} games"
+                          + (f" and {len(against_people)} of people" if people else ""))
         if as_json:
             typer.echo(json.dumps(summary))
             return
-        typer.echo(f"{group} ({game} {the_preset}), {plural(played, 'game')}, {anchor} at mu 25:")
+        with_people = f" and {plural(len(against_people), 'rated game')} of people" if people is not None else ""
+        typer.echo(f"{group} ({game} {the_preset}), {plural(played, 'game')}{with_people}, {anchor} at mu 25:")
         for lv, f in sorted(summary["levels"].items(), key=lambda item: item[1]["mu"]):
             typer.echo(f"  {lv:>10}  mu {f['mu']:6.2f}  sigma {f['sigma']:5.2f}  skill {f['skill']:5d}  "
                        f"shown {f['rating']:5d}  ({f['games']} games)")

@@ -138,11 +138,12 @@ def _remote(connect: str | None, table: str | None, token: str | None, name: str
 
 def _seek(connect: str | None, spec: str, name: str, rated: bool, computer_after: float | None, lang: str,
           theme: str | None) -> None:
-    """``--seek``: wait for a person (or the computer), then play the seat got as ``--token`` would."""
+    """``--seek``: make the seek (a refusal is one line, exit code 2), then the app waits for a person
+    (or the computer) on a screen and plays the seat got as ``--token`` would; ``Esc`` there cancels."""
     from spite.tui.app import SpiteApp, TuiConfig, check_config
     from spite.tui.i18n import tr
-    from spite.tui.link import RemoteError, connect_table, parse_address
-    from spite.tui.seek import parse_seek, seek_table
+    from spite.tui.link import RemoteError, parse_address
+    from spite.tui.seek import OpenSeek, open_seek, parse_seek
 
     try:
         if connect is None:
@@ -151,15 +152,15 @@ def _seek(connect: str | None, spec: str, name: str, rated: bool, computer_after
         game, preset = parse_seek(spec)
         config = TuiConfig(lang=lang, theme=theme)
         check_config(config)
-        matched = seek_table(base, game, preset, name, rated=rated, computer_after=computer_after,
-                             say=lambda key, values: typer.echo(tr(lang, key, **values), err=True))
-        with needs_extra("tui", "join a server's table"):
-            config.remote = connect_table(base, str(matched["table"]), token=str(matched["token"]))
+        with needs_extra("tui", "join a server's table"):  # its WebSocket client is imported on connecting
+            config.seek = OpenSeek(base, open_seek(base, game, preset, name, rated=rated,
+                                                   computer_after=computer_after))
     except (RemoteError, OptionsError) as exc:
         fail(str(exc), EXIT_MALFORMED)
-    except KeyboardInterrupt:
-        raise typer.Exit(130) from None
-    SpiteApp(config).run()
+    app = SpiteApp(config)
+    app.run()
+    if app.config.remote is None:  # cancelled while waiting: no table was opened
+        typer.echo(tr(lang, "tui.seek_cancelled"), err=True)
 
 
 def register(app: typer.Typer) -> None:

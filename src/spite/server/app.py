@@ -59,7 +59,7 @@ from spite.server.protocol import (
     TableInfo,
 )
 from spite.server.review import ReviewRefused, ReviewRunner
-from spite.server.seeks import Seek, SeekPolicy, new_seek_id, skill, window
+from spite.server.seeks import MAX_WAIT, Seek, SeekPolicy, new_seek_id, skill, window
 from spite.server.store import Store
 from spite.server.table.seats import address_key, player_id
 from spite.web import index_response, wants_html
@@ -307,9 +307,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return seek_info(await manager.seeks.add(seek))
 
     @app.get("/api/seeks/{seek_id}", response_model=SeekInfo)
-    async def get_seek(request: Request, seek_id: str = Path(max_length=40)) -> SeekInfo:
-        """A seek's state; once paired, ``matched`` holds its table and this seat's token."""
-        return seek_info(await manager_of(request).seeks.get(seek_id))
+    async def get_seek(request: Request, seek_id: str = Path(max_length=40),
+                       wait: float = Query(0.0, ge=0.0, le=MAX_WAIT)) -> SeekInfo:
+        """A seek's state; once paired, ``matched`` holds its table and this seat's token. With
+        ``wait`` seconds, a waiting seek is answered as soon as it stops waiting (a long poll)."""
+        return seek_info(await manager_of(request).seeks.get(seek_id, wait))
 
     @app.delete("/api/seeks/{seek_id}", response_model=SeekInfo)
     async def cancel_seek(request: Request, seek_id: str = Path(max_length=40)) -> SeekInfo:

@@ -15,6 +15,12 @@ clock (tests/server/test_seeks.py runs them with a fake one). The service around
 database's ``spite_seeks`` when several workers do (PostgreSQL): each worker's pass claims the
 waiting seeks it can lock (``SELECT … FOR UPDATE SKIP LOCKED``), so two people whose requests reached
 different workers are paired by whichever worker looks first, and never twice.
+
+A seeker learns of a change at once: ``GET /api/seeks/{id}?wait=SECONDS`` (:meth:`SeekService.get`
+with ``wait``) is answered as soon as the seek is no longer waiting. The worker that seats a pairing
+or takes a cancel wakes its own waiting requests; under PostgreSQL it also sends ``NOTIFY
+spite_seeks`` in the same transaction, which every worker listens for, so a request waiting at
+another worker than the one that paired is answered as promptly.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import hashlib
 import logging
 import secrets
 import time
@@ -35,7 +42,8 @@ from sqlalchemy.exc import IntegrityError
 from spite.server import db, ratings
 from spite.server.table.seats import LobbyError
 
-__all__ = ["Computer", "Pairing", "Seek", "SeekPolicy", "SeekService", "next_change", "plan", "skill", "window"]
+__all__ = ["MAX_WAIT", "Computer", "Pairing", "Seek", "SeekPolicy", "SeekService", "next_change", "plan", "skill",
+           "window"]
 
 log = logging.getLogger("spite.server.seeks")
 
@@ -207,17 +215,51 @@ class SeekService:
         self.memory = _Memory()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._listener: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
+        self._changed = asyncio.Event()
+        """Set (and replaced by a fresh one) whenever a seek may have stopped waiting."""
+        self.listening = 0
+        """Requests waiting for a seek's change now (``GET …?wait=``)."""
 
     # ------------------------------------------------------------------ running
     def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run(), name="spite-seeks")
+        loop = asyncio.get_running_loop()
+        self._task = loop.create_task(self._run(), name="spite-seeks")
+        if self.engine is not None and self.engine.dialect.name == "postgresql":
+            self._listener = loop.create_task(self._listen(), name="spite-seeks-listen")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        for task in (self._task, self._listener):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+    def _announce(self) -> None:
+        """Wake every request waiting for a change (each reads its own seek again)."""
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def _listen(self) -> None:
+        """Under PostgreSQL: wake this worker's waiting requests whenever any worker changes a seek
+        (``NOTIFY`` :data:`CHANGED` from :func:`_settle_in_db`, :func:`_cancel_in_db`,
+        :func:`_claim_in_db`). A lost connection is made again; meanwhile the passes still wake them
+        every ``poll`` seconds."""
+        import psycopg  # the postgres extra: only a server on PostgreSQL gets here
+
+        assert self.engine is not None
+        url = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {CHANGED}")
+                    self._announce()  # what changed while nobody listened
+                    async for _note in conn.notifies():
+                        self._announce()
+            except (psycopg.Error, OSError) as exc:
+                log.warning("listening for seek changes failed (%s); trying again", exc)
+            await asyncio.sleep(self.poll)
 
     async def _run(self) -> None:
         """Pass after pass: in memory, sleeping until :func:`next_change` or a new seek; with several
@@ -244,6 +286,7 @@ class SeekService:
             actions = await self._claim(now)
             for action in actions:
                 await self._seat(action, now)
+        self._announce()  # seated or expired here; with several workers, perhaps by another worker
 
     async def _claim(self, now: float) -> list[Pairing | Computer]:
         if self.engine is None:
@@ -314,8 +357,28 @@ class SeekService:
         self._wake.set()
         return seek
 
-    async def get(self, seek_id: str) -> Seek:
-        """A seek as it stands (asking keeps a waiting seek alive)."""
+    async def get(self, seek_id: str, wait: float = 0.0) -> Seek:
+        """A seek as it stands (asking keeps a waiting seek alive). With ``wait`` seconds, a waiting
+        seek is answered as soon as it stops waiting (matched, cancelled, expired), at the latest
+        after ``wait`` seconds as it stands then."""
+        changed = self._changed  # taken before the read: a change after it sets this one
+        seek = await self._read(seek_id)
+        if wait <= 0 or seek.status not in ("waiting", "pairing"):
+            return seek
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        self.listening += 1
+        try:
+            while seek.status in ("waiting", "pairing") and (left := deadline - loop.time()) > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(changed.wait(), timeout=left)
+                changed = self._changed
+                seek = await self._read(seek_id)
+        finally:
+            self.listening -= 1
+        return seek
+
+    async def _read(self, seek_id: str) -> Seek:
         now = self.clock()
         if self.engine is None:
             seek = self.memory.seeks.get(seek_id)
@@ -343,6 +406,7 @@ class SeekService:
             if found is None:
                 raise _no_seek(seek_id)
             seek = found
+        self._announce()
         if seek.status in ("matched", "pairing"):
             raise LobbyError(f"seek {seek_id} is matched already: its table is {seek.table}", 409, "seek.matched",
                              table=seek.table or "")
@@ -369,6 +433,12 @@ def _too_many(cap: int) -> LobbyError:
 
 
 # ====================================================================== the database (several workers)
+MAX_WAIT = 25.0
+"""The longest ``GET /api/seeks/{id}?wait=`` holds a request (well under a proxy's idle timeout)."""
+
+CHANGED = "spite_seeks"
+"""The PostgreSQL channel a worker notifies when it changes a seek (see :meth:`SeekService._listen`)."""
+
 _STALE_PAIRING = 30.0
 """A seek ``pairing`` this long (its worker died while seating it) waits again."""
 
@@ -384,10 +454,22 @@ def _seek_of(row: Any) -> Seek:
                 computer=row["computer"], mu=mu)
 
 
+def _address_lock(creator: str) -> int:
+    """The key of the advisory lock that lines up one address's new seeks (64 bits of a hash, named
+    apart from the lock of the address's new tables in :meth:`~spite.server.store.Store.insert_table_capped`)."""
+    return int.from_bytes(hashlib.sha256(b"spite-seeks:" + creator.encode()).digest()[:8], "big", signed=True)
+
+
 def _add_in_db(engine: sa.Engine, seek: Seek, cap: int) -> None:
+    """Store a new seek unless its address has ``cap`` seeks waiting or its key has one. On PostgreSQL
+    the count and the insert hold a transaction-scoped advisory lock on the address: two workers adding
+    for one address at the same moment count one after the other (the second sees the first's committed
+    row), so they cannot both slip past the cap. The key's one seek is the unique ``active_key``."""
     s = db.seeks
     with engine.begin() as conn:
         if seek.creator is not None:
+            if conn.dialect.name == "postgresql":
+                conn.execute(sa.select(sa.func.pg_advisory_xact_lock(_address_lock(seek.creator))))
             waiting = conn.execute(sa.select(sa.func.count()).select_from(s).where(
                 s.c.creator == seek.creator, s.c.status.in_(("waiting", "pairing")))).scalar_one()
             if waiting >= cap:
@@ -402,6 +484,12 @@ def _add_in_db(engine: sa.Engine, seek: Seek, cap: int) -> None:
         except IntegrityError:  # the unique active_key: this key has a seek waiting
             existing = conn.execute(sa.select(s.c.id).where(s.c.active_key == seek.player_id)).scalar()
             raise _one_per_key(str(existing)) from None
+
+
+def _notify(conn: sa.Connection) -> None:
+    """Tell every worker's waiting requests that seeks changed (sent when the transaction commits)."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(sa.select(sa.func.pg_notify(CHANGED, "")))
 
 
 def _get_in_db(engine: sa.Engine, seek_id: str, now: float) -> Seek | None:
@@ -419,6 +507,7 @@ def _cancel_in_db(engine: sa.Engine, seek_id: str, now: float) -> Seek | None:
     with engine.begin() as conn:
         conn.execute(sa.update(s).where(s.c.id == seek_id, s.c.status == "waiting")
                      .values(status="cancelled", active_key=None, updated_at=now))
+        _notify(conn)
         row = conn.execute(sa.select(s).where(s.c.id == seek_id)).mappings().first()
     return None if row is None else _seek_of(row)
 
@@ -430,8 +519,9 @@ def _claim_in_db(engine: sa.Engine, now: float, policy: SeekPolicy) -> list[Pair
     with engine.begin() as conn:
         conn.execute(sa.update(s).where(s.c.status == "pairing", s.c.updated_at < now - _STALE_PAIRING)
                      .values(status="waiting", updated_at=now))
-        conn.execute(sa.update(s).where(s.c.status == "waiting", s.c.updated_at < now - policy.ttl)
-                     .values(status="expired", active_key=None))
+        if conn.execute(sa.update(s).where(s.c.status == "waiting", s.c.updated_at < now - policy.ttl)
+                        .values(status="expired", active_key=None)).rowcount:
+            _notify(conn)
         rows = conn.execute(sa.select(s).where(s.c.status == "waiting").order_by(s.c.created_at)
                             .with_for_update(skip_locked=True)).mappings().all()
         actions = plan([_seek_of(r) for r in rows], now, policy)
@@ -448,3 +538,4 @@ def _settle_in_db(engine: sa.Engine, seeks: Sequence[Seek], now: float) -> None:
             conn.execute(sa.update(s).where(s.c.id == seek.id).values(
                 status=seek.status, table_id=seek.table, seat=seek.seat, token=seek.token, computer=seek.computer,
                 active_key=seek.player_id if seek.status == "waiting" else None, updated_at=now))
+        _notify(conn)

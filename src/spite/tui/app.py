@@ -21,6 +21,7 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES
 from textual.widgets import Button, Footer, Input, Label, Select, Static
@@ -33,8 +34,9 @@ from spite.tui.widgets import TableScreen, translate_bindings
 
 if TYPE_CHECKING:
     from spite.tui.link import TableLink
+    from spite.tui.seek import OpenSeek
 
-__all__ = ["GAMES", "SpiteApp", "TuiConfig", "TuiGame", "build_screen", "check_config", "tui_game"]
+__all__ = ["GAMES", "OpenTable", "SpiteApp", "TuiConfig", "TuiGame", "build_screen", "check_config", "tui_game"]
 
 GAMES = tuple(name for name in game_names() if has_hook(name, "tui"))
 """The games the terminal app plays: those whose registry entry names a ``tui`` hook."""
@@ -95,6 +97,8 @@ class TuiConfig:
     remote: Any = None
     """A :class:`~spite.tui.remote.RemoteMaliceTable` or :class:`~spite.tui.remote_spit.RemoteSpitTable` to play
     at (``--connect``, made by :func:`spite.tui.link.connect_table`); ``None``: a local game."""
+    seek: OpenSeek | None = None
+    """A seek made at a server (``--seek``): the app waits for it on a screen, then opens its table."""
 
 
 def check_config(config: TuiConfig) -> None:
@@ -104,7 +108,7 @@ def check_config(config: TuiConfig) -> None:
         raise OptionsError(f"unknown language {config.lang!r} (en or de)")
     if config.theme is not None and config.theme not in THEMES:
         raise OptionsError(f"unknown theme {config.theme!r} (one of {', '.join(THEMES)})")
-    if config.remote is not None:
+    if config.remote is not None or config.seek is not None:
         return
     hook.check(config)
 
@@ -230,6 +234,15 @@ def default_seats(lang: str) -> str:
     return f"{tr(lang, 'human')},{level_name(lang, 'medium')}"
 
 
+class OpenTable(Message):
+    """A screen asks the app to open the table of ``config`` (``remote`` set) in its place (the wait
+    of a seek, once seated)."""
+
+    def __init__(self, config: TuiConfig) -> None:
+        super().__init__()
+        self.config = config
+
+
 class SpiteApp(App[None]):
     """``spite tui``: play Spite and Malice (people and bots), or Spit or Speed against a bot."""
 
@@ -253,7 +266,11 @@ class SpiteApp(App[None]):
         """The start screen, or straight to the table."""
         if self.config.theme:
             self.theme = self.config.theme
-        if self.config.start_screen:
+        if self.config.seek is not None:
+            from spite.tui.seek_screen import SeekScreen
+
+            self.push_screen(SeekScreen(self.config), self._start)
+        elif self.config.start_screen:
             self.push_screen(StartScreen(self.config), self._start)
         else:
             self._start(self.config)
@@ -265,6 +282,20 @@ class SpiteApp(App[None]):
         self.config = config
         self.lang = config.lang
         self.push_screen(build_screen(config))
+
+    def on_open_table(self, message: OpenTable) -> None:
+        """The table's screen replaces the screen that found it."""
+        self.config = message.config
+        self.lang = message.config.lang
+        self.switch_screen(build_screen(message.config))
+
+    async def action_quit(self) -> None:
+        """Leave the app; a screen with something to undo at a server first does it (a seek waiting
+        is cancelled)."""
+        before_quit = getattr(self.screen, "before_quit", None)
+        if before_quit is not None:
+            await before_quit()
+        await super().action_quit()
 
     def screen_text(self) -> str:
         """The screen as plain text, line by line (what :meth:`export_screenshot` draws, without styles)."""

@@ -1,11 +1,12 @@
 // A player's page (/player/{id-or-name}): their rating in every rules group they play rated, its
-// course over time as a small chart, and their recent games with links to the replays
+// course over time as a small chart, and their recent games with links to the replays and, for a
+// turn-based game (its type says: games.js), to the review (the replay opened with ?review=1)
 // (GET /api/players/{player}/ratings).
 
 import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
 import { botName, presetName, t } from "./i18n.js";
-import { gameWord } from "./games.js";
+import { gameTypes, gameWord } from "./games.js";
 import { api } from "./store.js";
 import { groupWord, ratingText } from "./leaderboard.js";
 import { ratingChart } from "./rating-chart.js";
@@ -20,6 +21,8 @@ export async function renderPlayer(player) {
     main().innerHTML = `<section class="panel"><p class="error" id="player-error">${esc(err.message)}</p><a href="/ratings">${t("rt_title")}</a></section>`;
     return;
   }
+  // the games played turn by turn can be reviewed; Spit and Speed cannot (real time)
+  const reviewable = new Set((await gameTypes().catch(() => [])).filter((g) => !g.realtime).map((g) => g.name));
   const draw = () => {
     const name = data.groups[0]?.name || player;
     setStatus(name);
@@ -34,7 +37,8 @@ export async function renderPlayer(player) {
       const others = g.players.filter((p) => p !== me).map((p) => esc(who(p.player))).join(", ");
       const result = me ? (me.takenOver ? t("rt_left") : me.won ? t("rt_won") : t("rt_lost")) : "";
       return `<li data-game="${g.id}">${esc(gameWord(g.game))} · ${esc(presetName(g.preset))} · ${others} · <b>${esc(result)}</b>
-        <a href="/replay/${g.id}" class="replay-link">${t("replay")}</a></li>`;
+        <a href="/replay/${g.id}" class="replay-link">${t("replay")}</a>${reviewable.has(g.game)
+          ? ` · <a href="/replay/${g.id}?review=1" class="review-link">${t("rv_review")}</a>` : ""}</li>`;
     }).join("");
     main().innerHTML = `<div id="player" data-player="${esc(data.playerId)}">
       <h2>${esc(name)}</h2>${groups}

@@ -1,6 +1,8 @@
 // Play a person now (docs/protocol.md, "Play a person"): a seek is made for a game and preset, the
-// page asks about it until it is matched (a person near this player's rating, or after
-// ``computerAfter`` seconds a computer near it), then takes its seat at the table. Cancel at any time.
+// page asks about it with a long poll (``GET /api/seeks/{id}?wait=…``, answered the moment the seek
+// is matched: a person near this player's rating, or after ``computerAfter`` seconds a computer near
+// it), then takes its seat at the table. The time waited counts on in the page meanwhile. Cancel at
+// any time.
 
 import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
@@ -8,8 +10,17 @@ import { presetName, t } from "./i18n.js";
 import { gameWord } from "./games.js";
 import { api, getName, getPlayerKey, saveSeat } from "./store.js";
 
-const POLL_MS = 500;
+/** Seconds one long poll may wait at the server (it answers sooner when the seek changes). */
+const LONG_POLL_S = 10;
+/** After a failed ask, the next one comes this much later (the server may be restarting). */
+const RETRY_MS = 1000;
 const COMPUTER_AFTER = 30;
+
+/** Go to the seat a seek was matched with. */
+function takeSeat(matched) {
+  saveSeat(matched.table, matched.seat, matched.token);
+  location.assign(`/t/${encodeURIComponent(matched.table)}`);
+}
 
 /** Seek a game of ``game`` and ``preset``; the page shows the wait and goes to the table when matched. */
 export async function startSeek(game, preset, rated = true) {
@@ -37,32 +48,49 @@ export async function startSeek(game, preset, rated = true) {
         await api("DELETE", `/api/seeks/${encodeURIComponent(current.id)}`);
         location.assign("/");
       } catch (e) {
-        stopped = false; // matched meanwhile: the next answer seats us
+        // matched meanwhile (409): the seat is ours, so we take it
         document.querySelector("#seek .error").textContent = e.message;
+        const now = await api("GET", `/api/seeks/${encodeURIComponent(current.id)}`).catch(() => null);
+        if (now?.state === "matched" && now.matched) takeSeat(now.matched);
+        else stopped = false;
       }
     });
   };
   setRerender(draw);
   draw();
-  while (!stopped) {
-    if (current.state === "matched" && current.matched) {
-      saveSeat(current.matched.table, current.matched.seat, current.matched.token);
-      location.assign(`/t/${encodeURIComponent(current.matched.table)}`);
-      return;
-    }
-    if (current.state !== "waiting") {
-      document.querySelector("#seek .error").textContent = t("seek_ended", { state: current.state });
-      return;
-    }
-    await new Promise((r) => setTimeout(r, POLL_MS));
-    if (stopped) return;
-    try {
-      current = await api("GET", `/api/seeks/${encodeURIComponent(current.id)}`);
-    } catch (e) {
-      document.querySelector("#seek .error").textContent = e.message;
-      return;
-    }
+  // the time waited counts on between the server's answers; the window is the server's last word
+  let answeredAt = Date.now();
+  const showWait = () => {
     const line = document.getElementById("seek-window");
-    if (line) line.textContent = t("seek_window", { n: Math.round(current.window), s: Math.round(current.waited) });
+    const waited = current.waited + (Date.now() - answeredAt) / 1000;
+    if (line) line.textContent = t("seek_window", { n: Math.round(current.window), s: Math.round(waited) });
+  };
+  const ticker = setInterval(showWait, 1000);
+  try {
+    let failures = 0;
+    while (!stopped) {
+      if (current.state === "matched" && current.matched) {
+        takeSeat(current.matched);
+        return;
+      }
+      if (current.state !== "waiting") {
+        if (!stopped) document.querySelector("#seek .error").textContent = t("seek_ended", { state: current.state });
+        return;
+      }
+      try {
+        current = await api("GET", `/api/seeks/${encodeURIComponent(current.id)}?wait=${LONG_POLL_S}`);
+        answeredAt = Date.now();
+        failures = 0;
+      } catch (e) {
+        document.querySelector("#seek .error").textContent = e.message;
+        if (++failures >= 3) return;
+        await new Promise((r) => setTimeout(r, RETRY_MS));
+        continue;
+      }
+      if (!stopped) document.querySelector("#seek .error").textContent = "";
+      showWait();
+    }
+  } finally {
+    clearInterval(ticker);
   }
 }
