@@ -246,7 +246,12 @@ class MaliceScreen(TableScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        """Size classes, then the first move."""
+        """Size classes, then the first move, once the piles inside the rows are mounted too: a screen
+        that replaces another (a seek's wait, once seated) is told it is mounted before its rows'
+        own children are."""
+        if not self.query("#B0"):
+            self.call_after_refresh(self.on_mount)
+            return
         self.composed = True
         self.query_one("#opponents", Static).styles.height = self.table.opts.players - 1
         self._size_classes()
