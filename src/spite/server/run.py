@@ -13,6 +13,7 @@ import logging
 import socket
 
 from spite.server.config import ServerConfig
+from spite.server.pauses import installed_probe
 
 __all__ = ["CannotServe", "check_address", "check_database", "serve"]
 
@@ -90,5 +91,6 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000, log_l
     # garbage collector's full passes, which otherwise stall every table for tens of ms under load
     gc.collect()
     gc.freeze()
+    installed_probe()
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=config.ws_max_frame,
                 ws_ping_interval=20.0, ws_ping_timeout=20.0, ws_per_message_deflate=False, lifespan="on")
