@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import json
 import secrets
 import time
@@ -102,6 +101,7 @@ def create_floor_app(db_url: str) -> Any:
     """The floor's FastAPI app (see the module's text)."""
     from contextlib import asynccontextmanager
 
+    from spite.server.collector import Collector
     from spite.server.pauses import installed_probe
 
     tables: dict[str, _Table] = {}
@@ -111,7 +111,9 @@ def create_floor_app(db_url: str) -> Any:
     async def lifespan(_app: FastAPI) -> Any:
         writer.append(await asyncio.to_thread(_Writer, db_url))
         task = asyncio.create_task(writer[0].run())
+        collector = Collector().start(asyncio.get_running_loop())  # the real server's policy
         yield
+        collector.stop()
         task.cancel()
 
     app = FastAPI(lifespan=lifespan, openapi_url=None, docs_url=None, redoc_url=None)
@@ -185,8 +187,6 @@ def main(argv: list[str] | None = None) -> None:
     app = create_floor_app(args.db)
     from spite.server.pauses import installed_probe
 
-    gc.collect()
-    gc.freeze()  # as the real server does at start
     installed_probe()
     # the real server's WebSocket settings (spite.server.run.serve)
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning", ws_max_size=1024 * 1024,

@@ -281,17 +281,22 @@ def _server_pauses(healths: list[dict[str, Any] | None], wall0: float, wall1: fl
     """The servers' collector passes of at least 1 ms that ended within ``[wall0, wall1]`` (their
     ``SPITE_GC_PROBE`` figures in ``/healthz``): the longest, how many over 5 and 50 ms, their total."""
     pauses = [(ms, gen) for health in healths if health and "gc" in health
-              for at, ms, gen in health["gc"]["long"] if wall0 <= at <= wall1]
+              for at, ms, gen, _ in health["gc"]["long"] if wall0 <= at <= wall1]
+    cpu = [cpu_ms for health in healths if health and "gc" in health
+           for at, _, _, cpu_ms in health["gc"]["long"] if wall0 <= at <= wall1]
     if not any(health and "gc" in health for health in healths):
         return {}
     return {"server_gc_max_ms": round(max((ms for ms, _ in pauses), default=0.0), 2),
+            "server_gc_max_cpu_ms": round(max(cpu, default=0.0), 2),
             "server_gc_over_5ms": sum(ms > 5 for ms, _ in pauses),
             "server_gc_over_50ms": sum(ms > 50 for ms, _ in pauses),
             "server_gc_full_passes": sum(gen == 2 for _, gen in pauses),
+            "server_gc_max_ms_by_generation": [round(max((ms for ms, g in pauses if g == gen), default=0.0), 2)
+                                               for gen in range(3)],
             "server_gc_ms": round(sum(ms for ms, _ in pauses), 1)}
 
 
-def _outside_pauses(tally: _Tally, pauses: list[tuple[float, float, int]]) -> list[float]:
+def _outside_pauses(tally: _Tally, pauses: list[tuple[float, float, int]]) -> list[float]:  # (end, ms, generation)
     """The latencies of moves during whose send→ack the clients' own process was not stopped by a
     collector pass of at least 1 ms (``pauses``: ``(end, ms, generation)`` on ``perf_counter``)."""
     import bisect
@@ -313,8 +318,10 @@ async def _clients(port: int, tables: int, seconds: float, preset: str, seed: in
                    db_url: str | None = None, health_urls: list[str] | None = None) -> dict[str, Any]:
     import gc
 
+    from spite.server.collector import Collector
     from spite.server.pauses import GcPauses
 
+    thresholds = gc.get_threshold()
     rng = random.Random(seed)
     tally = _Tally()
     start = time.perf_counter()
@@ -332,11 +339,10 @@ async def _clients(port: int, tables: int, seconds: float, preset: str, seed: in
     if progress is not None:
         progress({"phase": "warmup", "elapsed": round(setup, 1), "seated": min(tables, tally.welcomes // 2),
                   "tables": tables, "warmup": warmup})
-    # the seated tables' sockets and coroutines live as long as the run: out of the collector's full
-    # passes in the clients' own process too (each stops every client at once, and its moves' latencies
-    # with it); the passes left are timed, and moves they overlapped are reported apart
-    gc.collect()
-    gc.freeze()
+    # the seated tables' sockets and coroutines live as long as the run: the clients' process keeps its
+    # collector as the server does (a pass stops every client at once, and its moves' latencies with
+    # it); the passes left are timed, and moves they overlapped are reported apart
+    collector = Collector().start(asyncio.get_running_loop())
     client_pauses = GcPauses(time.perf_counter).install()
     await asyncio.sleep(warmup)
     tally.stop = time.perf_counter() + seconds
@@ -372,11 +378,13 @@ async def _clients(port: int, tables: int, seconds: float, preset: str, seed: in
         mark(signal.SIGUSR2)
     await asyncio.gather(*tasks)
     client_pauses.remove()
+    collector.stop()
     gc.unfreeze()
+    gc.set_threshold(*thresholds)
     healths = [await asyncio.to_thread(_health, url) for url in health_urls or []]
     elapsed = t1 - t0
     lat = tally.latencies
-    window_pauses = [p for p in client_pauses.long if t0 <= p[0] <= t1 + 60]
+    window_pauses = [p[:3] for p in client_pauses.long if t0 <= p[0] <= t1 + 60]
     clean = _outside_pauses(tally, window_pauses)
     moves = moves1 - moves0
     server_cpu = _used(cpu0, cpu1)

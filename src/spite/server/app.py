@@ -27,6 +27,7 @@ from spite.games import get_game, has_hook
 from spite.records import record_from_json
 from spite.server import db
 from spite.server.bots import BotRunner
+from spite.server.collector import Collector
 from spite.server.config import ServerConfig
 from spite.server.connection import Connection
 from spite.server.host import TableHost
@@ -108,9 +109,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         for name in _REFUSAL_LOGGERS:  # a flood of refusals is one log line a period, not one each
             logging.getLogger(name).addFilter(refusal_log)
         log.info("serving on database %s (%s)", engine.url.render_as_string(hide_password=True), store.dialect)
+        collector: Collector | None = getattr(app.state, "collector", None)  # a server process's own (run.serve)
+        if collector is not None:  # what start-up and the restored tables made lives long: frozen
+            collector.start(asyncio.get_running_loop())
         try:
             yield
         finally:
+            if collector is not None:
+                collector.stop()
             for name in _REFUSAL_LOGGERS:
                 logging.getLogger(name).removeFilter(refusal_log)
             await manager.close()

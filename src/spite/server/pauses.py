@@ -28,27 +28,30 @@ KEPT_FROM_MS = 1.0
 class GcPauses:
     """Every collector pass of this process timed: counts and total time per generation, and the
     passes of at least :data:`KEPT_FROM_MS` (the newest 2,000) with their end on ``clock`` (the wall
-    clock by default: another process reads them)."""
+    clock by default: another process reads them) and the CPU time they took (on a busy machine a pass
+    may also wait for a CPU in the middle: its length in time is then longer than its work)."""
 
     def __init__(self, clock: Callable[[], float] = time.time) -> None:
         self.clock = clock
         self.passes = [0, 0, 0]
         self.total_ms = [0.0, 0.0, 0.0]
         self.longest_ms = 0.0
-        self.long: deque[tuple[float, float, int]] = deque(maxlen=2000)
+        self.long: deque[tuple[float, float, int, float]] = deque(maxlen=2000)
         self._began = 0.0
+        self._began_cpu = 0.0
 
     def _callback(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
-            self._began = time.perf_counter()
+            self._began, self._began_cpu = time.perf_counter(), time.thread_time()
             return
         ms = (time.perf_counter() - self._began) * 1000
+        cpu_ms = (time.thread_time() - self._began_cpu) * 1000  # the pass itself, without the time it waited for a CPU
         generation = int(info.get("generation", 0))
         self.passes[generation] += 1
         self.total_ms[generation] += ms
         self.longest_ms = max(self.longest_ms, ms)
         if ms >= KEPT_FROM_MS:
-            self.long.append((self.clock(), ms, generation))
+            self.long.append((self.clock(), ms, generation, cpu_ms))
 
     def install(self) -> GcPauses:
         gc.callbacks.append(self._callback)
@@ -59,10 +62,10 @@ class GcPauses:
             gc.callbacks.remove(self._callback)
 
     def figures(self) -> dict[str, Any]:
-        """What ``/healthz`` shows: ``long`` as ``[wall-clock end, ms, generation]`` rows."""
+        """What ``/healthz`` shows: ``long`` as ``[wall-clock end, ms, generation, CPU ms]`` rows."""
         return {"passes": list(self.passes), "totalMs": [round(t, 1) for t in self.total_ms],
                 "longestMs": round(self.longest_ms, 2),
-                "long": [[round(t, 3), round(ms, 2), g] for t, ms, g in self.long]}
+                "long": [[round(t, 3), round(ms, 2), g, round(cpu, 2)] for t, ms, g, cpu in self.long]}
 
 
 _probe: GcPauses | None = None

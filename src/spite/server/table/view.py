@@ -176,8 +176,15 @@ class TableView:
             tail["fair"] = fair.model_dump()
         play = self.play
 
+        audience: list[int | None] = [s.seat for s in self.seats if s.conns]
+        if self.spectators:
+            audience.append(None)
+        # each audience's view made (what seats share made once) and encoded once, whoever many
+        # connections it has
+        views = self.play.views(audience) if self.is_dealt else {seat: self.view_for(seat) for seat in audience}
+
         def text(seat: int | None) -> str:
-            view, legal = self.view_for(seat)
+            view, legal = views[seat]
             extra = {k: v.model_dump() if isinstance(v, BaseModel) else v for k, v in play.fields(seat).items()}
             return json.dumps({**head, "view": view, "legal": legal, **extra, **tail}, separators=(",", ":"))
 
