@@ -321,7 +321,6 @@ async def _clients(port: int, tables: int, seconds: float, preset: str, seed: in
     from spite.server.collector import Collector
     from spite.server.pauses import GcPauses
 
-    thresholds = gc.get_threshold()
     rng = random.Random(seed)
     tally = _Tally()
     start = time.perf_counter()
@@ -380,7 +379,6 @@ async def _clients(port: int, tables: int, seconds: float, preset: str, seed: in
     client_pauses.remove()
     collector.stop()
     gc.unfreeze()
-    gc.set_threshold(*thresholds)
     healths = [await asyncio.to_thread(_health, url) for url in health_urls or []]
     elapsed = t1 - t0
     lat = tally.latencies
