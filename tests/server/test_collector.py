@@ -33,6 +33,22 @@ def test_what_outlives_a_full_pass_is_frozen_and_now_and_then_everything_is_unfr
     assert after_unfreeze == 0  # the next full pass scans everything once
 
 
+def test_the_frozen_objects_are_scanned_again_once_they_have_grown_threefold() -> None:
+    async def scenario() -> tuple[int, int]:
+        collector = Collector(unfreeze_every=3600.0).start(asyncio.get_running_loop())
+        try:
+            kept = [[i] for i in range(max(100_000, 2 * gc.get_freeze_count()) + 1)]  # the server grew
+            gc.collect()
+            await asyncio.sleep(0)
+            return gc.get_freeze_count(), len(kept)
+        finally:
+            collector.stop()
+            gc.unfreeze()
+
+    frozen, _ = asyncio.run(scenario())
+    assert frozen == 0  # unfrozen: the next full pass scans everything (and the freezing starts again)
+
+
 def test_a_stopped_policy_leaves_the_collector_alone() -> None:
     collector = Collector().start()
     collector.stop()

@@ -157,6 +157,8 @@ class TableCore(TableSeries):
         """A bot may move from then on (``bot_delay`` after the last change, so people can follow)."""
         self.hold_until = now
         """After a refused commit: the timers wait until then."""
+        self.fair_cache: tuple[Any, FairDeal, dict[str, Any]] | None = None
+        """The ``fair`` field of the ``state`` messages as last made, and what it was made from."""
         self.quiet = False
         """The last look at the timers (since the last input) found none due: :attr:`quiet_until` holds."""
         self.quiet_until: float | None = None
