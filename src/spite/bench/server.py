@@ -136,6 +136,34 @@ def _cpu_total(pids: list[int], wait: bool = False) -> dict[int, float]:
     return out
 
 
+def _thread_cpu(pids: list[int]) -> dict[int, float]:
+    """Each thread's CPU seconds so far (Linux ``/proc``), by its native id, for every process."""
+    out: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                with contextlib.suppress(OSError, ValueError, IndexError):
+                    fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+                    out[int(task.name)] = (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
+def _by_thread(before: dict[int, float], after: dict[int, float], healths: list[dict[str, Any] | None],
+               moves: int) -> dict[str, float]:
+    """The servers' CPU a move split by thread (the names their ``/healthz`` gave, the event loop's
+    thread is ``MainThread``; the others of a pool by its prefix), summed over the processes."""
+    names: dict[int, str] = {}
+    for health in healths:
+        if health and "gc" in health:
+            names.update({int(tid): name for tid, name in health["gc"].get("threads", {}).items()})
+    out: dict[str, float] = {}
+    for tid, cpu in after.items():
+        name = names.get(tid, "other")
+        out[name] = out.get(name, 0.0) + cpu - before.get(tid, 0.0)
+    return {name: round(1000 * cpu / moves, 3) for name, cpu in sorted(out.items()) if moves and cpu > 0}
+
+
 def _used(before: dict[int, float], after: dict[int, float]) -> float | None:
     """Seconds used between two :func:`_cpu_total` readings by the processes in both, or ``None``."""
     both = [pid for pid in before if pid in after]
@@ -355,6 +383,7 @@ async def _clients(port: int, tables: int, seconds: float, preset: str, seed: in
     moves0, games0, t0 = tally.moves, tally.games, time.perf_counter()
     db_pids = _postgres_pids(db_url) if db_url is not None and db_url.startswith("postgres") else []
     cpu0, wait0 = _cpu_total(server_pids), _cpu_total(server_pids, wait=True)
+    threads0 = _thread_cpu(server_pids)
     proxy0, db0 = _cpu_total(proxy_pids or []), _cpu_total(db_pids)
     load0 = os.getloadavg()[0]
     own0, wall0 = time.process_time(), time.time()
@@ -369,6 +398,7 @@ async def _clients(port: int, tables: int, seconds: float, preset: str, seed: in
                       "errors": sum(tally.errors.values())})
     # the measured window ends: moves sent before it are still acknowledged (and their latency counted)
     cpu1, wait1 = _cpu_total(server_pids), _cpu_total(server_pids, wait=True)
+    threads1 = _thread_cpu(server_pids)
     proxy1, db1 = _cpu_total(proxy_pids or []), _cpu_total(db_pids)
     load1 = os.getloadavg()[0]
     t1, own1, moves1, games1 = time.perf_counter(), time.process_time(), tally.moves, tally.games
@@ -413,6 +443,7 @@ async def _clients(port: int, tables: int, seconds: float, preset: str, seed: in
         "p99_ms_outside_client_pauses": _ms(_percentile(clean, 0.99)),
         "max_ms_outside_client_pauses": _ms(max(clean)) if clean else float("nan"),
         **_server_pauses(healths, wall0, wall1),
+        "server_cpu_ms_per_move_by_thread": _by_thread(threads0, threads1, healths, moves),
     }
 
 

@@ -63,7 +63,11 @@ class GcPauses:
 
     def figures(self) -> dict[str, Any]:
         """What ``/healthz`` shows: ``long`` as ``[wall-clock end, ms, generation, CPU ms]`` rows."""
-        return {"passes": list(self.passes), "totalMs": [round(t, 1) for t in self.total_ms],
+        import threading
+
+        # which thread is which (native ids, as /proc/PID/task names them): a bench splits the CPU by it
+        threads = {str(t.native_id): t.name.split("_")[0] for t in threading.enumerate() if t.native_id is not None}
+        return {"threads": threads, "passes": list(self.passes), "totalMs": [round(t, 1) for t in self.total_ms],
                 "longestMs": round(self.longest_ms, 2),
                 "long": [[round(t, 3), round(ms, 2), g, round(cpu, 2)] for t, ms, g, cpu in self.long]}
 

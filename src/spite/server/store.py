@@ -128,6 +128,8 @@ class Store:
         self.commits = 0
         self.writes = 0
         self._commits = ThreadPoolExecutor(1, thread_name_prefix="spite-db-writer")
+        self._thread_conn: Connection | None = None
+        """The writer thread's own connection (PostgreSQL, or SQLite with fsync)."""
         """The thread that commits batches when they are not committed on the event loop's."""
 
     @property
@@ -200,6 +202,10 @@ class Store:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+        if self._thread_conn is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.get_running_loop().run_in_executor(self._commits, self._thread_conn.close)
+            self._thread_conn = None
         self._commits.shutdown(wait=False)
         await asyncio.to_thread(self.engine.dispose)
 
@@ -258,9 +264,21 @@ class Store:
         return out
 
     def _commit(self, fns: list[Write]) -> list[tuple[bool, Any]]:
-        """One transaction of its own (in a worker thread)."""
-        with self.engine.begin() as conn:
-            out = self._writes(conn, fns)
+        """One transaction of its own (in the writer's thread), on the thread's own connection: a
+        connection from the pool for every batch cost a checkout and its liveness ping (a round trip)
+        each time, a batch every move or two at a human pace. A connection that failed is dropped and
+        the next batch opens a fresh one."""
+        conn = self._thread_conn
+        if conn is None or conn.closed or conn.invalidated:
+            conn = self._thread_conn = self.engine.connect()
+        try:
+            with conn.begin():
+                out = self._writes(conn, fns)
+        except Exception:
+            self._thread_conn = None
+            with contextlib.suppress(Exception):
+                conn.close()
+            raise
         self.commits += 1
         self.writes += len(fns)
         return out
