@@ -33,20 +33,27 @@ def test_what_outlives_a_full_pass_is_frozen_and_now_and_then_everything_is_unfr
     assert after_unfreeze == 0  # the next full pass scans everything once
 
 
-def test_the_frozen_objects_are_scanned_again_once_they_have_grown_threefold() -> None:
-    async def scenario() -> tuple[int, int]:
-        collector = Collector(unfreeze_every=3600.0).start(asyncio.get_running_loop())
+def test_everything_is_scanned_again_once_the_memory_has_grown_threefold() -> None:
+    memory = [300 * 2**20]
+
+    async def scenario() -> list[int]:
+        collector = Collector(unfreeze_every=3600.0, memory=lambda: memory[0]).start(asyncio.get_running_loop())
+        frozen = []
         try:
-            kept = [[i] for i in range(max(100_000, 2 * gc.get_freeze_count()) + 1)]  # the server grew
-            gc.collect()
-            await asyncio.sleep(0)
-            return gc.get_freeze_count(), len(kept)
+            for size in (800, 901, 950):  # MiB: grown, but not threefold; then threefold; then after the scan
+                memory[0] = size * 2**20
+                gc.collect()
+                await asyncio.sleep(0)
+                frozen.append(gc.get_freeze_count())
+            return frozen
         finally:
             collector.stop()
             gc.unfreeze()
 
-    frozen, _ = asyncio.run(scenario())
-    assert frozen == 0  # unfrozen: the next full pass scans everything (and the freezing starts again)
+    frozen = asyncio.run(scenario())
+    assert frozen[0] > 0  # 800 MiB after 300: frozen again
+    assert frozen[1] == 0  # 901 MiB: unfrozen, so the next full pass scans everything (garbage included)
+    assert frozen[2] > 0  # that pass's survivors are the new measure: frozen again
 
 
 def test_a_stopped_policy_leaves_the_collector_alone() -> None:
