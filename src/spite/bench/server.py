@@ -519,7 +519,7 @@ def _run_one_process(kind: str, tables: int, seconds: float, *, think: float, pr
             _wait_up(f"http://127.0.0.1:{port}", proc, errors)
             mark = (lambda sig: proc.send_signal(sig)) if profile is not None else None
             figures = asyncio.run(_clients(port, tables, seconds, preset, seed, warmup, think, [proc.pid], progress,
-                                           mark, db_url=url, health_urls=[f"http://127.0.0.1:{port}/healthz"]))
+                                           mark, db_url=url, health_urls=[f"http://127.0.0.1:{port}/healthz?gc=1"]))
             figures["db"] = url.split(":", 1)[0]
             figures["workers"] = 1
             figures["server_pid"] = proc.pid
@@ -559,7 +559,7 @@ def _run_workers_bench(tables: int, seconds: float, *, think: float, preset: str
             proxy = [int(m) for m in re.findall(r"behind HAProxy \(pid (\d+)\)", text)]
             figures = asyncio.run(_clients(port, tables, seconds, preset, seed, warmup, think, pids, progress,
                                            proxy_pids=proxy, db_url=db,
-                                           health_urls=[f"http://127.0.0.1:{p}/healthz" for p in ports]))
+                                           health_urls=[f"http://127.0.0.1:{p}/healthz?gc=1" for p in ports]))
             figures["db"] = "postgresql"
             figures["workers"] = workers
             figures["server_pids"] = pids

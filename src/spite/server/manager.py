@@ -103,13 +103,13 @@ class Manager:
     async def detach(self, conn: Conn) -> None:
         await self.dispatch.detach(conn)
 
-    def health(self) -> dict[str, Any]:
+    def health(self, gc: bool = False) -> dict[str, Any]:
         """Figures for ``/healthz`` (no host name or process id: they would tell strangers about the machine)."""
         playing = sum(1 for t in self.tables.values() if t.status == "playing")
         keeper = self.keeper
         cluster: dict[str, Any] = ({"takeovers": keeper.takeovers, "handovers": keeper.handovers}
                                    if keeper is not None else {})
-        probe = installed_probe()  # a bench or a diagnosis asked for the collector's pauses
+        probe = installed_probe() if gc else None  # a bench or a diagnosis asked for the collector's pauses
         if probe is not None:
             cluster["gc"] = probe.figures()
         return {"ok": True, "tables": len(self.tables), "playing": playing, "moves": self.moves_played, **cluster,
