@@ -360,3 +360,15 @@ def test_game_types_describe_every_served_game_for_the_page(server: ServerThread
             server_game(t["name"]).check_bot(t["name"], level)
     party = next(p for t in types for p in t["presets"] if p["name"] == "party")
     assert party["seats"] == 3
+
+
+def test_an_ack_made_as_text_is_the_ack_message_clients_were_always_sent() -> None:
+    from spite.server.protocol import Ack, ack_text
+
+    cases = [dict(id=None, move="S1>B0", stateVersion=3), dict(id="m-7", move="H3>D2", stateVersion=12),
+             dict(id="ü\"\\/\n", move="D", stateVersion=1, undone=True),
+             dict(id=None, move="a>b", stateVersion=5, t=1250)]
+    for fields in cases:
+        text = ack_text(fields["move"], fields["stateVersion"], msg_id=fields["id"], undone=fields.get("undone"),
+                        t=fields.get("t"))
+        assert text == Ack(**fields).model_dump_json()

@@ -36,6 +36,9 @@ from typing import Any
 
 __all__ = ["DEFAULT_THINK", "run_server_bench", "stop_process"]
 
+GC_PROBE = "SPITE_GC_PROBE"
+"""Set for the processes the bench measures: they time their collector's passes (``/healthz``)."""
+
 SETUP_LIMIT = 120.0
 """The most seconds to wait for every table to be seated before the warm-up starts regardless."""
 
@@ -46,6 +49,9 @@ DEFAULT_THINK = 1.0
 @dataclass
 class _Tally:
     latencies: list[float] = field(default_factory=list)
+    sent: list[float] = field(default_factory=list)
+    """When each move of :attr:`latencies` was sent (``perf_counter``), to tell which overlapped a pause
+    of the clients' own process."""
     moves: int = 0
     games: int = 0
     errors: dict[str, int] = field(default_factory=dict)
@@ -130,6 +136,34 @@ def _cpu_total(pids: list[int], wait: bool = False) -> dict[int, float]:
     return out
 
 
+def _thread_cpu(pids: list[int]) -> dict[int, float]:
+    """Each thread's CPU seconds so far (Linux ``/proc``), by its native id, for every process."""
+    out: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                with contextlib.suppress(OSError, ValueError, IndexError):
+                    fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+                    out[int(task.name)] = (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
+def _by_thread(before: dict[int, float], after: dict[int, float], healths: list[dict[str, Any] | None],
+               moves: int) -> dict[str, float]:
+    """The servers' CPU a move split by thread (the names their ``/healthz`` gave, the event loop's
+    thread is ``MainThread``; the others of a pool by its prefix), summed over the processes."""
+    names: dict[int, str] = {}
+    for health in healths:
+        if health and "gc" in health:
+            names.update({int(tid): name for tid, name in health["gc"].get("threads", {}).items()})
+    out: dict[str, float] = {}
+    for tid, cpu in after.items():
+        name = names.get(tid, "other")
+        out[name] = out.get(name, 0.0) + cpu - before.get(tid, 0.0)
+    return {name: round(1000 * cpu / moves, 3) for name, cpu in sorted(out.items()) if moves and cpu > 0}
+
+
 def _used(before: dict[int, float], after: dict[int, float]) -> float | None:
     """Seconds used between two :func:`_cpu_total` readings by the processes in both, or ``None``."""
     both = [pid for pid in before if pid in after]
@@ -184,6 +218,7 @@ async def _seat(url: str, token: str, rng: random.Random, tally: _Tally, think: 
             if kind == "ack":
                 assert sent_at is not None
                 tally.latencies.append(time.perf_counter() - sent_at)
+                tally.sent.append(sent_at)
                 tally.moves += 1
                 pending = False
             elif kind == "error":
@@ -258,10 +293,62 @@ def _ms(seconds: float) -> float:
     return round(seconds * 1000, 2)
 
 
+def _health(url: str) -> dict[str, Any] | None:
+    """A server's ``/healthz`` answer, or ``None``."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=10) as answer:
+            return json.loads(answer.read())  # type: ignore[no-any-return]
+    except (OSError, urllib.error.URLError, ValueError):
+        return None
+
+
+def _server_pauses(healths: list[dict[str, Any] | None], wall0: float, wall1: float) -> dict[str, Any]:
+    """The servers' collector passes of at least 1 ms that ended within ``[wall0, wall1]`` (their
+    ``SPITE_GC_PROBE`` figures in ``/healthz``): the longest, how many over 5 and 50 ms, their total."""
+    pauses = [(ms, gen) for health in healths if health and "gc" in health
+              for at, ms, gen, _ in health["gc"]["long"] if wall0 <= at <= wall1]
+    cpu = [cpu_ms for health in healths if health and "gc" in health
+           for at, _, _, cpu_ms in health["gc"]["long"] if wall0 <= at <= wall1]
+    if not any(health and "gc" in health for health in healths):
+        return {}
+    return {"server_gc_max_ms": round(max((ms for ms, _ in pauses), default=0.0), 2),
+            "server_gc_max_cpu_ms": round(max(cpu, default=0.0), 2),
+            "server_gc_over_5ms": sum(ms > 5 for ms, _ in pauses),
+            "server_gc_over_50ms": sum(ms > 50 for ms, _ in pauses),
+            "server_gc_full_passes": sum(gen == 2 for _, gen in pauses),
+            "server_gc_max_ms_by_generation": [round(max((ms for ms, g in pauses if g == gen), default=0.0), 2)
+                                               for gen in range(3)],
+            "server_gc_ms": round(sum(ms for ms, _ in pauses), 1)}
+
+
+def _outside_pauses(tally: _Tally, pauses: list[tuple[float, float, int]]) -> list[float]:  # (end, ms, generation)
+    """The latencies of moves during whose send→ack the clients' own process was not stopped by a
+    collector pass of at least 1 ms (``pauses``: ``(end, ms, generation)`` on ``perf_counter``)."""
+    import bisect
+
+    spans = sorted((end - ms / 1000, end) for end, ms, _ in pauses)
+    ends = [end for _, end in spans]
+    out = []
+    for sent, lat in zip(tally.sent, tally.latencies, strict=True):
+        i = bisect.bisect_right(ends, sent)  # the first pause that ended after the send
+        if i < len(spans) and spans[i][0] < sent + lat:
+            continue
+        out.append(lat)
+    return out
+
+
 async def _clients(port: int, tables: int, seconds: float, preset: str, seed: int, warmup: float, think: float,
                    server_pids: list[int], progress: Callable[[dict[str, Any]], None] | None,
                    mark: Callable[[int], None] | None = None, proxy_pids: list[int] | None = None,
-                   db_url: str | None = None) -> dict[str, Any]:
+                   db_url: str | None = None, health_urls: list[str] | None = None) -> dict[str, Any]:
+    import gc
+
+    from spite.server.collector import Collector
+    from spite.server.pauses import GcPauses
+
     rng = random.Random(seed)
     tally = _Tally()
     start = time.perf_counter()
@@ -279,19 +366,27 @@ async def _clients(port: int, tables: int, seconds: float, preset: str, seed: in
     if progress is not None:
         progress({"phase": "warmup", "elapsed": round(setup, 1), "seated": min(tables, tally.welcomes // 2),
                   "tables": tables, "warmup": warmup})
+    # the seated tables' sockets and coroutines live as long as the run: the clients' process keeps its
+    # collector as the server does (a pass stops every client at once, and its moves' latencies with
+    # it); the passes left are timed, and moves they overlapped are reported apart
+    collector = Collector().start(asyncio.get_running_loop())
+    client_pauses = GcPauses(time.perf_counter).install()
     await asyncio.sleep(warmup)
     tally.stop = time.perf_counter() + seconds
     stop = tally.stop
     tally.latencies.clear()
+    tally.sent.clear()
     tally.errors.clear()
+    client_pauses.long.clear()
     if mark is not None:
         mark(signal.SIGUSR1)
     moves0, games0, t0 = tally.moves, tally.games, time.perf_counter()
     db_pids = _postgres_pids(db_url) if db_url is not None and db_url.startswith("postgres") else []
     cpu0, wait0 = _cpu_total(server_pids), _cpu_total(server_pids, wait=True)
+    threads0 = _thread_cpu(server_pids)
     proxy0, db0 = _cpu_total(proxy_pids or []), _cpu_total(db_pids)
     load0 = os.getloadavg()[0]
-    own0 = time.process_time()
+    own0, wall0 = time.process_time(), time.time()
     while (now := time.perf_counter()) < stop:
         await asyncio.sleep(min(1.0, stop - now))
         now = time.perf_counter()
@@ -303,14 +398,22 @@ async def _clients(port: int, tables: int, seconds: float, preset: str, seed: in
                       "errors": sum(tally.errors.values())})
     # the measured window ends: moves sent before it are still acknowledged (and their latency counted)
     cpu1, wait1 = _cpu_total(server_pids), _cpu_total(server_pids, wait=True)
+    threads1 = _thread_cpu(server_pids)
     proxy1, db1 = _cpu_total(proxy_pids or []), _cpu_total(db_pids)
     load1 = os.getloadavg()[0]
     t1, own1, moves1, games1 = time.perf_counter(), time.process_time(), tally.moves, tally.games
+    wall1 = time.time()
     if mark is not None:
         mark(signal.SIGUSR2)
     await asyncio.gather(*tasks)
+    client_pauses.remove()
+    collector.stop()
+    gc.unfreeze()
+    healths = [await asyncio.to_thread(_health, url) for url in health_urls or []]
     elapsed = t1 - t0
     lat = tally.latencies
+    window_pauses = [p[:3] for p in client_pauses.long if t0 <= p[0] <= t1 + 60]
+    clean = _outside_pauses(tally, window_pauses)
     moves = moves1 - moves0
     server_cpu = _used(cpu0, cpu1)
     cpu_wait = _used(wait0, wait1)
@@ -334,6 +437,13 @@ async def _clients(port: int, tables: int, seconds: float, preset: str, seed: in
         "db_cpu_ms_per_move": round(1000 * db_cpu / moves, 3) if db_cpu is not None and moves else None,
         "load_average": [round(load0, 2), round(load1, 2)],
         "client_cpu_pct": round(100 * (own1 - own0) / elapsed, 1) if elapsed > 0 else None,
+        "client_gc_max_ms": round(max((ms for _, ms, _ in window_pauses), default=0.0), 2),
+        "client_gc_over_5ms": sum(ms > 5 for _, ms, _ in window_pauses),
+        "moves_in_client_pauses": len(lat) - len(clean),
+        "p99_ms_outside_client_pauses": _ms(_percentile(clean, 0.99)),
+        "max_ms_outside_client_pauses": _ms(max(clean)) if clean else float("nan"),
+        **_server_pauses(healths, wall0, wall1),
+        "server_cpu_ms_per_move_by_thread": _by_thread(threads0, threads1, healths, moves),
     }
 
 
@@ -347,12 +457,18 @@ _NO_LIMITS = tuple(arg for name in ("max_sockets", "max_open_tables", "write_bur
 def run_server_bench(tables: int = 50, seconds: float = 10.0, *, think: float = DEFAULT_THINK,
                      preset: str = "classic", db: str | None = None, seed: int = 1, warmup: float = 3.0,
                      server_args: tuple[str, ...] = (), profile: str | None = None,
-                     progress: Callable[[dict[str, Any]], None] | None = None, workers: int = 1) -> dict[str, Any]:
+                     progress: Callable[[dict[str, Any]], None] | None = None, workers: int = 1,
+                     baseline: bool = False) -> dict[str, Any]:
     """Start a server process, run the clients here, return the figures: offered and achieved moves/s,
     send→ack p50/p95/p99/max, games finished, errors, and the server process's CPU use.
 
     ``profile``: a file for a profile of the server process (pyinstrument's text report if the name
-    ends in ``.txt``, or ``.html``; a cProfile dump otherwise)."""
+    ends in ``.txt``, or ``.html``; a cProfile dump otherwise).
+
+    ``baseline``: then, in the same run and with the same clients, the floor
+    (:mod:`spite.bench.floor_app`: the same stack doing nothing but acknowledge, broadcast and insert
+    a row a move) on the same kind of database; its figures go under ``floor`` and the server's CPU a
+    move over the floor's is ``floor_ratio``."""
     if tables < 1 or seconds <= 0 or think < 0 or warmup < 0:
         raise ValueError("tables ≥ 1, seconds > 0, think ≥ 0 and warmup ≥ 0")
     if workers != 1:
@@ -360,23 +476,50 @@ def run_server_bench(tables: int = 50, seconds: float = 10.0, *, think: float = 
             raise RuntimeError("--profile measures one server process: not with --workers")
         if db is None or not db.startswith("postgres"):
             raise RuntimeError("--workers above 1 needs a PostgreSQL database (--db postgresql://…)")
-        return _run_workers_bench(tables, seconds, think=think, preset=preset, db=db, seed=seed, warmup=warmup,
-                                  server_args=server_args, progress=progress, workers=workers)
+        figures = _run_workers_bench(tables, seconds, think=think, preset=preset, db=db, seed=seed, warmup=warmup,
+                                     server_args=server_args, progress=progress, workers=workers)
+    else:
+        figures = _run_one_process("server", tables, seconds, think=think, preset=preset, db=db, seed=seed,
+                                   warmup=warmup, server_args=server_args, profile=profile, progress=progress)
+    if baseline:
+        if progress is not None:
+            progress({"phase": "floor"})
+        floor = _run_one_process("floor", tables, seconds, think=think, preset=preset, db=db, seed=seed,
+                                 warmup=warmup, progress=progress)
+        figures["floor"] = {key: floor[key] for key in _FLOOR_FIGURES if key in floor}
+        server_cpu, floor_cpu = figures.get("server_cpu_ms_per_move"), floor.get("server_cpu_ms_per_move")
+        figures["floor_cpu_ms_per_move"] = floor_cpu
+        figures["floor_ratio"] = round(server_cpu / floor_cpu, 2) if server_cpu and floor_cpu else None
+    return figures
+
+
+_FLOOR_FIGURES = ("moves", "moves_per_s", "p50_ms", "p99_ms", "max_ms", "server_cpu_pct", "server_cpu_ms_per_move",
+                  "server_cpu_wait_pct", "client_cpu_pct", "server_gc_max_ms", "load_average")
+"""The floor's figures the bench keeps (under ``floor``)."""
+
+
+def _run_one_process(kind: str, tables: int, seconds: float, *, think: float, preset: str, db: str | None, seed: int,
+                     warmup: float, server_args: tuple[str, ...] = (), profile: str | None = None,
+                     progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    """The clients against one process: ``kind`` ``server`` (``python -m spite.server``) or ``floor``
+    (:mod:`spite.bench.floor_app`), on ``db`` or a fresh SQLite file."""
     port = _free_port()
     with tempfile.TemporaryDirectory(prefix="spite-bench-") as tmp:
         url = db or f"sqlite:///{Path(tmp) / 'bench.db'}"
         runner = [sys.executable, "-m"] if profile is None else [sys.executable, "-c", _PROFILED, profile]
+        if kind == "floor":
+            argv = [sys.executable, "-m", "spite.bench.floor_app", "--port", str(port), "--db", url]
+        else:
+            argv = [*runner, "spite.server", "--port", str(port), "--db", url, "--log-level", "warning",
+                    "--rate", "1000", "--bot-workers", "0", *_NO_LIMITS, *server_args]
         # the server's messages go to a file (a pipe nobody reads would stall the server once full)
         errors = open(Path(tmp) / "server.err", "w+b")  # noqa: SIM115 (closed below)
-        proc = subprocess.Popen(
-            [*runner, "spite.server", "--port", str(port), "--db", url, "--log-level", "warning",
-             "--rate", "1000", "--bot-workers", "0", *_NO_LIMITS, *server_args],
-            stdout=subprocess.DEVNULL, stderr=errors, env=dict(os.environ))
+        proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=errors, env={**os.environ, GC_PROBE: "1"})
         try:
             _wait_up(f"http://127.0.0.1:{port}", proc, errors)
             mark = (lambda sig: proc.send_signal(sig)) if profile is not None else None
             figures = asyncio.run(_clients(port, tables, seconds, preset, seed, warmup, think, [proc.pid], progress,
-                                           mark, db_url=url))
+                                           mark, db_url=url, health_urls=[f"http://127.0.0.1:{port}/healthz?gc=1"]))
             figures["db"] = url.split(":", 1)[0]
             figures["workers"] = 1
             figures["server_pid"] = proc.pid
@@ -400,7 +543,7 @@ def _run_workers_bench(tables: int, seconds: float, *, think: float, preset: str
             [sys.executable, "-c", "from spite.cli import main; main()", "serve", "--workers", str(workers),
              "--port", str(port), "--db", db, "--log-level", "warning", "--bot-workers", "0", "--bot-delay", "0",
              "--limit", "rate=1000", *_NO_LIMITS, *server_args],
-            stdout=subprocess.DEVNULL, stderr=errors, env=dict(os.environ))
+            stdout=subprocess.DEVNULL, stderr=errors, env={**os.environ, GC_PROBE: "1"})
         try:
             deadline = time.monotonic() + 120
             text = ""
@@ -412,9 +555,11 @@ def _run_workers_bench(tables: int, seconds: float, *, think: float, preset: str
                 errors.seek(0)
                 text = errors.read().decode(errors="replace")
             pids = [int(m) for m in re.findall(r"worker \d+ \(pid (\d+)\)", text)]
+            ports = [int(m) for m in re.findall(r"worker \d+ \(pid \d+\) on 127\.0\.0\.1:(\d+)", text)]
             proxy = [int(m) for m in re.findall(r"behind HAProxy \(pid (\d+)\)", text)]
             figures = asyncio.run(_clients(port, tables, seconds, preset, seed, warmup, think, pids, progress,
-                                           proxy_pids=proxy, db_url=db))
+                                           proxy_pids=proxy, db_url=db,
+                                           health_urls=[f"http://127.0.0.1:{p}/healthz?gc=1" for p in ports]))
             figures["db"] = "postgresql"
             figures["workers"] = workers
             figures["server_pids"] = pids

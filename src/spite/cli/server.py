@@ -134,6 +134,10 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
             = False,
         workers: Annotated[int, typer.Option(
             help="Serve with spite serve --workers N (HAProxy in front; needs --db postgresql://…).")] = 1,
+        baseline: Annotated[bool, typer.Option(
+            "--baseline", help="Then run the same clients against the floor: a bare app on the same stack that "
+                               "only acknowledges, broadcasts and inserts a row a move (spite.bench.floor_app), "
+                               "and print the server's CPU a move as a ratio to the floor's.")] = False,
     ) -> None:
         """Measure the server under bot-against-bot tables over WebSockets.
 
@@ -156,7 +160,9 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         shown = [0.0]
 
         def progress(p: dict[str, Any]) -> None:
-            if p["phase"] == "setup":
+            if p["phase"] == "floor":
+                line = "the floor: the same clients against a bare app on the same stack…"
+            elif p["phase"] == "setup":
                 line = f"seating tables: {p['seated']}/{p['tables']} ({p['elapsed']:.0f} s)"
             elif p["phase"] == "warmup":
                 line = f"{p['seated']}/{p['tables']} tables seated in {p['elapsed']:.1f} s; warm-up {p['warmup']:g} s"
@@ -166,7 +172,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
             if tty:
                 sys.stderr.write("\r" + line.ljust(100))
                 sys.stderr.flush()
-            elif p["phase"] == "warmup" or p["elapsed"] - shown[0] >= 5.0:
+            elif p["phase"] in ("warmup", "floor") or p["elapsed"] - shown[0] >= 5.0:
                 shown[0] = p["elapsed"] if p["phase"] == "measure" else 0.0
                 typer.echo(line, err=True)
 
@@ -174,7 +180,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                    err=True)
         try:
             figures = run_server_bench(tables, seconds, think=think, preset=preset, db=db, seed=seed, warmup=warmup,
-                                       profile=profile, progress=progress, workers=workers)
+                                       profile=profile, progress=progress, workers=workers, baseline=baseline)
         except RuntimeError as exc:
             fail(str(exc), EXIT_MALFORMED)
         finally:
@@ -192,6 +198,17 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         if figures.get("db_cpu_pct") is not None:
             cpu += f", PostgreSQL {figures['db_cpu_pct']} %"
         cpu += f"; load average {figures['load_average'][1]}"
+        if figures.get("server_gc_max_ms") is not None:
+            cpu += (f"; the server's longest collector pause {figures['server_gc_max_ms']} ms "
+                    f"({figures['server_gc_over_5ms']} over 5 ms)")
+        cpu += (f"; the clients' own longest pause {figures['client_gc_max_ms']} ms: p99 of the moves outside "
+                f"them {figures['p99_ms_outside_client_pauses']} ms")
+        if baseline:
+            floor = figures["floor"]
+            cpu += (f"\nthe floor (bare app on the same stack): {floor['moves_per_s']} moves/s, "
+                    f"p99 {floor['p99_ms']} ms, "
+                    f"{figures['floor_cpu_ms_per_move']} ms CPU a move; the server "
+                    f"{figures['server_cpu_ms_per_move']} ms a move: {figures['floor_ratio']} × the floor")
         typer.echo(f"{figures['tables']} tables, think {think:g} s, {figures['seconds']} s: {figures['moves']} moves, "
                    f"{offered}{figures['moves_per_s']} moves/s achieved; send→ack p50 {figures['p50_ms']} ms, "
                    f"p95 {figures['p95_ms']} ms, p99 {figures['p99_ms']} ms, max {figures['max_ms']} ms; "

@@ -73,6 +73,9 @@ class LeaseKeeper:
             await self._call(self.leases.unregister, upkeep=True)
         except Exception as exc:
             log.warning("the leases could not be given up (%s); they run out by themselves", exc)
+        for pool in (self._claim_thread, self._upkeep_thread):  # each thread's own connection
+            with contextlib.suppress(Exception):
+                await asyncio.get_running_loop().run_in_executor(pool, self.leases.close)
         self._claim_thread.shutdown(wait=False)
         self._upkeep_thread.shutdown(wait=False)
 

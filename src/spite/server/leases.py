@@ -22,9 +22,11 @@ SQL; :class:`~spite.server.keeper.LeaseKeeper` decides when to call them.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Literal
 
 import sqlalchemy as sa
@@ -132,6 +134,34 @@ class Leases:
         self.address = address
         self.valid_until = time.monotonic() + LEASE_SECONDS - SAFETY_MARGIN
         """Until when (``time.monotonic``) this worker's leases surely hold: it writes no move after."""
+        self._local = threading.local()
+
+    @contextlib.contextmanager
+    def _connection(self) -> Iterator[Connection]:
+        """This thread's own connection (the claims' thread and the upkeep thread each keep one): a
+        connection from the pool for every statement cost a checkout and a liveness ping, a round trip,
+        each time, and the look for hand-over requests runs five times a second. A connection that
+        failed is closed and the next statement opens a fresh one."""
+        conn: Connection | None = getattr(self._local, "conn", None)
+        if conn is None or conn.closed or conn.invalidated:
+            conn = self._local.conn = self.engine.connect()
+        try:
+            yield conn
+            if conn.in_transaction():
+                conn.commit()
+        except BaseException:
+            self._local.conn = None
+            with contextlib.suppress(Exception):
+                conn.close()
+            raise
+
+    def close(self) -> None:
+        """Close this thread's connection (the others are closed with the engine)."""
+        conn: Connection | None = getattr(self._local, "conn", None)
+        self._local.conn = None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
 
     def holds(self) -> bool:
         """Whether this worker's leases surely still hold (its last renewal is recent enough)."""
@@ -141,7 +171,7 @@ class Leases:
     def register(self) -> None:
         """This worker's heartbeat row (and workers silent for an hour are forgotten)."""
         w = db.workers
-        with self.engine.begin() as c:
+        with self._connection() as c:
             now = c.execute(sa.select(_db_now())).scalar_one()
             c.execute(sa.delete(w).where(sa.or_(w.c.id == self.me, w.c.heartbeat < now - 3600)))
             c.execute(sa.insert(w).values(id=self.me, address=self.address, started_at=now, heartbeat=now))
@@ -149,7 +179,7 @@ class Leases:
     def unregister(self) -> None:
         """A clean stop: every table this worker holds is free at once, its heartbeat row gone."""
         t = db.tables
-        with self.engine.begin() as c:
+        with self._connection() as c:
             c.execute(sa.update(t).where(t.c.owner == self.me).values(owner=None, lease_until=None, wanted_by=None))
             c.execute(sa.delete(db.workers).where(db.workers.c.id == self.me))
 
@@ -168,7 +198,7 @@ class Leases:
         deadlocks with the writer: a row skipped now is renewed 1.5 s later, long before its lease runs
         out, and is not lost (all parts of the statement see the rows as they were when it began)."""
         started = time.monotonic()
-        with self.engine.begin() as c:
+        with self._connection() as c:
             lost: set[str] = set(c.execute(_RENEWAL, {"me": self.me, "ids": list(held)}).scalars())
         self.valid_until = started + LEASE_SECONDS - SAFETY_MARGIN
         return lost
@@ -180,7 +210,7 @@ class Leases:
         it, or another worker is taking it this instant) or ``none`` (there is no such table)."""
         t = db.tables
         out: dict[str, Claim] = {}
-        with self.engine.begin() as c:
+        with self._connection() as c:
             rows = c.execute(sa.select(t.c.id, t.c.owner, t.c.wanted_by, t.c.lease_until,
                                        (t.c.lease_until < _db_now()).label("expired"))
                              .where(t.c.id.in_(ids)).with_for_update(skip_locked=True)).all()
@@ -213,7 +243,7 @@ class Leases:
 
     def wanted(self) -> list[tuple[str, str]]:
         """Tables this worker holds that another worker asked for: (table id, asking worker)."""
-        with self.engine.connect() as c:
+        with self._connection() as c:
             rows = c.execute(_WANTED, {"me": self.me}).all()
         return [(r.id, r.wanted_by) for r in rows]
 
@@ -222,7 +252,7 @@ class Leases:
         let go of the table)."""
         t = db.tables
         for table_id, to in tables:  # one transaction each: never holding one row while waiting for another
-            with self.engine.begin() as c:
+            with self._connection() as c:
                 c.execute(sa.update(t).where(t.c.id == table_id, t.c.owner == self.me)
                           .values(owner=to, lease_until=lease_end(), wanted_by=None))
 
@@ -231,7 +261,7 @@ class Leases:
         single process served them before (no lease), or their creator let go of them more than
         :data:`FREE_GRACE` seconds ago and no socket came for them. Their ids, now this worker's."""
         t = db.tables
-        with self.engine.begin() as c:
+        with self._connection() as c:
             ids = list(c.execute(_ORPHANS, {"limit": limit}).scalars())
             if ids:
                 c.execute(sa.update(t).where(t.c.id.in_(ids)).values(owner=self.me, lease_until=lease_end(),

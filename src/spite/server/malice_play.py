@@ -25,6 +25,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from spite.cards import format_cards
 from spite.games import Event, GameState, Record
 from spite.malice import Match, Options, Result, SeatView, State
 from spite.malice.game import MaliceGameState
@@ -166,6 +167,35 @@ class MalicePlay(TablePlay):
     def view(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
         view = self.engine.view(seat)  # the view's own legal moves: computed once
         return view.to_json(), [m.text for m in view.legal_moves]
+
+    def views(self, seats: Sequence[int | None]) -> dict[int | None, tuple[dict[str, Any], list[str]]]:
+        """Every seat sees the same table but its own hand (``SeatView.of``): the view of the seat to
+        move is made (with its legal moves), and every other audience's is that view with the mover's
+        hand taken out, its own put in and its seat named (a spectator: none). What they share by
+        reference (the builds, the other players' entries) nobody changes afterwards."""
+        engine = self.engine
+        if len(seats) < 2 or engine.opts.partnerships:  # (a partner's view is its own: the plain way)
+            return super().views(seats)
+        mover = engine.to_move
+        seen = engine.view(mover)
+        base = seen.to_json()
+        out: dict[int | None, tuple[dict[str, Any], list[str]]] = {}
+        if mover in seats:
+            out[mover] = base, [m.text for m in seen.legal_moves]
+        players = list(base["players"])
+        players[mover] = {**players[mover], "hand": None}
+        public = {key: value for key, value in base.items() if key not in ("players", "seat")}
+        public["players"] = players
+        for seat in seats:
+            if seat == mover:
+                continue
+            if seat is None:
+                out[None] = public, []
+                continue
+            own = list(players)
+            own[seat] = {**players[seat], "hand": format_cards(engine.hands[seat])}
+            out[seat] = {**public, "players": own, "seat": seat}, []
+        return out
 
     def move_log(self) -> list[dict[str, Any]]:
         # the moves that stood (an undone one is gone), as their `last` named them; draws and

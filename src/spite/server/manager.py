@@ -18,6 +18,7 @@ from spite.server.host import Conn, TableHost
 from spite.server.keeper import LeaseKeeper
 from spite.server.leases import Leases
 from spite.server.lobby import Lobby, served_games, server_game, stored_info
+from spite.server.pauses import installed_probe
 from spite.server.protocol import SeatRequest, TableInfo
 from spite.server.seeks import Seek, SeekPolicy, SeekService
 from spite.server.store import Store
@@ -131,11 +132,15 @@ class Manager:
     async def detach(self, conn: Conn) -> None:
         await self.dispatch.detach(conn)
 
-    def health(self) -> dict[str, Any]:
+    def health(self, gc: bool = False) -> dict[str, Any]:
         """Figures for ``/healthz`` (no host name or process id: they would tell strangers about the machine)."""
         playing = sum(1 for t in self.tables.values() if t.status == "playing")
         keeper = self.keeper
-        cluster = {"takeovers": keeper.takeovers, "handovers": keeper.handovers} if keeper is not None else {}
+        cluster: dict[str, Any] = ({"takeovers": keeper.takeovers, "handovers": keeper.handovers}
+                                   if keeper is not None else {})
+        probe = installed_probe() if gc else None  # a bench or a diagnosis asked for the collector's pauses
+        if probe is not None:
+            cluster["gc"] = probe.figures()
         return {"ok": True, "tables": len(self.tables), "playing": playing, "moves": self.moves_played, **cluster,
                 "db": self.store.dialect, "uptime": round(time.time() - self.lobby.started, 1),
                 "commits": self.store.commits, "botDecisions": self.bots.decisions, "botFallbacks": self.bots.fallbacks}

@@ -12,6 +12,7 @@ for spectators): the only game data a client ever receives.
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from typing import Annotated, Any, Literal
 
@@ -68,6 +69,7 @@ __all__ = [
     "TableMessage",
     "UndoMessage",
     "Welcome",
+    "ack_text",
     "client_adapter",
     "error_text",
 ]
@@ -586,6 +588,19 @@ def error_text(code: str, message: str, *, msg_id: str | None = None, version: i
     params = {k: _utf8(v) if isinstance(v, str) else v for k, v in phrase.params.items()}
     return ErrorMessage(code=code, message=_utf8(message), id=None if msg_id is None else _utf8(msg_id),  # type: ignore[arg-type]
                         stateVersion=version, words=Words(key=phrase.key, params=params)).model_dump_json()
+
+
+def ack_text(move: str, version: int, *, msg_id: str | None = None, undone: bool | None = None,
+             t: int | None = None) -> str:
+    """An ``ack`` message as JSON text: the same text as :class:`Ack`'s ``model_dump_json``, made
+    without building the model (one goes out with every move)."""
+    out: dict[str, Any] = {"type": "ack", "id": None if msg_id is None else _utf8(msg_id), "move": move,
+                           "stateVersion": version}
+    if undone is not None:
+        out["undone"] = undone
+    if t is not None:
+        out["t"] = t
+    return json.dumps(out, separators=(",", ":"), ensure_ascii=False)
 
 
 def _utf8(text: str) -> str:

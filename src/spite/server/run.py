@@ -8,11 +8,12 @@ made, a server that does not answer). Each failure is :class:`CannotServe` with 
 
 from __future__ import annotations
 
-import gc
 import logging
 import socket
 
+from spite.server.collector import Collector
 from spite.server.config import ServerConfig
+from spite.server.pauses import installed_probe
 
 __all__ = ["CannotServe", "check_address", "check_database", "serve"]
 
@@ -86,9 +87,8 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000, log_l
 
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = create_app(config)
-    # everything imported and built so far lives as long as the process: keep it out of the cyclic
-    # garbage collector's full passes, which otherwise stall every table for tens of ms under load
-    gc.collect()
-    gc.freeze()
+    # the collector's policy (spite.server.collector): started once the tables are restored
+    app.state.collector = Collector()
+    installed_probe()
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=config.ws_max_frame,
                 ws_ping_interval=20.0, ws_ping_timeout=20.0, ws_per_message_deflate=False, lifespan="on")

@@ -41,11 +41,6 @@ log = logging.getLogger("spite.server.store")
 
 Write = Callable[[Connection], Any]
 
-_INSERT_MOVE = sa.insert(db.moves)
-"""Built once: a statement built per move (``insert().values(...)``) costs ~0.3 ms of CPU in the
-writer; this one with its parameters, and a run of moves as one ``executemany``, ~20-40 µs a move."""
-
-
 class _MoveInsert:
     """The write of one accepted move (:meth:`Store.insert_move`): callable like any write, and its row
     is there so that the writer can insert a run of moves with one ``executemany``."""
@@ -56,7 +51,33 @@ class _MoveInsert:
         self.row = row
 
     def __call__(self, conn: Connection) -> None:
-        conn.execute(_INSERT_MOVE, {**self.row, "created_at": time.time()})
+        _insert_moves(conn, [self])
+
+
+def _insert_moves(conn: Connection, inserts: Sequence[_MoveInsert]) -> None:
+    """Move rows as one ``executemany`` on the driver's own cursor: SQLAlchemy's statement execution
+    around it cost more CPU than the insert itself (tens of µs a batch, one batch every move or two at a
+    human pace). A refused row (the ply taken: another worker stored it) raises SQLAlchemy's
+    ``IntegrityError`` as ever."""
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    sql = _MOVE_SQL.get(mark)
+    if sql is None:
+        sql = _MOVE_SQL[mark] = (f"INSERT INTO {db.moves.name} (table_id, ply, seat, entries, created_at) "
+                                 f"VALUES ({', '.join([mark] * 5)})")
+    now = time.time()
+    rows = [(r["table_id"], r["ply"], r["seat"], r["entries"], now) for r in (f.row for f in inserts)]
+    driver = conn.connection.dbapi_connection
+    assert driver is not None
+    cursor = driver.cursor()
+    try:
+        cursor.executemany(sql, rows)
+    except conn.dialect.loaded_dbapi.IntegrityError as exc:
+        raise sa.exc.IntegrityError(sql, rows, exc) from exc
+    finally:
+        cursor.close()
+
+
+_MOVE_SQL: dict[str, str] = {}
 
 
 @dataclass
@@ -110,6 +131,8 @@ class Store:
         self.commits = 0
         self.writes = 0
         self._commits = ThreadPoolExecutor(1, thread_name_prefix="spite-db-writer")
+        self._thread_conn: Connection | None = None
+        """The writer thread's own connection (PostgreSQL, or SQLite with fsync)."""
         """The thread that commits batches when they are not committed on the event loop's."""
 
     @property
@@ -182,6 +205,10 @@ class Store:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+        if self._thread_conn is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.get_running_loop().run_in_executor(self._commits, self._thread_conn.close)
+            self._thread_conn = None
         self._commits.shutdown(wait=False)
         await asyncio.to_thread(self.engine.dispose)
 
@@ -240,9 +267,21 @@ class Store:
         return out
 
     def _commit(self, fns: list[Write]) -> list[tuple[bool, Any]]:
-        """One transaction of its own (in a worker thread)."""
-        with self.engine.begin() as conn:
-            out = self._writes(conn, fns)
+        """One transaction of its own (in the writer's thread), on the thread's own connection: a
+        connection from the pool for every batch cost a checkout and its liveness ping (a round trip)
+        each time, a batch every move or two at a human pace. A connection that failed is dropped and
+        the next batch opens a fresh one."""
+        conn = self._thread_conn
+        if conn is None or conn.closed or conn.invalidated:
+            conn = self._thread_conn = self.engine.connect()
+        try:
+            with conn.begin():
+                out = self._writes(conn, fns)
+        except Exception:
+            self._thread_conn = None
+            with contextlib.suppress(Exception):
+                conn.close()
+            raise
         self.commits += 1
         self.writes += len(fns)
         return out
@@ -257,8 +296,7 @@ class Store:
             while j < n and isinstance(fns[j], _MoveInsert):
                 j += 1
             if j - i > 1:
-                now = time.time()
-                conn.execute(_INSERT_MOVE, [{**f.row, "created_at": now} for f in fns[i:j]])  # type: ignore[attr-defined]
+                _insert_moves(conn, fns[i:j])  # type: ignore[arg-type]
                 out.extend((True, None) for _ in range(i, j))
                 i = j
             else:

@@ -42,6 +42,8 @@ class TableClocks(TableView):
     thinking: tuple[int, int] | None
     bot_at: float
     hold_until: float
+    quiet: bool
+    quiet_until: float | None
     retired: bool
     greeted: set[int]
     ready: set[int]
@@ -133,13 +135,24 @@ class TableClocks(TableView):
         return out
 
     def _due(self) -> Step:
-        """Whatever fell due by now, the earliest first (each may change what else is due)."""
+        """Whatever fell due by now, the earliest first (each may change what else is due).
+
+        When nothing is due, the earliest timer is kept (:attr:`quiet_until`) until the next input
+        changes the table: the next step's first look and :meth:`deadline` then need not list every
+        timer again (three times a move otherwise)."""
+        if self.quiet and (self.quiet_until is None or self.now < self.quiet_until):
+            return
         for _ in range(10_000):
             if self.now < self.hold_until:
+                self.quiet = False
                 return
-            due = [(at, run) for at, run in self._timers() if at <= self.now]
+            timers = self._timers()
+            due = [(at, run) for at, run in timers if at <= self.now]
             if not due or self.retired:
+                self.quiet = not due
+                self.quiet_until = min((at for at, _ in timers), default=None)
                 return
+            self.quiet = False
             _, run = min(due, key=lambda item: item[0])
             yield from run()
         log.error("table %s: timers kept falling due; left for the next tick", self.id)

@@ -46,7 +46,6 @@ from spite.errors import IllegalMoveError, Phrase
 from spite.games import Event, GameState
 from spite.server.config import ServerConfig
 from spite.server.protocol import (
-    Ack,
     HintRequest,
     LastMove,
     MoveMessage,
@@ -54,6 +53,7 @@ from spite.server.protocol import (
     RematchRequest,
     Sync,
     UndoMessage,
+    ack_text,
 )
 from spite.server.table.effects import (
     Close,
@@ -162,6 +162,12 @@ class TableCore(TableSeries):
         """A bot may move from then on (``bot_delay`` after the last change, so people can follow)."""
         self.hold_until = now
         """After a refused commit: the timers wait until then."""
+        self.fair_cache: tuple[Any, FairDeal, dict[str, Any]] | None = None
+        """The ``fair`` field of the ``state`` messages as last made, and what it was made from."""
+        self.quiet = False
+        """The last look at the timers (since the last input) found none due: :attr:`quiet_until` holds."""
+        self.quiet_until: float | None = None
+        """Then: the earliest timer (``None``: none)."""
         self.deserted_since: float | None = None
         """Since when no person is connected to this playing table."""
         self.retired = False
@@ -193,6 +199,7 @@ class TableCore(TableSeries):
         if self.retired:
             return None
         yield from self._due()
+        self.quiet = False  # the input may change any timer
         answer: Any = None
         if isinstance(inp, Hello):
             yield from self._hello(inp)
@@ -216,8 +223,9 @@ class TableCore(TableSeries):
         """When the table next has something to do by itself (``None``: only an input wakes it)."""
         if self.retired:
             return None
-        times = [at for at, _ in self._timers()]
-        return max(min(times), self.hold_until) if times else None
+        # (the step just ended may have found nothing due and kept the earliest timer)
+        earliest = self.quiet_until if self.quiet else min((at for at, _ in self._timers()), default=None)
+        return max(earliest, self.hold_until) if earliest is not None else None
 
     # ================================================================== a real-time game's clock
     def _start_clock(self, fresh: bool) -> None:
@@ -486,7 +494,7 @@ class TableCore(TableSeries):
         self.rows -= 1
         self.entries -= entries
         log.info("table %s: seat %d took back %s", self.id, seat, text)
-        yield self._send(conn, Ack(id=msg_id, move=text, stateVersion=self.version, undone=True))
+        yield self._send(conn, ack_text(text, self.version, msg_id=msg_id, undone=True))
         self._changed(None)
         yield from self._broadcast_state(LastMove(seat=seat, move=text, undone=True))
 
@@ -537,8 +545,8 @@ class TableCore(TableSeries):
             yield Counted()
         if conn is not None:
             if outcome == "ok":
-                yield self._send(conn, Ack(id=msg_id, move=played, stateVersion=self.version,
-                                           t=t if self.state.game.realtime else None))
+                yield self._send(conn, ack_text(played, self.version, msg_id=msg_id,
+                                                t=t if self.state.game.realtime else None))
             elif refused is not None:
                 yield self._error(conn, "too-late" if refused.lost_race else "illegal", str(refused), msg_id,
                                   refused.phrase or Phrase("error.illegal"))

@@ -182,6 +182,11 @@ class TablePlay:
         state = self.state
         return state.view(seat).to_json(), state.legal_moves(seat) if seat is not None else []
 
+    def views(self, seats: Sequence[int | None]) -> dict[int | None, tuple[dict[str, Any], list[str]]]:
+        """:meth:`view` of each of ``seats`` (``None``: the spectators), all of one position: a play
+        whose seats see the same table but their own hands makes what they share once."""
+        return {seat: self.view(seat) for seat in seats}
+
     def fields(self, seat: int | None) -> dict[str, Any]:
         """Extra fields (models) of the ``welcome`` and ``state`` messages for ``seat`` (a match's
         score, whether the seat may undo, a real-time game's clock)."""

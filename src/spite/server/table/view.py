@@ -62,6 +62,7 @@ class TableView:
     play: TablePlay
     fair: FairDeal | None
     fair_next: FairDeal | None
+    fair_cache: tuple[Any, FairDeal, dict[str, Any]] | None
     series: dict[str, Any]
     rematch_yes: set[int]
     rematch_no: set[int]
@@ -113,6 +114,21 @@ class TableView:
         if self.fair_next is not None:
             info.next = self.fair_next.commitment
         return info
+
+    def _fair_dumped(self) -> dict[str, Any] | None:
+        """:meth:`fair_info` as a ``state`` message carries it, made again only when it changes (a
+        deal, a nonce, the game's end, the next game's commitment): not at every move."""
+        fair = self.fair
+        if fair is None:
+            return None
+        key = (id(fair), fair.dealt, len(fair.nonces), self.state.is_over, id(self.fair_next))
+        cached = self.fair_cache
+        if cached is None or cached[0] != key or cached[1] is not fair:
+            info = fair.info(revealed=fair.dealt and self.state.is_over)
+            if self.fair_next is not None:
+                info.next = self.fair_next.commitment
+            cached = self.fair_cache = (key, fair, info.model_dump())
+        return cached[2]
 
     def view_for(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
         """The view JSON of ``seat`` (``None``: spectator) and its legal moves: all a client gets.
@@ -172,13 +188,20 @@ class TableView:
         if self.state.game.realtime:  # what the engine did, in order (nothing happens in turns there)
             tail["events"] = [GameEvent(t=e.t, kind=e.kind, seat=e.seat, text=e.text,  # type: ignore[arg-type]
                                         auto=getattr(e, "auto", False)).model_dump() for e in events]
-        fair = self.fair_info()
+        fair = self._fair_dumped()
         if fair is not None:
-            tail["fair"] = fair.model_dump()
+            tail["fair"] = fair
         play = self.play
 
+        audience: list[int | None] = [s.seat for s in self.seats if s.conns]
+        if self.spectators:
+            audience.append(None)
+        # each audience's view made (what seats share made once) and encoded once, whoever many
+        # connections it has
+        views = self.play.views(audience) if self.is_dealt else {seat: self.view_for(seat) for seat in audience}
+
         def text(seat: int | None) -> str:
-            view, legal = self.view_for(seat)
+            view, legal = views[seat]
             extra = {k: v.model_dump() if isinstance(v, BaseModel) else v for k, v in play.fields(seat).items()}
             return json.dumps({**head, "view": view, "legal": legal, **extra, **tail}, separators=(",", ":"))
 
