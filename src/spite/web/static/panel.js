@@ -1,6 +1,8 @@
 // The table's side panel (the log and the settings) and the notation view, shared by every table
 // screen (table.js, spit.js) and the replay: the person's choices, kept in localStorage.
 
+import { setSound, sound, soundOn } from "./sound.js";
+
 /** Is this a wide screen (the panel beside the table) rather than a narrow one (the panel over it)? */
 export function wideScreen() {
   return window.matchMedia("(min-width: 761px)").matches;
@@ -46,4 +48,19 @@ export function setNotation(on) {
 /** Mark the page for the notation view's styles (``code.notation`` shows only then). */
 export function markNotation() {
   document.documentElement.dataset.notation = notationOn() ? "1" : "0";
+}
+
+/** A button of the side panel (fold it, the notation view, the sound) pressed at any table: done, and
+ * true (the table then draws itself again); false for any other button. */
+export function panelSetting(id) {
+  switch (id) {
+    case "panel-toggle": setPanelOpen(!panelOpen()); return true;
+    case "panel-close": setPanelOpen(false); return true;
+    case "notation": setNotation(!notationOn()); return true;
+    case "sound":
+      setSound(!soundOn());
+      if (soundOn()) sound("play");
+      return true;
+    default: return false;
+  }
 }

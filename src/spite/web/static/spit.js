@@ -22,10 +22,10 @@ import { cardWord, moveWords } from "./moves.js";
 import { personName, seatHeadHTML, seatTag } from "./people.js";
 import { newTableLike, rematchHTML, rematchText, seriesHTML } from "./rematch.js";
 import { esc, loadStyle, morph, parseLegal } from "./html.js";
-import { markNotation, notationOn, panelOpen, setNotation, setPanelOpen, wideScreen } from "./panel.js";
+import { markNotation, notationOn, panelOpen, panelSetting, setPanelOpen, wideScreen } from "./panel.js";
 import { SeatLink } from "./seat-link.js";
 import { linkClosed, openSeat, takeNotice } from "./seatpage.js";
-import { setSound, sound, soundHTML, soundOn } from "./sound.js";
+import { sound, soundHTML } from "./sound.js";
 
 import { gameWord } from "./games.js";
 
@@ -937,6 +937,7 @@ export class SpitClient {
         this.render();
         return;
       }
+      if (panelSetting(button?.id)) return this.render();
       switch (button?.id) {
         case "copy": return this.copyLink(button);
         case "rematch": return this.answerRematch(true);
@@ -947,19 +948,6 @@ export class SpitClient {
           return this.render();
         case "show-over":
           this.overClosed = false;
-          return this.render();
-        case "panel-toggle":
-          setPanelOpen(!panelOpen());
-          return this.render();
-        case "panel-close":
-          setPanelOpen(false);
-          return this.render();
-        case "notation":
-          setNotation(!notationOn());
-          return this.render();
-        case "sound":
-          setSound(!soundOn());
-          if (soundOn()) sound("play");
           return this.render();
         default:
           break;

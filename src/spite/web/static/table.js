@@ -23,10 +23,10 @@ import { cardWord, moveCard, moveWords, valueWord } from "./moves.js";
 import { personName, seatHeadHTML, seatTag } from "./people.js";
 import { newTableLike, rematchHTML, rematchText, seriesHTML } from "./rematch.js";
 import { esc, morph, parseLegal } from "./html.js";
-import { markNotation, notationOn, panelOpen, setNotation, setPanelOpen, wideScreen } from "./panel.js";
+import { markNotation, notationOn, panelOpen, panelSetting, setPanelOpen, wideScreen } from "./panel.js";
 import { SeatLink } from "./seat-link.js";
 import { linkClosed, openSeat, takeNotice } from "./seatpage.js";
-import { sound, soundHTML, setSound, soundOn } from "./sound.js";
+import { sound, soundHTML } from "./sound.js";
 
 /** How long a refusal stays next to the pile it is about. */
 const REFUSAL_MS = 4500;
@@ -909,6 +909,7 @@ export class TableClient {
         this.render();
         return;
       }
+      if (panelSetting(button?.id)) return this.render();
       switch (button?.id) {
         case "pass": return this.play("pass");
         case "copy": return this.copyLink(button);
@@ -920,19 +921,6 @@ export class TableClient {
         case "next-game": return this.nextGame();
         case "close-over": return this.closeOver(true);
         case "show-over": return this.closeOver(false);
-        case "panel-toggle":
-          setPanelOpen(!panelOpen());
-          return this.render();
-        case "panel-close":
-          setPanelOpen(false);
-          return this.render();
-        case "notation":
-          setNotation(!notationOn());
-          return this.render();
-        case "sound":
-          setSound(!soundOn());
-          if (soundOn()) sound("play");
-          return this.render();
         default:
           break;
       }
