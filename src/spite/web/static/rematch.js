@@ -3,7 +3,7 @@
 // begins at this link when everyone said yes (computer players say yes at once).
 
 import { esc } from "./html.js";
-import { t } from "./i18n.js";
+import { t, word } from "./i18n.js";
 import { createTable } from "./lobby.js";
 
 /** The series score of the games played at ``table`` (its ``series``), or "" before the first ended. */
@@ -69,4 +69,17 @@ export function rematchText(event, name, table) {
   if (event.kind === "rematch-no") return t("rematch_declined", { name: name(event.seat) });
   if (event.kind === "rematch") return t("rematch_started", { n: (table?.series?.games ?? 0) + 1 });
   return null;
+}
+
+/** A server event of any table in the reader's words: the rematch's own, or the event's catalogue
+ * words with a computer player called by its name (``name``: a seat's plain name). */
+export function tableEventText(ev, table, name) {
+  const own = rematchText(ev, name, table);
+  if (own) return own;
+  if (!ev.words) return ev.text || "";
+  const params = { ...(ev.words.params || {}) };
+  if (ev.seat !== null && ev.seat !== undefined && "name" in params && table.seats?.[ev.seat]?.kind === "bot") {
+    params.name = name(ev.seat);
+  }
+  return word({ key: ev.words.key, params }, ev.text);
 }

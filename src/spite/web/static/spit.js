@@ -20,7 +20,7 @@ import { cardName, presetName, t, word } from "./i18n.js";
 import { bindFair, fairHTML } from "./fair.js";
 import { cardWord, moveWords } from "./moves.js";
 import { personName, seatHeadHTML, seatTag } from "./people.js";
-import { newTableLike, rematchHTML, rematchText, seriesHTML } from "./rematch.js";
+import { newTableLike, rematchHTML, seriesHTML, tableEventText } from "./rematch.js";
 import { esc, loadStyle, morph, parseLegal } from "./html.js";
 import { markNotation, notationOn, panelOpen, panelSetting, setPanelOpen, wideScreen } from "./panel.js";
 import { SeatLink } from "./seat-link.js";
@@ -303,14 +303,7 @@ export class SpitClient {
 
   /** A server event of the table in the reader's words (a computer player by its name). */
   tableEventText(ev) {
-    const own = rematchText(ev, (s) => this.plainName(s), this.table);
-    if (own) return own;
-    if (!ev.words) return ev.text || "";
-    const params = { ...(ev.words.params || {}) };
-    if (ev.seat !== null && ev.seat !== undefined && "name" in params && this.table.seats?.[ev.seat]?.kind === "bot") {
-      params.name = this.plainName(ev.seat);
-    }
-    return word({ key: ev.words.key, params }, ev.text);
+    return tableEventText(ev, this.table, (s) => this.plainName(s));
   }
 
   pushLog(entry) {

@@ -21,7 +21,7 @@ import { hasText, t, word, words } from "./i18n.js";
 import { bindFair, fairHTML } from "./fair.js";
 import { cardWord, moveCard, moveWords, valueWord } from "./moves.js";
 import { personName, seatHeadHTML, seatTag } from "./people.js";
-import { newTableLike, rematchHTML, rematchText, seriesHTML } from "./rematch.js";
+import { newTableLike, rematchHTML, seriesHTML, tableEventText } from "./rematch.js";
 import { esc, morph, parseLegal } from "./html.js";
 import { markNotation, notationOn, panelOpen, panelSetting, setPanelOpen, wideScreen } from "./panel.js";
 import { SeatLink } from "./seat-link.js";
@@ -623,14 +623,7 @@ export class TableClient {
 
   /** A server event of the table in the reader's words (a computer player by its name). */
   eventText(ev) {
-    const own = rematchText(ev, (s) => this.plainName(s), this.table);
-    if (own) return own;
-    if (!ev.words) return ev.text || "";
-    const params = { ...(ev.words.params || {}) };
-    if (ev.seat !== null && ev.seat !== undefined && "name" in params && this.table.seats?.[ev.seat]?.kind === "bot") {
-      params.name = this.plainName(ev.seat);
-    }
-    return word({ key: ev.words.key, params }, ev.text);
+    return tableEventText(ev, this.table, (s) => this.plainName(s));
   }
 
   /** One entry of the log, in words; the notation beside it for the notation view. */
