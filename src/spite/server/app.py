@@ -332,12 +332,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                           offset: int = Query(0, ge=0, le=_DB_INT)) -> dict[str, Any]:
         """The leaderboard of a rules group (docs/ratings.md): established ratings first, best first;
         ``X-Total-Count`` says how many players the group has."""
-        if group not in ratings.GROUPS:
-            raise LobbyError(f"group is one of {', '.join(ratings.GROUPS)}", 400, "ratings.bad-group",
-                             groups=", ".join(ratings.GROUPS))
+        if group not in ratings.groups():
+            raise LobbyError(f"group is one of {', '.join(ratings.groups())}", 400, "ratings.bad-group",
+                             groups=", ".join(ratings.groups()))
         rows, total = await manager_of(request).store.read(lambda c: ratings.leaderboard(c, group, limit, offset))
         response.headers["X-Total-Count"] = str(total)
-        return {"group": group, "groups": list(ratings.GROUPS), "total": total, "players": rows}
+        return {"group": group, "groups": list(ratings.groups()), "total": total, "players": rows}
 
     @app.get("/api/players/{player}/ratings")
     async def player_ratings(request: Request, player: str = Path(max_length=64)) -> dict[str, Any]:

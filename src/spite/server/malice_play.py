@@ -110,6 +110,9 @@ class MaliceServer(ServerGame):
         return Opening(MaliceGameState(state, preset), preset, overrides, start, columns, entries=len(leading),
                        extra=(match, []))
 
+    def rating_groups(self, game: str) -> tuple[str, ...]:
+        return ("classic", "skip-bo", "match", "party", "partners")
+
     def rating_group(self, game: str, preset: str, options: dict[str, Any], seats: int) -> RatingGroup:
         """The family's rules groups: Skip-Bo's deck, the match game's scoring, partners (two teams of
         the seats that share a stock), party (3-4 each for themselves); every other two-player

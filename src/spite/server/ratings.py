@@ -40,13 +40,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BASE",
-    "GROUPS",
     "LEVEL_RATINGS",
     "PROVISIONAL_SIGMA",
     "SCALE",
     "Rating",
     "RatingGroup",
     "display",
+    "groups",
     "level_rating",
     "model",
     "nearest_level",
@@ -55,8 +55,12 @@ __all__ = [
     "team_ranks",
 ]
 
-GROUPS: tuple[str, ...] = ("classic", "skip-bo", "match", "party", "partners", "spit", "speed")
-"""The rules groups, each with a leaderboard of its own."""
+@functools.cache
+def groups() -> tuple[str, ...]:
+    """The rules groups, each with a leaderboard of its own: those every served game's hook names."""
+    from spite.server.lobby import served_games, server_game
+
+    return tuple(group for game in served_games() for group in server_game(game).rating_groups(game))
 
 BASE = 1000
 """The shown rating of ``mu − 3·sigma = 0`` (a newcomer)."""

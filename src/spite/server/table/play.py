@@ -102,6 +102,11 @@ class ServerGame(ABC):
     lobby_options: tuple[str, ...] = ()
     """Options the lobby's forms let a person set (``stock_size``)."""
 
+    def rating_groups(self, game: str) -> tuple[str, ...]:
+        """Every rules group :meth:`rating_group` can name for ``game`` (a leaderboard each): by
+        default the game's own."""
+        return (game,)
+
     def rating_group(self, game: str, preset: str, options: dict[str, Any], seats: int) -> RatingGroup:
         """Which ratings a rated ``game`` table of ``preset`` and ``options`` counts for, and its sides
         (:mod:`spite.server.ratings`): by default the game's own group, every seat for itself."""
