@@ -57,8 +57,9 @@ class Ear:
         self.dropped.append(dropped)
         self._heard()
 
-    async def until(self, done: Callable[[], bool], seconds: float = 10) -> None:
-        """Wait until ``done()`` holds after something the link said (or fail after ``seconds``)."""
+    async def until(self, done: Callable[[], bool], seconds: float = 30) -> None:
+        """Wait until ``done()`` holds after something the link said (or fail after ``seconds``: a bound
+        for a busy machine, where a record's full check took over 10 s, not a timing under test)."""
         async with asyncio.timeout(seconds):
             while not done():
                 self._told.clear()
