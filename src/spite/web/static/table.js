@@ -374,6 +374,7 @@ export class TableClient {
   /** This seat's outcome of ``result``: won, lost, draw, or null (a watcher). */
   outcome(result) {
     if (!result || this.seat === null) return null;
+    if (result.reason === "forfeit") return (result.winners || []).includes(this.seat) ? "won" : "lost";
     if (result.winner !== undefined && result.winner !== null) return result.winner === this.seat ? "won" : "lost";
     const team = this.view?.players?.[this.seat]?.team;
     if (result.team !== undefined && result.team !== null && team !== undefined) return result.team === team ? "won" : "lost";
@@ -433,7 +434,7 @@ export class TableClient {
 
   /** Ask the server what a bot would play here (answered by a ``hint`` message). */
   askHint() {
-    if (!this.myTurn() || this.hint?.asking) return;
+    if (!this.myTurn() || this.hint?.asking || this.table.rated) return;
     this.hint = this.link?.hint() ? { asking: true } : null;
     this.render();
   }
@@ -672,6 +673,7 @@ export class TableClient {
     let head;
     if (r.winner !== undefined && r.winner !== null) head = t("wins", { name: this.name(r.winner) });
     else if (r.team !== undefined && r.team !== null) head = t("wins", { name: this.teamName(r.team) });
+    else if (r.winners?.length) head = t("wins", { name: r.winners.map((s) => this.name(s)).join(" + ") });
     else head = t("draw_result");
     const reason = r.reason ? t(`reason_${r.reason}`) : "";
     const pts = r.points ? ` · ${t("points", { n: r.points })}` : "";
@@ -737,7 +739,8 @@ export class TableClient {
     if (this.seat === null || this.over || this.table.status !== "playing") return "";
     const mine = this.myTurn();
     const asking = this.hint?.asking;
-    const hintBtn = `<button type="button" id="hint"${mine && !asking ? "" : " disabled"}>${t("hint")}<kbd class="key-hint">H</kbd></button>`;
+    // no help at a rated table (docs/ratings.md): no Hint button
+    const hintBtn = this.table.rated ? "" : `<button type="button" id="hint"${mine && !asking ? "" : " disabled"}>${t("hint")}<kbd class="key-hint">H</kbd></button>`;
     const undoBtn = `<button type="button" id="undo"${mine && this.canUndo ? "" : " disabled"}>${t("undo")}<kbd class="key-hint">U</kbd></button>`;
     let shown = "";
     if (asking) shown = `<span class="hint-text muted" id="hint-text">${esc(t("hint_wait"))}</span>`;
