@@ -64,7 +64,8 @@ def server(seed: int) -> Iterator[str]:
         proc = subprocess.Popen(
             [sys.executable, "-m", "spite.server", "--port", str(port), "--db", f"sqlite:///{tmp}/spite.db",
              "--log-level", "warning", "--bot-delay", "0", "--bot-workers", "0", "--spit-countdown", "0",
-             "--predictable-deals", str(seed), "--limit", "max_open_tables=1000", "--limit", "rate=1000",
+             "--predictable-deals", str(seed), "--grace", "3600",
+             "--limit", "max_open_tables=1000", "--limit", "rate=1000",
              "--limit", "burst=2000", "--limit", "write_burst=1000", "--limit", "max_sockets=1000"],
             stdout=log, stderr=subprocess.STDOUT)
         base = f"http://127.0.0.1:{port}"
@@ -145,7 +146,8 @@ def play_to_the_end(page: Any) -> None:
         before = page.get_attribute(".table", "data-version")
         offers = page.eval_on_selector_all('.board [data-playable="1"]',
                                            "els => els.map(e => [e.dataset.source, e.dataset.targets])")
-        moves = sorted(((s, t) for s, ts in offers for t in ts.split()), key=lambda m: (not m[1].startswith("B"), m[0] != "S"))
+        moves = sorted(((s, t) for s, ts in offers for t in ts.split()),
+                       key=lambda m: (not m[1].startswith("B"), m[0] != "S"))
         if not moves:
             page.click("#pass")
         else:
@@ -157,37 +159,40 @@ def play_to_the_end(page: Any) -> None:
     raise SystemExit("the rated game did not end")
 
 
-def scenes(base: str, browser: Any, only: set[str] | None) -> list[Scene]:
-    """Make the games the pictures show (each once, whatever the size and language) and list them."""
-    want = (lambda name: only is None or name in only)
-    out: list[Scene] = []
+def scenes(base: str, browser: Any, only: set[str] | None) -> Iterator[Scene]:
+    """The pictures, each game made just before its pictures are taken (once, whatever the size and
+    language): a live table is shot while it is fresh."""
+    def want(name: str) -> bool:
+        return only is None or name in only
+
     table = '.table[data-my-turn="1"]'
     if want("lobby"):
-        out.append(Scene("lobby", "/", "#quick-play"))
+        yield Scene("lobby", "/", "#quick-play")
     for name, preset, options in (("classic", "classic", {"stock_size": 12}), ("party", "party", {"stock_size": 10}),
                                   ("partners", "partners", {"stock_size": 10}), ("skip-bo", "skip-bo", {}),
                                   ("match", "match", {})):
         if want(name):
             seat = quickplay(base, preset, options=options)
-            out.append(Scene(name, f"/t/{seat[0]}", table, seat, pick_a_card))
+            yield Scene(name, f"/t/{seat[0]}", table, seat, pick_a_card)
     for game in ("spit", "speed"):
         if want(game):
             seat = person_and_bot(base, game)
-            out.append(Scene(game, f"/t/{seat[0]}", ".spit-table[data-phase=play] .me [data-playable='1']", seat,
+            yield (Scene(game, f"/t/{seat[0]}", ".spit-table[data-phase=play] .me [data-playable='1']", seat,
                              pick_a_spit_card))
     if want("replay") or want("review"):
         game_id = bots_finish(base, {"preset": "short", "options": {"stock_size": 4},
                                      "seats": [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "medium"}]})
         plies = len(httpx.get(base + f"/api/games/{game_id}/positions").json()["moves"])
         if want("replay"):
-            out.append(Scene("replay", f"/replay/{game_id}?ply={plies // 2}", ".table.replay"))
+            yield Scene("replay", f"/replay/{game_id}?ply={plies // 2}", ".table.replay")
         if want("review"):
-            out.append(Scene("review", f"/replay/{game_id}?review=1&ply={plies // 2}", "#review[data-state=done]"))
+            yield Scene("review", f"/replay/{game_id}?review=1&ply={plies // 2}", "#review[data-state=done]")
     if want("spit-replay"):
         game_id = bots_finish(base, {"game": "spit", "options": {"auto_spit_ms": 150, "auto_slap_ms": 150,
                                                                  "rounds_in_a_row": 2, "time_limit_s": 6},
-                                     "seats": [{"kind": "bot", "level": "reflex:30"}, {"kind": "bot", "level": "reflex:60"}]})
-        out.append(Scene("spit-replay", f"/replay/{game_id}?ply=12", ".spit-table.replay"))
+                                     "seats": [{"kind": "bot", "level": "reflex:30"},
+                                               {"kind": "bot", "level": "reflex:60"}]})
+        yield Scene("spit-replay", f"/replay/{game_id}?ply=12", ".spit-table.replay")
     if want("ratings") or want("player") or want("stats"):
         # a rated game of Ann's against the computer, played to its end in the page
         seat = quickplay(base, "short", level="random", options={"stock_size": 3}, rated=True)
@@ -200,14 +205,13 @@ def scenes(base: str, browser: Any, only: set[str] | None) -> list[Scene]:
             httpx.get(base + f"/api/tables/{seat[0]}").json()["seats"][0].get("playerId", "")
         ctx.close()
         if want("ratings"):
-            out.append(Scene("ratings", "/ratings?group=classic", "#board tr[data-player]"))
+            yield Scene("ratings", "/ratings?group=classic", "#board tr[data-player]")
         if want("player") and player:
-            out.append(Scene("player", f"/player/{player}", "#player[data-player]"))
+            yield Scene("player", f"/player/{player}", "#player[data-player]")
         if want("stats"):
-            out.append(Scene("stats", "/stats/Ann", ".game-item"))
+            yield Scene("stats", "/stats/Ann", ".game-item")
     if want("rules"):
-        out.append(Scene("rules", "/rules/spite-malice", ".rules"))
-    return out
+        yield Scene("rules", "/rules/spite-malice", ".rules")
 
 
 def seat_script(seat: tuple[str, int, str]) -> str:
@@ -219,7 +223,8 @@ def seat_script(seat: tuple[str, int, str]) -> str:
 def shoot(browser: Any, base: str, scene: Scene, size: str, lang: str, out: Path, quality: int) -> Path:
     ctx = browser.new_context(viewport=SIZES[size], locale="de-DE" if lang == "de" else "en-US")
     ctx.set_default_timeout(120_000)  # a review is worked out on the first request
-    ctx.add_init_script(FIXED + f"localStorage.setItem('spite.lang', '{lang}');" + (seat_script(scene.seat) if scene.seat else ""))
+    seat = seat_script(scene.seat) if scene.seat else ""
+    ctx.add_init_script(FIXED + f"localStorage.setItem('spite.lang', '{lang}');" + seat)
     errors: list[str] = []
     try:
         page = ctx.new_page()
@@ -259,7 +264,8 @@ def main() -> None:
                     for lang in LANGS:
                         path = shoot(browser, base, scene, size, lang, a.out, a.quality)
                         total += path.stat().st_size
-                        print(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}  {path.stat().st_size // 1024} kB")
+                        shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+                        print(f"{shown}  {path.stat().st_size // 1024} kB")
         finally:
             browser.close()
     print(f"{total / 1024:.0f} kB in all")

@@ -106,7 +106,8 @@ def compact(d: str) -> str:
             continue
         if up == "A":
             x, y = round(args[5]), round(args[6])
-            letter, nums = "a", [round(args[0]), round(args[1]), round(args[2]), int(args[3]), int(args[4]), x - px, y - py]
+            letter = "a"
+            nums = [round(args[0]), round(args[1]), round(args[2]), int(args[3]), int(args[4]), x - px, y - py]
             px, py = x, y
         else:
             pts = [float(round(v)) for v in args]
@@ -156,7 +157,8 @@ def figure(svg: str, court: str) -> str:
     pip_colour = PALETTE["red"] if suit in "HD" else PALETTE["black"]
     box = 'viewBox="0 0 1300 2000" preserveAspectRatio="none"'
     return ('<svg xmlns="http://www.w3.org/2000/svg">'
-            f'<symbol id="p" viewBox="-600 -600 1200 1200"><path fill="{pip_colour}" d="{compact(pip.group(1))}"/></symbol>'
+            f'<symbol id="p" viewBox="-600 -600 1200 1200">'
+            f'<path fill="{pip_colour}" d="{compact(pip.group(1))}"/></symbol>'
             f'<symbol id="h" {box}>{body}</symbol>'
             f'<symbol id="f" {box}><use href="#h" width="1300" height="2000"/>'
             '<use href="#h" width="1300" height="2000" transform="rotate(180 650 1000)"/></symbol></svg>\n')

@@ -36,11 +36,13 @@ SLACK = 1.5
 CHECK_JS = """([minIndex, minCardW, slack]) => {
   const vw = innerWidth, vh = innerHeight;
   const box = (r) => ({l: r.left, t: r.top, r: r.right, b: r.bottom, w: r.width, h: r.height});
-  const meet = (a, b) => Math.min(a.r, b.r) - Math.max(a.l, b.l) > slack && Math.min(a.b, b.b) - Math.max(a.t, b.t) > slack;
+  const meet = (a, b) => Math.min(a.r, b.r) - Math.max(a.l, b.l) > slack
+    && Math.min(a.b, b.b) - Math.max(a.t, b.t) > slack;
   const onScreen = (b) => b.w > 0 && b.h > 0 && b.r > 0 && b.b > 0 && b.l < vw && b.t < vh;
   const hidden = (el) => { for (let e = el; e; e = e.parentElement) { const s = getComputedStyle(e);
     if (s.display === 'none' || s.visibility === 'hidden' || Number(s.opacity) === 0) return true; } return false; };
-  const name = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '');
+  const name = (el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
+    + (typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\\s+/).join('.') : '');
   const problems = [];
   // the texts: each text node's line boxes
   const texts = [];
@@ -51,10 +53,14 @@ CHECK_JS = """([minIndex, minCardW, slack]) => {
     if (!el || el.closest('svg, script, style, noscript, option, select, #anim-layer, #drag-layer, .overlay')) continue;
     if (hidden(el)) continue;
     const range = document.createRange(); range.selectNodeContents(n);
-    for (const r of range.getClientRects()) { const b = box(r); if (onScreen(b)) texts.push({el, b, text: n.nodeValue.trim().slice(0, 24)}); }
+    for (const r of range.getClientRects()) {
+      const b = box(r);
+      if (onScreen(b)) texts.push({el, b, text: n.nodeValue.trim().slice(0, 24)});
+    }
   }
   // the cards (not the copies in flight) and their indices
-  const cards = [...document.querySelectorAll('.card')].filter((c) => !c.closest('#anim-layer, #drag-layer, #card-sprite') && !hidden(c))
+  const cards = [...document.querySelectorAll('.card')]
+    .filter((c) => !c.closest('#anim-layer, #drag-layer, #card-sprite') && !hidden(c))
     .map((el) => ({el, b: box(el.getBoundingClientRect())})).filter((c) => onScreen(c.b));
   const indexOf = (card) => [...card.el.querySelectorAll('svg.face .ix')].map((g) =>
     [...g.querySelectorAll('.ix-rank, .ix-suit')].map((u) => ({el: u, b: box(u.getBoundingClientRect())})));
@@ -70,7 +76,10 @@ CHECK_JS = """([minIndex, minCardW, slack]) => {
     for (const c of cards) {
       if (!meet(tx.b, c.b)) continue;
       const own = badge && (badge.parentElement === c.el.parentElement || badge.parentElement.contains(c.el));
-      if (!own) { problems.push(`text "${tx.text}" (${name(tx.el)}) over a card (${c.el.dataset.card || 'back'})`); continue; }
+      if (!own) {
+        problems.push(`text "${tx.text}" (${name(tx.el)}) over a card (${c.el.dataset.card || 'back'})`);
+        continue;
+      }
       for (const ix of indexOf(c)) for (const part of ix) if (meet(tx.b, part.b))
         problems.push(`the count "${tx.text}" over the index of ${c.el.dataset.card}`);
     }
@@ -84,7 +93,8 @@ CHECK_JS = """([minIndex, minCardW, slack]) => {
     if (!rank) { problems.push(`${c.el.dataset.card} has no index`); continue; }
     // the index's box (its font size): its height in the card's units, scaled as the card is drawn
     const cell = rank.el.height.baseVal.value / face.viewBox.baseVal.height * face.getBoundingClientRect().height;
-    if (rank.el.classList.contains('ix-rank') && cell < minIndex) problems.push(`${c.el.dataset.card}'s index ${cell.toFixed(1)} px high`);
+    if (rank.el.classList.contains('ix-rank') && cell < minIndex)
+      problems.push(`${c.el.dataset.card}'s index ${cell.toFixed(1)} px high`);
     // the index shows: what lies at its middle is this card (not another card, a badge, a label)
     const x = rank.b.l + rank.b.w / 2, y = rank.b.t + rank.b.h / 2;
     if (x < 0 || y < 0 || x > vw || y > vh) continue;
@@ -149,6 +159,7 @@ def test_the_checks_catch_a_badge_on_an_index_and_a_card_too_small(web_server: W
     page.add_style_tag(content=".center .value { position: relative; top: -40px; }")
     problems = page.evaluate(CHECK_JS, [MIN_INDEX, MIN_CARD_W, SLACK])["problems"]
     assert any("over a card" in p for p in problems), problems
-    page.add_style_tag(content=".board { --own-h: 36px !important; --opp-h: 30px !important; --hand-h: 36px !important; }")
+    page.add_style_tag(content=".board { --own-h: 36px !important; --opp-h: 30px !important;"
+                               " --hand-h: 36px !important; }")
     problems = page.evaluate(CHECK_JS, [MIN_INDEX, MIN_CARD_W, SLACK])["problems"]
     assert any("px wide" in p for p in problems) and any("index" in p and "px high" in p for p in problems), problems

@@ -214,10 +214,9 @@ function skipBoBody(card) {
   }
   const n = Number(card);
   const colour = SKIPBO_COLOUR(n);
-  const h = 150;
+  const h = 130;
   const w = h * 0.68;
-  return `<rect x="-92" y="-116" width="184" height="232" rx="18" fill="${colour}" opacity="0.12"/>` +
-    `<circle r="86" fill="none" stroke="${colour}" stroke-width="4" opacity="0.5"/>` +
+  return `<circle r="80" fill="${colour}" opacity="0.1"/><circle r="80" fill="none" stroke="${colour}" stroke-width="4" opacity="0.45"/>` +
     `<g stroke="${colour}"><use href="#cg-${n}" x="${-w / 2}" y="${-h / 2}" width="${w}" height="${h}" stroke-width="120"/>` +
     `${indexUses(String(n), null, { h: 66 })}</g>`;
 }
