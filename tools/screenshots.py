@@ -92,7 +92,7 @@ class Scene:
     name: str
     path: str
     ready: str
-    seat: tuple[str, int, str] | None = None
+    seat: tuple[str, ...] | None = None
     then: Callable[[Any], None] | None = None
     full: dict[str, Any] = field(default_factory=dict)
 
@@ -108,13 +108,13 @@ def pick_a_spit_card(page: Any) -> None:
 
 
 def quickplay(base: str, preset: str, *, game: str = "spite-malice", level: str = "easy",
-              options: dict[str, Any] | None = None, rated: bool = False) -> tuple[str, int, str]:
+              options: dict[str, Any] | None = None, rated: bool = False) -> tuple[str, int, str, str]:
     body: dict[str, Any] = {"name": "Ann", "game": game, "preset": preset, "level": level,
                             "options": options or {}, "playerKey": PLAYER_KEY, "rated": rated}
     r = httpx.post(base + "/api/quickplay", json=body, timeout=30)
     r.raise_for_status()
     j = r.json()
-    return str(j["table"]["id"]), int(j["seat"]), str(j["token"])
+    return str(j["table"]["id"]), int(j["seat"]), str(j["token"]), str(j.get("playerId") or "")
 
 
 def person_and_bot(base: str, game: str) -> tuple[str, int, str]:
@@ -172,7 +172,7 @@ def scenes(base: str, browser: Any, only: set[str] | None) -> Iterator[Scene]:
                                   ("partners", "partners", {"stock_size": 10}), ("skip-bo", "skip-bo", {}),
                                   ("match", "match", {})):
         if want(name):
-            seat = quickplay(base, preset, options=options)
+            seat = quickplay(base, preset, options=options)[:3]
             yield Scene(name, f"/t/{seat[0]}", table, seat, pick_a_card)
     for game in ("spit", "speed"):
         if want(game):
@@ -197,25 +197,24 @@ def scenes(base: str, browser: Any, only: set[str] | None) -> Iterator[Scene]:
         # a rated game of Ann's against the computer, played to its end in the page
         seat = quickplay(base, "short", level="random", options={"stock_size": 3}, rated=True)
         ctx = browser.new_context(viewport=SIZES["1366x768"])
-        ctx.add_init_script(FIXED + seat_script(seat))
+        ctx.add_init_script(FIXED + seat_script(seat[:3]))
         page = ctx.new_page()
         page.goto(base + f"/t/{seat[0]}")
         play_to_the_end(page)
-        player = page.evaluate("localStorage.getItem('spite.playerId')") or \
-            httpx.get(base + f"/api/tables/{seat[0]}").json()["seats"][0].get("playerId", "")
+        player = seat[3]
         ctx.close()
         if want("ratings"):
             yield Scene("ratings", "/ratings?group=classic", "#board tr[data-player]")
         if want("player") and player:
             yield Scene("player", f"/player/{player}", "#player[data-player]")
         if want("stats"):
-            yield Scene("stats", "/stats/Ann", ".game-item")
+            yield Scene("stats", f"/stats/{player or 'Ann'}", "#stats-table, #stats-empty")
     if want("rules"):
         yield Scene("rules", "/rules/spite-malice", ".rules")
 
 
-def seat_script(seat: tuple[str, int, str]) -> str:
-    table_id, number, token = seat
+def seat_script(seat: tuple[Any, ...]) -> str:
+    table_id, number, token = seat[:3]
     seats = json.dumps({table_id: {"seat": number, "token": token, "at": 1}})
     return f"localStorage.setItem('spite.seats', {json.dumps(seats)});"
 
