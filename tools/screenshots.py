@@ -103,7 +103,7 @@ def pick_a_card(page: Any) -> None:
 
 
 def pick_a_spit_card(page: Any) -> None:
-    page.click(".me [data-playable='1'] >> nth=0")
+    page.click(".me [data-source][data-playable='1'] >> nth=0")
     page.wait_for_selector(".me [data-selected='1']")
 
 

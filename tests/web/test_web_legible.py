@@ -143,7 +143,7 @@ def test_no_text_over_cards_and_every_card_reads_at_spit_and_speed(
     take_seat(page, web_server, table_id, 0, token)
     page.wait_for_selector(".spit-table[data-phase=play] .me [data-playable='1']")
     check(page, f"{game}: the table")
-    page.click(".me [data-playable='1'] >> nth=0")
+    page.click(".me [data-source][data-playable='1'] >> nth=0")
     page.wait_for_selector(".me [data-selected='1']")
     check(page, f"{game}: a card picked")
 
