@@ -448,9 +448,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 raise ReviewRefused(f"there is no seat {seat} (seats 0 to {seats - 1})", 422, "no-seat")
             reviews: ReviewRunner = request.app.state.reviews
             address = client_address(request.scope)
-            if not wait:  # answered at once: the review, or its place in the queue (started if need be)
+            if not wait:  # answered at once: the review, what is made of it, or its place in the queue
                 reviews.start(game_id, raw, seat, address)
                 place = reviews.place(game_id, seat)
+                partial = reviews.partial(game_id, seat)
+                if place != 0 and partial is not None:
+                    return JSONResponse({"status": "partial", "place": place, **partial}, status_code=202)
                 if place != 0:
                     return JSONResponse({"status": "queued", "place": place}, status_code=202)
             return await reviews.review(game_id, raw, seat, address)
