@@ -385,6 +385,8 @@ class RemoteMaliceTable(LinkedTable):
         view = self.view(self.seat)
         if move.kind == PASS:
             return None
+        if move.card >= 0:  # a move that names its card (H7H-B4)
+            return move.card
         if move.kind == DISCARD:
             piles = view.discards[entry.seat] if entry.seat < len(view.discards) else ()
             pile = piles[move.target] if move.target < len(piles) else ()

@@ -59,6 +59,8 @@ def malice_move_words(lang: str, move: Move, card: int | None) -> str:
     """A Spite and Malice move in words ("9♥ from the hand onto discard pile 1"; "passes")."""
     if move.kind == PASS:
         return tr(lang, "mv_pass")
+    if card is None and move.card >= 0:  # a move that names its card (H7H-B4)
+        card = move.card
     rank = rank_token(move.rank, move.skipbo) if move.source == HAND or move.kind == DISCARD else None
     what = card_words(lang, card, rank)
     if move.kind == DISCARD:
@@ -83,7 +85,8 @@ def malice_words(lang: str, move: Move | str, card: int | None, skipbo: bool = F
 
 def malice_card(view: SeatView, move: Move) -> int | None:
     """The card ``move`` takes in the position of ``view`` (the seat to move): the stock's top, the
-    discard pile's top, or the first card of that rank in the hand (the engine takes that one);
+    discard pile's top, the hand card the move names, or else the first card of that rank in the
+    hand (the engine takes that one);
     ``None`` for a pass or a card the view does not show."""
     seat = view.to_move
     if move.kind == PASS:
@@ -94,6 +97,8 @@ def malice_card(view: SeatView, move: Move) -> int | None:
     if move.source == DISCARD_PILE and move.kind != DISCARD:
         piles = view.discards[seat]
         return piles[move.pile][-1] if move.pile < len(piles) and piles[move.pile] else None
+    if move.card >= 0:  # the very card the move names
+        return move.card
     return next((c for c in view.hand or () if RANKS[c] == move.rank), None)
 
 
