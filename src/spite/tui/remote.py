@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from spite.cards import RANKS, WILD_RANK
+from spite.cards import RANKS, WILD_RANK, parse_card
 from spite.catalogue import phrase_of
 from spite.errors import IllegalMoveError, OptionsError, Phrase, refusal
 from spite.malice import DISCARD, PASS, Move, Options, SeatView
@@ -427,7 +427,9 @@ class RemoteMaliceTable(LinkedTable):
                     self.log.append(entry)
             out.new_game = self._set_position(version, msg["view"], msg.get("legal"), msg)
             if entry is not None and self.log and self.log[-1] is entry:
-                self.log[-1] = replace(entry, card=self._card_put(entry))
+                told = last.get("card") if isinstance(last, dict) else None  # the card as the server told it
+                card = parse_card(told) if isinstance(told, str) else self._card_put(entry)
+                self.log[-1] = replace(entry, card=card)
         elif kind == "ack":
             if isinstance(version, int):
                 self.answered_version = version
