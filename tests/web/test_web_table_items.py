@@ -257,21 +257,22 @@ ENTRIES_JS = """() => [...document.querySelectorAll('#log li')].map(li => {
 
 
 def check_long_log(page: Any, played: list[tuple[int, str]]) -> None:
-    """The log of a game of 230 moves and 8 table events (two seats taken, the start, both connections
-    made and lost, Lena's page come back): one line for the oldest entries, then the newest, numbered
-    as the game's entries (they never start at 1 again), the moves in order and the events in their
-    place (the two connections lost after the last move, then Lena back)."""
+    """The log of a game of 230 moves and the 4 table events someone was told of (both connections
+    made, the first of them lost while the other was there, Lena's page come back): one line for the
+    oldest entries, then the newest, numbered as the game's entries (they never start at 1 again),
+    the moves in order and the events in their place (the connection lost after the last move, then
+    Lena back)."""
     first = page.locator("#log li >> nth=0")
     entries = page.evaluate(ENTRIES_JS)
-    total = 230 + 8
+    total = 230 + 4
     hidden = int(re.fullmatch(r"(\d+) earlier entries \(not shown\)", first.inner_text())[1])
     assert hidden == total - 200 and first.locator(".n").count() == 0
     assert [n for n, _, _ in entries[1:]] == list(range(hidden + 1, total + 1))
     moves = [tuple(m) for m in page.evaluate(MOVES_JS)]
     assert moves == [(str(s), m) for s, m in played[len(played) - len(moves):]]
-    assert [kind for _, kind, _ in entries[-4:]] == ["move", "event", "event", "event"]
-    dropped, dropped_too, back = (text for _, _, text in entries[-3:])
-    assert "dropped from seat" in dropped and "dropped from seat" in dropped_too and back == "Lena is at seat 1"
+    assert [kind for _, kind, _ in entries[-3:]] == ["move", "event", "event"]
+    dropped, back = (text for _, _, text in entries[-2:])
+    assert "dropped from seat" in dropped and back == "Lena is at seat 1"
     log = page.evaluate(LOG_JS.replace("#log li", "#log li[data-seat]"))
     assert all(e["inside"] for e in log)
 

@@ -222,7 +222,8 @@ class TableView:
         ``text`` in English; ``key`` (default ``event.KIND``) and ``params`` the catalogue's words for it."""
         words = Words(key=key or f"event.{kind}", params=params)
         event = TableEvent(kind=kind, seat=seat, text=text, words=words, seconds=seconds)  # type: ignore[arg-type]
-        self._keep_told({"seat": seat, "move": None, "event": event.model_dump()})
+        if self.connections():  # what was told: an event nobody heard (a quick table's start) is no news later
+            self._keep_told({"seat": seat, "move": None, "event": event.model_dump()})
         # a table closed before its game was dealt shows its secret (nothing was played from it); a dealt
         # game's secret would show every hidden card of a game nobody finished: never revealed
         fair = self.fair.info(revealed=True) if kind == "abandoned" and self.fair is not None and not self.fair.dealt \
