@@ -3,9 +3,10 @@ discard pile 1", German "P2 (schwer): 9♥ aus dem Blatt auf Ablagestapel 1".
 
 The words come from the message catalogue the page uses (:mod:`spite.catalogue`, the ``tui.mv_*``
 keys and the page's own ``sp_*`` ones); cards are worded as the catalogue words them (``{card|card}``:
-a Queen of hearts is ``Q♥``, German ``D♥``). A move names a rank, not a card (``H9-D1``), so the card
-is passed along when it is known (the card the move took, read before it was played); without it
-the words name the rank ("a 9 from the hand onto discard pile 1"). The notation (``H9-D1``, ``T3-C1``)
+a Queen of hearts is ``Q♥``, German ``D♥``). A move may name a rank only (``H9-D1``), so the card
+is passed along when it is known (the card the move took, read before it was played); a move that
+names its card (``H9H-D1``) says it; without either the words name the rank ("a 9 from the hand onto
+discard pile 1"). The notation (``H9-D1``, ``T3-C1``)
 stays what the records use; the screens show it instead of the words on request.
 
 >>> from spite.cards import parse_card
