@@ -357,7 +357,8 @@ def test_during_play_the_details_say_the_deal_is_checked_when_the_game_ends(
                            " === 'wird geprüft, wenn das Spiel endet'")
     assert "nicht prüfen" not in page.inner_text("#fair-details")
     page.click("button.lang[data-lang=en]")
-    page.wait_for_function("() => document.getElementById('fair-pending')?.textContent === 'checked when the game ends'")
+    page.wait_for_function("() => document.getElementById('fair-pending')?.textContent"
+                           " === 'checked when the game ends'")
     if page.get_attribute("#fair-mark", "aria-expanded") == "true":
         page.click("#fair-mark")
     play_to_the_end(page)

@@ -33,7 +33,8 @@ NONCE = "07" * 16
 
 FLIGHTS_JS = """document.addEventListener('spite:flight', (e) => {
   const ghost = [...document.querySelectorAll('#anim-layer .flying')].pop();
-  (window.__flights = window.__flights || []).push([e.detail.move, ghost?.querySelector('svg')?.getAttribute('aria-label') ?? null]);
+  const name = ghost?.querySelector('svg')?.getAttribute('aria-label') ?? null;
+  (window.__flights = window.__flights || []).push([e.detail.move, name]);
 });"""
 """Every flight the table starts: its move and the name of the card drawn flying."""
 
@@ -115,7 +116,8 @@ def test_the_seed_deals_three_fives_to_ann_who_begins() -> None:
     assert first == 0 and [c for c in cards if c[:-1] == "5"] == ["5S", "5H", "5C"], cards
 
 
-@pytest.mark.parametrize(("viewport", "ways"), [(LAPTOP, ("click", "drag", "keys")), (PHONE, ("keys", "click", "drag"))],
+@pytest.mark.parametrize(("viewport", "ways"),
+                         [(LAPTOP, ("click", "drag", "keys")), (PHONE, ("keys", "click", "drag"))],
                          ids=["1366x768", "phone"])
 def test_the_card_picked_is_the_card_that_moves(seeded: WebServer, browser: Any, viewport: dict[str, int],
                                                 ways: tuple[str, str, str]) -> None:
@@ -176,7 +178,8 @@ def test_a_reload_shows_the_same_log_entry_by_entry(seeded: WebServer, browser: 
                 page.wait_for_function(f"() => Number(document.querySelector('.table').dataset.version) > {before}")
                 if not undone and page.get_attribute(".table", "data-can-undo") == "1":
                     page.click("#undo")  # a move taken back: its line and the undo's stay in the log
-                    page.wait_for_function(f"() => Number(document.querySelector('.table').dataset.version) > {before + 1}")
+                    page.wait_for_function("v => Number(document.querySelector('.table').dataset.version) > v",
+                                           arg=before + 1)
                     undone = True
             else:
                 discard_by(page, "click", len(hand(page)) - 1, 1 + played % 4)
@@ -190,7 +193,7 @@ def test_a_reload_shows_the_same_log_entry_by_entry(seeded: WebServer, browser: 
         page.reload()
         page.wait_for_selector('.table[data-seat="0"]')
         open_side_panel(page)
-        page.wait_for_function(f"n => document.querySelectorAll('#log li').length >= n", arg=len(live))
+        page.wait_for_function("n => document.querySelectorAll('#log li').length >= n", arg=len(live))
         again = page.evaluate(LOG_JS)
         for k, (was, now) in enumerate(zip(live, again, strict=False)):
             assert was == now, (k, was, now)
