@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck bench figures core-only golden value clean chromium haproxy
+.PHONY: play test lint typecheck bench figures core-only golden value clean chromium haproxy screenshots
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,11 @@ value: $(STAMP)
 	$(BIN)/spite train --preset match --games 3000 --seed 1 --jobs 2 --out build/value/match-v0.json
 	$(BIN)/spite train --preset match --bots learned:700,weights=build/value/match-v0.json --games 2000 --seed 11 \
 		--jobs 2 --out src/spite/bots/learned_value_match.json --plot docs/figures/learned-value-curve-match.png
+
+# Every page and table of the browser page at 1366×768 and 390×844, in English and German, from seeded
+# games, as WebP in docs/screenshots/ (tools/screenshots.py; docs/web.md, "Screenshots").
+screenshots: $(STAMP) chromium
+	$(BIN)/python tools/screenshots.py --out docs/screenshots
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info

@@ -92,6 +92,9 @@ class Record:
     fairness: dict[str, Any] | None = None
     """A fair table's proof (records.md §3, docs/fairness.md): commitment, secret, nonces; ``None``
     for a game dealt otherwise."""
+    forfeit: dict[str, Any] | None = None
+    """A rated table's game a person lost by leaving (docs/records.md §3): the seats that ``left`` and
+    ``why``; the game stopped there, unfinished. ``None`` for every other game."""
 
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON object, keys in the order of records.md.
@@ -111,6 +114,8 @@ class Record:
             out["result"] = self.result
         if self.fairness is not None:
             out["fairness"] = self.fairness
+        if self.forfeit is not None:
+            out["forfeit"] = self.forfeit
         return out
 
 

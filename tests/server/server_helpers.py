@@ -40,6 +40,12 @@ def pg_database(base_url: str) -> contextlib.AbstractContextManager[str]:
     return scratch_database(base_url, "spite_test")
 
 
+def http_from(address: str, timeout: float = 30) -> httpx.Client:
+    """An HTTP client whose requests come from another loopback address (``127.0.0.2``: a second person,
+    as the limits and the fair-use rules count people by address)."""
+    return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=timeout)
+
+
 class ServerThread:
     """The app under uvicorn in a thread of the test process (so tests can look at its tables)."""
 

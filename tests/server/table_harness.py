@@ -46,6 +46,7 @@ from spite.server.table.effects import (
     Hello,
     Hint,
     Input,
+    InsertAbort,
     InsertGame,
     InsertMove,
     Join,
@@ -82,6 +83,8 @@ class MemoryStore:
         self.seats = {s["seat"]: dict(s) for s in seats}
         self.moves: dict[int, list[Any]] = {}
         self.games: list[dict[str, Any]] = []
+        self.aborts: list[str] = []
+        """The players whose rated games were aborted (:class:`InsertAbort`)."""
         self.fail = 0
         self.commits = 0
         self.refused = 0
@@ -92,7 +95,7 @@ class MemoryStore:
             self.fail -= 1
             self.refused += 1
             return Stored(False, error="the database refused the commit (a test's failure)")
-        row, seats, moves, games = copy.deepcopy((self.row, self.seats, self.moves, self.games))
+        row, seats, moves, games, aborts = copy.deepcopy((self.row, self.seats, self.moves, self.games, self.aborts))
         game_id: int | None = None
         for r in rows:
             if isinstance(r, InsertMove):
@@ -113,12 +116,15 @@ class MemoryStore:
             elif isinstance(r, InsertGame):
                 game_id = len(games) + 1
                 games.append({"id": game_id, "record": r.record, "players": r.players, "turns": r.turns,
-                              "plies": r.plies})
+                              "plies": r.plies, "result": r.result or r.record.get("result"),
+                              "rating": r.rating})
                 if r.finish:
                     row.update(status="finished", plies=r.plies)
+            elif isinstance(r, InsertAbort):
+                aborts.append(r.player_id)
             else:
                 raise TypeError(r)
-        self.row, self.seats, self.moves, self.games = row, seats, moves, games
+        self.row, self.seats, self.moves, self.games, self.aborts = row, seats, moves, games, aborts
         self.commits += 1
         return Stored(True, game_id)
 
@@ -131,11 +137,12 @@ class MemoryStore:
             id=r["id"], game=r["game"], preset=r["preset"], options=json.loads(r["options"]),
             seed=json.loads(r["seed"]), start=json.loads(r["start"]), status=r["status"], created_at=r["created_at"],
             seats=[StoredSeat(seat=s["seat"], kind=s["kind"], level=s["level"], player=s["player"],
-                              token_hash=s["token_hash"], controller=s["controller"], player_id=s.get("player_id"))
+                              token_hash=s["token_hash"], controller=s["controller"], player_id=s.get("player_id"),
+                              address=s.get("address"))
                    for _, s in sorted(self.seats.items())],
             moves=[self.moves[p] for p in plies], version_base=int(r.get("version_base") or 0),
             match=json.loads(r["match"]) if r.get("match") else None,
-            series=json.loads(r["series"]) if r.get("series") else None)
+            series=json.loads(r["series"]) if r.get("series") else None, rated=bool(r.get("rated")))
 
 
 MODELS = {"welcome": Welcome, "state": StateMessage, "ack": Ack, "table": TableMessage, "gameOver": GameOver,
@@ -185,7 +192,7 @@ class Harness:
 
     def __init__(self, game: str = "spite-malice", preset: str | None = None, options: dict[str, Any] | None = None,
                  seats: list[SeatRequest] | None = None, settings: ServerConfig | None = None, seed: int = 0,
-                 table_id: str = "T1", answer_bots: bool = True) -> None:
+                 table_id: str = "T1", answer_bots: bool = True, rated: bool = False) -> None:
         self.rng = random.Random(seed)
         self.config = settings or config()
         self.now = START
@@ -201,6 +208,7 @@ class Harness:
         self.gone: list[str] = []
         self._next_conn = 1
         plan = plan_table(table_id, game, preset, options or {}, seats, join=False, entropy=self.rng.randbytes)
+        plan.rated = rated
         self.opening_fair = plan.opening.fair
         row, seat_rows = table_rows(table_id, game, plan, 0.0, "test")
         self.store = MemoryStore({**row, "version_base": 0}, seat_rows)
@@ -294,10 +302,11 @@ class Harness:
             waited += dt
 
     # ------------------------------------------------------------------ people
-    def join(self, name: str, seat: int | None = None, player_id: str | None = None) -> int:
-        """A person takes a free seat; its token is kept in :attr:`tokens`."""
+    def join(self, name: str, seat: int | None = None, player_id: str | None = None, address: str | None = None) -> int:
+        """A person takes a free seat (from the address whose key is ``address``); its token is kept in
+        :attr:`tokens`."""
         token = f"token-{name}-{len(self.tokens)}"
-        taken: int = self.step(Join(name, hash_token(token), seat, player_id))
+        taken: int = self.step(Join(name, hash_token(token), seat, player_id, address))
         self.tokens[taken] = token
         return taken
 

@@ -109,3 +109,19 @@ def test_a_table_asked_for_is_seen_by_its_holder_and_a_dead_ones_are_swept(engin
         c.execute(sa.update(db.tables).where(db.tables.c.id == "t1").values(lease_until=time.time() - 1))
     assert sorted(b.orphans()) == ["t1", "t2"] and b.orphans() == []
     assert {i: o for i, (o, _until) in leases_of(engine).items()} == {"t0": "b", "t1": "b", "t2": "b"}
+
+
+def test_a_killed_workers_heartbeat_row_goes_at_the_next_sweep(engine: Engine) -> None:
+    """A worker killed with ``kill -9`` never unregisters: its row goes once its heartbeat is long silent
+    (before, it stayed until some worker registered an hour later)."""
+    from spite.server.leases import WORKER_GONE
+
+    a, dead = Leases(engine, "a"), Leases(engine, "dead")
+    a.register()
+    dead.register()
+    with engine.begin() as c:
+        c.execute(sa.update(db.workers).where(db.workers.c.id == "dead")
+                  .values(heartbeat=db.workers.c.heartbeat - WORKER_GONE - 1))
+    a.orphans()
+    with engine.connect() as c:
+        assert {r.id for r in c.execute(sa.select(db.workers.c.id))} == {"a"}

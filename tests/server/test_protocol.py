@@ -51,8 +51,20 @@ def two_person_table(srv: ServerThread, preset: str = "short",
     return table_id, [created["token"], joined["token"]]
 
 
-def play_random(clients: dict[int, Client], rng: random.Random, limit: int = 10_000) -> int:
-    """Every seat plays random legal moves (waiting for each ack) until the game ends or ``limit``."""
+def eager(legal: list[str], rng: random.Random) -> str:
+    """A random move of the most eager kind there is: a stock play, else a build play, else any (a game
+    of such moves ends with a winner far sooner than one of random moves, which mostly ends blocked)."""
+    for kind in ("S-", "-B"):
+        found = [m for m in legal if kind in m]
+        if found:
+            return rng.choice(found)
+    return rng.choice(legal)
+
+
+def play_random(clients: dict[int, Client], rng: random.Random, limit: int = 10_000,
+                choose: Any = None) -> int:
+    """Every seat plays random legal moves (``choose(legal, rng)``: one picked so; waiting for each ack)
+    until the game ends or ``limit``."""
     moves = 0
     while moves < limit:
         mover = None
@@ -70,7 +82,8 @@ def play_random(clients: dict[int, Client], rng: random.Random, limit: int = 10_
         c = clients[mover]
         st = c.last_state
         assert st is not None
-        c.send({"type": "move", "move": rng.choice(st["legal"]), "stateVersion": st["stateVersion"],
+        move = choose(st["legal"], rng) if choose is not None else rng.choice(st["legal"])
+        c.send({"type": "move", "move": move, "stateVersion": st["stateVersion"],
                 "id": f"m{moves}"})
         ack = c.until("ack")
         assert ack["id"] == f"m{moves}" and ack["stateVersion"] == st["stateVersion"] + 1

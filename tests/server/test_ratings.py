@@ -16,8 +16,8 @@ import httpx
 import pytest
 import sqlalchemy as sa
 from openskill.models import PlackettLuce
-from server_helpers import Client, ServerThread
-from test_protocol import play_random
+from server_helpers import Client, ServerThread, http_from
+from test_protocol import eager, play_random
 
 from spite.server import ServerConfig, db
 from spite.server.ratings import RatingGroup, display, groups, level_rating, rate_game, rating_group
@@ -34,9 +34,9 @@ def engine(db_url: str) -> Iterator[sa.Engine]:
 
 
 def seat(n: int, who: str | None, won: bool, *, bot: str | None = None, taken_over: bool = False,
-         moved: bool = True) -> dict[str, Any]:
+         left: bool = False) -> dict[str, Any]:
     return {"seat": n, "player": f"bot:{bot}" if bot else who, "player_id": None if bot else who,
-            "is_bot": bot is not None, "won": won, "points": int(won), "taken_over": taken_over, "moved": moved}
+            "is_bot": bot is not None, "won": won, "points": int(won), "taken_over": taken_over, "left": left}
 
 
 def test_group_is_the_games_own_word() -> None:
@@ -107,8 +107,7 @@ def test_a_known_sequence_of_results_rates_as_the_library_says(engine: sa.Engine
 
 @pytest.mark.parametrize(("why", "players"), [
     ("one key at two seats", [seat(0, "p-" + "1" * 24, True), seat(1, "p-" + "1" * 24, False)]),
-    ("a person left before moving", [seat(0, "p-" + "1" * 24, True), seat(1, "p-" + "2" * 24, False,
-                                                                         taken_over=True, moved=False)]),
+    ("a computer of a level never measured", [seat(0, "p-" + "1" * 24, True), seat(1, None, False, bot="random")]),
     ("guests only", [seat(0, None, True), seat(1, None, False)]),
 ])
 def test_fair_use_keeps_a_game_out_of_the_ratings(engine: sa.Engine, why: str, players: list[dict[str, Any]]) -> None:
@@ -128,17 +127,18 @@ def server(tmp_path: Path) -> Iterator[ServerThread]:
 
 
 def play_two(srv: ServerThread, rated: bool, keys: tuple[str, str]) -> str:
-    """Two keyed people play a short game to its end at a new table; its id."""
+    """Two keyed people, from two addresses, play a short game to its end at a new table; its id."""
     created = httpx.post(srv.base + "/api/tables", json={
-        "preset": "short", "options": {"stock_size": 2}, "name": "ann", "playerKey": keys[0], "rated": rated}).json()
+        "preset": "short", "name": "ann", "playerKey": keys[0], "rated": rated}).json()
     table = created["table"]["id"]
     assert created["table"]["rated"] is rated
-    joined = httpx.post(srv.base + f"/api/tables/{table}/join", json={"name": "bob", "playerKey": keys[1]}).json()
+    with http_from("127.0.0.2") as bob:
+        joined = bob.post(srv.base + f"/api/tables/{table}/join", json={"name": "bob", "playerKey": keys[1]}).json()
     clients = {0: Client(srv.base, table), 1: Client(srv.base, table)}
     try:
         clients[0].hello(created["token"])
         clients[1].hello(joined["token"])
-        play_random(clients, random.Random(5))
+        play_random(clients, random.Random(5), choose=eager)
         clients[0].until("gameOver", timeout=30)
     finally:
         for c in clients.values():
@@ -246,3 +246,180 @@ def test_rate_levels_takes_peoples_rated_games_against_the_computer_into_the_fit
     assert summary["peopleGames"] == read_before and set(summary["levels"]) == {"easy", "medium"}
     bad = CliRunner().invoke(cli_app, ["rate-levels", "--games", "2", "--people", f"sqlite:///{tmp_path / 'none.db'}"])
     assert bad.exit_code == 2 and "holds no rated games" in bad.output and "Traceback" not in bad.output
+
+
+# ---------------------------------------------------------------------- what rated play guards against
+def refusal(answer: httpx.Response) -> tuple[int, str]:
+    return answer.status_code, (answer.json().get("words") or {}).get("key", answer.json().get("code", ""))
+
+
+def test_a_rated_table_plays_the_presets_as_they_are(server: ServerThread) -> None:
+    """A one-card stock is no classic game: rated tables refuse changed options (casual ones take them)."""
+    key = secrets.token_urlsafe(24)
+    changed = {"preset": "short", "options": {"stock_size": 1}, "playerKey": key}
+    assert refusal(httpx.post(server.base + "/api/tables", json={**changed, "rated": True})) == \
+        (400, "lobby.rated-standard")
+    assert httpx.post(server.base + "/api/tables", json={**changed, "rated": False}).status_code == 200
+    same = httpx.post(server.base + "/api/tables", json={"preset": "short", "options": {"stock_size": 13},
+                                                          "playerKey": key, "rated": True})
+    assert same.status_code == 200, "the preset's own value is no change"
+    four = httpx.post(server.base + "/api/tables", json={"preset": "party", "options": {"players": 4},
+                                                          "playerKey": secrets.token_urlsafe(24), "rated": True})
+    assert four.status_code == 200, "a party of four is a standard party"
+
+
+def test_rated_games_against_the_computer_are_at_measured_levels_only(server: ServerThread) -> None:
+    key = secrets.token_urlsafe(24)
+    for game, level in (("spite-malice", "random"), ("spit", "reflex:60000"), ("spit", "club")):
+        answer = httpx.post(server.base + "/api/quickplay", json={"game": game, "level": level, "playerKey": key,
+                                                                   "rated": True})
+        if level == "club":
+            assert answer.status_code == 200 and answer.json()["table"]["rated"] is True
+        else:
+            assert refusal(answer) == (400, "lobby.rated-level"), (game, level)
+            assert httpx.post(server.base + "/api/quickplay", json={
+                "game": game, "level": level, "playerKey": key}).status_code == 200, "casual is fine"
+
+
+def test_two_keys_from_one_address_do_not_play_each_other_rated(server: ServerThread) -> None:
+    a, b, c = (secrets.token_urlsafe(24) for _ in range(3))
+    table = httpx.post(server.base + "/api/tables", json={"preset": "short", "playerKey": a,
+                                                           "rated": True}).json()["table"]["id"]
+    second = httpx.post(server.base + f"/api/tables/{table}/join", json={"playerKey": b})
+    assert refusal(second) == (409, "lobby.rated-one-address")
+    with http_from("127.0.0.2") as other:
+        assert other.post(server.base + f"/api/tables/{table}/join", json={"playerKey": c}).status_code == 200
+
+
+def seek(client: Any, base: str, key: str, rated: bool = True, **more: Any) -> httpx.Response:
+    return client.post(base + "/api/seeks", json={"preset": "short", "playerKey": key, "rated": rated,
+                                                  "computerAfter": None, **more})
+
+
+def test_rated_seeks_from_one_address_are_not_paired_casual_ones_are(server: ServerThread) -> None:
+    a, b, c, d, e = (secrets.token_urlsafe(24) for _ in range(5))
+    first, second = seek(httpx, server.base, a).json(), seek(httpx, server.base, b).json()
+    waited = httpx.get(server.base + f"/api/seeks/{second['id']}?wait=1.5").json()
+    assert waited["state"] == "waiting", "a second key from the same address is no opponent"
+    with http_from("127.0.0.2") as other:
+        third = other.get(server.base + f"/api/seeks/{seek(other, server.base, c).json()['id']}?wait=10").json()
+    assert third["state"] == "matched"
+    mine = httpx.get(server.base + f"/api/seeks/{first['id']}").json()
+    assert mine["state"] == "matched" and mine["matched"]["table"] == third["matched"]["table"]
+    home = [seek(httpx, server.base, key, rated=False).json() for key in (d, e)]
+    paired = httpx.get(server.base + f"/api/seeks/{home[1]['id']}?wait=10").json()
+    assert paired["state"] == "matched", "a household may play casual"
+    for s in (second,):
+        httpx.delete(server.base + f"/api/seeks/{s['id']}")
+
+
+def test_a_bool_is_a_bool_and_an_unknown_player_is_not_found(server: ServerThread) -> None:
+    answer = httpx.post(server.base + "/api/tables", json={"preset": "short", "rated": "yes",
+                                                            "playerKey": secrets.token_urlsafe(24)})
+    assert answer.status_code == 422 and "rated" in answer.json()["detail"]
+    nobody = httpx.get(server.base + "/api/players/p-" + "0" * 24 + "/ratings")
+    assert refusal(nobody) == (404, "ratings.no-player")
+
+
+@pytest.fixture
+def tight(tmp_path: Path) -> Iterator[ServerThread]:
+    """A server with small caps: 2 live tables an address, aborts pause rated play after 2."""
+    config = ServerConfig(db_url=f"sqlite:///{tmp_path / 'spite.db'}", bot_workers=0, rate=1000, burst=2000,
+                          write_burst=100, max_open_tables=2, abort_limit=2, abort_window=600.0, grace_seconds=1.0)
+    with ServerThread(config) as srv:
+        yield srv
+
+
+def test_a_seek_and_its_table_count_against_the_address(tight: ServerThread) -> None:
+    """A table made for seekers counts against each seeker's address as a table they made, and a
+    waiting seek counts too (it becomes one): one address cannot get round the cap with seeks."""
+    base = tight.base
+    a, b, c, d = (secrets.token_urlsafe(24) for _ in range(4))
+    assert httpx.post(base + "/api/tables", json={"preset": "short"}).status_code == 200
+    first = seek(httpx, base, a).json()
+    assert refusal(seek(httpx, base, b)) == (429, "lobby.too-many-tables")
+    with http_from("127.0.0.3") as other:
+        paired = other.get(base + f"/api/seeks/{seek(other, base, c).json()['id']}?wait=10").json()
+        assert paired["state"] == "matched"
+        assert other.post(base + "/api/tables", json={"preset": "short"}).status_code == 200
+        assert refusal(other.post(base + "/api/tables", json={"preset": "short"})) == (429, "lobby.too-many-tables")
+    assert httpx.get(base + f"/api/seeks/{first['id']}").json()["state"] == "matched"
+    assert refusal(httpx.post(base + "/api/tables", json={"preset": "short"})) == (429, "lobby.too-many-tables")
+    assert refusal(seek(httpx, base, d, rated=False)) == (429, "lobby.too-many-tables")
+
+
+def test_a_seeks_computer_wait_has_a_floor(server: ServerThread) -> None:
+    key = secrets.token_urlsafe(24)
+    answer = seek(httpx, server.base, key, computerAfter=0)
+    assert refusal(answer) == (400, "seek.computer-floor")
+    assert seek(httpx, server.base, key, computerAfter=20).status_code == 200
+
+
+def test_repeated_aborts_pause_rated_play(tight: ServerThread) -> None:
+    """Two rated games left before they began (the tight server's limit): rated play is paused, with
+    when to try again; casual play is not."""
+    key = secrets.token_urlsafe(24)
+    for _ in range(2):
+        joined = httpx.post(tight.base + "/api/quickplay", json={"preset": "short", "level": "medium",
+                                                                  "playerKey": key, "rated": True}).json()
+        watcher = Client(tight.base, joined["table"]["id"])
+        watcher.hello(spectate=True)
+        event = watcher.until("table", timeout=15)["event"]  # the person never came: aborted
+        assert event["kind"] == "abandoned" and event["words"]["key"] == "event.abandoned.aborted"
+        watcher.close()
+    paused = httpx.post(tight.base + "/api/quickplay", json={"preset": "short", "playerKey": key, "rated": True})
+    assert refusal(paused) == (429, "rated.paused") and int(paused.headers["Retry-After"]) > 500
+    assert refusal(seek(httpx, tight.base, key)) == (429, "rated.paused")
+    assert httpx.post(tight.base + "/api/quickplay", json={"preset": "short", "playerKey": key}).status_code == 200
+
+
+def test_leaving_a_rated_game_against_the_computer_is_a_stored_rated_loss(tight: ServerThread) -> None:
+    """Before, the table was closed when the grace time ended and nothing was stored or rated."""
+    key = secrets.token_urlsafe(24)
+    joined = httpx.post(tight.base + "/api/quickplay", json={"preset": "short", "level": "medium", "name": "ann",
+                                                              "playerKey": key, "rated": True}).json()
+    ann = Client(tight.base, joined["table"]["id"])
+    state = ann.hello(joined["token"])
+    rng = random.Random(9)
+    deadline = time.monotonic() + 30
+    moved_after_computer = False
+    while not moved_after_computer:  # ann moves, the computer moves, ann moves: every side has moved
+        assert time.monotonic() < deadline, "the computer did not move"
+        state = ann.last_state or state
+        if state["legal"] and state["stateVersion"] >= ann.newest:
+            moved_after_computer = any(m.get("last", {}) and m["last"].get("byBot") for m in ann.received
+                                       if m["type"] == "state")
+            ann.send({"type": "move", "move": rng.choice(state["legal"]), "stateVersion": state["stateVersion"]})
+            ann.until("ack")
+        else:
+            ann.recv(5)
+    ann.close()
+    mine = wait_for(lambda: httpx.get(tight.base + f"/api/players/{player_id(key)}/ratings").json().get("groups"),
+                    timeout=15)
+    (classic,) = mine
+    assert classic["games"] == 1 and classic["mu"] < 25.0, "a loss"
+    (game,) = httpx.get(tight.base + f"/api/players/{player_id(key)}/games").json()
+    assert game["result"]["reason"] == "forfeit"
+    me = next(p for p in game["players"] if not p["isBot"])
+    assert me["won"] is False
+    replay = httpx.get(tight.base + f"/api/games/{game['id']}/positions").json()  # the replay shows it as it stood
+    assert replay["result"]["reason"] == "forfeit" and replay["result"]["left"] == [0] and replay["moves"]
+    # its record replays to where it stopped, and its deal is proven fair like any other
+    from spite.records import record_from_json, replay
+    from spite.records.verify import verify_record
+
+    record = record_from_json(httpx.get(tight.base + game["recordUrl"]).json())
+    assert record.forfeit == {"left": [0], "why": "left"} and record.result is None
+    assert replay(record).check()["finished"] is False
+    assert verify_record(record).fair
+
+
+def test_no_review_of_a_rated_match_still_in_play(server: ServerThread) -> None:
+    with db.make_engine(server.manager.store.engine.url.render_as_string(hide_password=False)).begin() as conn:
+        conn.execute(sa.insert(db.tables).values(id="m1", game="spite-malice", preset="match", options="{}", seed="1",
+                                                 start="{}", status="playing", plies=0, created_at=0.0,
+                                                 updated_at=0.0, rated=True))
+        conn.execute(sa.insert(db.games).values(id=77, table_id="m1", game="spite-malice", preset="match",
+                                                record="{}", result="{}", plies=1, turns=1, finished_at=1.0))
+    answer = httpx.get(server.base + "/api/games/77/review")
+    assert answer.status_code == 409 and answer.json()["code"] == "rated-in-play"

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
-from server_helpers import PG_ENV, Client, ServerThread, pg_database
+from server_helpers import PG_ENV, Client, ServerThread, http_from, pg_database
 
 from spite.server import ServerConfig, db
 from spite.server.seeks import Computer, Pairing, Seek, SeekPolicy, SeekService, next_change, plan
@@ -83,7 +83,7 @@ def test_one_key_is_never_paired_with_itself() -> None:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerThread]:
     config = ServerConfig(db_url=f"sqlite:///{tmp_path / 'spite.db'}", bot_workers=0, rate=1000, burst=2000,
-                          write_burst=100, max_open_tables=100)
+                          write_burst=100, max_open_tables=100, seek_computer_floor=0.5)
     with ServerThread(config) as srv:
         yield srv
 
@@ -104,7 +104,9 @@ def test_two_seekers_are_seated_at_one_table(server: ServerThread) -> None:
     assert ann["state"] == "waiting" and ann["rating"] == 1000 and ann["group"] == "classic" and ann["rated"]
     again = httpx.post(server.base + "/api/seeks", json={"preset": "short", "playerKey": keys[0]})
     assert again.status_code == 409 and again.json()["words"]["params"]["seek"] == ann["id"]
-    bob = httpx.post(server.base + "/api/seeks", json={"preset": "short", "name": "bob", "playerKey": keys[1]}).json()
+    with http_from("127.0.0.2") as other:  # another person: another address (rated seeks of one are not paired)
+        bob = other.post(server.base + "/api/seeks", json={"preset": "short", "name": "bob",
+                                                           "playerKey": keys[1]}).json()
     a, b = until_matched(server.base, ann["id"]), until_matched(server.base, bob["id"])
     assert a["state"] == b["state"] == "matched"
     assert a["matched"]["table"] == b["matched"]["table"] and a["matched"]["computer"] is None
@@ -128,9 +130,10 @@ def test_a_cancelled_seek_is_never_seated_and_a_computer_comes_when_asked(server
     assert gone.status_code == 200 and gone.json()["state"] == "cancelled"
     key = secrets.token_urlsafe(24)
     bob = httpx.post(server.base + "/api/seeks", json={"preset": "short", "playerKey": key, "name": "bob",
-                                                       "computerAfter": 0}).json()
+                                                       "computerAfter": 0.5}).json()
     got = until_matched(server.base, bob["id"])
-    assert got["state"] == "matched" and got["matched"]["computer"] in ("random", "easy", "medium", "hard", "expert")
+    # a newcomer meets the measured level nearest a newcomer's rating
+    assert got["state"] == "matched" and got["matched"]["computer"] == "medium"
     table = httpx.get(server.base + f"/api/tables/{got['matched']['table']}").json()
     assert table["rated"] and [s["kind"] for s in table["seats"]] == ["person", "bot"]
     assert table["seats"][0]["player"] == "bob"
@@ -156,8 +159,9 @@ def test_a_waiting_seeker_is_told_of_the_match_at_once_in_one_long_poll(server: 
     while server.manager.seeks.listening < 1:  # her request is at the server, waiting
         assert time.monotonic() < deadline, "the long poll never reached the server"
         time.sleep(0.01)
-    bob = httpx.post(server.base + "/api/seeks", json={"preset": "short", "name": "bob",
-                                                       "playerKey": secrets.token_urlsafe(24)}).json()
+    with http_from("127.0.0.2") as other:
+        bob = other.post(server.base + "/api/seeks", json={"preset": "short", "name": "bob",
+                                                           "playerKey": secrets.token_urlsafe(24)}).json()
     bob_answered = time.monotonic()
     waiter.join(30)
     (got,) = asked
@@ -270,3 +274,29 @@ def test_a_long_poll_at_one_worker_hears_of_a_pairing_made_at_another() -> None:
         got, late = asyncio.run(run(url))
     assert got.status == "matched" and got.table == "table-1" and got.token is not None
     assert late < 1.0, f"worker A answered {late:.2f} s after worker B paired"
+
+
+def test_an_addresses_tables_in_the_database_count_its_seekers_tables(db_url: str) -> None:
+    """What several workers count for ``max_open_tables`` (``Store.live_tables_of``): the live tables an
+    address created, and the live tables made for seeks one of whose seats it took."""
+    from spite.server.store import Store
+
+    engine = db.make_engine(db_url)
+    db.migrate(engine)
+    try:
+        with engine.begin() as conn:
+            for table_id, creator, status, seat_address in (("made", "me", "playing", None),
+                                                            ("seek", None, "open", "me"),
+                                                            ("over", None, "finished", "me"),
+                                                            ("joined", "you", "playing", "me"),
+                                                            ("theirs", None, "playing", "you")):
+                conn.execute(sa.insert(db.tables).values(
+                    id=table_id, game="spite-malice", preset="short", options="{}", seed="1", start="{}",
+                    status=status, plies=0, created_at=0.0, updated_at=0.0, creator=creator))
+                conn.execute(sa.insert(db.seats).values(table_id=table_id, seat=0, kind="person",
+                                                        controller="person", address=seat_address))
+            # a table someone else made and "me" joined counts for its maker, not for the guest
+            assert Store.live_tables_of(conn, "me") == 2
+            assert Store.live_tables_of(conn, "you") == 2
+    finally:
+        engine.dispose()

@@ -251,7 +251,7 @@ def test_a_quick_play_table_whose_person_never_came_is_closed() -> None:
     assert h.core.status == "abandoned"
 
 
-def test_a_friend_table_everyone_left_is_played_by_bots_then_closed() -> None:
+def test_a_friend_table_everyone_left_is_played_by_bots_for_its_watchers_then_closed() -> None:
     h, (ann, bob) = persons(2, "classic", {"stock_size": 20}, grace_seconds=5.0, abandon_seconds=30.0, bot_delay=1.0)
     watcher = h.connect()
     h.leave(ann)
@@ -263,6 +263,22 @@ def test_a_friend_table_everyone_left_is_played_by_bots_then_closed() -> None:
     assert h.core.status == "playing"
     h.advance(0.1)
     assert h.core.status == "abandoned" and watcher.events()[-1] == "abandoned"
+
+
+def test_a_friend_table_everyone_left_unwatched_is_closed_not_played_out_by_computers() -> None:
+    """The first to leave is taken over while the other still plays; when the last person's grace time
+    ends too and nobody watches, nobody is left to play for: the table is closed, no computer plays it
+    out (a client that has people seated who never come gets no bot work beyond their grace time)."""
+    h, (ann, bob) = persons(2, "classic", {"stock_size": 20}, grace_seconds=5.0, abandon_seconds=30.0, bot_delay=1.0)
+    h.leave(ann)
+    h.advance(5.0)
+    assert h.seat(0).controller == "bot" and bob.events()[-1] == "takeover"
+    h.leave(bob)
+    h.advance(4.9)
+    assert h.core.status == "playing"
+    h.advance(0.1)
+    assert h.core.status == "abandoned" and h.store.row["status"] == "abandoned"
+    assert h.seat(1).controller == "person" and not h.thinking
 
 
 def test_a_person_back_within_the_grace_keeps_the_seat_and_after_it_takes_it_back() -> None:

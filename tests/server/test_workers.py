@@ -29,7 +29,7 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
-from server_helpers import PG_ENV, Client, free_port, pg_database
+from server_helpers import PG_ENV, Client, free_port, http_from, pg_database
 from test_protocol import play_random
 
 from spite.server import db
@@ -425,15 +425,20 @@ def test_kill_9_of_a_spit_tables_worker(tmp_path: Path) -> None:
 @needs_cluster
 def test_two_seekers_on_two_workers_meet(tmp_path: Path) -> None:
     """Ann's seek reaches worker 0, Bob's worker 1: the seeks live in the database, so whichever worker
-    pairs first seats both at one table, and each worker answers each seek."""
+    pairs first seats both at one table, and each worker answers each seek. A second key from Ann's
+    address, seeking at worker 1 before Bob, is never paired with her (rated: one person, one side)."""
     with cluster(tmp_path) as c:
-        keys = [f"key-{i}-{os.getpid()}-0123456789abcdef" for i in range(2)]
+        keys = [f"key-{i}-{os.getpid()}-0123456789abcdef" for i in range(3)]
         ann = httpx.post(c.direct(0) + "/api/seeks", json={"preset": "short", "name": "ann", "playerKey": keys[0]},
                          timeout=30).json()
         again = httpx.post(c.direct(1) + "/api/seeks", json={"preset": "short", "playerKey": keys[0]}, timeout=30)
         assert again.status_code == 409, "one seek per key, over every worker"
-        bob = httpx.post(c.direct(1) + "/api/seeks", json={"preset": "short", "name": "bob", "playerKey": keys[1]},
-                         timeout=30).json()
+        same_address = httpx.post(c.direct(1) + "/api/seeks", json={"preset": "short", "name": "ann2",
+                                                                     "playerKey": keys[2], "computerAfter": None},
+                                  timeout=30).json()
+        with http_from("127.0.0.2") as other:  # bob is another person, at another address
+            bob = other.post(c.direct(1) + "/api/seeks", json={"preset": "short", "name": "bob",
+                                                                "playerKey": keys[1]}).json()
         deadline = time.monotonic() + 20
         answers: dict[str, Any] = {}
         while time.monotonic() < deadline and len(answers) < 2:
@@ -445,6 +450,8 @@ def test_two_seekers_on_two_workers_meet(tmp_path: Path) -> None:
         assert len(answers) == 2, "the two seeks were not paired"
         a, b = answers[ann["id"]], answers[bob["id"]]
         assert a["table"] == b["table"] and {a["seat"], b["seat"]} == {0, 1}
+        # a second key from ann's address was never paired with ann, on either worker: it still waits
+        assert httpx.get(c.direct(0) + f"/api/seeks/{same_address['id']}", timeout=30).json()["state"] == "waiting"
         # they play it through the one address
         ca, cb = Client(c.base, a["table"]), Client(c.base, a["table"])
         ca.hello(a["token"])

@@ -46,9 +46,11 @@ def own_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def page_seeks(server: ServerProcess, name: str) -> dict[str, Any]:
-    """A seek as the page makes it (its own key)."""
-    answer = httpx.post(server.base + "/api/seeks", json={"preset": "short", "name": name,
-                                                          "playerKey": secrets.token_urlsafe(24)}, timeout=10)
+    """A seek as the page makes it (its own key), from another person's address (rated seeks of one
+    address are never paired)."""
+    with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.2"), timeout=10) as page:
+        answer = page.post(server.base + "/api/seeks", json={"preset": "short", "name": name,
+                                                             "playerKey": secrets.token_urlsafe(24)})
     assert answer.status_code == 200, answer.text
     return answer.json()  # type: ignore[no-any-return]
 

@@ -18,7 +18,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 from server_helpers import Client
-from test_protocol import play_random
+from test_protocol import eager, play_random
 
 from spite.server.table.seats import player_id
 
@@ -44,7 +44,10 @@ def table_of(page: Any) -> str:
 @SIZES
 def test_two_browsers_seeking_one_game_meet_at_one_table(browser: Any, web_server: Any,
                                                          viewport: dict[str, int]) -> None:
-    contexts = [browser.new_context(viewport=viewport, locale="en-US") for _ in range(2)]  # two people, two keys
+    # two people, two keys, two addresses (uvicorn takes a local proxy's X-Forwarded-For, as behind HAProxy):
+    # rated seeks of one address are never paired
+    contexts = [browser.new_context(viewport=viewport, locale="en-US",
+                                    extra_http_headers={"X-Forwarded-For": f"203.0.113.{i + 1}"}) for i in range(2)]
     try:
         ann, bob = (c.new_page() for c in contexts)
         asked: list[str] = []  # ann's questions about her seek while she waits
@@ -84,6 +87,7 @@ def test_the_terminal_and_a_browser_meet(page: Any, web_server: Any, tmp_path: P
     from spite.tui.seek import seek_table
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))  # the terminal's own player key
+    page.set_extra_http_headers({"X-Forwarded-For": "203.0.113.9"})  # the browser is another person's
     seek_from_lobby(page, web_server.base, "dee")
     got: dict[str, Any] = {}
     terminal = threading.Thread(target=lambda: got.update(seek_table(web_server.base, "spite-malice", "short",
@@ -95,13 +99,14 @@ def test_the_terminal_and_a_browser_meet(page: Any, web_server: Any, tmp_path: P
 
 
 def play_rated_quick_game(base: str, key: str, name: str) -> int:
-    """A rated game against the random computer, played to its end; its id."""
-    joined = httpx.post(base + "/api/quickplay", json={"name": name, "playerKey": key, "rated": True, "level": "random",
-                                                       "preset": "short", "options": {"stock_size": 3}}).json()
+    """A rated game against the ``easy`` computer (rated play is at the presets as they are and the
+    measured levels), played to its end; its id."""
+    joined = httpx.post(base + "/api/quickplay", json={"name": name, "playerKey": key, "rated": True, "level": "easy",
+                                                       "preset": "short"}).json()
     c = Client(base, joined["table"]["id"])
     try:
         c.hello(joined["token"])
-        play_random({0: c}, random.Random(3))
+        play_random({0: c}, random.Random(3), choose=eager)
         return int(c.until("gameOver", timeout=30)["gameId"])
     finally:
         c.close()

@@ -68,7 +68,7 @@ def record_from_json(data: object) -> Record:
     fmt = data.get("format", FORMAT)
     if fmt != FORMAT:
         raise MalformedRecordError(f"format {fmt!r} is not {FORMAT!r}")
-    known = {"format", "game", "preset", "options", "seed", "deal", "moves", "result", "fairness"}
+    known = {"format", "game", "preset", "options", "seed", "deal", "moves", "result", "fairness", "forfeit"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise MalformedRecordError(f"unknown record field {unknown[0]!r}")
@@ -96,6 +96,9 @@ def record_from_json(data: object) -> Record:
     fairness = data.get("fairness")
     if fairness is not None and not isinstance(fairness, dict):
         raise MalformedRecordError("fairness must be a JSON object")
+    forfeit = data.get("forfeit")
+    if forfeit is not None and not isinstance(forfeit, dict):
+        raise MalformedRecordError("forfeit must be a JSON object")
     return Record(
         game=game,
         preset=preset,
@@ -105,6 +108,7 @@ def record_from_json(data: object) -> Record:
         moves=moves,
         result=result if isinstance(result, dict) else None,
         fairness=fairness,
+        forfeit=forfeit,
     )
 
 

@@ -91,6 +91,17 @@ def _player(key: str | None) -> str | None:
     return player_id(key) if key is not None else None
 
 
+def _forfeit_result(raw: dict[str, Any], players: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """How a stored game lost by leaving ended (its record's ``forfeit``: the seats that left; the
+    winners are the players' rows), or ``None`` for any other game without a result."""
+    forfeit = raw.get("forfeit")
+    if not isinstance(forfeit, dict):
+        return None
+    winners = [p["seat"] for p in players if p["won"]]
+    return {"winner": winners[0] if len(winners) == 1 else None, "reason": "forfeit",
+            "left": list(forfeit.get("left", [])), "winners": winners, "why": forfeit.get("why")}
+
+
 def create_app(config: ServerConfig | None = None) -> FastAPI:
     """The server as an ASGI app; the database is opened (and migrated) when it starts."""
     config = config or ServerConfig()
@@ -241,7 +252,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.post("/api/tables/{table_id}/join", response_model=JoinedInfo)
     async def join_table(request: Request, table_id: str, body: JoinRequest) -> JoinedInfo:
         """Take a free seat; the answer holds the seat's secret token."""
-        info, seat, token = await manager_of(request).join(table_id, body.name, body.seat, _player(body.playerKey))
+        info, seat, token = await manager_of(request).join(table_id, body.name, body.seat, _player(body.playerKey),
+                                                           client_address(request.scope))
         return _joined(info, seat, token, _player(body.playerKey))
 
     @app.post("/api/quickplay", response_model=JoinedInfo)
@@ -305,12 +317,21 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             group = ratings.rating_group(body.game, preset, {}, seats)
         except OptionsError as exc:
             raise LobbyError.of(exc) from None
+        floor = config.seek_computer_floor
+        if body.computerAfter is not None and body.computerAfter < floor:
+            raise LobbyError(f"computerAfter is at least {floor:g} seconds (or null: never)", 400,
+                             "seek.computer-floor", s=f"{floor:g}")
         pid = player_id(body.playerKey)
+        computer_after = body.computerAfter
+        if body.rated:
+            await manager.lobby.check_rated_player(pid)
+            if not ratings.LEVEL_RATINGS().get(group.name):  # no measured computer to be rated against
+                computer_after = None
         rating = await manager.store.read(lambda c: ratings.rating_of(c, pid, group.name))
         now = time.time()
         seek = Seek(id=new_seek_id(), player_id=pid, name=body.name, game=body.game, preset=preset, rated=body.rated,
                     group=group.name, seats=seats, skill=skill(rating.mu), since=now,
-                    computer_after=body.computerAfter, creator=address_key(client_address(request.scope)),
+                    computer_after=computer_after, creator=address_key(client_address(request.scope)),
                     mu=rating.mu, shown=rating.shown)
         return seek_info(await manager.seeks.add(seek))
 
@@ -389,13 +410,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             raise LobbyError(f"there is no finished game {game_id}", 404, "lobby.no-game", game=game_id)
         raw, players, table_id = found
         record = record_from_json(raw)
-        if not record.result:
+        ended = record.result or _forfeit_result(raw, players)  # a rated game lost by leaving ends unfinished
+        if not ended:
             raise LobbyError(f"game {game_id} is not finished", 409, "lobby.game-not-finished", game=game_id)
         moves, shown = await asyncio.to_thread(server_game(record.game).positions, record)
         preset = record.preset or get_game(record.game).default_preset
         return PositionsInfo(gameId=game_id, tableId=table_id, game=record.game, preset=preset,
                              options=record.options, players=players, moves=moves, positions=shown,
-                             result=record.result)
+                             result=ended)
 
     @app.get("/api/games/{game_id}/review", response_model=None)
     async def game_review(request: Request, game_id: int = Path(ge=0, le=_DB_INT),
@@ -409,6 +431,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         raw = await manager_of(request).store.read(lambda c: Store.record_of(c, game_id))
         if raw is None:
             raise ReviewRefused(f"there is no finished game {game_id}", 404, "no-game")
+        if await manager_of(request).store.read(lambda c: Store.rated_in_play(c, game_id)):  # no help in play
+            raise ReviewRefused(f"game {game_id} belongs to a rated match still in play: its review opens when the "
+                                "match is over", 409, "rated-in-play")
         try:
             record = record_from_json(raw)
             game = get_game(record.game)

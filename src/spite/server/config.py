@@ -45,7 +45,12 @@ class ServerConfig:
       address (token bucket; 429 with ``Retry-After``).
     * ``max_open_tables``: open or playing tables one client address may have created (429).
     * ``max_seeks``: seeks ("play a person") one client address may have waiting at once (429);
-      ``seek_ttl``: a waiting seek nobody asked about for this many seconds is dropped.
+      ``seek_ttl``: a waiting seek nobody asked about for this many seconds is dropped;
+      ``seek_computer_floor``: the shortest ``computerAfter`` a seek may ask for (a computer table
+      made for a seek costs the server a bot's work; docs/ratings.md).
+    * ``abort_limit``/``abort_window``: a player who aborted this many rated games (left before every
+      side had moved) within ``abort_window`` seconds may not start rated play until the oldest of
+      them is that old (429; 0: no limit).
     * ``lobby_page``/``lobby_page_max``: tables per ``GET /api/tables`` page (default, most).
     * ``hello_timeout``: seconds a new WebSocket has to say ``hello`` before it is closed.
     * ``max_sockets``: open WebSockets per client address (more are refused at the handshake, 429).
@@ -107,6 +112,9 @@ class ServerConfig:
     max_open_tables: int = 10
     max_seeks: int = 4
     seek_ttl: float = 60.0
+    seek_computer_floor: float = 20.0
+    abort_limit: int = 3
+    abort_window: float = 3600.0
     lobby_page: int = 50
     lobby_page_max: int = 200
     hello_timeout: float = 10.0
@@ -146,7 +154,7 @@ def _process_name() -> str:
 
 
 LIMITS: tuple[str, ...] = ("max_body", "write_rate", "write_burst", "max_open_tables", "max_seeks", "seek_ttl",
-                           "lobby_page",
+                           "seek_computer_floor", "abort_limit", "abort_window", "lobby_page",
                            "lobby_page_max", "hello_timeout", "max_sockets", "flood_cooldown", "proxy_connections",
                            "proxy_requests", "rate", "burst",
                            "max_message", "ws_max_frame", "turn_seconds", "turn_warning", "idle_seconds",

@@ -22,6 +22,10 @@ What is stored (see ``docs/scaling.md``):
 * ``spite_tables.rated``, ``spite_ratings`` and ``spite_rating_history``: a table made rated, the
   keyed players' ratings per rules group (openskill's ``mu`` and ``sigma``) and one row per rated
   game of each (the chart over time); see :mod:`spite.server.ratings`;
+* ``spite_seats.address``, ``spite_game_players.left`` and ``spite_aborts``: what keeps rated play
+  fair (docs/ratings.md): the hashed address a person sat down from (one address, one side; a
+  seekers' table counts against each seeker's address), a person who lost a rated game by leaving
+  it, and the rated games a player aborted;
 * ``spite_seeks``: "play a person" requests waiting to be paired (with several workers: one
   process alone keeps them in memory), and once paired their table and seat token.
 
@@ -104,6 +108,7 @@ seats = sa.Table(
     sa.Column("player_id", sa.String(32), nullable=True),
     sa.Column("token_hash", sa.String(64), nullable=True),
     sa.Column("controller", sa.String(8), nullable=False),
+    sa.Column("address", sa.String(64), nullable=True, index=True),
 )
 
 moves = sa.Table(
@@ -141,6 +146,17 @@ game_players = sa.Table(
     sa.Column("won", sa.Boolean, nullable=False),
     sa.Column("points", sa.Integer, nullable=False),
     sa.Column("taken_over", sa.Boolean, nullable=False, default=False, server_default=sa.false()),
+    sa.Column("left", sa.Boolean, nullable=False, default=False, server_default=sa.false()),
+)
+
+aborts = sa.Table(
+    "spite_aborts",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("player_id", sa.String(32), nullable=False),
+    sa.Column("table_id", sa.String(32), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("ix_spite_aborts_player", "player_id", "at"),
 )
 
 

@@ -57,6 +57,10 @@ WANT_POLL = 0.2
 SWEEP_EVERY = 1.0
 """Seconds between a worker's looks for live tables whose lease ran out (their worker died)."""
 
+WORKER_GONE = 4 * LEASE_SECONDS
+"""A worker whose heartbeat is this many seconds old is dead (a live one beats every renewal, well under
+:data:`LEASE_SECONDS`): its row goes at the next sweep."""
+
 FREE_GRACE = 5.0
 """A table nobody holds (a new one its creator let go of, for the worker its sockets reach) is left
 this many seconds to that worker before a sweep takes it."""
@@ -169,11 +173,11 @@ class Leases:
 
     # ------------------------------------------------------------------ the worker
     def register(self) -> None:
-        """This worker's heartbeat row (and workers silent for an hour are forgotten)."""
+        """This worker's heartbeat row (and workers silent for :data:`WORKER_GONE` seconds are forgotten)."""
         w = db.workers
         with self._connection() as c:
             now = c.execute(sa.select(_db_now())).scalar_one()
-            c.execute(sa.delete(w).where(sa.or_(w.c.id == self.me, w.c.heartbeat < now - 3600)))
+            c.execute(sa.delete(w).where(sa.or_(w.c.id == self.me, w.c.heartbeat < now - WORKER_GONE)))
             c.execute(sa.insert(w).values(id=self.me, address=self.address, started_at=now, heartbeat=now))
 
     def unregister(self) -> None:
@@ -266,6 +270,8 @@ class Leases:
             if ids:
                 c.execute(sa.update(t).where(t.c.id.in_(ids)).values(owner=self.me, lease_until=lease_end(),
                                                                      wanted_by=None))
+            # a worker killed without a clean stop left its heartbeat row: gone once it is long silent
+            c.execute(sa.delete(db.workers).where(db.workers.c.heartbeat < _db_now() - WORKER_GONE))
         return ids
 
     @staticmethod

@@ -15,6 +15,7 @@ import asyncio
 import base64
 import json
 import logging
+import math
 import random
 import secrets
 import time
@@ -126,7 +127,7 @@ def restored_core(st: StoredTable, opening: Opening, config: ServerConfig, now: 
     """The core of a stored table (its game restored: :meth:`ServerGame.restore`), in play again at
     ``now``; nobody is connected yet."""
     seats = [Seat(seat=s.seat, kind=s.kind, level=s.level, player=s.player, token_hash=s.token_hash,
-                  player_id=s.player_id, controller=s.controller) for s in st.seats]
+                  player_id=s.player_id, controller=s.controller, address=s.address) for s in st.seats]
     return TableCore(table_id=st.id, game=st.game, server_game=server_game(st.game), opening=opening, seats=seats,
                      status=st.status, created_at=created_at, config=config, now=now, series=st.series,
                      game_id=game_id, entropy=entropy, rated=st.rated)
@@ -155,8 +156,9 @@ class Lobby:
         self.moves_played = 0
         self.services = Services(store, bots, config, self.finished, self._counted, self.closed)
         self.started = time.time()
-        self._owners: dict[str, str] = {}  # table id → the client address that created it
-        self._creating: Counter[str] = Counter()  # creations under way per address (not in tables yet)
+        self._owners: dict[str, frozenset[str]] = {}
+        """Table id → the keys of the client addresses it counts against (its creator; each seeker's)."""
+        self._creating: Counter[str] = Counter()  # creations under way per address key (not in tables yet)
         self.shared = False
         """One of several workers: tables are held by lease, and counted and listed in the database."""
         self.entropy: Callable[[int], bytes] = secrets.token_bytes
@@ -261,12 +263,23 @@ class Lobby:
 
     # ------------------------------------------------------------------ lobby
     def live_tables_of(self, owner: str) -> int:
-        """Open or playing tables created from the client address ``owner`` (and creations under way) in
-        this process (one of several workers counts in the database instead, as it creates)."""
+        """Open or playing tables the client address ``owner`` created or was seated at by a seek (and
+        creations under way) in this process (one of several workers counts in the database instead)."""
+        return self._live_of(address_key(owner))
+
+    def _live_of(self, key: str) -> int:
         for table_id in [t for t in self._owners if t not in self.tables]:
             del self._owners[table_id]  # gone from memory: finished, abandoned
-        live = sum(1 for t, o in self._owners.items() if o == owner and self.tables[t].status in ("open", "playing"))
-        return live + self._creating[owner]
+        live = sum(1 for t, keys in self._owners.items()
+                   if key in keys and self.tables[t].status in ("open", "playing"))
+        return live + self._creating[key]
+
+    async def tables_of(self, key: str) -> int:
+        """The live tables of the address whose key is ``key`` (:func:`address_key`), as
+        :meth:`live_tables_of` counts them; over every worker when there are several (in the database)."""
+        if not self.shared:
+            return self._live_of(key)
+        return int(await self.store.read(lambda c: Store.live_tables_of(c, key)))
 
     async def create(self, *, game: str, preset: str | None, options: dict[str, Any],
                      seats: list[SeatRequest] | None, name: str, join: bool,
@@ -276,23 +289,38 @@ class Lobby:
         client address) may have at most ``max_open_tables`` open or playing tables (429): counted in
         memory by one process, in the database by one of several workers (the address's tables may be
         on any of them)."""
-        if owner is None or self.shared:
+        key = address_key(owner) if owner is not None else None
+        if key is None or self.shared:
             return await self._create(game=game, preset=preset, options=options, seats=seats, name=name, join=join,
-                                      player_id=player_id, rated=rated,
-                                      creator=address_key(owner) if owner is not None else None)
+                                      player_id=player_id, rated=rated, creator=key)
         cap = self.config.max_open_tables
-        if self.live_tables_of(owner) >= cap:
+        if self._live_of(key) >= cap:
             raise self.too_many_tables()
-        self._creating[owner] += 1  # counted while the table is being stored, so parallel requests cannot pass the cap
+        self._creating[key] += 1  # counted while the table is being stored, so parallel requests cannot pass the cap
         try:
             created = await self._create(game=game, preset=preset, options=options, seats=seats, name=name, join=join,
-                                         player_id=player_id, rated=rated)
-            self._owners[created[0].id] = owner
+                                         player_id=player_id, rated=rated, address=key)
+            self._owners[created[0].id] = frozenset({key})
         finally:
-            self._creating[owner] -= 1
-            if not self._creating[owner]:
-                del self._creating[owner]
+            self._creating[key] -= 1
+            if not self._creating[key]:
+                del self._creating[key]
         return created
+
+    async def create_for_seekers(self, *, game: str, preset: str, seats: list[SeatRequest], rated: bool,
+                                 seekers: list[tuple[str, str, str | None]]) -> tuple[TableHost, list[tuple[int, str]]]:
+        """A new table for paired seeks, each seeker ``(name, player id, address key)`` seated in turn
+        (a computer in the other seats ``seats`` names). It counts against every seeker's address as a
+        table they made (their seeks were counted against ``max_open_tables`` when they were made)."""
+        name, pid, key = seekers[0]
+        host, seat, token = await self._create(game=game, preset=preset, options={}, seats=seats, name=name,
+                                               join=True, player_id=pid, rated=rated, address=key)
+        assert seat is not None and token is not None
+        self._owners[host.id] = frozenset(k for _, _, k in seekers if k is not None)
+        seated = [(seat, token)]
+        for name, pid, key in seekers[1:]:
+            seated.append(await self.join_here(host, name, None, pid, key))
+        return host, seated
 
     def too_many_tables(self) -> LobbyError:
         """The refusal of a table over ``max_open_tables``."""
@@ -300,16 +328,61 @@ class Lobby:
         return LobbyError(f"you already have {cap} open or playing tables: finish or leave one first", 429,
                           "lobby.too-many-tables", n=cap)
 
+    async def check_rated_player(self, player_id: str) -> None:
+        """Refuse (429, with when to try again) a player whose rated play is paused: they aborted
+        ``abort_limit`` rated games within ``abort_window`` seconds (docs/ratings.md)."""
+        from spite.server import ratings
+
+        limit, window = self.config.abort_limit, self.config.abort_window
+        if limit <= 0:
+            return
+        now = time.time()
+        aborts = await self.store.read(lambda c: ratings.aborts_since(c, player_id, now - window))
+        until = ratings.paused_until(aborts, limit, window)
+        if until is not None and until > now:
+            minutes = max(1, math.ceil((until - now) / 60))
+            error = LobbyError(f"you left {limit} rated games before they began within {window / 60:g} minutes: "
+                               f"rated play is paused for {minutes} more minutes (casual tables are open)", 429,
+                               "rated.paused", n=limit, m=minutes)
+            error.retry_after = until - now  # type: ignore[attr-defined]
+            raise error
+
+    def check_rated(self, plan: TablePlan, game: str) -> None:
+        """A rated table plays standard rules (a preset as it is) and the computer only at a measured
+        level (docs/ratings.md): anything else is refused, to be made casual."""
+        from spite.server import ratings
+
+        opening = plan.opening
+        if not plan.hook.standard(game, opening.preset, dict(opening.options)):
+            changed = ", ".join(f"{k}={v}" for k, v in sorted(opening.options.items()))
+            raise LobbyError(f"rated tables play the presets as they are: {opening.preset} without {changed} "
+                             "(or make the table casual)", 400, "lobby.rated-standard", preset=opening.preset,
+                             options=changed)
+        group = plan.hook.rating_group(game, opening.preset, dict(opening.options), len(plan.seats)).name
+        levels = {s.level for s in plan.seats if s.kind == "bot"}
+        unmeasured = sorted(lv or "" for lv in levels if not ratings.measured(group, lv))
+        if unmeasured:
+            known = ", ".join(sorted(ratings.LEVEL_RATINGS().get(group, {})))
+            raise LobbyError(f"rated games against the computer are at its measured levels ({known}), not "
+                             f"{', '.join(unmeasured)} (or make the table casual)", 400, "lobby.rated-level",
+                             levels=known, level=", ".join(unmeasured))
+
     async def _create(self, *, game: str, preset: str | None, options: dict[str, Any],
                       seats: list[SeatRequest] | None, name: str, join: bool,
-                      player_id: str | None = None, creator: str | None = None, rated: bool = False) -> Created:
+                      player_id: str | None = None, creator: str | None = None, rated: bool = False,
+                      address: str | None = None) -> Created:
         """The table made and stored (see :meth:`create`); with ``creator`` (an address's key) it is
-        stored only while that address has fewer than ``max_open_tables`` live tables in the database."""
+        stored only while that address has fewer than ``max_open_tables`` live tables in the database.
+        ``address``: the key of the address its creator sits down from (``creator`` when given)."""
         table_id = base64.urlsafe_b64encode(self.entropy(9)).decode()
         plan = plan_table(table_id, game, preset, options, seats, join, entropy=self.entropy)
         plan.rated = rated
-        if rated and join and player_id is None:
-            raise LobbyError("a rated table seats only players with a player key", 400, "lobby.rated-needs-key")
+        if rated:
+            if join and player_id is None:
+                raise LobbyError("a rated table seats only players with a player key", 400, "lobby.rated-needs-key")
+            self.check_rated(plan, game)
+            if join and player_id is not None:
+                await self.check_rated_player(player_id)
         now = time.time()
         row, seat_rows = table_rows(table_id, game, plan, now, self.config.process_name)
         if self.shared:  # the creator holds it until the worker its sockets reach asks for it
@@ -329,15 +402,16 @@ class Lobby:
                  ", ".join(s.kind if s.kind == "person" else f"bot:{s.level}" for s in plan.seats))
         if not join:
             return host, None, None
-        seat, token = await self.join_here(host, name, None, player_id)
+        seat, token = await self.join_here(host, name, None, player_id, address or creator)
         return host, seat, token
 
     async def join_here(self, host: TableHost, name: str, seat_no: int | None,
-                        player_id: str | None = None) -> tuple[int, str]:
-        """Take a free person seat of ``host`` (its games count for ``player_id``); the game starts when
-        none is left. Returns the seat and its token (the table keeps only the token's hash)."""
+                        player_id: str | None = None, address: str | None = None) -> tuple[int, str]:
+        """Take a free person seat of ``host`` (its games count for ``player_id``; ``address``: the key
+        of the address the person sits down from); the game starts when none is left. Returns the seat
+        and its token (the table keeps only the token's hash)."""
         token = new_token()
-        seat: int = await host.submit(Join(name, hash_token(token), seat_no, player_id))
+        seat: int = await host.submit(Join(name, hash_token(token), seat_no, player_id, address))
         return seat, token
 
     async def listed_tables(self, status: str = "open", offset: int = 0,

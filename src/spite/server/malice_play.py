@@ -138,6 +138,13 @@ class MaliceServer(ServerGame):
         return Opening(MaliceGameState(state, preset), preset, overrides, start, columns, entries=len(leading),
                        extra=(match, []))
 
+    def standard(self, game: str, preset: str, options: dict[str, Any]) -> bool:
+        """A preset as it is; a party may also be of four (the seeds' party is for three or four)."""
+        if not options:
+            return True
+        base = Options.from_preset(preset)
+        return options == {"players": 4} and base.players == 3 and not base.partnerships
+
     def rating_groups(self, game: str) -> tuple[str, ...]:
         return ("classic", "skip-bo", "match", "party", "partners")
 

@@ -22,7 +22,7 @@ from spite.server.pauses import installed_probe
 from spite.server.protocol import SeatRequest, TableInfo
 from spite.server.seeks import Seek, SeekPolicy, SeekService
 from spite.server.store import Store
-from spite.server.table.seats import LobbyError
+from spite.server.table.seats import LobbyError, address_key
 
 __all__ = ["LobbyError", "Manager", "served_games", "server_game", "stored_info"]
 
@@ -42,7 +42,8 @@ class Manager:
             self.keeper = LeaseKeeper(self.lobby, Leases(store.engine, config.process_name, config.address))
         self.seeks = SeekService(engine=store.engine if config.cluster else None, seat_people=self.seat_together,
                                  levels=lambda game: server_game(game).levels, max_per_address=config.max_seeks,
-                                 policy=SeekPolicy(ttl=config.seek_ttl))
+                                 policy=SeekPolicy(ttl=config.seek_ttl), max_tables=config.max_open_tables,
+                                 tables_of=self.lobby.tables_of)
         """Play a person now: the seeks (in memory, or in the database with several workers)."""
 
     @property
@@ -89,32 +90,33 @@ class Manager:
 
     async def seat_together(self, seeks: Sequence[Seek], level: str | None) -> tuple[str, list[tuple[int, str]]]:
         """A new table for paired seeks (:mod:`spite.server.seeks`), each at the seat of its place, and
-        with ``level`` a computer of that level in every other seat; each seek's seat and token. With
-        several workers the table is let go of afterwards, like any new table people sit at."""
+        with ``level`` a computer of that level in every other seat; each seek's seat and token. The
+        table counts against every seeker's address; with several workers it is let go of afterwards,
+        like any new table people sit at."""
         first = seeks[0]
         count = get_game(first.game).seats(first.preset, {})
         requests = [SeatRequest(kind="person") for _ in seeks]
         requests += [SeatRequest(kind="bot", level=level) for _ in range(count - len(seeks))]
-        table, seat, token = await self.lobby.create(game=first.game, preset=first.preset, options={}, seats=requests,
-                                                     name=first.name, join=True, player_id=first.player_id,
-                                                     rated=first.rated)
-        assert seat is not None and token is not None
-        seated = [(seat, token)]
-        for seek in seeks[1:]:
-            seated.append(await self.lobby.join_here(table, seek.name, None, seek.player_id))
+        table, seated = await self.lobby.create_for_seekers(
+            game=first.game, preset=first.preset, seats=requests, rated=first.rated,
+            seekers=[(seek.name, seek.player_id, seek.creator) for seek in seeks])
         if self.keeper is not None:
             await self.keeper.let_go_if_people(table)
         return table.id, seated
 
     async def join(self, table_id: str, name: str, seat_no: int | None,
-                   player_id: str | None = None) -> tuple[TableInfo, int, str]:
-        """Take a free person seat; the game starts when none is left."""
+                   player_id: str | None = None, address: str | None = None) -> tuple[TableInfo, int, str]:
+        """Take a free person seat; the game starts when none is left. ``address``: the client address
+        the person sits down from (a rated table seats one address on one side)."""
         table = await self.lobby.local(table_id)
         if table is None:
             raise LobbyError(f"there is no open table {table_id}", 404, "lobby.no-open-table", table=table_id)
         if table.status == "finished" and not table.connections():
             self.lobby.forget(table)  # taken in by a worker of several only to be refused below
-        seat, token = await self.lobby.join_here(table, name, seat_no, player_id)
+        if table.core.rated and player_id is not None:
+            await self.lobby.check_rated_player(player_id)
+        seat, token = await self.lobby.join_here(table, name, seat_no, player_id,
+                                                 address_key(address) if address is not None else None)
         return table.info(), seat, token
 
     async def listed_tables(self, status: str = "open", offset: int = 0,

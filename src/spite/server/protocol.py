@@ -591,7 +591,7 @@ ErrorCode = Literal[
     "bad-json", "unknown-message", "bad-message", "too-long", "flood", "hello-first", "already-hello",
     "wrong-token", "no-table", "not-your-seat", "not-your-turn", "not-started", "game-over", "stale",
     "illegal", "too-late", "storage", "internal", "nothing-to-undo", "no-next-game", "hello-timeout",
-    "too-many-sockets", "no-rematch",
+    "too-many-sockets", "no-rematch", "no-hints",
 ]
 
 
@@ -661,9 +661,9 @@ class CreateTableRequest(_Msg):
     name: NAME = "guest"
     playerKey: PLAYER_KEY | None = Field(None, description="Your secret player key: the games of this seat count "
                                           "for the player id made from it (returned as playerId).")
-    join: bool = True
-    rated: bool = Field(False, description="A rated table: its games change the ratings of its players, who all "
-                        "need a player key (docs/ratings.md).")
+    join: bool = Field(True, strict=True)
+    rated: bool = Field(False, strict=True, description="A rated table: its games change the ratings of its "
+                        "players, who all need a player key (docs/ratings.md).")
 
 
 class JoinRequest(_Msg):
@@ -687,8 +687,8 @@ class QuickPlayRequest(_Msg):
         None, description="The bots' level (default: the game's usual one, medium or club).")
     preset: str | None = Field(None, max_length=40, description="Default: the game's default preset.")
     options: dict[str, Any] = Field(default_factory=dict)
-    rated: bool = Field(False, description="Rated: the computer plays at its level's rating (docs/ratings.md); "
-                        "needs a player key.")
+    rated: bool = Field(False, strict=True, description="Rated: the computer plays at its level's rating "
+                        "(docs/ratings.md); needs a player key.")
 
 
 class SeekRequest(_Msg):
@@ -697,7 +697,8 @@ class SeekRequest(_Msg):
 
     game: GAME_NAME = Field(DEFAULT_GAME, description="A registered game (spite.games), default spite-malice.")
     preset: str | None = Field(None, max_length=40, description="Default: the game's default preset.")
-    rated: bool = Field(True, description="Rated (docs/ratings.md) or casual: the two are never paired.")
+    rated: bool = Field(True, strict=True,
+                        description="Rated (docs/ratings.md) or casual: the two are never paired.")
     name: NAME = "guest"
     playerKey: PLAYER_KEY = Field(description="Your secret player key: one seek per key; the rating it pairs by.")
     computerAfter: float | None = Field(30.0, ge=0, le=3600, description="Seconds to wait for a person before "

@@ -11,13 +11,15 @@ Which games rate together is the game's own business: :func:`rating_group` asks 
 hook (:meth:`~spite.server.table.play.ServerGame.rating_group`), the one place that knows that the
 match game or partners are rated apart from the classic rules. This module never asks which game it is.
 
-Fair use (checked here, when a rated game's end is stored, in the same commit as the game):
+Fair use (checked here, when a rated game's end is stored, in the same commit as the game; what the
+table and the lobby guard is in docs/ratings.md, "What rated play guards against"):
 
 * only seats with a player id are rated; a game with one key at two seats is not rated at all;
-* a game in which a person left before making a move (a takeover bot played all their moves) is
-  not rated; one they left later counts as a loss for the leaver's side;
-* a computer seat plays at its level's rating (:data:`LEVEL_RATINGS`, measured by
-  ``spite arena ratings``); it is not changed by the game.
+* a side a person left (their grace time or turn clock ran out: the game ended there, ``left``) or
+  that a bot played for a while (``taken_over``) ranks last, whatever the board said;
+* a computer seat plays at its level's measured rating (:data:`LEVEL_RATINGS`, measured by
+  ``spite rate-levels``); it is not changed by the game, and a game against a level never measured
+  is not rated.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ __all__ = [
     "display",
     "groups",
     "level_rating",
+    "measured",
     "model",
     "nearest_level",
     "rate_game",
@@ -152,6 +155,15 @@ LEVEL_RATINGS = _level_table
 """Group → level → ``[mu, sigma]`` as ``spite arena ratings`` measured them (``level_ratings.json``)."""
 
 
+def measured(group: str, level: str | None) -> bool:
+    """Whether the computer's ``level`` has a measured rating in ``group`` (only those play rated).
+
+    >>> measured("classic", "medium"), measured("classic", "random"), measured("spit", "reflex:60000")
+    (True, False, False)
+    """
+    return (level or "") in _level_table().get(group, {})
+
+
 def level_rating(group: str, level: str | None) -> Rating:
     """The rating a computer of ``level`` plays at in ``group`` (a level never measured: a newcomer's
     ``mu`` with a small ``sigma``, so it neither gives nor takes much)."""
@@ -171,7 +183,8 @@ def nearest_level(group: str, mu: float, levels: Sequence[str]) -> str | None:
 # ---------------------------------------------------------------------- a game's outcome
 def team_ranks(group: RatingGroup, players: Sequence[Mapping[str, Any]]) -> list[int]:
     """Each side's rank (0 first; ties share one): the winning side first, the others tied after it;
-    a side with a seat a takeover bot finished (its person left) after everyone else.
+    a side with a seat its person left (``left``) or a takeover bot played (``taken_over``) after
+    everyone else.
 
     >>> g = RatingGroup("party", ((0,), (1,), (2,)))
     >>> team_ranks(g, [{"seat": 0, "won": False, "taken_over": False}, {"seat": 1, "won": True, "taken_over": False},
@@ -181,7 +194,7 @@ def team_ranks(group: RatingGroup, players: Sequence[Mapping[str, Any]]) -> list
     by_seat = {int(p["seat"]): p for p in players}
     ranks = []
     for side in group.sides:
-        if any(by_seat[s].get("taken_over") for s in side):
+        if any(by_seat[s].get("taken_over") or by_seat[s].get("left") for s in side):
             ranks.append(2)
         elif any(by_seat[s]["won"] for s in side):
             ranks.append(0)
@@ -197,8 +210,8 @@ def _unrated_reason(group: RatingGroup, players: Sequence[Mapping[str, Any]]) ->
         return "no keyed player"
     if len(keyed) != len(set(keyed)):
         return "one key at two seats"
-    if any(not p["is_bot"] and p.get("taken_over") and not p.get("moved", True) for p in players):
-        return "left before moving"
+    if any(p["is_bot"] and not measured(group.name, str(p["player"]).removeprefix("bot:")) for p in players):
+        return "a computer of a level never measured"
     if len(group.sides) < 2:
         return "one side"
     return None
@@ -257,6 +270,27 @@ def rate_game(conn: Connection, game_id: int, group: RatingGroup, players: Seque
     return out
 
 
+# ---------------------------------------------------------------------- aborts
+def aborts_since(conn: Connection, player: str, since: float) -> list[float]:
+    """When ``player`` aborted rated games (left before every side had moved) since ``since``, oldest first."""
+    a = db.aborts
+    return [float(at) for at in conn.execute(sa.select(a.c.at).where(a.c.player_id == player, a.c.at >= since)
+                                             .order_by(a.c.at)).scalars()]
+
+
+def paused_until(aborts: Sequence[float], limit: int, window: float) -> float | None:
+    """Until when a player with these abort times (oldest first, those of the last ``window`` seconds)
+    may not play rated: ``limit`` aborts within ``window`` seconds pause it until the oldest of the
+    last ``limit`` is ``window`` seconds old (``None``: not paused).
+
+    >>> paused_until([10.0, 20.0], 3, 3600), paused_until([10.0, 20.0, 30.0], 3, 3600)
+    (None, 3610.0)
+    """
+    if limit <= 0 or len(aborts) < limit:
+        return None
+    return aborts[-limit] + window
+
+
 # ---------------------------------------------------------------------- reads
 def rating_of(conn: Connection, player: str, group: str) -> Rating:
     """``player``'s rating in ``group`` (a newcomer's when they have none)."""
@@ -299,9 +333,12 @@ def resolve_player(conn: Connection, player: str) -> str | None:
     """A player id from an id or a name (the most recently rated player of that name)."""
     from spite.server.store import PLAYER_ID
 
-    if PLAYER_ID.fullmatch(player):
-        return player
     r = db.ratings
+    if PLAYER_ID.fullmatch(player):  # an id is a player once they have a rating or a game
+        known = conn.execute(sa.select(r.c.player_id).where(r.c.player_id == player).limit(1)).scalar() or \
+            conn.execute(sa.select(db.game_players.c.player_id).where(db.game_players.c.player_id == player)
+                         .limit(1)).scalar()
+        return player if known is not None else None
     found = conn.execute(sa.select(r.c.player_id).where(r.c.name == player)
                          .order_by(r.c.updated_at.desc()).limit(1)).scalar()
     return str(found) if found is not None else None

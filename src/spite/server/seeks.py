@@ -42,8 +42,8 @@ from sqlalchemy.exc import IntegrityError
 from spite.server import db, ratings
 from spite.server.table.seats import LobbyError
 
-__all__ = ["MAX_WAIT", "Computer", "Pairing", "Seek", "SeekPolicy", "SeekService", "next_change", "plan", "skill",
-           "window"]
+__all__ = ["MAX_WAIT", "Computer", "Pairing", "Seek", "SeekPolicy", "SeekService", "apart", "next_change", "plan",
+           "skill", "window"]
 
 log = logging.getLogger("spite.server.seeks")
 
@@ -131,9 +131,15 @@ def window(policy: SeekPolicy, waited: float) -> float:
     return min(policy.max_window, policy.window + policy.widen * max(0.0, waited))
 
 
+def apart(a: Seek, b: Seek) -> bool:
+    """Whether ``a`` and ``b`` may sit at one table: two keys, and at a rated one two addresses (one
+    person does not play themselves rated from a second key)."""
+    return a.player_id != b.player_id and not (a.rated and a.creator is not None and a.creator == b.creator)
+
+
 def _near(a: Seek, b: Seek, now: float, policy: SeekPolicy) -> bool:
     gap = abs(a.skill - b.skill)
-    return a.player_id != b.player_id and gap <= window(policy, now - a.since) and gap <= window(policy, now - b.since)
+    return apart(a, b) and gap <= window(policy, now - a.since) and gap <= window(policy, now - b.since)
 
 
 def plan(waiting: Iterable[Seek], now: float, policy: SeekPolicy) -> list[Pairing | Computer]:
@@ -174,7 +180,7 @@ def next_change(waiting: Iterable[Seek], now: float, policy: SeekPolicy) -> floa
             times.append(a.since + a.computer_after)
         times.append(a.seen + policy.ttl)
         for b in left[i + 1:]:
-            if b.pool != a.pool or b.player_id == a.player_id:
+            if b.pool != a.pool or not apart(a, b):
                 continue
             gap = abs(a.skill - b.skill)
             if gap <= policy.max_window:  # the younger seek's window decides
@@ -203,13 +209,18 @@ class SeekService:
     def __init__(self, *, engine: sa.Engine | None, seat_people: Callable[[Sequence[Seek], str | None],
                  Awaitable[tuple[str, list[tuple[int, str]]]]], levels: Callable[[str], Sequence[str]],
                  policy: SeekPolicy | None = None, max_per_address: int = 4, poll: float = 1.0,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, max_tables: int | None = None,
+                 tables_of: Callable[[str], Awaitable[int]] | None = None) -> None:
         self.engine = engine
         """``None``: seeks in memory (one process); else in the database (several workers)."""
         self.seat_people = seat_people
         self.levels = levels
         self.policy = policy or SeekPolicy()
         self.max_per_address = max_per_address
+        self.max_tables = max_tables
+        """An address's live tables and waiting seeks together (each seek becomes a table) stay under this."""
+        self.tables_of = tables_of
+        """The live tables of an address (by its key: :func:`~spite.server.table.seats.address_key`)."""
         self.poll = poll
         self.clock = clock
         self.memory = _Memory()
@@ -311,7 +322,7 @@ class SeekService:
     async def _seat(self, action: Pairing | Computer, now: float) -> None:
         seeks = action.seeks if isinstance(action, Pairing) else (action.seek,)
         level = None
-        if isinstance(action, Computer):
+        if isinstance(action, Computer):  # the measured level nearest the seeker (a rated seek has one: see add)
             levels = self.levels(action.seek.game)
             level = ratings.nearest_level(action.seek.group, action.seek.mu, levels) or (levels[0] if levels else None)
         try:
@@ -342,20 +353,33 @@ class SeekService:
         """A new seek (409 with the waiting one's id when the key already has one; 429 over the
         address's cap); the next pass runs at once."""
         seek.seen = seek.since
+        tables = 0
+        if seek.creator is not None and self.tables_of is not None:
+            tables = await self.tables_of(seek.creator)
         if self.engine is None:
             for other in self.memory.seeks.values():
                 if other.player_id == seek.player_id and other.status in ("waiting", "pairing"):
                     raise _one_per_key(other.id)
-            if seek.creator is not None and sum(
-                    1 for s in self.memory.seeks.values()
-                    if s.creator == seek.creator and s.status in ("waiting", "pairing")) >= self.max_per_address:
-                raise _too_many(self.max_per_address)
+            if seek.creator is not None:
+                waiting = sum(1 for s in self.memory.seeks.values()
+                              if s.creator == seek.creator and s.status in ("waiting", "pairing"))
+                self._check_caps(waiting, tables)
             self.memory.seeks[seek.id] = seek
         else:
             engine = self.engine
-            await asyncio.to_thread(lambda: _add_in_db(engine, seek, self.max_per_address))
+            await asyncio.to_thread(lambda: _add_in_db(engine, seek, lambda waiting: self._check_caps(waiting, tables)))
         self._wake.set()
         return seek
+
+    def _check_caps(self, waiting: int, tables: int) -> None:
+        """Refuse a new seek of an address with ``waiting`` seeks waiting and ``tables`` live tables: at
+        most ``max_per_address`` seeks, and tables and seeks together under ``max_tables`` (a seek
+        becomes a table that counts against its address)."""
+        if waiting >= self.max_per_address:
+            raise _too_many(self.max_per_address)
+        if self.max_tables is not None and waiting + tables >= self.max_tables:
+            raise LobbyError(f"you already have {self.max_tables} open or playing tables and seeks: finish or leave "
+                             "one first", 429, "lobby.too-many-tables", n=self.max_tables)
 
     async def get(self, seek_id: str, wait: float = 0.0) -> Seek:
         """A seek as it stands (asking keeps a waiting seek alive). With ``wait`` seconds, a waiting
@@ -460,20 +484,19 @@ def _address_lock(creator: str) -> int:
     return int.from_bytes(hashlib.sha256(b"spite-seeks:" + creator.encode()).digest()[:8], "big", signed=True)
 
 
-def _add_in_db(engine: sa.Engine, seek: Seek, cap: int) -> None:
-    """Store a new seek unless its address has ``cap`` seeks waiting or its key has one. On PostgreSQL
-    the count and the insert hold a transaction-scoped advisory lock on the address: two workers adding
-    for one address at the same moment count one after the other (the second sees the first's committed
-    row), so they cannot both slip past the cap. The key's one seek is the unique ``active_key``."""
+def _add_in_db(engine: sa.Engine, seek: Seek, check: Callable[[int], None]) -> None:
+    """Store a new seek unless ``check`` refuses its address's count of waiting seeks or its key has
+    one. On PostgreSQL the count and the insert hold a transaction-scoped advisory lock on the address:
+    two workers adding for one address at the same moment count one after the other (the second sees
+    the first's committed row), so they cannot both slip past the cap. The key's one seek is the unique
+    ``active_key``."""
     s = db.seeks
     with engine.begin() as conn:
         if seek.creator is not None:
             if conn.dialect.name == "postgresql":
                 conn.execute(sa.select(sa.func.pg_advisory_xact_lock(_address_lock(seek.creator))))
-            waiting = conn.execute(sa.select(sa.func.count()).select_from(s).where(
-                s.c.creator == seek.creator, s.c.status.in_(("waiting", "pairing")))).scalar_one()
-            if waiting >= cap:
-                raise _too_many(cap)
+            check(conn.execute(sa.select(sa.func.count()).select_from(s).where(
+                s.c.creator == seek.creator, s.c.status.in_(("waiting", "pairing")))).scalar_one())
         try:
             with conn.begin_nested():
                 conn.execute(sa.insert(s).values(

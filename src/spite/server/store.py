@@ -30,7 +30,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from spite.server import db
 from spite.server.ratings import rate_game
-from spite.server.table.effects import DeleteMoves, InsertMove, Row, UpdateSeat, UpdateTable
+from spite.server.table.effects import DeleteMoves, InsertAbort, InsertMove, Row, UpdateSeat, UpdateTable
 
 __all__ = ["Store", "StoredSeat", "StoredTable"]
 
@@ -91,6 +91,7 @@ class StoredSeat:
     token_hash: str | None
     controller: str
     player_id: str | None = None
+    address: str | None = None
 
 
 @dataclass
@@ -343,20 +344,27 @@ class Store:
         the address, so that two workers creating for one address at the same moment count one after
         the other (the second sees the first's committed row) and cannot both pass the cap."""
         creator = row["creator"]
-        t = db.tables
 
         def fn(conn: Connection) -> bool:
             if conn.dialect.name == "postgresql":
                 key = int.from_bytes(hashlib.sha256(creator.encode()).digest()[:8], "big", signed=True)
                 conn.execute(sa.select(sa.func.pg_advisory_xact_lock(key)))
-            live = conn.execute(sa.select(sa.func.count()).select_from(t).where(
-                t.c.creator == creator, t.c.status.in_(("open", "playing")))).scalar_one()
-            if live >= cap:
+            if Store.live_tables_of(conn, creator) >= cap:
                 return False
             Store.insert_table(row, seat_rows)(conn)
             return True
 
         return fn
+
+    @staticmethod
+    def live_tables_of(conn: Connection, creator: str) -> int:
+        """The open or playing tables the address whose key is ``creator`` created, or was seated at by
+        a seek (a seekers' table has no creator; each seeker's seat keeps their address's key)."""
+        t, s = db.tables, db.seats
+        seated = sa.select(s.c.table_id).where(s.c.address == creator)
+        return int(conn.execute(sa.select(sa.func.count()).select_from(t).where(
+            t.c.status.in_(("open", "playing")),
+            sa.or_(t.c.creator == creator, sa.and_(t.c.creator.is_(None), t.c.id.in_(seated))))).scalar_one())
 
     @staticmethod
     def insert_move(table_id: str, ply: int, seat: int, entries: list[Any]) -> Write:
@@ -387,16 +395,18 @@ class Store:
 
     @staticmethod
     def insert_game(table_id: str, game: str, preset: str, record: dict[str, Any], plies: int, turns: int,
-                    players: list[dict[str, Any]], *, finish: bool = True) -> Write:
+                    players: list[dict[str, Any]], *, finish: bool = True,
+                    result: dict[str, Any] | None = None) -> Write:
         """A finished game's record and its players; the table is marked finished (unless ``finish`` is
-        false: a match table going on to its next game)."""
+        false: a match table going on to its next game). ``result``: how it ended when the record does
+        not say (a rated game lost by leaving)."""
 
         def fn(conn: Connection) -> int:
             now = time.time()
-            result = record.get("result") or {}
+            outcome = result if result is not None else record.get("result") or {}
             res = conn.execute(sa.insert(db.games).values(
                 table_id=table_id, game=game, preset=preset, record=json.dumps(record),
-                result=json.dumps(result), plies=plies, turns=turns, finished_at=now))
+                result=json.dumps(outcome), plies=plies, turns=turns, finished_at=now))
             key = res.inserted_primary_key
             assert key is not None
             game_id = int(key[0])
@@ -434,12 +444,14 @@ class Store:
                     Store.update_seat(table_id, row.seat, **row.values)(conn)
                 elif isinstance(row, DeleteMoves):
                     Store.delete_moves(table_id, row.from_ply)(conn)
+                elif isinstance(row, InsertAbort):
+                    conn.execute(sa.insert(db.aborts).values(player_id=row.player_id, table_id=table_id,
+                                                             at=time.time()))
                 else:
                     game_id = Store.insert_game(table_id, row.game, row.preset, row.record, row.plies, row.turns,
-                                                row.players, finish=row.finish)(conn)
+                                                row.players, finish=row.finish, result=row.result)(conn)
                     if row.rating is not None:  # a rated table's last game: rated in the same commit
-                        rate_game(conn, game_id, row.rating,
-                                  [{**p, "moved": p["seat"] in row.moved} for p in row.players])
+                        rate_game(conn, game_id, row.rating, row.players)
             return game_id
 
         return fn
@@ -504,7 +516,7 @@ class Store:
             created_at=row["created_at"],
             seats=[StoredSeat(seat=s["seat"], kind=s["kind"], level=s["level"], player=s["player"],
                               token_hash=s["token_hash"], controller=s["controller"],
-                              player_id=s["player_id"]) for s in seat_rows],
+                              player_id=s["player_id"], address=s["address"]) for s in seat_rows],
             moves=[json.loads(m.entries) for m in move_rows],
             version_base=int(row["version_base"] or 0),
             match=json.loads(row["match"]) if row["match"] else None,
@@ -543,6 +555,15 @@ class Store:
         return out
 
     @staticmethod
+    def rated_in_play(conn: Connection, game_id: int) -> bool:
+        """Whether game ``game_id`` is one of a rated table still in play (a rated match's earlier game):
+        no review helps a player before the match is over."""
+        g, t = db.games, db.tables
+        found = conn.execute(sa.select(t.c.id).select_from(g.join(t, t.c.id == g.c.table_id)).where(
+            g.c.id == game_id, t.c.rated, t.c.status.in_(("open", "playing")))).first()
+        return found is not None
+
+    @staticmethod
     def record_of(conn: Connection, game_id: int) -> dict[str, Any] | None:
         """A finished game's record, or ``None``."""
         text = conn.execute(sa.select(db.games.c.record).where(db.games.c.id == game_id)).scalar()
@@ -561,16 +582,17 @@ class Store:
     @staticmethod
     def stats_of(conn: Connection, player: str) -> list[dict[str, Any]]:
         """Per preset: games, wins, points and mean length (turns, plies) of the games a player played to
-        the end; ``takenOver`` counts the games a takeover bot finished in their name (left out of the
-        other figures)."""
+        the end; ``takenOver`` counts the games a takeover bot played in their name or that they lost by
+        leaving (left out of the other figures)."""
         g, gp = db.games, db.game_players
+        gone = sa.or_(gp.c.taken_over, gp.c.left)  # not played to the end by the player
         q = (sa.select(g.c.game, g.c.preset,
-                       sa.func.sum(sa.case((gp.c.taken_over, 0), else_=1)).label("games"),
-                       sa.func.sum(sa.case((gp.c.taken_over, 1), else_=0)).label("taken_over"),
-                       sa.func.sum(sa.case((sa.and_(gp.c.won, sa.not_(gp.c.taken_over)), 1), else_=0)).label("wins"),
-                       sa.func.sum(sa.case((gp.c.taken_over, 0), else_=gp.c.points)).label("points"),
-                       sa.func.avg(sa.case((gp.c.taken_over, None), else_=g.c.turns)).label("mean_turns"),
-                       sa.func.avg(sa.case((gp.c.taken_over, None), else_=g.c.plies)).label("mean_plies"))
+                       sa.func.sum(sa.case((gone, 0), else_=1)).label("games"),
+                       sa.func.sum(sa.case((gone, 1), else_=0)).label("taken_over"),
+                       sa.func.sum(sa.case((sa.and_(gp.c.won, sa.not_(gone)), 1), else_=0)).label("wins"),
+                       sa.func.sum(sa.case((gone, 0), else_=gp.c.points)).label("points"),
+                       sa.func.avg(sa.case((gone, None), else_=g.c.turns)).label("mean_turns"),
+                       sa.func.avg(sa.case((gone, None), else_=g.c.plies)).label("mean_plies"))
              .select_from(gp.join(g, gp.c.game_id == g.c.id))
              .where(Store.player_is(player))
              .group_by(g.c.game, g.c.preset).order_by(g.c.game, g.c.preset))

@@ -257,6 +257,11 @@ class MaliceScreen(TableScreen):
         self._size_classes()
         self.advance()
 
+    def on_unmount(self) -> None:
+        """The screen is going (the app quits, another screen replaces it): a message its link still
+        delivers meanwhile draws nothing (its widgets are being removed)."""
+        self.composed = False
+
     def on_resize(self, event: events.Resize) -> None:
         """Bigger terminals: bigger cards, fanned discard piles, a log panel."""
         self._size_classes()

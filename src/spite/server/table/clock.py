@@ -61,6 +61,10 @@ class TableClocks(TableView):
         def _changed(self, mover: int | None) -> None: ...
         def live(self, now: float) -> bool: ...
         def _commit(self, rows: tuple[Row, ...]) -> Generator[Effect, Any, Stored]: ...
+        def _left_rated(self, seats: list[Seat], why: str) -> Step: ...
+        def _every_side_moved(self) -> bool: ...
+
+    rated: bool
 
     def _clock_limit(self) -> float:
         return self.config.idle_seconds if self.state.game.realtime else self.config.turn_seconds
@@ -176,15 +180,28 @@ class TableClocks(TableView):
                     yield from self._apply(seat, move, by_bot=True)
         self.play.changed()
 
+    def _rated_end(self) -> str | None:
+        """At a rated table, what a person's running out of time does now: ``aborts`` the game (some side
+        has not moved yet) or ``loses`` it; ``None``: a casual table (a bot takes the seat)."""
+        if not self.rated:
+            return None
+        return "loses" if self._every_side_moved() else "aborts"
+
     def _warn(self, seat: Seat, over_at: float) -> Step:
         self.warned[seat.seat] = over_at
         left = round(max(0.0, over_at - self.now), 1)
+        end = self._rated_end()
+        then = {None: "then a bot plays it", "loses": f"then {seat.player} loses the game",
+                "aborts": "then the game is aborted"}[end]
         yield from self._tell("turn-clock", seat.seat, f"{seat.player}: {left:g} s left to move at seat {seat.seat}, "
-                              "then a bot plays it", seconds=left, name=seat.player or "", seat=seat.seat,
-                              s=f"{left:g}")
+                              f"{then}", seconds=left, key=f"event.turn-clock.{end}" if end else None,
+                              name=seat.player or "", seat=seat.seat, s=f"{left:g}")
 
     def _clock_out(self, seat: Seat) -> Step:
         total = self._clock_limit()
+        if self.rated:
+            yield from self._left_rated([seat], "time")
+            return
         yield from self._take_over(seat, "idle-takeover", f"{seat.player} did not move within {total:g} s: a "
                                    f"{self.config.replacement_level} bot plays seat {seat.seat} until "
                                    f"{seat.player} moves again", total, None,
@@ -192,13 +209,18 @@ class TableClocks(TableView):
 
     def _grace_over(self, seat: Seat) -> Step:
         grace = self.config.grace_seconds
-        if sum(1 for s in self.seats if s.kind == "person") == 1:
-            # a quick-play table (one person seat): no one is left to play for; close it
+        others = [s for s in self.seats if s.kind == "person" and s is not seat]
+        if not self.rated and (not others or (not self.spectators and not any(s.is_person or s.conns for s in others))):
+            # a quick-play table (one person seat), or everyone left and nobody watches: nobody is left
+            # to play for, and computers do not play a table out for nobody; close it
             yield from self._abandon(f"{seat.player} did not come back within {grace:g} s: the table is closed",
                                      grace, "event.abandoned.gone", name=seat.player or "", s=f"{grace:g}")
             return
         if not seat.is_person:  # a bot plays it already (its person did not act in time)
             seat.away_since = None
+            return
+        if self.rated:
+            yield from self._left_rated([seat], "left")
             return
         yield from self._take_over(seat, "takeover", f"{seat.player} did not come back within {grace:g} s: a "
                                    f"{self.config.replacement_level} bot plays seat {seat.seat}", None, None,
@@ -209,16 +231,20 @@ class TableClocks(TableView):
 
     def _deserted(self) -> Step:
         wait = self.config.abandon_seconds
+        if self.rated:  # everyone left a rated game: they lose it (or it is aborted), as each grace time would say
+            yield from self._left_rated([s for s in self.seats if s.kind == "person"], "left")
+            return
         yield from self._abandon(f"no player was at the table for {wait:g} s: the table is closed", wait,
                                  "event.abandoned.deserted", s=f"{wait:g}")
 
     def _unfilled(self) -> Step:
         yield from self._abandon("nobody took the free seats in time; the table is closed", None, None)
 
-    def _abandon(self, text: str, seconds: float | None, key: str | None, **params: str | int) -> Step:
-        """Close a table nobody plays at: stored as ``abandoned`` (no game record, no statistics),
-        everyone still watching told and let go."""
-        result = yield from self._commit((UpdateTable({"status": "abandoned"}),))
+    def _abandon(self, text: str, seconds: float | None, key: str | None, rows: tuple[Row, ...] = (),
+                 **params: str | int) -> Step:
+        """Close a table nobody plays at: stored as ``abandoned`` (no game record, no statistics; with
+        ``rows`` in the same commit), everyone still watching told and let go."""
+        result = yield from self._commit((UpdateTable({"status": "abandoned"}), *rows))
         if not result.ok:
             log.error("table %s: could not be stored as abandoned (%s); trying again", self.id, result.error)
             return

@@ -65,6 +65,7 @@ from spite.server.table.effects import (
     Hello,
     Hint,
     Input,
+    InsertAbort,
     InsertGame,
     InsertMove,
     Join,
@@ -130,9 +131,20 @@ class TableCore(TableSeries):
         self.moves_played = 0
         self.rated = rated
         """The table was made rated: its games change its keyed players' ratings (docs/ratings.md)."""
+        self.sides: tuple[tuple[int, ...], ...] = (
+            server_game.rating_group(game, opening.preset, opening.options, len(seats)).sides if rated
+            else tuple((s.seat,) for s in seats))
+        """The table's sides (a rated table's rules group's: partners share one), each a tuple of seats."""
         self.moved: set[int] = set(range(len(seats))) if opening.rows else set()
-        """Seats whose person made a move of the game in play themselves (a rated game one of them left
-        before moving is not rated); a game restored with moves counts every seat as having moved."""
+        """Seats that made a move of the table's game themselves (a person's seat: its person, not a bot
+        that took it over; a computer's seat: the computer). A rated game that ends before every side
+        has moved is aborted, not lost (docs/ratings.md); a game restored with moves counts every seat."""
+        self.taken: set[int] = set()
+        """Person seats a bot took over at any point of the table's game (its statistics and ratings
+        count it as taken over, even if its person came back)."""
+        self.ended: dict[str, Any] | None = opening.start.get("forfeit")
+        """A rated game lost by leaving: how it ended (``reason`` ``forfeit``, the seats that ``left``,
+        the ``winners``); the game's state itself is not over."""
         self.fair = opening.fair
         """The fair deal of the game in play, or just over (docs/fairness.md)."""
         self.fair_next = opening.fair_next
@@ -312,8 +324,11 @@ class TableCore(TableSeries):
                 self.deserted_since = self.now
         if seat.is_person:
             grace = self.config.grace_seconds
-            yield from self._tell("disconnected", seat.seat,
-                                  f"{seat.player} dropped from seat {seat.seat}; a bot takes over in {grace:g} s",
+            end = self._rated_end()
+            then = {None: f"a bot takes over in {grace:g} s", "loses": f"they lose the game unless back in {grace:g} s",
+                    "aborts": f"the game is aborted unless they are back in {grace:g} s"}[end]
+            yield from self._tell("disconnected", seat.seat, f"{seat.player} dropped from seat {seat.seat}; {then}",
+                                  key=f"event.disconnected.{end}" if end else None,
                                   name=seat.player or "", seat=seat.seat, s=f"{grace:g}")
 
     def _nobody_here(self) -> bool:
@@ -349,10 +364,77 @@ class TableCore(TableSeries):
             return
         seat.controller = "bot"
         seat.level = level
+        self.taken.add(seat.seat)
         self.play.seat_changed()
         log.info("table %s: seat %d (%s): %s", self.id, seat.seat, seat.player, text)
         yield from self._tell(kind, seat.seat, text, seconds=seconds, key=key, level=level, **params)
         self._changed(None)
+
+    # ================================================================== leaving a rated game
+    def _left_rated(self, seats: Sequence[Seat], why: str) -> Step:
+        """At a rated table no computer plays for a person (docs/ratings.md): when the grace time or the
+        turn clock of ``seats`` runs out (``why``: ``left`` or ``time``), the game is aborted while some
+        side has not yet moved (nobody's rating moves; the abort counts against them), and otherwise
+        ends at once, lost by their side."""
+        if self._every_side_moved():
+            yield from self._forfeit(seats, why)
+            return
+        names = ", ".join(s.shown_name() for s in seats)
+        rows = tuple(InsertAbort(s.player_id) for s in seats if s.player_id)
+        log.info("table %s: rated game aborted (%s: %s)", self.id, names, why)
+        yield from self._abandon(f"{names} left before every side had moved: the game is aborted, nobody's rating "
+                                 "changes", None, "event.abandoned.aborted", rows=rows, name=names)
+
+    def _forfeit(self, seats: Sequence[Seat], why: str) -> Step:
+        """A rated game lost by leaving: it ends now for everyone, stored as it stands (its record
+        unfinished, marked ``forfeit``) and rated in the same commit, the sides of ``seats`` last and
+        every other side a winner. Between two games of a match the next one is dealt first and lost."""
+        if self.between:
+            yield from self._next_game()
+            if self.between:  # it could not be stored: the timers try again
+                return
+        left = frozenset(s.seat for s in seats)
+        lost = {self._side_of(seat) for seat in left}
+        winning = [i for i in range(len(self.sides)) if i not in lost]
+        winners = [seat for i in winning for seat in self.sides[i]]
+        result: dict[str, Any] = {"winner": None, "reason": "forfeit", "left": sorted(left), "winners": winners,
+                                  "why": why}
+        if len(winners) == 1:
+            result["winner"] = winners[0]
+        elif len(winning) == 1:
+            result["team"] = winning[0]
+        state = self.state
+        record = state.to_record().to_json()
+        record["forfeit"] = {"left": sorted(left), "why": why}
+        if self.fair is not None:
+            record["fairness"] = self.fair.proof()
+        players = self._players(left)
+        rating = self.server_game.rating_group(self.game, self.preset, self.options, len(self.seats))
+        rows: list[Row] = [InsertGame(self.game, self.preset, record, state.plies, state.turns, players, finish=True,
+                                      rating=rating, result=result)]
+        series = {"games": self.series["games"] + 1,
+                  "wins": [w + int(p["won"]) for w, p in zip(self.series["wins"], players, strict=True)],
+                  "gameIds": list(self.series.get("gameIds", []))}
+        start = {**self.start, "forfeit": result}
+        fair_next = None
+        if self.fair is not None:  # a rematch's commitment, as after any game
+            fair_next = self._draw(self.fair.game + 1, None)
+            start["fairNext"] = fair_next.stored()
+        rows.append(UpdateTable({"series": json.dumps(series), "start": json.dumps(start)}, game_id_in=("series",)))
+        stored = yield from self._commit(tuple(rows))
+        if not stored.ok:
+            log.error("table %s: the game lost by leaving could not be stored (%s); trying again", self.id,
+                      stored.error)
+            return
+        self.ended = result
+        self.start = start
+        self._ended(stored.game_id, True, series, fair_next)
+        self.clock_since.clear()
+        names = ", ".join(s.shown_name() for s in seats)
+        log.info("table %s: %s lost the rated game by leaving (%s); game %s", self.id, names, why, self.game_id)
+        self._changed(None)
+        yield from self._broadcast(self.game_over())
+        yield Finished()
 
     def _retire(self, code: int) -> Step:
         self.retired = True
@@ -366,7 +448,7 @@ class TableCore(TableSeries):
 
     def _take_nonce(self, seat: int, nonce: str | None) -> None:
         """``seat`` sent ``nonce``: it counts for the game not dealt yet (the next one after a game)."""
-        fair = self.fair_next if self.state.is_over and self.fair_next is not None else self.fair
+        fair = self.fair_next if self.game_ended and self.fair_next is not None else self.fair
         if fair is not None:
             fair.take_nonce(seat, nonce)
 
@@ -464,6 +546,8 @@ class TableCore(TableSeries):
             yield self._lacking(conn, "hint", msg_id)
         elif (refused := self._refuse_turn(conn, seat_no, msg_id, "get no hints")) is not None:
             yield refused
+        elif self.rated:  # no help at a rated table (docs/ratings.md)
+            yield self._error(conn, "no-hints", "hints are off at rated tables", msg_id, Phrase("error.no-hint.rated"))
         elif seat_no is not None:
             yield Hint(conn, msg_id, self.version, self.config.hint_level, play.hint_view(seat_no),
                        f"{self.id}:hint:{self.version}")
@@ -532,7 +616,7 @@ class TableCore(TableSeries):
                 outcome, refused = "refused", exc
             else:
                 outcome = "ok"
-                if not by_bot:
+                if not by_bot or self.seats[seat].kind == "bot":
                     self.moved.add(seat)
                 if done and done[0].kind == "move":
                     played = done[0].text
@@ -586,7 +670,7 @@ class TableCore(TableSeries):
             rating = (self.server_game.rating_group(self.game, self.preset, self.options, len(self.seats))
                       if self.rated and ending.final else None)
             rows.append(InsertGame(self.game, self.preset, record, state.plies, state.turns, players,
-                                   finish=ending.final, rating=rating, moved=frozenset(self.moved)))
+                                   finish=ending.final, rating=rating))
             columns = dict(ending.columns)
             with_ids = [name for name in columns if name == "match"]
             if ending.final:  # the table's game (a match: the match) counts in the series
@@ -643,15 +727,28 @@ class TableCore(TableSeries):
             self.next_at = self.now + (self.config.next_game_seconds if people else self.config.bot_delay)
             log.info("table %s: game over: %s; the next game follows", self.id, self.state.result)
 
-    def _players(self) -> list[dict[str, Any]]:
+    def _players(self, left: frozenset[int] = frozenset()) -> list[dict[str, Any]]:
+        """Each seat's row of the game's end: who won, their points, whether a bot took the seat over at
+        any point of the game (``taken_over``: kept, marked, and left out of the person's figures).
+        With ``left`` (a rated game lost by leaving) the sides of those seats lose and every other wins."""
+        lost = {self._side_of(seat) for seat in left}
         out = []
         for s in self.seats:
-            points = self.state.points(s.seat)
-            # a person's game a takeover bot finished is kept, marked, and left out of their figures
+            points = None if left else self.state.points(s.seat)
+            won = self._side_of(s.seat) not in lost if left else points is not None
             out.append({"seat": s.seat, "player": s.player_name(), "player_id": s.player_id, "is_bot": s.kind == "bot",
-                        "won": points is not None, "points": points or 0,
-                        "taken_over": s.kind == "person" and s.controller == "bot"})
+                        "won": won, "points": points or 0,
+                        "taken_over": s.kind == "person" and (s.controller == "bot" or s.seat in self.taken),
+                        "left": s.seat in left})
         return out
+
+    def _side_of(self, seat: int) -> int:
+        """The side ``seat`` plays on (its index in :attr:`sides`)."""
+        return next(i for i, side in enumerate(self.sides) if seat in side)
+
+    def _every_side_moved(self) -> bool:
+        """Every side of the table has made a move of its own (a rated game left before that is aborted)."""
+        return all(any(seat in self.moved for seat in side) for side in self.sides)
 
     def _changed(self, mover: int | None) -> None:
         """The position or who plays a seat changed: the clocks follow, the bots may go on."""
@@ -703,15 +800,22 @@ class TableCore(TableSeries):
         if self.rated and any(s.player_id == inp.player_id for s in self.seats):
             raise LobbyError("you already sit at this rated table", 409, "lobby.rated-one-seat")
         seat = free[0]
+        if self.rated and inp.address is not None and any(
+                s.address == inp.address and self._side_of(s.seat) != self._side_of(seat.seat) for s in self.seats):
+            # one person, one side: two keys from one address do not play each other rated
+            raise LobbyError("someone from your address plays the other side of this rated table: play them "
+                             "at a casual table", 409, "lobby.rated-one-address")
         starts = sum(1 for s in self.seats if s.controller == "free") == 1
         rows: list[Row] = [UpdateSeat(seat.seat, {"player": inp.name, "token_hash": inp.token_hash,
-                                                  "controller": "person", "player_id": inp.player_id})]
+                                                  "controller": "person", "player_id": inp.player_id,
+                                                  "address": inp.address})]
         if starts:
             rows.append(UpdateTable({"status": "playing"}))
         result = yield from self._commit(tuple(rows))
         if not result.ok:
             raise LobbyError("the seat could not be saved; try again", 503, "lobby.storage")
         seat.player, seat.token_hash, seat.player_id = inp.name, inp.token_hash, inp.player_id
+        seat.address = inp.address
         seat.controller = "person"
         log.info("table %s: %s took seat %d", self.id, inp.name, seat.seat)
         yield from self._tell("joined", seat.seat, f"{inp.name} took seat {seat.seat}", name=inp.name, seat=seat.seat)

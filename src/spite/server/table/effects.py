@@ -31,6 +31,7 @@ __all__ = [
     "Hello",
     "Hint",
     "Input",
+    "InsertAbort",
     "InsertGame",
     "InsertMove",
     "Join",
@@ -103,6 +104,9 @@ class Join:
     token_hash: str
     seat: int | None = None
     player_id: str | None = None
+    address: str | None = None
+    """A hash of the address the person sits down from (:func:`~spite.server.table.seats.address_key`):
+    a rated table seats one address on one side only."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +142,8 @@ class UpdateTable:
 
 @dataclass(frozen=True, slots=True)
 class UpdateSeat:
-    """Columns of a seat's row (``controller``, ``level``, ``player``, ``token_hash``, ``player_id``)."""
+    """Columns of a seat's row (``controller``, ``level``, ``player``, ``token_hash``, ``player_id``,
+    ``address``)."""
 
     seat: int
     values: dict[str, Any]
@@ -165,11 +170,20 @@ class InsertGame:
     finish: bool = True
     rating: RatingGroup | None = None
     """A rated table's last game: the ratings group and sides it is rated in (``None``: not rated)."""
-    moved: frozenset[int] = frozenset()
-    """The seats whose person made a move themselves (a rated game someone left unplayed is not rated)."""
+    result: dict[str, Any] | None = None
+    """How the game ended when its record does not say (a rated game lost by leaving: ``reason``
+    ``forfeit``); ``None``: the record's own result."""
 
 
-Row = InsertMove | UpdateTable | UpdateSeat | DeleteMoves | InsertGame
+@dataclass(frozen=True, slots=True)
+class InsertAbort:
+    """A rated game aborted by ``player_id`` (they left before every side had moved): counted, so
+    that repeated aborts pause their rated play (docs/ratings.md)."""
+
+    player_id: str
+
+
+Row = InsertMove | UpdateTable | UpdateSeat | DeleteMoves | InsertGame | InsertAbort
 
 
 # ====================================================================== effects

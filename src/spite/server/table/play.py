@@ -112,6 +112,12 @@ class ServerGame(ABC):
         (:mod:`spite.server.ratings`): by default the game's own group, every seat for itself."""
         return RatingGroup(game, tuple((seat,) for seat in range(seats)))
 
+    def standard(self, game: str, preset: str, options: dict[str, Any]) -> bool:
+        """Whether a ``game`` table of ``preset`` with the option overrides ``options`` (as
+        :attr:`Opening.options` keeps them) plays standard rules, the only ones a rated table plays: by
+        default a preset as it is, nothing changed (docs/ratings.md)."""
+        return not options
+
     @abstractmethod
     def check_bot(self, game: str, level: str | None) -> None:
         """Raise :class:`~spite.server.table.seats.LobbyError` unless a bot seat of ``level`` may sit at

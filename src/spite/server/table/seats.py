@@ -82,6 +82,9 @@ class Seat:
     """The connections of this seat's person (a page and a terminal at once are allowed)."""
     away_since: float | None = None
     """Since when this person seat, taken and in play, has had no connection (its grace time runs)."""
+    address: str | None = None
+    """A hash of the address its person sat down from (:func:`address_key`): at a rated table one
+    address plays one side only."""
 
     def status(self) -> str:
         """free, connected, disconnected or bot."""

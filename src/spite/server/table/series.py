@@ -45,6 +45,7 @@ class TableSeries(TableClocks):
     entries: int
     hello: dict[ConnId, int | None]
     moved: set[int]
+    taken: set[int]
     told: list[tuple[int, dict[str, Any], dict[str, Any] | None]]
     told_over: int
 
@@ -205,11 +206,12 @@ class TableSeries(TableClocks):
         self.version_base = self.version = base
         self.rows, self.entries = 0, dealt.entries
         self.game_id = None
+        self.ended = None
         self.status = "playing"
         self.between, self.ready, self.next_at = False, set(), None
         self.rematch_yes, self.rematch_no = set(), set()
         if new_play:  # a rematch: a game of its own (a match's next game goes on counting the match's moves)
-            self.moved = set()
+            self.moved, self.taken = set(), set()
             self.play = self.server_game.play(cast("TableCore", self), extra)
         self._enter_play(fresh=True)  # a person who left meanwhile gets their grace time, as at the start
         return True

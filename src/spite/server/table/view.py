@@ -71,6 +71,12 @@ class TableView:
     rematch_yes: set[int]
     rematch_no: set[int]
     between: bool
+    ended: dict[str, Any] | None
+
+    @property
+    def game_ended(self) -> bool:
+        """The game in play is over: by its rules, or lost by leaving (a rated table's forfeit)."""
+        return self.state.is_over or self.ended is not None
     told: list[tuple[int, dict[str, Any], dict[str, Any] | None]]
     """What the table told everyone of the game in play besides its steps (:meth:`TablePlay.move_log`),
     oldest first, each after how many steps it came: its events, and each move taken back (the move
@@ -121,7 +127,7 @@ class TableView:
         fair = self.fair
         if fair is None:
             return None
-        info = fair.info(revealed=fair.dealt and self.state.is_over)
+        info = fair.info(revealed=fair.dealt and self.game_ended)
         if self.fair_next is not None:
             info.next = self.fair_next.commitment
         return info
@@ -132,10 +138,10 @@ class TableView:
         fair = self.fair
         if fair is None:
             return None
-        key = (id(fair), fair.dealt, len(fair.nonces), self.state.is_over, id(self.fair_next))
+        key = (id(fair), fair.dealt, len(fair.nonces), self.game_ended, id(self.fair_next))
         cached = self.fair_cache
         if cached is None or cached[0] != key or cached[1] is not fair:
-            info = fair.info(revealed=fair.dealt and self.state.is_over)
+            info = fair.info(revealed=fair.dealt and self.game_ended)
             if self.fair_next is not None:
                 info.next = self.fair_next.commitment
             cached = self.fair_cache = (key, fair, info.model_dump())
@@ -155,8 +161,8 @@ class TableView:
                             **self.play.fields(seat))
 
     def game_over(self) -> GameOver:
-        """The ``gameOver`` message of the game just ended."""
-        result = self.state.result
+        """The ``gameOver`` message of the game just ended (by its rules, or lost by leaving)."""
+        result = self.ended if self.ended is not None else self.state.result
         assert result is not None
         url = f"/api/games/{self.game_id}/record" if self.game_id is not None else None
         return GameOver(stateVersion=self.version, result=dict(result), gameId=self.game_id, recordUrl=url,
@@ -278,6 +284,6 @@ class TableView:
         yield self._send(conn, Welcome(table=self.info(), seat=seat, stateVersion=self.version, view=view, legal=legal,
                                        fair=self.fair_info(), moveLog=[LoggedMove.of(s) for s in steps[first:]],
                                        moveLogStart=first or None, **self.play.fields(seat)))
-        if self.state.is_over and (self.status == "finished" or self.between):
+        if self.game_ended and (self.status == "finished" or self.between):
             yield self._send(conn, self.game_over())
 

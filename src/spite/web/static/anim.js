@@ -155,7 +155,8 @@ function playerSel(seat) {
 /** The element of place ``name`` (S, D2, B3, H7, draw) of ``seat`` at the table drawn in ``root``. */
 function placeEl(root, seat, name) {
   if (name === "draw") return root.querySelector('.center [data-pile="draw"]');
-  if (name === "S") return root.querySelector(`${playerSel(seat)} [data-pile="stock"]`);
+  // partners' one stock is drawn at one of them (table.js, stockSeat): data-team-seats names both
+  if (name === "S") return root.querySelector(`.board [data-pile="stock"][data-team-seats~="${seat}"]`);
   let m;
   if ((m = name.match(/^B(\d)$/))) return root.querySelector(`.center [data-pile="build"][data-target="B${m[1]}"]`);
   if ((m = name.match(/^D(\d)$/))) return root.querySelector(`${playerSel(seat)} [data-pile="discard"][data-index="${m[1]}"]`);

@@ -12,7 +12,7 @@ import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
 import { presetName, t } from "./i18n.js";
 import { gameType } from "./games.js";
-import { cardSVG } from "./cards.js";
+import { cardSVG, setSkipBoDeck } from "./cards.js";
 import { moveCard, moveWords } from "./moves.js";
 import { markNotation, notationOn, setNotation } from "./panel.js";
 import { TableClient, placesOf } from "./table.js";
@@ -60,6 +60,7 @@ class ReplayBoard extends TableClient {
     const bottom = order.shift();
     const moveText = last ? `${this.name(last.seat)}: ${this.plyWords(this.ply)}` : t("replay_start");
     const marks = reviewMarks(this.review);
+    setSkipBoDeck(this.isSkipBo());
     const items = data.moves.map((m, i) => `<li data-ply="${i + 1}" data-seat="${m.seat}" data-move="${esc(m.move)}"${i + 1 === this.ply ? ' class="current" aria-current="step"' : ""}>` +
       `<span class="who">${esc(this.name(m.seat))}</span>: <span class="what">${esc(this.plyWords(i + 1))}</span>` +
       ` <code class="notation">${esc(m.move)}</code>${markHTML(marks.get(i))}</li>`).join("");

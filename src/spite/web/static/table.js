@@ -15,7 +15,7 @@
 
 import { Pacer, describeMove, keepLanding, paceHTML, planFlights, runFlights, setPace } from "./anim.js";
 import { main, setRerender, setStatus } from "./app.js";
-import { backSVG, cardName, cardSVG, handToken, rankValue, slotSVG } from "./cards.js";
+import { backSVG, cardName, cardSVG, handToken, rankValue, setSkipBoDeck, slotSVG } from "./cards.js";
 import { bindDrag, dragging } from "./drag.js";
 import { hasText, t, word, words } from "./i18n.js";
 import { bindFair, fairHTML } from "./fair.js";
@@ -373,6 +373,7 @@ export class TableClient {
   /** This seat's outcome of ``result``: won, lost, draw, or null (a watcher). */
   outcome(result) {
     if (!result || this.seat === null) return null;
+    if (result.reason === "forfeit") return (result.winners || []).includes(this.seat) ? "won" : "lost";
     if (result.winner !== undefined && result.winner !== null) return result.winner === this.seat ? "won" : "lost";
     const team = this.view?.players?.[this.seat]?.team;
     if (result.team !== undefined && result.team !== null && team !== undefined) return result.team === team ? "won" : "lost";
@@ -448,7 +449,7 @@ export class TableClient {
 
   /** Ask the server what a bot would play here (answered by a ``hint`` message). */
   askHint() {
-    if (!this.myTurn() || this.hint?.asking) return;
+    if (!this.myTurn() || this.hint?.asking || this.table.rated) return;
     this.hint = this.link?.hint() ? { asking: true } : null;
     this.render();
   }
@@ -551,18 +552,36 @@ export class TableClient {
     return place;
   }
 
+  /** The seats of seat ``s``'s team (just ``s`` without partnerships). */
+  teamSeats(s) {
+    const team = this.view.players[s]?.team;
+    if (team === undefined || team === null) return [s];
+    return this.view.players.map((p, i) => (p.team === team ? i : null)).filter((i) => i !== null);
+  }
+
+  /** Partners play from one stock: it is drawn once, at this page's seat for its own team and at
+   * the team's first seat for the other. The seat where seat ``s``'s stock is drawn. */
+  stockSeat(s) {
+    const mates = this.teamSeats(s);
+    return this.seat !== null && mates.includes(this.seat) ? this.seat : Math.min(...mates);
+  }
+
   playerHTML(s, mine, place) {
     const p = this.view.players[s];
     const stockCards = p.stock_top || [];
     const flashMove = this.flash && this.flash.seat === s ? this.flash.move : "";
     const own = mine && this.seat !== null;
+    const mates = this.teamSeats(s);
+    const drawsStock = this.stockSeat(s) === s;
+    // the shared stock marks a partner's stock play too (its card came from here)
+    const stockFlash = this.flash && mates.includes(this.flash.seat) && this.flash.move.startsWith("S-");
     // every face-up stock card the server sends (three with the open-stock preset), fanned; only
     // the top one (the last, drawn in front) is played, the ones under it are there to be read
-    const stock = this.pileHTML(stockCards, {
-      attrs: `${own ? this.sourceAttrs("S") : ""} data-pile="stock" data-seat="${s}" data-open="${stockCards.length}" title="${esc(this.placeLabel("S", s))}"`,
+    const stock = drawsStock ? this.pileHTML(stockCards, {
+      attrs: `${own ? this.sourceAttrs("S") : ""} data-pile="stock" data-seat="${s}" data-team-seats="${mates.join(" ")}" data-open="${stockCards.length}" title="${esc(this.placeLabel("S", s))}"`,
       count: p.stock, label: "", fan: stockCards.length > 1, under: true, place: own ? "S" : "", name: this.placeLabel("S", s),
-      cls: `stock${flashMove.startsWith("S-") ? " flash" : ""}`,
-    });
+      cls: `stock${stockFlash ? " flash" : ""}`,
+    }) : "";
     const discards = p.discards.map((pile, i) => {
       const name = `D${i + 1}`;
       let attrs = `data-pile="discard" data-seat="${s}" data-index="${i + 1}"`;
@@ -600,10 +619,11 @@ export class TableClient {
     const seatInfo = this.table.seats[s] || {};
     const toMove = this.view.to_move === s && !this.view.finished;
     const team = p.team !== undefined ? `<span class="team">${esc(t("team_n", { n: p.team + 1 }))}</span>` : "";
-    return `<section class="player ${place === "me" ? "me" : "opponent"} at-${place}${toMove ? " to-move" : ""}" data-seat="${s}" aria-label="${esc(this.name(s))}">
+    const teamAttr = p.team !== undefined ? ` data-team="${p.team}"` : "";
+    return `<section class="player ${place === "me" ? "me" : "opponent"} at-${place}${toMove ? " to-move" : ""}${drawsStock ? "" : " no-stock"}" data-seat="${s}"${teamAttr} aria-label="${esc(this.name(s))}">
       <h3>${seatHeadHTML(this.name(s), seatTag(seatInfo, { live: this.live }))} ${team}</h3>
       <div class="row">
-        <div class="group stockgroup"><div class="label">${t("stock")}</div>${stock}</div>
+        ${drawsStock ? `<div class="group stockgroup"><div class="label">${t("stock")}</div>${stock}</div>` : ""}
         <div class="group discgroup"><div class="label">${t("discard")}</div><div class="discards">${discards}</div></div>
         <div class="group handgroup"><div class="label">${t("hand")}</div><div class="hand ${p.hand ? "" : "backs"}">${hand}</div></div>
       </div></section>`;
@@ -687,6 +707,7 @@ export class TableClient {
     let head;
     if (r.winner !== undefined && r.winner !== null) head = t("wins", { name: this.name(r.winner) });
     else if (r.team !== undefined && r.team !== null) head = t("wins", { name: this.teamName(r.team) });
+    else if (r.winners?.length) head = t("wins", { name: r.winners.map((s) => this.name(s)).join(" + ") });
     else head = t("draw_result");
     const reason = r.reason ? t(`reason_${r.reason}`) : "";
     const pts = r.points ? ` · ${t("points", { n: r.points })}` : "";
@@ -752,7 +773,8 @@ export class TableClient {
     if (this.seat === null || this.over || this.table.status !== "playing") return "";
     const mine = this.myTurn();
     const asking = this.hint?.asking;
-    const hintBtn = `<button type="button" id="hint"${mine && !asking ? "" : " disabled"}>${t("hint")}<kbd class="key-hint">H</kbd></button>`;
+    // no help at a rated table (docs/ratings.md): no Hint button
+    const hintBtn = this.table.rated ? "" : `<button type="button" id="hint"${mine && !asking ? "" : " disabled"}>${t("hint")}<kbd class="key-hint">H</kbd></button>`;
     const undoBtn = `<button type="button" id="undo"${mine && this.canUndo ? "" : " disabled"}>${t("undo")}<kbd class="key-hint">U</kbd></button>`;
     let shown = "";
     if (asking) shown = `<span class="hint-text muted" id="hint-text">${esc(t("hint_wait"))}</span>`;
@@ -824,6 +846,7 @@ export class TableClient {
       ? `<span class="pass-wrap"><button type="button" id="pass" class="primary"${hintPass ? ' data-hint="source"' : ""}>${t("pass")}</button>${passRefused}</span> <span>${t("pass_hint")}</span>` : "";
     const open = panelOpen();
     const root = main();
+    setSkipBoDeck(this.isSkipBo());  // the wild is drawn as Skip-Bo's in its deck, a joker otherwise
     morph(root, `
       <div class="table" data-version="${this.version}" data-my-turn="${this.myTurn() ? 1 : 0}"
            data-seat="${this.seat ?? ""}" data-over="${this.over ? 1 : 0}" data-status="${esc(this.table.status)}"
