@@ -191,6 +191,8 @@ class TableCore(TableSeries):
         """A real-time game: when play may begin (the end of its start countdown)."""
         self.shown_at_go = True
         """The countdown's end was shown to everyone (the state that turns the center cards up)."""
+        self.told: list[tuple[int, dict[str, Any], dict[str, Any] | None]] = []
+        self.told_over = 0
         self.restored_log: list[dict[str, Any]] | None = opening.log
         """A restored game's steps, made by the replay that restored it (its play takes them)."""
         self.play: TablePlay = server_game.play(self, opening.extra)
@@ -566,6 +568,7 @@ class TableCore(TableSeries):
         """Undo the last move: its row deleted and ``version_base`` raised by 2 in one commit (so
         ``stateVersion`` still rises by one), then the undoer's ``ack`` and everyone's position."""
         text, entries = play.last_move()
+        told = self.play.told(True), self.play.told(False)  # the card taken back, as the move told it
         base = self.version_base + 2
         result = yield from self._commit((DeleteMoves(self.rows - 1), UpdateTable({"version_base": base})))
         if not result.ok:
@@ -573,6 +576,7 @@ class TableCore(TableSeries):
             yield self._error(conn, "storage", "the undo could not be saved; try again", msg_id)
             return
         play.take_back()
+        self._keep_taken_back(seat, text, *told)
         self.version_base = base
         self.version += 1
         self.rows -= 1
@@ -580,7 +584,7 @@ class TableCore(TableSeries):
         log.info("table %s: seat %d took back %s", self.id, seat, text)
         yield self._send(conn, ack_text(text, self.version, msg_id=msg_id, undone=True))
         self._changed(None)
-        yield from self._broadcast_state(LastMove(seat=seat, move=text, undone=True))
+        yield from self._broadcast_state(LastMove(seat=seat, move=text, undone=True), told=told)
 
     def _lacking(self, conn: ConnId, kind: str, msg_id: str | None) -> Send:
         """``kind`` at a table whose game has no such thing: one line to the asker alone."""
@@ -638,7 +642,8 @@ class TableCore(TableSeries):
             return outcome
         self._changed(seat if outcome == "ok" else None)
         last = LastMove(seat=seat, move=played, byBot=by_bot) if outcome == "ok" and seat is not None else None
-        yield from self._broadcast_state(last, events)
+        told = (self.play.told(True), self.play.told(False)) if last is not None else None
+        yield from self._broadcast_state(last, events, told)
         if self.state.is_over:
             yield from self._broadcast(self.game_over())
             if self.status == "finished":
@@ -704,6 +709,7 @@ class TableCore(TableSeries):
                fair_next: FairDeal | None) -> None:
         """The game's end is stored: the table is finished, or waits for a match's next game."""
         self.game_id = game_id
+        self.told_over = len(self.told)  # what is told from now on belongs to the next game's log
         if game_id is not None:
             self.play.ended(game_id)
         if fair_next is not None:

@@ -207,11 +207,23 @@ class TablePlay:
         """Extra fields (models) of ``table`` and ``gameOver`` messages (a match's score)."""
         return {}
 
-    def move_log(self) -> list[dict[str, Any]]:
-        """The steps of the game in play so far, oldest first, as every seat was told them (the
-        ``welcome``'s ``moveLog``), never a hidden card or a chance entry."""
+    def move_log(self, seat: int | None = None) -> list[dict[str, Any]]:
+        """The steps of the game in play so far, oldest first, as ``seat`` (``None``: a spectator) was
+        told them (the ``welcome``'s ``moveLog``), never a hidden card or a chance entry: each step as
+        :meth:`told` said it with its move."""
         steps, _ = self.table.server_game.positions(self.state.to_record())
         return steps
+
+    def step_count(self) -> int:
+        """How many steps :meth:`move_log` holds now (the table's events are placed after them)."""
+        return len(self.move_log())
+
+    def told(self, own: bool) -> dict[str, Any]:
+        """What is told of the move just made besides its notation (the ``state``'s ``last``: Spite and
+        Malice's ``card``, ``wildAs``, ``completed``; a ``move`` here is how the move is told instead
+        of as it was made), to the connections of the seat that made it (``own``) or to everyone else;
+        the same as :meth:`move_log` keeps for its step. Nothing the audience may not see."""
+        return {}
 
     # ------------------------------------------------------------------ moves
     def checkpoint(self) -> Callable[[], None]:
