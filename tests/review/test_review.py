@@ -291,6 +291,7 @@ def test_a_review_made_in_parts_is_the_whole_review() -> None:
     record = game.to_record()
     whole = review_record(record, budget=0.02, seed=0)
     assert whole.total == len(whole.turns) > 8
-    parts = [review_record(record, budget=0.02, seed=0, part=(start, stop)) for start, stop in ((0, 3), (3, 9), (9, 999))]
+    parts = [review_record(record, budget=0.02, seed=0, part=(start, stop))
+             for start, stop in ((0, 3), (3, 9), (9, 999))]
     assert [p.total for p in parts] == [whole.total] * 3 and [len(p.turns) for p in parts][:2] == [3, 6]
     assert merge_parts([p.to_json() for p in parts]) == whole.to_json()
