@@ -24,12 +24,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from spite import rating
 from spite.errors import OptionsError
 from spite.games import game_names, get_game, has_hook, load_hook
 from spite.server.bots import BotRunner
 from spite.server.config import ServerConfig
 from spite.server.host import Services, TableHost
 from spite.server.protocol import SeatRequest, TableInfo
+from spite.server.ratings import aborts_since
 from spite.server.store import Store, StoredTable
 from spite.server.table.core import TableCore
 from spite.server.table.effects import Join
@@ -331,14 +333,12 @@ class Lobby:
     async def check_rated_player(self, player_id: str) -> None:
         """Refuse (429, with when to try again) a player whose rated play is paused: they aborted
         ``abort_limit`` rated games within ``abort_window`` seconds (docs/ratings.md)."""
-        from spite.server import ratings
-
         limit, window = self.config.abort_limit, self.config.abort_window
         if limit <= 0:
             return
         now = time.time()
-        aborts = await self.store.read(lambda c: ratings.aborts_since(c, player_id, now - window))
-        until = ratings.paused_until(aborts, limit, window)
+        aborts = await self.store.read(lambda c: aborts_since(c, player_id, now - window))
+        until = rating.paused_until(aborts, limit, window)
         if until is not None and until > now:
             minutes = max(1, math.ceil((until - now) / 60))
             error = LobbyError(f"you left {limit} rated games before they began within {window / 60:g} minutes: "
@@ -350,19 +350,17 @@ class Lobby:
     def check_rated(self, plan: TablePlan, game: str) -> None:
         """A rated table plays standard rules (a preset as it is) and the computer only at a measured
         level (docs/ratings.md): anything else is refused, to be made casual."""
-        from spite.server import ratings
-
         opening = plan.opening
-        if not plan.hook.standard(game, opening.preset, dict(opening.options)):
+        if not rating.standard(game, opening.preset, opening.options):
             changed = ", ".join(f"{k}={v}" for k, v in sorted(opening.options.items()))
             raise LobbyError(f"rated tables play the presets as they are: {opening.preset} without {changed} "
                              "(or make the table casual)", 400, "lobby.rated-standard", preset=opening.preset,
                              options=changed)
-        group = plan.hook.rating_group(game, opening.preset, dict(opening.options), len(plan.seats)).name
+        group = rating.rating_group(game, opening.preset, opening.options, len(plan.seats)).name
         levels = {s.level for s in plan.seats if s.kind == "bot"}
-        unmeasured = sorted(lv or "" for lv in levels if not ratings.measured(group, lv))
+        unmeasured = sorted(lv or "" for lv in levels if not rating.measured(group, lv))
         if unmeasured:
-            known = ", ".join(sorted(ratings.LEVEL_RATINGS().get(group, {})))
+            known = ", ".join(sorted(rating.level_table().get(group, {})))
             raise LobbyError(f"rated games against the computer are at its measured levels ({known}), not "
                              f"{', '.join(unmeasured)} (or make the table casual)", 400, "lobby.rated-level",
                              levels=known, level=", ".join(unmeasured))

@@ -33,7 +33,6 @@ from spite.malice.record import positions
 from spite.malice.state import COMPLETE, Played
 from spite.server.config import BOT_LEVELS
 from spite.server.protocol import MatchInfo
-from spite.server.ratings import RatingGroup
 from spite.server.table.play import Dealt, Ending, Opening, ServerGame, TablePlay
 from spite.server.table.seats import LobbyError
 
@@ -137,33 +136,6 @@ class MaliceServer(ServerGame):
         columns = {"match": json.dumps(match_json(match, []))}
         return Opening(MaliceGameState(state, preset), preset, overrides, start, columns, entries=len(leading),
                        extra=(match, []))
-
-    def standard(self, game: str, preset: str, options: dict[str, Any]) -> bool:
-        """A preset as it is; a party may also be of four (the seeds' party is for three or four)."""
-        if not options:
-            return True
-        base = Options.from_preset(preset)
-        return options == {"players": 4} and base.players == 3 and not base.partnerships
-
-    def rating_groups(self, game: str) -> tuple[str, ...]:
-        return ("classic", "skip-bo", "match", "party", "partners")
-
-    def rating_group(self, game: str, preset: str, options: dict[str, Any], seats: int) -> RatingGroup:
-        """The family's rules groups: Skip-Bo's deck, the match game's scoring, partners (two teams of
-        the seats that share a stock), party (3-4 each for themselves); every other two-player
-        variant (classic, short, kings-only, ...) rates with the classic rules."""
-        opts = Options.from_preset(preset, options)
-        if opts.partnerships:
-            teams = tuple(tuple(s for s in range(seats) if opts.stock_of(s) == team) for team in range(opts.n_stocks))
-            return RatingGroup("partners", teams)
-        solo = tuple((seat,) for seat in range(seats))
-        if opts.skipbo:
-            return RatingGroup("skip-bo", solo)
-        if opts.players > 2:
-            return RatingGroup("party", solo)
-        if opts.scoring == "payoff":
-            return RatingGroup("match", solo)
-        return RatingGroup("classic", solo)
 
     def restored_extra(self, st: StoredTable, state: GameState) -> Any:
         return None if st.match is None else match_from_json(_engine(state).opts, st.seed, st.match)

@@ -18,7 +18,6 @@ import contextlib
 import hashlib
 import json
 import logging
-import re
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -31,11 +30,9 @@ from sqlalchemy.engine import Connection, Engine
 from spite.server import db
 from spite.server.ratings import rate_game
 from spite.server.table.effects import DeleteMoves, InsertAbort, InsertMove, Row, UpdateSeat, UpdateTable
+from spite.server.table.seats import PLAYER_ID
 
 __all__ = ["Store", "StoredSeat", "StoredTable"]
-
-PLAYER_ID = re.compile(r"p-[0-9a-f]{24}")
-"""What a player id looks like (made from a player key by :func:`spite.server.host.player_id`)."""
 
 log = logging.getLogger("spite.server.store")
 

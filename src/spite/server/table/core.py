@@ -44,6 +44,7 @@ from typing import Any
 
 from spite.errors import IllegalMoveError, Phrase
 from spite.games import Event, GameState
+from spite.rating import rating_group
 from spite.server.config import ServerConfig
 from spite.server.protocol import (
     HintRequest,
@@ -132,7 +133,7 @@ class TableCore(TableSeries):
         self.rated = rated
         """The table was made rated: its games change its keyed players' ratings (docs/ratings.md)."""
         self.sides: tuple[tuple[int, ...], ...] = (
-            server_game.rating_group(game, opening.preset, opening.options, len(seats)).sides if rated
+            rating_group(game, opening.preset, opening.options, len(seats)).sides if rated
             else tuple((s.seat,) for s in seats))
         """The table's sides (a rated table's rules group's: partners share one), each a tuple of seats."""
         self.moved: set[int] = set(range(len(seats))) if opening.rows else set()
@@ -409,7 +410,7 @@ class TableCore(TableSeries):
         if self.fair is not None:
             record["fairness"] = self.fair.proof()
         players = self._players(left)
-        rating = self.server_game.rating_group(self.game, self.preset, self.options, len(self.seats))
+        rating = rating_group(self.game, self.preset, self.options, len(self.seats))
         rows: list[Row] = [InsertGame(self.game, self.preset, record, state.plies, state.turns, players, finish=True,
                                       rating=rating, result=result)]
         series = {"games": self.series["games"] + 1,
@@ -667,7 +668,7 @@ class TableCore(TableSeries):
             if self.fair is not None:
                 record["fairness"] = self.fair.proof()
             players = self._players()
-            rating = (self.server_game.rating_group(self.game, self.preset, self.options, len(self.seats))
+            rating = (rating_group(self.game, self.preset, self.options, len(self.seats))
                       if self.rated and ending.final else None)
             rows.append(InsertGame(self.game, self.preset, record, state.plies, state.turns, players,
                                    finish=ending.final, rating=rating))

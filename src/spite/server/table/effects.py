@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from spite.server.ratings import RatingGroup
+    from spite.rating import RatingGroup
 
 __all__ = [
     "Close",

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from spite.games import Event, GameState, Record, get_game
-from spite.server.ratings import RatingGroup
 from spite.server.table.fair import FairDeal
 
 if TYPE_CHECKING:
@@ -101,22 +100,6 @@ class ServerGame(ABC):
     """The rules page (``/rules/RULES``) of this game."""
     lobby_options: tuple[str, ...] = ()
     """Options the lobby's forms let a person set (``stock_size``)."""
-
-    def rating_groups(self, game: str) -> tuple[str, ...]:
-        """Every rules group :meth:`rating_group` can name for ``game`` (a leaderboard each): by
-        default the game's own."""
-        return (game,)
-
-    def rating_group(self, game: str, preset: str, options: dict[str, Any], seats: int) -> RatingGroup:
-        """Which ratings a rated ``game`` table of ``preset`` and ``options`` counts for, and its sides
-        (:mod:`spite.server.ratings`): by default the game's own group, every seat for itself."""
-        return RatingGroup(game, tuple((seat,) for seat in range(seats)))
-
-    def standard(self, game: str, preset: str, options: dict[str, Any]) -> bool:
-        """Whether a ``game`` table of ``preset`` with the option overrides ``options`` (as
-        :attr:`Opening.options` keeps them) plays standard rules, the only ones a rated table plays: by
-        default a preset as it is, nothing changed (docs/ratings.md)."""
-        return not options
 
     @abstractmethod
     def check_bot(self, game: str, level: str | None) -> None:
