@@ -18,6 +18,7 @@ play: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 chromium:
 	@test -x /usr/bin/chromium || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \

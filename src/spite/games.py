@@ -390,7 +390,7 @@ def has_hook(name: str, kind: str) -> bool:
 
 
 # One line per game. Hooks: ``arena_check`` and ``arena_play`` (see :mod:`spite.arena.runner`), ``tui``
-# (see :mod:`spite.tui.app`), ``server`` (a :class:`spite.server.host.ServerGame`: its tables' adapter),
+# (see :mod:`spite.tui.app`), ``server`` (a :class:`spite.server.table.play.ServerGame`: its tables' adapter),
 # ``hint`` (``spite hint``: the move a bot would play, see :func:`spite.arena.hint.hint`), ``review``
 # (``spite review``: a finished game turn by turn, see :func:`spite.review.review_record`), ``rating`` (its
 # rules groups and what a rated table plays, a :class:`spite.rating.RatingRules`; none: the defaults).

@@ -35,7 +35,6 @@ from spite.server.protocol import (
     UndoMessage,
     Welcome,
 )
-from spite.server.store import StoredSeat, StoredTable
 from spite.server.table.core import TableCore
 from spite.server.table.effects import (
     Close,
@@ -55,6 +54,8 @@ from spite.server.table.effects import (
     Send,
     Store,
     Stored,
+    StoredSeat,
+    StoredTable,
     Think,
     Thought,
     Tick,

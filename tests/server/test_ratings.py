@@ -194,8 +194,9 @@ def test_rate_levels_takes_peoples_rated_games_against_the_computer_into_the_fit
     their games among themselves and another game's are not read; the CLI prints the fit with them."""
     from typer.testing import CliRunner
 
-    from spite.arena.level_ratings import LevelRun, fit_levels, people_runs
     from spite.cli import app as cli_app
+    from spite.rating.fit import LevelRun, fit_levels
+    from spite.server.ratings import people_runs
 
     url = f"sqlite:///{tmp_path / 'server.db'}"
     eng = db.make_engine(url)

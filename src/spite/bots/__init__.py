@@ -17,6 +17,7 @@ spite.errors.OptionsError: the greedy bot takes no settings, not ':2'
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 from spite.bots.base import Bot, Decision
@@ -57,15 +58,17 @@ def plain(name: str, make: Callable[[], Bot]) -> Callable[[str], Bot]:
 
 
 def _policy(arg: str) -> Bot:
-    """``policy:WEIGHTS.npz``: :class:`spite.rl.policy.PolicyBot`, imported on first use, since it
-    needs numpy (the ``rl`` extra)."""
+    """``policy:WEIGHTS.npz``: :class:`spite.rl.policy.PolicyBot`, a bot of the research layer above
+    this one, found by name on first use (as a game's hooks are), since it needs numpy (the ``rl``
+    extra)."""
     try:
-        from spite.rl.policy import PolicyBot
+        policy = importlib.import_module("spite.rl.policy")
     except ModuleNotFoundError as exc:
         if (exc.name or "").partition(".")[0] != "numpy":
             raise
         raise NeedsExtraError("rl", "play the policy bot") from None
-    return PolicyBot.load(arg)
+    bot: Bot = policy.PolicyBot.load(arg)
+    return bot
 
 
 BOTS: dict[str, Callable[[str], Bot]] = {

@@ -193,9 +193,11 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         """Rate the computer levels on the scale of people's ratings."""
         require_extra("server", "rate the levels with openskill")
         from spite import rating
-        from spite.arena.level_ratings import fit_levels, measure_levels, people_runs, write_figures
+        from spite.arena.level_ratings import measure_levels
         from spite.games import get_game
+        from spite.rating.fit import fit_levels, write_figures
         from spite.server.lobby import server_game
+        from spite.server.ratings import people_runs
         from spite.server.seeks import skill
 
         try:

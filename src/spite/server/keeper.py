@@ -21,7 +21,8 @@ from typing import Any, TypeVar
 from spite.server.host import TableHost
 from spite.server.leases import ACQUIRE_TIMEOUT, RENEW_EVERY, SWEEP_EVERY, WANT_POLL, Claim, Leases, TableBusy
 from spite.server.lobby import Lobby
-from spite.server.store import Store, StoredTable
+from spite.server.store import Store
+from spite.server.table.effects import StoredTable
 
 __all__ = ["LeaseKeeper"]
 

@@ -32,9 +32,9 @@ from spite.server.config import ServerConfig
 from spite.server.host import Services, TableHost
 from spite.server.protocol import SeatRequest, TableInfo
 from spite.server.ratings import aborts_since
-from spite.server.store import Store, StoredTable
+from spite.server.store import Store
 from spite.server.table.core import TableCore
-from spite.server.table.effects import Join
+from spite.server.table.effects import Join, StoredTable
 from spite.server.table.fair import FairDeal
 from spite.server.table.play import Opening, ServerGame
 from spite.server.table.seats import LobbyError, Seat, address_key, hash_token, new_token

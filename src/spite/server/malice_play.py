@@ -37,8 +37,8 @@ from spite.server.table.play import Dealt, Ending, Opening, ServerGame, TablePla
 from spite.server.table.seats import LobbyError
 
 if TYPE_CHECKING:
-    from spite.server.store import StoredTable
     from spite.server.table.core import TableCore
+    from spite.server.table.effects import StoredTable
 
 __all__ = ["SERVER", "MalicePlay", "MaliceServer", "match_from_json", "match_json", "told_of", "undo_floor_of",
            "wants_match"]

@@ -124,7 +124,7 @@ NAME = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(clean_n
 
 PLAYER_KEY = Annotated[str, Field(min_length=22, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 """A player's secret key, made once by the browser or terminal app and kept there; the server keeps
-only the player id made from it (:func:`spite.server.host.player_id`)."""
+only the player id made from it (:func:`spite.server.table.seats.player_id`)."""
 MSG_ID = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[\x20-\x7e]+$",
                               description="Echoed in the answer: 1-64 printable ASCII characters.")]
 """A message's ``id``: printable ASCII only, so echoing it can never break a frame or a log line."""

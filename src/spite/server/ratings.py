@@ -22,11 +22,25 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from spite.rating import PROVISIONAL_SIGMA, Rating, RatingGroup, Z, level_rating, measured, model, newcomer, team_ranks
+from spite.errors import OptionsError
+from spite.games import get_game
+from spite.rating import (
+    PROVISIONAL_SIGMA,
+    Rating,
+    RatingGroup,
+    Z,
+    level_rating,
+    measured,
+    model,
+    newcomer,
+    rating_group,
+    team_ranks,
+)
+from spite.rating.fit import LevelRun
 from spite.server import db
 from spite.server.table.seats import PLAYER_ID
 
-__all__ = ["aborts_since", "leaderboard", "rate_game", "rating_of", "ratings_of", "resolve_player"]
+__all__ = ["aborts_since", "leaderboard", "people_runs", "rate_game", "rating_of", "ratings_of", "resolve_player"]
 
 
 # ---------------------------------------------------------------------- a game's outcome
@@ -154,3 +168,40 @@ def resolve_player(conn: Connection, player: str) -> str | None:
     found = conn.execute(sa.select(r.c.player_id).where(r.c.name == player)
                          .order_by(r.c.updated_at.desc()).limit(1)).scalar()
     return str(found) if found is not None else None
+
+
+def people_runs(url: str, game: str, group: str) -> list[LevelRun]:
+    """For ``spite rate-levels --people DB_URL`` (docs/ratings.md): the rated games of ``game`` in rules
+    group ``group`` that people played against the computer, from the server database at ``url``: one
+    run a game, its entrants the levels (``bot:LEVEL`` seats) and the people (their player ids), scored 1
+    for a win, 0 for a loss, a half each when nobody won."""
+    g, gp, h = db.games, db.game_players, db.rating_history
+    engine = db.make_engine(url)
+    try:
+        with engine.connect() as conn:
+            if not sa.inspect(conn).has_table(h.name):
+                raise OptionsError(f"{url} holds no rated games (is it a spite server's database?)")
+            rated = sa.select(h.c.game_id).where(h.c.group == group, h.c.game_id.is_not(None)).distinct()
+            rows = conn.execute(sa.select(g.c.id, g.c.preset, gp.c.seat, gp.c.player, gp.c.player_id, gp.c.is_bot,
+                                          gp.c.won).join(gp, gp.c.game_id == g.c.id)
+                                .where(g.c.game == game, g.c.id.in_(rated)).order_by(g.c.id, gp.c.seat)).all()
+    except sa.exc.SQLAlchemyError as exc:
+        raise OptionsError(f"cannot read the server database {url}: {exc.__class__.__name__}") from None
+    finally:
+        engine.dispose()
+    by_game: dict[int, list[Any]] = {}
+    for row in rows:
+        by_game.setdefault(row.id, []).append(row)
+    runs = []
+    for seats in by_game.values():
+        preset = seats[0].preset
+        sides = rating_group(game, preset, {}, get_game(game).seats(preset, {})).sides
+        if any(len(side) > 1 for side in sides) or not any(s.is_bot for s in seats):
+            continue
+        if not all(s.is_bot or s.player_id for s in seats):
+            continue
+        names = tuple(str(s.player).removeprefix("bot:") if s.is_bot else str(s.player_id) for s in seats)
+        won = [bool(s.won) for s in seats]
+        scores = {i: (1.0 if won[i] else 0.0) if any(won) else 0.5 for i in range(len(seats))}
+        runs.append(LevelRun(game, preset, names, [(tuple(range(len(seats))), scores)]))
+    return runs

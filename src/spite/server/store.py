@@ -21,7 +21,6 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -29,7 +28,16 @@ from sqlalchemy.engine import Connection, Engine
 
 from spite.server import db
 from spite.server.ratings import rate_game
-from spite.server.table.effects import DeleteMoves, InsertAbort, InsertMove, Row, UpdateSeat, UpdateTable
+from spite.server.table.effects import (
+    DeleteMoves,
+    InsertAbort,
+    InsertMove,
+    Row,
+    StoredSeat,
+    StoredTable,
+    UpdateSeat,
+    UpdateTable,
+)
 from spite.server.table.seats import PLAYER_ID
 
 __all__ = ["Store", "StoredSeat", "StoredTable"]
@@ -75,44 +83,6 @@ def _insert_moves(conn: Connection, inserts: Sequence[_MoveInsert]) -> None:
 
 
 _MOVE_SQL: dict[str, str] = {}
-
-
-@dataclass
-class StoredSeat:
-    """A seat as stored."""
-
-    seat: int
-    kind: str
-    level: str | None
-    player: str | None
-    token_hash: str | None
-    controller: str
-    player_id: str | None = None
-    address: str | None = None
-
-
-@dataclass
-class StoredTable:
-    """A table as stored, with its moves (each a list of record entries)."""
-
-    id: str
-    game: str
-    preset: str
-    options: dict[str, Any]
-    seed: int | str
-    start: dict[str, Any]
-    status: str
-    created_at: float
-    seats: list[StoredSeat]
-    moves: list[list[Any]]
-    version_base: int = 0
-    """``stateVersion`` is this plus the number of moves (undo and a match's next game raise it)."""
-    match: dict[str, Any] | None = None
-    """A match table's score (JSON), else ``None``."""
-    series: dict[str, Any] | None = None
-    """The games played at the table across rematches (JSON), ``None`` before the first ended."""
-    rated: bool = False
-    """The table was made rated (docs/ratings.md)."""
 
 
 class Store:

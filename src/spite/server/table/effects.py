@@ -7,7 +7,8 @@ bot think, answer a hint. They are plain data, so that the asyncio host (:mod:`s
 runs them against sockets, the database and the bot workers, and the tests run them against lists
 and dictionaries with a fake clock (tests/server/table_harness.py).
 
-The rows to store are data too (:class:`InsertMove`, :class:`UpdateTable`, ...):
+The rows to store are data too (:class:`InsertMove`, :class:`UpdateTable`, ...), and so is what a
+restore reads back (:class:`StoredTable`):
 :meth:`spite.server.store.Store.table_write` turns a :class:`Store` into SQL, the tests' memory store
 applies them to a dictionary and can rebuild the table from it as a restart would.
 """
@@ -42,6 +43,8 @@ __all__ = [
     "Send",
     "Store",
     "Stored",
+    "StoredSeat",
+    "StoredTable",
     "Think",
     "Thought",
     "Tick",
@@ -184,6 +187,45 @@ class InsertAbort:
 
 
 Row = InsertMove | UpdateTable | UpdateSeat | DeleteMoves | InsertGame | InsertAbort
+
+
+# ====================================================================== what a restore reads back
+@dataclass
+class StoredSeat:
+    """A seat as stored."""
+
+    seat: int
+    kind: str
+    level: str | None
+    player: str | None
+    token_hash: str | None
+    controller: str
+    player_id: str | None = None
+    address: str | None = None
+
+
+@dataclass
+class StoredTable:
+    """A table as stored, with its moves (each a list of record entries)."""
+
+    id: str
+    game: str
+    preset: str
+    options: dict[str, Any]
+    seed: int | str
+    start: dict[str, Any]
+    status: str
+    created_at: float
+    seats: list[StoredSeat]
+    moves: list[list[Any]]
+    version_base: int = 0
+    """``stateVersion`` is this plus the number of moves (undo and a match's next game raise it)."""
+    match: dict[str, Any] | None = None
+    """A match table's score (JSON), else ``None``."""
+    series: dict[str, Any] | None = None
+    """The games played at the table across rematches (JSON), ``None`` before the first ended."""
+    rated: bool = False
+    """The table was made rated (docs/ratings.md)."""
 
 
 # ====================================================================== effects

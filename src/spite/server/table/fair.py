@@ -10,8 +10,8 @@ nonces (:func:`spite.fairness.game_seed`) once every person seat has said hello 
 over); from then on nothing changes it. When the game is over the secret and the nonces go into the
 record (``fairness``, records.md §3) and, in ``gameOver`` and every later ``state``, to everyone.
 
-This module knows no game: the table host calls it, and the game's adapter deals from the seed
-(:meth:`spite.server.host.ServerGame.deal`).
+This module knows no game: the table's core calls it, and the game's adapter deals from the seed
+(:meth:`spite.server.table.play.TablePlay.deal`).
 """
 
 from __future__ import annotations

@@ -21,8 +21,8 @@ from spite.games import Event, GameState, Record, get_game
 from spite.server.table.fair import FairDeal
 
 if TYPE_CHECKING:
-    from spite.server.store import StoredTable
     from spite.server.table.core import TableCore
+    from spite.server.table.effects import StoredTable
 
 __all__ = ["Action", "Dealt", "Ending", "Hints", "Opening", "ServerGame", "TablePlay", "Undo"]
 
@@ -74,7 +74,8 @@ class Ending:
     """The table is finished (False: a match goes on to its next game)."""
     columns: dict[str, Any] = field(default_factory=dict)
     """Columns of the table's row to store with the game's record (a match's score); ``"gameIds"``
-    inside a JSON column is completed with the new game's id by :meth:`TablePlay.with_game_id`."""
+    inside a JSON column (named in :attr:`~spite.server.table.effects.UpdateTable.game_id_in`) is completed
+    with the new game's id when the game is stored, in the same commit."""
     next_first: int | None = None
     """The seat the rules let begin the next game (bound by its commitment); ``None``: the cut."""
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
-import secrets
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any, cast
 
 from spite.errors import Phrase
@@ -44,6 +43,7 @@ class TableSeries(TableClocks):
     rows: int
     entries: int
     hello: dict[ConnId, int | None]
+    entropy: Callable[[int], bytes]
     moved: set[int]
     taken: set[int]
     told: list[tuple[int, dict[str, Any], dict[str, Any] | None]]
@@ -99,7 +99,7 @@ class TableSeries(TableClocks):
         """Deal the match's next game from the fair deal published when the game before ended."""
         fair = self.fair_next
         first = fair.first if fair is not None else self.play.next_first()
-        seed = fair.seed() if fair is not None else secrets.token_hex(32)
+        seed = fair.seed() if fair is not None else self.entropy(32).hex()  # (a table from before fair deals)
         began = yield from self._begin_game(self.play.deal(seed, first), fair)
         if not began:
             self.next_at = self.now + _STORAGE_RETRY
@@ -163,7 +163,7 @@ class TableSeries(TableClocks):
         fair = self.fair_next
         if fair is None and self.fair is not None:
             fair = self._draw(self.fair.game + 1, None)
-        seed: int | str = fair.seed() if fair is not None else secrets.randbits(62)
+        seed: int | str = fair.seed() if fair is not None else int.from_bytes(self.entropy(8), "big") >> 2
         opening = self.server_game.open(self.game, self.preset, dict(self.options), seed)
         columns = {"seed": json.dumps(seed), **opening.columns}
         began = yield from self._begin_game(Dealt(opening.state, opening.start, opening.entries), fair, columns,
