@@ -54,7 +54,6 @@ from spite.server.table.effects import (
     Send,
     Store,
     Stored,
-    StoredSeat,
     StoredTable,
     Think,
     Thought,
@@ -137,7 +136,7 @@ class MemoryStore:
         return StoredTable(
             id=r["id"], game=r["game"], preset=r["preset"], options=json.loads(r["options"]),
             seed=json.loads(r["seed"]), start=json.loads(r["start"]), status=r["status"], created_at=r["created_at"],
-            seats=[StoredSeat(seat=s["seat"], kind=s["kind"], level=s["level"], player=s["player"],
+            seats=[Seat(seat=s["seat"], kind=s["kind"], level=s["level"], player=s["player"],
                               token_hash=s["token_hash"], controller=s["controller"], player_id=s.get("player_id"),
                               address=s.get("address"))
                    for _, s in sorted(self.seats.items())],

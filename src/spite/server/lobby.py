@@ -21,7 +21,7 @@ import secrets
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from spite import rating
@@ -128,8 +128,7 @@ def restored_core(st: StoredTable, opening: Opening, config: ServerConfig, now: 
                   game_id: int | None, entropy: Callable[[int], bytes]) -> TableCore:
     """The core of a stored table (its game restored: :meth:`ServerGame.restore`), in play again at
     ``now``; nobody is connected yet."""
-    seats = [Seat(seat=s.seat, kind=s.kind, level=s.level, player=s.player, token_hash=s.token_hash,
-                  player_id=s.player_id, controller=s.controller, address=s.address) for s in st.seats]
+    seats = [replace(s, conns=set(), away_since=None) for s in st.seats]
     return TableCore(table_id=st.id, game=st.game, server_game=server_game(st.game), opening=opening, seats=seats,
                      status=st.status, created_at=created_at, config=config, now=now, series=st.series,
                      game_id=game_id, entropy=entropy, rated=st.rated)

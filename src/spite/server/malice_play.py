@@ -33,11 +33,10 @@ from spite.malice.record import positions
 from spite.malice.state import COMPLETE, Played
 from spite.server.config import BOT_LEVELS
 from spite.server.protocol import MatchInfo
-from spite.server.table.play import Dealt, Ending, Opening, ServerGame, TablePlay
+from spite.server.table.play import Dealt, Ending, Opening, ServerGame, Table, TablePlay
 from spite.server.table.seats import LobbyError
 
 if TYPE_CHECKING:
-    from spite.server.table.core import TableCore
     from spite.server.table.effects import StoredTable
 
 __all__ = ["SERVER", "MalicePlay", "MaliceServer", "match_from_json", "match_json", "told_of", "undo_floor_of",
@@ -140,7 +139,7 @@ class MaliceServer(ServerGame):
     def restored_extra(self, st: StoredTable, state: GameState) -> Any:
         return None if st.match is None else match_from_json(_engine(state).opts, st.seed, st.match)
 
-    def play(self, table: TableCore, extra: Any) -> MalicePlay:
+    def play(self, table: Table, extra: Any) -> MalicePlay:
         match, game_ids = extra if extra is not None else (None, [])
         return MalicePlay(table, match, game_ids)
 
@@ -157,7 +156,7 @@ class MalicePlay(TablePlay):
 
     plays_matches = True
 
-    def __init__(self, table: TableCore, match: Match | None, game_ids: list[int]) -> None:
+    def __init__(self, table: Table, match: Match | None, game_ids: list[int]) -> None:
         super().__init__(table)
         self.undo_floor = undo_floor_of(self.engine)
         """No move at or below this ply may be taken back."""

@@ -26,21 +26,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from spite.bots.reflex import LEVEL_WORDS, ReflexBot, make_reflex_bot
 from spite.errors import OptionsError
 from spite.games import Event, GameState, Record, get_game
 from spite.server.protocol import Clock
-from spite.server.table.play import Action, Dealt, ServerGame, TablePlay
+from spite.server.table.play import Action, Dealt, ServerGame, Table, TablePlay
 from spite.server.table.seats import LobbyError, Seat
 from spite.spit import AnyState
 from spite.spit import Event as SpitEvent
 from spite.spit.game import RealtimeGame, RealtimeGameState
 from spite.spit.record import EntryReplayer, positions, replay_spit, step_of
-
-if TYPE_CHECKING:
-    from spite.server.table.core import TableCore
 
 __all__ = ["SERVER", "SPIT_LEVEL_FOR", "SpitPlay", "SpitServer", "spit_level"]
 
@@ -85,7 +82,7 @@ class SpitServer(ServerGame):
         assert isinstance(game, RealtimeGame)
         return RealtimeGameState(game, replay.state, plies), steps
 
-    def play(self, table: TableCore, extra: Any) -> SpitPlay:
+    def play(self, table: Table, extra: Any) -> SpitPlay:
         return SpitPlay(table)
 
     def positions(self, record: Record) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -101,7 +98,7 @@ class SpitPlay(TablePlay):
 
     thinking_bots = False  # the reflex bots are planned and moved here (wake, due)
 
-    def __init__(self, table: TableCore) -> None:
+    def __init__(self, table: Table) -> None:
         super().__init__(table)
         self._bots: dict[int, tuple[str, ReflexBot, random.Random]] = {}
         self._intents: dict[int, tuple[int, str]] = {}

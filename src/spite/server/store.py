@@ -33,14 +33,13 @@ from spite.server.table.effects import (
     InsertAbort,
     InsertMove,
     Row,
-    StoredSeat,
     StoredTable,
     UpdateSeat,
     UpdateTable,
 )
-from spite.server.table.seats import PLAYER_ID
+from spite.server.table.seats import PLAYER_ID, Seat
 
-__all__ = ["Store", "StoredSeat", "StoredTable"]
+__all__ = ["Store", "StoredTable"]
 
 log = logging.getLogger("spite.server.store")
 
@@ -481,7 +480,7 @@ class Store:
             id=row["id"], game=row["game"], preset=row["preset"], options=json.loads(row["options"]),
             seed=json.loads(row["seed"]), start=json.loads(row["start"]), status=row["status"],
             created_at=row["created_at"],
-            seats=[StoredSeat(seat=s["seat"], kind=s["kind"], level=s["level"], player=s["player"],
+            seats=[Seat(seat=s["seat"], kind=s["kind"], level=s["level"], player=s["player"],
                               token_hash=s["token_hash"], controller=s["controller"],
                               player_id=s["player_id"], address=s["address"]) for s in seat_rows],
             moves=[json.loads(m.entries) for m in move_rows],

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from spite.rating import RatingGroup
+    from spite.server.table.seats import Seat
 
 __all__ = [
     "Close",
@@ -43,7 +44,6 @@ __all__ = [
     "Send",
     "Store",
     "Stored",
-    "StoredSeat",
     "StoredTable",
     "Think",
     "Thought",
@@ -191,20 +191,6 @@ Row = InsertMove | UpdateTable | UpdateSeat | DeleteMoves | InsertGame | InsertA
 
 # ====================================================================== what a restore reads back
 @dataclass
-class StoredSeat:
-    """A seat as stored."""
-
-    seat: int
-    kind: str
-    level: str | None
-    player: str | None
-    token_hash: str | None
-    controller: str
-    player_id: str | None = None
-    address: str | None = None
-
-
-@dataclass
 class StoredTable:
     """A table as stored, with its moves (each a list of record entries)."""
 
@@ -216,7 +202,8 @@ class StoredTable:
     start: dict[str, Any]
     status: str
     created_at: float
-    seats: list[StoredSeat]
+    seats: list[Seat]
+    """Its seats as stored (nobody connected: a restored table's core takes copies)."""
     moves: list[list[Any]]
     version_base: int = 0
     """``stateVersion`` is this plus the number of moves (undo and a match's next game raise it)."""

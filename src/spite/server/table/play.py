@@ -21,10 +21,11 @@ from spite.games import Event, GameState, Record, get_game
 from spite.server.table.fair import FairDeal
 
 if TYPE_CHECKING:
-    from spite.server.table.core import TableCore
+    from spite.server.config import ServerConfig
     from spite.server.table.effects import StoredTable
+    from spite.server.table.seats import Seat
 
-__all__ = ["Action", "Dealt", "Ending", "Hints", "Opening", "ServerGame", "TablePlay", "Undo"]
+__all__ = ["Action", "Dealt", "Ending", "Hints", "Opening", "ServerGame", "Table", "TablePlay", "Undo"]
 
 
 @dataclass
@@ -145,13 +146,48 @@ class ServerGame(ABC):
         return None
 
     @abstractmethod
-    def play(self, table: TableCore, extra: Any) -> TablePlay:
+    def play(self, table: Table, extra: Any) -> TablePlay:
         """The per-table part of this game at ``table``."""
 
     @abstractmethod
     def positions(self, record: Record) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         """A finished game's record replayed for the replay viewer: its steps (moves) and the whole
         table before the first and after each (``/api/games/{id}/positions``)."""
+
+
+class Table(Protocol):
+    """What a game's play reads of its table (the table's core, which alone changes it): the game in
+    play, the seats, where the table stands, and its clock."""
+
+    id: str
+    game: str
+    preset: str
+    options: dict[str, Any]
+    config: ServerConfig
+    server_game: ServerGame
+    state: GameState
+    seats: list[Seat]
+    status: str
+    version: int
+    entries: int
+    """Record entries of the game in play stored so far."""
+    now: float
+    go: float
+    between: bool
+    ready: set[int]
+    next_at: float | None
+    game_id: int | None
+    fair: FairDeal | None
+    restored_log: list[dict[str, Any]] | None
+
+    @property
+    def is_dealt(self) -> bool: ...
+
+    def game_ms(self, now: float) -> int: ...
+
+    def core_time(self, ms: int) -> float: ...
+
+    def live(self, now: float) -> bool: ...
 
 
 class TablePlay:
@@ -163,7 +199,7 @@ class TablePlay:
     """Whether this game's tables may play matches: ``next`` is understood (and refused at a table of
     one game); otherwise it is answered as a request the game does not have."""
 
-    def __init__(self, table: TableCore) -> None:
+    def __init__(self, table: Table) -> None:
         self.table = table
 
     @property

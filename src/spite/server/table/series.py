@@ -17,11 +17,8 @@ from spite.server.protocol import RematchState
 from spite.server.table.clock import TableClocks
 from spite.server.table.effects import ConnId, DeleteMoves, Effect, Row, Send, Stored, UpdateTable
 from spite.server.table.fair import FairDeal
-from spite.server.table.play import Dealt, ServerGame
+from spite.server.table.play import Dealt, ServerGame, Table
 from spite.server.table.seats import Seat
-
-if TYPE_CHECKING:
-    from spite.server.table.core import TableCore
 
 __all__ = ["TableSeries"]
 
@@ -212,6 +209,6 @@ class TableSeries(TableClocks):
         self.rematch_yes, self.rematch_no = set(), set()
         if new_play:  # a rematch: a game of its own (a match's next game goes on counting the match's moves)
             self.moved, self.taken = set(), set()
-            self.play = self.server_game.play(cast("TableCore", self), extra)
+            self.play = self.server_game.play(cast("Table", self), extra)
         self._enter_play(fresh=True)  # a person who left meanwhile gets their grace time, as at the start
         return True
