@@ -17,8 +17,8 @@ from spite import catalogue
 from spite.cards import RANKS
 from spite.malice.moves import rank_token
 from spite.tui.app import SpiteApp, TuiConfig
+from spite.tui.malice_screen import RemoteMaliceScreen
 from spite.tui.remote import WELCOME_EXAMPLE, RemoteMaliceTable
-from spite.tui.remote_screen import RemoteMaliceScreen
 from spite.tui.session import sorted_hand
 from spite.tui.words import malice_card, malice_move_words
 

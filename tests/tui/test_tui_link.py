@@ -20,9 +20,8 @@ from websockets.asyncio.server import ServerConnection
 from spite.fairness import commitment
 from spite.tui.app import SpiteApp, TuiConfig
 from spite.tui.link import FairNote, LinkStatus, Pending, TableLink, connect_table
-from spite.tui.malice_screen import SummaryScreen
+from spite.tui.malice_screen import RemoteMaliceScreen, SummaryScreen
 from spite.tui.remote import WELCOME_EXAMPLE
-from spite.tui.remote_screen import RemoteMaliceScreen
 
 OTHER = commitment(bytes(32), TABLE, 1)
 """A commitment this server never published."""

@@ -26,9 +26,8 @@ from spite.malice import Move
 from spite.malice.moves import rank_token
 from spite.tui.app import SpiteApp, TuiConfig
 from spite.tui.link import FairNote, LinkStatus, Pending, RemoteError, connect_table, parse_address, probe
-from spite.tui.malice_screen import MaliceScreen, SummaryScreen
+from spite.tui.malice_screen import MaliceScreen, RemoteMaliceScreen, SummaryScreen
 from spite.tui.remote import WELCOME_EXAMPLE, RemoteMaliceTable, RemoteUpdate
-from spite.tui.remote_screen import RemoteMaliceScreen
 from spite.tui.words import malice_move_words
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))

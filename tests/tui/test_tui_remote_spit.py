@@ -18,9 +18,9 @@ from spite.cards import RANK_TOKENS, RANKS, parse_card
 from spite.fairness import commitment, fingerprint
 from spite.tui.app import SpiteApp, TuiConfig
 from spite.tui.link import TableLink, connect_table
-from spite.tui.remote_screen import RemoteSpeedScreen, RemoteSpitScreen
 from spite.tui.remote_spit import SPIT_WELCOME_EXAMPLE, RemoteSpeedTable, RemoteSpitTable
-from spite.tui.spit_screen import SpitScreen
+from spite.tui.speed_screen import RemoteSpeedScreen
+from spite.tui.spit_screen import RemoteSpitScreen, SpitScreen
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 from server_helpers import ServerProcess

@@ -21,8 +21,8 @@ from spite.cli.play import register
 from spite.tui import seek as seek_module
 from spite.tui.app import SpiteApp, TuiConfig
 from spite.tui.link import connect_table
+from spite.tui.malice_screen import RemoteMaliceScreen
 from spite.tui.remote import RemoteMaliceTable
-from spite.tui.remote_screen import RemoteMaliceScreen
 from spite.tui.seek import OpenSeek, open_seek, seek_table
 from spite.tui.seek_screen import SeekScreen
 

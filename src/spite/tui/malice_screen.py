@@ -10,6 +10,12 @@ The mouse works the same way: click a source, then a target.
 The screen draws from :class:`~spite.malice.SeatView` objects only (what the seat at the keyboard
 may know); the rules stay in the engine: a target is offered when the view's legal moves have it,
 and a refused move shows the engine's reason.
+
+:class:`RemoteMaliceScreen` is the same screen for a seat at a server table (``spite tui --connect``):
+its table is a :class:`~spite.tui.remote.RemoteMaliceTable` whose position comes from the server, and
+it is its link's listener (:class:`~spite.tui.linked.LinkedScreen`). The person's intents go through
+the link: moves, ``U`` (undo, while the server's ``canUndo`` allows), ``?`` (the server's hint), ``N``
+(a match's next game; after the table's last game, another game there).
 """
 
 from __future__ import annotations
@@ -27,10 +33,14 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
 from spite.cards import RANKS
-from spite.errors import IllegalMoveError
+from spite.catalogue import phrase_of
+from spite.errors import IllegalMoveError, Phrase
 from spite.malice import PASS, Move, Options, SeatView
 from spite.malice.moves import parse_move, rank_token, with_card
 from spite.tui.i18n import level_name, preset_name, say, say_all, tr
+from spite.tui.link import FairNote, Pending, TableLink
+from spite.tui.linked import LinkedScreen, fair_words, link_reason, with_fair
+from spite.tui.remote import RemoteMaliceTable
 from spite.tui.render import card_label, card_text, is_wild, on_screen
 from spite.tui.session import (
     MaliceTable,
@@ -54,10 +64,10 @@ from spite.tui.widgets import (
 from spite.tui.words import malice_card, malice_words
 
 if TYPE_CHECKING:
-    from spite.tui.app import SpiteApp, TuiConfig
+    from spite.tui.config import TuiConfig
     from spite.tui.link import TableLink
 
-__all__ = ["TUI", "MaliceScreen", "MaliceTui", "PassScreen", "SummaryScreen"]
+__all__ = ["TUI", "MaliceScreen", "MaliceTui", "PassScreen", "RemoteMaliceScreen", "SummaryScreen"]
 
 _PREFIX_KEYS = {"d": "D", "a": "D", "b": "B", "m": "B"}
 PASS_MOVE = "pass"
@@ -285,14 +295,6 @@ class MaliceScreen(TableScreen):
         return 2 + max(rows)
 
     # ------------------------------------------------------------------ turn flow
-    @property
-    def spite_app(self) -> SpiteApp:
-        """The app (typed)."""
-        from spite.tui.app import SpiteApp
-
-        assert isinstance(self.app, SpiteApp)
-        return self.app
-
     @property
     def waiting_for_human(self) -> bool:
         """True when a person at this keyboard may act now (tests wait for this)."""
@@ -886,10 +888,235 @@ class MaliceTui:
 
     def remote_screen(self, config: TuiConfig) -> Screen[Any]:
         """The screen of a server's table (``config.remote``)."""
-        from spite.tui.remote_screen import RemoteMaliceScreen
-
         return RemoteMaliceScreen(config.remote, config.lang)
 
 
 TUI = MaliceTui()
 """The registered ``tui`` hook of ``spite-malice``."""
+
+
+class RemoteMaliceScreen(MaliceScreen, LinkedScreen):
+    """A server's Spite and Malice table, played (or watched) from this keyboard."""
+
+    table: RemoteMaliceTable  # type: ignore[assignment]
+
+    def __init__(self, table: RemoteMaliceTable, lang: str = "en") -> None:
+        super().__init__(table, lang, 0.0, table.preset)  # type: ignore[arg-type]
+        self.link = table.link
+        self.asked_hint: str | None = None
+        """The id of the ``hint`` asked for and not yet answered."""
+        if table.seat is None:
+            self.bottom = 0
+
+    def on_mount(self) -> None:
+        """Run the link. (Textual calls every class's ``on_mount`` in turn, so the table's own set-up
+        runs once, after this, without a ``super()`` call: with one it ran twice.)"""
+        self.run_worker(self.link.run(self), group="remote", name="remote-link")
+
+    # ------------------------------------------------------------------ what the link says
+    def link_message(self, msg: dict[str, Any]) -> None:
+        """A server message: the table takes it in, the screen says what it means."""
+        update = self.table.handle(msg)
+        if msg.get("type") == "hint":
+            self._hinted(msg)
+        elif update.error is not None:
+            self.message = tr(self.lang, "illegal", reason=say(self.lang, update.error_words, update.error,
+                                                               self.seat_name))
+        elif update.undone is not None:
+            self.message = tr(self.lang, "undone", move=self.move_words(update.undone))
+        elif update.new_game:
+            match = self.table.match
+            self.message = tr(self.lang, "next_game", game=match.game) if match is not None else ""
+        elif update.notice is not None:
+            self.message = say(self.lang, update.notice_words, update.notice, self.seat_name)
+        if update.new_game:
+            self.source = self.prefix = None
+            self.hinted = None
+            if self.summary_open or isinstance(self.app.screen, SummaryScreen):
+                if isinstance(self.app.screen, SummaryScreen):
+                    self.app.screen.dismiss("resume")  # the server dealt the next game (its pause ran out)
+                self.summary_open = False
+        self.advance()
+        if msg.get("type") == "gameOver":
+            self._refresh_summary()
+
+    def link_fair(self, note: FairNote) -> None:
+        """A fair-deal verdict: on the message line, and in the summary if it is open."""
+        super().link_fair(note)
+        self._refresh_summary()
+
+    def _refresh_summary(self) -> None:
+        summary = self.app.screen
+        if isinstance(summary, SummaryScreen):
+            summary.more = not self.table.match_over  # the gameOver may offer another game (a rematch)
+            summary.text = self.summary_text()  # before it is drawn, or
+            for widget in summary.query("#summary").results(Static):  # once it is
+                widget.update(summary.text)
+
+    def _hinted(self, msg: dict[str, Any]) -> None:
+        """The server's hint: shown (with its places marked) while the position is the one it was for."""
+        if msg.get("id") != self.asked_hint:
+            return
+        self.asked_hint = None
+        view = self.table.view(self.shown)
+        move = next((m for m in view.legal_moves if m.text == msg.get("move")), None)
+        if move is None or msg.get("stateVersion") != self.table.version:
+            return  # the position moved on while the server thought
+        sources, target = move_places(view, move)
+        self.hinted = (self._screen_places(view, sources), target)
+        phrases = [p for p in (phrase_of(w) for w in msg.get("whyWords") or []) if isinstance(p, Phrase)]
+        why = say_all(self.lang, phrases, str(msg.get("why") or "—"), self.seat_name)
+        self.message = tr(self.lang, "hint", move=self.move_words(move, malice_card(view, move)), why=why)
+
+    # ------------------------------------------------------------------ turn flow
+    def advance(self) -> None:
+        """No bots here: show this seat's view; the summary once the game is over."""
+        table = self.table
+        self.shown = table.seat
+        if table.seat is not None:
+            self.bottom = table.seat
+        if table.state.is_over and table.awaiting_next is None:
+            super().advance()
+            return
+        self.redraw()
+
+    def _summary_closed(self, choice: str | None) -> None:
+        """N sends ``next`` and waits for the server's deal (the table shows the finished game meanwhile)."""
+        if choice != "next":
+            super()._summary_closed(choice)
+            return
+        self.summary_open = False
+        try:
+            self.table.new_game()
+        except IllegalMoveError as exc:
+            self.message = tr(self.lang, "illegal", reason=self.refusal(exc))
+        else:
+            self.message = ""
+        self.redraw()
+
+    def on_key(self, event: events.Key) -> None:
+        """N on the finished table (after Esc closed the summary) opens the summary again (then
+        :meth:`MaliceScreen.on_key` runs, as Textual calls each class's handler)."""
+        if event.key.lower() == "n" and self.table.state.is_over and self.table.awaiting_next is None:
+            self.summary_open = False
+
+    def action_hint(self) -> None:
+        """?: ask the server's hint bot (the ``hard`` bot, from this seat's view alone); its answer shows
+        when it comes."""
+        if not self._may_act():
+            return
+        try:
+            self.asked_hint = self.link.hint()
+        except IllegalMoveError as exc:
+            self.message = tr(self.lang, "illegal", reason=self.refusal(exc))
+        else:
+            self.message = tr(self.lang, "hint_asked")
+        self.redraw()
+
+    def action_undo(self) -> None:
+        """U: ask the server to take back the last build play of this turn (while its ``canUndo`` allows);
+        its answer shows when it comes."""
+        if not self._may_act():
+            return
+        if not self.table.can_undo():
+            self.message = tr(self.lang, "no_undo")
+        else:
+            try:
+                self.table.undo()  # the prompt line says what was asked; the answer shows here
+            except IllegalMoveError as exc:
+                self.message = tr(self.lang, "illegal", reason=self.refusal(exc))
+            else:
+                self.message = ""
+        self.source = None
+        self.hinted = None
+        self.redraw()
+
+    @property
+    def waiting_for_human(self) -> bool:
+        """True when this seat may move (its turn, connected, no move waiting for the server)."""
+        return self.table.human_to_move and self.shown == self.table.to_move
+
+    def redraw(self) -> None:
+        """The local drawing, the connection's state on the prompt line, the deal's fingerprint."""
+        super().redraw()
+        if not self.composed:
+            return
+        table = self.table
+        line: str | None = None
+        if self.link_line is not None:
+            line = self.worded(self.link_line)
+        elif table.pending is not None and table.pending_undo:
+            move = table.pending[1]
+            line = tr(self.lang, "undo_asked", move=self.move_words(move)) if move else tr(self.lang, "undo_asked_last")
+        elif table.pending is not None:
+            line = tr(self.lang, "waiting_server", move=self.sent_words(table.pending[1]))
+        elif table.awaiting_next is not None and table.state.is_over:
+            ready = ", ".join(f"P{s + 1}" for s in table.ready_seats) or "—"
+            line = tr(self.lang, "waiting_rematch" if table.rematch is not None else "waiting_next", ready=ready)
+        elif table.seat is None:
+            line = tr(self.lang, "watching", id=table.table_id)
+        if line is not None:
+            set_text(self.query_one("#prompt", Static), Text(line, style="italic"), layout=False)
+        with_fair(self.query_one("#head", Static), fair_words(self.lang, self.link.fair))
+
+    def sent_words(self, text: str) -> str:
+        """A move sent and not yet answered, in words: its card from the position it was sent in."""
+        try:
+            move = parse_move(text, self.table.opts.skipbo)
+        except IllegalMoveError:
+            return text
+        return self.move_words(move, malice_card(self.table.view(self.table.seat), move))
+
+    def link_dropped(self, dropped: list[Pending]) -> None:
+        """Requests the connection took down with it: say so, with the moves in words."""
+        moves = [self.sent_words(p.text) if p.kind == "move" else self.move_words(p.text)
+                 for p in dropped if p.kind in ("move", "undo") and p.text]
+        if moves:
+            self.message = tr(self.lang, "link_dropped", move=", ".join(moves))
+        self.redraw()
+
+    def seat_name(self, seat: int) -> str:
+        """``P1 (you)``, ``P2 (hard)``, ``P2 (bob)``."""
+        s = self.table.seats[seat]
+        who = tr(self.lang, "you") if s.human else s.name
+        return f"P{seat + 1} ({who})"
+
+    def summary_text(self) -> Text:
+        """Result, turns, stocks left (from the view), where the record is, and what the deal's checks found."""
+        t = self.lang
+        view = self.table.view(self.table.seat)
+        result = view.result
+        assert result is not None
+        out = Text(tr(t, "game_over") + "\n\n", style="bold")
+        if result.winner is not None:
+            name = self.seat_name(result.winner) if result.team is None else self.table.side_name(result.team)
+            out.append(tr(t, "wins", name=name), style="bold")
+            out.append(f" — {link_reason(t, result.reason)}")
+            if result.points is not None:
+                out.append(" · " + tr(t, "points", points=result.points))
+        else:
+            out.append(tr(t, "draw_result", reason=link_reason(t, result.reason)), style="bold")
+        out.append("\n" + tr(t, "turns_played", turns=view.turn + (0 if result.reason != "stock" else 1),
+                                 moves=self.table.state.plies) + "\n")
+        for i in range(view.opts.n_stocks):
+            name = self.seat_name(i) if not view.opts.partnerships else tr(t, "team", n=i + 1)
+            left = view.stock_sizes[i]
+            out.append(tr(t, "stock_left_one" if left == 1 else "stock_left", name=name, n=left) + "\n")
+        over = self.table.game_over or {}
+        if over.get("recordUrl"):
+            out.append("\n" + tr(t, "record", url=self.table.base + str(over["recordUrl"])) + "\n")
+        fair = over.get("fair")
+        game = fair.get("game") if isinstance(fair, dict) and isinstance(fair.get("game"), int) else None
+        for line in self.fair_lines(game):
+            out.append(line + "\n")
+        match = self.table.match
+        if match is not None:
+            out.append("\n" + self.score_text() + "\n", style="bold")
+            if match.is_over and match.winner is not None:
+                out.append(tr(t, "match_over", name=self.side_label(match.winner)) + "\n", style="bold")
+            elif self.table.seat is None:
+                out.append(tr(t, "watch_next") + "\n")
+        ending = "end_keys_final" if self.table.match_over else "end_keys_rematch" if self.table.rematch_open \
+            else "end_keys"
+        out.append("\n" + tr(t, ending))
+        return out

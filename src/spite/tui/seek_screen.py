@@ -27,7 +27,7 @@ from spite.tui.seek import ask_seek, cancel_seek
 from spite.tui.widgets import set_text, translate_bindings
 
 if TYPE_CHECKING:
-    from spite.tui.app import TuiConfig
+    from spite.tui.config import TuiConfig
 
 __all__ = ["SeekScreen"]
 
@@ -37,7 +37,7 @@ RETRY_S = 2.0
 
 class SeekScreen(Screen["TuiConfig | None"]):
     """Waits for the seek ``config.seek`` (the server's answer to ``POST /api/seeks``); once seated it
-    asks the app to open the table in its place (:class:`~spite.tui.app.OpenTable`); dismissed with
+    asks the app to open the table in its place (:class:`~spite.tui.config.OpenTable`); dismissed with
     ``None`` when cancelled."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel"),
@@ -67,7 +67,7 @@ class SeekScreen(Screen["TuiConfig | None"]):
         return self.config.seek.base
 
     def compose(self) -> ComposeResult:
-        from spite.tui.app import tui_game
+        from spite.tui.config import tui_game
 
         s, t = self.seek, self.lang
         what = " · ".join((tr(t, tui_game(s["game"]).label), preset_name(t, s["preset"]),
@@ -130,7 +130,7 @@ class SeekScreen(Screen["TuiConfig | None"]):
         except RemoteError as exc:
             self._say(str(exc))
             return
-        from spite.tui.app import OpenTable
+        from spite.tui.config import OpenTable
 
         self.post_message(OpenTable(replace(self.config, remote=remote, seek=None)))
 

@@ -28,16 +28,18 @@ from textual.widgets import Footer, Static
 from spite.cards import RANK_TOKENS, RANKS
 from spite.spit import OVER, SPIT_MOVE, SpeedView
 from spite.tui.i18n import level_name, tr
+from spite.tui.link import TableLink
+from spite.tui.remote_spit import RemoteSpeedTable
 from spite.tui.render import card_text
-from spite.tui.spit_screen import CENTER_KEYS, FACE_DOWN, SpitScreen, SpitTui, center_text
+from spite.tui.spit_screen import CENTER_KEYS, FACE_DOWN, RemoteSpitScreen, SpitScreen, SpitTui, center_text
 from spite.tui.spit_session import SpitTable
 from spite.tui.widgets import LogPanel, PileWidget, TooSmall, set_text
 
 if TYPE_CHECKING:
-    from spite.tui.app import TuiConfig
+    from spite.tui.config import TuiConfig
     from spite.tui.link import TableLink
 
-__all__ = ["TUI", "SpeedScreen", "SpeedTui", "hand_move", "keep_slots"]
+__all__ = ["TUI", "RemoteSpeedScreen", "SpeedScreen", "SpeedTui", "hand_move", "keep_slots"]
 
 HAND_SLOTS = 5
 """A Speed hand holds five cards: one key each."""
@@ -258,10 +260,15 @@ class SpeedTui(SpitTui):
 
     def remote_screen(self, config: TuiConfig) -> Screen[Any]:
         """The screen of a server's Speed table (``config.remote``)."""
-        from spite.tui.remote_screen import RemoteSpeedScreen
-
         return RemoteSpeedScreen(config.remote, config.lang, config.clock)
 
 
 TUI = SpeedTui()
 """The registered ``tui`` hook of ``speed``."""
+
+
+class RemoteSpeedScreen(RemoteSpitScreen, SpeedScreen):
+    """A server's Speed table: the link and messages of :class:`RemoteSpitScreen`, the table of
+    :class:`~spite.tui.speed_screen.SpeedScreen`."""
+
+    table: RemoteSpeedTable  # type: ignore[assignment]

@@ -9,11 +9,16 @@ A Textual interval timer reads the clock (``time.monotonic`` unless the app was 
 feeds the engine's ``advance(t)`` through :meth:`~spite.tui.spit_session.SpitTable.tick`. A game
 begins with the server's countdown ("one, two, three — spit!"): the prompt line counts down, the
 center cards lie face down, every key is refused with the time left, and "Spit!" starts play.
+
+:class:`RemoteSpitScreen` is the same screen at a server table (``spite tui --connect``): moves go out
+at once, the server's clock and reflex bots run the game, and a move that lost a race (``too-late``)
+shows the engine's reason for a moment (its link's listener: :class:`~spite.tui.linked.LinkedScreen`).
 """
 
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -25,9 +30,16 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from spite.cards import RANKS
 from spite.errors import IllegalMoveError, OptionsError, Phrase
 from spite.spit import OVER, SLAPPING, SPIT_MOVE, SpitView
+from spite.spit.rules import HAND, PLAY, SLOT
+from spite.spit.rules import parse_move as parse_spit_move
+from spite.spit.views import SpeedPlayerView, SpitPlayerView
 from spite.tui.i18n import has_text, level_name, say, seat_word, tr
+from spite.tui.link import FairNote, TableLink
+from spite.tui.linked import LinkedScreen, fair_words, with_fair
+from spite.tui.remote_spit import RemoteSpitTable
 from spite.tui.render import card_text, on_screen
 from spite.tui.spit_session import REACTION_MS, SpitTable, starts_in_refusal
 from spite.tui.widgets import (
@@ -40,13 +52,13 @@ from spite.tui.widgets import (
     set_text,
     translate_bindings,
 )
-from spite.tui.words import spit_event_words
+from spite.tui.words import spit_event_words, spit_move_words
 
 if TYPE_CHECKING:
-    from spite.tui.app import TuiConfig
+    from spite.tui.config import TuiConfig
     from spite.tui.link import TableLink
 
-__all__ = ["FACE_DOWN", "TUI", "SpitScreen", "SpitTui", "center_text", "spit_level"]
+__all__ = ["FACE_DOWN", "TUI", "RemoteSpitScreen", "SpitScreen", "SpitTui", "center_text", "spit_level"]
 
 CENTER_KEYS = "qwe"
 
@@ -439,10 +451,110 @@ class SpitTui:
 
     def remote_screen(self, config: TuiConfig) -> Screen[Any]:
         """The screen of a server's Spit table (``config.remote``)."""
-        from spite.tui.remote_screen import RemoteSpitScreen
-
         return RemoteSpitScreen(config.remote, config.lang, config.clock)
 
 
 TUI = SpitTui()
 """The registered ``tui`` hook of ``spit``."""
+
+
+class RemoteSpitScreen(SpitScreen, LinkedScreen):
+    """A server's Spit table, played (or watched) from this keyboard."""
+
+    table: RemoteSpitTable  # type: ignore[assignment]
+
+    FLASH_SECONDS = 2.5
+    """How long a lost race's reason (``too-late``) stays on the message line."""
+
+    def __init__(self, table: RemoteSpitTable, lang: str = "en", clock: Callable[[], float] = time.monotonic,
+                 tick_seconds: float = 0.1) -> None:
+        super().__init__(table, clock, lang, tick_seconds)  # type: ignore[arg-type]
+        self.link = table.link
+        self.message_until: float | None = None
+
+    def on_mount(self) -> None:
+        """Run the link. (Textual calls every class's ``on_mount`` in turn: the screen's own, which
+        starts the drawing timer, runs after this; with a ``super()`` call it ran twice, and the
+        screen was drawn twice a tick.)"""
+        self.run_worker(self.link.run(self), group="remote", name="remote-link")
+
+    def now_ms(self) -> int:
+        """The server's game time (as last told, plus the time since)."""
+        return self.table.now_ms()
+
+    def link_message(self, msg: dict[str, Any]) -> None:
+        """A server message: the table takes it in, the screen says what it means."""
+        update = self.table.handle(msg)
+        if update.error is not None:
+            reason = say(self.lang, update.error_words, update.error, self.seat_name)
+            if update.too_late:
+                self.message = reason
+                self.message_until = self.clock() + self.FLASH_SECONDS
+            else:
+                self.message = tr(self.lang, "illegal", reason=reason)
+                self.message_until = None
+        elif update.notice is not None:
+            self.message = say(self.lang, update.notice_words, update.notice, self.seat_name)
+            self.message_until = self.clock() + self.FLASH_SECONDS
+        if self.table.over and msg.get("type") in ("state", "gameOver"):
+            self._at_the_end()
+        self.redraw()
+
+    def _at_the_end(self) -> None:
+        """The prompt line says who won; the message line what the deal's checks found (so far)."""
+        self.message = " · ".join(self.worded(line) for line in self.link.fair.lines())
+        self.message_until = None
+
+    def link_fair(self, note: FairNote) -> None:
+        """A fair-deal verdict stays on the message line (no lost race's reason fades it)."""
+        self.message_until = None
+        super().link_fair(note)
+
+    def tick(self) -> None:
+        """Take the events the server reported, let a lost race's reason fade, redraw (the time runs)."""
+        for ev in self.table.tick(self.now_ms()):
+            if ev.kind == "game-over":
+                self._at_the_end()
+        self.count_down()
+        self.redraw()
+
+    def try_move(self, move: str) -> bool:
+        """Send the move (the server answers); a refusal here is only for a spectator or no connection."""
+        self.message_until = None
+        return super().try_move(move)
+
+    def redraw(self) -> None:
+        """The local drawing, the connection's state on the prompt line, the deal's fingerprint."""
+        super().redraw()
+        if not self.composed:
+            return
+        table = self.table
+        line: str | None = None
+        if self.link_line is not None:
+            line = self.worded(self.link_line)
+        elif table.seat is None:
+            line = tr(self.lang, "watching", id=table.table_id)
+        elif table.pending is not None and not table.over:
+            line = tr(self.lang, "sent", move=self.sent_words(table.pending[1]))
+        if line is not None:
+            set_text(self.query_one("#spit-prompt", Static), Text(line, style="italic"))
+        with_fair(self.query_one("#spit-head", Static), fair_words(self.lang, self.link.fair))
+
+
+    def sent_words(self, text: str) -> str:
+        """A move sent and not yet answered, in words (its card from the position it was sent in), or
+        in notation after ``L``."""
+        if self.notation:
+            return text
+        view = self.table.view()
+        card: int | None = None
+        try:
+            kind, a, _ = parse_spit_move(text, self.table.game)
+        except IllegalMoveError:
+            return text
+        me = view.players[0]
+        if kind in (PLAY, SLOT) and isinstance(me, SpitPlayerView) and 0 < a <= len(me.tableau):
+            card = me.tableau[a - 1].top
+        elif kind == HAND and isinstance(me, SpeedPlayerView):
+            card = next((c for c in me.hand or () if RANKS[c] == a), None)
+        return spit_move_words(self.lang, text, card)
