@@ -36,6 +36,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from spite.server import db
+from spite.server.protocol import SeatRating
 
 if TYPE_CHECKING:
     from openskill.models import PlackettLuce
@@ -48,6 +49,7 @@ __all__ = [
     "Rating",
     "RatingGroup",
     "display",
+    "games_to_establish",
     "groups",
     "level_rating",
     "measured",
@@ -107,9 +109,47 @@ class Rating:
         """Two standard deviations on the shown scale."""
         return round(2 * SCALE * self.sigma)
 
+    @property
+    def games_to_establish(self) -> int:
+        """About how many more rated games keep this rating provisional (0: it is established)."""
+        return games_to_establish(self.sigma)
+
     def as_json(self) -> dict[str, Any]:
         return {"rating": self.shown, "provisional": self.provisional, "uncertainty": self.uncertainty,
-                "games": self.games, "mu": round(self.mu, 4), "sigma": round(self.sigma, 4)}
+                "games": self.games, "provisionalGames": self.games_to_establish,
+                "mu": round(self.mu, 4), "sigma": round(self.sigma, 4)}
+
+    def seat(self) -> SeatRating:
+        """The rating as a rated table shows it beside the person's name."""
+        return SeatRating(rating=self.shown, provisional=self.provisional, games=self.games)
+
+
+@functools.cache
+def _settling() -> tuple[float, ...]:
+    """A newcomer's ``sigma`` after each rated game, until it is established: duels against an
+    opponent of equal ``mu`` who has just become established (``sigma`` 4), won and lost in turn.
+    People read how many games are left in words ("provisional: 4 more games"), never the formula."""
+    m = model()
+    mu, sigma = m.mu, m.sigma
+    steps = [sigma]
+    while sigma > PROVISIONAL_SIGMA and len(steps) < 200:
+        me, other = m.rating(mu=mu, sigma=sigma), m.rating(mu=mu, sigma=PROVISIONAL_SIGMA)
+        [[after], _] = m.rate([[me], [other]], ranks=[0.0, 1.0] if len(steps) % 2 else [1.0, 0.0])
+        mu, sigma = float(after.mu), float(after.sigma)
+        steps.append(sigma)
+    return tuple(steps)
+
+
+def games_to_establish(sigma: float) -> int:
+    """About how many more rated games a rating of ``sigma`` stays provisional (0: established): as
+    many as a newcomer's ``sigma`` takes from ``sigma`` down to :data:`PROVISIONAL_SIGMA`.
+
+    >>> games_to_establish(4.0), games_to_establish(4.01) >= 1, games_to_establish(25 / 3) > games_to_establish(6)
+    (0, True, True)
+    """
+    if sigma <= PROVISIONAL_SIGMA:
+        return 0
+    return max(1, sum(1 for s in _settling() if PROVISIONAL_SIGMA < s <= sigma + 1e-9))
 
 
 @functools.cache
