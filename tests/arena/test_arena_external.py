@@ -120,3 +120,15 @@ def test_a_program_that_does_not_speak_the_protocol_loses_at_hello(tmp_path: Pat
     assert [g.reason for g in t.games] == ["forfeit", "forfeit"]
     assert "answered 'ok?', which is not a JSON object" in t.games[0].error
     assert running(str(script)) == []
+
+
+def test_an_answer_naming_a_hand_card_is_taken_when_its_rank_form_is_legal_and_the_hand_holds_it() -> None:
+    from helpers import position
+
+    state = position(stocks=["9C", "9D"], hands=["7H 5D 7S 5S 7C", "4H"], builds=["AS 2S 3S 4S", "", "", ""])
+    view = state.view(0)
+    legal = {m.text: m for m in view.legal_moves}
+    assert ExternalBot._parsed("h7s-d2", view, legal).text == "H7S-D2"
+    assert ExternalBot._parsed("H5C-B1", view, legal) is None  # not in the hand
+    assert ExternalBot._parsed("H7C-B1", view, legal) is None  # its rank form is not legal
+    assert ExternalBot._parsed("h5-b1", view, legal) is legal["H5-B1"]

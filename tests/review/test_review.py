@@ -275,3 +275,23 @@ def test_the_bench_counts_the_marks_of_two_bots(capsys: pytest.CaptureFixture[st
     turns = sum(int(row[3]) for row in rows if row[2] == "0")
     marked = sum(int(row[4]) for row in rows if row[2] == "0")
     assert out[-2].startswith(f"seat 0 (random): {marked} of {turns} turns marked")
+
+
+def test_a_review_made_in_parts_is_the_whole_review() -> None:
+    """A server makes a review part by part to show its first turns at once (``part``, ``merge_parts``):
+    the parts put together are the whole review, to the last digit, and each says how many turns
+    there are in all."""
+    from spite.review import merge_parts
+
+    game = get_game("spite-malice").new("short", {"stock_size": 4}, seed=11)
+    rng = random.Random(2)
+    while not game.is_over:
+        (seat,) = game.to_act()
+        game.apply(seat, rng.choice(game.legal_moves(seat)))
+    record = game.to_record()
+    whole = review_record(record, budget=0.02, seed=0)
+    assert whole.total == len(whole.turns) > 8
+    parts = [review_record(record, budget=0.02, seed=0, part=(start, stop))
+             for start, stop in ((0, 3), (3, 9), (9, 999))]
+    assert [p.total for p in parts] == [whole.total] * 3 and [len(p.turns) for p in parts][:2] == [3, 6]
+    assert merge_parts([p.to_json() for p in parts]) == whole.to_json()

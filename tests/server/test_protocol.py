@@ -157,9 +157,13 @@ def test_lobby_join_play_spectate_record_stats(server: ServerThread) -> None:
     assert ack == {"type": "ack", "id": "x", "move": move, "stateVersion": 1}
     with server.manager.store.engine.connect() as conn:
         assert conn.execute(sa.select(sa.func.count()).select_from(db.moves)).scalar() == 1
+    cards = set()
     for c in (mover, other, watcher):
         state = c.until("state", stateVersion=1)
-        assert state["last"] == {"seat": 0 if mover is ann else 1, "move": move, "byBot": False}
+        told = {k: v for k, v in state["last"].items() if k not in ("card", "wildAs", "completed")}
+        assert told == {"seat": 0 if mover is ann else 1, "move": move, "byBot": False}
+        cards.add(state["last"].get("card"))
+    assert len(cards) == 1 and None not in cards  # the card the move laid face up, for everyone
     # no REST answer about the unfinished game holds its secret or the seed it gives (docs/fairness.md)
     fair = server.manager.tables[table_id].fair
     for path in ("/api/tables", "/api/tables?status=playing", f"/api/tables/{table_id}", "/healthz",

@@ -19,8 +19,9 @@ from openskill.models import PlackettLuce
 from server_helpers import Client, ServerThread, http_from
 from test_protocol import eager, play_random
 
+from spite.rating import RatingGroup, display, groups, level_rating, rating_group
 from spite.server import ServerConfig, db
-from spite.server.ratings import RatingGroup, display, groups, level_rating, rate_game, rating_group
+from spite.server.ratings import rate_game
 from spite.server.table.seats import player_id
 
 

@@ -131,3 +131,31 @@ def test_the_review_worker_runs_at_the_bot_workers_lower_priority() -> None:
         assert worker_niceness == min(19, os.nice(0) + WORKER_NICENESS)
     finally:
         runner.close()
+
+
+def test_a_review_shows_its_first_turns_while_the_rest_is_made(tmp_path: Path) -> None:
+    """Asked with ``wait=false``, a review being made answers ``partial`` with its turns so far: the
+    first three turns first, then more, each part exactly as in the whole review, until it is whole."""
+    from spite.server.review import FIRST_PART
+
+    config = ServerConfig(db_url=f"sqlite:///{tmp_path / 'spite.db'}", bot_workers=0, rate=1000, burst=2000,
+                          review_budget=0.2)
+    with ServerThread(config) as srv:
+        game_id = finished_bot_game(srv.base, stock_size=7)
+        url = f"{srv.base}/api/games/{game_id}/review?wait=false"
+        seen: list[dict] = []
+        deadline = time.monotonic() + 240
+        answer = httpx.get(url, timeout=30)
+        while answer.status_code == 202:
+            assert time.monotonic() < deadline, "the review was not made in time"
+            body = answer.json()
+            if body["status"] == "partial" and (not seen or seen[-1]["done"] != body["done"]):
+                seen.append(body)
+            time.sleep(0.05)
+            answer = httpx.get(url, timeout=30)
+        whole = answer.json()
+    assert seen, "no part of the review was shown before it was whole"
+    assert seen[0]["done"] == FIRST_PART and len(seen[0]["review"]["turns"]) == FIRST_PART
+    for part in seen:
+        assert part["place"] == 1 and part["done"] < part["total"] == len(whole["turns"])
+        assert part["review"]["turns"] == whole["turns"][:part["done"]]

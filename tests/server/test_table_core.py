@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 from table_harness import Client, Harness, config, play_on
@@ -325,7 +326,9 @@ def test_every_acknowledged_move_is_stored_and_a_restart_shows_the_same_views() 
         assert again.version == h.core.version
         for seat in (None, 0, 1):
             assert again.view_for(seat) == h.core.view_for(seat)
-        assert json.dumps(again.move_log()) == json.dumps(h.core.move_log())
+            # the game's steps (the table's events are kept in memory only)
+            assert json.dumps(again.play.move_log(seat)) == json.dumps(h.core.play.move_log(seat))
+        assert again.move_log() == [e for e in h.core.move_log() if "event" not in e]
 
 
 @pytest.mark.parametrize("game", ["spit", "speed"])
@@ -340,7 +343,9 @@ def test_a_real_time_table_restarts_with_the_same_views_and_log(game: str) -> No
             h.move(ann, rng.choice(ann.legal))
         again = h.restarted()
         assert again.version == h.core.version
-        assert again.view_for(1) == h.core.view_for(1) and again.move_log() == h.core.move_log()
+        # the game's steps as they were (the table's events are kept in memory only)
+        assert again.view_for(1) == h.core.view_for(1)
+        assert again.move_log() == [e for e in h.core.move_log() if "event" not in e]
 
 
 def test_a_rematch_begins_from_the_commitment_published_at_the_end() -> None:
@@ -365,3 +370,56 @@ def test_a_deal_whose_commit_failed_is_made_again_without_another_hello() -> Non
     h.advance(1.0)
     assert h.core.is_dealt and ann.position["legal"]
     assert ann.position["fair"]["sent"] == [True, False]
+
+
+# ====================================================================== the game so far
+def page_log(client: Client) -> list[dict[str, Any]]:
+    """The log a page open since ``client``'s hello shows: its welcome's ``moveLog``, then each move's
+    ``last`` (with what it told: the card, ``wildAs``, ``completed``; a move taken back) and each table
+    event, in the order they came."""
+    welcome = client.received[0]
+    assert welcome["type"] == "welcome"
+    out = list(welcome["moveLog"])
+    for msg in client.received[1:]:
+        if msg["type"] == "state" and msg["last"]:
+            out.append({k: v for k, v in msg["last"].items() if k != "byBot"})
+        elif msg["type"] == "table":
+            out.append({"seat": msg["event"]["seat"], "move": None, "event": msg["event"]})
+    return out
+
+
+def test_a_page_opened_later_is_told_the_game_so_far_as_a_page_open_from_the_start_was() -> None:
+    """Issue 48: a reload shows the same log. The ``moveLog`` carries each move with its card (a hand
+    card as the mover named it), the moves taken back where they were taken back, and the table's
+    events (seats taken, a player gone and back) in their place, not at the end."""
+    h = Harness("spite-malice", "short", {"stock_size": 5}, settings=config())
+    watcher = h.connect()
+    h.join("ann")
+    h.join("bob")
+    ann, bob = h.connect(0, nonce="01" * 16), h.connect(1, nonce="02" * 16)
+    rng = random.Random(3)
+    for _ in range(6):  # a few moves, each hand card named as the page names it
+        mover = ann if my_turn(h, 0) else bob
+        move = rng.choice(mover.legal)
+        hand = mover.position["view"]["players"][mover.seat]["hand"]  # type: ignore[index]
+        if move.startswith("H") and move != "pass":
+            card = next(c for c in hand if f"H{c[:-1]}" == move.split("-")[0])
+            move = f"H{card}-{move.split('-')[1]}"
+        h.move(mover, move)
+    build = undoable_build(h, ann, rng)
+    h.leave(bob)  # an event between the move and its undo
+    assert h.undo(ann)[0]["type"] == "ack"
+    bob = h.connect(1)
+    h.move(ann, build)
+    steps = [e for e in page_log(watcher) if "event" not in e]
+    assert any("card" in e and e["move"].startswith("S") is False for e in steps)
+    assert [e.get("undone") for e in steps][-3:] == [None, True, None]  # the move, its undo, the move again
+    shape = [e["event"]["kind"] if "event" in e else "undo" if e.get("undone") else e["move"]
+             for e in page_log(watcher)[-5:]]
+    assert shape == [build, "disconnected", "undo", "connected", build]  # each where it happened
+    kinds = [e["event"]["kind"] for e in page_log(watcher) if "event" in e]
+    assert kinds[:3] == ["joined", "joined", "started"] and kinds[-2:] == ["disconnected", "connected"]
+    for seat, since_start in ((None, watcher), (0, ann)):
+        later = h.connect(seat)
+        assert later.received[0]["moveLog"] == page_log(since_start), seat
+        assert later.received[0].get("moveLogStart") is None

@@ -384,6 +384,9 @@ def test_undo_takes_back_a_build_play_and_only_that() -> None:
     assert c.position["canUndo"] is True  # type: ignore[index]
     assert other.position["canUndo"] is False and watcher.position["canUndo"] is False  # type: ignore[index]
     assert len(h.store.moves) == plies_before + 1
+    told = {client.conn: client.last("state")["last"] for client in (c, other, watcher)}  # type: ignore[index]
+    target = int(move.split("-B")[1]) - 1
+    assert told[c.conn]["card"] == c.position["view"]["builds"][target]["top"]  # type: ignore[index]
 
     # the opponent cannot take it back, nor the mover with a stale version, nor a spectator
     assert h.undo(other, msg_id="o")[0]["code"] == "not-your-turn"
@@ -395,7 +398,9 @@ def test_undo_takes_back_a_build_play_and_only_that() -> None:
     for client in (c, other, watcher):
         st = client.last("state")
         assert st is not None and st["stateVersion"] == v + 2
-        assert st["last"] == {"seat": seat, "move": move, "byBot": False, "undone": True}
+        # the move taken back, told as the move was (its card too)
+        assert st["last"] == {**told[client.conn], "undone": True}
+        assert {k: st["last"][k] for k in ("seat", "move", "byBot")} == {"seat": seat, "move": move, "byBot": False}
     back = c.position
     assert back is not None and back["view"] == before["view"] and back["legal"] == before["legal"]
     assert len(h.store.moves) == plies_before  # the row is gone, committed before the broadcast

@@ -25,9 +25,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from table_harness import Client, Harness
 
-from spite.cards import parse_card
-from spite.errors import CardError
-from spite.malice import State
+from spite.cards import RANKS, format_cards, parse_card
+from spite.errors import CardError, IllegalMoveError
+from spite.malice import HAND, PASS, State, parse_move
+from spite.malice.moves import with_card
 from spite.records.malice import record_from_state, state_from_record
 from spite.server.lobby import stored_info
 
@@ -76,13 +77,33 @@ def play_table(preset: str, players: int, rng: random.Random, limit: int) -> Non
     played = 0
     while played < limit and not h.core.state.is_over:
         mover = next(c for c in clients if c.legal)  # the mover learns it is its turn from its newest state
-        h.move(mover, rng.choice(mover.legal))
+        h.move(mover, named_at_random(mover, rng.choice(mover.legal), rng, h.core.state.engine.opts.skipbo))
         played += 1
         if played in (1, limit) and not h.core.state.is_over:
             check_listing(h, secret)
     assert h.core.version == played
     check_messages(h.core.state.engine, preset, clients, watcher, tokens, secret)
     check_move_log(h, watcher, tokens, secret)
+
+
+def named_at_random(client: Client, move: str, rng: random.Random, skipbo: bool, always: bool = False) -> str:
+    """``move``, or (half the time, a hand move) the same move naming one of the cards of its rank the
+    seat holds, as the page sends it (records.md §2: ``H7H-B2``)."""
+    parsed = parse_move(move, skipbo)
+    hand = client.position["view"]["players"][client.seat]["hand"]  # type: ignore[index]
+    same = [parse_card(c) for c in hand or [] if RANKS[parse_card(c)] == parsed.rank]
+    if parsed.source != HAND or parsed.kind == PASS or not same or (not always and rng.random() < 0.5):
+        return move
+    return with_card(parsed, rng.choice(same)).text
+
+
+def named_card(move: str) -> set[int]:
+    """The card a move's text names, if it names one."""
+    try:
+        card = parse_move(move).card
+    except IllegalMoveError:
+        return set()
+    return {card} if card >= 0 else set()
 
 
 def check_listing(h: Harness, secret: str) -> None:
@@ -126,6 +147,15 @@ def check_messages(state: State, preset: str, clients: list[Client], watcher: Cl
                     if i != seat:
                         assert player["hand"] is None
                 checked += 1
+            last = msg.get("last")
+            if msg["type"] == "state" and last:
+                # what the move laid face up: a card this seat saw just before the move or sees after it
+                version = msg["stateVersion"]
+                around = set(views[version - 1].visible_cards()) | set(views[version].visible_cards())
+                assert "card" not in last or parse_card(last["card"]) in around, (last, seat)
+                assert named_card(last["move"]) <= around, (last, seat)
+                if "card" not in last and last["move"] != "pass":  # only another's hand card that completed a pile
+                    assert last.get("completed") and last["move"].startswith("H") and last["seat"] != seat, last
             seen = +Counter(cards_in(msg))
             visible = views[msg.get("stateVersion") or 0].visible_cards() if "view" in msg else Counter()
             if "view" not in msg:
@@ -137,24 +167,47 @@ def check_messages(state: State, preset: str, clients: list[Client], watcher: Cl
         client.check_models()
 
 
+def heard_log(client: Client) -> list[dict[str, Any]]:
+    """What ``client`` was told since its welcome, as ``moveLog`` entries: each move's ``last`` (with its
+    card, ``wildAs``, ``completed``) and each table event, in order."""
+    out: list[dict[str, Any]] = []
+    for msg in client.received[1:]:
+        if msg["type"] == "state" and msg["last"]:
+            out.append({k: v for k, v in msg["last"].items() if k != "byBot"})
+        elif msg["type"] == "table":
+            out.append({"seat": msg["event"]["seat"], "move": None, "event": msg["event"]})
+    return out
+
+
 def check_move_log(h: Harness, watcher: Client, tokens: list[str], secret: str) -> None:
-    """A page opened now (a spectator, a seat back with its token) is told the moves so far exactly as
-    the spectator who watched from the start was told them in each ``state``'s ``last``: no card a
-    seat could not see (no draw, no shuffle, no hand), no other seat's token, no secret."""
-    heard = [{"seat": m["last"]["seat"], "move": m["last"]["move"]} for m in watcher.received
-             if m["type"] == "state" and m["last"]]
-    assert heard
+    """A page opened now (a spectator, a seat back with its token) is told the game so far exactly as a
+    page of that seat (or a spectator) open from the start was told it, each move with what its
+    ``last`` told and the table's events in their place: no card the seat did not see when it was told
+    (no draw, no shuffle, no hand, another's hand card that completed a build pile neither), no other
+    seat's token, no secret."""
+    first = {None: watcher, 0: next(c for c in h.clients.values() if c.seat == 0)}
+    history = positions(h.core.state.engine, h.core.preset)
     for seat in (None, 0):
+        heard = heard_log(first[seat])
+        assert any(e["move"] for e in heard)
         late = h.connect(seat)
         welcome = late.received[0]
-        assert welcome["type"] == "welcome" and welcome["moveLog"] == heard
+        assert welcome["type"] == "welcome"
+        log = welcome["moveLog"]
+        # the entries told before that page said hello are the table's events; the rest is what it heard
+        assert log[len(log) - len(heard):] == heard
+        assert all("event" in e for e in log[:len(log) - len(heard)])
         raw = late.raw[0]
         for key in FORBIDDEN_KEYS:
             assert f'"{key}"' not in raw, key
         assert all(t not in raw for t in tokens)
         if not welcome["view"]["finished"]:  # the secret is revealed with the end, never before
             assert secret not in raw
-        assert not cards_in(welcome["moveLog"], frozenset({"move"}))  # the moves' own texts aside
+        steps = [e for e in log if "event" not in e]
+        for k, step in enumerate(steps):
+            named = set(cards_in(step, frozenset({"move"}))) | named_card(step["move"])
+            around = set(history[k].view(seat).visible_cards()) | set(history[k + 1].view(seat).visible_cards())
+            assert set(named) <= around, (step, seat)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -168,3 +221,40 @@ def test_cards_in_finds_cards() -> None:
     assert cards_in({"a": ["AS", "short", "ann"], "legal": ["HA-B1"], "b": {"c": "10H"}}) == Counter(
         {parse_card("AS"): 1, parse_card("10H"): 1})
     assert json.dumps(cards_in({"x": "hello"})) == "{}"
+
+
+def test_a_hand_card_that_completes_a_pile_is_told_to_the_others_by_its_rank() -> None:
+    """The one card a named move could give away: a hand card that completes its build pile leaves the
+    table at once, so no other seat's view ever shows it. The others (and spectators) are told the move
+    in its rank form with no card, live and in a later ``moveLog``; its own seat is told all."""
+    for seed in range(10):
+        h = Harness("spite-malice", "classic", {}, seed=seed)
+        h.join("p0")
+        h.join("p1")
+        clients = [h.connect(0), h.connect(1)]
+        watcher = h.connect()
+        rng = random.Random(seed)
+        while not h.core.state.is_over and h.core.version < 600:
+            mover = next(c for c in clients if c.legal)
+            # a hand card that completes a pile, named as the page names it, whenever there is one
+            engine = h.core.state.engine
+            completing = [m for m in mover.legal if m.startswith("H") and "-B" in m
+                          and len(engine.builds[int(m.split("-B")[1]) - 1]) == 11]
+            builds = [m for m in mover.legal if "-B" in m]  # build while one can: piles grow to completion
+            move = named_at_random(mover, rng.choice(completing or builds or mover.legal), rng, False, always=True)
+            h.move(mover, move)
+            done = engine.history[-1]
+            if done.completed is None or done.move.card < 0:
+                continue
+            card = format_cards([done.card])[0]
+            own = clients[done.seat].last("state")["last"]  # type: ignore[index]
+            assert own["move"] == done.move.text and own["card"] == card and own["completed"] is True
+            for other in (clients[1 - done.seat], watcher):
+                told = other.last("state")["last"]  # type: ignore[index]
+                assert told["move"] == done.move.rank_form.text and "card" not in told and told["completed"] is True
+                assert card not in json.dumps(told)
+            for seat, expected in ((done.seat, own), (1 - done.seat, None), (None, None)):
+                step = h.connect(seat).received[0]["moveLog"][-1]
+                assert step == {k: v for k, v in (expected or told).items() if k != "byBot"}
+            return
+    raise AssertionError("no game had a named hand card complete a pile")

@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 from tui_helpers import (
     as_one_line,
     check_table_and_log,
+    keyed_move,
     keys_for,
     malice,
     region_text,
@@ -21,7 +22,7 @@ from tui_helpers import (
 )
 
 from spite.bots import make_bot
-from spite.cards import RANKS
+from spite.cards import RANKS, TOKENS
 from spite.malice import BUILD, DISCARD, HAND, STOCK, Options, State
 from spite.malice.moves import rank_token
 from spite.tui.app import SpiteApp, TuiConfig
@@ -51,7 +52,7 @@ def test_whole_game_against_a_bot_by_keys() -> None:
             plies = screen.table.state.plies
             await type_keys(pilot, *keys_for(view, move, screen.hand_slots(view)))
             assert screen.table.state.plies > plies, (move, screen.message)
-            typed.append(move.text)
+            typed.append(keyed_move(view, move, screen.hand_slots(view)).text)
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen))
         text = app.screen_text()
         assert "Game over" in text
@@ -122,11 +123,11 @@ def test_undo_inside_a_turn() -> None:
         view = table.view(0)
         move = _hand_build(table.state)
         await pilot.press(*keys_for(view, move))
-        assert table.log[-1].move == move.text
+        assert table.log[-1].move == keyed_move(view, move).text
         assert table.can_undo()
         await pilot.press("u")
         assert (list(table.state.hands[0]), [list(b) for b in table.state.builds]) == before
-        taken = next(c for c in before[0] if RANKS[c] == move.rank)  # the engine takes the first it holds
+        taken = next(c for c in sorted_hand(view) if RANKS[c] == move.rank)  # the card under the key pressed
         assert f"Took back {card_label(taken)} from the hand onto build pile {move.target + 1}" in app.screen_text()
         assert not table.can_undo()
         await pilot.press("u")
@@ -155,7 +156,7 @@ def test_no_undo_after_the_stock_card_is_played() -> None:
         await wait_for(pilot, lambda: screen.waiting_for_human)
         move = next(m for m in table.state.legal_moves() if m.source == STOCK and m.kind == BUILD)
         await pilot.press(*keys_for(table.view(0), move))
-        assert table.log[-1].move == move.text
+        assert table.log[-1].move == keyed_move(table.view(0), move).text
         plies = table.state.plies
         await pilot.press("u")
         assert table.state.plies == plies
@@ -184,7 +185,7 @@ def test_mouse_click_source_then_target_and_highlights() -> None:
         assert screen.source is None and not target.has_class("-target")
         await pilot.click(f"#H{int(keys[0]) - 1}")
         await pilot.click(f"#B{move.target}")
-        assert table.log[-1].move == move.text
+        assert table.log[-1].move == keyed_move(view, move).text
 
     run(config, body)
 
@@ -381,7 +382,7 @@ def test_hand_keys_stay_put_for_the_whole_turn() -> None:
         before = sorted_hand(view)
         move = next(m for m in view.legal_moves if m.kind == BUILD and m.source == HAND and m.rank == RANKS[before[0]])
         await type_keys(pilot, "1", "b", str(move.target + 1))
-        assert screen.table.log[-1].move == move.text
+        assert screen.table.log[-1].move == keyed_move(view, move).text
         # key 1 is empty now; keys 2-5 still show the cards they showed
         from spite.tui.render import card_label
         assert screen.hand_slots(screen.table.view(0)) == [None, *before[1:]]
@@ -397,7 +398,7 @@ def test_hand_keys_stay_put_for_the_whole_turn() -> None:
         slot = next(i for i, c in enumerate(before) if RANKS[c] == nxt.rank)
         target = "b" if nxt.kind == BUILD else "d"
         await type_keys(pilot, str(slot + 1), target, str(nxt.target + 1))
-        assert screen.table.log[-1].move == nxt.text
+        assert screen.table.log[-1].move == keyed_move(view, nxt, before).text
 
     run(config, body)
 
@@ -416,7 +417,7 @@ def test_a_card_that_cannot_move_is_not_picked() -> None:
         view = screen.table.view(0)
         move = _hand_build(screen.table.state)
         await type_keys(pilot, *keys_for(view, move))
-        assert screen.table.log[-1].move == move.text
+        assert screen.table.log[-1].move == keyed_move(view, move).text
 
     run(config, body)
 
@@ -530,8 +531,8 @@ def test_summary_says_1_stock_card_in_the_singular() -> None:
 
 
 def _twins_seed() -> tuple[int, int, int]:
-    """A deal whose first player holds two cards of one rank that may be built, the engine taking (the
-    first it holds) the one the screen sorts second: ``(seed, card the engine takes, card it leaves)``."""
+    """A deal whose first player holds two cards of one rank that may be built, the rank form taking (the
+    first it holds) the one the screen sorts second: ``(seed, card the rank form takes, card it leaves)``."""
     opts = Options.from_preset("short")
     for seed in range(3000):
         state = State.new(opts, seed, first=0)
@@ -546,10 +547,11 @@ def _twins_seed() -> tuple[int, int, int]:
 
 
 def test_a_hand_card_keeps_its_key_from_turn_to_turn() -> None:
-    """Issue 41: two cards of one rank never swap keys. Pressing the one the engine does not take (a move
-    names a rank) leaves it under its key and frees the other's; and the next turn does not deal the
-    keys out anew: the cards still held keep theirs, the drawn ones take the empty keys."""
-    seed, taken, left = _twins_seed()
+    """Issue 41 and 48: the card under the key pressed is the card that moves, even when the rank form
+    (``H7-B1``) would take the other card of its rank; the other card stays under its key; and the next
+    turn does not deal the keys out anew: the cards still held keep theirs, the drawn ones take the
+    empty keys."""
+    seed, first_held, picked = _twins_seed()
     config = TuiConfig(preset="short", seats="human,easy", seed=seed, bot_delay=0, first=0)
 
     async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
@@ -557,16 +559,18 @@ def test_a_hand_card_keeps_its_key_from_turn_to_turn() -> None:
         await wait_for_human(pilot, app)
         view = screen.table.view(0)
         keys = screen.hand_slots(view)
-        pressed, other = keys.index(left), keys.index(taken)
-        assert pressed < other  # sorted by rank, then by card: the card the engine takes is shown second
-        move = next(m for m in view.legal_moves if m.kind == BUILD and m.source == HAND and m.rank == RANKS[left])
+        pressed, other = keys.index(picked), keys.index(first_held)
+        assert pressed < other  # sorted by rank, then by card: the rank form's card is shown second
+        move = next(m for m in view.legal_moves if m.kind == BUILD and m.source == HAND and m.rank == RANKS[picked])
         await type_keys(pilot, str(pressed + 1), "b", str(move.target + 1))
-        assert screen.table.view(0).builds[move.target][-1] == taken  # the engine took the other one
+        assert screen.table.view(0).builds[move.target][-1] == picked  # the card pressed, not the first held
+        assert screen.table.log[-1].move == f"H{TOKENS[picked]}-B{move.target + 1}"
+        assert card_label(picked) in screen.log_texts()[-1]
         after = screen.hand_slots(screen.table.view(0))
-        assert after[pressed] == left and after[other] is None
+        assert after[pressed] is None and after[other] == first_held
         assert [c for k, c in enumerate(after) if k not in (pressed, other)] == \
                [c for k, c in enumerate(keys) if k not in (pressed, other)]
-        assert card_label(left) in str(screen.query_one(f"#H{pressed}").render())
+        assert card_label(first_held) in str(screen.query_one(f"#H{other}").render())
         # end the turn with a discard, let the bot play, and look at the keys of the next turn
         view = screen.table.view(0)
         discard = next(m for m in view.legal_moves if m.kind == DISCARD)
@@ -579,5 +583,45 @@ def test_a_hand_card_keeps_its_key_from_turn_to_turn() -> None:
         assert all(again[k] == c for k, c in enumerate(kept) if c is not None), (kept, again)
         assert None not in again[:5] and sorted(c for c in again if c is not None) == \
                sorted(screen.table.view(0).hand or ())
+
+    run(config, body)
+
+
+def _triplets_seed() -> tuple[int, list[int]]:
+    """A deal whose first player holds three different cards of one rank (not aces: they may be
+    discarded): ``(seed, the three cards in hand order)``."""
+    opts = Options.from_preset("short")
+    for seed in range(5000):
+        hand = State.new(opts, seed, first=0).hands[0]
+        for rank in range(2, 14):
+            same = [c for c in hand if RANKS[c] == rank]
+            if len(same) == 3 and len(set(same)) == 3:
+                return seed, same
+    raise AssertionError("no seed found")
+
+
+@pytest.mark.parametrize("which", [0, 1, 2])
+def test_of_three_cards_of_one_rank_the_key_pressed_discards_that_card(which: int) -> None:
+    """Three cards of one rank under three keys: each key discards its own card (by keys and by a click on
+    the card), and the log and the discard pile show it."""
+    seed, same = _triplets_seed()
+    config = TuiConfig(preset="short", seats="human,easy", seed=seed, bot_delay=0, first=0)
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        screen = malice(app)
+        await wait_for_human(pilot, app)
+        view = screen.table.view(0)
+        slots = screen.hand_slots(view)
+        card = sorted(same)[which]
+        key = slots.index(card)
+        if which == 1:  # a click on the card, then on the discard pile's key
+            await pilot.click(f"#H{key}")
+            await type_keys(pilot, "d", "2")
+        else:
+            await type_keys(pilot, str(key + 1), "d", "2")
+        entry = next(e for e in reversed(screen.table.log) if e.seat == 0)
+        assert entry.move == f"H{TOKENS[card]}-D2" and entry.card == card
+        assert screen.table.state.discards[0][1] == (card,)
+        assert card_label(card) in screen.log_texts()[screen.table.log.index(entry)]
 
     run(config, body)

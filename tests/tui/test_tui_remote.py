@@ -14,7 +14,7 @@ import httpx
 import pytest
 import typer
 from textual.pilot import Pilot
-from tui_helpers import QuietLink, count_setups, keys_for, run, type_keys, wait_for
+from tui_helpers import QuietLink, count_setups, keyed_move, keys_for, run, type_keys, wait_for
 from typer.testing import CliRunner
 
 from spite.bots import make_bot
@@ -268,9 +268,10 @@ def test_undo_a_build_play_by_key_on_a_server_table(server: ServerProcess) -> No
         assert "Nothing to undo" in app.screen_text() and table.pending is None and not table.undone
         # the build play by keys, then U: the server takes it back
         move = next(m for m in table.view().legal_moves if m.text == build)
+        sent = seen["sent"] = keyed_move(table.view(), move, screen.hand_slots(table.view())).text  # names its card
         await type_keys(pilot, *keys_for(table.view(), move))
         await wait_for(pilot, lambda: table.version == start + 1 and table.pending is None, 5000)
-        assert table.acked == [build] and table.can_undo() and table.turn_log()[-1].endswith(build)
+        assert table.acked == [sent] and table.can_undo() and table.turn_log()[-1].endswith(sent)
         assert sorted(table.view_json["players"][0]["hand"]) != hand_before
         seen["words"] = malice_move_words("en", move, table.view().builds[move.target][-1])  # the card put there
         real_send, held = table.link.send, []
@@ -280,7 +281,7 @@ def test_undo_a_build_play_by_key_on_a_server_table(server: ServerProcess) -> No
         assert held == [{"type": "undo", "stateVersion": start + 1, "id": held[0]["id"]}] and not table.can_undo()
         seen["asked"] = flat(app.screen_text())
         assert real_send(held[0])
-        await wait_for(pilot, lambda: table.undone == [build] and table.version == start + 2, 5000)
+        await wait_for(pilot, lambda: table.undone == [sent] and table.version == start + 2, 5000)
         await pilot.pause()
         seen["after_undo"] = flat(app.screen_text())
         seen["version"] = table.version
@@ -299,7 +300,7 @@ def test_undo_a_build_play_by_key_on_a_server_table(server: ServerProcess) -> No
     words = seen["words"]
     assert f"asked to take back {words}, waiting for the server" in seen["asked"], seen["asked"]
     assert f"Took back {words}" in seen["after_undo"], seen["after_undo"]
-    assert all(not line.endswith(build) for line in seen["log"]), seen["log"]
+    assert all(not line.endswith(seen["sent"]) for line in seen["log"]), seen["log"]
     # the server's position is back: the card in the hand again, one version more than the move's
     welcome = probe(server.base, table_id, token)
     assert welcome["stateVersion"] == seen["version"] and sorted(welcome["view"]["players"][0]["hand"]) == hand_before

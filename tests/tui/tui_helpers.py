@@ -11,7 +11,8 @@ from textual import events
 from textual.pilot import Pilot
 
 from spite.cards import RANKS
-from spite.malice import DISCARD, DISCARD_PILE, PASS, STOCK, Move, SeatView
+from spite.malice import DISCARD, DISCARD_PILE, HAND, PASS, STOCK, Move, SeatView
+from spite.malice.moves import with_card
 from spite.tui.app import SpiteApp, TuiConfig
 from spite.tui.link import LinkListener, TableLink
 from spite.tui.malice_screen import MaliceScreen
@@ -71,6 +72,16 @@ def keys_for(view: SeatView, move: Move, slots: list[int | None] | None = None) 
         keys = [str(slot + 1)]
     keys += ["d" if move.kind == DISCARD else "b", str(move.target + 1)]
     return keys
+
+
+def keyed_move(view: SeatView, move: Move, slots: list[int | None] | None = None) -> Move:
+    """The move :func:`keys_for` types for ``move``: a hand move names the card under the key pressed
+    (the card the person picked is the one that moves), every other move is itself."""
+    if move.kind == PASS or move.source != HAND:
+        return move
+    hand = sorted_hand(view) if slots is None else slots
+    card = next(c for c in hand if c is not None and RANKS[c] == move.rank)
+    return with_card(move, card)
 
 
 _CHARS = {"space": " ", "question_mark": "?", "escape": None, "enter": "\r"}

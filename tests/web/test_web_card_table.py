@@ -234,8 +234,8 @@ def test_the_log_tells_moves_in_words_and_the_notation_view_adds_the_notation(
     worded = r"Ann( \(you\))?: .+ (from the (hand|stock)|from discard pile \d) onto (build|discard) pile \d"
     assert re.search(worded, log), log
     assert not re.search(r"\b(H|S|D\d)[0-9A-Z]{0,2}-[BD]\d\b", log), log   # no notation by default
-    # one fact, one line: the seat taken is logged once, seats counted from 1
-    assert log.count("Ann is at seat 1") == 1 and "seat 0" not in log, log
+    # one fact, one line: the seat taken is logged once (taken and connected to), seats counted from 1
+    assert log.count("Ann took seat 1") + log.count("Ann is at seat 1") == 1 and "seat 0" not in log, log
     page.click("#notation")
     page.wait_for_selector("html[data-notation='1']")
     assert re.search(r"\b(H|S|D\d)[0-9A-Z]{0,2}-[BD]\d\b|\bpass\b", page.inner_text("#log"))

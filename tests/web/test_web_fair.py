@@ -338,3 +338,29 @@ def test_a_spit_table_checks_its_deal_through_the_same_link(web_server: WebServe
     page.wait_for_selector('#fair[data-verified="1"]')
     assert page.inner_text("#fair-verified") == ("✓ verified: the commitment, your random part and the seed "
                                                  "(every shuffle: spite verify)")
+
+
+@pytest.mark.parametrize("viewport", [{"width": 1366, "height": 768}, {"width": 390, "height": 844}],
+                         ids=["desktop", "phone"])
+def test_during_play_the_details_say_the_deal_is_checked_when_the_game_ends(
+        web_server: WebServer, page: Any, viewport: dict[str, int]) -> None:
+    """Issue 48: no verdict yet is not "cannot check": until the reveal the details say when the check
+    comes, in both languages; at the end the same place says it was verified."""
+    start_quick_game(page, web_server, name="Nora", stock=3, level="random")
+    page.wait_for_selector('#fair[data-dealt="1"]')
+    page.click("#fair-mark")
+    page.wait_for_selector("#fair-details:not([hidden])")
+    assert page.inner_text("#fair-pending") == "checked when the game ends"
+    assert "cannot check" not in page.inner_text("#fair-details") and page.get_attribute("#fair", "data-verified") == ""
+    page.click("button.lang[data-lang=de]")
+    page.wait_for_function("() => document.getElementById('fair-pending')?.textContent"
+                           " === 'wird geprüft, wenn das Spiel endet'")
+    assert "nicht prüfen" not in page.inner_text("#fair-details")
+    page.click("button.lang[data-lang=en]")
+    page.wait_for_function("() => document.getElementById('fair-pending')?.textContent"
+                           " === 'checked when the game ends'")
+    if page.get_attribute("#fair-mark", "aria-expanded") == "true":
+        page.click("#fair-mark")
+    play_to_the_end(page)
+    page.wait_for_selector('#fair[data-verified="1"]')
+    assert page.locator("#fair-pending").count() == 0

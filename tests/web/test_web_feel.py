@@ -73,7 +73,9 @@ MOVE_DURING_FLIGHT = """
     if (!target) return;
     document.removeEventListener('spite:flight', onFlight);
     target.click();
-    resolve({running, before, move: src.dataset.source + '-' + target.dataset.target});
+    const card = src.classList.contains('hand-card') ? src.dataset.card : '';  // a hand card: sent as itself
+    const from = card && /[SHDC]$/.test(card) ? 'H' + card : src.dataset.source;
+    resolve({running, before, move: from + '-' + target.dataset.target});
   });
   document.addEventListener('spite:flight', onFlight);
 }

@@ -281,7 +281,7 @@ def test_every_page_and_dialog_says_only_german_words(web_server: WebServer, con
     page.wait_for_selector(".table.replay")
     assert not_german(page) == []
     page.click("#review-open")
-    page.wait_for_selector("#wp-bar", timeout=240_000)
+    page.wait_for_selector("#review[data-state=done]", timeout=240_000)
     page.click("#wp-bar .wp-turn >> nth=0")
     page.wait_for_selector("#review-turn")
     if page.locator("#review-better").count():

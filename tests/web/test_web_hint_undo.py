@@ -76,6 +76,8 @@ def test_hint_shows_a_move_and_undo_takes_back_a_build_play(web_server: WebServe
     assert page.locator("#undo").is_disabled() or page.get_attribute(".table", "data-can-undo") == "1"
     src, target = found
     cards_before, v = hand(page), version(page)
+    card = page.get_attribute(f'.me .hand-card[data-source="{src}"][data-playable="1"] >> nth=0', "data-card")
+    sent = f"H{card}-{target}" if card and card[-1] in "SHDC" else f"{src}-{target}"  # the card picked, named
     page.click(f'.me .hand-card[data-source="{src}"][data-playable="1"] >> nth=0')
     page.click(f'[data-legal="1"][data-target="{target}"] >> nth=0')
     page.wait_for_selector(f'.table[data-version="{v + 1}"][data-can-undo="1"]')
@@ -84,7 +86,7 @@ def test_hint_shows_a_move_and_undo_takes_back_a_build_play(web_server: WebServe
     page.wait_for_selector(f'.table[data-version="{v + 2}"]')
     assert sorted(hand(page)) == sorted(cards_before)
     undone = page.locator("#log li.undone").last
-    assert undone.get_attribute("data-move") == f"{src}-{target}"
+    assert undone.get_attribute("data-move") == sent
     assert re.search(r"took back: .+ from the hand onto build pile \d", undone.inner_text())
     # the keys: H (or ?) for a hint, U for undo
     page.keyboard.press("h")

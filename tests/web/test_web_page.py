@@ -61,7 +61,8 @@ def play_one_move(page: Any) -> str:
     """Play one move by clicks: a build play if the page offers one (stock first, then discard piles,
     then the hand), else a discard from the hand, else pass. The choice comes from the page's marks:
     ``data-playable`` sources and their ``data-targets``; the click then highlights the target
-    (``data-legal``), which is clicked. Returns the move played."""
+    (``data-legal``), which is clicked. Returns the move played, as the page sent it (a hand card
+    named: ``H7H-B2``)."""
     before = version(page)
     offers = page.eval_on_selector_all('.board [data-playable="1"]',
                                        "els => els.map(e => [e.dataset.source, e.dataset.targets])")
@@ -72,9 +73,12 @@ def play_one_move(page: Any) -> str:
         move = "pass"
     else:
         src, target = options[0]
-        page.click(f'.board [data-source="{src}"][data-playable="1"] >> nth=0')
+        picked = f'.board [data-source="{src}"][data-playable="1"] >> nth=0'
+        card = page.get_attribute(picked, "data-card") if src.startswith("H") else None
+        page.click(picked)
         page.click(f'[data-legal="1"][data-target="{target}"] >> nth=0')
-        move = f"{src}-{target}"
+        # a hand card is sent as the very card picked (records.md §2: H7H-B2)
+        move = f"H{card}-{target}" if card and card[-1] in "SHDC" else f"{src}-{target}"
     page.wait_for_function(f"() => Number(document.querySelector('.table').dataset.version) > {before}"
                            " || document.querySelector('.table').dataset.over === '1'")
     return move

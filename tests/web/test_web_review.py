@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import WebServer, shoot
+from conftest import SIZES, WebServer, shoot
 from test_web_page import play_to_the_end, start_quick_game
 
 from helpers import finished_bot_game, finished_spit_game
@@ -45,7 +45,7 @@ def test_the_review_opens_from_the_game_over_view(page: Any, review_server: WebS
     page.click("#review-link")
     page.wait_for_selector(".table.replay")
     page.wait_for_selector("#review[data-state=loading], #wp-bar")
-    page.wait_for_selector("#wp-bar", timeout=REVIEW_TIMEOUT)
+    page.wait_for_selector("#review[data-state=done]", timeout=REVIEW_TIMEOUT)
     game_id = int(page.url.split("/replay/")[1].split("?")[0])
     review = review_of(review_server, game_id)  # made once: the server kept it
     assert page.locator("#wp-bar .wp-turn").count() == len(review["turns"])
@@ -63,7 +63,7 @@ def test_a_person_opens_the_review_from_the_game_over_view(page: Any, review_ser
     page.wait_for_selector("#game-over #review-link")
     page.click("#game-over #review-link")
     page.wait_for_selector(".table.replay")
-    page.wait_for_selector("#wp-bar", timeout=REVIEW_TIMEOUT)
+    page.wait_for_selector("#review[data-state=done]", timeout=REVIEW_TIMEOUT)
     game_id = int(page.url.split("/replay/")[1].split("?")[0])
     review = review_of(review_server, game_id)
     assert page.locator("#wp-bar .wp-turn").count() == len(review["turns"])
@@ -91,7 +91,7 @@ def test_marked_turns_and_the_better_plan(page: Any, review_server: WebServer) -
     page.goto(review_server.base + f"/replay/{game_id}")
     page.wait_for_selector(".table.replay")
     page.click("#review-open")
-    page.wait_for_selector("#wp-bar", timeout=REVIEW_TIMEOUT)
+    page.wait_for_selector("#review[data-state=done]", timeout=REVIEW_TIMEOUT)
     bars = page.locator("#wp-bar .wp-turn")
     assert bars.count() == len(review["turns"])
     # the bar: seat 0's chance after each turn (the other seat's turns flipped)
@@ -147,12 +147,47 @@ def test_a_realtime_game_has_no_review(page: Any, review_server: WebServer) -> N
 def test_a_queued_review_shows_its_place_until_it_is_made(page: Any, review_server: WebServer) -> None:
     """Reviews are made one at a time: with another game's long review being made, the page says that
     one game is reviewed first (the server's place 2), then shows the review when it comes."""
-    long_game = finished_bot_game(review_server.base, stock_size=30)
+    long_game = finished_bot_game(review_server.base, stock_size=12)  # reviewed for some seconds
     game_id = finished_bot_game(review_server.base, stock_size=3)
     first = httpx.get(review_server.base + f"/api/games/{long_game}/review?wait=false")
     assert first.status_code == 202 and first.json() == {"status": "queued", "place": 1}, first.text
     page.goto(review_server.base + f"/replay/{game_id}?review=1")
     page.wait_for_selector('#review-status[data-place="2"]')
     assert page.inner_text("#review-status").startswith("1 other game is being reviewed first")
-    page.wait_for_selector("#wp-bar", timeout=REVIEW_TIMEOUT)
+    page.wait_for_selector("#review[data-state=done]", timeout=REVIEW_TIMEOUT)
     assert page.locator("#review-status").count() == 0
+
+
+@pytest.fixture(scope="module")
+def slow_review_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
+    """A server whose reviews take long enough to be seen being made (0.1 s of search a turn)."""
+    server = WebServer(tmp_path_factory.mktemp("web-review-slow") / "spite.db", "--review-budget", "0.1",
+                       "--limit", "review_burst=50")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@SIZES
+def test_a_review_appears_as_it_is_made_beside_the_board(page: Any, slow_review_server: WebServer,
+                                                        viewport: dict[str, int]) -> None:
+    """The review's first turns show while the rest is made (its bars so far, "3 of N turns
+    reviewed"), then it is whole; and the board stays in view: the review sits beside it on a desktop
+    (at 1366×768 the board's top and the review's top are both on the first screen), under it on a phone."""
+    game_id = finished_bot_game(slow_review_server.base, stock_size=6)
+    page.goto(slow_review_server.base + f"/replay/{game_id}?review=1")
+    page.wait_for_selector("#review[data-state=partial]", timeout=REVIEW_TIMEOUT)
+    making = page.locator("#review-making")
+    done, total = int(making.get_attribute("data-done")), int(making.get_attribute("data-total"))
+    assert 0 < done < total and page.locator("#wp-bar .wp-turn").count() == done
+    assert making.inner_text() == f"{done} of {total} turns reviewed; the rest follows …"
+    board = page.locator(".table.replay .board").bounding_box()
+    review = page.locator("#review").bounding_box()
+    assert board is not None and review is not None
+    assert board["y"] < viewport["height"] / 2, "the board starts below the fold"
+    if viewport["width"] >= 1000:
+        assert review["x"] >= board["x"] + board["width"] - 1 and review["y"] < viewport["height"], \
+            "the review is not beside the board"
+    page.wait_for_selector("#review[data-state=done]", timeout=REVIEW_TIMEOUT)
+    assert page.locator("#wp-bar .wp-turn").count() == total and page.locator("#review-making").count() == 0

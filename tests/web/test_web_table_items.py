@@ -165,7 +165,7 @@ def test_the_log_numbers_and_a_new_browser_rebuilds_it(web_server: WebServer, br
     assert all(e["inside"] for e in log), log
     token = page.evaluate("id => JSON.parse(localStorage.getItem('spite.seats'))[id].token", table_id)
     # another device (desktop, then a phone as a spectator) has kept nothing: the server tells it the
-    # moves so far, numbered from 1 (the table's events before it came are not kept)
+    # game so far (the moves, and the table's events in their place), numbered from 1
     for who, viewport in ((token, {"width": 1280, "height": 860}), (None, {"width": 390, "height": 844})):
         other = open_in_a_new_browser(browser, web_server.base, table_id, who, viewport)
         try:
@@ -242,27 +242,40 @@ def test_a_long_game_shows_its_newest_moves_numbered_as_the_games(web_server: We
                   " JSON.stringify({[id]: {seat: 0, token, at: Date.now()}}))", [table_id, token])
     page.goto(f"{web_server.base}/t/{table_id}")
     page.wait_for_selector('.table[data-seat="0"]')
-    first = page.locator("#log li >> nth=0")
-    # (the news that Lena came in may push one more move out)
-    hidden = int(re.fullmatch(r"(\d+) earlier entries \(not shown\)", first.inner_text())[1])
-    assert hidden in (30, 31) and first.locator(".n").count() == 0
-    log = page.evaluate(LOG_JS.replace("#log li", "#log li[data-seat]"))
-    assert [int(e["n"][:-1]) for e in log] == list(range(hidden + 1, 231))
-    assert all(e["inside"] for e in log)
-    assert [tuple(m) for m in page.evaluate(MOVES_JS)] == [(str(s), m) for s, m in played[hidden:]]
-    # the same on a phone watching (where the log lies under the board): numbered as the game's, inside
+    check_long_log(page, played)
+    # the same on a phone watching (where the log lies under the board), told all of it by the server
     other = open_in_a_new_browser(browser, web_server.base, table_id, None, {"width": 390, "height": 844})
     try:
-        first = other.locator("#log li >> nth=0")
-        # (a watcher is told no news of Lena coming in: one more move may be shown)
-        hidden = int(re.fullmatch(r"(\d+) earlier entries \(not shown\)", first.inner_text())[1])
-        assert hidden in (30, 31)
-        on_phone = other.evaluate(LOG_JS.replace("#log li", "#log li[data-seat]"))
-        assert [int(e["n"][:-1]) for e in on_phone] == list(range(hidden + 1, 231)), on_phone[:3]
-        assert all(e["inside"] for e in on_phone)
+        check_long_log(other, played)
         assert other.watch.errors == [], other.watch.errors
     finally:
         other.context.close()
+
+
+ENTRIES_JS = """() => [...document.querySelectorAll('#log li')].map(li => {
+  const n = li.querySelector('.n'); return [n ? Number(n.textContent.slice(0, -1)) : null,
+  li.dataset.seat ? 'move' : 'event', li.textContent.slice(n ? n.textContent.length : 0).trim()]; })"""
+
+
+def check_long_log(page: Any, played: list[tuple[int, str]]) -> None:
+    """The log of a game of 230 moves and the 4 table events someone was told of (both connections
+    made, the first of them lost while the other was there, Lena's page come back): one line for the
+    oldest entries, then the newest, numbered as the game's entries (they never start at 1 again),
+    the moves in order and the events in their place (the connection lost after the last move, then
+    Lena back)."""
+    first = page.locator("#log li >> nth=0")
+    entries = page.evaluate(ENTRIES_JS)
+    total = 230 + 4
+    hidden = int(re.fullmatch(r"(\d+) earlier entries \(not shown\)", first.inner_text())[1])
+    assert hidden == total - 200 and first.locator(".n").count() == 0
+    assert [n for n, _, _ in entries[1:]] == list(range(hidden + 1, total + 1))
+    moves = [tuple(m) for m in page.evaluate(MOVES_JS)]
+    assert moves == [(str(s), m) for s, m in played[len(played) - len(moves):]]
+    assert [kind for _, kind, _ in entries[-3:]] == ["move", "event", "event"]
+    dropped, back = (text for _, _, text in entries[-2:])
+    assert "dropped from seat" in dropped and back == "Lena is at seat 1"
+    log = page.evaluate(LOG_JS.replace("#log li", "#log li[data-seat]"))
+    assert all(e["inside"] for e in log)
 
 
 def test_only_a_seated_player_is_offered_the_link_to_share(web_server: WebServer, browser: Any, page: Any) -> None:

@@ -2,7 +2,7 @@
 
 Neighbouring levels of a game play each other on duplicate deals (every deal in every seat
 rotation: :func:`spite.arena.run_tournament`), and every game is fed, in a seeded order, to the same
-openskill model that rates people (:func:`spite.server.ratings.model`). Openskill measures only
+openskill model that rates people (:func:`spite.rating.model`). Openskill measures only
 differences, so the figures are anchored: the game's default level (``medium``, ``club``) is set at
 a newcomer's ``mu`` (25): a newcomer is taken to play like it until their games say otherwise. The
 server seats a computer at a rated game with its level's figure, so that beating or losing to it
@@ -43,7 +43,7 @@ class LevelRun:
 def fit_levels(runs: Sequence[LevelRun], anchor: str, seed: int = 0) -> dict[str, tuple[float, float, int]]:
     """``mu``, ``sigma`` and games of each level, from every run's games (one sequential pass of the
     Plackett-Luce model in a seeded order), shifted so that ``anchor`` has ``mu`` 25."""
-    from spite.server.ratings import model
+    from spite.rating import model
 
     m = model()
     ratings: dict[str, Any] = {}
@@ -71,8 +71,8 @@ def people_runs(url: str, game: str, group: str) -> list[LevelRun]:
     import sqlalchemy as sa
 
     from spite.games import get_game
+    from spite.rating import rating_group
     from spite.server import db
-    from spite.server.ratings import rating_group
 
     g, gp, h = db.games, db.game_players, db.rating_history
     engine = db.make_engine(url)
@@ -131,7 +131,7 @@ def measure_levels(game: str, preset: str, levels: Sequence[str], games: int, se
 
 
 def write_figures(path: Path, group: str, figures: dict[str, tuple[float, float, int]], note: str) -> None:
-    """Put ``group``'s figures into the server's ``level_ratings.json`` (the other groups' stay)."""
+    """Put ``group``'s figures into ``spite/rating/levels.json`` (the other groups' stay)."""
     data = json.loads(path.read_text("utf-8")) if path.exists() else {"groups": {}}
     data.setdefault("groups", {})[group] = {level: [mu, sigma] for level, (mu, sigma, _n) in figures.items()}
     data.setdefault("made", {})[group] = note

@@ -255,10 +255,15 @@ class ExternalBot(Bot):
 
     @staticmethod
     def _parsed(text: str, view: SeatView, legal: dict[str, Move]) -> Move | None:
+        """The move ``text`` names when it is legal: written another way (lower case, ``T`` for 10), or a
+        hand move naming a card the hand holds (``H7H-B4``: legal when its rank form is)."""
         try:
-            return legal.get(parse_move(text, view.opts.skipbo).text)
+            move = parse_move(text, view.opts.skipbo)
         except IllegalMoveError:
             return None
+        if legal.get(move.rank_form.text) is None or (move.card >= 0 and move.card not in (view.hand or ())):
+            return None
+        return move
 
     def end_game(self, result: Result | None) -> None:
         """Tell the program how the game ended (no answer expected)."""

@@ -183,7 +183,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                                                 "deals).")] = 40,
         seed: Annotated[int, typer.Option(help="Tournament seed.")] = 0,
         jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes to play in (1: this one).")] = 1,
-        write: Annotated[bool, typer.Option(help="Keep the figures in the server's level_ratings.json (what "
+        write: Annotated[bool, typer.Option(help="Keep the figures in spite/rating/levels.json (what "
                                                  "a rated game against the computer uses).")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
         people: Annotated[str | None, typer.Option(
@@ -192,9 +192,9 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
     ) -> None:
         """Rate the computer levels on the scale of people's ratings."""
         require_extra("server", "rate the levels with openskill")
+        from spite import rating
         from spite.arena.level_ratings import fit_levels, measure_levels, people_runs, write_figures
         from spite.games import get_game
-        from spite.server import ratings
         from spite.server.lobby import server_game
         from spite.server.seeks import skill
 
@@ -204,7 +204,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
             if "random" in chosen and levels is None:
                 chosen.remove("random")  # no one seeks a partner near random play
             the_preset = preset or get_game(game).default_preset
-            group = ratings.rating_group(game, the_preset, {}, get_game(game).seats(the_preset, {})).name
+            group = rating.rating_group(game, the_preset, {}, get_game(game).seats(the_preset, {})).name
             against_people = people_runs(people, game, group) if people is not None else []  # read first: fail fast
             runs = measure_levels(game, the_preset, chosen, games, seed, jobs,
                                   progress=lambda line: typer.echo(line, err=True))
@@ -214,7 +214,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         except SpiteError as exc:
             fail(str(exc), EXIT_MALFORMED)
         played = sum(len(r.games) for r in runs)
-        levels_json = {lv: {"mu": mu, "sigma": sg, "games": n, "rating": ratings.display(mu, sg),
+        levels_json = {lv: {"mu": mu, "sigma": sg, "games": n, "rating": rating.display(mu, sg),
                             "skill": round(skill(mu))} for lv, (mu, sg, n) in figures.items()}
         summary: dict[str, Any] = {"game": game, "preset": the_preset, "group": group, "anchor": anchor,
                                    "games": played, "peopleGames": len(against_people), "seed": seed,
@@ -222,7 +222,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         if write:
             from importlib import resources
 
-            path = Path(str(resources.files("spite.server").joinpath("level_ratings.json")))
+            path = Path(str(resources.files("spite.rating").joinpath("levels.json")))
             write_figures(path, group, figures, f"spite rate-levels --game {game} --preset {the_preset} "
                           f"--games {games} --seed {seed}{' --people DB' if people else ''}: {played} games"
                           + (f" and {len(against_people)} of people" if people else ""))

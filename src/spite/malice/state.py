@@ -508,7 +508,7 @@ class State:
                 source = "stock"
                 params: dict[str, str | int] = {"card": format_card(card)}
             elif move.source == HAND:
-                card = self._hand_card(seat, move.rank)
+                card = self._hand_card(seat, move)
                 where = ""
                 source = "hand"
                 params = {"rank": rank_param(RANKS[card], opts.skipbo)}
@@ -538,7 +538,7 @@ class State:
             if d >= opts.discard_piles:
                 raise refusal(f"there is no discard pile {d + 1} (there are {opts.discard_piles})",
                               "refuse.no-discard-pile", pile=d + 1, count=opts.discard_piles)
-            card = self._hand_card(seat, move.rank)
+            card = self._hand_card(seat, move)
             if RANKS[card] == 1 and not opts.discard_aces:
                 raise refusal(f"{self._name(card)} may not be discarded", "refuse.no-discard-ace",
                               rank=rank_param(1, opts.skipbo))
@@ -555,7 +555,15 @@ class State:
                                        phrase=blocking[1])
             raise refusal("you may pass only when you have no card that may be discarded", "refuse.pass")
 
-    def _hand_card(self, seat: int, rank: int) -> int:
+    def _hand_card(self, seat: int, move: Move) -> int:
+        """The card ``move`` takes from ``seat``'s hand: the very card it names, else the first of its
+        rank; a refusal when the hand holds none."""
+        named = move.card
+        if named >= 0:
+            if named in self.hands[seat]:
+                return named
+            raise refusal(f"you hold no {format_card(named)}", "refuse.not-in-hand.card", card=format_card(named))
+        rank = move.rank
         for card in self.hands[seat]:
             if RANKS[card] == rank:
                 return card
@@ -599,10 +607,17 @@ class State:
                 if len(stock) >= k:
                     turned = stock[-k]
             elif source == HAND:
-                r = move.rank
-                for i, card in enumerate(hand):  # noqa: B007 (i is used after the loop)
-                    if RANKS[card] == r:
-                        break
+                card = move.card
+                if card < 0:  # the rank form: the first card of its rank
+                    r = move.rank
+                    for i, card in enumerate(hand):  # noqa: B007 (i is used after the loop)
+                        if RANKS[card] == r:
+                            break
+                    else:
+                        self._check(move)
+                        raise AssertionError("unreachable")
+                elif card in hand:  # the very card named
+                    i = hand.index(card)
                 else:
                     self._check(move)
                     raise AssertionError("unreachable")
@@ -653,10 +668,14 @@ class State:
         if kind == DISCARD:
             self._check(move)
             hand = self.hands[seat]
-            r = move.rank
-            for i, card in enumerate(hand):  # noqa: B007 (i is used after the loop)
-                if RANKS[card] == r:
-                    break
+            card = move.card
+            if card < 0:  # the rank form: the first card of its rank
+                r = move.rank
+                for i, card in enumerate(hand):  # noqa: B007 (i is used after the loop)
+                    if RANKS[card] == r:
+                        break
+            else:  # the very card named (_check found it in the hand)
+                i = hand.index(card)
             del hand[i]
             piles = self.discards[seat]
             d = move.target

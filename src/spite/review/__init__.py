@@ -47,6 +47,7 @@ __all__ = [
     "TurnReview",
     "accuracy",
     "mark_of",
+    "merge_parts",
     "review_record",
 ]
 
@@ -202,6 +203,8 @@ class Review:
     seed: int
     result: dict[str, Any] | None
     turns: list[TurnReview] = field(default_factory=list)
+    total: int = 0
+    """The turns the seats asked for have in all (a review of a ``part`` holds only some of them)."""
 
     def summary(self, seat: int) -> SeatSummary:
         mine = [t for t in self.turns if t.seat == seat]
@@ -215,26 +218,64 @@ class Review:
                 "sides": self.sides, "seats": self.seats, "budget": self.budget, "seed": self.seed,
                 "result": self.result,
                 "thresholds": {"inaccuracy": INACCURACY, "blunder": BLUNDER},
-                "turns": [t.to_json() for t in self.turns],
-                "summary": [self.summary(s).to_json() for s in self.seats]}
+                "turns": (turns := [t.to_json() for t in self.turns]),
+                "summary": _summaries(self.seats, turns)}
 
 
 def _p(x: float) -> float:
     return round(x, 4)
 
 
+def merge_parts(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The JSON of reviews of consecutive parts of one game (:func:`review_record` with ``part``) as one
+    review: the turns one after the other, each seat's summary made again from all of them (as
+    :meth:`Review.summary` makes it). A server shows a review so as it is made, part by part.
+
+    >>> turn = {"turn": 1, "seat": 0, "ply": 0, "loss": 0.2, "mark": "blunder", "accuracy": 40.0}
+    >>> merged = merge_parts([{"seats": [0], "turns": [turn], "summary": []},
+    ...                       {"seats": [0], "turns": [{**turn, "turn": 3, "loss": 0.0, "mark": None,
+    ...                                                 "accuracy": 100.0}], "summary": []}])
+    >>> [t["turn"] for t in merged["turns"]], merged["summary"][0]["accuracy"], merged["summary"][0]["blunders"]
+    ([1, 3], 70.0, 1)
+    """
+    out = dict(parts[0])
+    out["turns"] = [t for part in parts for t in part["turns"]]
+    out["summary"] = _summaries(out["seats"], out["turns"])
+    return out
+
+
+def _summaries(seats: Sequence[int], turns: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each seat's summary (:class:`SeatSummary`'s JSON) from the turns' JSON: a whole review and its
+    parts put together say the same, to the last digit."""
+    out = []
+    for seat in seats:
+        mine = [t for t in turns if t["seat"] == seat]
+        costly = sorted((t for t in mine if t["loss"] > 0), key=lambda t: (-t["loss"], t["turn"]))[:3]
+        out.append({"seat": seat, "turns": len(mine),
+                    "accuracy": round(sum(t["accuracy"] for t in mine) / len(mine), 1) if mine else 100.0,
+                    "inaccuracies": sum(t["mark"] == "inaccuracy" for t in mine),
+                    "blunders": sum(t["mark"] == "blunder" for t in mine),
+                    "costliest": [{"turn": t["turn"], "ply": t["ply"], "loss": t["loss"], "mark": t["mark"]}
+                                  for t in costly]})
+    return out
+
+
 class Reviewer(Protocol):
-    """A game's ``review`` hook: reviews a finished record of that game."""
+    """A game's ``review`` hook: reviews a finished record of that game (with ``part``, only the
+    reviewed turns ``part[0]`` up to ``part[1]``, counted from 0; :attr:`Review.total` says how many
+    there are in all)."""
 
     def __call__(self, record: Record, *, seats: Sequence[int] | None, budget: float, seed: int,
-                 progress: Progress | None, jobs: int) -> Review: ...
+                 progress: Progress | None, jobs: int, part: tuple[int, int] | None = None) -> Review: ...
 
 
 def review_record(record: Record, *, seats: Sequence[int] | None = None, budget: float = DEFAULT_BUDGET,
-                  seed: int = 0, progress: Progress | None = None, jobs: int = 1) -> Review:
+                  seed: int = 0, progress: Progress | None = None, jobs: int = 1,
+                  part: tuple[int, int] | None = None) -> Review:
     """Review the finished game ``record`` for ``seats`` (default: every seat), with about
     ``budget`` seconds of search per turn, in ``jobs`` processes; the same ``seed`` gives the same
-    review, whatever ``jobs``.
+    review, whatever ``jobs``. With ``part`` (``start``, ``stop``) only those of the reviewed turns,
+    each reviewed exactly as in the whole review (:func:`merge_parts` puts parts together).
 
     Raises :class:`~spite.errors.OptionsError` for a game that has no review (a real-time game), an
     unfinished game, a seat that is not in the game, a budget that is not positive or fewer than one
@@ -250,4 +291,4 @@ def review_record(record: Record, *, seats: Sequence[int] | None = None, budget:
     if jobs < 1:
         raise OptionsError(f"jobs must be 1 or more, not {jobs}")
     reviewer: Reviewer = load_hook(record.game, "review")
-    return reviewer(record, seats=seats, budget=budget, seed=seed, progress=progress, jobs=jobs)
+    return reviewer(record, seats=seats, budget=budget, seed=seed, progress=progress, jobs=jobs, part=part)

@@ -301,7 +301,7 @@ def _review_turn(turn: _Turn, rollouts: int, seed: int, opts: Options) -> list[D
 
 
 def review_malice(record: Record, *, seats: Sequence[int] | None = None, budget: float = 0.5, seed: int = 0,
-                  progress: Progress | None = None, jobs: int = 1) -> Review:
+                  progress: Progress | None = None, jobs: int = 1, part: tuple[int, int] | None = None) -> Review:
     """The review of a finished Spite and Malice record (see the module docstring and
     :func:`spite.review.review_record`); with ``jobs`` above 1 the turns are reviewed in that many
     worker processes (the same review: each decision's samples come from the seed and its place)."""
@@ -317,7 +317,9 @@ def review_malice(record: Record, *, seats: Sequence[int] | None = None, budget:
     race_model(final.opts)  # measured once, before any turn
     todo = [t for t in turns if t.seat in chosen]
     review = Review(game=record.game, preset=preset, players=players, sides=final.opts.n_stocks, seats=chosen,
-                    budget=budget, seed=seed, result=final.result.to_json())
+                    budget=budget, seed=seed, result=final.result.to_json(), total=len(todo))
+    if part is not None:  # each turn's samples come from the seed and its place: a part is the whole's
+        todo = todo[part[0]:part[1]]
     per_turn = max(1, round(budget * ROLLOUTS_PER_SECOND))
     reviewed: list[list[DecisionReview] | None] = [None] * len(todo)
     if jobs <= 1 or len(todo) <= 1:

@@ -31,6 +31,8 @@ rank 13, ace discards without ``discard_aces``) are simply never legal.
 (133, 348)
 >>> enc.move(0).text, enc.move(enc.n_actions - 1).text, enc.action_of("HX-D4")
 ('S-B1', 'pass', 131)
+>>> enc.action_of("H7H-B2") == enc.action_of("H7-B2")   # a move naming its card: its rank form's action
+True
 >>> state = State.new(enc.opts, seed=1)
 >>> view = state.view(state.to_move)
 >>> mask = enc.mask(view)
@@ -140,7 +142,7 @@ class Encoding:
         """The action index of a move (or of its text)."""
         if isinstance(move, str) or move.skipbo != self.opts.skipbo:
             move = parse_move(move if isinstance(move, str) else move.text, self.opts.skipbo)
-        index = self._index.get(move)
+        index = self._index.get(move.rank_form)  # a hand move naming its card (H7H-B4) is its rank form's action
         if index is None:
             raise IllegalMoveError(f"{move.text!r} is no move of these options (its pile does not exist)")
         return index

@@ -23,6 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.middleware.gzip import GZipMiddleware
 
+from spite import rating
 from spite.errors import OptionsError, Phrase, SpiteError
 from spite.games import get_game, has_hook
 from spite.records import record_from_json
@@ -314,7 +315,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         preset = body.preset or game.default_preset
         try:
             seats = game.seats(preset, {})
-            group = ratings.rating_group(body.game, preset, {}, seats)
+            group = rating.rating_group(body.game, preset, {}, seats)
         except OptionsError as exc:
             raise LobbyError.of(exc) from None
         floor = config.seek_computer_floor
@@ -325,14 +326,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         computer_after = body.computerAfter
         if body.rated:
             await manager.lobby.check_rated_player(pid)
-            if not ratings.LEVEL_RATINGS().get(group.name):  # no measured computer to be rated against
+            if not rating.level_table().get(group.name):  # no measured computer to be rated against
                 computer_after = None
-        rating = await manager.store.read(lambda c: ratings.rating_of(c, pid, group.name))
+        current = await manager.store.read(lambda c: ratings.rating_of(c, pid, group.name))
         now = time.time()
         seek = Seek(id=new_seek_id(), player_id=pid, name=body.name, game=body.game, preset=preset, rated=body.rated,
-                    group=group.name, seats=seats, skill=skill(rating.mu), since=now,
+                    group=group.name, seats=seats, skill=skill(current.mu), since=now,
                     computer_after=computer_after, creator=address_key(client_address(request.scope)),
-                    mu=rating.mu, shown=rating.shown)
+                    mu=current.mu, shown=current.shown)
         return seek_info(await manager.seeks.add(seek))
 
     @app.get("/api/seeks/{seek_id}", response_model=SeekInfo)
@@ -353,12 +354,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                           offset: int = Query(0, ge=0, le=_DB_INT)) -> dict[str, Any]:
         """The leaderboard of a rules group (docs/ratings.md): established ratings first, best first;
         ``X-Total-Count`` says how many players the group has."""
-        if group not in ratings.groups():
-            raise LobbyError(f"group is one of {', '.join(ratings.groups())}", 400, "ratings.bad-group",
-                             groups=", ".join(ratings.groups()))
+        if group not in rating.groups():
+            raise LobbyError(f"group is one of {', '.join(rating.groups())}", 400, "ratings.bad-group",
+                             groups=", ".join(rating.groups()))
         rows, total = await manager_of(request).store.read(lambda c: ratings.leaderboard(c, group, limit, offset))
         response.headers["X-Total-Count"] = str(total)
-        return {"group": group, "groups": list(ratings.groups()), "total": total, "players": rows}
+        return {"group": group, "groups": list(rating.groups()), "total": total, "players": rows}
 
     @app.get("/api/players/{player}/ratings")
     async def player_ratings(request: Request, player: str = Path(max_length=64)) -> dict[str, Any]:
@@ -448,9 +449,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 raise ReviewRefused(f"there is no seat {seat} (seats 0 to {seats - 1})", 422, "no-seat")
             reviews: ReviewRunner = request.app.state.reviews
             address = client_address(request.scope)
-            if not wait:  # answered at once: the review, or its place in the queue (started if need be)
+            if not wait:  # answered at once: the review, what is made of it, or its place in the queue
                 reviews.start(game_id, raw, seat, address)
                 place = reviews.place(game_id, seat)
+                partial = reviews.partial(game_id, seat)
+                if place != 0 and partial is not None:
+                    return JSONResponse({"status": "partial", "place": place, **partial}, status_code=202)
                 if place != 0:
                     return JSONResponse({"status": "queued", "place": place}, status_code=202)
             return await reviews.review(game_id, raw, seat, address)

@@ -21,7 +21,7 @@ What is stored (see ``docs/scaling.md``):
   the person's seat over finished the game, so it is not counted in their figures);
 * ``spite_tables.rated``, ``spite_ratings`` and ``spite_rating_history``: a table made rated, the
   keyed players' ratings per rules group (openskill's ``mu`` and ``sigma``) and one row per rated
-  game of each (the chart over time); see :mod:`spite.server.ratings`;
+  game of each (the chart over time); see :mod:`spite.server.ratings` and :mod:`spite.rating`;
 * ``spite_seats.address``, ``spite_game_players.left`` and ``spite_aborts``: what keeps rated play
   fair (docs/ratings.md): the hashed address a person sat down from (one address, one side; a
   seekers' table counts against each seeker's address), a person who lost a rated game by leaving

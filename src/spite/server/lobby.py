@@ -24,13 +24,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from spite import rating
 from spite.errors import OptionsError
 from spite.games import game_names, get_game, has_hook, load_hook
-from spite.server import ratings
 from spite.server.bots import BotRunner
 from spite.server.config import ServerConfig
 from spite.server.host import Services, TableHost
 from spite.server.protocol import SeatRating, SeatRequest, TableInfo
+from spite.server.ratings import aborts_since, rating_of, seat_rating
 from spite.server.store import Store, StoredTable
 from spite.server.table.core import TableCore
 from spite.server.table.effects import Join
@@ -340,8 +341,8 @@ class Lobby:
         if limit <= 0:
             return
         now = time.time()
-        aborts = await self.store.read(lambda c: ratings.aborts_since(c, player_id, now - window))
-        until = ratings.paused_until(aborts, limit, window)
+        aborts = await self.store.read(lambda c: aborts_since(c, player_id, now - window))
+        until = rating.paused_until(aborts, limit, window)
         if until is not None and until > now:
             minutes = max(1, math.ceil((until - now) / 60))
             error = LobbyError(f"you left {limit} rated games before they began within {window / 60:g} minutes: "
@@ -354,16 +355,16 @@ class Lobby:
         """A rated table plays standard rules (a preset as it is) and the computer only at a measured
         level (docs/ratings.md): anything else is refused, to be made casual."""
         opening = plan.opening
-        if not plan.hook.standard(game, opening.preset, dict(opening.options)):
+        if not rating.standard(game, opening.preset, opening.options):
             changed = ", ".join(f"{k}={v}" for k, v in sorted(opening.options.items()))
             raise LobbyError(f"rated tables play the presets as they are: {opening.preset} without {changed} "
                              "(or make the table casual)", 400, "lobby.rated-standard", preset=opening.preset,
                              options=changed)
-        group = plan.hook.rating_group(game, opening.preset, dict(opening.options), len(plan.seats)).name
+        group = rating.rating_group(game, opening.preset, opening.options, len(plan.seats)).name
         levels = {s.level for s in plan.seats if s.kind == "bot"}
-        unmeasured = sorted(lv or "" for lv in levels if not ratings.measured(group, lv))
+        unmeasured = sorted(lv or "" for lv in levels if not rating.measured(group, lv))
         if unmeasured:
-            known = ", ".join(sorted(ratings.LEVEL_RATINGS().get(group, {})))
+            known = ", ".join(sorted(rating.level_table().get(group, {})))
             raise LobbyError(f"rated games against the computer are at its measured levels ({known}), not "
                              f"{', '.join(unmeasured)} (or make the table casual)", 400, "lobby.rated-level",
                              levels=known, level=", ".join(unmeasured))
@@ -415,14 +416,14 @@ class Lobby:
         rating = None
         if host.core.rated and player_id is not None:  # shown beside their name at the table
             group = self.rating_group_of(host.core)
-            rating = (await self.store.read(lambda c: ratings.rating_of(c, player_id, group))).seat()
+            rating = seat_rating(await self.store.read(lambda c: rating_of(c, player_id, group)))
         seat: int = await host.submit(Join(name, hash_token(token), seat_no, player_id, address, rating))
         return seat, token
 
     @staticmethod
     def rating_group_of(core: TableCore) -> str:
         """The rules group a rated table's games are rated in (the game's hook says)."""
-        return core.server_game.rating_group(core.game, core.preset, dict(core.options), len(core.seats)).name
+        return rating.rating_group(core.game, core.preset, core.options, len(core.seats)).name
 
     async def read_ratings(self, cores: list[TableCore]) -> None:
         """The ratings of the keyed players at the rated tables among ``cores`` (tables brought back
@@ -433,10 +434,10 @@ class Lobby:
             return
 
         def read(c: Any) -> list[SeatRating]:
-            return [ratings.rating_of(c, str(seat.player_id), group).seat() for seat, group in wanted]
+            return [seat_rating(rating_of(c, str(seat.player_id), group)) for seat, group in wanted]
 
-        for (seat, _), rating in zip(wanted, await self.store.read(read), strict=True):
-            seat.rating = rating
+        for (seat, _), shown in zip(wanted, await self.store.read(read), strict=True):
+            seat.rating = shown
 
     async def listed_tables(self, status: str = "open", offset: int = 0,
                             limit: int | None = None) -> tuple[list[TableInfo], int]:

@@ -25,14 +25,14 @@ import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from spite.cards import format_cards
+from spite.cards import format_card, format_cards
 from spite.games import Event, GameState, Record
-from spite.malice import Match, Options, Result, SeatView, State
+from spite.malice import BUILD, HAND, Match, Options, Result, SeatView, State
 from spite.malice.game import MaliceGameState
 from spite.malice.record import positions
+from spite.malice.state import COMPLETE, Played
 from spite.server.config import BOT_LEVELS
 from spite.server.protocol import MatchInfo
-from spite.server.ratings import RatingGroup
 from spite.server.table.play import Dealt, Ending, Opening, ServerGame, TablePlay
 from spite.server.table.seats import LobbyError
 
@@ -40,7 +40,8 @@ if TYPE_CHECKING:
     from spite.server.store import StoredTable
     from spite.server.table.core import TableCore
 
-__all__ = ["SERVER", "MalicePlay", "MaliceServer", "match_from_json", "match_json", "undo_floor_of", "wants_match"]
+__all__ = ["SERVER", "MalicePlay", "MaliceServer", "match_from_json", "match_json", "told_of", "undo_floor_of",
+           "wants_match"]
 
 
 def undo_floor_of(state: State) -> int:
@@ -54,6 +55,32 @@ def undo_floor_of(state: State) -> int:
         if history[ply].reveals:
             return ply + 1
     return 0
+
+
+def told_of(state: State, played: Played, height: int, own: bool) -> dict[str, Any]:
+    """What is told of ``played`` besides its notation (the ``last`` of its ``state`` and its
+    ``moveLog`` step), to the seat that made it (``own``) or to the others: the card it laid face up
+    (``card``), the value a wild card was played as (``wildAs``: ``height``, the build pile's height
+    with the card on it) and whether it completed its build pile.
+
+    Nothing the audience may not see: a card from the stock or a discard pile lay face up before, and
+    a hand card lies face up on the pile it went to, whichever card of its rank the move named. Only a
+    hand card that completed its build pile (which left the table at once) is never in another seat's
+    view: the others are told the move in its rank form and not the card (``move``), as they would be
+    had the player named no card; its own seat is told all."""
+    if played.card < 0:
+        return {}
+    move = played.move
+    if move.kind == BUILD and move.source == HAND and played.completed is not None and not own:
+        out: dict[str, Any] = {"move": move.rank_form.text}
+    else:
+        out = {"card": format_card(played.card)}
+    if move.kind == BUILD:
+        if state.card_value(played.card) == 0:
+            out["wildAs"] = height
+        if played.completed is not None:
+            out["completed"] = True
+    return out
 
 
 def wants_match(opts: Options, overrides: dict[str, Any]) -> bool:
@@ -113,33 +140,6 @@ class MaliceServer(ServerGame):
         columns = {"match": json.dumps(match_json(match, []))}
         return Opening(MaliceGameState(state, preset), preset, overrides, start, columns, entries=len(leading),
                        extra=(match, []))
-
-    def standard(self, game: str, preset: str, options: dict[str, Any]) -> bool:
-        """A preset as it is; a party may also be of four (the seeds' party is for three or four)."""
-        if not options:
-            return True
-        base = Options.from_preset(preset)
-        return options == {"players": 4} and base.players == 3 and not base.partnerships
-
-    def rating_groups(self, game: str) -> tuple[str, ...]:
-        return ("classic", "skip-bo", "match", "party", "partners")
-
-    def rating_group(self, game: str, preset: str, options: dict[str, Any], seats: int) -> RatingGroup:
-        """The family's rules groups: Skip-Bo's deck, the match game's scoring, partners (two teams of
-        the seats that share a stock), party (3-4 each for themselves); every other two-player
-        variant (classic, short, kings-only, ...) rates with the classic rules."""
-        opts = Options.from_preset(preset, options)
-        if opts.partnerships:
-            teams = tuple(tuple(s for s in range(seats) if opts.stock_of(s) == team) for team in range(opts.n_stocks))
-            return RatingGroup("partners", teams)
-        solo = tuple((seat,) for seat in range(seats))
-        if opts.skipbo:
-            return RatingGroup("skip-bo", solo)
-        if opts.players > 2:
-            return RatingGroup("party", solo)
-        if opts.scoring == "payoff":
-            return RatingGroup("match", solo)
-        return RatingGroup("classic", solo)
 
     def restored_extra(self, st: StoredTable, state: GameState) -> Any:
         return None if st.match is None else match_from_json(_engine(state).opts, st.seed, st.match)
@@ -211,10 +211,36 @@ class MalicePlay(TablePlay):
             out[seat] = {**public, "players": own, "seat": seat}, []
         return out
 
-    def move_log(self) -> list[dict[str, Any]]:
-        # the moves that stood (an undone one is gone), as their `last` named them; draws and
-        # shuffles are no moves
-        return [{"seat": played.seat, "move": played.move.text} for played in self.engine.history]
+    def move_log(self, seat: int | None = None) -> list[dict[str, Any]]:
+        # the moves that stood (an undone one is gone), as their `last` told them to `seat`; draws and
+        # shuffles are no moves. The build piles' heights are followed from the deal, for the value a
+        # wild card was played as.
+        engine = self.engine
+        heights = [len(pile) for pile in engine.initial["builds"]]
+        steps: list[dict[str, Any]] = []
+        for played in engine.history:
+            height = 0
+            if played.move.kind == BUILD:
+                target = played.move.target
+                heights[target] += 1
+                height = heights[target]
+                if played.completed is not None:
+                    heights[target] = 0
+            steps.append({"seat": played.seat, "move": played.move.text,
+                          **told_of(engine, played, height, played.seat == seat)})
+        return steps
+
+    def step_count(self) -> int:
+        return self.engine.plies
+
+    def told(self, own: bool) -> dict[str, Any]:
+        engine = self.engine
+        played = engine.history[-1]
+        move = played.move
+        height = 0
+        if move.kind == BUILD:
+            height = COMPLETE if played.completed is not None else len(engine.builds[move.target])
+        return told_of(engine, played, height, own)
 
     def fields(self, seat: int | None) -> dict[str, Any]:
         return {"canUndo": self.can_undo(seat), "match": self.match_info()}

@@ -337,21 +337,38 @@ class TableInfo(_Msg):
     rated: bool = Field(False, description="A rated table (docs/ratings.md).")
 
 
+_TOLD = ("card", "wildAs", "completed")
+"""What a turn game's move told every seat besides its notation (Spite and Malice): the card it laid
+face up, the value a wild card was played as, and whether it completed its build pile. All of it
+public: the card lay face up on a pile for everyone to see."""
+
+
+def _leave_out(out: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    for key in keys:
+        if out.get(key) is None:
+            out.pop(key, None)
+    return out
+
+
 class LastMove(_Msg):
     """The move that led to this position; with ``undone`` the move that was taken back (the
-    position is the one before it)."""
+    position is the one before it). Spite and Malice adds what the move laid face up (``card``,
+    ``wildAs``, ``completed``): the log says it in words, and a reload's ``moveLog`` says the same."""
 
     seat: int
     move: str
     byBot: bool = False
     undone: bool | None = Field(default=None, description="True: the seat took this move back (absent otherwise).")
+    card: str | None = Field(default=None, description="Spite and Malice: the card the move laid face up (records.md "
+                             "§1), or took back with ``undone``; absent for a pass.")
+    wildAs: int | None = Field(default=None, description="Spite and Malice: the build pile's value a wild card was "
+                               "played as (1-12; absent: no wild card).")
+    completed: bool | None = Field(default=None, description="Spite and Malice: true when the move completed its "
+                                   "build pile (which left the table); absent otherwise.")
 
     @model_serializer(mode="wrap")
     def _leave_out_undone(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        out: dict[str, Any] = handler(self)
-        if out.get("undone") is None:
-            out.pop("undone", None)
-        return out
+        return _leave_out(handler(self), ("undone", *_TOLD))
 
 
 class MatchInfo(_Msg):
@@ -379,35 +396,6 @@ class GameEvent(_Msg):
     seat: int | None = None
     text: str = ""
     auto: bool = Field(False, description="A move the engine made for the seat (automatic spit call or slap).")
-
-
-class LoggedMove(_Msg):
-    """One step of the game in play as every seat was told it (the ``welcome``'s ``moveLog``): the
-    seat and its move (records.md §2), whose card, if it names one, the move laid face up. Never a
-    hidden card: no draw, no shuffle or deal (chance entries), no hand. Spit and Speed add the step's
-    time and what else happened with it."""
-
-    seat: int | None = Field(description="The seat that moved (null: Spit's time limit ended the game here).")
-    move: str | None = Field(description="The move as the `state`'s `last` named it (null with a null seat).")
-    t: int | None = Field(default=None, description="Spit and Speed: the game time of the step (ms).")
-    events: list[GameEvent] | None = Field(default=None, description="Spit and Speed: what else happened with "
-                                           "the step (flips, round ends, deals, shuffles; its own move left out).")
-
-    @model_serializer(mode="wrap")
-    def _leave_out_realtime(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        out: dict[str, Any] = handler(self)  # a turn game's step is just {seat, move}
-        for key in ("t", "events"):
-            if out.get(key) is None:
-                out.pop(key, None)
-        return out
-
-    @classmethod
-    def of(cls, step: dict[str, Any]) -> LoggedMove:
-        """A step as the game's adapter gives it (``/api/games/{id}/positions``' ``moves``)."""
-        t = step.get("t")
-        events = step.get("events")
-        return cls(seat=step["seat"], move=step["move"], t=t,
-                   events=None if events is None else [GameEvent(t=t or 0, **e) for e in events])
 
 
 class Clock(_Msg):
@@ -482,6 +470,46 @@ class TableEvent(_Msg):
 
 
 # ====================================================================== server → client
+class LoggedMove(_Msg):
+    """One entry of the game in play as every seat was told it (the ``welcome``'s ``moveLog``), in the
+    order it was told: a move (records.md §2, as the `state`'s `last` named it) with what its `last`
+    told besides (Spite and Malice: ``card``, ``wildAs``, ``completed``); a move taken back
+    (``undone``, after the move itself); or a table event (``event``: a seat taken, a player gone or
+    back, ...) where it happened. Never a hidden card: no draw, no shuffle or deal (chance entries),
+    no hand. Spit and Speed add the step's time and what else happened with it."""
+
+    seat: int | None = Field(description="The seat that moved (null: Spit's time limit ended the game here; an "
+                             "event's seat, if it names one).")
+    move: str | None = Field(description="The move as the `state`'s `last` named it (null with a null seat, and for "
+                             "an event).")
+    t: int | None = Field(default=None, description="Spit and Speed: the game time of the step (ms).")
+    events: list[GameEvent] | None = Field(default=None, description="Spit and Speed: what else happened with "
+                                           "the step (flips, round ends, deals, shuffles; its own move left out).")
+    card: str | None = Field(default=None, description="As the move's `last`: the card it laid face up.")
+    wildAs: int | None = Field(default=None, description="As the move's `last`: the value a wild card was played as.")
+    completed: bool | None = Field(default=None, description="As the move's `last`: it completed its build pile.")
+    undone: bool | None = Field(default=None, description="True: the seat took this move back here (the move "
+                                "itself is the entry before, as it was told).")
+    event: TableEvent | None = Field(default=None, description="A table event (the `table` message's `event`) in "
+                                     "its place among the moves.")
+
+    @model_serializer(mode="wrap")
+    def _leave_out_realtime(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # a plain step is just {seat, move}, with what its game told besides
+        return _leave_out(handler(self), ("t", "events", "undone", "event", *_TOLD))
+
+    @classmethod
+    def of(cls, step: dict[str, Any]) -> LoggedMove:
+        """A step as the game's adapter gives it (``/api/games/{id}/positions``' ``moves``), or an
+        entry the table kept (an event, a move taken back)."""
+        t = step.get("t")
+        events = step.get("events")
+        return cls(seat=step["seat"], move=step["move"], t=t,
+                   events=None if events is None else [GameEvent(t=t or 0, **e) for e in events],
+                   card=step.get("card"), wildAs=step.get("wildAs"), completed=step.get("completed"),
+                   undone=step.get("undone"), event=step.get("event"))
+
+
 class Welcome(_OutMsg):
     """The answer to ``hello``: who you are at this table and the position."""
 
@@ -496,8 +524,8 @@ class Welcome(_OutMsg):
     clock: Clock | None = Field(default=None, description="Spit and Speed only.")
     fair: FairInfo | None = Field(default=None, description="The deal's commitment (docs/fairness.md).")
     moveLog: list[LoggedMove] = Field(default_factory=list, description="The game in play so far as every seat "
-                                      "was told it, oldest first: its newest steps (at most 200).")
-    moveLogStart: int | None = Field(default=None, description="How many older steps of the game the moveLog "
+                                      "was told it, oldest first: its newest entries (at most 200).")
+    moveLogStart: int | None = Field(default=None, description="How many older entries of the game the moveLog "
                                      "leaves out (absent: none).")
 
 

@@ -6,6 +6,10 @@ lower CPU priority, and keeps the finished reviews, newest last, per game and se
 never changes, so neither does its review. Asking again while a review is being made waits for that
 one instead of starting another.
 
+A review is made in parts (the first :data:`FIRST_PART` turns, then parts twice as long each time)
+and what is made so far can be asked for (:meth:`ReviewRunner.partial`): a person sees its first turns
+within seconds and the rest filling in, not a bare wait for the whole game.
+
 Reviews are made one at a time, in the order asked. The queue is bounded (``review_queue``: a review
 asked for when it is full is refused, 503 ``review-queue-full``), each review's place in it can be
 asked for without waiting (:meth:`ReviewRunner.place`), and one client address may start at most
@@ -25,12 +29,16 @@ from collections import OrderedDict
 from typing import Any
 
 from spite.errors import OptionsError, SpiteError
-from spite.review import DEFAULT_BUDGET, review_record
+from spite.review import DEFAULT_BUDGET, merge_parts, review_record
 from spite.server.bots import WORKER_NICENESS, _die_with_parent
 from spite.server.limits import RateLimiter
 from spite.server.table.seats import LobbyError
 
-__all__ = ["ReviewRefused", "ReviewRunner", "review_json"]
+__all__ = ["FIRST_PART", "ReviewRefused", "ReviewRunner", "review_json"]
+
+FIRST_PART = 3
+"""Turns in a review's first part (about two seconds of search at the server's budget): what a person
+sees first."""
 
 
 class ReviewRefused(LobbyError):
@@ -53,16 +61,19 @@ def _review_worker(parent: int) -> None:
         os.nice(WORKER_NICENESS)
 
 
-def review_json(record: dict[str, Any], seat: int | None, budget: float) -> dict[str, Any]:
-    """The review of a record (a stored record's JSON) as JSON: what a worker runs. Its refusals come
-    back as :class:`~spite.errors.OptionsError` (one line; any error class survives the way back)."""
+def review_json(record: dict[str, Any], seat: int | None, budget: float,
+                part: tuple[int, int] | None = None) -> tuple[dict[str, Any], int]:
+    """The review of a record (a stored record's JSON), or of a ``part`` of its turns, as JSON, and how
+    many turns it has to review in all: what a worker runs. Its refusals come back as
+    :class:`~spite.errors.OptionsError` (one line; any error class survives the way back)."""
     from spite.records import record_from_json
 
     try:
-        return review_record(record_from_json(record), seats=None if seat is None else [seat], budget=budget,
-                             seed=0).to_json()
+        review = review_record(record_from_json(record), seats=None if seat is None else [seat], budget=budget,
+                               seed=0, part=part)
     except SpiteError as exc:
         raise OptionsError(str(exc)) from None
+    return review.to_json(), review.total
 
 
 class ReviewRunner:
@@ -80,6 +91,9 @@ class ReviewRunner:
         self._done: OrderedDict[tuple[int, int | None], dict[str, Any]] = OrderedDict()
         self._running: dict[tuple[int, int | None], asyncio.Future[dict[str, Any]]] = {}
         """The reviews waiting or being made, in the order they were asked for (the first is being made)."""
+        self._partial: dict[tuple[int, int | None], dict[str, Any]] = {}
+        """The review being made: its turns so far (``review``), ``done`` and ``total``."""
+        self._one_at_a_time = asyncio.Lock()  # (its waiters are served in the order they came)
         self._pool: concurrent.futures.Executor | None = None
 
     def _executor(self) -> concurrent.futures.Executor:
@@ -102,6 +116,28 @@ class ReviewRunner:
         order = list(self._running)
         return order.index(key) + 1 if key in order else None
 
+    def partial(self, game_id: int, seat: int | None) -> dict[str, Any] | None:
+        """The review of ``game_id`` (for ``seat``) as far as it is made: ``{"review", "done", "total"}``
+        (``None`` before its first part is made, and once it is whole)."""
+        return self._partial.get((game_id, seat))
+
+    async def _make(self, key: tuple[int, int | None], record: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """Make a review part by part (each a job of the worker), after the reviews asked for before it."""
+        async with self._one_at_a_time:
+            loop = asyncio.get_running_loop()
+            parts: list[dict[str, Any]] = []
+            start, size, total = 0, FIRST_PART, FIRST_PART
+            try:
+                while start < total:
+                    part, total = await loop.run_in_executor(self._executor(), review_json, record, seat, self.budget,
+                                                             (start, start + size))
+                    parts.append(part)
+                    start, size = start + size, size * 2
+                    self._partial[key] = {"review": merge_parts(parts), "done": min(start, total), "total": total}
+            finally:
+                self._partial.pop(key, None)
+            return merge_parts(parts)
+
     def start(self, game_id: int, record: dict[str, Any], seat: int | None, address: str = "") -> None:
         """Put the review of ``game_id`` in the queue unless it is made or waiting already: refused
         (:class:`ReviewRefused`) when the queue is full or ``address`` started too many lately."""
@@ -115,9 +151,7 @@ class ReviewRunner:
         if wait > 0:
             raise ReviewRefused("your address asked for many reviews lately: wait a moment and ask again", 429,
                                 "too-many-reviews", retry_after=wait)
-        loop = asyncio.get_running_loop()
-        running = asyncio.ensure_future(loop.run_in_executor(self._executor(), review_json, record, seat,
-                                                             self.budget))
+        running = asyncio.ensure_future(self._make(key, record, seat))
         self._running[key] = running
 
         def finished(done: asyncio.Future[dict[str, Any]]) -> None:

@@ -39,7 +39,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from spite.server import db, ratings
+from spite import rating
+from spite.server import db
 from spite.server.table.seats import LobbyError
 
 __all__ = ["MAX_WAIT", "Computer", "Pairing", "Seek", "SeekPolicy", "SeekService", "apart", "next_change", "plan",
@@ -90,7 +91,7 @@ class Seek:
     computer: str | None = None
     """Matched with a computer of this level (``None``: with people)."""
     mu: float = 25.0
-    shown: int = ratings.BASE
+    shown: int = rating.BASE
 
     @property
     def pool(self) -> tuple[str, str, bool]:
@@ -112,14 +113,14 @@ class Computer:
 
 
 def skill(mu: float) -> float:
-    """``mu`` on the shown scale, a newcomer at :data:`~spite.server.ratings.BASE` (pairing compares
+    """``mu`` on the shown scale, a newcomer at :data:`~spite.rating.BASE` (pairing compares
     best guesses, not the conservative numbers: two newcomers and an old hand of the same strength
     are near).
 
     >>> skill(25.0), skill(30.0)
     (1000.0, 1200.0)
     """
-    return ratings.BASE + ratings.SCALE * (mu - 25.0)
+    return rating.BASE + rating.SCALE * (mu - 25.0)
 
 
 def window(policy: SeekPolicy, waited: float) -> float:
@@ -324,7 +325,7 @@ class SeekService:
         level = None
         if isinstance(action, Computer):  # the measured level nearest the seeker (a rated seek has one: see add)
             levels = self.levels(action.seek.game)
-            level = ratings.nearest_level(action.seek.group, action.seek.mu, levels) or (levels[0] if levels else None)
+            level = rating.nearest_level(action.seek.group, action.seek.mu, levels) or (levels[0] if levels else None)
         try:
             table, seats = await self.seat_people(seeks, level)
         except Exception:
@@ -469,8 +470,8 @@ _STALE_PAIRING = 30.0
 
 def _seek_of(row: Any) -> Seek:
     """A stored seek (its group and ``mu`` are worked out again from its game and skill)."""
-    group = ratings.rating_group(row["game"], row["preset"], {}, row["seats"]).name
-    mu = (row["rating"] - ratings.BASE) / ratings.SCALE + 25.0
+    group = rating.rating_group(row["game"], row["preset"], {}, row["seats"]).name
+    mu = (row["rating"] - rating.BASE) / rating.SCALE + 25.0
     return Seek(id=row["id"], player_id=row["player_id"], name=row["name"], game=row["game"], preset=row["preset"],
                 rated=bool(row["rated"]), group=group, seats=row["seats"], skill=row["rating"], since=row["created_at"],
                 computer_after=row["computer_after"], creator=row["creator"], status=row["status"],

@@ -159,8 +159,11 @@ class SpitPlay(TablePlay):
     def fields(self, seat: int | None) -> dict[str, Any]:
         return {"clock": self._clock()}
 
-    def move_log(self) -> list[dict[str, Any]]:
+    def move_log(self, seat: int | None = None) -> list[dict[str, Any]]:
         return self._log
+
+    def step_count(self) -> int:
+        return len(self._log)
 
     def _logged(self, seat: int | None, move: str | None, t: int, events: list[SpitEvent], _state: AnyState) -> None:
         self._log.append(step_of(seat, move, t, events))

@@ -18,7 +18,6 @@ import contextlib
 import hashlib
 import json
 import logging
-import re
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -30,13 +29,11 @@ from sqlalchemy.engine import Connection, Engine
 
 from spite.server import db
 from spite.server.protocol import SeatRating
-from spite.server.ratings import rate_game
+from spite.server.ratings import rate_game, seat_rating
 from spite.server.table.effects import DeleteMoves, InsertAbort, InsertMove, Row, Stored, UpdateSeat, UpdateTable
+from spite.server.table.seats import PLAYER_ID
 
 __all__ = ["Store", "StoredSeat", "StoredTable"]
-
-PLAYER_ID = re.compile(r"p-[0-9a-f]{24}")
-"""What a player id looks like (made from a player key by :func:`spite.server.host.player_id`)."""
 
 log = logging.getLogger("spite.server.store")
 
@@ -454,7 +451,8 @@ class Store:
                     game_id = Store.insert_game(table_id, row.game, row.preset, row.record, row.plies, row.turns,
                                                 row.players, finish=row.finish, result=row.result)(conn)
                     if row.rating is not None:  # a rated table's last game: rated in the same commit
-                        rated = {pid: r.seat() for pid, r in rate_game(conn, game_id, row.rating, row.players).items()}
+                        new = rate_game(conn, game_id, row.rating, row.players)
+                        rated = {pid: seat_rating(r) for pid, r in new.items()}
             return Stored(True, game_id, ratings=rated)
 
         return fn

@@ -29,7 +29,7 @@ from textual.widgets import Footer, Static
 from spite.cards import RANKS
 from spite.errors import IllegalMoveError
 from spite.malice import PASS, Move, Options, SeatView
-from spite.malice.moves import parse_move, rank_token
+from spite.malice.moves import parse_move, rank_token, with_card
 from spite.tui.i18n import level_name, preset_name, say, say_all, tr
 from spite.tui.render import card_label, card_text, is_wild, on_screen
 from spite.tui.session import (
@@ -777,6 +777,8 @@ class MaliceScreen(TableScreen):
                                              "H" + rank_token(RANKS[card], skipbo))
         try:
             move = parse_move(f"{src}-{target[0]}{int(target[1]) + 1}", skipbo)
+            if source[0] == "H":  # the very card under the key leaves the hand, not the first of its rank
+                move = with_card(move, card)
             self.table.play(move)
         except IllegalMoveError as exc:
             self.message = tr(self.lang, "illegal", reason=self.refusal(exc))

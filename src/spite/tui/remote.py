@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
-from spite.cards import RANKS, WILD_RANK
+from spite.cards import RANKS, WILD_RANK, parse_card
 from spite.catalogue import phrase_of
 from spite.errors import IllegalMoveError, OptionsError, Phrase, refusal
 from spite.malice import DISCARD, PASS, Move, Options, SeatView
@@ -385,6 +385,8 @@ class RemoteMaliceTable(LinkedTable):
         view = self.view(self.seat)
         if move.kind == PASS:
             return None
+        if move.card >= 0:  # a move that names its card (H7H-B4)
+            return move.card
         if move.kind == DISCARD:
             piles = view.discards[entry.seat] if entry.seat < len(view.discards) else ()
             pile = piles[move.target] if move.target < len(piles) else ()
@@ -425,7 +427,9 @@ class RemoteMaliceTable(LinkedTable):
                     self.log.append(entry)
             out.new_game = self._set_position(version, msg["view"], msg.get("legal"), msg)
             if entry is not None and self.log and self.log[-1] is entry:
-                self.log[-1] = replace(entry, card=self._card_put(entry))
+                told = last.get("card") if isinstance(last, dict) else None  # the card as the server told it
+                card = parse_card(told) if isinstance(told, str) else self._card_put(entry)
+                self.log[-1] = replace(entry, card=card)
         elif kind == "ack":
             if isinstance(version, int):
                 self.answered_version = version

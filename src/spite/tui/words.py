@@ -3,9 +3,10 @@ discard pile 1", German "P2 (schwer): 9♥ aus dem Blatt auf Ablagestapel 1".
 
 The words come from the message catalogue the page uses (:mod:`spite.catalogue`, the ``tui.mv_*``
 keys and the page's own ``sp_*`` ones); cards are worded as the catalogue words them (``{card|card}``:
-a Queen of hearts is ``Q♥``, German ``D♥``). A move names a rank, not a card (``H9-D1``), so the card
-is passed along when it is known (the card the move took, read before it was played); without it
-the words name the rank ("a 9 from the hand onto discard pile 1"). The notation (``H9-D1``, ``T3-C1``)
+a Queen of hearts is ``Q♥``, German ``D♥``). A move may name a rank only (``H9-D1``), so the card
+is passed along when it is known (the card the move took, read before it was played); a move that
+names its card (``H9H-D1``) says it; without either the words name the rank ("a 9 from the hand onto
+discard pile 1"). The notation (``H9-D1``, ``T3-C1``)
 stays what the records use; the screens show it instead of the words on request.
 
 >>> from spite.cards import parse_card
@@ -59,6 +60,8 @@ def malice_move_words(lang: str, move: Move, card: int | None) -> str:
     """A Spite and Malice move in words ("9♥ from the hand onto discard pile 1"; "passes")."""
     if move.kind == PASS:
         return tr(lang, "mv_pass")
+    if card is None and move.card >= 0:  # a move that names its card (H7H-B4)
+        card = move.card
     rank = rank_token(move.rank, move.skipbo) if move.source == HAND or move.kind == DISCARD else None
     what = card_words(lang, card, rank)
     if move.kind == DISCARD:
@@ -83,7 +86,8 @@ def malice_words(lang: str, move: Move | str, card: int | None, skipbo: bool = F
 
 def malice_card(view: SeatView, move: Move) -> int | None:
     """The card ``move`` takes in the position of ``view`` (the seat to move): the stock's top, the
-    discard pile's top, or the first card of that rank in the hand (the engine takes that one);
+    discard pile's top, the hand card the move names, or else the first card of that rank in the
+    hand (the engine takes that one);
     ``None`` for a pass or a card the view does not show."""
     seat = view.to_move
     if move.kind == PASS:
@@ -94,6 +98,8 @@ def malice_card(view: SeatView, move: Move) -> int | None:
     if move.source == DISCARD_PILE and move.kind != DISCARD:
         piles = view.discards[seat]
         return piles[move.pile][-1] if move.pile < len(piles) and piles[move.pile] else None
+    if move.card >= 0:  # the very card the move names
+        return move.card
     return next((c for c in view.hand or () if RANKS[c] == move.rank), None)
 
 

@@ -44,6 +44,7 @@ from typing import Any
 
 from spite.errors import IllegalMoveError, Phrase
 from spite.games import Event, GameState
+from spite.rating import rating_group
 from spite.server.config import ServerConfig
 from spite.server.protocol import (
     HintRequest,
@@ -133,7 +134,7 @@ class TableCore(TableSeries):
         self.rated = rated
         """The table was made rated: its games change its keyed players' ratings (docs/ratings.md)."""
         self.sides: tuple[tuple[int, ...], ...] = (
-            server_game.rating_group(game, opening.preset, opening.options, len(seats)).sides if rated
+            rating_group(game, opening.preset, opening.options, len(seats)).sides if rated
             else tuple((s.seat,) for s in seats))
         """The table's sides (a rated table's rules group's: partners share one), each a tuple of seats."""
         self.moved: set[int] = set(range(len(seats))) if opening.rows else set()
@@ -192,6 +193,8 @@ class TableCore(TableSeries):
         """A real-time game: when play may begin (the end of its start countdown)."""
         self.shown_at_go = True
         """The countdown's end was shown to everyone (the state that turns the center cards up)."""
+        self.told: list[tuple[int, dict[str, Any], dict[str, Any] | None]] = []
+        self.told_over = 0
         self.restored_log: list[dict[str, Any]] | None = opening.log
         """A restored game's steps, made by the replay that restored it (its play takes them)."""
         self.play: TablePlay = server_game.play(self, opening.extra)
@@ -408,7 +411,7 @@ class TableCore(TableSeries):
         if self.fair is not None:
             record["fairness"] = self.fair.proof()
         players = self._players(left)
-        rating = self.server_game.rating_group(self.game, self.preset, self.options, len(self.seats))
+        rating = rating_group(self.game, self.preset, self.options, len(self.seats))
         rows: list[Row] = [InsertGame(self.game, self.preset, record, state.plies, state.turns, players, finish=True,
                                       rating=rating, result=result)]
         series = {"games": self.series["games"] + 1,
@@ -567,6 +570,7 @@ class TableCore(TableSeries):
         """Undo the last move: its row deleted and ``version_base`` raised by 2 in one commit (so
         ``stateVersion`` still rises by one), then the undoer's ``ack`` and everyone's position."""
         text, entries = play.last_move()
+        told = self.play.told(True), self.play.told(False)  # the card taken back, as the move told it
         base = self.version_base + 2
         result = yield from self._commit((DeleteMoves(self.rows - 1), UpdateTable({"version_base": base})))
         if not result.ok:
@@ -574,6 +578,7 @@ class TableCore(TableSeries):
             yield self._error(conn, "storage", "the undo could not be saved; try again", msg_id)
             return
         play.take_back()
+        self._keep_taken_back(seat, text, *told)
         self.version_base = base
         self.version += 1
         self.rows -= 1
@@ -581,7 +586,7 @@ class TableCore(TableSeries):
         log.info("table %s: seat %d took back %s", self.id, seat, text)
         yield self._send(conn, ack_text(text, self.version, msg_id=msg_id, undone=True))
         self._changed(None)
-        yield from self._broadcast_state(LastMove(seat=seat, move=text, undone=True))
+        yield from self._broadcast_state(LastMove(seat=seat, move=text, undone=True), told=told)
 
     def _lacking(self, conn: ConnId, kind: str, msg_id: str | None) -> Send:
         """``kind`` at a table whose game has no such thing: one line to the asker alone."""
@@ -639,7 +644,8 @@ class TableCore(TableSeries):
             return outcome
         self._changed(seat if outcome == "ok" else None)
         last = LastMove(seat=seat, move=played, byBot=by_bot) if outcome == "ok" and seat is not None else None
-        yield from self._broadcast_state(last, events)
+        told = (self.play.told(True), self.play.told(False)) if last is not None else None
+        yield from self._broadcast_state(last, events, told)
         if self.state.is_over:
             yield from self._broadcast(self.game_over())
             if self.status == "finished":
@@ -663,7 +669,7 @@ class TableCore(TableSeries):
             if self.fair is not None:
                 record["fairness"] = self.fair.proof()
             players = self._players()
-            rating = (self.server_game.rating_group(self.game, self.preset, self.options, len(self.seats))
+            rating = (rating_group(self.game, self.preset, self.options, len(self.seats))
                       if self.rated and ending.final else None)
             rows.append(InsertGame(self.game, self.preset, record, state.plies, state.turns, players,
                                    finish=ending.final, rating=rating))
@@ -706,6 +712,7 @@ class TableCore(TableSeries):
         """The game's end is stored: the table is finished, or waits for a match's next game. A rated
         game's new ratings (``ratings``, by player id) stand beside its players' names from now on."""
         self.game_id = game_id
+        self.told_over = len(self.told)  # what is told from now on belongs to the next game's log
         for seat in self.seats:
             if ratings and seat.player_id is not None and seat.player_id in ratings:
                 seat.rating = ratings[seat.player_id]

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from spite.rating import RatingGroup
     from spite.server.protocol import SeatRating
-    from spite.server.ratings import RatingGroup
 
 __all__ = [
     "Close",

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from spite.games import Event, GameState, Record, get_game
-from spite.server.ratings import RatingGroup
 from spite.server.table.fair import FairDeal
 
 if TYPE_CHECKING:
@@ -109,22 +108,6 @@ class ServerGame(ABC):
         the browser would fetch for the lobby alone. By default none (the tile shows the felt)."""
         return ()
 
-    def rating_groups(self, game: str) -> tuple[str, ...]:
-        """Every rules group :meth:`rating_group` can name for ``game`` (a leaderboard each): by
-        default the game's own."""
-        return (game,)
-
-    def rating_group(self, game: str, preset: str, options: dict[str, Any], seats: int) -> RatingGroup:
-        """Which ratings a rated ``game`` table of ``preset`` and ``options`` counts for, and its sides
-        (:mod:`spite.server.ratings`): by default the game's own group, every seat for itself."""
-        return RatingGroup(game, tuple((seat,) for seat in range(seats)))
-
-    def standard(self, game: str, preset: str, options: dict[str, Any]) -> bool:
-        """Whether a ``game`` table of ``preset`` with the option overrides ``options`` (as
-        :attr:`Opening.options` keeps them) plays standard rules, the only ones a rated table plays: by
-        default a preset as it is, nothing changed (docs/ratings.md)."""
-        return not options
-
     @abstractmethod
     def check_bot(self, game: str, level: str | None) -> None:
         """Raise :class:`~spite.server.table.seats.LobbyError` unless a bot seat of ``level`` may sit at
@@ -214,11 +197,23 @@ class TablePlay:
         """Extra fields (models) of ``table`` and ``gameOver`` messages (a match's score)."""
         return {}
 
-    def move_log(self) -> list[dict[str, Any]]:
-        """The steps of the game in play so far, oldest first, as every seat was told them (the
-        ``welcome``'s ``moveLog``), never a hidden card or a chance entry."""
+    def move_log(self, seat: int | None = None) -> list[dict[str, Any]]:
+        """The steps of the game in play so far, oldest first, as ``seat`` (``None``: a spectator) was
+        told them (the ``welcome``'s ``moveLog``), never a hidden card or a chance entry: each step as
+        :meth:`told` said it with its move."""
         steps, _ = self.table.server_game.positions(self.state.to_record())
         return steps
+
+    def step_count(self) -> int:
+        """How many steps :meth:`move_log` holds now (the table's events are placed after them)."""
+        return len(self.move_log())
+
+    def told(self, own: bool) -> dict[str, Any]:
+        """What is told of the move just made besides its notation (the ``state``'s ``last``: Spite and
+        Malice's ``card``, ``wildAs``, ``completed``; a ``move`` here is how the move is told instead
+        of as it was made), to the connections of the seat that made it (``own``) or to everyone else;
+        the same as :meth:`move_log` keeps for its step. Nothing the audience may not see."""
+        return {}
 
     # ------------------------------------------------------------------ moves
     def checkpoint(self) -> Callable[[], None]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -15,7 +16,10 @@ from dataclasses import dataclass, field
 from spite.errors import Phrase, SpiteError
 from spite.server.protocol import SeatInfo, SeatRating
 
-__all__ = ["LobbyError", "Seat", "address_key", "hash_token", "new_token", "player_id", "seat_for_token"]
+__all__ = ["PLAYER_ID", "LobbyError", "Seat", "address_key", "hash_token", "new_token", "player_id", "seat_for_token"]
+
+PLAYER_ID = re.compile(r"p-[0-9a-f]{24}")
+"""What a player id looks like (:func:`player_id`)."""
 
 
 class LobbyError(SpiteError):

@@ -46,6 +46,8 @@ class TableSeries(TableClocks):
     hello: dict[ConnId, int | None]
     moved: set[int]
     taken: set[int]
+    told: list[tuple[int, dict[str, Any], dict[str, Any] | None]]
+    told_over: int
 
     if TYPE_CHECKING:  # what the rest of the core does for a game in a row
         def _has_matches(self) -> bool: ...
@@ -199,6 +201,8 @@ class TableSeries(TableClocks):
         if fair is not None:
             self.fair, self.fair_next = fair, None
         self.state, self.start = dealt.state, start
+        # the new game's log begins with what was told since the last one ended (who is ready, ...)
+        self.told, self.told_over = [(0, entry, own) for _, entry, own in self.told[self.told_over:]], 0
         self.version_base = self.version = base
         self.rows, self.entries = 0, dealt.entries
         self.game_id = None

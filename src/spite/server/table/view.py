@@ -42,7 +42,11 @@ if TYPE_CHECKING:
 __all__ = ["MOVE_LOG_MAX", "TableView"]
 
 MOVE_LOG_MAX = 200
-"""The most steps of the game in play a ``welcome`` carries (its ``moveLog``): the newest ones."""
+"""The most entries of the game in play a ``welcome`` carries (its ``moveLog``): the newest ones."""
+
+TOLD_KEPT = 1000
+"""The most entries besides the game's own steps (events, moves taken back) a table keeps for the
+``moveLog``: the newest ones (a connection that comes and goes for hours does not grow it for ever)."""
 
 
 class TableView:
@@ -73,6 +77,13 @@ class TableView:
     def game_ended(self) -> bool:
         """The game in play is over: by its rules, or lost by leaving (a rated table's forfeit)."""
         return self.state.is_over or self.ended is not None
+    told: list[tuple[int, dict[str, Any], dict[str, Any] | None]]
+    """What the table told everyone of the game in play besides its steps (:meth:`TablePlay.move_log`),
+    oldest first, each after how many steps it came: its events, and each move taken back (the move
+    as it was told, then the undo), with what its own seat was told of it when that was more. Kept in
+    memory only: a restarted server's ``moveLog`` has the steps."""
+    told_over: int
+    """How many of :attr:`told` were told before the game in play ended (the rest go on to the next game)."""
 
     @property
     def is_dealt(self) -> bool:
@@ -158,9 +169,45 @@ class TableView:
                         fair=self.fair_info(), series=self.series_info(), rematch=self.rematch_info(),
                         **self.play.score_fields())
 
-    def move_log(self) -> list[dict[str, Any]]:
-        """The game in play so far as everyone was told it (nothing before the deal)."""
-        return self.play.move_log() if self.is_dealt else []
+    def move_log(self, seat: int | None = None) -> list[dict[str, Any]]:
+        """The game in play so far as ``seat`` (``None``: a spectator) was told it, in the order it was
+        told: its steps (nothing before the deal), and the table's events and the moves taken back in
+        their place."""
+        steps = self.play.move_log(seat) if self.is_dealt else []
+        out: list[dict[str, Any]] = []
+        done = 0
+        for after, entry, own in self.told:
+            if after > done:
+                out.extend(steps[done:after])
+                done = max(done, min(after, len(steps)))
+            out.append(own if own is not None and seat is not None and entry["seat"] == seat else entry)
+        out.extend(steps[done:])
+        return out
+
+    def _steps_now(self) -> int:
+        """How many steps of the game in play everyone has been told of."""
+        return self.play.step_count() if self.is_dealt else 0
+
+    def _keep_told(self, entry: dict[str, Any], own: dict[str, Any] | None = None) -> None:
+        """``entry`` was told now (``own``: what the seat it names was told, when more): it goes after
+        the steps told so far."""
+        self.told.append((self._steps_now(), entry, own))
+        if len(self.told) > TOLD_KEPT:
+            dropped = len(self.told) - TOLD_KEPT
+            del self.told[:dropped]
+            self.told_over = max(0, self.told_over - dropped)
+
+    def _keep_taken_back(self, seat: int, move: str, own: dict[str, Any], public: dict[str, Any]) -> None:
+        """``seat`` took back ``move`` (its step is gone from the game's steps; ``own`` and ``public`` are
+        :meth:`TablePlay.told` of it): the move as it was told goes where it stood, before whatever was
+        told after it, and the undo after everything so far."""
+        now = self._steps_now()
+        at = next((k for k, (after, _, _) in enumerate(self.told) if after > now), len(self.told))
+        self.told.insert(at, (now, {"seat": seat, "move": move, **public}, {"seat": seat, "move": move, **own}))
+        # what was told after the move now comes after the step before it (the next step is a new move)
+        self.told = [(min(after, now), entry, mine) for after, entry, mine in self.told]
+        self._keep_told({"seat": seat, "move": move, "undone": True, **public},
+                        {"seat": seat, "move": move, "undone": True, **own})
 
     # ------------------------------------------------------------------ sending
     def _send(self, conn: ConnId, msg: BaseModel | str) -> Send:
@@ -181,16 +228,23 @@ class TableView:
         ``text`` in English; ``key`` (default ``event.KIND``) and ``params`` the catalogue's words for it."""
         words = Words(key=key or f"event.{kind}", params=params)
         event = TableEvent(kind=kind, seat=seat, text=text, words=words, seconds=seconds)  # type: ignore[arg-type]
+        if self.connections():  # what was told: an event nobody heard (a quick table's start) is no news later
+            self._keep_told({"seat": seat, "move": None, "event": event.model_dump()})
         # a table closed before its game was dealt shows its secret (nothing was played from it); a dealt
         # game's secret would show every hidden card of a game nobody finished: never revealed
         fair = self.fair.info(revealed=True) if kind == "abandoned" and self.fair is not None and not self.fair.dealt \
             else None
         yield from self._broadcast(TableMessage(table=self.info(), event=event, fair=fair, **self.play.score_fields()))
 
-    def _broadcast_state(self, last: LastMove | None, events: Sequence[Event] = ()) -> Iterator[Effect]:
-        """Every connection gets the new position, each its own view (made once per seat)."""
+    def _broadcast_state(self, last: LastMove | None, events: Sequence[Event] = (),
+                         told: tuple[dict[str, Any], dict[str, Any]] | None = None) -> Iterator[Effect]:
+        """Every connection gets the new position, each its own view (made once per seat); ``last``
+        with ``told`` (what :meth:`TablePlay.told` says of it to its own seat, and to the others)."""
         head = {"type": "state", "stateVersion": self.version}
         tail: dict[str, Any] = {"last": last.model_dump() if last is not None else None}
+        lasts: dict[bool, dict[str, Any]] = {}
+        if last is not None and told is not None:
+            lasts = {True: {**tail["last"], **told[0]}, False: {**tail["last"], **told[1]}}
         if self.state.game.realtime:  # what the engine did, in order (nothing happens in turns there)
             tail["events"] = [GameEvent(t=e.t, kind=e.kind, seat=e.seat, text=e.text,  # type: ignore[arg-type]
                                         auto=getattr(e, "auto", False)).model_dump() for e in events]
@@ -209,7 +263,9 @@ class TableView:
         def text(seat: int | None) -> str:
             view, legal = views[seat]
             extra = {k: v.model_dump() if isinstance(v, BaseModel) else v for k, v in play.fields(seat).items()}
-            return json.dumps({**head, "view": view, "legal": legal, **extra, **tail}, separators=(",", ":"))
+            told_here = {"last": lasts[seat is not None and last is not None and seat == last.seat]} if lasts else {}
+            return json.dumps({**head, "view": view, "legal": legal, **extra, **tail, **told_here},
+                              separators=(",", ":"))
 
         for s in self.seats:
             if s.conns:
@@ -223,7 +279,7 @@ class TableView:
 
     def _welcome(self, conn: ConnId, seat: int | None) -> Iterator[Effect]:
         view, legal = self.view_for(seat)
-        steps = self.move_log()  # the game so far, so that a page opened now can show its log
+        steps = self.move_log(seat)  # the game so far, so that a page opened now can show its log
         first = max(0, len(steps) - MOVE_LOG_MAX)
         yield self._send(conn, Welcome(table=self.info(), seat=seat, stateVersion=self.version, view=view, legal=legal,
                                        fair=self.fair_info(), moveLog=[LoggedMove.of(s) for s in steps[first:]],

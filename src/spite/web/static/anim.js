@@ -14,6 +14,7 @@
 import { cardSVG, handToken } from "./cards.js";
 import { esc } from "./html.js";
 import { t } from "./i18n.js";
+import { namedCard } from "./moves.js";
 
 /** Milliseconds from one shown move to another player's next one. ``instant`` is not offered on the
  * page: it is for tests whose subject is not the pace. */
@@ -160,8 +161,12 @@ function placeEl(root, seat, name) {
   if ((m = name.match(/^B(\d)$/))) return root.querySelector(`.center [data-pile="build"][data-target="B${m[1]}"]`);
   if ((m = name.match(/^D(\d)$/))) return root.querySelector(`${playerSel(seat)} [data-pile="discard"][data-index="${m[1]}"]`);
   if (name.startsWith("H")) {
+    // the very card a move names (H7H), else the first of its rank (H7), else (another's hand of
+    // backs) the last card
     const cards = [...root.querySelectorAll(`${playerSel(seat)} .hand .card`)];
-    return cards.find((c) => c.dataset.card && handToken(c.dataset.card) === name) || cards[cards.length - 1] || null;
+    const named = namedCard(name);
+    return (named && cards.find((c) => c.dataset.card === named))
+      || cards.find((c) => c.dataset.card && handToken(c.dataset.card) === name) || cards[cards.length - 1] || null;
   }
   return null;
 }
@@ -208,7 +213,8 @@ export function planFlights(root, prevView, msg) {
     if (srcCard) {
       plan.from = srcCard.getBoundingClientRect();
       plan.target = target;
-      const token = srcCard.dataset.card || (src.startsWith("H") ? src.slice(1) : "");
+      // the card as the server told it (another's hand card, face down until it lands), else as it lay
+      const token = msg.last?.card || namedCard(src) || srcCard.dataset.card;
       plan.cardHTML = token ? cardSVG(token) : srcCard.innerHTML;
     }
   }

@@ -90,12 +90,12 @@ export async function checkReveal(fair, table, seed) {
 }
 
 /** A verdict on a deal, as the seat link (seat-link.js) or the replay's check gives it: ``{status,
- * key, params}`` with status ``checking``, ``verified``, ``alarm`` or ``unsupported``; the replay's
- * true / false / null (cannot check here) / undefined (not known yet) mean the same. */
+ * key, params}`` with status ``checking``, ``verified``, ``alarm`` or ``unsupported``; null or
+ * undefined: no verdict yet (the secret comes with the game's end); the replay's true / false mean
+ * verified / alarm (its "cannot check here" is ``{status: "unsupported"}``, see replayFairHTML). */
 function verdictOf(verified) {
   if (verified === true) return { status: "verified", key: "fair_verified" };
   if (verified === false) return { status: "alarm", key: "fair_failed" };
-  if (verified === null) return { status: "unsupported" };
   return verified || { status: "none" };
 }
 
@@ -112,7 +112,8 @@ export function fairHTML(fair, verdict, name = (s) => t("seat_n", { n: s + 1 }),
   const line = v.status === "verified" ? `<p class="fair-ok" id="fair-verified">✓ ${esc(text)}</p>`
     : alarm ? `<strong class="fair-bad error" id="fair-verified" role="alert">✗ ${esc(text)}</strong>`
       : v.status === "unsupported" ? `<p class="muted">${esc(t("fair_no_crypto"))}</p>`
-        : `<p class="muted">${esc(t(fair.dealt ? "tb_fair_sealed" : "tb_fair_before"))}</p>`;
+        : fair.dealt ? `<p class="muted" id="fair-pending">${esc(t(fair.secret ? "fair_checking" : "fair_pending"))}</p>`
+          : `<p class="muted">${esc(t("tb_fair_before"))}</p>`;
   const none = (fair.sent || []).map((sent, s) => (sent ? null : name(s))).filter((s) => s !== null);
   const state = !fair.dealt ? t("fair_waiting") : none.length ? t("tb_fair_no_nonce", { seats: none.join(", ") }) : "";
   const flag = v.status === "verified" ? "1" : alarm ? "0" : "";
@@ -178,5 +179,7 @@ export async function checkRecord(id) {
 /** The replay's fingerprint line with its verified mark (what was checked, on hover). */
 export function replayFairHTML(check) {
   if (!check?.fair) return "";
-  return fairHTML(check.fair, check.verified).replace('id="fair-verified"', `id="fair-verified" title="${esc(t("fair_replay_title"))}"`);
+  // the replay's null: this browser cannot compute SHA-256 here (no Web Crypto outside https)
+  const verdict = check.verified === null ? { status: "unsupported" } : check.verified;
+  return fairHTML(check.fair, verdict).replace('id="fair-verified"', `id="fair-verified" title="${esc(t("fair_replay_title"))}"`);
 }

@@ -3,12 +3,35 @@
 // replay and the review. The notation (H9-D1, T5-C2: records.md §2) stays in records, downloads
 // and the notation view; here it is only read.
 //
-// A move's notation names a hand card by its rank alone and a stock or discard card not at all:
-// the card itself comes from the positions around it when the page has them (``moveCard``), else
+// A move's notation names a hand card by its rank ("H9") or as the very card ("H9H", records.md
+// §2), and a stock or discard card not at all: a card the move does not name comes from what the
+// server told with it or from the positions around it when the page has them (``moveCard``), else
 // the words say what is known ("a 9", "a card").
 
 import { rankOf, valueName } from "./cards.js";
 import { cardName, hasText, t } from "./i18n.js";
+
+/** The card a move's hand source names ("H7H" → "7H", "H10C" → "10C"), or null: a rank alone
+ * ("H7", "HX", Skip-Bo "H12"), or no hand card at all. */
+export function namedCard(src) {
+  const m = /^H(10|[2-9AJQK])([SHDC])$/.exec(src || "");
+  return m ? `${m[1]}${m[2]}` : null;
+}
+
+/** A move as the page sends it for the card a person picked: a hand card with a suit named as
+ * itself ("H7" with 7♥ → "H7H-B2"), every other source as it is. */
+export function pickedMove(source, card, target) {
+  const named = source.startsWith("H") && card && /[SHDC]$/.test(card) ? `H${card}` : source;
+  return `${named}-${target}`;
+}
+
+/** What the server told of a move besides its notation (a ``state``'s ``last``, a ``moveLog`` step:
+ * the card it laid face up, the value a wild card stood for, a completed build pile) as
+ * {card, wild, completed} for the words; null when it told nothing of the kind (a pass, another game). */
+export function toldCard(step) {
+  if (!step || !("card" in step || "wildAs" in step || "completed" in step)) return null;
+  return { card: step.card ?? null, wild: step.wildAs ?? null, completed: Boolean(step.completed) };
+}
 
 /** A card token in words ("9H" → "9♥", German "9♥"; "X" → "joker"). */
 export function cardWord(card) {
@@ -49,7 +72,8 @@ function toWords(target) {
  * a wild with the value it stands for. */
 function cardPart(src, { card = null, wild = null, skipbo = false } = {}) {
   let text;
-  if (card) text = cardWord(card);
+  const named = namedCard(src);
+  if (card || named) text = cardWord(card || named);
   else if (src.startsWith("H") && src.length > 1) text = rankWord(src.slice(1));
   else text = t("tb_a_card");
   return wild ? t("tb_wild", { card: text, value: valueWord(wild, skipbo) }) : text;
@@ -92,6 +116,7 @@ export function moveCard(before, after, seat, move) {
   const p0 = before.players?.[seat];
   const p1 = after?.players?.[seat];
   if (!p0 || !target) return info;
+  info.card = namedCard(src);
   if (src === "S") info.card = top(p0.stock_top);
   else if (src.startsWith("D")) info.card = top(p0.discards?.[Number(src.slice(1)) - 1]);
   if (target.startsWith("B")) {

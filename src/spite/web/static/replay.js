@@ -18,8 +18,9 @@ import { markNotation, notationOn, setNotation } from "./panel.js";
 import { TableClient, placesOf } from "./table.js";
 import { api } from "./store.js";
 
-/** How often a queued review's place is asked for again (the server keeps no socket for it). */
-const REVIEW_POLL_MS = 2000;
+/** How often a review being made is asked for again (its place in the queue, or its turns so far:
+ * the server keeps no socket for it). */
+const REVIEW_POLL_MS = 1000;
 
 /** table.js's drawing without a socket: no seat, nothing playable. */
 class ReplayBoard extends TableClient {
@@ -69,15 +70,16 @@ class ReplayBoard extends TableClient {
       : r.team !== undefined && r.team !== null ? t("wins", { name: this.teamName(r.team) }) : t("draw_result");
     const end = this.ply === n ? `<p class="result" id="replay-result">${t("game_over")}: ${esc(winner)}` +
       `${r.reason ? ` (${esc(t(`reason_${r.reason}`))})` : ""}</p>` : "";
-    main().innerHTML = `${controlsHTML(data, this.ply, moveText, end, last?.move)}${reviewHTML(this)}
+    // the review beside the board (its side column, with the log), so the board stays in view
+    main().innerHTML = `${controlsHTML(data, this.ply, moveText, end, last?.move)}
       <div class="table replay" data-ply="${this.ply}" data-plies="${n}" data-over="0" data-my-turn="0" data-seat=""
-           data-players="${count}" data-notation="${notationOn() ? 1 : 0}">
+           data-players="${count}" data-notation="${notationOn() ? 1 : 0}" data-review="${this.review ? 1 : 0}">
         <div class="board" data-players="${count}">
           <div class="opponents">${order.map((s, k) => this.playerHTML(s, false, places[k])).join("")}</div>
           ${this.buildsHTML()}
           <div class="me-area">${this.playerHTML(bottom, false, "me")}</div>
         </div>
-        <aside class="side"><div class="settings">${notationButtonHTML()}</div><h3>${t("log")}</h3><ol class="log" id="log">${items}</ol></aside>
+        <aside class="side">${reviewHTML(this)}<div class="settings">${notationButtonHTML()}</div><h3>${t("log")}</h3><ol class="log" id="log">${items}</ol></aside>
       </div>`;
     setStatus(`${t("turn", { n: this.view.turn })} · ${t("replay_ply", { k: this.ply, n })}`);
     markNotation();
@@ -89,9 +91,10 @@ class ReplayBoard extends TableClient {
     replayKey(this, ev);
   }
 
-  /** Ask the server for the game's review and show it. The first time it is made in a queue, one
-   * review at a time: the server answers at once with this review's place (``wait=false``), asked
-   * again every few seconds, so that the person sees how many are ahead rather than a bare wait. */
+  /** Ask the server for the game's review and show it as it is made. The first time it is made in a
+   * queue, one review at a time, part by part: the server answers at once (``wait=false``) with this
+   * review's place, or its turns so far (``partial``), asked again every second, so that the person
+   * sees how many are ahead, then the first turns within seconds and the rest filling in. */
   async loadReview() {
     if (this.review && !this.review.error) return;
     this.review = { loading: true, place: null };
@@ -100,11 +103,14 @@ class ReplayBoard extends TableClient {
     try {
       for (;;) {
         const answer = await api("GET", path);
-        if (answer.status !== "queued") {
+        if (answer.status === "partial") {
+          this.review = { data: answer.review, making: { done: answer.done, total: answer.total } };
+        } else if (answer.status !== "queued") {
           this.review = { data: answer };
           break;
+        } else {
+          this.review = { loading: true, place: answer.place };
         }
-        this.review = { loading: true, place: answer.place };
         this.render();
         await new Promise((resolve) => setTimeout(resolve, REVIEW_POLL_MS));
         if (!this.data || !document.getElementById("review")) return; // the person left the replay
@@ -181,8 +187,11 @@ function reviewHTML(board) {
       <div id="review-played"><p>${esc(t("rv_played"))}:</p>${planHTML(board, current.played, current.ply, current.seat, true)}</div>${better}</div>`;
   }
   const who = data.sides !== 2 ? t("rv_mover") : data.players === 4 ? `${board.name(0)} + ${board.name(2)}` : board.name(0);
-  return `<section class="panel review" id="review" data-state="done">
-      <h3>${esc(t("rv_title", { name: who }))}</h3>
+  // while it is being made: the turns so far, and how far it is
+  const making = review.making ? `<p class="muted" id="review-making" data-done="${review.making.done}"` +
+    ` data-total="${review.making.total}">${esc(t("rv_making", { done: review.making.done, total: review.making.total }))}</p>` : "";
+  return `<section class="panel review" id="review" data-state="${review.making ? "partial" : "done"}">
+      <h3>${esc(t("rv_title", { name: who }))}</h3>${making}
       <div class="wp-bar" id="wp-bar" role="group" aria-label="${esc(t("rv_title", { name: who }))}">${bars}</div>
       <ul class="rv-summary" id="review-summary">${sums}</ul>${turnPart}
     </section>`;

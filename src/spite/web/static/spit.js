@@ -247,12 +247,7 @@ export class SpitClient {
           this.banner = null;
           this.roundsWon = [0, 0];
         }
-        // one line per fact: a person who took a seat and connected to it has come, once
-        const ev = msg.event;
-        if (ev?.kind === "joined") this.joined.add(ev.seat);
-        if (ev?.kind === "connected" && this.joined.delete(ev.seat)) break;
-        const text = ev ? this.tableEventText(ev) : "";
-        if (text) this.pushLog({ text, cls: "event" });
+        if (msg.event) this.logEvent(msg.event);
         break;
       }
       case "gameOver":
@@ -281,8 +276,13 @@ export class SpitClient {
   rebuildLog(msg) {
     this.log = [];
     this.logCount = 0;
+    this.joined = new Set();
     let round = 1;
     for (const step of msg.moveLog || []) {
+      if (step.event) {  // a table event in its place (a seat taken, a player gone or back)
+        this.logEvent(step.event);
+        continue;
+      }
       if (step.move !== null && step.seat !== null) {
         this.pushLog(this.logEntry({ t: step.t, kind: "move", seat: step.seat, text: step.move }, round, step.card ?? null));
       }
@@ -299,6 +299,15 @@ export class SpitClient {
   refused(move, text, code = "illegal", place = null) {
     this.verdict = { move, text, code, place, at: Date.now() };
     this.message = "";
+  }
+
+  /** A table event into the log: one line per fact (a person who took a seat and connected to it
+   * has come, once). */
+  logEvent(ev) {
+    if (ev.kind === "joined") this.joined.add(ev.seat);
+    if (ev.kind === "connected" && this.joined.delete(ev.seat)) return;
+    const text = this.tableEventText(ev);
+    if (text) this.pushLog({ text, cls: "event" });
   }
 
   /** A server event of the table in the reader's words (a computer player by its name). */

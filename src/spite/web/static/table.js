@@ -19,7 +19,7 @@ import { backSVG, cardName, cardSVG, handToken, rankValue, setSkipBoDeck, slotSV
 import { bindDrag, dragging } from "./drag.js";
 import { hasText, t, word, words } from "./i18n.js";
 import { bindFair, fairHTML } from "./fair.js";
-import { cardWord, moveCard, moveWords, valueWord } from "./moves.js";
+import { cardWord, moveCard, moveWords, pickedMove, toldCard, valueWord } from "./moves.js";
 import { computerAtTable, personName, ratedMarkHTML, seatHeadHTML, seatTag } from "./people.js";
 import { newTableLike, rematchHTML, seriesHTML, tableEventText } from "./rematch.js";
 import { esc, morph, parseLegal } from "./html.js";
@@ -245,7 +245,9 @@ export class TableClient {
         break;
       case "state": {
         if (msg.last && msg.stateVersion > this.version) {
-          const info = moveCard(this.view, msg.view, msg.last.seat, msg.last.move);
+          // the card, a wild's value and a completion as the server told them (as the moveLog keeps
+          // them for a reload), else as the positions around the move show them
+          const info = toldCard(msg.last) ?? moveCard(this.view, msg.view, msg.last.seat, msg.last.move);
           this.pushLog({ seat: msg.last.seat, move: msg.last.move, undone: Boolean(msg.last.undone), info });
           // another player's last move stays marked until their next one
           if (msg.last.seat !== this.seat && !msg.last.undone) this.flash = { seat: msg.last.seat, move: msg.last.move };
@@ -282,10 +284,7 @@ export class TableClient {
           this.flash = null;
           this.readySent = false;
         }
-        // one line per fact: a person who took a seat and connected to it has come, once
-        if (ev.kind === "joined") this.joined.add(ev.seat);
-        if (ev.kind === "connected" && this.joined.delete(ev.seat)) break;
-        this.pushLog({ event: ev });
+        this.logEvent(ev);
         break;
       }
       case "gameOver":
@@ -395,14 +394,30 @@ export class TableClient {
     if (this.log.length > 200) this.log.splice(0, this.log.length - 200);
   }
 
+  /** A table event into the log: one line per fact (a person who took a seat and connected to it
+   * has come, once). */
+  logEvent(ev) {
+    if (ev.kind === "joined") this.joined.add(ev.seat);
+    if (ev.kind === "connected" && this.joined.delete(ev.seat)) return;
+    this.pushLog({ event: ev });
+  }
+
   /** The log of a page opened mid-game (a reload, a new tab, another device) or back after it
-   * missed moves: the game so far as the server tells every seat (the welcome's ``moveLog``: each
-   * move's seat and move, never a hidden card), numbered as the game's moves (the older ones the
-   * server leaves out are one line). The table's events before now are not kept. */
+   * missed moves: the game so far as the server told every seat (the welcome's ``moveLog``: each
+   * move with its card, a wild's value and a completion, the moves taken back, and the table's
+   * events in their place; never a hidden card), numbered as they were (the older entries the
+   * server leaves out are one line). The same lines as the live log showed. */
   rebuildLog(msg) {
     this.log = [];
+    this.joined = new Set();
     this.logCount = msg.moveLogStart || 0;
-    for (const step of msg.moveLog || []) this.pushLog({ seat: step.seat, move: step.move, info: { card: step.card ?? null } });
+    for (const step of msg.moveLog || []) {
+      if (step.event) this.logEvent(step.event);
+      else if (step.move) {
+        this.pushLog({ seat: step.seat, move: step.move, undone: Boolean(step.undone),
+          info: toldCard(step) ?? { card: null, wild: null, completed: false } });
+      }
+    }
   }
 
   /** When this tab first saw the table's game (kept over reloads, like the log): the game-over
@@ -992,14 +1007,15 @@ export class TableClient {
       this.render();
       return;
     }
-    const { source } = this.selected;
+    const { source, card } = this.selected;
     if (target.startsWith("D") && !source.startsWith("H")) {
       this.showRefusal(target, t("tb_only_hand_discards"));
       this.selected = null;
       this.render();
       return;
     }
-    this.play(`${source}-${target}`);
+    // the card picked is the card that moves: a hand card is sent as itself (H7H-B2), not by its rank
+    this.play(pickedMove(source, card, target));
   }
 
   /** Why nothing happens now when one of this seat's cards is touched: another's turn, a move
