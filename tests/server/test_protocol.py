@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -375,6 +376,11 @@ def test_game_types_describe_every_served_game_for_the_page(server: ServerThread
         assert static.exists() and "export const openGame" in static.read_text()
         for level in t["levels"]:  # a bot seat of every level offered is accepted (raises otherwise)
             server_game(t["name"]).check_bot(t["name"], level)
+        # the lobby's picture of the table: card tokens the deck knows, backs, places; no court card
+        # (its figure would be one more file for the lobby to fetch)
+        assert t["picture"], t["name"]
+        cards = [c for row in t["picture"] for c in row if c not in ("#", "")]
+        assert cards and all(re.fullmatch(r"(A|[2-9]|10)[SHDC]|X", c) for c in cards), cards
     party = next(p for t in types for p in t["presets"] if p["name"] == "party")
     assert party["seats"] == 3
 

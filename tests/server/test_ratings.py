@@ -127,8 +127,9 @@ def server(tmp_path: Path) -> Iterator[ServerThread]:
         yield srv
 
 
-def play_two(srv: ServerThread, rated: bool, keys: tuple[str, str]) -> str:
-    """Two keyed people, from two addresses, play a short game to its end at a new table; its id."""
+def play_two(srv: ServerThread, rated: bool, keys: tuple[str, str], at_the_end: Any = None) -> str:
+    """Two keyed people, from two addresses, play a short game to its end at a new table; its id.
+    ``at_the_end(table)`` is called while they are still at the table."""
     created = httpx.post(srv.base + "/api/tables", json={
         "preset": "short", "name": "ann", "playerKey": keys[0], "rated": rated}).json()
     table = created["table"]["id"]
@@ -141,6 +142,8 @@ def play_two(srv: ServerThread, rated: bool, keys: tuple[str, str]) -> str:
         clients[1].hello(joined["token"])
         play_random(clients, random.Random(5), choose=eager)
         clients[0].until("gameOver", timeout=30)
+        if at_the_end is not None:
+            at_the_end(table)
     finally:
         for c in clients.values():
             c.close()
@@ -172,6 +175,35 @@ def test_rated_games_move_the_leaderboard_and_casual_ones_do_not(server: ServerT
     assert classic["history"][0]["gameId"] in [g["id"] for g in mine["games"]]
     by_name = httpx.get(server.base + "/api/players/bob/ratings").json()
     assert by_name["playerId"] == player_id(bob)
+
+
+def test_a_rated_table_shows_each_persons_rating_beside_their_name(tmp_path: Path) -> None:
+    """The table's seats carry each keyed person's rating in the table's rules group (docs/ratings.md):
+    a newcomer's before their first game, the new one once a rated game is stored, again after a
+    restart; a casual table and a computer's seat carry none."""
+    config = ServerConfig(db_url=f"sqlite:///{tmp_path / 'spite.db'}", bot_workers=0, rate=1000, burst=2000,
+                          write_burst=100, max_open_tables=100, deal_seed=3)
+    ann, bob = secrets.token_urlsafe(24), secrets.token_urlsafe(24)
+    with ServerThread(config) as srv:
+        casual = httpx.post(srv.base + "/api/quickplay", json={"preset": "short", "level": "easy", "name": "ann",
+                                                                "playerKey": ann}).json()["table"]
+        assert all("rating" not in s for s in casual["seats"])
+        rated = httpx.post(srv.base + "/api/quickplay", json={"preset": "short", "level": "easy", "name": "ann",
+                                                               "playerKey": ann, "rated": True}).json()["table"]
+        me, computer = rated["seats"]
+        assert me["rating"] == {"rating": 1000, "provisional": True, "games": 0} and "rating" not in computer
+        after: list[dict[str, Any]] = []
+        play_two(srv, True, (ann, bob), lambda table: after.extend(httpx.get(f"{srv.base}/api/tables/{table}")
+                                                                    .json()["seats"]))
+        board = {p["playerId"]: p for p in httpx.get(srv.base + "/api/ratings?group=classic").json()["players"]}
+        assert [s["rating"] for s in after] == [{"rating": board[player_id(k)]["rating"], "games": 1,
+                                                 "provisional": True} for k in (ann, bob)]
+        waiting = httpx.post(srv.base + "/api/tables", json={"preset": "short", "name": "ann", "playerKey": ann,
+                                                              "rated": True}).json()["table"]["id"]
+    with ServerThread(config) as srv:  # the table is brought back from the database, its ratings too
+        (seat, free) = httpx.get(f"{srv.base}/api/tables/{waiting}").json()["seats"]
+        assert seat["rating"]["rating"] == board[player_id(ann)]["rating"] and seat["rating"]["games"] == 1
+        assert "rating" not in free
 
 
 def test_a_rated_table_seats_keyed_players_once(server: ServerThread) -> None:

@@ -169,6 +169,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.browser)
 
 
+def open_more_options(page: Any) -> None:
+    """Open the lobby's more options (another variant, the computer's level, the stock size, rated
+    play against the computer, a table for a friend), folded away until asked for: one click."""
+    page.wait_for_selector("#more > summary")
+    if page.get_attribute("#more", "open") is None:
+        page.click("#more > summary")
+    page.wait_for_selector("#quick-play")
+
+
 def open_side_panel(page: Any) -> None:
     """Open a table's side panel (the log and the settings: pace, sound, notation) if it is folded
     away, as a person does with its button (on a phone it is folded at first)."""

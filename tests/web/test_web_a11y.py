@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from conftest import DESKTOP, NO_PACE, PHONE, SIZES, ConsoleWatch, WebServer
+from conftest import DESKTOP, NO_PACE, PHONE, SIZES, ConsoleWatch, WebServer, open_more_options
 from test_web_page import GAME_TIMEOUT, play_by_keys, start_quick_game, version, wait_for_turn
 
 EN_CARD = r"(Ace|King|Queen|Jack|[2-9]|10) of (hearts|spades|diamonds|clubs)|Joker"
@@ -102,7 +102,9 @@ CONTRAST = """
 def test_text_passes_wcag_aa_contrast(web_server: WebServer, browser: Any, viewport: dict[str, int]) -> None:
     with page_at(browser, viewport) as page:
         page.goto(web_server.base + "/")
-        page.wait_for_selector("#quick-play")
+        page.wait_for_selector(".tile [data-play]")
+        assert page.evaluate(CONTRAST) == []
+        open_more_options(page)  # and the options folded away
         assert page.evaluate(CONTRAST) == []
         start_quick_game(page, web_server, name="Cora", stock=3, level="easy")
         assert wait_for_turn(page)

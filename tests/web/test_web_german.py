@@ -16,7 +16,15 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import PHONE, SIZES, ConsoleWatch, WebServer, close_side_panel_on_a_phone, open_side_panel
+from conftest import (
+    PHONE,
+    SIZES,
+    ConsoleWatch,
+    WebServer,
+    close_side_panel_on_a_phone,
+    open_more_options,
+    open_side_panel,
+)
 from test_web_page import play_one_move, start_quick_game, wait_for_turn
 
 from helpers import finished_bot_game, finished_spit_game
@@ -75,7 +83,7 @@ def german_table_with_a_refusal_and_a_hint(page: Any, server: WebServer) -> None
     assert {"cannot", "needs", "wins", "turn", "stock", "pile"} <= ENGLISH  # the check has teeth
     page.add_init_script(SOCKET_JS)
     page.goto(server.base + "/")
-    page.wait_for_selector("#create-table")   # the lobby is drawn
+    open_more_options(page)   # the lobby is drawn, its more options open
     page.click("button.lang[data-lang=en]")
     page.wait_for_function("() => document.documentElement.lang === 'en' && document.querySelector('#create-table')")
     assert {"Create", "Refresh", "Your"} <= set(english_words(page))
@@ -216,7 +224,7 @@ def test_every_page_and_dialog_says_only_german_words(web_server: WebServer, con
     page = context.new_page()
     watch = ConsoleWatch(page)
     page.goto(base + "/")
-    page.wait_for_selector("#create-table")
+    open_more_options(page)
     page.click("button.lang[data-lang=en]")
     page.wait_for_function("() => document.documentElement.lang === 'en' && document.querySelector('#create-table')")
     assert {"Create", "Refresh", "Your"} <= set(not_german(page))   # the check has teeth

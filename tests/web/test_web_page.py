@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 import httpx
-from conftest import WebServer, shoot
+from conftest import WebServer, open_more_options, shoot
 
 GAME_TIMEOUT = 40.0
 
@@ -30,6 +30,7 @@ def start_quick_game(page: Any, server: WebServer, *, name: str = "Ann", stock: 
     for _ in range(5):
         page.goto(server.base + "/")
         page.fill("#name", name)
+        open_more_options(page)
         page.select_option("#quick select[name=preset]", preset)
         page.select_option("#quick select[name=level]", level)
         page.fill("#quick input[name=stock_size]", str(stock))
@@ -113,7 +114,7 @@ def test_routes_serve_the_page_and_keep_the_api(web_server: WebServer) -> None:
 
 
 def test_a_whole_game_against_a_bot_by_clicks(web_server: WebServer, page: Any) -> None:
-    table_id = start_quick_game(page, web_server, shot="web-lobby.png")
+    table_id = start_quick_game(page, web_server)
     assert page.evaluate("localStorage.getItem('spite.name')") == "Ann"
     assert json.loads(page.evaluate("localStorage.getItem('spite.seats')"))[table_id]["seat"] == 0
     # the computer player has a name of its own, with its level beside it
@@ -172,8 +173,9 @@ def play_by_keys(page: Any) -> None:
 
 def test_german_page(web_server: WebServer, page: Any) -> None:
     page.goto(web_server.base + "/")
+    page.wait_for_selector(".tile [data-play]")
     page.click("button.lang[data-lang=de]")
-    assert "Schnell gegen den Computer" in page.inner_text("main")
+    assert "Gegen den Computer" in page.inner_text("main")
     assert page.evaluate("document.documentElement.lang") == "de"
     start_quick_game(page, web_server, name="Udo", stock=5, level="random")
     text = page.inner_text("main")
@@ -196,6 +198,7 @@ def test_german_page(web_server: WebServer, page: Any) -> None:
 def test_a_table_for_a_friend_join_and_spectate(web_server: WebServer, browser: Any, page: Any) -> None:
     page.goto(web_server.base + "/")
     page.fill("#name", "Ann")
+    open_more_options(page)
     page.select_option("#friend select[name=preset]", "short")
     page.click("#create-table")
     page.wait_for_selector(".table[data-status=open]")

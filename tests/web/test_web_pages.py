@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import ConsoleWatch, WebServer, shoot
+from conftest import ConsoleWatch, WebServer, open_more_options, shoot
 from websockets.sync.client import connect
 
 from helpers import finished_bot_game
@@ -209,7 +209,9 @@ def test_phone_sized_screens(web_server: WebServer, phone: Any) -> None:
     page = phone
     base = web_server.base
     page.goto(base + "/")
-    page.wait_for_selector("#quick-play")
+    page.wait_for_selector(".tile [data-play]")
+    no_horizontal_scroll(page)
+    open_more_options(page)
     no_horizontal_scroll(page)
     # a live table against the computer
     page.fill("#name", "Phone")

@@ -8,7 +8,7 @@ import re
 import time
 from typing import Any
 
-from conftest import DESKTOP, NO_PACE, PHONE, ConsoleWatch, WebServer
+from conftest import DESKTOP, NO_PACE, PHONE, ConsoleWatch, WebServer, open_more_options
 from test_web_page import play_one_move, play_to_the_end
 
 GAME_TIMEOUT = 60.0
@@ -29,6 +29,7 @@ def play_both_to_the_end(pages: list[Any]) -> None:
 def test_rematch_with_a_friend_at_the_same_link(web_server: WebServer, browser: Any, page: Any) -> None:
     page.goto(web_server.base + "/")
     page.fill("#name", "Ann")
+    open_more_options(page)
     page.select_option("#friend select[name=preset]", "short")
     page.fill("#friend input[name=stock_size]", "2")
     page.click("#create-table")
@@ -82,6 +83,7 @@ def test_rematch_with_a_friend_at_the_same_link(web_server: WebServer, browser: 
 def test_party_quick_play_from_the_lobby(web_server: WebServer, page: Any) -> None:
     page.goto(web_server.base + "/")
     page.fill("#name", "Pia")
+    open_more_options(page)
     page.select_option("#quick select[name=preset]", "party")
     assert page.get_attribute("#quick-seats", "data-bots") == "2"
     assert page.inner_text("#quick-seats") == "You and 2 computer players"
@@ -117,6 +119,7 @@ def test_partners_quick_play_from_the_lobby_on_a_phone(web_server: WebServer, br
         watch = ConsoleWatch(page)
         page.goto(web_server.base + "/")
         page.fill("#name", "Pat")
+        open_more_options(page)
         page.select_option("#quick select[name=preset]", "partners")
         assert page.get_attribute("#quick-seats", "data-bots") == "3"
         assert page.inner_text("#quick-seats") == "You and 3 computer players"

@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 import httpx
-from conftest import PHONE, SIZES, ConsoleWatch, WebServer, shoot, sync_api
+from conftest import PHONE, SIZES, ConsoleWatch, WebServer, open_more_options, shoot, sync_api
 
 # three center piles (each flip takes three spit cards), quick automatic spit calls and slaps: a
 # round ends in about 15 s against a bot that reacts in 0.7 s on average
@@ -131,6 +131,7 @@ def test_spit_from_the_lobby_by_mouse_and_on_a_phone(web_server: WebServer, brow
         watch = ConsoleWatch(page)
         page.goto(web_server.base + "/")
         page.fill("#name", "Pia")
+        open_more_options(page)
         page.select_option("#quick select[name=game]", "spit")
         assert page.eval_on_selector_all("#quick select[name=level] option", "els => els.map(e => e.value)") == [
             "beginner", "club", "expert"]

@@ -37,6 +37,7 @@ __all__ = [
     "RatingRules",
     "Z",
     "display",
+    "games_to_establish",
     "groups",
     "level_rating",
     "level_table",
@@ -57,8 +58,8 @@ SCALE = 40
 Z = 3.0
 """How many ``sigma`` the shown number stays below ``mu``."""
 PROVISIONAL_SIGMA = 4.0
-"""A rating is provisional (shown with its uncertainty) while ``sigma`` is above this: about the
-first 12 games against equals."""
+"""A rating is provisional (shown with its uncertainty) while ``sigma`` is above this: a newcomer's
+first 25 games or so (:func:`games_to_establish`)."""
 
 
 @dataclass(frozen=True)
@@ -92,9 +93,15 @@ class Rating:
         """Two standard deviations on the shown scale."""
         return round(2 * SCALE * self.sigma)
 
+    @property
+    def games_to_establish(self) -> int:
+        """About how many more rated games keep this rating provisional (0: it is established)."""
+        return games_to_establish(self.sigma)
+
     def as_json(self) -> dict[str, Any]:
         return {"rating": self.shown, "provisional": self.provisional, "uncertainty": self.uncertainty,
-                "games": self.games, "mu": round(self.mu, 4), "sigma": round(self.sigma, 4)}
+                "games": self.games, "provisionalGames": self.games_to_establish,
+                "mu": round(self.mu, 4), "sigma": round(self.sigma, 4)}
 
 
 @functools.cache
@@ -119,6 +126,35 @@ def display(mu: float, sigma: float) -> int:
 def newcomer() -> Rating:
     """The rating of someone with no rated game in a group (openskill's own start: 25 ± 25/3)."""
     return Rating(25.0, 25.0 / 3.0, 0)
+
+
+@functools.cache
+def _settling() -> tuple[float, ...]:
+    """A newcomer's ``sigma`` after each rated game, until it is established: duels against an
+    opponent of equal ``mu`` who has just become established (``sigma`` 4), won and lost in turn.
+    People read how many games are left in words ("provisional: 4 more games"), never the formula."""
+    m = model()
+    start = newcomer()
+    mu, sigma = start.mu, start.sigma
+    steps = [sigma]
+    while sigma > PROVISIONAL_SIGMA and len(steps) < 200:
+        me, other = m.rating(mu=mu, sigma=sigma), m.rating(mu=mu, sigma=PROVISIONAL_SIGMA)
+        [[after], _] = m.rate([[me], [other]], ranks=[0.0, 1.0] if len(steps) % 2 else [1.0, 0.0])
+        mu, sigma = float(after.mu), float(after.sigma)
+        steps.append(sigma)
+    return tuple(steps)
+
+
+def games_to_establish(sigma: float) -> int:
+    """About how many more rated games a rating of ``sigma`` stays provisional (0: established): as
+    many as a newcomer's ``sigma`` takes from ``sigma`` down to :data:`PROVISIONAL_SIGMA`.
+
+    >>> games_to_establish(4.0), games_to_establish(4.01) >= 1, games_to_establish(25 / 3) > games_to_establish(6)
+    (0, True, True)
+    """
+    if sigma <= PROVISIONAL_SIGMA:
+        return 0
+    return max(1, sum(1 for s in _settling() if PROVISIONAL_SIGMA < s <= sigma + 1e-9))
 
 
 # ---------------------------------------------------------------------- a game's rules of rating

@@ -195,7 +195,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                  defaultPreset=get_game(name).default_preset,
                  presets=[PresetInfo(name=p, seats=get_game(name).seats(p)) for p in get_game(name).presets],
                  levels=list(hook.levels), defaultLevel=hook.default_level, page=hook.page, rules=hook.rules,
-                 lobbyOptions=list(hook.lobby_options))
+                 lobbyOptions=list(hook.lobby_options), picture=[list(row) for row in hook.lobby_picture(name)])
         for name in served_games() for hook in [server_game(name)]]
 
     @app.get("/api/game-types", response_model=list[GameType])

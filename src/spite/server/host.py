@@ -199,12 +199,12 @@ class TableHost:
             log.info("table %s: a change after this process let go of the table; not stored", self.id)
             return Stored(False, error="this process no longer holds the table")
         try:
-            game_id = await self.services.store.write(Store.table_write(self.id, effect.rows))
+            answer = await self.services.store.write(Store.table_write(self.id, effect.rows))
         except Exception as exc:
             if isinstance(exc, IntegrityError) and self.services.conflict is not None:
                 self.services.conflict(self)
             return Stored(False, error=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
-        return Stored(True, game_id)
+        return answer if isinstance(answer, Stored) else Stored(True)
 
     # ------------------------------------------------------------------ time
     def _arm(self) -> None:

@@ -30,8 +30,8 @@ from spite.games import game_names, get_game, has_hook, load_hook
 from spite.server.bots import BotRunner
 from spite.server.config import ServerConfig
 from spite.server.host import Services, TableHost
-from spite.server.protocol import SeatRequest, TableInfo
-from spite.server.ratings import aborts_since
+from spite.server.protocol import SeatRating, SeatRequest, TableInfo
+from spite.server.ratings import aborts_since, rating_of, seat_rating
 from spite.server.store import Store
 from spite.server.table.core import TableCore
 from spite.server.table.effects import Join, StoredTable
@@ -221,6 +221,10 @@ class Lobby:
                 log.error("table %s cannot be restored (%s); left as it is in the database", st.id, exc)
                 continue
             hosts.append(TableHost(core, self.services))
+        try:
+            await self.read_ratings([host.core for host in hosts])
+        except Exception as exc:  # a rating beside a name is not worth a table: it plays on without
+            log.error("the ratings of restored tables could not be read (%s)", exc)
         return hosts
 
     async def bring_back(self, table_id: str) -> TableHost | None:
@@ -408,8 +412,31 @@ class Lobby:
         of the address the person sits down from); the game starts when none is left. Returns the seat
         and its token (the table keeps only the token's hash)."""
         token = new_token()
-        seat: int = await host.submit(Join(name, hash_token(token), seat_no, player_id, address))
+        rating = None
+        if host.core.rated and player_id is not None:  # shown beside their name at the table
+            group = self.rating_group_of(host.core)
+            rating = seat_rating(await self.store.read(lambda c: rating_of(c, player_id, group)))
+        seat: int = await host.submit(Join(name, hash_token(token), seat_no, player_id, address, rating))
         return seat, token
+
+    @staticmethod
+    def rating_group_of(core: TableCore) -> str:
+        """The rules group a rated table's games are rated in (the game's hook says)."""
+        return rating.rating_group(core.game, core.preset, core.options, len(core.seats)).name
+
+    async def read_ratings(self, cores: list[TableCore]) -> None:
+        """The ratings of the keyed players at the rated tables among ``cores`` (tables brought back
+        from the database), shown beside their names as at a table made here."""
+        wanted = [(seat, self.rating_group_of(core)) for core in cores if core.rated
+                  for seat in core.seats if seat.player_id is not None]
+        if not wanted:
+            return
+
+        def read(c: Any) -> list[SeatRating]:
+            return [seat_rating(rating_of(c, str(seat.player_id), group)) for seat, group in wanted]
+
+        for (seat, _), shown in zip(wanted, await self.store.read(read), strict=True):
+            seat.rating = shown
 
     async def listed_tables(self, status: str = "open", offset: int = 0,
                             limit: int | None = None) -> tuple[list[TableInfo], int]:

@@ -117,6 +117,10 @@ class MaliceServer(ServerGame):
     rules = "spite-malice"
     lobby_options = ("stock_size",)
 
+    def lobby_picture(self, game: str) -> tuple[tuple[str, ...], ...]:
+        # the other player's stock and hand, the build piles from an ace up, your stock and hand
+        return (("9C", "#", "#", "#"), ("AH", "2S", "3D", ""), ("7H", "4C", "X", "10D", "5S"))
+
     def check_bot(self, game: str, level: str | None) -> None:
         if level not in BOT_LEVELS:
             raise LobbyError(f"a bot seat needs a level ({', '.join(BOT_LEVELS)})", 400, "lobby.bot-level",

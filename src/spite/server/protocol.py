@@ -59,6 +59,7 @@ __all__ = [
     "RematchRequest",
     "RematchState",
     "SeatInfo",
+    "SeatRating",
     "SeatRequest",
     "SeriesInfo",
     "StateMessage",
@@ -246,6 +247,14 @@ client_adapter: TypeAdapter[AnyClientMessage] = TypeAdapter(ClientMessage)
 SeatStatus = Literal["free", "connected", "disconnected", "bot"]
 
 
+class SeatRating(_Msg):
+    """A person's rating as a rated table shows it beside their name (docs/ratings.md)."""
+
+    rating: int = Field(description="The shown, conservative number (a newcomer's is 1000).")
+    provisional: bool = Field(description="Still provisional: too few games to be sure of it.")
+    games: int = Field(description="Rated games played in the table's rules group.")
+
+
 class SeatInfo(_Msg):
     """A seat as everyone may see it (never its token)."""
 
@@ -255,6 +264,16 @@ class SeatInfo(_Msg):
     player: str | None = Field(None, description="The name of the person who took the seat.")
     status: SeatStatus = Field(description="free, connected, disconnected (grace time running) or bot.")
     botLevel: str | None = Field(None, description="The level of the bot playing this seat now, if any.")
+    rating: SeatRating | None = Field(None, description="At a rated table: the rating of the person at this "
+                                      "seat (with a player key) in the table's rules group, as it stands "
+                                      "before the game in play; left out elsewhere (docs/ratings.md).")
+
+    @model_serializer(mode="wrap")
+    def _leave_out_rating(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        out: dict[str, Any] = handler(self)
+        if out.get("rating") is None:
+            out.pop("rating", None)
+        return out
 
 
 class SeriesInfo(_Msg):
@@ -294,6 +313,9 @@ class GameType(_Msg):
     page: str = Field(description="The page module that draws the game's tables and replays (web/static/PAGE.js).")
     rules: str = Field(description="The rules page: /rules/RULES.")
     lobbyOptions: list[str] = Field(description="Options the lobby's forms offer (stock_size).")
+    picture: list[list[str]] = Field(default_factory=list, description="A small picture of a table for the "
+                                     "lobby's tile: rows of card tokens from the far side to the near one, "
+                                     "'#' a card's back, '' an empty place.")
 
 
 class TableInfo(_Msg):

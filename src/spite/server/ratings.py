@@ -38,9 +38,16 @@ from spite.rating import (
 )
 from spite.rating.fit import LevelRun
 from spite.server import db
+from spite.server.protocol import SeatRating
 from spite.server.table.seats import PLAYER_ID
 
-__all__ = ["aborts_since", "leaderboard", "people_runs", "rate_game", "rating_of", "ratings_of", "resolve_player"]
+__all__ = ["aborts_since", "leaderboard", "people_runs", "rate_game", "rating_of", "ratings_of", "resolve_player",
+           "seat_rating"]
+
+
+def seat_rating(rating: Rating) -> SeatRating:
+    """A rating as a rated table shows it beside the person's name (``SeatInfo.rating``)."""
+    return SeatRating(rating=rating.shown, provisional=rating.provisional, games=rating.games)
 
 
 # ---------------------------------------------------------------------- a game's outcome

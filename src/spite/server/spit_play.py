@@ -63,6 +63,9 @@ class SpitServer(ServerGame):
     page = "spit"
     rules = "spit"
 
+    def lobby_picture(self, game: str) -> tuple[tuple[str, ...], ...]:
+        return _PICTURES.get(game, ())
+
     def check_bot(self, game: str, level: str | None) -> None:
         # the levels of every game (easy … expert) and the reflex bots' own (beginner, club, reflex:MS)
         if level is None or level == "random":
@@ -88,6 +91,14 @@ class SpitServer(ServerGame):
     def positions(self, record: Record) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         return positions(record)
 
+
+_PICTURES: dict[str, tuple[tuple[str, ...], ...]] = {
+    # both rows of tableau piles (some face down) and the two center piles between them
+    "spit": (("6C", "#", "2H", "#", "8S"), ("9D", "10S"), ("4H", "10C", "7S", "", "5D")),
+    # the other hand as backs, the side piles beside the two center piles, your hand
+    "speed": (("#", "#", "#", "#", "#"), ("#", "6H", "7C", "#"), ("3S", "8H", "9D", "5C", "10H")),
+}
+"""The lobby's picture of each game this hook serves (:meth:`ServerGame.lobby_picture`)."""
 
 SERVER = SpitServer()
 """The ``server`` hook of ``spit`` and ``speed``."""

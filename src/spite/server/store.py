@@ -27,12 +27,14 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from spite.server import db
-from spite.server.ratings import rate_game
+from spite.server.protocol import SeatRating
+from spite.server.ratings import rate_game, seat_rating
 from spite.server.table.effects import (
     DeleteMoves,
     InsertAbort,
     InsertMove,
     Row,
+    Stored,
     StoredTable,
     UpdateSeat,
     UpdateTable,
@@ -388,14 +390,16 @@ class Store:
     @staticmethod
     def table_write(table_id: str, rows: Sequence[Row]) -> Write:
         """The rows a table's core asks to store (:mod:`spite.server.table.effects`) as one write; its
-        answer is the id of the game it inserts, if any. A move alone is a :class:`_MoveInsert`, so
-        that the writer inserts a run of them with one ``executemany``."""
+        answer is the core's :class:`Stored`: the id of the game it inserts, if any, and the ratings a
+        rated game gave (a move alone answers ``None``: stored, nothing more). A move alone is a
+        :class:`_MoveInsert`, so that the writer inserts a run of them with one ``executemany``."""
         if len(rows) == 1 and isinstance(rows[0], InsertMove):
             row = rows[0]
             return Store.insert_move(table_id, row.ply, row.seat, row.entries)
 
-        def fn(conn: Connection) -> int | None:
+        def fn(conn: Connection) -> Stored:
             game_id: int | None = None
+            rated: dict[str, SeatRating] = {}
             for row in rows:
                 if isinstance(row, InsertMove):
                     Store.insert_move(table_id, row.ply, row.seat, row.entries)(conn)
@@ -417,8 +421,9 @@ class Store:
                     game_id = Store.insert_game(table_id, row.game, row.preset, row.record, row.plies, row.turns,
                                                 row.players, finish=row.finish, result=row.result)(conn)
                     if row.rating is not None:  # a rated table's last game: rated in the same commit
-                        rate_game(conn, game_id, row.rating, row.players)
-            return game_id
+                        new = rate_game(conn, game_id, row.rating, row.players)
+                        rated = {pid: seat_rating(r) for pid, r in new.items()}
+            return Stored(True, game_id, ratings=rated)
 
         return fn
 

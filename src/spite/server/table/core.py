@@ -39,7 +39,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from typing import Any
 
 from spite.errors import IllegalMoveError, Phrase
@@ -52,6 +52,7 @@ from spite.server.protocol import (
     MoveMessage,
     NextGame,
     RematchRequest,
+    SeatRating,
     Sync,
     UndoMessage,
     ack_text,
@@ -429,7 +430,7 @@ class TableCore(TableSeries):
             return
         self.ended = result
         self.start = start
-        self._ended(stored.game_id, True, series, fair_next)
+        self._ended(stored.game_id, True, series, fair_next, stored.ratings)
         self.clock_since.clear()
         names = ", ".join(s.shown_name() for s in seats)
         log.info("table %s: %s lost the rated game by leaving (%s); game %s", self.id, names, why, self.game_id)
@@ -697,7 +698,7 @@ class TableCore(TableSeries):
         self.version += 1
         self.play.stored(seat, by_bot, entries)
         if ending is not None:
-            self._ended(result.game_id, ending.final, series, fair_next)
+            self._ended(result.game_id, ending.final, series, fair_next, result.ratings)
         return True
 
     def _another_may_follow(self, final: bool | None = None) -> bool:
@@ -707,10 +708,14 @@ class TableCore(TableSeries):
         return not final or any(s.kind == "person" for s in self.seats)
 
     def _ended(self, game_id: int | None, final: bool, series: dict[str, Any] | None,
-               fair_next: FairDeal | None) -> None:
-        """The game's end is stored: the table is finished, or waits for a match's next game."""
+               fair_next: FairDeal | None, ratings: Mapping[str, SeatRating] | None = None) -> None:
+        """The game's end is stored: the table is finished, or waits for a match's next game. A rated
+        game's new ratings (``ratings``, by player id) stand beside its players' names from now on."""
         self.game_id = game_id
         self.told_over = len(self.told)  # what is told from now on belongs to the next game's log
+        for seat in self.seats:
+            if ratings and seat.player_id is not None and seat.player_id in ratings:
+                seat.rating = ratings[seat.player_id]
         if game_id is not None:
             self.play.ended(game_id)
         if fair_next is not None:
@@ -817,6 +822,7 @@ class TableCore(TableSeries):
             raise LobbyError("the seat could not be saved; try again", 503, "lobby.storage")
         seat.player, seat.token_hash, seat.player_id = inp.name, inp.token_hash, inp.player_id
         seat.address = inp.address
+        seat.rating = inp.rating if self.rated else None
         seat.controller = "person"
         log.info("table %s: %s took seat %d", self.id, inp.name, seat.seat)
         yield from self._tell("joined", seat.seat, f"{inp.name} took seat {seat.seat}", name=inp.name, seat=seat.seat)

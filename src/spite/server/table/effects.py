@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from spite.rating import RatingGroup
+    from spite.server.protocol import SeatRating
     from spite.server.table.seats import Seat
 
 __all__ = [
@@ -110,6 +111,9 @@ class Join:
     address: str | None = None
     """A hash of the address the person sits down from (:func:`~spite.server.table.seats.address_key`):
     a rated table seats one address on one side only."""
+    rating: SeatRating | None = None
+    """At a rated table: the person's rating in its rules group (read by the lobby), shown beside
+    their name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,11 +246,13 @@ class Store:
 
 @dataclass(frozen=True, slots=True)
 class Stored:
-    """The answer to :class:`Store`: committed or not, and the id of an inserted game."""
+    """The answer to :class:`Store`: committed or not, the id of an inserted game, and the new
+    ratings a rated game gave its keyed players (by player id)."""
 
     ok: bool
     game_id: int | None = None
     error: str = ""
+    ratings: dict[str, SeatRating] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)

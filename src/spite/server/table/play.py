@@ -103,6 +103,13 @@ class ServerGame(ABC):
     lobby_options: tuple[str, ...] = ()
     """Options the lobby's forms let a person set (``stock_size``)."""
 
+    def lobby_picture(self, game: str) -> tuple[tuple[str, ...], ...]:
+        """A small picture of a ``game`` table for the lobby's tile (``GameType.picture``): rows of
+        cards from the far side of the table to the near one, each a card token (records.md §1),
+        ``#`` a card's back or ``""`` an empty place. No court cards: each court figure is a file
+        the browser would fetch for the lobby alone. By default none (the tile shows the felt)."""
+        return ()
+
     @abstractmethod
     def check_bot(self, game: str, level: str | None) -> None:
         """Raise :class:`~spite.server.table.seats.LobbyError` unless a bot seat of ``level`` may sit at

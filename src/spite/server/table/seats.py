@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from spite.errors import Phrase, SpiteError
-from spite.server.protocol import SeatInfo
+from spite.server.protocol import SeatInfo, SeatRating
 
 __all__ = ["PLAYER_ID", "LobbyError", "Seat", "address_key", "hash_token", "new_token", "player_id", "seat_for_token"]
 
@@ -89,6 +89,9 @@ class Seat:
     address: str | None = None
     """A hash of the address its person sat down from (:func:`address_key`): at a rated table one
     address plays one side only."""
+    rating: SeatRating | None = None
+    """At a rated table: its person's rating in the table's rules group (``None``: a guest, a
+    computer, a casual table)."""
 
     def status(self) -> str:
         """free, connected, disconnected or bot."""
@@ -102,7 +105,8 @@ class Seat:
         """The public face of this seat."""
         return SeatInfo(seat=self.seat, kind=self.kind, level=self.level if self.kind == "bot" else None,  # type: ignore[arg-type]
                         player=self.player, status=self.status(),  # type: ignore[arg-type]
-                        botLevel=self.level if self.controller == "bot" else None)
+                        botLevel=self.level if self.controller == "bot" else None,
+                        rating=self.rating if self.player_id is not None else None)
 
     def player_name(self) -> str:
         """The name statistics count this seat under."""

@@ -56,7 +56,22 @@ async function openAnyTable(id) {
   (await pageModule(type)).openGame(info);
 }
 
+/** The top bar's link to the page on screen is marked as the current one (for the eye and for screen readers). */
+const NAV_OF = { lobby: "nav-play", stats: "nav-stats", ratings: "nav-ratings", player: "nav-ratings", rules: "nav-rules" };
+
+function markNav() {
+  for (const a of document.querySelectorAll(".nav a")) {
+    if (a.id === NAV_OF[document.body.dataset.page]) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
+}
+
 function route() {
+  pickPage();
+  markNav();
+}
+
+function pickPage() {
   const path = location.pathname;
   let m;
   if ((m = path.match(/^\/t\/([A-Za-z0-9_-]+)\/?$/))) {

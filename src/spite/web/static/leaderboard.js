@@ -13,6 +13,14 @@ export function ratingText(r) {
   return r.provisional ? `${r.rating} ± ${r.uncertainty}` : String(r.rating);
 }
 
+/** A provisional rating says in words how many more games it takes ("provisional: 4 more games"). */
+export function provisionalHTML(r) {
+  if (!r.provisional) return "";
+  const text = Number.isFinite(r.provisionalGames) && r.provisionalGames > 0
+    ? t("rt_provisional_games", { n: r.provisionalGames }) : t("rt_provisional");
+  return `<span class="muted provisional">${esc(text)}</span>`;
+}
+
 export async function renderLeaderboard(group) {
   let board;
   try {
@@ -22,11 +30,11 @@ export async function renderLeaderboard(group) {
     return;
   }
   const draw = () => {
-    setStatus(t("rt_title"));
+    setStatus(""); // the top bar marks the page; a status saying "Ratings" again would read as a link
     const tabs = board.groups.map((g) => `<a href="/ratings?group=${esc(g)}" class="btn small${g === board.group ? " active" : ""}" data-group="${esc(g)}"${g === board.group ? ' aria-current="page"' : ""}>${esc(groupWord(g))}</a>`).join(" ");
     const rows = board.players.map((p, i) => `<tr data-player="${esc(p.playerId)}"><td class="num">${i + 1}</td>
       <th scope="row"><a href="/player/${esc(p.playerId)}">${esc(p.name)}</a></th>
-      <td class="num" data-col="rating">${esc(ratingText(p))}${p.provisional ? ` <span class="muted">${t("rt_provisional")}</span>` : ""}</td>
+      <td class="num" data-col="rating">${esc(ratingText(p))}${p.provisional ? ` ${provisionalHTML(p)}` : ""}</td>
       <td class="num">${p.games}</td></tr>`).join("");
     main().innerHTML = `<section class="panel" id="leaderboard" data-group="${esc(board.group)}">
       <h2>${t("rt_title")}: ${esc(groupWord(board.group))}</h2>

@@ -1,10 +1,15 @@
-// The lobby: the player's name, quick play against the computer, a table for friends, open tables
-// to join and games in play to watch.
+// The lobby: a tile for each game of the server's list (games.js) with a picture of its table, drawn
+// with the page's own deck (cards.js) from the cards the server's game type names, and one click to
+// play the computer or to seek a person (rated or casual chosen right there); the open tables to
+// join and the games in play to watch; and, one click away, more options: another variant, the
+// computer's level, the stock size, rated play against the computer, a table for a friend with
+// its seats. The lobby names no game itself: everything comes from GET /api/game-types.
 
 import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./app.js";
 import { botName, hasText, presetName, t } from "./i18n.js";
 import { gameTypes, gameWord } from "./games.js";
+import { backSVG, cardSVG, slotSVG } from "./cards.js";
 import { levelWord as levelOf, seatLabel, seatNames } from "./people.js";
 import { api, getName, saveSeat, setName } from "./store.js";
 
@@ -25,9 +30,9 @@ function formOptions(form) {
 }
 
 /** Start a game against the computer (a computer player at every other seat of the preset: two at
- * a party, three with partners); on success the browser goes to the table. */
-export async function quickPlay(preset, level, opts, game) {
-  const joined = await api("POST", "/api/quickplay", { name: playerName(), game, preset, level, options: opts });
+ * a party, three with partners), casual unless ``rated``; on success the browser goes to the table. */
+export async function quickPlay(preset, level, opts, game, rated = false) {
+  const joined = await api("POST", "/api/quickplay", { name: playerName(), game, preset, level, options: opts, rated });
   saveSeat(joined.table.id, joined.seat, joined.token);
   location.assign(joined.table.link);
 }
@@ -39,8 +44,8 @@ export async function createTable(preset, opts, seatList, game) {
   location.assign(joined.table.link);
 }
 
-// The games, their presets (with seats), computer levels and lobby options: the server's list
-// (games.js); set by renderLobby before anything is drawn.
+// The games, their presets (with seats), computer levels, lobby options and pictures: the server's
+// list (games.js); set by renderLobby before anything is drawn.
 let types = [];
 const typeOf = (game) => types.find((g) => g.name === game) || types[0];
 
@@ -56,6 +61,9 @@ const botsOf = (preset, game) => seatsOf(preset, game) - 1;
 const levelsOf = (game) => typeOf(game).levels;
 const offers = (game, option) => typeOf(game).lobbyOptions.includes(option);
 
+/** A preset to play at one click: ``short`` where the game has it (a quick game), else its default. */
+const quickPreset = (game) => (presetsOf(game).includes("short") ? "short" : typeOf(game).defaultPreset);
+
 function seatsRows(preset, game) {
   const n = seatsOf(preset, game);
   let rows = `<div class="seatrow">${esc(seatLabel(0))}: <b>${t("you")}</b></div>`;
@@ -67,35 +75,85 @@ function seatsRows(preset, game) {
   return rows;
 }
 
+// ------------------------------------------------------------------ the tiles
+/** A small picture of a game's table: the rows of cards its type names (``#`` a back, ``""`` an empty
+ * place), from the far side of the table to the near one. One image for screen readers. */
+function pictureHTML(type) {
+  const card = (tok) => (tok === "#" ? `<span class="card">${backSVG()}</span>`
+    : tok === "" ? `<span class="card slot">${slotSVG()}</span>` : `<span class="card">${cardSVG(tok)}</span>`);
+  const rows = (type.picture || []).map((row) => `<span class="pic-row">${row.map(card).join("")}</span>`).join("");
+  return `<div class="tile-pic" role="img" aria-label="${esc(t("lb_picture", { game: gameWord(type.name) }))}">${rows}</div>`;
+}
+
+/** A game's tile: its picture, its name, the variant one click plays, and the two ways to play. */
+function tileHTML(type, rated) {
+  const name = type.name;
+  const blurb = hasText(`game_blurb.${name}`) ? `<p class="tile-blurb">${esc(t(`game_blurb.${name}`))}</p>` : "";
+  // the variant one click plays, unless it is the game itself by another word ("Spit": Spit)
+  const preset = presetName(quickPreset(name));
+  const variant = preset !== gameWord(name) ? `<p class="tile-variant muted">${esc(t("lb_variant", { preset }))}</p>` : "";
+  const radio = (value, label) => `<label class="switch-option"><input type="radio" name="rated-${esc(name)}" value="${value}"` +
+    `${(value === "rated") === rated ? " checked" : ""}><span>${esc(t(label))}</span></label>`;
+  return `<article class="tile" data-game="${esc(name)}" aria-labelledby="tile-${esc(name)}">
+    ${pictureHTML(type)}
+    <div class="tile-body">
+      <h2 id="tile-${esc(name)}">${esc(gameWord(name))}</h2>
+      ${blurb}
+      ${variant}
+      <div class="tile-actions">
+        <button type="button" class="primary" data-play="computer">${esc(t("lb_play_computer"))}</button>
+        <div class="seek-choice" role="group" aria-label="${esc(t("lb_rated_choice"))}">
+          <button type="button" data-play="person">${esc(t("seek_play"))}</button>
+          <span class="rated-switch">${radio("rated", "seek_rated")}${radio("casual", "seek_casual")}</span>
+        </div>
+      </div>
+      <button type="button" class="small more-link" data-more aria-controls="more">${esc(t("lb_more"))}</button>
+      <p class="error" role="alert"></p>
+    </div>
+  </article>`;
+}
+
+// ------------------------------------------------------------------ open tables, games in play
 function tableLine(info, action) {
   // a computer player by the name it has at that table, with its level
   const names = seatNames(info.id, info.seats);
   const who = info.seats.map((s, i) => (s.kind === "bot" ? `${esc(names[i])} <span class="muted">(${esc(t("tb_bot_tag", { level: levelOf(s.level) }))})</span>`
     : s.player ? esc(s.player) : "—")).join(" · ");
   const label = action === "join" ? t("join") : t("watch");
-  // the first game of the list (the server's default) goes without its name, the others with it
-  const game = types.length && info.game !== types[0].name ? `${gameWord(info.game)} · ` : "";
-  return `<li data-table="${esc(info.id)}" data-game="${esc(info.game)}"><span class="tname">${esc(game)}${esc(presetName(info.preset))}</span> <span class="tseats">${who}</span>
+  const rated = info.rated ? ` <span class="rated-tag">${esc(t("seek_rated"))}</span>` : "";
+  return `<li data-table="${esc(info.id)}" data-game="${esc(info.game)}"><span class="tname">${esc(gameWord(info.game))} · ${esc(presetName(info.preset))}${rated}</span>
+    <span class="tseats">${who}</span>
     <a class="btn" data-action="${action}" href="${esc(info.link)}${action === "watch" ? "?watch=1" : ""}">${label}</a></li>`;
 }
 
 async function loadLists() {
   const openList = document.getElementById("open-list");
   const playList = document.getElementById("play-list");
-  if (!openList || !playList) return;
+  if (!openList || !playList) return false;
   try {
     const [open, playing] = await Promise.all([api("GET", "/api/tables"), api("GET", "/api/tables?status=playing")]);
     const known = (l) => l.filter((x) => types.some((g) => g.name === x.game));
-    openList.innerHTML = known(open).map((x) => tableLine(x, "join")).join("") || `<li class="muted">${t("none")}</li>`;
-    playList.innerHTML = known(playing).map((x) => tableLine(x, "watch")).join("") || `<li class="muted">${t("none")}</li>`;
+    openList.innerHTML = known(open).map((x) => tableLine(x, "join")).join("") || `<li class="muted empty">${esc(t("lb_no_open"))}</li>`;
+    playList.innerHTML = known(playing).map((x) => tableLine(x, "watch")).join("") || `<li class="muted empty">${esc(t("lb_no_play"))}</li>`;
   } catch (err) {
     openList.innerHTML = `<li class="error">${esc(err.message)}</li>`;
   }
+  return true;
 }
 
-/** A preset to start quick play with: ``short`` where the game has it (a quick game), else its default. */
-const quickPreset = (game) => (presetsOf(game).includes("short") ? "short" : typeOf(game).defaultPreset);
+/** Ask for the lists again every so often while the lobby is on screen (tables come and go). */
+const LIST_REFRESH_MS = 10_000;
+let listTimer = null;
 
+function keepListsFresh() {
+  clearInterval(listTimer);
+  listTimer = setInterval(async () => {
+    if (document.hidden) return;
+    if (!(await loadLists())) clearInterval(listTimer); // the lobby has gone (a seek's wait, a table)
+  }, LIST_REFRESH_MS);
+}
+
+// ------------------------------------------------------------------ the page
 export async function renderLobby() {
   try {
     types = await gameTypes();
@@ -104,49 +162,110 @@ export async function renderLobby() {
     return;
   }
   const first = types[0].name;
-  const state = { qpPreset: quickPreset(first), qpLevel: typeOf(first).defaultLevel, ftPreset: typeOf(first).defaultPreset,
-    stock: "", qpGame: first, ftGame: first };
+  const state = {
+    qpPreset: quickPreset(first), qpLevel: typeOf(first).defaultLevel, ftPreset: typeOf(first).defaultPreset,
+    stock: "", qpGame: first, ftGame: first, qpRated: false, more: false,
+    rated: Object.fromEntries(types.map((g) => [g.name, true])), // a person is sought rated unless asked otherwise
+  };
   const draw = () => {
-    setStatus(t("lobby"));
+    setStatus("");
     main().innerHTML = `
     <div class="lobby">
-      <section class="panel">
-        <label>${t("your_name")} <input id="name" name="name" maxlength="40" value="${esc(getName())}" placeholder="${esc(t("guest"))}" autocomplete="nickname"></label>
+      <div class="lobby-name">
+        <label for="name">${t("your_name")}</label>
+        <input id="name" name="name" maxlength="40" value="${esc(getName())}" placeholder="${esc(t("guest"))}" autocomplete="nickname">
+      </div>
+      <section class="tiles" aria-label="${esc(t("lb_games"))}">
+        ${types.map((g) => tileHTML(g, state.rated[g.name])).join("")}
       </section>
-      <section class="panel">
-        <h2>${t("quick_play")}</h2>
-        <form id="quick">
-          <label>${t("game")} <select name="game">${gameOptions(state.qpGame)}</select></label>
-          <label>${t("preset")} <select name="preset">${options(presetsOf(state.qpGame), state.qpPreset, presetName)}</select></label>
-          <label>${t("level")} <select name="level">${options(levelsOf(state.qpGame), state.qpLevel, levelWord)}</select></label>
-          ${offers(state.qpGame, "stock_size") ? `<label>${t("stock_size")} <input name="stock_size" type="number" min="1" max="50" value="${esc(state.stock)}"></label>` : ""}
-          <p class="muted" id="quick-seats" data-bots="${botsOf(state.qpPreset, state.qpGame)}">${esc(t("qp_bots", { n: botsOf(state.qpPreset, state.qpGame) }))}</p>
-          <button type="submit" class="primary" id="quick-play">${t("play")}</button>
-          <button type="button" id="seek-play" data-seek>${t("seek_play")}</button>
-          <p class="error" role="alert"></p>
-        </form>
+      <section class="panel lobby-tables">
+        <div class="lists">
+          <div><h2>${t("open_tables")}</h2><ul id="open-list" class="tables"></ul></div>
+          <div><h2>${t("playing_tables")}</h2><ul id="play-list" class="tables"></ul></div>
+        </div>
+        <button type="button" id="refresh" class="small">${t("refresh")}</button>
       </section>
-      <section class="panel">
-        <h2>${t("friend_table")}</h2>
-        <form id="friend">
-          <label>${t("game")} <select name="game">${gameOptions(state.ftGame)}</select></label>
-          <label>${t("preset")} <select name="preset">${options(presetsOf(state.ftGame), state.ftPreset, presetName)}</select></label>
-          ${offers(state.ftGame, "stock_size") ? `<label>${t("stock_size")} <input name="stock_size" type="number" min="1" max="50"></label>` : ""}
-          <div id="seats">${seatsRows(state.ftPreset, state.ftGame)}</div>
-          <button type="submit" id="create-table">${t("create")}</button>
-          <p class="error" role="alert"></p>
-        </form>
-      </section>
-      <section class="panel">
-        <h2>${t("open_tables")} <button type="button" id="refresh" class="small">${t("refresh")}</button></h2>
-        <ul id="open-list" class="tables"></ul>
-        <h2>${t("playing_tables")}</h2>
-        <ul id="play-list" class="tables"></ul>
-      </section>
+      <details class="panel more" id="more"${state.more ? " open" : ""}>
+        <summary>${esc(t("lb_more_title"))}</summary>
+        <div class="more-forms">
+          <form id="quick">
+            <h2>${t("quick_play")}</h2>
+            <label>${t("game")} <select name="game">${gameOptions(state.qpGame)}</select></label>
+            <label>${t("preset")} <select name="preset">${options(presetsOf(state.qpGame), state.qpPreset, presetName)}</select></label>
+            <label>${t("level")} <select name="level">${options(levelsOf(state.qpGame), state.qpLevel, levelWord)}</select></label>
+            ${offers(state.qpGame, "stock_size") ? `<label>${t("stock_size")} <input name="stock_size" type="number" min="1" max="50" value="${esc(state.stock)}"></label>` : ""}
+            <label class="check"><input type="checkbox" name="rated"${state.qpRated ? " checked" : ""}> ${esc(t("lb_rated_box"))}</label>
+            <p class="muted" id="quick-seats" data-bots="${botsOf(state.qpPreset, state.qpGame)}">${esc(t("qp_bots", { n: botsOf(state.qpPreset, state.qpGame) }))}</p>
+            <div class="buttons">
+              <button type="submit" class="primary" id="quick-play">${t("play")}</button>
+              <button type="button" id="seek-play" data-seek>${t("seek_play")}</button>
+            </div>
+            <p class="error" role="alert"></p>
+          </form>
+          <form id="friend">
+            <h2>${t("friend_table")}</h2>
+            <label>${t("game")} <select name="game">${gameOptions(state.ftGame)}</select></label>
+            <label>${t("preset")} <select name="preset">${options(presetsOf(state.ftGame), state.ftPreset, presetName)}</select></label>
+            ${offers(state.ftGame, "stock_size") ? `<label>${t("stock_size")} <input name="stock_size" type="number" min="1" max="50"></label>` : ""}
+            <div id="seats">${seatsRows(state.ftPreset, state.ftGame)}</div>
+            <button type="submit" id="create-table">${t("create")}</button>
+            <p class="error" role="alert"></p>
+          </form>
+        </div>
+      </details>
     </div>`;
     const name = document.getElementById("name");
     name.addEventListener("change", () => setName(name.value));
     name.addEventListener("input", () => setName(name.value));
+
+    // the tiles: one click to play
+    for (const tile of document.querySelectorAll(".tile[data-game]")) {
+      const game = tile.dataset.game;
+      const err = tile.querySelector(".error");
+      const busy = (on) => tile.querySelectorAll("[data-play]").forEach((b) => (b.disabled = on));
+      tile.querySelector("[data-play=computer]").addEventListener("click", async () => {
+        err.textContent = "";
+        busy(true);
+        try {
+          await quickPlay(quickPreset(game), typeOf(game).defaultLevel, {}, game);
+        } catch (e) {
+          err.textContent = e.message;
+          busy(false);
+        }
+      });
+      tile.querySelector("[data-play=person]").addEventListener("click", async () => {
+        err.textContent = "";
+        busy(true);
+        try {
+          const mod = await import("./seek.js");
+          await mod.startSeek(game, quickPreset(game), state.rated[game]);
+        } catch (e) {
+          // still in the lobby (the seek was refused): say why at the tile
+          if (err.isConnected) err.textContent = e.message;
+          busy(false);
+        }
+      });
+      for (const radio of tile.querySelectorAll("input[type=radio]")) {
+        radio.addEventListener("change", () => (state.rated[game] = radio.value === "rated"));
+      }
+      tile.querySelector("[data-more]").addEventListener("click", () => {
+        // more options for this game: its variants, levels and options, one click away
+        state.qpGame = game;
+        state.qpPreset = quickPreset(game);
+        state.qpLevel = typeOf(game).defaultLevel;
+        state.ftGame = game;
+        state.ftPreset = typeOf(game).defaultPreset;
+        state.more = true;
+        draw();
+        const more = document.getElementById("more");
+        more.scrollIntoView({ block: "start", behavior: "smooth" });
+        more.querySelector("#quick select[name=preset]").focus({ preventScroll: true });
+      });
+    }
+
+    // more options
+    const more = document.getElementById("more");
+    more.addEventListener("toggle", () => (state.more = more.open));
     const quick = document.getElementById("quick");
     quick.game.addEventListener("change", () => {
       // another game: its presets, its computer levels, its options
@@ -162,17 +281,20 @@ export async function renderLobby() {
       seats.textContent = t("qp_bots", { n: Number(seats.dataset.bots) });
     });
     quick.level.addEventListener("change", () => (state.qpLevel = quick.level.value));
+    quick.rated.addEventListener("change", () => (state.qpRated = quick.rated.checked));
     document.getElementById("seek-play").addEventListener("click", () => import("./seek.js")
-      .then((mod) => mod.startSeek(quick.game.value, quick.preset.value))
-      .catch((e) => (quick.querySelector(".error").textContent = e.message)));
+      .then((mod) => mod.startSeek(quick.game.value, quick.preset.value, quick.rated.checked))
+      .catch((e) => {
+        const err = document.querySelector("#quick .error");
+        if (err) err.textContent = e.message;
+      }));
     quick.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       state.stock = quick.stock_size?.value ?? state.stock;
       const err = quick.querySelector(".error");
       err.textContent = "";
       try {
-        const game = quick.game.value;
-        await quickPlay(quick.preset.value, quick.level.value, formOptions(quick), game);
+        await quickPlay(quick.preset.value, quick.level.value, formOptions(quick), quick.game.value, quick.rated.checked);
       } catch (e) {
         err.textContent = e.message;
       }
@@ -196,14 +318,14 @@ export async function renderLobby() {
         seatList.push(sel.value === "person" ? { kind: "person" } : { kind: "bot", level: sel.value.slice(4) });
       }
       try {
-        const game = friend.game.value;
-        await createTable(friend.preset.value, formOptions(friend), seatList, game);
+        await createTable(friend.preset.value, formOptions(friend), seatList, friend.game.value);
       } catch (e) {
         err.textContent = e.message;
       }
     });
     document.getElementById("refresh").addEventListener("click", loadLists);
     loadLists();
+    keepListsFresh();
   };
   setRerender(draw);
   draw();

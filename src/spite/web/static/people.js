@@ -94,9 +94,31 @@ export function seatTag(seatInfo, { live = true } = {}) {
   return "";
 }
 
-/** The header of a seat: its name (with "you") and its tag. */
-export function seatHeadHTML(name, tag) {
-  return `<span class="seat-name">${esc(name)}</span>${tag ? ` <span class="seat-status">${esc(tag)}</span>` : ""}`;
+/** The rating a rated table shows beside a person's name (``seatInfo.rating``: the server sends it at
+ * rated tables only): the number, and the word "provisional" while it is. */
+export function seatRatingHTML(seatInfo) {
+  const r = seatInfo?.rating;
+  if (!r || typeof r.rating !== "number") return "";
+  const spoken = t(r.provisional ? "tb_rating_provisional" : "tb_rating", { rating: r.rating });
+  return ` <span class="seat-rating" data-rating="${r.rating}" title="${esc(spoken)}">` +
+    `${r.rating}${r.provisional ? ` <span class="provisional">${esc(t("rt_provisional"))}</span>` : ""}</span>`;
+}
+
+/** The header of a seat: its name (with "you"), its rating at a rated table, and its tag. */
+export function seatHeadHTML(name, tag, seatInfo = null) {
+  return `<span class="seat-name">${esc(name)}</span>${seatRatingHTML(seatInfo)}${tag ? ` <span class="seat-status">${esc(tag)}</span>` : ""}`;
+}
+
+/** A rated table's mark for its head line: plain words, in the page's language (nothing at a casual table). */
+export function ratedMarkHTML(table) {
+  if (!table?.rated) return "";
+  return `<span class="rated-mark" id="rated-mark" title="${esc(t("tb_rated_explain"))}">${esc(t("tb_rated"))}</span>`;
+}
+
+/** Whether a computer plays at ``table`` (a computer's seat, or a person's a computer took over): only
+ * there is the computer's pace a setting. */
+export function computerAtTable(table) {
+  return (table?.seats || []).some((s) => isBotSeat(s) || s?.status === "bot");
 }
 
 /** The name seat ``seat`` had at its table ``tableId`` in a finished game (``players``: the game's

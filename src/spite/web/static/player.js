@@ -8,8 +8,8 @@ import { main, setRerender, setStatus } from "./app.js";
 import { botName, presetName, t } from "./i18n.js";
 import { gameTypes, gameWord } from "./games.js";
 import { api } from "./store.js";
-import { groupWord, ratingText } from "./leaderboard.js";
-import { ratingChart } from "./rating-chart.js";
+import { groupWord, provisionalHTML, ratingText } from "./leaderboard.js";
+import { dateText, ratingChart } from "./rating-chart.js";
 
 const who = (name) => (name.startsWith("bot:") ? botName(name) : name);
 
@@ -25,10 +25,10 @@ export async function renderPlayer(player) {
   const reviewable = new Set((await gameTypes().catch(() => [])).filter((g) => !g.realtime).map((g) => g.name));
   const draw = () => {
     const name = data.groups[0]?.name || player;
-    setStatus(name);
+    setStatus(""); // the name heads the page
     const groups = data.groups.map((g) => `<section class="panel rating-group" data-group="${esc(g.group)}">
-      <h3>${esc(groupWord(g.group))}: <span class="rating" data-rating="${g.rating}">${esc(ratingText(g))}</span>
-        ${g.provisional ? `<span class="muted">${t("rt_provisional")}</span>` : ""}</h3>
+      <h3><span>${esc(groupWord(g.group))}: <span class="rating" data-rating="${g.rating}">${esc(ratingText(g))}</span></span>
+        ${provisionalHTML(g)}</h3>
       <p class="muted">${esc(t("rt_games", { n: g.games }))}</p>
       ${ratingChart(g.history, t("rt_chart", { group: groupWord(g.group) }))}
     </section>`).join("");
@@ -36,9 +36,12 @@ export async function renderPlayer(player) {
       const me = g.players.find((p) => p.playerId === data.playerId);
       const others = g.players.filter((p) => p !== me).map((p) => esc(who(p.player))).join(", ");
       const result = me ? (me.takenOver ? t("rt_left") : me.won ? t("rt_won") : t("rt_lost")) : "";
-      return `<li data-game="${g.id}">${esc(gameWord(g.game))} · ${esc(presetName(g.preset))} · ${others} · <b>${esc(result)}</b>
-        <a href="/replay/${g.id}" class="replay-link">${t("replay")}</a>${reviewable.has(g.game)
-          ? ` · <a href="/replay/${g.id}?review=1" class="review-link">${t("rv_review")}</a>` : ""}</li>`;
+      // each game with its date, what it was, its outcome, and the links to watch it again
+      const date = Number.isFinite(g.finishedAt)
+        ? `<time class="game-date" datetime="${esc(new Date(g.finishedAt * 1000).toISOString())}">${esc(dateText(g.finishedAt))}</time>` : "";
+      return `<li data-game="${g.id}">${date}<span class="game-what">${esc(gameWord(g.game))} · ${esc(presetName(g.preset))} · ${others} · <b>${esc(result)}</b></span>
+        <span class="game-links"><a href="/replay/${g.id}" class="replay-link">${t("replay")}</a>${reviewable.has(g.game)
+          ? ` · <a href="/replay/${g.id}?review=1" class="review-link">${t("rv_review")}</a>` : ""}</span></li>`;
     }).join("");
     main().innerHTML = `<div id="player" data-player="${esc(data.playerId)}">
       <h2>${esc(name)}</h2>${groups}

@@ -7,6 +7,7 @@ import { esc } from "./html.js";
 import { hasText, presetName, t, word } from "./i18n.js";
 import { api, forgetSeat, getName, getSeat, saveSeat } from "./store.js";
 import { gameType } from "./games.js";
+import { ratedMarkHTML } from "./people.js";
 
 // The table client on screen (its link, its timers): stopped when the page opens a table again (a
 // refused hello, a join), so an old one neither reconnects nor reacts to keys in the new one's place.
@@ -94,7 +95,7 @@ function showJoin(info, Client, label) {
     setStatus(t("table_open_join"));
     const what = label ? `${esc(label)} · ${esc(presetName(info.preset))}` : esc(presetName(info.preset));
     main().innerHTML = `<section class="panel join">
-      <p>${t("table_open_join")} (${what})</p>
+      <p>${t("table_open_join")} (${what}) ${ratedMarkHTML(info)}</p>
       <form id="join-form"><label>${t("your_name")} <input name="name" maxlength="40" value="${esc(getName())}" placeholder="${esc(t("guest"))}"></label>
       <button type="submit" class="primary" id="join">${t("join")}</button>
       <a class="btn" href="${esc(info.link)}?watch=1">${t("watch")}</a></form><p class="error" role="alert"></p></section>`;

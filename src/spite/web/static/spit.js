@@ -19,7 +19,7 @@ import { bindDrag } from "./drag.js";
 import { cardName, presetName, t, word } from "./i18n.js";
 import { bindFair, fairHTML } from "./fair.js";
 import { cardWord, moveWords } from "./moves.js";
-import { personName, seatHeadHTML, seatTag } from "./people.js";
+import { personName, ratedMarkHTML, seatHeadHTML, seatTag } from "./people.js";
 import { newTableLike, rematchHTML, seriesHTML, tableEventText } from "./rematch.js";
 import { esc, loadStyle, morph, parseLegal } from "./html.js";
 import { markNotation, notationOn, panelOpen, panelSetting, setPanelOpen, wideScreen } from "./panel.js";
@@ -746,7 +746,7 @@ export class SpitClient {
     const rounds = this.game === "spit" ? t("sp_rounds", { n: this.roundsWon[seat] }) : "";
     const winner = this.clock.phase === "slap" && this.clock.roundWinner === seat ? " round-winner" : "";
     const tag = [seatTag(info, { live: this.live !== false }), rounds, t("cards", { n: p.cards })].filter(Boolean).join(" · ");
-    const head = `<h3>${seatHeadHTML(this.name(seat), tag)}</h3>`;
+    const head = `<h3>${seatHeadHTML(this.name(seat), tag, info)}</h3>`;
     // your own name under your cards: a refusal shown over a card never hides it
     return `<section class="sp-side ${seat === this.me ? "me" : "opponent"}${winner}" data-seat="${seat}" aria-label="${esc(this.name(seat))}">
       ${seat === this.me ? "" : head}<div class="sp-row">${row}</div>${seat === this.me ? head : ""}</section>`;
@@ -846,7 +846,7 @@ export class SpitClient {
       ${this.game === "spit" ? ` · <span id="sp-round">${t("sp_round", { n: this.view.round })}</span>` : ""}
       · <span id="sp-clock">${this.clockHTML(now)}</span></span>
       ${this.over ? "" : seriesHTML(this.table, (s) => this.name(s))}
-      ${fairHTML(this.link?.fair, this.link?.verdict, (s) => this.name(s), this.fairOpen)}<span class="spacer"></span>
+      ${fairHTML(this.link?.fair, this.link?.verdict, (s) => this.name(s), this.fairOpen)}${ratedMarkHTML(this.table)}<span class="spacer"></span>
       <button type="button" class="small" id="panel-toggle" aria-controls="side" aria-expanded="${open}">${esc(t(open ? "tb_panel_hide" : "tb_panel_show"))}</button></div>`;
   }
 

@@ -54,12 +54,25 @@ export function getPlayerId() {
   return localStorage.getItem("spite.playerId") || "";
 }
 
-/** A lobby refusal's words with an option's name as people say it ("the stock size", not
- * "stock_size"), where the catalogue has it (``tb_option.NAME``). */
+/** A lobby refusal's words with what it names as people say it, where the catalogue has it: an
+ * option ("the stock size", not "stock_size": ``tb_option.NAME``), the options changed ("the stock
+ * size: 5", not "stock_size=5"), computer levels ("easy, medium", ``lv_LEVEL``). */
 function lobbyWords(words) {
-  const option = words?.params?.option;
-  if (!option || !hasText(`tb_option.${option}`)) return words;
-  return { ...words, params: { ...words.params, option: t(`tb_option.${option}`) } };
+  const params = words?.params;
+  if (!params) return words;
+  const optionWord = (name) => (hasText(`tb_option.${name}`) ? t(`tb_option.${name}`) : name);
+  const levelWord = (level) => (hasText(`lv_${level}`) ? t(`lv_${level}`) : level);
+  const list = (text, fn) => String(text).split(", ").map(fn).join(", ");
+  const out = { ...params };
+  if (typeof params.option === "string") out.option = optionWord(params.option);
+  if (typeof params.options === "string") {
+    out.options = list(params.options, (pair) => {
+      const [name, value] = pair.split("=");
+      return value === undefined ? optionWord(name) : `${optionWord(name)}: ${value}`;
+    });
+  }
+  for (const name of ["level", "levels"]) if (typeof params[name] === "string") out[name] = list(params[name], levelWord);
+  return { ...words, params: out };
 }
 
 /** JSON over HTTP; a refusal throws an Error with the server's one line. Requests that take a seat

@@ -20,7 +20,7 @@ import { bindDrag, dragging } from "./drag.js";
 import { hasText, t, word, words } from "./i18n.js";
 import { bindFair, fairHTML } from "./fair.js";
 import { cardWord, moveCard, moveWords, pickedMove, toldCard, valueWord } from "./moves.js";
-import { personName, seatHeadHTML, seatTag } from "./people.js";
+import { computerAtTable, personName, ratedMarkHTML, seatHeadHTML, seatTag } from "./people.js";
 import { newTableLike, rematchHTML, seriesHTML, tableEventText } from "./rematch.js";
 import { esc, morph, parseLegal } from "./html.js";
 import { markNotation, notationOn, panelOpen, panelSetting, setPanelOpen, wideScreen } from "./panel.js";
@@ -621,7 +621,7 @@ export class TableClient {
     const team = p.team !== undefined ? `<span class="team">${esc(t("team_n", { n: p.team + 1 }))}</span>` : "";
     const teamAttr = p.team !== undefined ? ` data-team="${p.team}"` : "";
     return `<section class="player ${place === "me" ? "me" : "opponent"} at-${place}${toMove ? " to-move" : ""}${drawsStock ? "" : " no-stock"}" data-seat="${s}"${teamAttr} aria-label="${esc(this.name(s))}">
-      <h3>${seatHeadHTML(this.name(s), seatTag(seatInfo, { live: this.live }))} ${team}</h3>
+      <h3>${seatHeadHTML(this.name(s), seatTag(seatInfo, { live: this.live }), seatInfo)} ${team}</h3>
       <div class="row">
         ${drawsStock ? `<div class="group stockgroup"><div class="label">${t("stock")}</div>${stock}</div>` : ""}
         <div class="group discgroup"><div class="label">${t("discard")}</div><div class="discards">${discards}</div></div>
@@ -685,7 +685,7 @@ export class TableClient {
     const notation = `<button type="button" id="notation" class="small setting" aria-pressed="${notationOn()}">${esc(t(notationOn() ? "tb_notation_on" : "tb_notation_off"))}</button>`;
     return `<aside class="side" id="side" aria-label="${esc(t("log"))}">
       <button type="button" class="small panel-close" id="panel-close">${esc(t("tb_panel_hide"))} ✕</button>
-      <div class="settings">${paceHTML()} ${soundHTML()} ${notation}</div>
+      <div class="settings">${computerAtTable(this.table) ? paceHTML() : ""} ${soundHTML()} ${notation}</div>
       <h3>${t("log")}</h3><ol class="log numbered" id="log" role="log" aria-label="${esc(t("log"))}">${items}</ol>
       <p class="keys-help muted">${esc(t("tb_keys"))}</p></aside>`;
   }
@@ -826,7 +826,7 @@ export class TableClient {
     const match = this.match ? `<div class="match-bar">${this.matchScoreHTML()}</div>` : "";
     const series = this.table.series && !this.over ? `<div class="series-bar">${seriesHTML(this.table, (s) => this.name(s))}</div>` : "";
     const fair = fairHTML(this.link?.fair, this.link?.verdict, (s) => this.name(s), this.fairOpen);
-    return `<div class="table-head">${match}${series}${fair}<span class="spacer"></span>` +
+    return `<div class="table-head">${match}${series}${fair}${ratedMarkHTML(this.table)}<span class="spacer"></span>` +
       `<button type="button" class="small" id="panel-toggle" aria-controls="side" aria-expanded="${open}">` +
       `${esc(t(open ? "tb_panel_hide" : "tb_panel_show"))}</button></div>`;
   }
