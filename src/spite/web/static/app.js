@@ -4,23 +4,12 @@
 import { esc } from "./html.js";
 import { LANGS, getLang, setLang, t } from "./i18n.js";
 import { gameType, gameTypes, pageModule } from "./games.js";
+import { main, redraw, setStatus } from "./shell.js";
 import { api } from "./store.js";
 
 // Each screen is loaded when its route is opened (import()): a Spite and Malice table never
 // fetches the Spit screen, the rules texts, the statistics or the replay viewer.
 
-export const main = () => document.getElementById("main");
-
-let rerender = () => {};
-
-/** Remember how to draw the current page again (after a language switch). */
-export function setRerender(fn) {
-  rerender = fn;
-}
-
-export function setStatus(text) {
-  document.getElementById("status").textContent = text || "";
-}
 
 function applyLang() {
   document.documentElement.lang = getLang();
@@ -105,7 +94,7 @@ for (const b of document.querySelectorAll("button.lang")) {
     if (!LANGS.includes(b.dataset.lang)) return;
     setLang(b.dataset.lang);
     applyLang();
-    rerender();
+    redraw();
   });
 }
 applyLang();

@@ -2,7 +2,7 @@
 // (GET /api/ratings; docs/ratings.md), each linking to their page.
 
 import { esc } from "./html.js";
-import { main, setRerender, setStatus } from "./app.js";
+import { main, setRerender, setStatus } from "./shell.js";
 import { t } from "./i18n.js";
 import { api } from "./store.js";
 

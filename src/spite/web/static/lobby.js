@@ -6,7 +6,7 @@
 // its seats. The lobby names no game itself: everything comes from GET /api/game-types.
 
 import { esc } from "./html.js";
-import { main, setRerender, setStatus } from "./app.js";
+import { main, setRerender, setStatus } from "./shell.js";
 import { botName, hasText, presetName, t } from "./i18n.js";
 import { gameTypes, gameWord } from "./games.js";
 import { backSVG, cardSVG, slotSVG } from "./cards.js";

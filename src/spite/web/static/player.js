@@ -4,7 +4,7 @@
 // (GET /api/players/{player}/ratings).
 
 import { esc } from "./html.js";
-import { main, setRerender, setStatus } from "./app.js";
+import { main, setRerender, setStatus } from "./shell.js";
 import { botName, presetName, t } from "./i18n.js";
 import { gameTypes, gameWord } from "./games.js";
 import { api } from "./store.js";

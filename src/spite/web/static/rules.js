@@ -4,7 +4,7 @@
 // The texts live here, not in i18n.js; the page's language buttons switch them.
 
 import { esc } from "./html.js";
-import { main, setRerender, setStatus } from "./app.js";
+import { main, setRerender, setStatus } from "./shell.js";
 import { getLang, presetName } from "./i18n.js";
 
 export const GAMES = ["spite-malice", "spit"];

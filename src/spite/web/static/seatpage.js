@@ -2,7 +2,7 @@
 // token (at a finished table too: its end and the rematch question), a form to take a free seat,
 // the spectator's view, or the end of a finished table.
 
-import { main, setRerender, setStatus } from "./app.js";
+import { main, setRerender, setStatus } from "./shell.js";
 import { esc } from "./html.js";
 import { hasText, presetName, t, word } from "./i18n.js";
 import { api, forgetSeat, getName, getSeat, saveSeat } from "./store.js";

@@ -5,7 +5,7 @@
 // any time.
 
 import { esc } from "./html.js";
-import { main, setRerender, setStatus } from "./app.js";
+import { main, setRerender, setStatus } from "./shell.js";
 import { presetName, t } from "./i18n.js";
 import { gameWord } from "./games.js";
 import { api, getName, getPlayerKey, saveSeat } from "./store.js";

@@ -2,15 +2,15 @@
 // spit.js's drawing without a socket, every step of /api/games/{id}/positions with its game time.
 
 import { esc } from "./html.js";
-import { main, setStatus } from "./app.js";
+import { main, setStatus } from "./shell.js";
 import { t } from "./i18n.js";
 import { cardWord, moveWords } from "./moves.js";
 import { markNotation } from "./panel.js";
 import { SpitClient, eventCards, flipText } from "./spit.js";
-import { bindControls, controlsHTML, gameTime, notationButtonHTML, replayKey, replaySeats } from "./replay.js";
+import { bindControls, controlsHTML, gameTime, notationButtonHTML, replayKey, replaySeats } from "./replay-controls.js";
 
 /** spit.js's drawing without a socket: no seat, nothing playable; the clock stands at each step's time. */
-export class SpitReplayBoard extends SpitClient {
+export class ReplayBoard extends SpitClient {
   constructor(data) {
     super({
       id: data.tableId ?? `game-${data.gameId}`, game: data.game, preset: data.preset, options: data.options, status: "finished",

@@ -13,7 +13,7 @@
 // keyboard. Moves are told in words (moves.js); the notation shows in the notation view.
 
 import { planPlaceFlight, runPlaceFlights } from "./anim.js";
-import { main, setRerender, setStatus } from "./app.js";
+import { main, setRerender, setStatus } from "./shell.js";
 import { backSVG, cardSVG, rankOf, slotSVG } from "./cards.js";
 import { bindDrag } from "./drag.js";
 import { cardName, presetName, t, word } from "./i18n.js";

@@ -5,7 +5,7 @@
 // (takeover) is listed, marked, and left out of the figures.
 
 import { esc } from "./html.js";
-import { main, setRerender, setStatus } from "./app.js";
+import { main, setRerender, setStatus } from "./shell.js";
 import { getLang, botName, presetName, t } from "./i18n.js";
 import { gameWord } from "./games.js";
 import { gamePlayerName, levelWord } from "./people.js";

@@ -14,7 +14,7 @@
 // link (``rematch``); the series score of the games played here heads the table.
 
 import { Pacer, describeMove, keepLanding, paceHTML, planFlights, runFlights, setPace } from "./anim.js";
-import { main, setRerender, setStatus } from "./app.js";
+import { main, setRerender, setStatus } from "./shell.js";
 import { backSVG, cardName, cardSVG, handToken, rankValue, setSkipBoDeck, slotSVG } from "./cards.js";
 import { bindDrag, dragging } from "./drag.js";
 import { hasText, t, word, words } from "./i18n.js";
