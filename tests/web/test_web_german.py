@@ -184,7 +184,9 @@ SHOWN_TEXT_JS = """() => {
     parts.push(n.textContent);
   }
   for (const el of document.querySelectorAll('[title], [aria-label], [placeholder]')) {
-    if (el.closest('code')) continue;
+    // a card in flight is a copy in a layer no reader hears (aria-hidden), gone in a moment: the
+    // language may change while it flies, the card it lands as is worded anew
+    if (el.closest('code, [aria-hidden="true"]')) continue;
     for (const name of ['title', 'aria-label', 'placeholder']) parts.push(el.getAttribute(name) || '');
   }
   return parts.join(' ');
