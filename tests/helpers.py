@@ -122,17 +122,21 @@ def finished_spit_game(base: str, game: str = "spit", options: dict[str, Any] | 
 
 def _bots_finish(base: str, table: dict[str, Any]) -> int:
     """Create a bots-only ``table`` on the server at ``base`` and wait until it has finished; the game id."""
-    import time
-
     import httpx
 
     r = httpx.post(base + "/api/tables", json=table)
     assert r.status_code == 200, r.text
-    table_id = r.json()["id"]
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        got = httpx.get(base + f"/api/tables/{table_id}").json()
-        if got["status"] == "finished":
-            return int(got["gameId"])
-        time.sleep(0.05)
-    raise AssertionError("the bots did not finish in time")
+    return int(finished_table(base, r.json()["id"])["gameId"])
+
+
+def finished_table(base: str, table_id: str, timeout: float = 30) -> dict[str, Any]:
+    """The table ``table_id`` of the server at ``base`` (its info) once it has finished."""
+    import httpx
+
+    from waiting import wait_until
+
+    def finished() -> dict[str, Any] | None:
+        got: dict[str, Any] = httpx.get(base + f"/api/tables/{table_id}").json()
+        return got if got["status"] == "finished" else None
+
+    return wait_until(finished, f"the end of table {table_id}'s game", timeout=timeout)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from ports import free_port
 from spite.cli import app
 
 CONFORMANCE = Path(__file__).resolve().parent / "conformance"
@@ -369,15 +370,6 @@ def test_resumed_tournament_says_moves_and_time_of_the_same_games(tmp_path: Path
 
 
 # ---------------------------------------------------------------------- option values, the server's start
-def free_port() -> int:
-    """A port nothing listens on now (the database checks come after the address's)."""
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.mark.parametrize(("args", "words"), [
     (("serve", "--port", "99999"), "--port must be 1 to 65535, not 99999"),
     (("serve", "--port", "0"), "--port must be 1 to 65535, not 0"),

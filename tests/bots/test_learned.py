@@ -30,6 +30,7 @@ from spite.bots.learned import (
 from spite.errors import OptionsError
 from spite.malice import Options, State
 from spite.malice.determinize import determinize
+from waiting import bounded
 
 
 def positions(preset: str, count: int, seed: int) -> list[State]:
@@ -145,7 +146,7 @@ def test_the_learned_bot_plays_legal_games_to_the_end(preset: str) -> None:
     for seat, bot in enumerate(bots):
         bot.start_game(opts, seat)
     rngs = [random.Random(seat) for seat in range(opts.players)]
-    while not state.is_over:
+    for _ in bounded(20_000, "the game's end", until=lambda: state.is_over):
         move = bots[state.to_move].choose(state.view(state.to_move), rngs[state.to_move])
         assert move in state.legal_moves()
         state.play(move)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import random
 import secrets
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from test_protocol import play_random
 from spite.server import ServerConfig, db
 from spite.server.ratings import RatingGroup, display, groups, level_rating, rate_game, rating_group
 from spite.server.table.seats import player_id
+from waiting import wait_until
 
 
 @pytest.fixture
@@ -147,12 +147,10 @@ def play_two(srv: ServerThread, rated: bool, keys: tuple[str, str]) -> str:
 
 
 def wait_for(fn: Any, timeout: float = 5) -> Any:
-    deadline = time.monotonic() + timeout  # written with the last move, just before gameOver
-    while True:
-        value = fn()
-        if value or time.monotonic() > deadline:
-            return value
-        time.sleep(0.05)
+    try:  # written with the last move, just before gameOver
+        return wait_until(fn, "the ratings", timeout=timeout)
+    except AssertionError:
+        return fn()  # (the test says what it expected)
 
 
 @pytest.mark.slow

@@ -17,6 +17,7 @@ from spite.records.malice import new_record
 from spite.review import review_record
 from spite.server import ServerConfig
 from spite.server.store import Store
+from waiting import wait_until_async
 
 BUDGET = 0.1
 
@@ -56,7 +57,7 @@ def test_the_event_loop_answers_while_a_review_is_made(server: ServerThread) -> 
     async def both() -> tuple[float, int]:
         async with httpx.AsyncClient(base_url=server.base, timeout=300) as client:
             review = asyncio.create_task(client.get(f"/api/games/{game_id}/review"))
-            await asyncio.sleep(0.1)
+            await wait_until_async(lambda: server.app.state.reviews.place(game_id, None) == 1, "the review under way")
             started = time.perf_counter()
             health = await client.get("/healthz")
             assert health.status_code == 200

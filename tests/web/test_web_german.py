@@ -21,6 +21,7 @@ from test_web_page import play_one_move, start_quick_game, wait_for_turn
 
 from helpers import finished_bot_game, finished_spit_game
 from spite.catalogue import PLACEHOLDER
+from waiting import bounded
 
 MESSAGES = Path(__file__).resolve().parents[2] / "src" / "spite" / "web" / "static" / "messages"
 WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{3,}")
@@ -251,7 +252,7 @@ def test_every_page_and_dialog_says_only_german_words(web_server: WebServer, con
     page.click("#hint")
     page.wait_for_selector("#hint-text[data-move]")
     assert not_german(page, "Udo") == []
-    while wait_for_turn(page):
+    for _ in bounded(400, "the game's end", until=lambda: not wait_for_turn(page)):
         play_one_move(page)
     page.wait_for_selector("#game-over #rematch-no")
     assert not_german(page, "Udo") == []
