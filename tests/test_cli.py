@@ -196,6 +196,7 @@ def test_bench_bots_gives_each_bots_cpu_time_per_decision() -> None:
     assert code == 2 and err.startswith("spite: unknown bot 'chess'")
 
 
+@pytest.mark.timeout(180)  # a server benchmark
 @pytest.mark.slow
 def test_bench_server_prints_its_figures_as_the_last_json_line() -> None:
     code, out, _ = run("bench", "server", "--tables", "2", "--seconds", "2", "--think", "0.05", "--warmup", "0.5",
@@ -211,6 +212,7 @@ def test_bench_server_prints_its_figures_as_the_last_json_line() -> None:
     assert 0 < data["p50_ms"] <= data["p95_ms"] <= data["p99_ms"] <= data["max_ms"]
 
 
+@pytest.mark.timeout(180)  # two server benchmarks
 @pytest.mark.slow
 def test_bench_server_baseline_measures_the_floor_beside_the_server_and_prints_the_ratio() -> None:
     code, out, _ = run("bench", "server", "--tables", "2", "--seconds", "2", "--think", "0.05", "--warmup", "0.5",

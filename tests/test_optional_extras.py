@@ -341,6 +341,7 @@ SERVERS = ("serve", "bench server")
 """Cases that start a server process: marked slow (``pytest -m "not slow"`` leaves them out)."""
 
 
+@pytest.mark.timeout(180)  # a subcommand in a fresh process each (a server, a benchmark among them)
 @pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.slow) if name in SERVERS else name
                                   for name in CASES])
 def test_a_subcommand_works_or_names_its_extra_without_each_optional_package(

@@ -39,6 +39,7 @@ def summary_without_clock(stdout: str) -> dict[str, object]:
     return summary
 
 
+@pytest.mark.timeout(180)  # a 400-game tournament twice, stopped and resumed
 @pytest.mark.slow
 @pytest.mark.parametrize(("stop", "jobs"), [(signal.SIGINT, "1"), (signal.SIGTERM, "2")])
 def test_ctrl_c_or_kill_keeps_the_games_and_resume_ends_as_an_uninterrupted_run(

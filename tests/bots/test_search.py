@@ -246,6 +246,7 @@ def test_the_turn_search_is_a_setting_with_its_own_defaults() -> None:
 
 
 # ---------------------------------------------------------------------- the whole turn, sampled (value=turn)
+@pytest.mark.timeout(180)  # searches of many positions
 def test_a_turn_search_scores_a_turn_that_ends_unseen_as_hard_does_and_samples_the_rest() -> None:
     """The turn score of a plan with hard's weights is hard's own score of where the turn ends: for a
     plan that ends the turn before any card turns up, exactly hard's score of it; for one that

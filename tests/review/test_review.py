@@ -25,6 +25,9 @@ from spite.review.bench import play_game
 from spite.review.winprob import race_model
 from waiting import bounded
 
+pytestmark = pytest.mark.timeout(300)
+"""A review plays out thousands of rollouts a turn: tens of seconds a game, minutes on a busy machine."""
+
 BUDGET = 0.2
 """Small: the tests check what the review says, not how finely it searched."""
 

@@ -79,6 +79,38 @@ class ServerThread:
         return self.manager.store._task.get_loop()  # type: ignore[no-any-return]
 
 
+class InProcess:
+    """The app in this process without a socket, for tests of its REST endpoints: Starlette's
+    TestClient runs the app's lifespan (the store, the tables, the bots) in an event loop of its own
+    thread and hands it each request, as a server would, minus the TCP connection and uvicorn.
+    ``client`` is an httpx client at the app (paths alone: ``api.client.get("/healthz")``)."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        from starlette.testclient import TestClient
+
+        self.app = create_app(config)
+        self.client = TestClient(self.app)
+
+    @property
+    def manager(self) -> Any:
+        return self.app.state.manager
+
+    def __enter__(self) -> InProcess:
+        self.client.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.client.__exit__(*exc)
+
+    def run(self, coro: Any) -> Any:
+        """Run a coroutine in the app's loop (to look at tables safely, or to write to the store)."""
+
+        async def awaited() -> Any:
+            return await coro
+
+        return self.client.portal.call(awaited)
+
+
 class ServerProcess:
     """``python -m spite.server`` in a subprocess (for kill -9)."""
 
@@ -116,7 +148,7 @@ class ServerProcess:
                 return proc.poll() is not None or httpx.get(self.base + "/healthz", timeout=1).status_code == 200
             return False
 
-        wait_until(answers, "the server's answer to /healthz", timeout=30, every=0.1)
+        wait_until(answers, "the server's answer to /healthz", timeout=60, every=0.1)
         if proc.poll() is not None:
             self.output.seek(0)
             said = self.output.read().decode(errors="replace")

@@ -53,6 +53,7 @@ def _descendants(pid: int) -> set[int]:
     return found
 
 
+@pytest.mark.timeout(180)  # twelve expert tables and sixty timed replies
 def test_an_easy_bot_answers_within_a_second_beside_twelve_expert_tables(tmp_path: Path) -> None:
     """Twelve bots-only tables of expert bots (thinking up to a second a move, without pause) keep
     both workers busy; a person playing an easy bot still gets each of its moves quickly."""

@@ -198,6 +198,7 @@ def test_join_watch_reconnect_takeover_and_the_record(server: ServerThread, game
             client.close()
 
 
+@pytest.mark.timeout(180)  # a server process started twice and killed
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_kill_9_loses_no_acknowledged_move(db_url: str, game: str) -> None:

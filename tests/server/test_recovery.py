@@ -41,6 +41,7 @@ def wait_finished(base: str, table_id: str, timeout: float = 40) -> dict[str, ob
     return finished_table(base, table_id, timeout)
 
 
+@pytest.mark.timeout(180)  # a server process started twice, games played to their end
 @pytest.mark.slow
 def test_kill_9_and_play_on(db_url: str) -> None:
     server = ServerProcess(db_url, None, *ARGS).start()

@@ -19,6 +19,9 @@ from spite.server import ServerConfig
 from spite.server.store import Store
 from waiting import wait_until_async
 
+pytestmark = pytest.mark.timeout(300)
+"""The server reviews whole games (tens of seconds each, minutes on a busy machine)."""
+
 BUDGET = 0.1
 
 

@@ -30,6 +30,7 @@ import json
 from typing import Any
 
 import hypothesis.strategies as st
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 from table_harness import Client, Harness, config
@@ -38,6 +39,9 @@ from spite.games import game_names, get_game
 from spite.server.lobby import served_games
 from spite.server.protocol import SeatRequest
 from spite.server.table.fair import FairDeal
+
+pytestmark = pytest.mark.timeout(300)
+"""Each game's machine takes seconds; on a machine busy with other work it took over a minute."""
 
 TIMES = {"turn_seconds": 20.0, "turn_warning": 5.0, "idle_seconds": 10.0, "grace_seconds": 15.0,
          "abandon_seconds": 40.0, "next_game_seconds": 10.0, "bot_delay": 0.5}

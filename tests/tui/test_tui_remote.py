@@ -321,6 +321,7 @@ def test_undo_a_build_play_by_key_on_a_server_table(server: ServerProcess) -> No
     assert f"Not allowed: {text}"[:70] in seen["refused_screen"], seen["refused_screen"]
 
 
+@pytest.mark.timeout(180)  # a match of several games by keys against a server
 @pytest.mark.slow
 def test_a_match_table_game_after_game_by_keys(server: ServerProcess) -> None:
     # a bot that begins may win a game of two stock cards before we connect: start where we are to move

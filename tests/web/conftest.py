@@ -62,7 +62,7 @@ class WebServer:
             return False
 
         try:
-            wait_until(answers, "the web server's answer to /healthz", timeout=30, every=0.1)
+            wait_until(answers, "the web server's answer to /healthz", timeout=60, every=0.1)
         except AssertionError:
             self.stop()
             raise

@@ -103,6 +103,7 @@ def german_table_with_a_refusal_and_a_hint(page: Any, server: WebServer) -> None
     assert english_words(page) == [], hint
 
 
+@pytest.mark.timeout(180)  # a whole game by clicks, every view read
 def test_a_whole_german_game_shows_no_english(web_server: WebServer, page: Any) -> None:
     german_table_with_a_refusal_and_a_hint(page, web_server)
     moves = 0
@@ -205,6 +206,7 @@ BOTH_LANGUAGES = {"deck", "standard"}
 """Words German says as English does ("ein Standard-Kartendeck", "das Deck mischen")."""
 
 
+@pytest.mark.timeout(180)  # every page and dialog, a game played to its end
 @SIZES
 def test_every_page_and_dialog_says_only_german_words(web_server: WebServer, context: Any,
                                                       viewport: dict[str, int]) -> None:

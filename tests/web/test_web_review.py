@@ -13,6 +13,9 @@ from test_web_page import play_to_the_end, start_quick_game
 
 from helpers import finished_bot_game, finished_spit_game
 
+pytestmark = pytest.mark.timeout(600)
+"""The server reviews whole games (tens of seconds each), one queued behind a long one."""
+
 REVIEW_TIMEOUT = 240_000
 """ms: the review of a short game at the tests' small budget, on a busy machine."""
 
@@ -147,7 +150,8 @@ def test_a_realtime_game_has_no_review(page: Any, review_server: WebServer) -> N
 def test_a_queued_review_shows_its_place_until_it_is_made(page: Any, review_server: WebServer) -> None:
     """Reviews are made one at a time: with another game's long review being made, the page says that
     one game is reviewed first (the server's place 2), then shows the review when it comes."""
-    long_game = finished_bot_game(review_server.base, stock_size=30)
+    # long enough that its review (a minute or so) is still being made when the page asks
+    long_game = finished_bot_game(review_server.base, stock_size=8)
     game_id = finished_bot_game(review_server.base, stock_size=3)
     first = httpx.get(review_server.base + f"/api/games/{long_game}/review?wait=false")
     assert first.status_code == 202 and first.json() == {"status": "queued", "place": 1}, first.text
