@@ -77,7 +77,8 @@ def test_a_write_over_budget_is_refused_before_its_body_is_parsed(tmp_path: Path
         for path in ("/api/tables", "/api/quickplay", "/api/tables/no-such-table/join"):
             # over the budget: 429 whatever the body (neither 422 for the bad JSON nor 404 for the table)
             r = httpx.post(srv.base + path, content=b"{not json", headers={"content-type": "application/json"})
-            assert r.status_code == 429 and r.headers["Retry-After"] == "100", (path, r.text)
+            # (a second of a busy machine's between two requests leaves 99)
+            assert r.status_code == 429 and r.headers["Retry-After"] in ("99", "100"), (path, r.text)
             assert r.json() == {"detail": "too many requests from your address: wait a moment and try again"}
         assert httpx.get(srv.base + "/api/tables/no-such-table").status_code == 404  # reading is not limited
         other = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.2"))
