@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from spite.cards import parse_card, parse_cards
@@ -102,14 +103,15 @@ def legal_texts(state: State) -> set[str]:
     return {m.text for m in state.legal_moves()}
 
 
-def finished_bot_game(base: str, stock_size: int) -> int:
-    """Two bots play a short game by themselves on the server at ``base``; its stored game id."""
+def finished_bot_game(base: str | Any, stock_size: int) -> int:
+    """Two bots play a short game by themselves on the server at ``base`` (its address, or an httpx
+    client at an app in this process); its stored game id."""
     return _bots_finish(base, {
         "preset": "short", "join": False, "options": {"stock_size": stock_size},
         "seats": [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "random"}]})
 
 
-def finished_spit_game(base: str, game: str = "spit", options: dict[str, Any] | None = None) -> int:
+def finished_spit_game(base: str | Any, game: str = "spit", options: dict[str, Any] | None = None) -> int:
     """Two fast reflex bots play a short Spit (or Speed) game by themselves on the server at ``base``;
     its stored game id."""
     opts = options if options is not None else (
@@ -120,19 +122,34 @@ def finished_spit_game(base: str, game: str = "spit", options: dict[str, Any] | 
         "seats": [{"kind": "bot", "level": "reflex:30"}, {"kind": "bot", "level": "reflex:60"}]})
 
 
-def _bots_finish(base: str, table: dict[str, Any]) -> int:
+def _bots_finish(base: str | Any, table: dict[str, Any]) -> int:
     """Create a bots-only ``table`` on the server at ``base`` and wait until it has finished; the game id."""
-    import time
+    with _http(base) as http:
+        r = http.post("/api/tables", json=table)
+        assert r.status_code == 200, r.text
+        return int(finished_table(http, r.json()["id"])["gameId"])
 
+
+def finished_table(base: str | Any, table_id: str, timeout: float = 30) -> dict[str, Any]:
+    """The table ``table_id`` of the server at ``base`` (its info) once it has finished."""
+    from waiting import wait_until
+
+    with _http(base) as http:
+
+        def finished() -> dict[str, Any] | None:
+            got: dict[str, Any] = http.get(f"/api/tables/{table_id}").json()
+            return got if got["status"] == "finished" else None
+
+        return wait_until(finished, f"the end of table {table_id}'s game", timeout=timeout)
+
+
+@contextlib.contextmanager
+def _http(base: str | Any) -> Iterator[Any]:
+    """An httpx client at ``base``: a server's address, or a client already (an app in this process)."""
     import httpx
 
-    r = httpx.post(base + "/api/tables", json=table)
-    assert r.status_code == 200, r.text
-    table_id = r.json()["id"]
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        got = httpx.get(base + f"/api/tables/{table_id}").json()
-        if got["status"] == "finished":
-            return int(got["gameId"])
-        time.sleep(0.05)
-    raise AssertionError("the bots did not finish in time")
+    if isinstance(base, str):
+        with httpx.Client(base_url=base, timeout=30) as client:
+            yield client
+    else:
+        yield base

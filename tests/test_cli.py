@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from ports import free_port
 from spite.cli import app
 
 CONFORMANCE = Path(__file__).resolve().parent / "conformance"
@@ -195,6 +196,7 @@ def test_bench_bots_gives_each_bots_cpu_time_per_decision() -> None:
     assert code == 2 and err.startswith("spite: unknown bot 'chess'")
 
 
+@pytest.mark.timeout(180)  # a server benchmark
 @pytest.mark.slow
 def test_bench_server_prints_its_figures_as_the_last_json_line() -> None:
     code, out, _ = run("bench", "server", "--tables", "2", "--seconds", "2", "--think", "0.05", "--warmup", "0.5",
@@ -210,6 +212,7 @@ def test_bench_server_prints_its_figures_as_the_last_json_line() -> None:
     assert 0 < data["p50_ms"] <= data["p95_ms"] <= data["p99_ms"] <= data["max_ms"]
 
 
+@pytest.mark.timeout(180)  # two server benchmarks
 @pytest.mark.slow
 def test_bench_server_baseline_measures_the_floor_beside_the_server_and_prints_the_ratio() -> None:
     code, out, _ = run("bench", "server", "--tables", "2", "--seconds", "2", "--think", "0.05", "--warmup", "0.5",
@@ -369,15 +372,6 @@ def test_resumed_tournament_says_moves_and_time_of_the_same_games(tmp_path: Path
 
 
 # ---------------------------------------------------------------------- option values, the server's start
-def free_port() -> int:
-    """A port nothing listens on now (the database checks come after the address's)."""
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.mark.parametrize(("args", "words"), [
     (("serve", "--port", "99999"), "--port must be 1 to 65535, not 99999"),
     (("serve", "--port", "0"), "--port must be 1 to 65535, not 0"),

@@ -18,6 +18,7 @@ from spite.games import get_game
 from spite.malice import State
 from spite.records.malice import record_from_state
 from spite.records.verify import is_chance_entry
+from waiting import bounded
 
 runner = CliRunner()
 SECRET = bytes(range(32))
@@ -73,7 +74,7 @@ def malice_record() -> dict[str, Any]:
     seed = game_seed(SECRET, TABLE, 1, NONCES)
     state: State = get_game("spite-malice").dealt("short", {}, seed).engine
     rng = random.Random(3)
-    while not state.is_over:
+    for _ in bounded(20_000, "the game's end", until=lambda: state.is_over):
         state.play(rng.choice(state.build_moves() or state.end_moves()))
     return {**record_from_state(state, "short").to_json(), "fairness": _proof()}
 

@@ -11,6 +11,7 @@ import pytest
 from spite.errors import IllegalMoveError, OptionsError
 from spite.games import Game, GameState, game_names, get_game
 from spite.records import dump_record, parse_record, replay, replay_game
+from waiting import bounded
 
 # One representative preset per game, with options that keep a random game short.
 CASES: dict[str, tuple[str, dict[str, Any]]] = {
@@ -192,7 +193,9 @@ def _first_play(seed: int, wanted: Any) -> tuple[Any, Any, Any]:
     rng = random.Random(seed)
     for game_seed in range(200):
         state = State.new(Options.from_preset("short"), seed=game_seed)
-        while not state.is_over:
+        for _ in bounded(20_000, "the game's end"):
+            if state.is_over:
+                break
             before = state.copy()
             builds = state.build_moves()
             played = state.play(rng.choice(builds or state.end_moves()))

@@ -9,16 +9,15 @@ them too): an import of a blocked package fails as it does when the package is n
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
 import random
 import re
 import signal
-import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,9 +26,11 @@ from typing import NoReturn
 import pytest
 
 import spite
+from ports import free_port
 from spite.bots import BOTS, NeedsExtraError, make_bot
 from spite.cli.common import EXTRAS
 from spite.malice import Options, State
+from waiting import bounded, wait_until
 
 SRC = Path(spite.__file__).resolve().parent.parent
 
@@ -285,19 +286,13 @@ def finished_record() -> dict[str, object]:
     seed = game_seed(SECRET, TABLE, 1, NONCES)
     state: State = get_game("spite-malice").dealt("short", {"stock_size": 3}, seed).engine
     rng = random.Random(1)
-    while not state.is_over:
+    for _ in bounded(20_000, "the game's end", until=lambda: state.is_over):
         state.play(rng.choice(state.build_moves() or state.end_moves()))
     return {**record_from_state(state, "short").to_json(), "fairness": _proof()}
 
 
 def fill(args: tuple[str, ...], tmp: Path, port: int) -> list[str]:
     return [a.format(conf=CONFORMANCE, tmp=tmp, port=port) for a in args]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def run_case(case: Case, blocker: Path, tmp: Path, blocked: tuple[str, ...] = (),
@@ -326,13 +321,16 @@ def run_case(case: Case, blocker: Path, tmp: Path, blocked: tuple[str, ...] = ()
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                           cwd=tmp) as server:
         answered = ""
-        deadline = time.monotonic() + 120
-        while server.poll() is None and not answered and time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as reply:
-                    answered = reply.read().decode()
-            except OSError:
-                time.sleep(0.05)
+
+        def answers() -> bool:
+            nonlocal answered
+            with contextlib.suppress(OSError), urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz",
+                                                                       timeout=2) as reply:
+                answered = reply.read().decode()
+            return server.poll() is not None or bool(answered)
+
+        with contextlib.suppress(AssertionError):  # (what the server said is checked by the caller)
+            wait_until(answers, "the server's answer to /healthz", timeout=120, every=0.05)
         if server.poll() is None:
             server.send_signal(signal.SIGINT)  # Ctrl-C: the server stops cleanly
         out, err = server.communicate(timeout=60)
@@ -343,6 +341,7 @@ SERVERS = ("serve", "bench server")
 """Cases that start a server process: marked slow (``pytest -m "not slow"`` leaves them out)."""
 
 
+@pytest.mark.timeout(180)  # a subcommand in a fresh process each (a server, a benchmark among them)
 @pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.slow) if name in SERVERS else name
                                   for name in CASES])
 def test_a_subcommand_works_or_names_its_extra_without_each_optional_package(

@@ -11,6 +11,7 @@ from arena_helpers import EXAMPLE_BOT, PY, ROOT, run, spite
 from spite.arena import hint
 from spite.errors import OptionsError
 from spite.malice import Options, State
+from waiting import bounded
 
 CONFORMANCE = ROOT / "tests" / "conformance"
 
@@ -69,7 +70,7 @@ def test_hint_refuses_a_record_with_an_illegal_move(tmp_path: Path) -> None:
 
 def test_hint_of_a_finished_game_is_refused_by_the_function_too() -> None:
     state = State.new(Options.from_preset("short"), 2)
-    while state.result is None:
+    for _ in bounded(20_000, "the game's end", until=lambda: state.result is not None):
         state.play(state.legal_moves()[0])
     with pytest.raises(OptionsError, match="over"):
         hint(state, "random")

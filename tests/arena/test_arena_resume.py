@@ -9,7 +9,6 @@ import random
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -20,6 +19,7 @@ from spite.arena.backends import chunks
 from spite.bots import BOTS, Decision, register_bot
 from spite.bots.simple import RandomBot
 from spite.malice import SeatView
+from waiting import wait_until
 
 BASE = ("tournament", "--bots", "random", "greedy", "--preset", "short", "--seed", "5")
 
@@ -39,6 +39,7 @@ def summary_without_clock(stdout: str) -> dict[str, object]:
     return summary
 
 
+@pytest.mark.timeout(180)  # a 400-game tournament twice, stopped and resumed
 @pytest.mark.slow
 @pytest.mark.parametrize(("stop", "jobs"), [(signal.SIGINT, "1"), (signal.SIGTERM, "2")])
 def test_ctrl_c_or_kill_keeps_the_games_and_resume_ends_as_an_uninterrupted_run(
@@ -54,9 +55,8 @@ def test_ctrl_c_or_kill_keeps_the_games_and_resume_ends_as_an_uninterrupted_run(
                             # as at a terminal: a run in the background (nohup, some CI runners) ignores Ctrl-C
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     log = stopped / "games.jsonl"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and (not log.exists() or log.read_text().count("\n") < 20):
-        time.sleep(0.01)
+    wait_until(lambda: log.exists() and log.read_text().count("\n") >= 20, "the first 20 games in the log", 60,
+               every=0.01)
     workers = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
     assert len(workers) == int(jobs) - 1 if jobs == "1" else len(workers) >= 2
     proc.send_signal(stop)
@@ -145,11 +145,8 @@ class HeldBot(RandomBot):
         self.held = HeldBot.games_here >= 2
 
     def decide(self, view: SeatView, rng: random.Random, budget: float | None = None) -> Decision:
-        deadline = time.monotonic() + 30
-        while self.held and not self.release.exists():
-            if time.monotonic() > deadline:
-                raise RuntimeError("never released")
-            time.sleep(0.02)
+        if self.held:
+            wait_until(self.release.exists, "the release of the held game", 30)
         self.held = False
         return super().decide(view, rng, budget)
 
@@ -178,11 +175,27 @@ def test_two_jobs_hand_back_each_game_as_it_ends_not_when_its_chunk_ends(tmp_pat
 
 
 STOPPED_WHILE_THE_PIPE_IS_FULL = """
-import time
+import os
+from pathlib import Path
+
 from spite.arena import Setup, run_local, schedule
+from waiting import wait_until
+
+def a_worker_waits_to_hand_over() -> bool:
+    \"\"\"A worker's thread that hands games to the parent is stuck writing the queue's full pipe.\"\"\"
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) != os.getpid():
+                continue
+            if any("pipe_write" in w.read_text() for w in stat.parent.glob("task/*/wchan")):
+                return True
+        except (OSError, ValueError, IndexError):
+            continue
+    return False
 
 def on_done(res):
-    time.sleep(3)  # the parent stops reading while the workers go on and fill the queue's pipe
+    # the parent stops reading while the workers go on, until the queue's pipe is full
+    wait_until(a_worker_waits_to_hand_over, "a worker waiting at the full pipe", 20)
     raise KeyboardInterrupt
 
 try:
@@ -194,11 +207,14 @@ except KeyboardInterrupt:
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="sees the full pipe in /proc")
 def test_a_pool_stopped_while_its_workers_wait_to_hand_over_games_ends_at_once() -> None:
     """Stopping the pool must not wait for the workers to hand over games nobody will read: with the
     queue's pipe full, that wait never ended and a stopped tournament hung."""
+    tests = str(Path(__file__).resolve().parents[1])  # (the script waits with tests/waiting.py)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [tests, os.environ.get("PYTHONPATH")]))}
     proc = subprocess.Popen([sys.executable, "-c", STOPPED_WHILE_THE_PIPE_IS_FULL], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, env=env)
     try:
         out, err = proc.communicate(timeout=30)
     finally:

@@ -88,6 +88,7 @@ def test_two_jobs_play_exactly_the_same_games(local_run: tuple[dict[str, object]
         assert (tmp_path / "records" / rec.name).read_text() == rec.read_text()
 
 
+@pytest.mark.timeout(180)  # Ray starts its workers
 @pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="ray is not installed (pip install 'spite[ray]')")
 def test_the_ray_backend_plays_exactly_the_same_games(local_run: tuple[dict[str, object], Path],

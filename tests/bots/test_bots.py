@@ -12,6 +12,7 @@ from spite.bots.heuristic import CASUAL_WEIGHTS, plan_turn, reach_table
 from spite.errors import OptionsError
 from spite.malice import PRESETS, Options, State
 from spite.malice.determinize import determinize
+from waiting import bounded
 
 
 def play_game(specs: list[str], opts: Options, seed: int) -> State:
@@ -20,7 +21,7 @@ def play_game(specs: list[str], opts: Options, seed: int) -> State:
     for seat, bot in enumerate(bots):
         bot.start_game(opts, seat)
     rngs = [random.Random(f"{seed}/{seat}") for seat in range(len(bots))]
-    while not state.is_over:
+    for _ in bounded(20_000, "the game's end", until=lambda: state.is_over):
         seat = state.to_move
         move = bots[seat].choose(state.view(seat), rngs[seat])
         assert move in state.legal_moves()

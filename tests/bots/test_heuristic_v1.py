@@ -15,6 +15,7 @@ import pytest
 
 from spite.bots import make_bot
 from spite.malice import Options, State
+from waiting import bounded
 
 GOLDEN = json.loads((Path(__file__).parent / "heuristic_v1_moves.json").read_text(encoding="utf-8"))
 
@@ -28,7 +29,7 @@ def moves_of_a_game(spec: str, preset: str, seed: int) -> list[str]:
         bot.start_game(opts, seat)
     rngs = [random.Random(f"{seed}/{seat}") for seat in range(opts.players)]
     moves = []
-    while not state.is_over:
+    for _ in bounded(20_000, "the game's end", until=lambda: state.is_over):
         seat = state.to_move
         move = bots[seat].choose(state.view(seat), rngs[seat])
         moves.append(move.text)

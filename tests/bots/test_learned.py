@@ -30,6 +30,7 @@ from spite.bots.learned import (
 from spite.errors import OptionsError
 from spite.malice import Options, State
 from spite.malice.determinize import determinize
+from waiting import bounded
 
 
 def positions(preset: str, count: int, seed: int) -> list[State]:
@@ -145,7 +146,7 @@ def test_the_learned_bot_plays_legal_games_to_the_end(preset: str) -> None:
     for seat, bot in enumerate(bots):
         bot.start_game(opts, seat)
     rngs = [random.Random(seat) for seat in range(opts.players)]
-    while not state.is_over:
+    for _ in bounded(20_000, "the game's end", until=lambda: state.is_over):
         move = bots[state.to_move].choose(state.view(state.to_move), rngs[state.to_move])
         assert move in state.legal_moves()
         state.play(move)
@@ -202,6 +203,7 @@ def run_spite(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "spite", *args], capture_output=True, text=True, timeout=300)
 
 
+@pytest.mark.timeout(180)  # a training run, twice
 def test_a_small_training_run_writes_loadable_weights_and_its_curve_reproducibly(tmp_path: Path) -> None:
     pytest.importorskip("numpy")
     pytest.importorskip("matplotlib")
@@ -230,6 +232,7 @@ def test_a_small_training_run_writes_loadable_weights_and_its_curve_reproducibly
     assert other.fit.train_loss[-1] < other.fit.train_loss[0]
 
 
+@pytest.mark.timeout(180)  # two rounds of training games
 def test_a_round_of_training_plays_with_the_weights_of_the_round_before(tmp_path: Path) -> None:
     """``--bots learned:700,weights=FILE``: the self-play of ``learned`` with a weights file (how the shipped
     value was made, docs/bots.md); other weights play other games and so fit other weights."""

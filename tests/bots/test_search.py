@@ -14,6 +14,7 @@ from spite.bots.search_fast import fast_plan
 from spite.errors import OptionsError
 from spite.malice import Options, State
 from spite.malice.determinize import determinize
+from waiting import bounded
 
 
 @pytest.mark.parametrize("weights", [DEFAULT_WEIGHTS, HARD_WEIGHTS], ids=["v1", "hard"])
@@ -99,7 +100,7 @@ def test_a_settled_choice_stops_before_the_samples_run_out() -> None:
             assert bot.last_samples >= 24 or bot.last_samples == 400
             stopped_early += bot.last_samples < 400
         state.play(move)
-        while state.to_move != 0 and not state.is_over:
+        for _ in bounded(1000, "seat 0's next turn", until=lambda: state.to_move == 0 or state.is_over):
             state.play(make_bot("heuristic").choose(state.view(state.to_move), rng))
     assert stopped_early >= 1
 
@@ -136,7 +137,7 @@ def test_the_horizon_of_a_spec_is_the_horizon_searched() -> None:
     state = State.new(Options(), 4)
     seen = []
     for horizon in (1, 3):
-        while True:
+        for _ in bounded(500, "a decision that sampled plans"):
             view = state.view(state.to_move)
             decision = make_bot(f"search:iters=6,horizon={horizon},confidence=0").decide(view, random.Random(2))
             if "samples" in decision.why and "no other plan" not in decision.why:
@@ -245,6 +246,7 @@ def test_the_turn_search_is_a_setting_with_its_own_defaults() -> None:
 
 
 # ---------------------------------------------------------------------- the whole turn, sampled (value=turn)
+@pytest.mark.timeout(180)  # searches of many positions
 def test_a_turn_search_scores_a_turn_that_ends_unseen_as_hard_does_and_samples_the_rest() -> None:
     """The turn score of a plan with hard's weights is hard's own score of where the turn ends: for a
     plan that ends the turn before any card turns up, exactly hard's score of it; for one that

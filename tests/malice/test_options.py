@@ -6,6 +6,7 @@ import pytest
 
 from spite.errors import OptionsError
 from spite.malice import DEFAULTS, PRESETS, Options, State
+from waiting import bounded
 
 
 def test_classic_defaults() -> None:
@@ -81,6 +82,8 @@ def test_nonsense_is_refused_with_a_clear_line(preset: str, overrides: dict[str,
 def test_every_preset_plays_a_game_to_the_end() -> None:
     for preset in PRESETS:
         state = State.new(Options.from_preset(preset), seed=3)
-        while not state.is_over:
+        for _ in bounded(20_000, "the game's end"):
+            if state.is_over:
+                break
             state.play((state.build_moves() or state.end_moves())[0])
         assert state.result is not None

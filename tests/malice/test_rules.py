@@ -13,6 +13,7 @@ from spite.errors import DealError, IllegalMoveError, MissingChanceError, Record
 from spite.malice import Options, State
 from spite.records import Record, parse_record, replay
 from spite.records.malice import record_from_state
+from waiting import bounded
 
 CLASSIC = Options()
 
@@ -318,7 +319,7 @@ def test_a_pass_after_a_build_play_is_not_idle() -> None:
 def test_turn_limit_ends_the_game_as_a_draw() -> None:
     opts = Options.from_preset("classic", {"turn_limit": 3})
     state = State.new(opts, seed=4)
-    while not state.is_over:
+    for _ in bounded(20_000, "the game's end", until=lambda: state.is_over):
         state.play(state.end_moves()[0])
     assert state.turn == 3
     assert state.result is not None and state.result.reason == "turn-limit" and state.result.winner is None

@@ -23,6 +23,10 @@ from spite.review import BLUNDER, INACCURACY, Review, accuracy, review_record
 from spite.review import malice as review_malice
 from spite.review.bench import play_game
 from spite.review.winprob import race_model
+from waiting import bounded
+
+pytestmark = pytest.mark.timeout(300)
+"""A review plays out thousands of rollouts a turn: tens of seconds a game, minutes on a busy machine."""
 
 BUDGET = 0.2
 """Small: the tests check what the review says, not how finely it searched."""
@@ -175,7 +179,7 @@ def test_hidden_cards_do_not_change_a_decisions_review() -> None:
     for entry in record_from_state(state, "short").moves[:12]:
         if isinstance(entry, str):
             replayed.play(entry)
-    while replayed.played_this_turn:  # a turn's start
+    for _ in bounded(200, "a turn's start", until=lambda: not replayed.played_this_turn):
         replayed.play(replayed.legal_moves()[-1])
     seat = replayed.to_move
     model = race_model(replayed.opts)

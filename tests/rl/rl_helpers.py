@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from helpers import hidden_reshuffled  # noqa: F401  (re-exported for the rl tests)
 from spite.malice import Options, State
+from waiting import bounded
 
 PRESET_CASES: list[tuple[str, dict[str, object]]] = [
     ("classic", {}),
@@ -25,7 +26,9 @@ def positions(opts: Options, games: int, seed: int = 0) -> Iterator[State]:
     for g in range(games):
         state = State.new(opts, seed=seed + g)
         rng = random.Random(seed + g)
-        while not state.is_over:
+        for _ in bounded(20_000, "the game's end"):
+            if state.is_over:
+                break
             yield state
             state.play(rng.choice(state.build_moves() or state.end_moves()) if rng.random() < 0.9
                        else rng.choice(state.legal_moves()))

@@ -22,6 +22,7 @@ from spite.errors import IllegalMoveError, OptionsError
 from spite.malice import Options, State
 from spite.rl import ENV_ID, pettingzoo_env
 from spite.rl.gym_env import SpiteMaliceEnv
+from waiting import bounded
 
 AEC_CASES = [("classic", {}), ("party", {}), ("partners", {})]
 
@@ -160,7 +161,7 @@ def test_an_episode_against_a_bot_ends_with_the_games_result(preset: str, oppone
         me = info["seat"]
         total = 0.0
         rng = np.random.default_rng(seed)
-        while True:
+        for _ in bounded(20_000, "the game's end"):
             game = env.game
             assert game.to_move == me
             assert {env.encoding.move(int(a)) for a in np.flatnonzero(obs["action_mask"])} == set(game.legal_moves())
@@ -194,7 +195,7 @@ def test_gymnasium_illegal_actions_change_nothing_and_stock_shaping_adds_up() ->
     bot.start_game(env.opts, env._me)
     rng = random.Random(0)
     total = 0.0
-    while True:
+    for _ in bounded(20_000, "the game's end"):
         move = bot.choose(env.game.view(env._me), rng)
         obs, reward, terminated, _truncated, info = env.step(env.encoding.action_of(move))
         total += reward

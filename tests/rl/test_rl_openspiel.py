@@ -21,6 +21,7 @@ from spite.malice import Options  # noqa: E402
 from spite.malice.record import record_from_state, replay_malice  # noqa: E402
 from spite.rl.encoding import Encoding  # noqa: E402
 from spite.rl.openspiel import SpiteMaliceState  # noqa: E402
+from waiting import bounded  # noqa: E402
 
 SHORT = "spite_malice(preset=short,options=stock_size:3;turn_limit:100)"
 SET_ASIDE = "spite_malice(preset=short,options=completed:set_aside;stock_size:8;turn_limit:400)"
@@ -30,7 +31,7 @@ CHANCE = int(pyspiel.PlayerId.CHANCE)
 
 def deal(state: Any, rng: random.Random) -> None:
     """Sample chance outcomes until a seat is to move."""
-    while state.is_chance_node():
+    for _ in bounded(1000, "a seat to move", until=lambda: not state.is_chance_node()):
         outcomes, probs = zip(*state.chance_outcomes(), strict=True)
         state.apply_action(rng.choices(outcomes, probs)[0])
 
@@ -120,7 +121,9 @@ def test_hidden_cards_never_reach_a_seat() -> None:
         a.apply_action(p)
         b.apply_action(p)
         assert str(a) != str(b) and a.information_state_string(q) != b.information_state_string(q)
-        while a.current_player() == p:
+        for _ in bounded(1000, f"the end of seat {p}'s turn"):
+            if a.current_player() != p:
+                break
             assert a.information_state_string(p) == b.information_state_string(p)
             assert a.observation_string(p) == b.observation_string(p)
             assert a.observation_tensor(p) == b.observation_tensor(p)
@@ -170,7 +173,9 @@ def test_shuffles_are_chance_nodes_and_the_history_is_a_record(name: str) -> Non
     for seed in range(8):
         rng = random.Random(seed)
         state = game.new_initial_state()
-        while not state.is_terminal():
+        for _ in bounded(20_000, "the game's end"):
+            if state.is_terminal():
+                break
             if state.is_chance_node():
                 if state.engine is not None:
                     shuffles += 1
@@ -205,7 +210,9 @@ def test_openspiel_algorithms_run_on_it() -> None:
     step = env.reset()
     rng = np.random.default_rng(0)
     steps = 0
-    while not step.last():
+    for _ in bounded(20_000, "the game's end"):
+        if step.last():
+            break
         player = step.observations["current_player"]
         assert len(step.observations["info_state"][player]) == 348
         step = env.step([int(rng.choice(step.observations["legal_actions"][player]))])

@@ -17,6 +17,7 @@ from spite.errors import OptionsError
 from spite.malice import Options, State
 from spite.rl.encoding import Encoding
 from spite.rl.policy import MLPPolicy, PolicyBot, masked_softmax
+from waiting import bounded
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_policy.py"
 
@@ -44,7 +45,7 @@ def play(bots: list, opts: Options, seed: int) -> State:
     for s, bot in enumerate(bots):
         bot.start_game(opts, s)
     rngs = [random.Random(f"{seed}/{s}") for s in range(len(bots))]
-    while not state.is_over:
+    for _ in bounded(20_000, "the game's end", until=lambda: state.is_over):
         s = state.to_move
         state.play(bots[s].choose(state.view(s), rngs[s]))
     return state

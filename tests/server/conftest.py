@@ -1,4 +1,4 @@
-"""Fixtures for the server tests: a database URL per backend, a server in a thread."""
+"""Fixtures for the server tests: a database URL per backend, a server in a thread, the app in process."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from server_helpers import PG_ENV, ServerThread, pg_database
+from server_helpers import PG_ENV, InProcess, ServerThread, pg_database
 
 from spite.server import ServerConfig
 
@@ -35,3 +35,13 @@ def server(db_url: str) -> Iterator[ServerThread]:
                           replacement_level="easy", spit_countdown=0.0)
     with ServerThread(config) as srv:
         yield srv
+
+
+@pytest.fixture
+def api(db_url: str) -> Iterator[InProcess]:
+    """The app in this process, for tests of REST endpoints alone (no socket, no uvicorn): the
+    ``server`` fixture's settings."""
+    config = ServerConfig(db_url=db_url, bot_workers=0, grace_seconds=2.0, rate=1000, burst=2000,
+                          replacement_level="easy", spit_countdown=0.0)
+    with InProcess(config) as app:
+        yield app

@@ -6,9 +6,9 @@ import asyncio
 import contextlib
 import json
 import os
-import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -17,15 +17,11 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
+from ports import IN_USE, PortTaken, listening_socket, start_retrying
 from spite.server import ServerConfig, create_app
+from waiting import wait_until
 
 PG_ENV = "SPITE_TEST_PG_URL"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def db_urls(tmp: Path) -> list[str]:
@@ -34,10 +30,11 @@ def db_urls(tmp: Path) -> list[str]:
 
 
 def pg_database(base_url: str) -> contextlib.AbstractContextManager[str]:
-    """A fresh, empty database on the PostgreSQL server of ``base_url``; dropped afterwards."""
+    """A fresh, empty database on the PostgreSQL server of ``base_url``; dropped afterwards. Its name
+    is random and names the xdist worker (``spite_test_gw0_…``): tests running at once never share one."""
     from spite.server.db import scratch_database
 
-    return scratch_database(base_url, "spite_test")
+    return scratch_database(base_url, f"spite_test_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}")
 
 
 def http_from(address: str, timeout: float = 30) -> httpx.Client:
@@ -52,11 +49,12 @@ class ServerThread:
     def __init__(self, config: ServerConfig) -> None:
         import uvicorn
 
-        self.port = free_port()
+        self.socket = listening_socket()
+        self.port = int(self.socket.getsockname()[1])
         self.app = create_app(config)
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port, log_level="warning",
                                                     ws_max_size=64 * 1024, lifespan="on"))
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
 
     @property
     def base(self) -> str:
@@ -68,16 +66,15 @@ class ServerThread:
 
     def __enter__(self) -> ServerThread:
         self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.02)
+        wait_until(lambda: self.server.started or not self.thread.is_alive(), "the test server's start", timeout=20)
+        if not self.server.started:
+            raise RuntimeError("the test server did not start")
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
         self.thread.join(20)
+        self.socket.close()
 
     def run(self, coro: Any) -> Any:
         """Run a coroutine in the server's loop (to look at tables safely)."""
@@ -88,35 +85,80 @@ class ServerThread:
         return self.manager.store._task.get_loop()  # type: ignore[no-any-return]
 
 
+class InProcess:
+    """The app in this process without a socket, for tests of its REST endpoints: Starlette's
+    TestClient runs the app's lifespan (the store, the tables, the bots) in an event loop of its own
+    thread and hands it each request, as a server would, minus the TCP connection and uvicorn.
+    ``client`` is an httpx client at the app (paths alone: ``api.client.get("/healthz")``)."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        from starlette.testclient import TestClient
+
+        self.app = create_app(config)
+        self.client = TestClient(self.app)
+
+    @property
+    def manager(self) -> Any:
+        return self.app.state.manager
+
+    def __enter__(self) -> InProcess:
+        self.client.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.client.__exit__(*exc)
+
+    def run(self, coro: Any) -> Any:
+        """Run a coroutine in the app's loop (to look at tables safely, or to write to the store)."""
+
+        async def awaited() -> Any:
+            return await coro
+
+        return self.client.portal.call(awaited)
+
+
 class ServerProcess:
     """``python -m spite.server`` in a subprocess (for kill -9)."""
 
     def __init__(self, db_url: str, port: int | None = None, *extra: str) -> None:
         self.db_url = db_url
-        self.port = port or free_port()
+        self.fixed_port = port
+        self.port = port or 0
         self.extra = extra
         self.proc: subprocess.Popen[bytes] | None = None
-        self.log = b""
+        # the server's output goes to a file, not a pipe: a pipe nobody reads fills up and blocks the server
+        self.output = tempfile.TemporaryFile()  # noqa: SIM115  (open as long as the server may write to it)
 
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
-        env = dict(os.environ)
-        self.proc = subprocess.Popen(
+        if self.fixed_port is not None:
+            self._start(self.fixed_port)
+        else:
+            start_retrying(self._start)
+        return self
+
+    def _start(self, port: int) -> None:
+        self.port = port
+        self.output.seek(0)
+        self.output.truncate()
+        self.proc = proc = subprocess.Popen(
             [sys.executable, "-m", "spite.server", "--port", str(self.port), "--db", self.db_url, "--log-level",
              "warning", "--spit-countdown", "0", *self.extra],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.proc.stdout.read().decode() if self.proc.stdout else ''}")
+            stdout=self.output, stderr=subprocess.STDOUT, env=dict(os.environ))
+
+        def answers() -> bool:
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
-                    return self
-            time.sleep(0.1)
-        raise RuntimeError("the server did not answer /healthz")
+                return proc.poll() is not None or httpx.get(self.base + "/healthz", timeout=1).status_code == 200
+            return False
+
+        wait_until(answers, "the server's answer to /healthz", timeout=60, every=0.1)
+        if proc.poll() is not None:
+            self.output.seek(0)
+            said = self.output.read().decode(errors="replace")
+            raise (PortTaken if IN_USE in said else RuntimeError)(f"the server exited: {said}")
 
     def kill9(self) -> None:
         assert self.proc is not None

@@ -62,6 +62,7 @@ from spite.server.table.effects import (
     UpdateTable,
 )
 from spite.server.table.seats import Seat, hash_token
+from waiting import bounded
 
 START = 1000.0
 """The fake clock's first reading (the core's clock has no epoch)."""
@@ -234,7 +235,7 @@ class Harness:
 
     def _run(self, step: Generator[Any, Any, Any]) -> Any:
         reply: Any = None
-        while True:
+        for _ in bounded(100_000, "the end of the core's step (it kept yielding effects)"):
             try:
                 effect = step.send(reply)
             except StopIteration as done:
@@ -264,6 +265,7 @@ class Harness:
                 self.gone.append(effect.reason)
             else:
                 raise TypeError(effect)
+        return None
 
     def _settle(self) -> None:
         """Bots answer what they were asked (instantly, a seeded legal move), until none is asked."""
@@ -323,8 +325,8 @@ class Harness:
         return client
 
     def leave(self, client: Client) -> None:
+        client.closed = client.closed or 1000  # the socket is gone first; then the table hears of it
         self.step(Leave(client.conn))
-        client.closed = client.closed or 1000
 
     def send(self, client: Client, msg: Any) -> list[dict[str, Any]]:
         """A request from ``client``; returns what it was sent in answer."""
@@ -388,7 +390,10 @@ def play_out(h: Harness, clients: list[Client], rng: random.Random, moves: int =
     """The persons of a turn game play random legal moves, the seat to move each time, until the game
     is over (or ``moves`` were played); the time passes for the bots in between. Returns the moves played."""
     played = 0
-    while played < moves and not h.core.state.is_over:
+    for _ in bounded(2 * moves + 10_000, "the game's end (the seats had no move for long)",
+                     until=lambda: h.core.state.is_over):
+        if played >= moves:
+            break
         mover = next((c for c in clients if c.closed is None and c.legal), None)
         if mover is None:  # a bot's turn (or the deal): let its delay pass
             h.advance(max(h.config.bot_delay, 0.1))

@@ -14,6 +14,7 @@ from spite import catalogue
 from spite.errors import Phrase
 from spite.server import db
 from spite.server.config import ServerConfig
+from waiting import bounded
 
 
 def stored_moves(srv: ServerThread) -> int:
@@ -123,7 +124,7 @@ def _flood_and_check(server: ServerThread) -> None:
             break
     got = []
     with contextlib.suppress(ConnectionClosed):
-        while True:
+        for _ in bounded(sent + 10, "the flooding socket's close"):
             got.append(ann.recv(5))
     # the budget's worth of pongs, then one flood error, and the flooding socket is closed
     pongs = [m for m in got if m["type"] == "pong"]

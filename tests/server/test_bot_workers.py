@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
@@ -18,6 +19,7 @@ from server_helpers import Client, ServerProcess, ServerThread
 from spite.bots import make_bot
 from spite.server import ServerConfig
 from spite.server.bots import bot_spec
+from waiting import wait_until
 
 
 def _alive(pid: int) -> bool:
@@ -51,6 +53,7 @@ def _descendants(pid: int) -> set[int]:
     return found
 
 
+@pytest.mark.timeout(180)  # twelve expert tables and sixty timed replies
 def test_an_easy_bot_answers_within_a_second_beside_twelve_expert_tables(tmp_path: Path) -> None:
     """Twelve bots-only tables of expert bots (thinking up to a second a move, without pause) keep
     both workers busy; a person playing an easy bot still gets each of its moves quickly."""
@@ -62,13 +65,14 @@ def test_an_easy_bot_answers_within_a_second_beside_twelve_expert_tables(tmp_pat
                 "preset": "classic", "name": "x", "join": False,
                 "seats": [{"kind": "bot", "level": "expert"}, {"kind": "bot", "level": "expert"}]})
             assert r.status_code == 200, r.text
-        deadline = time.monotonic() + 60
-        while srv.manager.bots.decisions < 24 and time.monotonic() < deadline:
-            time.sleep(0.2)  # the workers have started (imports take seconds) and are busy with the experts
+        # the workers have started (imports take seconds) and are busy with the experts
+        wait_until(lambda: srv.manager.bots.decisions >= 24, "the expert bots' first 24 decisions", timeout=60)
         assert srv.manager.bots.waiting() >= 5, "the expert tables do not keep the workers busy"
         rng = random.Random(7)
         replies: list[float] = []
-        while len(replies) < 60:
+        for _ in range(60):  # games against the easy bot until 60 of its replies were timed
+            if len(replies) >= 60:
+                break
             r = httpx.post(srv.base + "/api/quickplay", timeout=10,
                            json={"name": "ann", "level": "easy", "preset": "classic"})
             assert r.status_code == 200, r.text
@@ -78,7 +82,9 @@ def test_an_easy_bot_answers_within_a_second_beside_twelve_expert_tables(tmp_pat
             try:
                 msg = c.hello(joined["token"])
                 last = now = time.monotonic()
-                while len(replies) < 60:
+                for _ in range(10_000):  # the messages of one game (it ends long before)
+                    if len(replies) >= 60:
+                        break
                     if msg is None:
                         msg = c.recv(30)
                         now = time.monotonic()
@@ -95,6 +101,7 @@ def test_an_easy_bot_answers_within_a_second_beside_twelve_expert_tables(tmp_pat
                     msg = None
             finally:
                 c.close()
+        assert len(replies) >= 60, f"60 games against the easy bot gave {len(replies)} timed replies"
         still_busy = srv.manager.bots.waiting()
     replies.sort()
     p99 = replies[int(0.99 * (len(replies) - 1))]
@@ -113,17 +120,18 @@ def test_bot_workers_end_with_a_killed_server(tmp_path: Path) -> None:
             httpx.post(srv.base + "/api/tables", timeout=10, json={
                 "preset": "short", "name": "x", "join": False,
                 "seats": [{"kind": "bot", "level": "medium"}, {"kind": "bot", "level": "medium"}]})
-        deadline = time.monotonic() + 30
-        below = _descendants(srv.proc.pid)
-        while len(below) < 3 and time.monotonic() < deadline:  # two workers and the resource tracker
-            time.sleep(0.2)
-            below = _descendants(srv.proc.pid)
-        assert len(below) >= 3, f"expected two bot workers and a resource tracker, found {sorted(below)}"
+        server = srv.proc.pid
+
+        def workers() -> set[int] | None:  # two workers and the resource tracker
+            found = _descendants(server)
+            return found if len(found) >= 3 else None
+
+        below = wait_until(workers, lambda: f"two bot workers and a resource tracker below the server (found "
+                           f"{sorted(_descendants(server))})", timeout=30)
         srv.kill9()
-        deadline = time.monotonic() + 10
-        while any(_alive(pid) for pid in below) and time.monotonic() < deadline:
-            time.sleep(0.1)
-        left = sorted(pid for pid in below if _alive(pid))
+        with contextlib.suppress(AssertionError):  # the assertion below names who is left
+            wait_until(lambda: not any(_alive(p) for p in below), "the end of the server's workers")
+        left = sorted(p for p in below if _alive(p))
     finally:
         srv.stop()
         for pid in below:  # the server's own workers, should the test fail

@@ -23,6 +23,7 @@ from server_helpers import Client, ServerProcess, ServerThread
 from spite.games import game_names, get_game, has_hook
 from spite.records import record_from_json
 from spite.server import ServerConfig
+from waiting import bounded
 
 SETUPS: dict[str, tuple[str, dict[str, Any]]] = {
     "spite-malice": ("short", {"stock_size": 4}),
@@ -58,7 +59,8 @@ def open_table(base: str, game: str) -> tuple[str, list[str]]:
 
 
 def drain(client: Client, quiet: float = 0.1) -> None:
-    while True:
+    """Read what the client was sent until ``quiet`` seconds pass without a message."""
+    for _ in bounded(10_000, "a quiet spell on the socket"):
         try:
             client.recv(quiet)
         except TimeoutError:
@@ -88,7 +90,7 @@ def play_moves(clients: dict[int, Client], rng: random.Random, want: int, timeou
             msg_id = f"m{sent}"
             client.send({"type": "move", "move": rng.choice(last["legal"]), "stateVersion": last["stateVersion"],
                          "id": msg_id})
-            while True:
+            for _ in bounded(1000, f"the answer to move {msg_id}"):
                 reply = client.recv(10)
                 if reply["type"] in ("ack", "error") and reply.get("id") == msg_id:
                     break
@@ -165,7 +167,7 @@ def test_join_watch_reconnect_takeover_and_the_record(server: ServerThread, game
         for client in clients.values():
             client.close()
         taken: set[int] = set()
-        while taken != set(range(len(tokens))):
+        for _ in bounded(100, "a bot in every dropped seat", until=lambda: taken == set(range(len(tokens)))):
             msg = watcher.until("table", timeout=15)
             if msg["event"]["kind"] == "takeover":
                 taken.add(msg["event"]["seat"])
@@ -196,6 +198,7 @@ def test_join_watch_reconnect_takeover_and_the_record(server: ServerThread, game
             client.close()
 
 
+@pytest.mark.timeout(180)  # a server process started twice and killed
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_kill_9_loses_no_acknowledged_move(db_url: str, game: str) -> None:
@@ -217,6 +220,7 @@ def test_kill_9_loses_no_acknowledged_move(db_url: str, game: str) -> None:
             # trail its ack by more than a quiet spell), then whatever follows it
             deadline = time.monotonic() + 15
             while client.last_state is None or client.last_state["stateVersion"] < acked:
+                assert time.monotonic() < deadline, f"the last acknowledged move ({acked}) was not told in 15 s"
                 client.recv(max(0.01, deadline - time.monotonic()))
             drain(client, 0.3)
         before = {seat: client.last_state for seat, client in clients.items()}

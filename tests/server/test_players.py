@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import secrets
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from test_protocol import play_random
 from spite.server import ServerConfig, db
 from spite.server.table.seats import player_id
 from spite.tui.remote import player_key
+from waiting import wait_until
 
 
 @pytest.fixture
@@ -44,14 +44,18 @@ def play_a_quick_game(srv: ServerThread, **body: Any) -> dict[str, Any]:
     return joined
 
 
-def games(srv: ServerThread, player: str) -> int:
-    deadline = time.monotonic() + 5  # the statistics are written with the last move, just before gameOver
-    while True:
+def games(srv: ServerThread, player: str, want: int) -> int:
+    """``player``'s games in their statistics, once they are ``want`` (they are written with the last
+    move, just before gameOver)."""
+    counted: list[int] = []
+
+    def count() -> bool:
         stats = httpx.get(srv.base + f"/api/players/{player}/stats").json()
-        count = sum(p["games"] for p in stats["presets"])
-        if count or time.monotonic() > deadline:
-            return count
-        time.sleep(0.1)
+        counted.append(sum(p["games"] for p in stats["presets"]))
+        return counted[-1] == want
+
+    wait_until(count, lambda: f"{want} games in {player}'s statistics (counted {counted[-1]})", timeout=5)
+    return counted[-1]
 
 
 def test_statistics_belong_to_the_player_id_not_the_name(server: ServerThread, tmp_path: Path) -> None:
@@ -60,16 +64,16 @@ def test_statistics_belong_to_the_player_id_not_the_name(server: ServerThread, t
     assert first["playerId"] == player_id(mine) and first["playerId"].startswith("p-")
     play_a_quick_game(server, name="ann", playerKey=theirs)  # someone else calls themselves ann
     play_a_quick_game(server, name="ann")  # and a guest too
-    assert games(server, player_id(mine)) == 1
-    assert games(server, player_id(theirs)) == 1
-    assert games(server, "ann") == 1, "a name counts only the games played without a player id"
+    assert games(server, player_id(mine), 1) == 1
+    assert games(server, player_id(theirs), 1) == 1
+    assert games(server, "ann", 1) == 1, "a name counts only the games played without a player id"
     # my games, by my id: the seat is mine, shown under the name I gave
     listed = httpx.get(server.base + f"/api/players/{player_id(mine)}/games").json()
     assert [g["tableId"] for g in listed] == [first["table"]["id"]]
     assert listed[0]["players"][0] == {**listed[0]["players"][0], "player": "ann", "playerId": player_id(mine)}
     # a new name, the same key: still my statistics
     play_a_quick_game(server, name="annie", playerKey=mine)
-    assert games(server, player_id(mine)) == 2
+    assert games(server, player_id(mine), 2) == 2
     # the key itself is kept nowhere on the server
     raw = (tmp_path / "spite.db").read_bytes() + b"".join(
         p.read_bytes() for p in tmp_path.glob("spite.db-*"))

@@ -1,10 +1,10 @@
-"""``GET /api/games/{id}/positions``: a finished game replayed for the browser's replay viewer."""
+"""``GET /api/games/{id}/positions``: a finished game replayed for the browser's replay viewer (the app
+in this process: REST alone needs no socket)."""
 
 from __future__ import annotations
 
-import httpx
 import pytest
-from server_helpers import ServerThread
+from server_helpers import InProcess
 
 from helpers import finished_bot_game, finished_spit_game
 from spite.records import record_from_json, replay
@@ -13,10 +13,10 @@ from spite.server.protocol import PositionsInfo
 from spite.server.store import Store
 
 
-def test_positions_of_a_finished_game(server: ServerThread) -> None:
-    game_id = finished_bot_game(server.base, stock_size=4)
-    record = httpx.get(server.base + f"/api/games/{game_id}/record").json()
-    r = httpx.get(server.base + f"/api/games/{game_id}/positions")
+def test_positions_of_a_finished_game(api: InProcess) -> None:
+    game_id = finished_bot_game(api.client, stock_size=4)
+    record = api.client.get(f"/api/games/{game_id}/record").json()
+    r = api.client.get(f"/api/games/{game_id}/positions")
     assert r.status_code == 200, r.text
     info = PositionsInfo.model_validate(r.json())
     texts = [m for m in record["moves"] if isinstance(m, str)]
@@ -34,10 +34,10 @@ def test_positions_of_a_finished_game(server: ServerThread) -> None:
 
 
 @pytest.mark.parametrize("game", ["spit", "speed"])
-def test_positions_of_a_finished_spit_or_speed_game(server: ServerThread, game: str) -> None:
-    game_id = finished_spit_game(server.base, game)
-    record = httpx.get(server.base + f"/api/games/{game_id}/record").json()
-    r = httpx.get(server.base + f"/api/games/{game_id}/positions")
+def test_positions_of_a_finished_spit_or_speed_game(api: InProcess, game: str) -> None:
+    game_id = finished_spit_game(api.client, game)
+    record = api.client.get(f"/api/games/{game_id}/record").json()
+    r = api.client.get(f"/api/games/{game_id}/positions")
     assert r.status_code == 200, r.text
     info = PositionsInfo.model_validate(r.json())
     assert info.game == game and info.preset == game and info.result == record["result"]
@@ -56,14 +56,14 @@ def test_positions_of_a_finished_spit_or_speed_game(server: ServerThread, game: 
     assert [p["t"] for p in info.positions[1:]] == [m["t"] for m in info.moves]
 
 
-def test_positions_unknown_and_unfinished(server: ServerThread) -> None:
-    assert httpx.get(server.base + "/api/games/999/positions").status_code == 404
-    assert httpx.get(server.base + "/api/games/abc/positions").status_code == 422
+def test_positions_unknown_and_unfinished(api: InProcess) -> None:
+    assert api.client.get("/api/games/999/positions").status_code == 404
+    assert api.client.get("/api/games/abc/positions").status_code == 422
     # a stored game without a result (never written by the server itself): 409, not a crash
-    table = httpx.post(server.base + "/api/tables", json={"preset": "short", "name": "ann"}).json()["table"]
+    table = api.client.post("/api/tables", json={"preset": "short", "name": "ann"}).json()["table"]
     record = new_record("short", {}, seed=3).to_json()
     assert "result" not in record
-    game_id = server.run(server.manager.store.write(
+    game_id = api.run(api.manager.store.write(
         Store.insert_game(table["id"], "spite-malice", "short", record, 0, 0, [])))
-    r = httpx.get(server.base + f"/api/games/{game_id}/positions")
+    r = api.client.get(f"/api/games/{game_id}/positions")
     assert r.status_code == 409 and "not finished" in r.json()["detail"]

@@ -6,7 +6,6 @@ import contextlib
 import json
 import random
 import re
-import time
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,7 @@ import httpx
 import sqlalchemy as sa
 from server_helpers import Client, ServerThread, latest_state
 
+from helpers import finished_table
 from spite import catalogue
 from spite.errors import Phrase
 from spite.records import record_from_json, replay
@@ -67,6 +67,7 @@ def play_random(clients: dict[int, Client], rng: random.Random, limit: int = 10_
     """Every seat plays random legal moves (``choose(legal, rng)``: one picked so; waiting for each ack)
     until the game ends or ``limit``."""
     moves = 0
+    quiet = 0  # rounds in a row in which no seat knew a move to make
     while moves < limit:
         mover = None
         for seat, c in clients.items():
@@ -76,10 +77,13 @@ def play_random(clients: dict[int, Client], rng: random.Random, limit: int = 10_
             if st is not None and st["stateVersion"] >= c.newest and st["legal"]:
                 mover = seat
         if mover is None:  # nobody knows yet: read from the seat to move
+            quiet += 1
+            assert quiet < 400, f"no seat was told of a move to make for {quiet} rounds (20 s and more)"
             for c in clients.values():
                 with contextlib.suppress(TimeoutError):
                     c.recv(0.05)
             continue
+        quiet = 0
         c = clients[mover]
         st = c.last_state
         assert st is not None
@@ -292,13 +296,7 @@ def test_bots_only_table_plays_itself(server: ServerThread) -> None:
         "seats": [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "random"}]})
     info = r.json()
     assert info["status"] == "playing" and "token" not in info
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        got = httpx.get(server.base + f"/api/tables/{info['id']}").json()
-        if got["status"] == "finished":
-            break
-        time.sleep(0.1)
-    assert got["status"] == "finished" and got["gameId"] is not None
+    assert finished_table(server.base, info["id"])["gameId"] is not None
 
 
 def test_disconnect_grace_takeover_and_return(server: ServerThread) -> None:

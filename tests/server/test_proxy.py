@@ -8,7 +8,6 @@ import contextlib
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,19 +15,15 @@ import httpx
 import pytest
 from server_helpers import Client
 
+from ports import free_port
 from spite.bench.server import stop_process
 from spite.server.cluster import find_haproxy
+from waiting import wait_until
 
 pytestmark = pytest.mark.skipif(find_haproxy() is None, reason="HAProxy is not installed (apt-get install "
                                 "haproxy): the proxy tests are skipped")
 
 CLI = [sys.executable, "-c", "from spite.cli import main; main()"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def client_from(address: str) -> httpx.Client:
@@ -47,11 +42,9 @@ def proxied(tmp_path: Path, *limits: str) -> Iterator[str]:
                                  str(port), "--log-level", "warning", "--bot-workers", "0", *args],
                                 stdout=subprocess.DEVNULL, stderr=out)
     try:
-        deadline = time.monotonic() + 60
-        while "behind HAProxy" not in log.read_text():
-            assert proc.poll() is None, log.read_text()[-2000:]
-            assert time.monotonic() < deadline, log.read_text()[-2000:]
-            time.sleep(0.2)
+        wait_until(lambda: proc.poll() is not None or "behind HAProxy" in log.read_text(),
+                   lambda: f"the proxied server's start: {log.read_text()[-2000:]}", timeout=60, every=0.2)
+        assert proc.poll() is None, log.read_text()[-2000:]
         yield f"http://127.0.0.1:{port}"
     finally:
         stop_process(proc, 30)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import random
 import secrets
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from spite.rating import RatingGroup, display, groups, level_rating, rating_grou
 from spite.server import ServerConfig, db
 from spite.server.ratings import rate_game
 from spite.server.table.seats import player_id
+from waiting import bounded, wait_until
 
 
 @pytest.fixture
@@ -151,12 +151,10 @@ def play_two(srv: ServerThread, rated: bool, keys: tuple[str, str], at_the_end: 
 
 
 def wait_for(fn: Any, timeout: float = 5) -> Any:
-    deadline = time.monotonic() + timeout  # written with the last move, just before gameOver
-    while True:
-        value = fn()
-        if value or time.monotonic() > deadline:
-            return value
-        time.sleep(0.05)
+    try:  # written with the last move, just before gameOver
+        return wait_until(fn, "the ratings", timeout=timeout)
+    except AssertionError:
+        return fn()  # (the test says what it expected)
 
 
 @pytest.mark.slow
@@ -415,16 +413,16 @@ def test_leaving_a_rated_game_against_the_computer_is_a_stored_rated_loss(tight:
     ann = Client(tight.base, joined["table"]["id"])
     state = ann.hello(joined["token"])
     rng = random.Random(9)
-    deadline = time.monotonic() + 30
-    moved_after_computer = False
-    while not moved_after_computer:  # ann moves, the computer moves, ann moves: every side has moved
-        assert time.monotonic() < deadline, "the computer did not move"
+    # ann moves, the computer moves, ann moves: every side has moved
+    for _ in bounded(200, "a move of the computer's"):
         state = ann.last_state or state
         if state["legal"] and state["stateVersion"] >= ann.newest:
             moved_after_computer = any(m.get("last", {}) and m["last"].get("byBot") for m in ann.received
                                        if m["type"] == "state")
             ann.send({"type": "move", "move": rng.choice(state["legal"]), "stateVersion": state["stateVersion"]})
             ann.until("ack")
+            if moved_after_computer:
+                break
         else:
             ann.recv(5)
     ann.close()

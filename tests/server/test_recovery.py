@@ -7,7 +7,6 @@ and a finished table brought back from the database by its person's hello after 
 from __future__ import annotations
 
 import random
-import time
 
 import httpx
 import pytest
@@ -15,24 +14,34 @@ import sqlalchemy as sa
 from server_helpers import Client, ServerProcess, ServerThread, latest_state
 from test_protocol import check_models, play_random
 
+from helpers import finished_table
 from spite.records import record_from_json, replay
 from spite.server import ServerConfig, db
 from spite.server.db import make_engine
+from waiting import wait_until
 
 SMALL = {"stock_size": 8}
 ARGS = ("--grace", "30", "--bot-workers", "0", "--bot-delay", "0.02", "--rate", "2000")
 
 
+def stored(db_url: str, table_id: str) -> tuple[str, int]:
+    """A table's status and the number of its moves, as stored in the database."""
+    engine = make_engine(db_url)
+    try:
+        with engine.connect() as conn:
+            status = conn.execute(sa.select(db.tables.c.status).where(db.tables.c.id == table_id)).scalar()
+            plies = conn.execute(sa.select(sa.func.count()).select_from(db.moves)
+                                 .where(db.moves.c.table_id == table_id)).scalar()
+    finally:
+        engine.dispose()
+    return str(status), int(plies or 0)
+
+
 def wait_finished(base: str, table_id: str, timeout: float = 40) -> dict[str, object]:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        info = httpx.get(base + f"/api/tables/{table_id}").json()
-        if info["status"] == "finished":
-            return info  # type: ignore[no-any-return]
-        time.sleep(0.1)
-    raise TimeoutError(f"table {table_id} did not finish")
+    return finished_table(base, table_id, timeout)
 
 
+@pytest.mark.timeout(180)  # a server process started twice, games played to their end
 @pytest.mark.slow
 def test_kill_9_and_play_on(db_url: str) -> None:
     server = ServerProcess(db_url, None, *ARGS).start()
@@ -58,25 +67,22 @@ def test_kill_9_and_play_on(db_url: str) -> None:
         bots = httpx.post(base + "/api/tables", json={"preset": "short", "options": {"stock_size": 20}, "join": False,
                                                       "seats": [{"kind": "bot", "level": "easy"},
                                                                 {"kind": "bot", "level": "random"}]}).json()
-        time.sleep(0.5)
-        for c in (ann, bob):  # read everything sent so far
-            while True:
+        wait_until(lambda: stored(db_url, bots["id"])[1] > 0, "the bots' first stored move")
+        for c in (ann, bob):  # read everything sent so far (nobody moves at their table now)
+            for _ in range(1000):
                 try:
                     c.recv(0.1)
                 except TimeoutError:
                     break
+            else:
+                raise AssertionError("the table kept sending with nobody moving")
         before_a = {0: ann.last_state, 1: bob.last_state}
         before_cat = latest_state(cat)
 
         server.kill9()
         for c in (ann, bob, cat):
             c.close()
-        engine = make_engine(db_url)
-        with engine.connect() as conn:
-            status = conn.execute(sa.select(db.tables.c.status).where(db.tables.c.id == bots["id"])).scalar()
-            plies = conn.execute(sa.select(sa.func.count()).select_from(db.moves)
-                                 .where(db.moves.c.table_id == bots["id"])).scalar()
-        engine.dispose()
+        status, plies = stored(db_url, bots["id"])
         assert status == "playing" and plies > 0, "the bots' table should be mid-game at the kill"
 
         server = ServerProcess(db_url, None, *ARGS).start()

@@ -1,15 +1,16 @@
-"""``GET /api/games/{id}/review``: a finished game reviewed turn by turn, off the event loop, kept."""
+"""``GET /api/games/{id}/review``: a finished game reviewed turn by turn, off the event loop, kept (the
+app in this process: REST alone needs no socket)."""
 
 from __future__ import annotations
 
-import asyncio
+import concurrent.futures
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
-import httpx
 import pytest
-from server_helpers import ServerThread
+from server_helpers import InProcess
 
 from helpers import finished_bot_game, finished_spit_game
 from spite.records import record_from_json
@@ -17,23 +18,27 @@ from spite.records.malice import new_record
 from spite.review import review_record
 from spite.server import ServerConfig
 from spite.server.store import Store
+from waiting import wait_until
+
+pytestmark = pytest.mark.timeout(300)
+"""The server reviews whole games (tens of seconds each, minutes on a busy machine)."""
 
 BUDGET = 0.1
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerThread]:
+def api(tmp_path: Path) -> Iterator[InProcess]:
     # SQLite alone: a review reads one stored record, the same on every database (and takes a while)
     config = ServerConfig(db_url=f"sqlite:///{tmp_path / 'spite.db'}", bot_workers=0, rate=1000, burst=2000,
                           spit_countdown=0.0, review_budget=BUDGET)
-    with ServerThread(config) as srv:
-        yield srv
+    with InProcess(config) as app:
+        yield app
 
 
-def test_a_finished_game_is_reviewed_once_and_kept(server: ServerThread) -> None:
-    game_id = finished_bot_game(server.base, stock_size=3)
-    record = httpx.get(server.base + f"/api/games/{game_id}/record").json()
-    r = httpx.get(server.base + f"/api/games/{game_id}/review", timeout=300)
+def test_a_finished_game_is_reviewed_once_and_kept(api: InProcess) -> None:
+    game_id = finished_bot_game(api.client, stock_size=3)
+    record = api.client.get(f"/api/games/{game_id}/record").json()
+    r = api.client.get(f"/api/games/{game_id}/review")
     assert r.status_code == 200, r.text
     review = r.json()
     # the library's review of the same record with the server's budget and seed 0
@@ -42,50 +47,47 @@ def test_a_finished_game_is_reviewed_once_and_kept(server: ServerThread) -> None
     moves = [m for m in record["moves"] if isinstance(m, str)]
     assert [m for t in review["turns"] for m in t["played"]] == moves
     started = time.perf_counter()
-    again = httpx.get(server.base + f"/api/games/{game_id}/review", timeout=30)
+    again = api.client.get(f"/api/games/{game_id}/review")
     assert again.json() == review and time.perf_counter() - started < 2.0  # kept, not made again
-    one = httpx.get(server.base + f"/api/games/{game_id}/review?seat=1", timeout=300).json()
+    one = api.client.get(f"/api/games/{game_id}/review?seat=1").json()
     assert one["seats"] == [1] and {t["seat"] for t in one["turns"]} == {1}
 
 
-def test_the_event_loop_answers_while_a_review_is_made(server: ServerThread) -> None:
-    # a longer game (its review takes seconds even on an idle machine, where decisions whose plans come
-    # out the same on every sample stop early), asked for while the review is under way
-    game_id = finished_bot_game(server.base, stock_size=7)
+def test_the_event_loop_answers_while_a_review_is_made(api: InProcess) -> None:
+    # a game whose review takes seconds even on an idle machine (where decisions whose plans come out the
+    # same on every sample stop early), asked for while the review is under way: /healthz answers in
+    # milliseconds if the loop is free
+    game_id = finished_bot_game(api.client, stock_size=4)
 
-    async def both() -> tuple[float, int]:
-        async with httpx.AsyncClient(base_url=server.base, timeout=300) as client:
-            review = asyncio.create_task(client.get(f"/api/games/{game_id}/review"))
-            await asyncio.sleep(0.1)
-            started = time.perf_counter()
-            health = await client.get("/healthz")
-            assert health.status_code == 200
-            waited = time.perf_counter() - started
-            assert not review.done()  # the event loop answered while the review was being made
-            reviewed = (await review).status_code
-            return waited, reviewed
-
-    waited, status = asyncio.run(both())
+    with concurrent.futures.ThreadPoolExecutor(1) as asking:
+        review = asking.submit(api.client.get, f"/api/games/{game_id}/review")
+        wait_until(lambda: api.app.state.reviews.place(game_id, None) == 1, "the review under way")
+        started = time.perf_counter()
+        health = api.client.get("/healthz")
+        assert health.status_code == 200
+        waited = time.perf_counter() - started
+        assert not review.done()  # the event loop answered while the review was being made
+        status = review.result().status_code
     assert status == 200 and waited < 5.0
 
 
-def test_refusals_carry_a_code(server: ServerThread) -> None:
-    r = httpx.get(server.base + "/api/games/999/review")
+def test_refusals_carry_a_code(api: InProcess) -> None:
+    r = api.client.get("/api/games/999/review")
     assert r.status_code == 404 and r.json()["code"] == "no-game"
-    assert httpx.get(server.base + "/api/games/abc/review").status_code == 422
+    assert api.client.get("/api/games/abc/review").status_code == 422
     # a stored game without a result (never written by the server itself)
-    table = httpx.post(server.base + "/api/tables", json={"preset": "short", "name": "ann"}).json()["table"]
-    game_id = server.run(server.manager.store.write(
+    table = api.client.post("/api/tables", json={"preset": "short", "name": "ann"}).json()["table"]
+    game_id = api.run(api.manager.store.write(
         Store.insert_game(table["id"], "spite-malice", "short", new_record("short", {}, seed=3).to_json(), 0, 0, [])))
-    r = httpx.get(server.base + f"/api/games/{game_id}/review")
+    r = api.client.get(f"/api/games/{game_id}/review")
     assert r.status_code == 409 and r.json()["code"] == "not-finished" and "not finished" in r.json()["detail"]
-    spit = finished_spit_game(server.base)
-    r = httpx.get(server.base + f"/api/games/{spit}/review")
+    spit = finished_spit_game(api.client)
+    r = api.client.get(f"/api/games/{spit}/review")
     assert r.status_code == 422 and r.json()["code"] == "not-turn-based" and "real time" in r.json()["detail"]
-    done = finished_bot_game(server.base, stock_size=2)
-    r = httpx.get(server.base + f"/api/games/{done}/review?seat=2")
+    done = finished_bot_game(api.client, stock_size=2)
+    r = api.client.get(f"/api/games/{done}/review?seat=2")
     assert r.status_code == 422 and r.json()["code"] == "no-seat"
-    assert httpx.get(server.base + f"/api/games/{done}/review?seat=-1").status_code == 422
+    assert api.client.get(f"/api/games/{done}/review?seat=-1").status_code == 422
 
 
 def test_reviews_wait_in_a_bounded_queue_and_each_address_starts_few(tmp_path: Path) -> None:
@@ -95,11 +97,12 @@ def test_reviews_wait_in_a_bounded_queue_and_each_address_starts_few(tmp_path: P
     waiting answers its place in the queue."""
     config = ServerConfig(db_url=f"sqlite:///{tmp_path / 'spite.db'}", bot_workers=0, rate=1000, burst=2000,
                           review_budget=BUDGET, review_queue=2, review_rate=0.001, review_burst=2)
-    with ServerThread(config) as srv:
-        games = [finished_bot_game(srv.base, stock_size=6) for _ in range(3)]
+    with InProcess(config) as app:
+        # (each review takes seconds: the asks below, milliseconds apart, all find the first one under way)
+        games = [finished_bot_game(app.client, stock_size=3) for _ in range(3)]
 
-        def ask(game_id: int, wait: bool = False) -> httpx.Response:
-            return httpx.get(srv.base + f"/api/games/{game_id}/review", params={"wait": wait}, timeout=300)
+        def ask(game_id: int, wait: bool = False) -> Any:
+            return app.client.get(f"/api/games/{game_id}/review", params={"wait": wait})
 
         first = ask(games[0])
         assert first.status_code == 202 and first.json() == {"status": "queued", "place": 1}
@@ -140,20 +143,23 @@ def test_a_review_shows_its_first_turns_while_the_rest_is_made(tmp_path: Path) -
 
     config = ServerConfig(db_url=f"sqlite:///{tmp_path / 'spite.db'}", bot_workers=0, rate=1000, burst=2000,
                           review_budget=0.2)
-    with ServerThread(config) as srv:
-        game_id = finished_bot_game(srv.base, stock_size=7)
-        url = f"{srv.base}/api/games/{game_id}/review?wait=false"
+    with InProcess(config) as api:
+        game_id = finished_bot_game(api.client, stock_size=7)
+        url = f"/api/games/{game_id}/review?wait=false"
         seen: list[dict] = []
-        deadline = time.monotonic() + 240
-        answer = httpx.get(url, timeout=30)
-        while answer.status_code == 202:
-            assert time.monotonic() < deadline, "the review was not made in time"
+
+        def whole_or_next_part() -> bool:
+            answer = api.client.get(url)
             body = answer.json()
-            if body["status"] == "partial" and (not seen or seen[-1]["done"] != body["done"]):
+            if answer.status_code != 202:
+                seen.append({"whole": body})
+                return True
+            if body["status"] == "partial" and (len(seen) == 0 or seen[-1]["done"] != body["done"]):
                 seen.append(body)
-            time.sleep(0.05)
-            answer = httpx.get(url, timeout=30)
-        whole = answer.json()
+            return False
+
+        wait_until(whole_or_next_part, "the whole review", timeout=240, every=0.05)
+        whole = seen.pop()["whole"]
     assert seen, "no part of the review was shown before it was whole"
     assert seen[0]["done"] == FIRST_PART and len(seen[0]["review"]["turns"]) == FIRST_PART
     for part in seen:

@@ -5,6 +5,7 @@ The timing is pure (a fake clock: no sleeps); the server tests pair two seekers 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import secrets
 import threading
@@ -21,6 +22,7 @@ from server_helpers import PG_ENV, Client, ServerThread, http_from, pg_database
 from spite.server import ServerConfig, db
 from spite.server.seeks import Computer, Pairing, Seek, SeekPolicy, SeekService, next_change, plan
 from spite.server.table.seats import LobbyError, player_id
+from waiting import wait_until, wait_until_async
 
 POLICY = SeekPolicy(window=100, widen=10, max_window=600, ttl=60)
 
@@ -90,12 +92,15 @@ def server(tmp_path: Path) -> Iterator[ServerThread]:
 
 def until_matched(base: str, seek_id: str, timeout: float = 10) -> dict[str, Any]:
     """Poll the seek as a client does until it is matched."""
-    deadline = time.monotonic() + timeout
-    while True:
-        answer: dict[str, Any] = httpx.get(f"{base}/api/seeks/{seek_id}").json()
-        if answer["state"] != "waiting" or time.monotonic() > deadline:
-            return answer
-        time.sleep(0.05)
+    answers: list[dict[str, Any]] = []
+
+    def asked() -> bool:
+        answers.append(httpx.get(f"{base}/api/seeks/{seek_id}").json())
+        return answers[-1]["state"] != "waiting"
+
+    with contextlib.suppress(AssertionError):  # still waiting: the test says what it expected
+        wait_until(asked, "the seek's match", timeout=timeout)
+    return answers[-1]
 
 
 def test_two_seekers_are_seated_at_one_table(server: ServerThread) -> None:
@@ -155,10 +160,8 @@ def test_a_waiting_seeker_is_told_of_the_match_at_once_in_one_long_poll(server: 
 
     waiter = threading.Thread(target=long_poll)
     waiter.start()
-    deadline = time.monotonic() + 10
-    while server.manager.seeks.listening < 1:  # her request is at the server, waiting
-        assert time.monotonic() < deadline, "the long poll never reached the server"
-        time.sleep(0.01)
+    # her request is at the server, waiting
+    wait_until(lambda: server.manager.seeks.listening >= 1, "the long poll at the server")
     with http_from("127.0.0.2") as other:
         bob = other.post(server.base + "/api/seeks", json={"preset": "short", "name": "bob",
                                                            "playerKey": secrets.token_urlsafe(24)}).json()
@@ -184,10 +187,7 @@ def test_a_long_poll_is_bounded_and_a_cancel_ends_it(server: ServerThread) -> No
     asked: list[dict[str, Any]] = []
     waiter = threading.Thread(target=lambda: asked.append(httpx.get(url + "?wait=20", timeout=30).json()))
     waiter.start()
-    deadline = time.monotonic() + 10
-    while server.manager.seeks.listening < 1:
-        assert time.monotonic() < deadline, "the long poll never reached the server"
-        time.sleep(0.01)
+    wait_until(lambda: server.manager.seeks.listening >= 1, "the long poll at the server")
     cancelled_at = time.monotonic()
     assert httpx.delete(url).json()["state"] == "cancelled"  # e.g. from another tab
     waiter.join(30)
@@ -257,8 +257,7 @@ def test_a_long_poll_at_one_worker_hears_of_a_pairing_made_at_another() -> None:
             await a.pass_once()
             await b.add(seek("ann", 1000, since=time.time()))
             waiting = asyncio.create_task(a.get("ann", wait=20))
-            while a.listening < 1:
-                await asyncio.sleep(0.01)
+            await wait_until_async(lambda: a.listening >= 1, "the long poll at worker A")
             await b.add(seek("bob", 1000, since=time.time()))
             await b.pass_once()
             paired_at = time.monotonic()

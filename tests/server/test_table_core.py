@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 import pytest
-from table_harness import Client, Harness, config, play_on
+from table_harness import START, Client, Harness, config, play_on
 
 from spite.fairness import commitment, game_seed
 from spite.server.protocol import SeatRequest
@@ -40,6 +40,16 @@ def persons(n: int = 2, preset: str = "short", options: dict | None = None,
 
 def my_turn(h: Harness, seat: int) -> bool:
     return seat in h.core.state.to_act()
+
+
+def play_to_the_end(h: Harness, ann: Client, bob: Client, rng: random.Random, moves: int = 3000) -> None:
+    """Ann (seat 0) and Bob play random legal moves, each in turn, until the game is over."""
+    for _ in range(moves):
+        if h.core.state.is_over:
+            return
+        mover = ann if my_turn(h, 0) else bob
+        h.move(mover, rng.choice(mover.legal))
+    raise AssertionError(f"the game was not over after {moves} moves")
 
 
 def undoable_build(h: Harness, client: Client, rng: random.Random) -> str:
@@ -74,9 +84,7 @@ def test_the_commitment_is_out_before_any_nonce_and_the_deal_follows_from_the_no
     for c in (ann, bob):
         assert all(m["fair"]["commitment"] == published["commitment"] for m in c.received if m.get("fair"))
     rng = random.Random(2)
-    while not h.core.state.is_over:
-        mover = ann if my_turn(h, 0) else bob
-        h.move(mover, rng.choice(mover.legal))
+    play_to_the_end(h, ann, bob, rng)
     fair = ann.last("gameOver")["fair"]
     secret = bytes.fromhex(fair["secret"])
     assert commitment(secret, "T1", 1) == published["commitment"] and fair["nonces"] == nonces
@@ -109,9 +117,7 @@ def test_an_abandoned_dealt_game_keeps_its_secret_and_an_undealt_one_shows_it() 
 def test_the_next_games_commitment_is_published_at_the_end_and_kept_through_a_restart() -> None:
     h, (ann, bob) = persons(2, "classic", {"match_target": 2, "stock_size": 2})
     rng = random.Random(3)
-    while not h.core.state.is_over:
-        mover = ann if my_turn(h, 0) else bob
-        h.move(mover, rng.choice(mover.legal))
+    play_to_the_end(h, ann, bob, rng)
     over = ann.last("gameOver")
     upcoming = over["fair"]["next"]
     assert over["match"]["betweenGames"] and upcoming != over["fair"]["commitment"]
@@ -154,7 +160,7 @@ def test_build_plays_and_undos_do_not_wind_the_turn_clock_back() -> None:
     rng = random.Random(1)
     move = undoable_build(h, ann, rng)
     began = h.core.clock_since[0]
-    while h.seat(0).controller == "person":  # a build play and its undo every 3 s: the turn still ends
+    for _ in range(10):  # a build play and its undo every 3 s for 30 s: the turn (12 s) still ends
         h.advance(3.0)
         if h.seat(0).controller != "person":
             break
@@ -162,7 +168,7 @@ def test_build_plays_and_undos_do_not_wind_the_turn_clock_back() -> None:
             h.undo(ann)
         elif move in ann.legal:
             h.move(ann, move)
-    assert ann.events()[-1] == "idle-takeover"
+    assert ann.events()[-1] == "idle-takeover", f"seat 0 still held its turn {h.now - began:g} s after it began"
     assert h.now - began <= 12.0
 
 
@@ -195,27 +201,70 @@ def test_a_disconnected_seat_is_held_no_longer_than_its_turn() -> None:
 
 
 # ====================================================================== real time
+def told(h: Harness, client: Client) -> list[tuple[float, dict]]:
+    """Every message ``client`` was sent, with the fake clock's time it was sent at."""
+    return [(at, json.loads(text)) for at, conn, text in h.sent if conn == client.conn]
+
+
+def idle_takeover(h: Harness, client: Client) -> tuple[float, float, list[tuple[float, float]], list[float]]:
+    """Let the fake clock run until a bot plays ``client``'s seat (a real-time game): when it took the
+    seat over, when the person was warned, the spans of time the person held no move, and when the
+    bot played."""
+    h.run_until(lambda: h.seat(client.seat or 0).controller == "bot", seconds=60, dt=0.25)
+    messages = told(h, client)
+    events = {m["event"]["kind"]: at for at, m in messages if m["type"] == "table"}
+    assert "turn-clock" in events, f"the seat was taken over without a warning: {sorted(events)}"
+    took, warned = events["idle-takeover"], events["turn-clock"]
+    idle: list[tuple[float, float]] = []
+    for at, m in messages:
+        if m["type"] in ("welcome", "state") and at <= took:
+            if not m["legal"] and (not idle or idle[-1][1] != -1.0):
+                idle.append((at, -1.0))  # from here, until it holds a move again
+            elif m["legal"] and idle and idle[-1][1] == -1.0:
+                idle[-1] = (idle[-1][0], at)
+    assert not idle or idle[-1][1] != -1.0, f"the seat was taken over at {took - START:g} s with nothing to play"
+    bot_moves = [at for at, m in messages if m["type"] == "state" and (m["last"] or {}).get("seat") == 1]
+    return took, warned, idle, bot_moves
+
+
 @pytest.mark.parametrize("game", ["spit", "speed"])
 def test_a_real_time_player_who_stops_playing_is_taken_over(game: str) -> None:
-    h, ann = against_bot(game, None, {}, level="reflex:5000", idle_seconds=8.0, turn_warning=3.0)
+    """A person who holds a move and makes none is warned and then played by a bot ``idle_seconds``
+    after they came to hold it, however often the bot plays meanwhile: its moves do not wind the
+    person's clock back."""
+    h, ann = against_bot(game, None, {}, level="reflex:1500", idle_seconds=8.0, turn_warning=3.0)
     assert ann.legal
     h.advance(4.99)
     assert "turn-clock" not in ann.events()
-    h.run_until(lambda: h.seat(0).controller == "bot" or h.core.state.is_over, seconds=60, dt=0.25)
-    if not h.core.state.is_over:
-        assert "turn-clock" in ann.events() and ann.events()[-1] == "idle-takeover"
-        h.move(ann, (ann.legal or ["spit"])[0])
-        assert "returned" in ann.events()
+    took, warned, idle, bot_moves = idle_takeover(h, ann)
+    held_since = idle[-1][1] if idle else START
+    assert [at for at in bot_moves if held_since < at < took], "the bot did not move while the person held a move"
+    assert took - held_since == pytest.approx(8.0) and took - warned == pytest.approx(3.0), (held_since, warned, took)
+    h.move(ann, (ann.legal or ["spit"])[0])
+    assert "returned" in ann.events()
+
+
+def test_a_real_time_players_clock_stands_while_they_have_nothing_to_play() -> None:
+    """In Speed a person may hold no card that fits (the bot played, the centers changed) for longer
+    than the idle limit: they keep the seat meanwhile, and their clock runs from the moment they
+    hold a move again."""
+    h, ann = against_bot("speed", None, {}, level="reflex:5000", idle_seconds=8.0, turn_warning=3.0)
+    took, _warned, idle, _bot_moves = idle_takeover(h, ann)
+    assert [(a, b) for a, b in idle if b - a > 8.0], f"the person never had nothing to play for 8 s: {idle}"
+    assert took - idle[-1][1] == pytest.approx(8.0)
 
 
 def test_a_real_time_player_who_keeps_playing_keeps_the_seat() -> None:
     h, ann = against_bot("spit", None, {}, level="reflex:20000", idle_seconds=8.0, turn_warning=3.0)
+    played = 0
     for _ in range(20):
         if h.core.state.is_over or not ann.legal:
             break
         h.advance(5.0)
         if ann.legal:
             h.move(ann, ann.legal[0])
+            played += 1
+    assert played >= 2, "the person played for less than the idle limit (the test proves nothing)"
     assert "idle-takeover" not in ann.events()
 
 

@@ -20,6 +20,7 @@ from spite.server.config import ServerConfig
 from spite.server.connection import Connection
 from spite.server.dispatch import Dispatch
 from spite.server.protocol import SeatRequest
+from waiting import bounded
 
 PERSON = SeatRequest(kind="person")
 
@@ -147,7 +148,7 @@ def test_each_game_of_a_match_has_its_own_commitment() -> None:
     current = clients[1].last("welcome")["fair"]  # type: ignore[index]
     moves = random.Random(3)
     game, commitments = 1, []
-    while True:
+    for _ in bounded(20, "the match's end"):
         assert current["game"] == game and current["dealt"] is True
         commitments.append(current["commitment"])
         play_out(h, clients, moves)

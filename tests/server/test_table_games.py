@@ -22,6 +22,7 @@ from spite.records import record_from_json, replay
 from spite.server.lobby import stored_info
 from spite.server.malice_play import undo_floor_of
 from spite.server.protocol import RematchRequest, SeatRequest
+from waiting import bounded
 
 PERSON = SeatRequest(kind="person")
 BIG = {"stock_size": 20}
@@ -212,7 +213,7 @@ def test_rematch_of_a_match_starts_a_new_match() -> None:
     series counts the match once (for its winner), and the rematch is a new match from 0 points."""
     h, cat = against_a_bot("classic", {"match_target": 2, "stock_size": 2})
     rng = random.Random(21)
-    while True:
+    for _ in bounded(20, "the match's end"):
         play_out(h, [cat], rng)
         over = cat.last("gameOver")
         assert over is not None
@@ -541,7 +542,7 @@ def test_a_match_plays_games_to_the_target() -> None:
     rng = random.Random(2)
     overs: list[dict[str, Any]] = []
     last_version = -1
-    while True:
+    for _ in bounded(20, "the match's end"):
         over = finish_game(h, [ann, bob, watcher], rng)
         overs.append(over)
         match = over["match"]
@@ -612,7 +613,7 @@ def test_bots_alone_go_straight_on_and_against_a_bot_only_the_person_is_awaited(
 
     h, cat = against_a_bot("classic", {"match_target": 2, "stock_size": 2}, next_game_seconds=60.0)
     rng = random.Random(4)
-    while True:
+    for _ in bounded(20, "the match's end"):
         play_out(h, [cat], rng)
         over = cat.last("gameOver")
         assert over is not None
@@ -680,7 +681,7 @@ def test_a_match_resumes_after_a_restart() -> None:
             continue
         assert welcome["stateVersion"] == old["stateVersion"] and welcome["view"] == old["view"]
         assert welcome["match"]["scores"] == score and welcome["match"]["game"] == 2
-    while True:
+    for _ in bounded(20, "the match's end"):
         over = finish_game(h, clients, rng)
         if over["match"]["over"]:
             break

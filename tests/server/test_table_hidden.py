@@ -21,6 +21,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from table_harness import Client, Harness
@@ -210,6 +211,7 @@ def check_move_log(h: Harness, watcher: Client, tokens: list[str], secret: str) 
             assert set(named) <= around, (step, seat)
 
 
+@pytest.mark.timeout(180)  # every message of many whole games searched for hidden cards
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(preset=st.sampled_from([("short", 2), ("party", 3), ("partners", 4), ("skip-bo", 2), ("open-stock", 2)]),
        seed=st.integers(0, 2**32), limit=st.integers(1, 70))

@@ -5,8 +5,16 @@ database that refuses a commit, a restart.
 
 * **Nobody holds a table.** A person seat with something to do is taken over by a bot no later than
   its clock allows: in a turn game ``turn_seconds`` after its turn began (or its person took it back),
-  in real time ``idle_seconds`` after its last move while it held a move it could make. A table
-  waits for its players' first hello no longer than the grace time.
+  in real time ``idle_seconds`` after its last move while it held a move it could make; warned
+  ``turn_warning`` seconds before. A person who left is replaced (or a quick-play table closed) no
+  later than the grace time after; a table waits for its players' first hello no longer than that.
+* **Nobody loses a seat early.** A connected person is taken over only when their clock ran out,
+  and a person whose seat a bot plays gets it back by making a move (even a stale one).
+
+The seats are driven as the outside audit's griefers did (issue 39): a build play and its undo in a
+rhythm (in real time: a move in a rhythm), stale moves after a takeover, silence while holding a
+playable card (asking for hints and syncs, sending refused moves); each clock rule changed by hand
+fails the machine within its first examples.
 * **Nothing is shown too early.** The commitment a table publishes when it is made (or when the game
   before ends) is the one every later message names for that game; no message carries a game's
   secret before that game is over (an abandoned dealt game never), and no seat is ever sent another
@@ -22,6 +30,7 @@ import json
 from typing import Any
 
 import hypothesis.strategies as st
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 from table_harness import Client, Harness, config
@@ -31,9 +40,19 @@ from spite.server.lobby import served_games
 from spite.server.protocol import SeatRequest
 from spite.server.table.fair import FairDeal
 
+pytestmark = pytest.mark.timeout(300)
+"""Each game's machine takes seconds; on a machine busy with other work it took over a minute."""
+
 TIMES = {"turn_seconds": 20.0, "turn_warning": 5.0, "idle_seconds": 10.0, "grace_seconds": 15.0,
          "abandon_seconds": 40.0, "next_game_seconds": 10.0, "bot_delay": 0.5}
 """Short clocks, so that a few dozen steps see every rule fire."""
+
+EPS = 1e-6
+"""The fake clock's rounding: timers fire at their very moment."""
+
+RETRY = 1.0
+"""How long a refused commit holds the table's timers (the database is in trouble): the slack of a
+clock for each refusal."""
 
 TABLES: dict[str, list[tuple[str | None, dict[str, Any], str]]] = {
     "spite-malice": [("short", {"stock_size": 4}, "random"), ("classic", {"match_target": 2, "stock_size": 2}, "easy")],
@@ -48,7 +67,10 @@ def test_every_served_game_is_tried() -> None:
 
 
 class TablePromises(RuleBasedStateMachine):
-    """One table of one game, its seats driven at random (see the module's text)."""
+    """One table of one game, its seats driven at random (see the module's text). Each game has a
+    machine of its own (below): every game gets as many examples, and a failure names its game."""
+
+    game: str
 
     def __init__(self) -> None:
         super().__init__()
@@ -56,23 +78,34 @@ class TablePromises(RuleBasedStateMachine):
         self.clients: dict[int, Client] = {}
         self.nonces: dict[int, str] = {}
         self.since: dict[int, float] = {}
+        """When each person seat came to have something to do (its clock's start, as a person sees it)."""
         self.busy: dict[int, bool] = {}
         self.refused_since: dict[int, int] = {}
+        self.away: dict[int, tuple[float, int]] = {}
+        """Each person seat whose person is not connected while it is theirs: since when (and the refused
+        commits by then)."""
+        self.present: dict[int, float] = {}
+        """Each person seat whose person is connected: since when, without a break."""
+        self.controller: dict[int, str] = {}
+        self.warned: dict[int, float] = {}
+        """When each seat was last warned that its clock runs out (``turn-clock``)."""
         self.playing_since: float | None = None
         self.commitments: dict[int, str] = {}
         self.secrets: dict[int, str] = {}
         self.checked = 0
-        self.acks_seen: dict[int, int] = {}
-        self.failures: list[str] = []
+        self.acked: set[int] = set()
+        """The connections acknowledged a move (or an undo) in the core's last step."""
 
     # ------------------------------------------------------------------ the table
-    @initialize(game=st.sampled_from(sorted(TABLES)), which=st.integers(0, 1), people=st.integers(1, 2),
-                seed=st.integers(0, 2**16), countdown=st.sampled_from([0.0, 2.0]))
-    def setup(self, game: str, which: int, people: int, seed: int, countdown: float) -> None:
+    @initialize(which=st.integers(0, 1), people=st.integers(1, 2), seed=st.integers(0, 2**16),
+                countdown=st.sampled_from([0.0, 2.0]))
+    def setup(self, which: int, people: int, seed: int, countdown: float) -> None:
+        game = self.game
         preset, options, level = TABLES[game][which % len(TABLES[game])]
         seats = get_game(game).seats(preset, options)
         requests = [SeatRequest(kind="person")] * people + [SeatRequest(kind="bot", level=level)] * (seats - people)
         self.realtime = get_game(game).realtime
+        self.limit = TIMES["idle_seconds"] if self.realtime else TIMES["turn_seconds"]
         self.h = Harness(game, preset, options, seats=requests, settings=config(**TIMES, spit_countdown=countdown),
                          seed=seed)
         self.h.observer = self.observe
@@ -88,6 +121,19 @@ class TablePromises(RuleBasedStateMachine):
         client = self.clients.get(seat % max(1, len(self.clients)))
         return client if client is not None and client.closed is None else None
 
+    def _move(self, client: Client, move: str, version: int | None = None) -> None:
+        """``client`` sends a move; a person whose seat a bot plays gets it back by it (a stale or
+        refused move too), unless the database refused that."""
+        seat = self.h.seat(client.seat or 0)
+        taken = seat.kind == "person" and seat.controller == "bot" and self.h.core.status in ("playing", "finished")
+        refused = self.h.store.refused
+        self.h.move(client, move, version=version)
+        if taken and client.closed is None and self.h.store.refused == refused:
+            assert seat.controller == "person", f"seat {seat.seat}'s person moved and did not get the seat back"
+
+    def _stale(self) -> int:
+        return max(0, self.h.core.version - 1)
+
     @rule(dt=st.floats(0.05, 25.0))
     def wait(self, dt: float) -> None:
         self.h.advance(dt)
@@ -96,19 +142,19 @@ class TablePromises(RuleBasedStateMachine):
     def legal_move(self, seat: int, pick: int) -> None:
         client = self._client(seat)
         if client is not None and client.legal:
-            self.h.move(client, client.legal[pick % len(client.legal)])
+            self._move(client, client.legal[pick % len(client.legal)])
 
     @rule(seat=st.integers(0, 1), pick=st.integers(0, 10_000))
     def stale_move(self, seat: int, pick: int) -> None:
         client = self._client(seat)
         if client is not None and client.legal:
-            self.h.move(client, client.legal[pick % len(client.legal)], version=max(0, self.h.core.version - 1))
+            self._move(client, client.legal[pick % len(client.legal)], version=self._stale())
 
     @rule(seat=st.integers(0, 1), move=st.sampled_from(["H9-B9", "pass", "spit", "T1-C1", "slap C1", "S-B1"]))
     def odd_move(self, seat: int, move: str) -> None:
         client = self._client(seat)
         if client is not None:
-            self.h.move(client, move)
+            self._move(client, move)
 
     @rule(seat=st.integers(0, 1), what=st.sampled_from(["undo", "hint", "sync", "next", "rematch", "decline"]))
     def request(self, seat: int, what: str) -> None:
@@ -126,11 +172,78 @@ class TablePromises(RuleBasedStateMachine):
         else:
             self.h.rematch(client, accept=what == "rematch", nonce=self.nonces.get(client.seat or 0))
 
+    # ------------------------------------------------------------------ the audit's griefers
+    @rule(seat=st.integers(0, 1), pause=st.floats(0.5, 9.0), beats=st.integers(2, 12), pick=st.integers(0, 10_000))
+    def build_and_undo_in_a_rhythm(self, seat: int, pause: float, beats: int, pick: int) -> None:
+        """Every ``pause`` seconds a build play, then its undo, then the build play again...: the turn
+        never ends, the position keeps changing (in real time: a move every ``pause`` seconds, which
+        does keep the seat)."""
+        client = self._client(seat)
+        for _ in range(beats):
+            if client is None or client.closed is not None:
+                return
+            self.h.advance(pause)
+            position = client.position
+            if position is not None and position.get("canUndo"):
+                self.h.undo(client)
+                continue
+            # a build play from the hand (Spite and Malice's notation: H<card>-B<pile>) keeps the turn
+            builds = [m for m in client.legal if m.startswith("H") and "-B" in m] or (
+                client.legal if self.realtime else [])
+            if builds:
+                self._move(client, builds[pick % len(builds)])
+
+    @rule(seat=st.integers(0, 1), pick=st.integers(0, 10_000), silence=st.floats(0.0, 30.0))
+    def stale_move_after_a_takeover(self, seat: int, pick: int, silence: float) -> None:
+        """The person waits until a bot plays the seat, takes it back with a stale move, then says
+        nothing for ``silence`` seconds: the clock runs for the seat again."""
+        client = self._client(seat)
+        if client is None:
+            return
+        n = client.seat or 0
+        for _ in range(int(self.limit) + 2):  # a busy seat's clock runs out within its limit
+            if self.h.seat(n).controller == "bot" or self.h.core.status != "playing":
+                break
+            self.h.advance(1.0)
+        if client.closed is None:
+            self._move(client, (client.legal or ["pass"])[pick % max(1, len(client.legal))], version=self._stale())
+            self.h.advance(silence)
+
+    @rule(seat=st.integers(0, 1), seconds=st.integers(1, 30),
+          what=st.sampled_from(["sync", "hint", "refused move", "stale undo"]))
+    def silence_while_holding_a_playable_card(self, seat: int, seconds: int, what: str) -> None:
+        """For ``seconds`` seconds the person makes no move but keeps talking to the table every second:
+        none of it is a move, none of it keeps the seat."""
+        client = self._client(seat)
+        for _ in range(seconds):
+            if client is None or client.closed is not None:
+                return
+            self.h.advance(1.0)
+            if what == "sync":
+                self.h.sync(client)
+            elif what == "hint":
+                self.h.hint(client)
+            elif what == "refused move":
+                self._move(client, "H9-B9" if not self.realtime else "slap C9")
+            else:
+                self.h.undo(client, version=self._stale())
+
+    # ------------------------------------------------------------------ connections, the database, restarts
     @rule(seat=st.integers(0, 1))
     def drop(self, seat: int) -> None:
         client = self._client(seat)
         if client is not None:
             self.h.leave(client)
+
+    @rule(seat=st.integers(0, 1), away=st.floats(0.0, 40.0))
+    def gone_for_a_while(self, seat: int, away: float) -> None:
+        """The person's connection drops; they come back ``away`` seconds later (to a bot in their seat,
+        or a closed table, when that was longer than the grace time)."""
+        client = self._client(seat)
+        if client is not None:
+            self.h.leave(client)
+            self.h.advance(away)
+            self.come_back(client.seat or 0)
 
     @rule(seat=st.integers(0, 1))
     def come_back(self, seat: int) -> None:
@@ -139,8 +252,11 @@ class TablePromises(RuleBasedStateMachine):
             return
         if self.h.core.status == "abandoned":
             return
+        refused = self.h.store.refused
         client = self.h.connect(seat, nonce=self.nonces[seat])
         self.clients[seat] = client
+        if self.h.core.status in ("playing", "finished") and self.h.store.refused == refused:
+            assert self.h.seat(seat).controller == "person", f"seat {seat}'s person came back to a bot"
         welcome = client.last("welcome")
         if welcome is not None and self.h.core.is_dealt and self.h.core.live(self.h.now):
             again = self.h.restarted()
@@ -168,44 +284,81 @@ class TablePromises(RuleBasedStateMachine):
     def observe(self, h: Harness) -> None:
         core = h.core
         now = h.now
+        self._check_sent(h)
         # the clocks, as a person sees them: when a seat came to have something to do
         live = (core.status == "playing" and core.is_dealt and not core.state.is_over and not core.between
                 and core.live(now))
         acting = set(core.state.to_act()) if live else set()
         for seat in core.seats:
             n = seat.seat
+            if seat.kind != "person":
+                continue
+            connected = any(c.seat == n and c.closed is None for c in h.clients.values())
+            was = self.controller.get(n, seat.controller)
+            self.controller[n] = seat.controller
+            if was == "person" and seat.controller == "bot":
+                self._check_takeover(n, now, connected)
+            if connected:
+                self.present.setdefault(n, now)
+            else:
+                self.present.pop(n, None)
             busy = n in acting and seat.is_person and (not self.realtime or bool(core.state.legal_moves(n)))
             client = self.clients.get(n)
-            acks = sum(1 for m in client.received if m["type"] == "ack") if client is not None else 0
-            moved = client is not None and acks > self.acks_seen.get(client.conn, 0)
-            if client is not None:
-                self.acks_seen[client.conn] = acks
+            moved = client is not None and client.conn in self.acked
             if busy and (not self.busy.get(n) or (self.realtime and moved)):
                 self.since[n] = now
                 self.refused_since[n] = h.store.refused
             self.busy[n] = busy
             if busy:
-                limit = TIMES["idle_seconds"] if self.realtime else TIMES["turn_seconds"]
                 # a refused commit holds the table's timers for a second (the database is in trouble)
-                slack = (h.store.refused - self.refused_since[n]) * 1.0
+                slack = (h.store.refused - self.refused_since[n]) * RETRY
                 held = now - self.since[n]
-                assert held <= limit + slack + 1e-6, f"seat {n} held the table {held:.2f} s"
+                assert held <= self.limit + slack + EPS, f"seat {n} held the table {held:.2f} s"
+            # a person who left: replaced (or the quick-play table closed) when the grace time is over
+            if core.status == "playing" and seat.is_person and not connected:
+                since, refused = self.away.setdefault(n, (now, h.store.refused))
+                slack = (h.store.refused - refused) * RETRY
+                assert now - since <= TIMES["grace_seconds"] + slack + EPS, \
+                    f"seat {n}'s person has been gone {now - since:.2f} s and the seat is still waiting for them"
+            else:
+                self.away.pop(n, None)
         if core.status == "playing" and self.playing_since is None:
             self.playing_since = now
         if core.status == "playing" and not core.is_dealt:
-            slack = h.store.refused * 1.0
+            slack = h.store.refused * RETRY
             assert self.playing_since is not None
-            assert now - self.playing_since <= TIMES["grace_seconds"] + slack + 1e-6
+            assert now - self.playing_since <= TIMES["grace_seconds"] + slack + EPS
         # the commitments: each game's, from the first time it was published, never another
         for fair in (core.fair, core.fair_next):
             if fair is None:
                 continue
             assert self.commitments.setdefault(fair.game, fair.commitment) == fair.commitment
             self.secrets[fair.game] = fair.secret.hex()
-        self._check_sent(h)
-        if any(m["type"] == "ack" for c in self.clients.values() for m in c.received[-3:]) and core.rows:
+        if self.acked and core.rows:
             again = h.restarted()
             assert again.version == core.version, "an acknowledged change is not stored"
+
+    def _check_takeover(self, n: int, now: float, connected: bool) -> None:
+        """A bot took seat ``n`` over just now: its clock ran out (and it was warned), or its person
+        left at least the grace time ago; never earlier, never later."""
+        slack = (self.h.store.refused - self.refused_since.get(n, 0)) * RETRY
+        held = now - self.since[n] if self.busy.get(n) else 0.0
+        assert held <= self.limit + slack + EPS, f"seat {n} held the table {held:.2f} s"
+        clock_out = self.busy.get(n, False) and held >= self.limit - EPS
+        if connected:
+            assert clock_out, f"seat {n} was taken over from its connected person after {held:.2f} s (of {self.limit})"
+            # warned when the warning was due, if the person was there to hear it
+            warning = TIMES["turn_warning"]
+            if self.present[n] < self.since[n] + self.limit - warning - EPS:
+                warned = self.warned.get(n)
+                assert warned is not None and warned >= self.since[n], f"seat {n} was taken over without a warning"
+                into = warned - self.since[n]
+                assert self.limit - warning - EPS <= into <= self.limit - warning + slack + EPS, \
+                    f"seat {n} was warned {into:.2f} s into its clock, not {warning:g} s before its {self.limit:g} s"
+        else:
+            gone = now - self.away[n][0] if n in self.away else 0.0
+            assert clock_out or gone >= TIMES["grace_seconds"] - EPS, \
+                f"seat {n} was taken over {gone:.2f} s after its person left (grace {TIMES['grace_seconds']:g} s)"
 
     def _revealable(self, fair: FairDeal | None) -> set[str]:
         core = self.h.core
@@ -218,14 +371,20 @@ class TablePromises(RuleBasedStateMachine):
     def _check_sent(self, h: Harness) -> None:
         new = h.sent[self.checked:]
         self.checked = len(h.sent)
+        self.acked = set()
         if not new:
             return
         allowed = self._revealable(h.core.fair)
         hidden = set(self.secrets.values()) - allowed
-        for _, conn, text in new:
+        for at, conn, text in new:
             for secret in hidden:
                 assert secret not in text, "a secret went out before its game was over"
             msg = json.loads(text)
+            if msg["type"] == "ack":
+                self.acked.add(conn)
+            event = msg.get("event") if msg["type"] == "table" else None
+            if event is not None and event["kind"] == "turn-clock":
+                self.warned[event["seat"]] = at
             view = msg.get("view")
             if isinstance(view, dict):
                 client = h.clients.get(conn)
@@ -243,6 +402,13 @@ class TablePromises(RuleBasedStateMachine):
                     assert fair["commitment"] == self.commitments[fair["game"]]
 
 
-TablePromises.TestCase.settings = settings(max_examples=300, stateful_step_count=80, deadline=None,
-                                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-test_table_promises = TablePromises.TestCase
+# Deterministic (CI runs the same examples every time, never a flaky new one) and quick: a few
+# seconds a game, enough examples that each clock rule changed by hand fails within them (the
+# module's text).
+PROMISES = settings(max_examples=100, stateful_step_count=30, deadline=None, derandomize=True, database=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+for _game in sorted(TABLES):
+    _machine = type(f"TablePromises_{_game.replace('-', '_')}", (TablePromises,), {"game": _game})
+    _machine.TestCase.settings = PROMISES
+    globals()[f"test_table_promises_{_game.replace('-', '_')}"] = _machine.TestCase

@@ -29,12 +29,14 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
-from server_helpers import PG_ENV, Client, free_port, http_from, pg_database
+from server_helpers import PG_ENV, Client, http_from, pg_database
 from test_protocol import play_random
 
+from ports import free_port
 from spite.server import db
 from spite.server.cluster import find_haproxy
 from spite.server.db import make_engine
+from waiting import wait_until, wait_until_async
 
 CLI = [sys.executable, "-c", "from spite.cli import main; main()"]
 
@@ -98,11 +100,9 @@ def cluster(tmp_path: Path, workers: int = 2, *extra: str) -> Iterator[Cluster]:
                 stdout=subprocess.DEVNULL, stderr=out)
         c = Cluster(proc, port, log, url)
         try:
-            deadline = time.monotonic() + 90
-            while "behind HAProxy" not in c.read_log():
-                assert proc.poll() is None, f"spite serve --workers exited: {c.read_log()[-2000:]}"
-                assert time.monotonic() < deadline, f"the workers did not start: {c.read_log()[-2000:]}"
-                time.sleep(0.2)
+            wait_until(lambda: proc.poll() is not None or "behind HAProxy" in c.read_log(),
+                       lambda: f"the workers' start: {c.read_log()[-2000:]}", timeout=90, every=0.2)
+            assert proc.poll() is None, f"spite serve --workers exited: {c.read_log()[-2000:]}"
             assert len(c.workers) == workers
             yield c
         finally:
@@ -179,10 +179,9 @@ def test_two_people_on_two_workers_play_one_table(tmp_path: Path) -> None:
         children = [pid for pid, _port in c.workers.values()] + ([c.haproxy] if c.haproxy else [])
         c.proc.send_signal(signal.SIGKILL)
         c.proc.wait(10)
-        deadline = time.monotonic() + 20
-        while any(alive(pid) for pid in children) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert not [pid for pid in children if alive(pid)], "workers or HAProxy outlived their supervisor"
+        wait_until(lambda: not [pid for pid in children if alive(pid)],
+                   lambda: f"workers or HAProxy outlived their supervisor: {[p for p in children if alive(p)]}",
+                   timeout=20, every=0.2)
         with pytest.raises(OSError), socket.create_connection(("127.0.0.1", c.port), timeout=1):
             pass
 
@@ -228,6 +227,7 @@ async def play_seat(seat: Seat, think: float, deadline: float) -> None:
                     elif kind in ("welcome", "state") and (last is None or msg["stateVersion"] >= last["stateVersion"]):
                         last = msg
                     if last is not None and not pending and last["legal"] and not last["view"]["finished"]:
+                        # the person's thinking time (a pace, so that the games are mid-way at the kill)
                         await asyncio.sleep(think * seat.rng.uniform(0.5, 1.5))
                         await ws.send(json.dumps({"type": "move", "move": seat.rng.choice(last["legal"]),
                                                   "stateVersion": last["stateVersion"]}))
@@ -236,12 +236,12 @@ async def play_seat(seat: Seat, think: float, deadline: float) -> None:
         except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
             pass
         seat.reconnects += 1
-        await asyncio.sleep(0.3)
+        await asyncio.sleep(0.3)  # the client's pause before it connects again (the page's back-off)
 
 
-async def wait_playing(seats: list[Seat], moves: int) -> None:
-    while sum(len(s.acked) for s in seats) < moves:
-        await asyncio.sleep(0.1)
+async def wait_playing(seats: list[Seat], moves: int, timeout: float) -> None:
+    await wait_until_async(lambda: sum(len(s.acked) for s in seats) >= moves,
+                           lambda: f"{moves} acknowledged moves (got {sum(len(s.acked) for s in seats)})", timeout)
 
 
 @pytest.mark.slow
@@ -278,7 +278,7 @@ def test_kill_9_of_a_worker_at_20_tables(tmp_path: Path) -> None:
         async def run() -> dict[str, float]:
             deadline = time.monotonic() + 150
             tasks = [asyncio.create_task(play_seat(s, 0.08, deadline)) for s in seats]
-            await asyncio.wait_for(wait_playing(seats, 60), 60)
+            await wait_playing(seats, 60, 60)
             # kill the worker holding the most tables, mid-game
             held = await asyncio.to_thread(owners, c.db_url, all_ids)
             names = [o for o, status in held.values() if status == "playing" and o]
@@ -290,12 +290,16 @@ def test_kill_9_of_a_worker_at_20_tables(tmp_path: Path) -> None:
             killed_at = time.monotonic()
             os.kill(pid, signal.SIGKILL)
             taken: dict[str, float] = {}
-            while len(taken) < len(victims) and time.monotonic() - killed_at < 30:
+
+            async def all_taken() -> bool:
                 now = await asyncio.to_thread(owners, c.db_url, victims)
                 for t, (o, status) in now.items():
                     if t not in taken and (o != victim or status != "playing"):
                         taken[t] = time.monotonic() - killed_at
-                await asyncio.sleep(0.2)
+                return len(taken) == len(victims)
+
+            with contextlib.suppress(AssertionError):  # (the takeover times are checked below)
+                await wait_until_async(all_taken, "the takeover of the killed worker's tables", 30, every=0.2)
             await asyncio.gather(*tasks)
             return {t: taken.get(t, float("inf")) for t in victims}
 
@@ -311,13 +315,8 @@ def test_kill_9_of_a_worker_at_20_tables(tmp_path: Path) -> None:
             for s in group:
                 for version, move in s.acked:
                     assert moves[version - 1] == move, f"table {tid}: acknowledged move {version} {move} lost"
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            states = owners(c.db_url, bots_only)
-            if all(status == "finished" for _o, status in states.values()):
-                break
-            time.sleep(0.5)
-        assert all(status == "finished" for _o, status in owners(c.db_url, bots_only).values())
+        wait_until(lambda: all(status == "finished" for _o, status in owners(c.db_url, bots_only).values()),
+                   "the end of every bots-only table", timeout=60, every=0.5)
         assert sum(s.reconnects for s in seats) > 0  # the killed worker's people came back by themselves
         c.read_log()
         assert "exited" in c.log.read_text()  # the supervisor saw it and started it again
@@ -382,18 +381,18 @@ def test_kill_9_of_a_spit_tables_worker(tmp_path: Path) -> None:
 
         async def run() -> tuple[float, float, float]:
             task = asyncio.create_task(play_seat(ann, 0.1, time.monotonic() + 60))
-            await asyncio.wait_for(wait_playing([ann], 4), 30)
+            await wait_playing([ann], 4, 30)
             owner, status = (await asyncio.to_thread(owners, c.db_url, [tid]))[tid]
             assert status == "playing" and owner is not None
             killed_at = time.monotonic()
             os.kill(int(owner.rsplit(":", 1)[1]), signal.SIGKILL)
-            while True:  # another worker takes the table over
+
+            async def taken_over() -> bool:  # by another worker
                 now_owner, _status = (await asyncio.to_thread(owners, c.db_url, [tid]))[tid]
-                if now_owner not in (owner, None):
-                    taken = time.monotonic() - killed_at
-                    break
-                assert time.monotonic() - killed_at < 30, "the Spit table was not taken over"
-                await asyncio.sleep(0.1)
+                return now_owner not in (owner, None)
+
+            await wait_until_async(taken_over, "the Spit table's takeover", 30, every=0.1)
+            taken = time.monotonic() - killed_at
             await asyncio.wait_for(task, 60)
             return killed_at, taken, time.monotonic()
 
@@ -439,15 +438,16 @@ def test_two_seekers_on_two_workers_meet(tmp_path: Path) -> None:
         with http_from("127.0.0.2") as other:  # bob is another person, at another address
             bob = other.post(c.direct(1) + "/api/seeks", json={"preset": "short", "name": "bob",
                                                                 "playerKey": keys[1]}).json()
-        deadline = time.monotonic() + 20
         answers: dict[str, Any] = {}
-        while time.monotonic() < deadline and len(answers) < 2:
+
+        def both_matched() -> bool:
             for i, s in ((1, ann), (0, bob)):  # each asks the other worker
                 got = httpx.get(c.direct(i) + f"/api/seeks/{s['id']}", timeout=30).json()
                 if got["state"] == "matched":
                     answers[s["id"]] = got["matched"]
-            time.sleep(0.1)
-        assert len(answers) == 2, "the two seeks were not paired"
+            return len(answers) == 2
+
+        wait_until(both_matched, "the pairing of the two seeks", timeout=20, every=0.1)
         a, b = answers[ann["id"]], answers[bob["id"]]
         assert a["table"] == b["table"] and {a["seat"], b["seat"]} == {0, 1}
         # a second key from ann's address was never paired with ann, on either worker: it still waits

@@ -27,6 +27,7 @@ from spite.games import get_game
 from spite.malice import State
 from spite.records.malice import record_from_state
 from spite.records.verify import is_chance_entry
+from waiting import bounded
 
 SECRET = bytes(range(32))
 TABLE = "T1"
@@ -42,7 +43,7 @@ def honest_record(table: str, secret: bytes, nonces: list[str | None], game: int
     seed = game_seed(secret, table, game, [None if n is None else parse_nonce(n) for n in nonces])
     state: State = get_game("spite-malice").dealt("short", {}, seed).engine
     rng = random.Random(3)
-    while not state.is_over:
+    for _ in bounded(20_000, "the game's end", until=lambda: state.is_over):
         state.play(rng.choice(state.build_moves() or state.end_moves()))
     proof = {"scheme": SCHEME, "table": table, "game": game, "commitment": commitment(secret, table, game),
              "secret": secret.hex(), "nonces": nonces}

@@ -30,6 +30,7 @@ from spite.tui.malice_screen import PassScreen, SummaryScreen
 from spite.tui.render import card_label
 from spite.tui.session import sorted_hand
 from spite.tui.words import malice_card, malice_move_words, malice_words
+from waiting import bounded
 
 
 def test_whole_game_against_a_bot_by_keys() -> None:
@@ -300,7 +301,7 @@ def test_large_terminal_fans_discards_and_shows_the_log() -> None:
         assert screen.has_class("-large") and screen.has_class("-wide")
         chooser.start_game(screen.table.opts, 0)
         rng = random.Random(1)
-        while screen.table.state.turn < 8 and not screen.table.state.is_over:
+        for _ in bounded(200, "the 8th turn", until=lambda: screen.table.state.turn >= 8 or screen.table.state.is_over):
             await wait_for_human(pilot, app)
             if screen.table.state.is_over:
                 break

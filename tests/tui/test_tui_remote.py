@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from spite.tui.link import FairNote, LinkStatus, Pending, RemoteError, connect_t
 from spite.tui.malice_screen import MaliceScreen, RemoteMaliceScreen, SummaryScreen
 from spite.tui.remote import WELCOME_EXAMPLE, RemoteMaliceTable, RemoteUpdate
 from spite.tui.words import malice_move_words
+from waiting import wait_until
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 from server_helpers import ServerProcess
@@ -232,17 +233,27 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
+def welcome_on_seat_0s_turn(base: str, table_id: str, token: str) -> dict[str, Any]:
+    """Seat 0's welcome at a table once it is its turn (a bot may still be playing the first turn), or
+    as it stands 2 s on."""
+    seen: list[dict[str, Any]] = []
+
+    def turn() -> bool:
+        seen.append(probe(base, table_id, token))
+        return bool(seen[-1]["view"]["to_move"] == 0)
+
+    with contextlib.suppress(AssertionError):  # not its turn yet: the caller looks at what it got
+        wait_until(turn, "seat 0's turn", timeout=2)
+    return seen[-1]
+
+
 def a_table_with_a_hand_build(server: ServerProcess) -> tuple[str, str, str]:
     """A fresh table (ann against an easy bot) where ann is to move and may build from her hand:
     ``(table id, token, the move)``. Deals differ: try fresh tables until one offers it."""
     for _ in range(40):
         joined = create(server, [{"kind": "person"}, {"kind": "bot", "level": "easy"}], stock=8)
         table_id, token = joined["table"]["id"], joined["token"]
-        for _ in range(20):  # the bot may still be playing its first turn
-            welcome = probe(server.base, table_id, token)
-            if welcome["view"]["to_move"] == 0:
-                break
-            time.sleep(0.05)
+        welcome = welcome_on_seat_0s_turn(server.base, table_id, token)
         build = next((m for m in welcome["legal"] if m.startswith("H") and "-B" in m), None)
         if welcome["view"]["to_move"] == 0 and build is not None and welcome["canUndo"] is False:
             return table_id, token, build
@@ -310,6 +321,7 @@ def test_undo_a_build_play_by_key_on_a_server_table(server: ServerProcess) -> No
     assert f"Not allowed: {text}"[:70] in seen["refused_screen"], seen["refused_screen"]
 
 
+@pytest.mark.timeout(180)  # a match of several games by keys against a server
 @pytest.mark.slow
 def test_a_match_table_game_after_game_by_keys(server: ServerProcess) -> None:
     # a bot that begins may win a game of two stock cards before we connect: start where we are to move
@@ -340,7 +352,7 @@ def test_a_match_table_game_after_game_by_keys(server: ServerProcess) -> None:
         table.link.send = holding
         over = lambda: table.state.is_over  # noqa: E731
         presses = 0
-        while True:
+        for _ in range(20):  # the games of the match (to a few points)
             game = table.games
             while not over():
                 await wait_for(pilot, lambda: screen.waiting_for_human or over(), 5000)
@@ -373,6 +385,8 @@ def test_a_match_table_game_after_game_by_keys(server: ServerProcess) -> None:
             seen["heads"].append((table.games, app.screen_text().splitlines()[0]))
             assert over() or not isinstance(app.screen, SummaryScreen)
             assert len(table.log) <= table.state.plies, table.turn_log()  # the log of this game only
+        else:
+            raise AssertionError(f"the match was not over after {table.games} games")
         seen["games"] = table.games
 
     run(TuiConfig(remote=remote), body, size=(110, 30))

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+
+from ports import IN_USE, PortTaken, start_retrying
+from waiting import wait_until
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -25,12 +26,6 @@ if not CHROMIUM.exists():
     pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium): no browser tests", allow_module_level=True)
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 _GENEROUS = ("--limit", "max_open_tables=1000", "--limit", "write_burst=1000", "--limit", "max_sockets=1000",
@@ -44,28 +39,36 @@ class WebServer:
     Spit without the start countdown unless ``extra`` (more command-line options) sets one."""
 
     def __init__(self, db: Path, *extra: str) -> None:
-        self.port = _free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
         # the server's output goes to a file beside its database, not to a pipe: a pipe nobody reads
         # fills up and then blocks the server mid-test (and the file is there to read when a test fails)
         self.log = db.with_suffix(".log")
+        self.db = db
+        self.extra = extra
+        start_retrying(self._start)
+
+    def _start(self, port: int) -> None:
+        self.port = port
+        self.base = f"http://127.0.0.1:{self.port}"
         with self.log.open("wb") as out:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "spite.server", "--port", str(self.port), "--db", f"sqlite:///{db}",
+            self.proc = proc = subprocess.Popen(
+                [sys.executable, "-m", "spite.server", "--port", str(self.port), "--db", f"sqlite:///{self.db}",
                  "--log-level", "warning", "--bot-delay", "0", "--bot-workers", "0", "--bot-budget", "0.2",
-                 "--spit-countdown", "0", *_GENEROUS, *extra],
+                 "--spit-countdown", "0", *_GENEROUS, *self.extra],
                 stdout=out, stderr=subprocess.STDOUT, env=dict(os.environ))
-        deadline = time.monotonic() + 30
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.log.read_text(errors='replace')[-4000:]}")
+
+        def answers() -> bool:
             with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(self.base + "/healthz", timeout=1).status_code == 200:
-                    return
-            if time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError("the server did not answer /healthz")
-            time.sleep(0.1)
+                return proc.poll() is not None or httpx.get(self.base + "/healthz", timeout=1).status_code == 200
+            return False
+
+        try:
+            wait_until(answers, "the web server's answer to /healthz", timeout=60, every=0.1)
+        except AssertionError:
+            self.stop()
+            raise
+        if proc.poll() is not None:
+            said = self.log.read_text(errors="replace")[-4000:]
+            raise (PortTaken if IN_USE in said else RuntimeError)(f"the server exited: {said}")
 
     def stop(self) -> None:
         if self.proc.poll() is None:

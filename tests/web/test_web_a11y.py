@@ -156,6 +156,7 @@ def play_by_letters(page: Any) -> None:
         play_by_keys(page)
 
 
+@pytest.mark.timeout(180)  # a whole game by keys alone
 @pytest.mark.parametrize(("viewport", "way"), [(DESKTOP, "tab"), (PHONE, "letters")],
                          ids=["desktop-tab", "phone-letters"])
 def test_a_whole_game_by_keyboard_alone(web_server: WebServer, browser: Any, viewport: dict[str, int],

@@ -14,6 +14,8 @@ from conftest import WebServer
 from test_web_page import play_to_the_end, start_quick_game
 from test_web_rematch import random_player_to_the_end
 
+from helpers import finished_table
+
 
 def test_the_fingerprint_shows_before_the_first_card(web_server: WebServer, browser: Any) -> None:
     created = httpx.post(web_server.base + "/api/tables", json={"preset": "short", "join": False}).json()
@@ -303,17 +305,11 @@ def test_a_match_game_whose_first_player_the_rules_chose_checks_out_in_the_repla
         web_server: WebServer, page: Any) -> None:
     """A match's later game is dealt under spite-fair/2 (the loser of the game before begins, and the
     commitment binds that seat): the replay's check takes the seat in and shows "verified"."""
-    import time
-
     r = httpx.post(web_server.base + "/api/tables", json={
         "preset": "short", "join": False, "options": {"stock_size": 2, "match_target": 2},
         "seats": [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "random"}]})
     assert r.status_code == 200, r.text
-    table_id = r.json()["id"]
-    deadline = time.monotonic() + 60
-    while (info := httpx.get(f"{web_server.base}/api/tables/{table_id}").json())["status"] != "finished":
-        assert time.monotonic() < deadline, "the bots' match did not end"
-        time.sleep(0.2)
+    info = finished_table(web_server.base, r.json()["id"], timeout=60)
     record = httpx.get(f"{web_server.base}/api/games/{info['gameId']}/record").json()
     assert record["fairness"]["scheme"] == "spite-fair/2" and record["fairness"]["game"] >= 2
     page.goto(f"{web_server.base}/replay/{info['gameId']}")

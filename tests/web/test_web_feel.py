@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from conftest import DESKTOP, PHONE, SIZES, ConsoleWatch, WebServer, close_side_panel_on_a_phone, open_side_panel
 from test_web_page import GAME_TIMEOUT, play_one_move, start_quick_game, wait_for_turn
 
@@ -153,6 +154,7 @@ def bot_gaps(page: Any, web_server: WebServer, pace: str, *, start: bool = True,
     return gaps
 
 
+@pytest.mark.timeout(180)  # the computer's moves at their pace, timed
 def test_the_pace_setting_spaces_the_computers_moves_and_is_remembered(web_server: WebServer, browser: Any) -> None:
     with table_page(browser, pace="normal") as page:
         slow = bot_gaps(page, web_server, "slow")
@@ -216,6 +218,7 @@ def finish_game(page: Any) -> None:
         play_one_move(page)
 
 
+@pytest.mark.timeout(180)  # a whole game by clicks
 @SIZES
 def test_the_tab_title_shows_the_turn_and_the_game_over_view_closes(web_server: WebServer, browser: Any,
                                                                        viewport: dict[str, int]) -> None:
@@ -376,6 +379,7 @@ def play_until_a_pile_completes(page: Any) -> list[dict[str, bool]]:
     return list(page.evaluate("window.__completed"))
 
 
+@pytest.mark.timeout(180)  # plays until a build pile of 12 is completed
 @SIZES
 def test_a_completed_build_pile_visibly_leaves(web_server: WebServer, browser: Any, viewport: dict[str, int]) -> None:
     with table_page(browser, viewport=viewport, init=SOUND_NAMES) as page:

@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from conftest import DESKTOP, NO_PACE, PHONE, ConsoleWatch, WebServer
 from test_web_rematch import play_both_to_the_end
 
@@ -91,6 +92,7 @@ def test_a_declined_rematch_is_shown_to_everyone_and_survives_a_reload(web_serve
         bob.context.close()
 
 
+@pytest.mark.timeout(180)  # two browsers play a whole game by clicks
 def test_a_watcher_sees_the_decline_and_the_tab_names_the_winner(web_server: WebServer, browser: Any) -> None:
     """A watcher's tab names the winner; when a person declines, the watcher sees it too (on a phone)."""
     table_id, ann_token, bob_token = friends_table(web_server)

@@ -29,6 +29,7 @@ from test_web_page import play_one_move, start_quick_game, wait_for_turn
 
 from helpers import finished_bot_game, finished_spit_game
 from spite.catalogue import PLACEHOLDER
+from waiting import bounded
 
 MESSAGES = Path(__file__).resolve().parents[2] / "src" / "spite" / "web" / "static" / "messages"
 WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{3,}")
@@ -110,6 +111,7 @@ def german_table_with_a_refusal_and_a_hint(page: Any, server: WebServer) -> None
     assert english_words(page) == [], hint
 
 
+@pytest.mark.timeout(180)  # a whole game by clicks, every view read
 def test_a_whole_german_game_shows_no_english(web_server: WebServer, page: Any) -> None:
     german_table_with_a_refusal_and_a_hint(page, web_server)
     moves = 0
@@ -214,6 +216,7 @@ BOTH_LANGUAGES = {"deck", "standard"}
 """Words German says as English does ("ein Standard-Kartendeck", "das Deck mischen")."""
 
 
+@pytest.mark.timeout(180)  # every page and dialog, a game played to its end
 @SIZES
 def test_every_page_and_dialog_says_only_german_words(web_server: WebServer, context: Any,
                                                       viewport: dict[str, int]) -> None:
@@ -261,7 +264,7 @@ def test_every_page_and_dialog_says_only_german_words(web_server: WebServer, con
     page.click("#hint")
     page.wait_for_selector("#hint-text[data-move]")
     assert not_german(page, "Udo") == []
-    while wait_for_turn(page):
+    for _ in bounded(400, "the game's end", until=lambda: not wait_for_turn(page)):
         play_one_move(page)
     page.wait_for_selector("#game-over #rematch-no")
     assert not_german(page, "Udo") == []

@@ -10,6 +10,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from conftest import SIZES, WebServer
 from test_web_page import play_one_move, play_to_the_end, version, wait_for_turn
 
@@ -100,6 +101,7 @@ def test_hint_shows_a_move_and_undo_takes_back_a_build_play(web_server: WebServe
     assert page.locator("#undo").is_disabled()
 
 
+@pytest.mark.timeout(180)  # a match of several games played by clicks
 def test_a_match_shows_the_score_and_the_next_game(web_server: WebServer, page: Any) -> None:
     table_id = open_quick_table(page, web_server, {"match_target": 2, "stock_size": 2}, name="Mia")
     score = page.locator("#match-score")

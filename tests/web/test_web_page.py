@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from conftest import WebServer, open_more_options, shoot
 
 GAME_TIMEOUT = 40.0
@@ -113,6 +114,7 @@ def test_routes_serve_the_page_and_keep_the_api(web_server: WebServer) -> None:
     assert httpx.get(web_server.base + "/replay/1", headers={"Accept": "text/html"}).status_code == 200
 
 
+@pytest.mark.timeout(180)  # a whole game by clicks
 def test_a_whole_game_against_a_bot_by_clicks(web_server: WebServer, page: Any) -> None:
     table_id = start_quick_game(page, web_server)
     assert page.evaluate("localStorage.getItem('spite.name')") == "Ann"
@@ -175,7 +177,7 @@ def test_german_page(web_server: WebServer, page: Any) -> None:
     page.goto(web_server.base + "/")
     page.wait_for_selector(".tile [data-play]")
     page.click("button.lang[data-lang=de]")
-    assert "Gegen den Computer" in page.inner_text("main")
+    page.locator("main", has_text="Gegen den Computer").wait_for()  # (the lobby is drawn after the load)
     assert page.evaluate("document.documentElement.lang") == "de"
     start_quick_game(page, web_server, name="Udo", stock=5, level="random")
     text = page.inner_text("main")

@@ -13,6 +13,9 @@ from test_web_page import play_to_the_end, start_quick_game
 
 from helpers import finished_bot_game, finished_spit_game
 
+pytestmark = pytest.mark.timeout(600)
+"""The server reviews whole games (tens of seconds each), one queued behind a long one."""
+
 REVIEW_TIMEOUT = 240_000
 """ms: the review of a short game at the tests' small budget, on a busy machine."""
 

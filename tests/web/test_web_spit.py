@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 from conftest import PHONE, SIZES, ConsoleWatch, WebServer, open_more_options, shoot, sync_api
 
 # three center piles (each flip takes three spit cards), quick automatic spit calls and slaps: a
@@ -187,6 +188,7 @@ def test_spit_from_the_lobby_by_mouse_and_on_a_phone(web_server: WebServer, brow
         ctx.close()
 
 
+@pytest.mark.timeout(180)  # a whole Spit round by keys
 def test_a_spit_round_by_keys(web_server: WebServer, page: Any) -> None:
     table_id, token = create_table(web_server, ROUND_BOT, options=FAST)
     take_seat(page, web_server, table_id, 0, token)
@@ -447,6 +449,7 @@ def test_on_a_phone_the_verdict_bubble_shows_whole(web_server: WebServer, browse
         ctx.close()
 
 
+@pytest.mark.timeout(180)  # a whole Spit game by keys
 def test_the_game_over_dialog_is_above_the_banners(web_server: WebServer, browser: Any) -> None:
     """Two rounds won in a row end the game with the last round's banner still up: the banner must
     not cover the game-over dialog (on a phone, where the two overlap)."""

@@ -17,6 +17,8 @@ from conftest import NO_PACE, ConsoleWatch, WebServer
 from test_web_page import play_one_move, start_quick_game, wait_for_turn
 from websockets.sync.client import connect
 
+from waiting import bounded
+
 STOCK = '.me [data-pile="stock"]'
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
@@ -150,6 +152,7 @@ def open_in_a_new_browser(browser: Any, base: str, table_id: str, token: str | N
     return page
 
 
+@pytest.mark.timeout(180)  # a long game's log, rebuilt in two more browsers
 def test_the_log_numbers_and_a_new_browser_rebuilds_it(web_server: WebServer, browser: Any, page: Any) -> None:
     table_id = start_quick_game(page, web_server, name="Lena", stock=12, level="random")
     for _ in range(40):
@@ -195,20 +198,13 @@ def play_both_seats(base: str, table_id: str, tokens: list[str], plies: int) -> 
         for ws, token in zip(socks, tokens, strict=True):
             ws.send(json.dumps({"type": "hello", "token": token}))
         for ws in socks:
-            while (msg := json.loads(ws.recv(10)))["type"] != "welcome":
-                pass
-            newest.append(msg)
+            newest.append(next_of(ws, ("welcome",)))
         # the last hello made the deal (docs/fairness.md): the seat before it gets it as a state
-        while (msg := json.loads(ws0.recv(10)))["type"] != "state":
-            pass
-        newest[0] = msg
+        newest[0] = next_of(ws0, ("state",))
         version = max(m["stateVersion"] for m in newest)
         while len(played) < plies:
             for seat, ws in enumerate(socks):
-                while newest[seat]["stateVersion"] < version:
-                    msg = json.loads(ws.recv(10))
-                    if msg["type"] in ("state", "welcome"):
-                        newest[seat] = msg
+                newest[seat] = position_at(ws, newest[seat], version)
             mover = next((seat for seat in (0, 1) if newest[seat]["legal"]), None)
             assert mover is not None, (len(played), [(m["stateVersion"], m["view"]["finished"]) for m in newest])
             # mostly builds, never from the stock while there is another move: a long game (Skip-Bo's
@@ -221,11 +217,31 @@ def play_both_seats(base: str, table_id: str, tokens: list[str], plies: int) -> 
             version += 1
             played.append((mover, move))
         for ws in socks:
-            while json.loads(ws.recv(10)).get("stateVersion", -1) < version:
-                pass
+            for _ in bounded(1000, f"the position at version {version}"):
+                if json.loads(ws.recv(10)).get("stateVersion", -1) >= version:
+                    break
     return played
 
 
+def position_at(ws: Any, newest: dict[str, Any], version: int) -> dict[str, Any]:
+    """A seat's newest position once it is at ``version`` (``newest``: the one it had)."""
+    for _ in bounded(1000, f"the position at version {version}"):
+        if newest["stateVersion"] >= version:
+            break
+        newest = next_of(ws, ("state", "welcome"))
+    return newest
+
+
+def next_of(ws: Any, kinds: tuple[str, ...]) -> dict[str, Any]:
+    """The next message on ``ws`` of one of the types ``kinds`` (the others are passed over)."""
+    for _ in bounded(1000, f"a message of the types {kinds}"):
+        msg: dict[str, Any] = json.loads(ws.recv(10))
+        if msg["type"] in kinds:
+            break
+    return msg
+
+
+@pytest.mark.timeout(180)  # 230 moves played, then the page
 def test_a_long_game_shows_its_newest_moves_numbered_as_the_games(web_server: WebServer, browser: Any,
                                                                    page: Any) -> None:
     """Past the 200 moves a page is told, the log starts with one line for the older ones and goes on
