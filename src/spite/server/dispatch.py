@@ -20,6 +20,7 @@ from spite.server.config import ServerConfig
 from spite.server.host import Conn, TableHost
 from spite.server.leases import TableBusy
 from spite.server.lobby import Lobby
+from spite.server.moderation import BanBook
 from spite.server.protocol import AnyClientMessage, Hello, Ping, Pong, client_adapter
 from spite.server.store import Store
 from spite.server.table.effects import Hello as HelloInput
@@ -51,9 +52,10 @@ def _id_of(data: dict[str, Any]) -> str | None:
 class Dispatch:
     """Routes each connection's messages to its table."""
 
-    def __init__(self, lobby: Lobby, config: ServerConfig) -> None:
+    def __init__(self, lobby: Lobby, config: ServerConfig, bans: BanBook | None = None) -> None:
         self.lobby = lobby
         self.config = config
+        self.bans = bans or BanBook()
 
     async def handle(self, conn: Conn, table_id: str, raw: str | bytes | None) -> None:
         """One incoming WebSocket message (within its address's budget: the app's WebSocket loop
@@ -110,6 +112,9 @@ class Dispatch:
             conn.error("already-hello", "this connection has already said hello")
             return
         lobby = self.lobby
+        if self.bans.address(conn.ip):
+            self._banned(conn)
+            return
         try:
             table = await lobby.local(table_id)
         except TableBusy:
@@ -140,9 +145,19 @@ class Dispatch:
         if table.retired:  # handed to another worker while this hello waited: reconnect to it
             conn.close(1012)
             return
+        if self.bans.players and msg.token:
+            seat = seat_for_token(table.seats, msg.token)
+            if seat is not None and self.bans.player(seat.player_id):
+                self._banned(conn)
+                return
         conn.hello = True
         number = table.attach(conn)
         await table.submit(HelloInput(number, msg.token, bool(msg.spectate), msg.nonce))
+
+    @staticmethod
+    def _banned(conn: Conn) -> None:
+        conn.error("banned", "you may not play on this server", phrase=Phrase("error.banned"))
+        conn.close(1008)
 
     async def detach(self, conn: Conn) -> None:
         """A connection closed."""

@@ -305,6 +305,17 @@ class Store:
                 i += 1
         return out
 
+    async def transact(self, fn: Callable[[Connection], Any]) -> Any:
+        """Run ``fn(conn)`` in a transaction of its own on a connection of its own, in a worker thread:
+        for the rare writes that may refuse (an operator's action, a report), which must not fail a
+        batch of moves with them."""
+
+        def run() -> Any:
+            with self.engine.begin() as conn:
+                return fn(conn)
+
+        return await asyncio.to_thread(run)
+
     async def read(self, fn: Callable[[Connection], Any]) -> Any:
         """Run ``fn(conn)`` on a reading connection in a worker thread."""
 
