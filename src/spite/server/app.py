@@ -129,9 +129,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         collector: Collector | None = getattr(app.state, "collector", None)  # a server process's own (run.serve)
         if collector is not None:  # what start-up and the restored tables made lives long: frozen
             collector.start(asyncio.get_running_loop())
+        metrics = None
+        if config.metrics_port is not None:  # on a loopback port of its own (spite.server.metrics)
+            from spite.server.metrics import serve_metrics
+
+            metrics = serve_metrics(config.metrics_port, manager, collector, reviews)
         try:
             yield
         finally:
+            if metrics is not None:
+                metrics.shutdown()
             if collector is not None:
                 collector.stop()
             for name in _REFUSAL_LOGGERS:

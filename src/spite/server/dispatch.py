@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from time import perf_counter
 from typing import Any
 
 from pydantic import ValidationError
@@ -20,8 +21,9 @@ from spite.server.config import ServerConfig
 from spite.server.host import Conn, TableHost
 from spite.server.leases import TableBusy
 from spite.server.lobby import Lobby
+from spite.server.metrics import FIGURES
 from spite.server.moderation import BanBook
-from spite.server.protocol import AnyClientMessage, Hello, Ping, Pong, client_adapter
+from spite.server.protocol import AnyClientMessage, Hello, MoveMessage, Ping, Pong, client_adapter
 from spite.server.store import Store
 from spite.server.table.effects import Hello as HelloInput
 from spite.server.table.effects import Leave, Request
@@ -60,6 +62,7 @@ class Dispatch:
     async def handle(self, conn: Conn, table_id: str, raw: str | bytes | None) -> None:
         """One incoming WebSocket message (within its address's budget: the app's WebSocket loop
         refused a flood before), checked, then dispatched. Never raises."""
+        arrived = perf_counter()
         version = conn.table.version if conn.table is not None else None
         if raw is None or isinstance(raw, bytes):
             conn.error("bad-message", "messages are JSON text frames", version=version)
@@ -90,6 +93,9 @@ class Dispatch:
             return
         try:
             await self._dispatch(conn, table_id, msg)
+            if FIGURES.on and isinstance(msg, MoveMessage) and conn.table is not None \
+                    and conn.table.version != version:  # accepted: acknowledged once committed
+                FIGURES.move_acked(perf_counter() - arrived)
         except Exception:
             log.exception("table %s: a %s message failed", table_id, data["type"])
             conn.error("internal", "the server could not handle that message", version=version)

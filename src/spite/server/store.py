@@ -29,6 +29,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from spite.server import db
+from spite.server.metrics import FIGURES
 from spite.server.ratings import rate_game
 from spite.server.table.effects import DeleteMoves, InsertAbort, InsertMove, Row, UpdateSeat, UpdateTable
 
@@ -254,6 +255,7 @@ class Store:
         conn = self._conn
         if conn is None:  # on the writer's own thread: never queued behind reads in the shared pool
             return await asyncio.get_running_loop().run_in_executor(self._commits, self._commit, fns)
+        began = time.perf_counter()
         try:
             with conn.begin():
                 out = self._writes(conn, fns)
@@ -263,6 +265,8 @@ class Store:
                     conn.close()
                 self._conn = await asyncio.to_thread(self._inline_connection)
             raise
+        if FIGURES.on:
+            FIGURES.commit.observe(time.perf_counter() - began)
         self.commits += 1
         self.writes += len(fns)
         return out
@@ -275,6 +279,7 @@ class Store:
         conn = self._thread_conn
         if conn is None or conn.closed or conn.invalidated:
             conn = self._thread_conn = self.engine.connect()
+        began = time.perf_counter()
         try:
             with conn.begin():
                 out = self._writes(conn, fns)
@@ -283,6 +288,8 @@ class Store:
             with contextlib.suppress(Exception):
                 conn.close()
             raise
+        if FIGURES.on:
+            FIGURES.commit.observe(time.perf_counter() - began)
         self.commits += 1
         self.writes += len(fns)
         return out
