@@ -64,7 +64,7 @@ def test_a_backup_taken_during_play_restores_every_table_from_its_last_acknowled
         for table, clients in playing:  # what each table's players were told was stored
             acked[table] = max(c.newest for c in clients.values())
         # one table plays on while the backup is taken
-        busy_table, busy = playing[0]
+        _table, busy = playing[0]
         stop = threading.Event()
 
         def keep_playing() -> None:
@@ -115,7 +115,8 @@ def test_a_backup_taken_during_play_restores_every_table_from_its_last_acknowled
 
 def test_backup_and_restore_refuse_in_one_line(tmp_path: Path) -> None:
     missing = spite("backup", str(tmp_path / "b"), "--db", f"sqlite:///{tmp_path / 'none.db'}")
-    assert missing.returncode == 2 and missing.stderr.strip() == f"spite: there is no database at {tmp_path / 'none.db'}"
+    assert missing.returncode == 2
+    assert missing.stderr.strip() == f"spite: there is no database at {tmp_path / 'none.db'}"
     (tmp_path / "junk").write_text("not a backup")
     junk = spite("restore", str(tmp_path / "junk"), "--db", f"sqlite:///{tmp_path / 'r.db'}")
     assert junk.returncode == 2 and "is not a backup of a SQLite database" in junk.stderr

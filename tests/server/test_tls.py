@@ -14,9 +14,9 @@ import httpx
 import pytest
 from server_helpers import Client
 from test_protocol import play_random
-from tls_helpers import client_context, tls_server
 
 from spite.server.cluster import find_haproxy
+from tls_helpers import client_context, tls_server
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(find_haproxy() is None or shutil.which("openssl") is None,

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from conftest import NO_PACE, ConsoleWatch
 from test_web_page import play_one_move, start_quick_game, wait_for_turn
-from tls_helpers import tls_server
 
 from spite.server.cluster import find_haproxy
+from tls_helpers import tls_server
 
 pytestmark = pytest.mark.skipif(find_haproxy() is None or shutil.which("openssl") is None,
                                 reason="HAProxy or openssl is not installed: the page is not tried behind TLS")

@@ -66,7 +66,7 @@ review.register(app)
 train.register(app)
 app.command(name="tui")(play.tui)
 server.register(app, bench_app)
-admin.register(app)
+admin.register(app, bench_app)
 figures.register(bench_app)
 
 

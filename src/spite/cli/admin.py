@@ -357,8 +357,38 @@ def restore(
                f"{done['database']} in {done['seconds']:.2f} s", err=True)
 
 
-def register(app: typer.Typer) -> None:
-    """Add ``admin``, ``backup`` and ``restore`` to ``app``."""
+def bench_backup(
+    games: Annotated[int, typer.Option(help="Stored games in the database backed up.")] = 10_000,
+    db: Annotated[str | None, typer.Option("--db", help="A PostgreSQL server (postgresql://…): fresh databases are "
+                                           "made there; default: temporary SQLite files.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON line.")] = False,
+) -> None:
+    """Time spite backup and spite restore of a database of N stored games (made here)."""
+    from spite.cli.common import check_count
+
+    check_count("--games", games, 1)
+    require_extra("server", "measure backups")
+    from spite.bench.backup import run_backup_bench
+    from spite.server.backup import BackupError
+
+    typer.echo(f"spite: storing {games:,} games, then backing them up and restoring them…", err=True)
+    try:
+        with needs_extra("postgres", "measure PostgreSQL's backups"):
+            figures = run_backup_bench(games, db)
+    except BackupError as exc:
+        fail(str(exc), EXIT_MALFORMED)
+    if as_json:
+        typer.echo(json.dumps(figures))
+        return
+    size = f"{figures['backup_bytes'] / 2**20:.1f} MiB"
+    typer.echo(f"{figures['games']:,} games ({figures['moves']:,} moves; made in {figures['made_s']} s): backup "
+               f"{figures['backup_s']} s ({size}), restore {figures['restore_s']} s")
+
+
+def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
+    """Add ``admin``, ``backup`` and ``restore`` to ``app`` (and ``backup`` to its ``bench`` group)."""
+    if bench is not None:
+        bench.command("backup")(bench_backup)
     app.add_typer(admin_app, name="admin", short_help="Moderate a server: bans, names, tables, reports.")
     app.command("backup")(backup)
     app.command("restore")(restore)
