@@ -385,6 +385,38 @@ def bench_backup(
                f"{figures['backup_s']} s ({size}), restore {figures['restore_s']} s")
 
 
+def deploy(
+    folder: Annotated[Path, typer.Argument(help="Where to write the files (made if missing).")],
+    domain: Annotated[str, typer.Option(help="The site's name (club.example).")],
+    db: Annotated[str, typer.Option("--db", help="The database URL the server uses.")] = "postgresql:///spite",
+    workers: Annotated[int, typer.Option(help="Server processes (one per core).")] = 2,
+    spite_bin: Annotated[str, typer.Option(help="The spite command on the server.")] = "/opt/spite/bin/spite",
+    user: Annotated[str, typer.Option(help="The system user the server runs as.")] = "spite",
+    backups: Annotated[str, typer.Option(help="Where the nightly backups go.")] = "/var/backups/spite",
+    keep_days: Annotated[int, typer.Option(help="Days of backups kept.")] = 14,
+    metrics_port: Annotated[int, typer.Option(help="The loopback port of /metrics.")] = 9464,
+) -> None:
+    """Write the systemd units, backup timer, TLS hook and Prometheus job of a club's server.
+
+    docs/deploy.md says where each goes; every file is checked by the tests (systemd-analyze verify,
+    haproxy -c, the hook run).
+    """
+    from spite.cli.common import check_count
+
+    check_count("--workers", workers, 1)
+    check_count("--keep-days", keep_days, 1)
+    check_count("--metrics-port", metrics_port, 1, 65535)
+    from spite.server.deploy import Site, write
+
+    try:
+        written = write(Site(domain=domain, db=db, workers=workers, spite=spite_bin, user=user, backups=backups,
+                             keep_days=keep_days, metrics_port=metrics_port), folder)
+    except OSError as exc:
+        fail(f"cannot write into {folder}: {exc.strerror or exc}", EXIT_MALFORMED)
+    for path in written:
+        typer.echo(str(path))
+
+
 def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
     """Add ``admin``, ``backup`` and ``restore`` to ``app`` (and ``backup`` to its ``bench`` group)."""
     if bench is not None:
@@ -392,3 +424,4 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
     app.add_typer(admin_app, name="admin", short_help="Moderate a server: bans, names, tables, reports.")
     app.command("backup")(backup)
     app.command("restore")(restore)
+    app.command("deploy")(deploy)

@@ -46,11 +46,14 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--print-haproxy", metavar="WORKER", nargs="+", default=None,
                    help="print an HAProxy configuration for these workers (host:port each) serving on --host and "
                         "--port, and exit")
+    p.add_argument("--tls-cert", default=None, help="with --print-haproxy: terminate TLS with this PEM file")
+    p.add_argument("--http-port", type=int, default=None,
+                   help="with --print-haproxy and --tls-cert: redirect plain HTTP on this port to https")
     a = p.parse_args(argv)
     if a.print_haproxy is not None:
         from spite.server.cluster import haproxy_config
 
-        print(haproxy_config(a.host, a.port, a.print_haproxy), end="")
+        print(haproxy_config(a.host, a.port, a.print_haproxy, tls_cert=a.tls_cert, http_port=a.http_port), end="")
         return
     token = os.environ.get(OPERATOR_TOKEN_ENV) or None  # never on a command line
     if a.config_json is not None:  # every setting as the supervisor has them (spite.server.cluster)
