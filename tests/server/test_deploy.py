@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 import typer.main
-from tls_helpers import local_certificate
 
 from spite.cli import app
 from spite.server.cluster import find_haproxy
+from tls_helpers import local_certificate
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "deploy.md"
 SPITE = "/opt/spite/bin/spite"

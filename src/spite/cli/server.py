@@ -177,6 +177,9 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
             "--baseline", help="Then run the same clients against the floor: a bare app on the same stack that "
                                "only acknowledges, broadcasts and inserts a row a move (spite.bench.floor_app), "
                                "and print the server's CPU a move as a ratio to the floor's.")] = False,
+        metrics: Annotated[bool, typer.Option(
+            "--metrics", help="Serve the metrics (--metrics-port) and read them every 5 s, as Prometheus would every "
+                              "15 s: run with and without to see what they cost a move.")] = False,
     ) -> None:
         """Measure the server under bot-against-bot tables over WebSockets.
 
@@ -217,14 +220,44 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
 
         typer.echo(f"spite: {tables} tables, think {think:g} s, {warmup:g} s warm-up + {seconds:g} s measured…",
                    err=True)
+        server_args: tuple[str, ...] = ()
+        scraper = None
+        if metrics:
+            import socket
+            import threading
+            import urllib.request
+
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                metrics_port = int(s.getsockname()[1])
+            server_args = ("--metrics-port", str(metrics_port))
+            done = threading.Event()
+            scrapes = [0]
+
+            def scrape() -> None:  # as Prometheus would, only more often
+                while not done.wait(5.0):
+                    try:
+                        with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5) as a:
+                            a.read()
+                        scrapes[0] += 1
+                    except OSError:
+                        pass
+
+            scraper = threading.Thread(target=scrape, daemon=True)
+            scraper.start()
         try:
             figures = run_server_bench(tables, seconds, think=think, preset=preset, db=db, seed=seed, warmup=warmup,
-                                       profile=profile, progress=progress, workers=workers, baseline=baseline)
+                                       profile=profile, progress=progress, workers=workers, baseline=baseline,
+                                       server_args=server_args)
         except RuntimeError as exc:
             fail(str(exc), EXIT_MALFORMED)
         finally:
             if tty:
                 sys.stderr.write("\n")
+            if scraper is not None:
+                done.set()
+        if metrics:
+            figures["metrics_scrapes"] = scrapes[0]
         if as_json:
             typer.echo(json.dumps(figures))
             return

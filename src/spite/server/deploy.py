@@ -81,7 +81,7 @@ LimitNOFILE=65536
 [Install]
 WantedBy=multi-user.target
 """,
-        "spite-backup.service": f"""# spite's nightly backup for {site.domain}: rendered by `spite deploy` (docs/deploy.md)
+        "spite-backup.service": f"""# spite's nightly backup for {site.domain}: rendered by `spite deploy`
 [Unit]
 Description=spite backup of the game server's database
 After={after}
@@ -120,7 +120,7 @@ cat "$RENEWED_LINEAGE/fullchain.pem" "$RENEWED_LINEAGE/privkey.pem" > "$pem.new"
 chown "${{SPITE_USER:-{site.user}}}" "$pem.new"
 mv "$pem.new" "$pem"
 """,
-        "prometheus-spite.yml": f"""# Prometheus's scrape job for {site.domain}'s spite (docs/deploy.md): add it under scrape_configs
+        "prometheus-spite.yml": f"""# Prometheus's scrape job for {site.domain}'s spite: under scrape_configs
 - job_name: spite
   scrape_interval: 15s
   static_configs:
