@@ -24,13 +24,13 @@ DISTINCT = 50
 """Distinct games played; the N stored are these over and over (their size is what counts)."""
 
 
-def _games(seed: int) -> list[tuple[dict[str, Any], int, int]]:
-    """``DISTINCT`` finished classic games: (record, plies, turns)."""
+def _games(seed: int, count: int = DISTINCT) -> list[tuple[dict[str, Any], int, int]]:
+    """``count`` finished classic games: (record, plies, turns)."""
     from spite.malice import Options, State
     from spite.records.malice import record_from_state
 
     out = []
-    for i in range(DISTINCT):
+    for i in range(count):
         state = State.new(Options.from_preset("classic"), seed * 1000 + i)
         rng = random.Random(f"bench-backup/{seed}/{i}")
         while not state.is_over:
@@ -44,7 +44,7 @@ def make_games(db_url: str, n: int, seed: int = 1) -> dict[str, Any]:
     from spite.server import db
 
     t0 = time.perf_counter()
-    games = _games(seed)
+    games = _games(seed, min(DISTINCT, n))
     engine = db.make_engine(db_url)
     db.migrate(engine)
     moves = 0
@@ -59,7 +59,7 @@ def make_games(db_url: str, n: int, seed: int = 1) -> dict[str, Any]:
                 players: list[dict[str, Any]] = []
                 first = conn.execute(sa.select(sa.func.coalesce(sa.func.max(db.games.c.id), 0))).scalar_one()
                 for k in range(start, min(n, start + 500)):
-                    record, plies, turns = games[k % DISTINCT]
+                    record, plies, turns = games[k % len(games)]
                     table_id = f"bench{k:08d}"
                     game_id = first + 1 + k - start
                     at = now - (n - k) * 60.0

@@ -406,6 +406,7 @@ def deploy(
     check_count("--workers", workers, 1)
     check_count("--keep-days", keep_days, 1)
     check_count("--metrics-port", metrics_port, 1, 65535)
+    require_extra("server", "write a server's deploy files")
     from spite.server.deploy import Site, write
 
     try:

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events
+from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from spite.cards import RANKS
@@ -38,6 +39,7 @@ from spite.tui.link import FairNote, FairWatch, Line, LinkStatus, Pending, Table
 from spite.tui.malice_screen import MaliceScreen, SummaryScreen
 from spite.tui.remote import RemoteMaliceTable
 from spite.tui.remote_spit import RemoteSpeedTable, RemoteSpitTable
+from spite.tui.report import report_from
 from spite.tui.session import move_places
 from spite.tui.speed_screen import SpeedScreen
 from spite.tui.spit_screen import SpitScreen
@@ -119,6 +121,11 @@ class RemoteMaliceScreen(MaliceScreen, LinkedScreen):
     """A server's Spite and Malice table, played (or watched) from this keyboard."""
 
     table: RemoteMaliceTable  # type: ignore[assignment]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("exclamation_mark", "report", "Report")]
+
+    async def action_report(self) -> None:
+        """!: report the table or a player's name to the server's operator."""
+        await report_from(self)
 
     def __init__(self, table: RemoteMaliceTable, lang: str = "en") -> None:
         super().__init__(table, lang, 0.0, table.preset)  # type: ignore[arg-type]
@@ -346,6 +353,11 @@ class RemoteSpitScreen(SpitScreen, LinkedScreen):
     """A server's Spit table, played (or watched) from this keyboard."""
 
     table: RemoteSpitTable  # type: ignore[assignment]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("exclamation_mark", "report", "Report")]
+
+    async def action_report(self) -> None:
+        """!: report the table or a player's name to the server's operator."""
+        await report_from(self)
 
     FLASH_SECONDS = 2.5
     """How long a lost race's reason (``too-late``) stays on the message line."""
