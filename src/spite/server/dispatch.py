@@ -62,7 +62,7 @@ class Dispatch:
     async def handle(self, conn: Conn, table_id: str, raw: str | bytes | None) -> None:
         """One incoming WebSocket message (within its address's budget: the app's WebSocket loop
         refused a flood before), checked, then dispatched. Never raises."""
-        arrived = perf_counter()
+        arrived = perf_counter() if FIGURES.on else 0.0
         version = conn.table.version if conn.table is not None else None
         if raw is None or isinstance(raw, bytes):
             conn.error("bad-message", "messages are JSON text frames", version=version)

@@ -255,7 +255,7 @@ class Store:
         conn = self._conn
         if conn is None:  # on the writer's own thread: never queued behind reads in the shared pool
             return await asyncio.get_running_loop().run_in_executor(self._commits, self._commit, fns)
-        began = time.perf_counter()
+        began = time.perf_counter() if FIGURES.on else 0.0
         try:
             with conn.begin():
                 out = self._writes(conn, fns)
@@ -279,7 +279,7 @@ class Store:
         conn = self._thread_conn
         if conn is None or conn.closed or conn.invalidated:
             conn = self._thread_conn = self.engine.connect()
-        began = time.perf_counter()
+        began = time.perf_counter() if FIGURES.on else 0.0
         try:
             with conn.begin():
                 out = self._writes(conn, fns)
