@@ -206,8 +206,9 @@ def test_a_player_exports_and_deletes_their_data_and_their_games_stay_anonymised
     after = httpx.post(server.base + "/api/players/me/export", json={"playerKey": ann_key}).json()
     assert (after["games"], after["ratings"], after["seats"], after["ratingHistory"]) == ([], [], [], [])
     assert httpx.post(server.base + "/api/players/me/delete", json={"playerKey": ann_key}).status_code == 404
-    (deleted,) = [a for a in admin(server, "GET", "/audit").json() if a["action"] == "delete"]
-    assert deleted["target"] == ann and deleted["who"] == f"{ann} (themself)"
+    actions = {a["action"]: a for a in admin(server, "GET", "/audit").json()}
+    assert actions["delete"]["target"] == ann and actions["delete"]["who"] == f"{ann} (themself)"
+    assert actions["export"]["target"] == ann and actions["export"]["who"] == "olga@127.0.0.1"
 
 
 def run_admin(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

@@ -74,13 +74,13 @@ class _Database:
                   "ban": lambda c: m.ban(c, self.who, kw["target"], kw["reason"]),
                   "lift": lambda c: m.lift(c, self.who, kw["ban"]),
                   "clear": lambda c: m.clear_report(c, self.who, kw["report"]),
-                  "delete": lambda c: m.delete_player(c, self.who, kw["player"])}
+                  "delete": lambda c: m.delete_player(c, self.who, kw["player"]),
+                  "export": lambda c: m.export_for_operator(c, self.who, kw["player"])}
         reads: dict[str, Callable[[Any], Any]] = {"tables": lambda c: m.list_tables(c, kw["status"]),
                  "players": lambda c: m.list_players(c, kw.get("name")),
                  "bans": m.list_bans,
                  "reports": lambda c: m.list_reports(c, kw["everything"]),
-                 "audit": lambda c: m.list_audit(c),
-                 "export": lambda c: m.export_player(c, kw["player"])}
+                 "audit": lambda c: m.list_audit(c)}
         try:
             if action in writes:
                 with self.engine.begin() as conn:

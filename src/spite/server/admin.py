@@ -183,9 +183,8 @@ def install(app: FastAPI, config: ServerConfig) -> None:
     async def admin_export(request: Request, player: str = Path(max_length=32)) -> dict[str, Any]:
         """Everything stored about a player id (operator)."""
         who = operator(request)
-        found = await manager_of(request).store.read(lambda c: moderation.export_player(c, player))
-        log.info("operator %s: export %s", who, player)
-        return found  # type: ignore[no-any-return]
+        return await manager_of(request).store.transact(  # type: ignore[no-any-return]
+            lambda c: moderation.export_for_operator(c, who, player))
 
     @app.delete("/api/admin/players/{player}")
     async def admin_delete(request: Request, player: str = Path(max_length=32)) -> dict[str, Any]:

@@ -38,8 +38,8 @@ if TYPE_CHECKING:
     from spite.server.lobby import Lobby
 
 __all__ = ["CHANGED", "DELETED_NAME", "BanBook", "Moderation", "ModerationError", "add_report", "audit_since",
-           "ban", "clear_report", "close_table", "delete_player", "export_player", "lift", "list_audit",
-           "list_bans", "list_players", "list_reports", "list_tables", "parse_target", "rename"]
+           "ban", "clear_report", "close_table", "delete_player", "export_for_operator", "export_player", "lift",
+           "list_audit", "list_bans", "list_players", "list_reports", "list_tables", "parse_target", "rename"]
 
 log = logging.getLogger("spite.server.moderation")
 
@@ -408,6 +408,13 @@ def export_player(conn: Connection, player_id: str) -> dict[str, Any]:
     return {"format": "spite-player-export/1", "playerId": player_id, "exportedAt": time.time(), "seats": seats,
             "games": games, "ratings": ratings, "ratingHistory": history, "seeks": seeks, "abortedRatedGames": aborts,
             "reportsMade": made, "reportsAbout": about, "bans": bans, "operatorActions": actions}
+
+
+def export_for_operator(conn: Connection, who: str, player_id: str) -> dict[str, Any]:
+    """:func:`export_player` for the operator: a look at a person's data is an action of the audit too."""
+    found = export_player(conn, player_id)
+    _audit(conn, who, "export", player_id, games=len(found["games"]), seats=len(found["seats"]))
+    return found
 
 
 def delete_player(conn: Connection, who: str, player_id: str) -> dict[str, Any]:
