@@ -363,7 +363,7 @@ def bench_backup(
                                            "made there; default: temporary SQLite files.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON line.")] = False,
 ) -> None:
-    """Time spite backup and spite restore of a database of N stored games (made here)."""
+    """Time spite backup and restore of a database of N stored games."""
     from spite.cli.common import check_count
 
     check_count("--games", games, 1)
@@ -396,7 +396,7 @@ def deploy(
     keep_days: Annotated[int, typer.Option(help="Days of backups kept.")] = 14,
     metrics_port: Annotated[int, typer.Option(help="The loopback port of /metrics.")] = 9464,
 ) -> None:
-    """Write the systemd units, backup timer, TLS hook and Prometheus job of a club's server.
+    """Write a club server's systemd units, TLS hook and scrape job.
 
     docs/deploy.md says where each goes; every file is checked by the tests (systemd-analyze verify,
     haproxy -c, the hook run).
