@@ -66,7 +66,7 @@ def _calls() -> list[tuple[Path, int, str, set[str] | None]]:
                 params = {k.arg for k in node.keywords if k.arg is not None}
                 if any(k.arg is None for k in node.keywords):
                     params = None
-            elif name == "LobbyError" and len(node.args) >= 3:
+            elif name in ("LobbyError", "ModerationError") and len(node.args) >= 3:
                 key = node.args[2]
                 params = {k.arg for k in node.keywords if k.arg is not None}
             elif name == "tell" and len(node.args) >= 3:

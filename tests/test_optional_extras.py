@@ -161,7 +161,7 @@ def test_a_bot_that_needs_an_extra_names_it(blocker: Path) -> None:
 
 # ---------------------------------------------------------------------- every subcommand without each package
 OPTIONAL = ("numpy", "matplotlib", "textual", "fastapi", "uvicorn", "sqlalchemy", "alembic", "websockets", "ray",
-            "gymnasium", "pettingzoo", "open_spiel", "pyspiel", "psycopg")
+            "gymnasium", "pettingzoo", "open_spiel", "pyspiel", "psycopg", "prometheus_client")
 """The packages of the optional extras (pyproject.toml) a subcommand may ask for."""
 
 INSTALL = re.compile(r"spite: install spite\[(?P<extra>[a-z]+)\] to [^\n]+\n")
@@ -260,6 +260,11 @@ CASES: dict[str, Case] = {
                 extra="tui", shows="the computer played", mode="tui"),
     "serve": Case(("serve", "--port", "{port}", "--db", "sqlite:///{tmp}/spite.db", "--bot-workers", "0",
                    "--log-level", "warning"), extra="server", shows='"ok":true', mode="serve"),
+    "admin": Case(("admin", "--db", "sqlite:///{tmp}/club.db", "bans"), extra="server", shows="no bans"),
+    "backup": Case(("backup", "{tmp}/club.backup", "--db", "sqlite:///{tmp}/club.db"), extra="server",
+                   shows="backed up 0 tables"),
+    "deploy": Case(("deploy", "{tmp}/deploy", "--domain", "club.example"), extra="server", shows="spite.service"),
+    "bench backup": Case(("bench", "backup", "--games", "3", "--json"), extra="server", shows="restore_s"),
     "bench engine": Case(("bench", "engine", "--seconds", "0.2", "--json"), shows="moves_per_s"),
     "bench bots": Case(("bench", "bots", "--bots", "hard", "medium", "--games", "1", "--preset", "short", "--json"),
                        shows="ms_mean"),
@@ -307,6 +312,12 @@ def run_case(case: Case, blocker: Path, tmp: Path, blocked: tuple[str, ...] = ()
         (tmp / CHECKED_RECORD).parent.mkdir(parents=True, exist_ok=True)
         (tmp / CHECKED_RECORD).write_bytes((CONFORMANCE.parent.parent / CHECKED_RECORD).read_bytes())
         (tmp / "README.md").write_text("<!-- figures:startup -->\n<!-- /figures:startup -->\n")
+    if case.args[0] in ("admin", "backup"):  # a server's database to moderate or back up
+        from spite.server import db
+
+        engine = db.make_engine(f"sqlite:///{tmp / 'club.db'}")
+        db.migrate(engine)
+        engine.dispose()
     port = free_port()
     args = fill(case.args, tmp, port)
     env = environment(blocker, blocked, asked, OPTIONAL)

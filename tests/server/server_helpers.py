@@ -178,10 +178,12 @@ class ServerProcess:
 class Client:
     """A WebSocket client that keeps every message it received."""
 
-    def __init__(self, base: str, table_id: str, address: str | None = None) -> None:
+    def __init__(self, base: str, table_id: str, address: str | None = None, ssl: Any = None) -> None:
         url = base.replace("http", "ws", 1) + f"/ws/{table_id}"
         # ``address``: another loopback address to come from (limits are per client address)
-        where = {"source_address": (address, 0)} if address else {}
+        where: dict[str, Any] = {"source_address": (address, 0)} if address else {}
+        if ssl is not None:  # wss:// through a TLS proxy (an SSL context that trusts its certificate)
+            where["ssl"] = ssl
         self.ws: ClientConnection = connect(url, open_timeout=10, **where).__enter__()
         self.received: list[dict[str, Any]] = []
         self.raw: list[str] = []

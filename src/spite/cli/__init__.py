@@ -9,7 +9,7 @@ Each subcommand imports its layer (the engine, the arena, the server, the termin
 runs; a test holds FastAPI, SQLAlchemy, Textual, matplotlib and the rest out of ``import spite.cli``.
 The subcommands live in one module per group: :mod:`spite.cli.records`, :mod:`spite.cli.play`,
 :mod:`spite.cli.arena`, :mod:`spite.cli.review`, :mod:`spite.cli.train`, :mod:`spite.cli.server`,
-:mod:`spite.cli.bench`, :mod:`spite.cli.figures`; what they share is in :mod:`spite.cli.common`.
+:mod:`spite.cli.bench`, :mod:`spite.cli.figures`, :mod:`spite.cli.admin`; what they share is in :mod:`spite.cli.common`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Annotated
 import typer
 
 from spite import __version__
-from spite.cli import arena, bench, figures, play, records, review, server, train
+from spite.cli import admin, arena, bench, figures, play, records, review, server, train
 from spite.cli.common import EXIT_MALFORMED
 
 __all__ = ["app", "bench_app", "main"]
@@ -57,7 +57,7 @@ def _spite(
 
 
 # in the order --help lists them: check, legal, show, new, random-game, demo, tournament, hint, review,
-# train, tui, serve; bench engine, bots, rl, spit, tournament, server, figures
+# train, tui, serve, admin, backup, restore; bench engine, bots, rl, spit, tournament, server, figures
 records.register(app)
 app.command("demo")(play.demo)
 bench.register(bench_app)
@@ -66,6 +66,7 @@ review.register(app)
 train.register(app)
 app.command(name="tui")(play.tui)
 server.register(app, bench_app)
+admin.register(app, bench_app)
 figures.register(bench_app)
 
 

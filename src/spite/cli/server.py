@@ -8,6 +8,8 @@ extra they say so in one line (exit code 2).
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -55,12 +57,25 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
             "--proxy", help="Put HAProxy in front even of one server process: floods of connections and "
                             "requests are refused there (proxy_connections, proxy_requests; docs/protocol.md).",
         )] = False,
+        tls_cert: Annotated[Path | None, typer.Option(
+            help="Serve https (and wss) with this PEM file (certificate chain and key): HAProxy terminates TLS in "
+                 "front of the workers and adds HSTS (implies --proxy; docs/deploy.md).")] = None,
+        http_port: Annotated[int | None, typer.Option(
+            help="With --tls-cert: also listen on this port for plain HTTP and redirect it to https.")] = None,
+        metrics_port: Annotated[int | None, typer.Option(
+            help="Serve Prometheus's /metrics on 127.0.0.1:PORT, apart from the public site (with --workers: "
+                 "every worker's figures, labelled worker=\"I\").")] = None,
+        log_format: Annotated[str, typer.Option(help="Log lines as text or json (one JSON object a line).")] = "text",
+        forwarded_allow_ips: Annotated[str, typer.Option(
+            help="Addresses whose X-Forwarded-For is believed (a proxy of your own in front; comma-separated).")]
+            = "127.0.0.1",
     ) -> None:
         """Run the server: play in the browser with friends and bots.
 
         The browser page, the REST lobby and WebSocket play (Spite and Malice, Spit, Speed) with bots;
         the database is migrated on start. Every refusal is one line and exit code 2: a bad option, a
-        port in use, a database that cannot be opened, a missing extra.
+        port in use, a database that cannot be opened, a missing extra. The operator's token (spite
+        admin --server) comes from SPITE_OPERATOR_TOKEN.
         """
         check_count("--port", port, 1, 65535)
         for option, seconds in (("--grace", grace), ("--bot-delay", bot_delay), ("--next-game", next_game),
@@ -74,6 +89,20 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
             fail(f"--sqlite-sync is NORMAL or FULL, not {sqlite_sync}", EXIT_MALFORMED)
         if log_level.lower() not in LOG_LEVELS:
             fail(f"--log-level is one of {', '.join(LOG_LEVELS)}, not {log_level!r}", EXIT_MALFORMED)
+        if log_format not in ("text", "json"):
+            fail(f"--log-format is text or json, not {log_format!r}", EXIT_MALFORMED)
+        check_count("--metrics-port", metrics_port, 1, 65535)
+        check_count("--http-port", http_port, 1, 65535)
+        if http_port is not None and tls_cert is None:
+            fail("--http-port redirects to https: it needs --tls-cert", EXIT_MALFORMED)
+        if tls_cert is not None:
+            try:
+                head = tls_cert.read_text(errors="replace")
+            except OSError as exc:
+                fail(f"--tls-cert {tls_cert}: {exc.strerror or exc}", EXIT_MALFORMED)
+            if "-----BEGIN CERTIFICATE-----" not in head or "PRIVATE KEY-----" not in head:
+                fail(f"--tls-cert {tls_cert} needs the certificate chain and its private key in one PEM file",
+                     EXIT_MALFORMED)
         require_extra("server", "serve")  # all of it: without websockets, say, it would start and never play
         with needs_extra("server", "serve"):
             from spite.server.cluster import ClusterError, check_workers, serve_workers
@@ -86,30 +115,40 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                                               bot_workers=bot_workers, bot_budget=bot_budget,
                                               review_budget=review_budget,
                                               sqlite_synchronous=sqlite_sync.upper(), next_game_seconds=next_game,
-                                              spit_countdown=spit_countdown, turn_seconds=turn_clock),
+                                              spit_countdown=spit_countdown, turn_seconds=turn_clock,
+                                              metrics_port=metrics_port, log_format=log_format,
+                                              forwarded_allow_ips=forwarded_allow_ips,
+                                              operator_token=os.environ.get("SPITE_OPERATOR_TOKEN") or None),
                                  limit or [])
         except ValueError as exc:
             fail(str(exc), EXIT_MALFORMED)
-        behind_proxy = workers != 1 or proxy
+        behind_proxy = workers != 1 or proxy or tls_cert is not None
         try:
             if behind_proxy:
                 check_workers(config, workers)
             check_address(host, port)
+            for other in (metrics_port, http_port):
+                if other is not None:
+                    check_address("127.0.0.1" if other == metrics_port else host, other)
             with needs_extra("postgres", "serve on PostgreSQL"):  # its driver is imported on connecting
                 check_database(config)
         except (ClusterError, CannotServe) as exc:
             fail(str(exc), EXIT_MALFORMED)
         shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-        typer.echo(f"spite: open http://{shown}:{port}/ in a browser to play (Ctrl-C stops the server)", err=True)
+        scheme = "https" if tls_cert is not None else "http"
+        typer.echo(f"spite: open {scheme}://{shown}:{port}/ in a browser to play (Ctrl-C stops the server)", err=True)
         try:
             if behind_proxy:
-                serve_workers(config, host, port, workers, log_level.lower())
+                serve_workers(config, host, port, workers, log_level.lower(),
+                              str(tls_cert.resolve()) if tls_cert is not None else None, http_port)
             else:
                 run(config, host, port, log_level.lower())
         except ClusterError as exc:
             fail(str(exc), EXIT_MALFORMED)
         except OSError as exc:
             fail(f"cannot serve on {host}:{port}: {exc.strerror or exc}", EXIT_MALFORMED)
+        except RuntimeError as exc:  # the metrics' port (checked above, and taken since)
+            fail(str(exc), EXIT_MALFORMED)
 
     if bench is None:
         return
@@ -138,6 +177,9 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
             "--baseline", help="Then run the same clients against the floor: a bare app on the same stack that "
                                "only acknowledges, broadcasts and inserts a row a move (spite.bench.floor_app), "
                                "and print the server's CPU a move as a ratio to the floor's.")] = False,
+        metrics: Annotated[bool, typer.Option(
+            "--metrics", help="Serve the metrics (--metrics-port) and read them every 5 s, as Prometheus would every "
+                              "15 s: run with and without to see what they cost a move.")] = False,
     ) -> None:
         """Measure the server under bot-against-bot tables over WebSockets.
 
@@ -178,14 +220,44 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
 
         typer.echo(f"spite: {tables} tables, think {think:g} s, {warmup:g} s warm-up + {seconds:g} s measured…",
                    err=True)
+        server_args: tuple[str, ...] = ()
+        scraper = None
+        if metrics:
+            import socket
+            import threading
+            import urllib.request
+
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                metrics_port = int(s.getsockname()[1])
+            server_args = ("--metrics-port", str(metrics_port))
+            done = threading.Event()
+            scrapes = [0]
+
+            def scrape() -> None:  # as Prometheus would, only more often
+                while not done.wait(5.0):
+                    try:
+                        with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5) as a:
+                            a.read()
+                        scrapes[0] += 1
+                    except OSError:
+                        pass
+
+            scraper = threading.Thread(target=scrape, daemon=True)
+            scraper.start()
         try:
             figures = run_server_bench(tables, seconds, think=think, preset=preset, db=db, seed=seed, warmup=warmup,
-                                       profile=profile, progress=progress, workers=workers, baseline=baseline)
+                                       profile=profile, progress=progress, workers=workers, baseline=baseline,
+                                       server_args=server_args)
         except RuntimeError as exc:
             fail(str(exc), EXIT_MALFORMED)
         finally:
             if tty:
                 sys.stderr.write("\n")
+            if scraper is not None:
+                done.set()
+        if metrics:
+            figures["metrics_scrapes"] = scrapes[0]
         if as_json:
             typer.echo(json.dumps(figures))
             return

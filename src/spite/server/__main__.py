@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 
+from spite.server.cluster import OPERATOR_TOKEN_ENV
 from spite.server.config import LIMITS, ServerConfig, with_limits
 from spite.server.run import serve
 
@@ -32,6 +34,9 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
                    help=f"set a limit of docs/protocol.md (one of {', '.join(LIMITS)}); repeatable")
     p.add_argument("--log-level", default="info")
+    p.add_argument("--log-format", default="text", choices=["text", "json"], help="log lines as text or JSON")
+    p.add_argument("--metrics-port", type=int, default=None,
+                   help="serve Prometheus's /metrics on 127.0.0.1:PORT (docs/deploy.md)")
     # tests only: every secret from this seed (the same requests deal the same cards): never on a real server
     p.add_argument("--predictable-deals", type=int, default=None, metavar="SEED", help=argparse.SUPPRESS)
     p.add_argument("--config-json", default=None, help=argparse.SUPPRESS)  # a worker of `spite serve --workers`
@@ -41,14 +46,18 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--print-haproxy", metavar="WORKER", nargs="+", default=None,
                    help="print an HAProxy configuration for these workers (host:port each) serving on --host and "
                         "--port, and exit")
+    p.add_argument("--tls-cert", default=None, help="with --print-haproxy: terminate TLS with this PEM file")
+    p.add_argument("--http-port", type=int, default=None,
+                   help="with --print-haproxy and --tls-cert: redirect plain HTTP on this port to https")
     a = p.parse_args(argv)
     if a.print_haproxy is not None:
         from spite.server.cluster import haproxy_config
 
-        print(haproxy_config(a.host, a.port, a.print_haproxy), end="")
+        print(haproxy_config(a.host, a.port, a.print_haproxy, tls_cert=a.tls_cert, http_port=a.http_port), end="")
         return
+    token = os.environ.get(OPERATOR_TOKEN_ENV) or None  # never on a command line
     if a.config_json is not None:  # every setting as the supervisor has them (spite.server.cluster)
-        serve(ServerConfig(**json.loads(a.config_json)), a.host, a.port, a.log_level)
+        serve(ServerConfig(**json.loads(a.config_json), operator_token=token), a.host, a.port, a.log_level)
         return
     config = ServerConfig(db_url=a.db, grace_seconds=a.grace, bot_delay=a.bot_delay, bot_workers=a.bot_workers,
                           bot_budget=a.bot_budget, review_budget=a.review_budget, rate=a.rate,
@@ -56,7 +65,8 @@ def main(argv: list[str] | None = None) -> None:
                           burst=max(2.0 * a.rate, 10.0), next_game_seconds=a.next_game,
                           spit_countdown=a.spit_countdown, turn_seconds=a.turn_clock, cluster=a.cluster,
                           migrate=not a.cluster, address=f"{a.host}:{a.port}" if a.cluster else None,
-                          deal_seed=a.predictable_deals)
+                          deal_seed=a.predictable_deals, operator_token=token, metrics_port=a.metrics_port,
+                          log_format=a.log_format)
     try:
         config = with_limits(config, a.limit)
     except ValueError as exc:

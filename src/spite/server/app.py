@@ -27,7 +27,7 @@ from spite import rating
 from spite.errors import OptionsError, Phrase, SpiteError
 from spite.games import get_game, has_hook
 from spite.records import record_from_json
-from spite.server import db, ratings
+from spite.server import admin, db, ratings
 from spite.server.bots import BotRunner
 from spite.server.collector import Collector
 from spite.server.config import ServerConfig
@@ -44,6 +44,7 @@ from spite.server.limits import (
     client_address,
 )
 from spite.server.manager import LobbyError, Manager, served_games, server_game, stored_info
+from spite.server.moderation import BanBook
 from spite.server.protocol import (
     CreateTableRequest,
     GameInfo,
@@ -120,7 +121,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         app.state.reviews = reviews = ReviewRunner(1 if config.bot_workers is None else config.bot_workers,
                                                    config.review_budget, queue=config.review_queue,
                                                    rate=config.review_rate, burst=config.review_burst)
-        manager = Manager(config, store, bots)
+        manager = Manager(config, store, bots, bans)
         await manager.start()
         app.state.manager = manager
         for name in _REFUSAL_LOGGERS:  # a flood of refusals is one log line a period, not one each
@@ -129,9 +130,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         collector: Collector | None = getattr(app.state, "collector", None)  # a server process's own (run.serve)
         if collector is not None:  # what start-up and the restored tables made lives long: frozen
             collector.start(asyncio.get_running_loop())
+        metrics = None
+        if config.metrics_port is not None:  # on a loopback port of its own (spite.server.metrics)
+            from spite.server.metrics import serve_metrics
+
+            metrics = serve_metrics(config.metrics_port, manager, collector, reviews)
         try:
             yield
         finally:
+            if metrics is not None:
+                metrics.shutdown()
             if collector is not None:
                 collector.stop()
             for name in _REFUSAL_LOGGERS:
@@ -156,6 +164,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, max_bytes=config.max_body)
     app.add_middleware(WriteLimit, limiter=writes)
     app.add_middleware(SocketGate, book=sockets, log_filter=refusal_log)
+    bans = BanBook()  # the bans in force (spite.server.moderation), kept in step by the manager
+    app.add_middleware(admin.BanGate, bans=bans)
     seek_policy = SeekPolicy(ttl=config.seek_ttl)
     app.state.limiters = {"writes": writes, "messages": messages, "sockets": sockets.open, "socket_book": sockets}
 
@@ -323,6 +333,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             raise LobbyError(f"computerAfter is at least {floor:g} seconds (or null: never)", 400,
                              "seek.computer-floor", s=f"{floor:g}")
         pid = player_id(body.playerKey)
+        manager.check_player(pid)
         computer_after = body.computerAfter
         if body.rated:
             await manager.lobby.check_rated_player(pid)
@@ -473,6 +484,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         address = client_address(websocket.scope)
         conn: Connection[TableHost] = Connection(websocket, config.rate, config.burst, limiter=messages,
                                                  address=address)
+        conn.ip = str(websocket.scope["client"][0]) if websocket.scope.get("client") else ""
         sender = asyncio.create_task(conn.run_sender(), name="ws-sender")
         flooded = False
         hello_by = asyncio.get_running_loop().time() + config.hello_timeout
@@ -516,5 +528,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             if flooded and stop_reading is not None:  # the error and the close frame are out: read no more
                 stop_reading()
 
+    admin.install(app, config)  # the operator's /api/admin/…, reports, a player's own data
     install_web(app)  # the browser page: /, /replay/{id}, /static/… (and /t/{id} above for browsers)
     return app

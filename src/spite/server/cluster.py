@@ -50,6 +50,10 @@ RESTART_PAUSE = 1.0
 tight loop)."""
 
 
+OPERATOR_TOKEN_ENV = "SPITE_OPERATOR_TOKEN"
+"""The environment variable that carries the operator's token (:mod:`spite.server.admin`)."""
+
+
 class ClusterError(Exception):
     """Why the workers cannot be started: one line for the person who ran ``spite serve``."""
 
@@ -91,7 +95,25 @@ PROXY_THROTTLED = ('{"detail": "too many requests from your address: wait a mome
 """The proxy's answer to an address over ``proxy_requests`` (the server's own 429 body, with a code)."""
 
 
-def haproxy_config(host: str, port: int, workers: list[str], connections: int = 64, requests: int = 300) -> str:
+SECURITY_HEADERS = (
+    ("X-Content-Type-Options", "nosniff"),
+    ("X-Frame-Options", "DENY"),
+    ("Referrer-Policy", "same-origin"),
+    ("Content-Security-Policy", "default-src 'self'; connect-src 'self'; img-src 'self' data:; "
+                                "style-src 'self' 'unsafe-inline'; script-src 'self'; object-src 'none'; "
+                                "base-uri 'none'; frame-ancestors 'none'; form-action 'self'"),
+)
+"""What the proxy adds to every answer (with TLS, ``Strict-Transport-Security`` too). The page is
+plain ES modules and JSON from its own origin, its WebSockets to the same host: ``'self'`` covers
+them (``connect-src 'self'`` matches ``wss:`` to the page's own host); the page writes a few
+``style`` attributes in its HTML, hence ``'unsafe-inline'`` for styles (and for nothing else)."""
+
+HSTS = "max-age=31536000"
+"""A year; not ``includeSubDomains`` (the club's other sites under the same name are not ours to bind)."""
+
+
+def haproxy_config(host: str, port: int, workers: list[str], connections: int = 64, requests: int = 300,
+                   tls_cert: str | None = None, http_port: int | None = None) -> str:
     """HAProxy's configuration for ``workers`` (``host:port`` each, on this machine or others): the
     public address, the table-bound paths by consistent hash of the table id, the rest round robin;
     health checks on ``/healthz``; WebSockets may stay open for hours.
@@ -102,11 +124,29 @@ def haproxy_config(host: str, port: int, workers: list[str], connections: int = 
     (more are answered 429).
     Refused there, a flood costs HAProxy's C code a few microseconds a request, not the workers'
     event loops the millisecond that uvicorn's HTTP parsing takes (docs/protocol.md, "Limits").
+
+    The proxy is the edge: it drops any ``X-Forwarded-For`` a client sent and sets its own (the
+    workers believe it from the loopback only: ``forwarded_allow_ips``), and adds
+    :data:`SECURITY_HEADERS`. With ``tls_cert`` (a PEM file with the certificate chain and its key)
+    it terminates TLS on ``host:port`` (HTTP/2 and HTTP/1.1; WebSockets over either), adds HSTS, and
+    with ``http_port`` redirects plain HTTP there to https (docs/deploy.md).
     """
     servers = "\n".join(f"    server w{i} {w} check inter {CHECK_INTERVAL} fall 3 rise 1"
                         for i, w in enumerate(workers))
     tracked = "\n".join(f"    server w{i} {w} track tables/w{i}" for i, w in enumerate(workers))
     bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    headers = [*SECURITY_HEADERS, *((("Strict-Transport-Security", HSTS),) if tls_cert else ())]
+    added = "\n".join(f'    http-response set-header {name} "{value}"' for name, value in headers)
+    if tls_cert:
+        bind += f" ssl crt {tls_cert} alpn h2,http/1.1"
+    plain = ""
+    if tls_cert and http_port is not None:
+        where = f"[{host}]:{http_port}" if ":" in host else f"{host}:{http_port}"
+        plain = f"""
+frontend spite_http
+    bind {where}
+    http-request redirect scheme https code 301
+"""
     return f"""# written by spite serve --workers {len(workers)} (spite.server.cluster)
 global
     maxconn {_max_connections()}
@@ -125,6 +165,9 @@ defaults
 
 frontend spite
     bind {bind}
+    http-request del-header X-Forwarded-For
+    http-request set-header X-Forwarded-Proto {"https" if tls_cert else "http"}
+{added}
     stick-table type ipv6 size 1m expire 60s store conn_cur,conn_rate(10s),http_req_rate(10s)
     tcp-request connection track-sc0 src,ipmask(32,64)
     tcp-request connection reject if {{ sc0_conn_cur gt {connections} }} || {{ sc0_conn_rate gt {connections} }}
@@ -135,6 +178,7 @@ frontend spite
     use_backend tables if {{ var(txn.table) -m reg . }}
     default_backend workers
 
+{plain}
 backend tables
     balance hash var(txn.table)
     hash-type consistent
@@ -180,7 +224,7 @@ class Supervisor:
     """The worker processes and HAProxy of one ``spite serve --workers N``."""
 
     def __init__(self, config: ServerConfig, host: str, port: int, workers: int, log_level: str,
-                 haproxy: str, folder: Path) -> None:
+                 haproxy: str, folder: Path, tls_cert: str | None = None, http_port: int | None = None) -> None:
         self.config = config
         self.host = host
         self.port = port
@@ -188,6 +232,10 @@ class Supervisor:
         self.haproxy = haproxy
         self.folder = folder
         self.ports = _free_ports(workers)
+        self.metrics_ports = _free_ports(workers) if config.metrics_port is not None else []
+        """Each worker's own metrics port (the supervisor serves them together on ``metrics_port``)."""
+        self.tls_cert = tls_cert
+        self.http_port = http_port
         self.procs: list[subprocess.Popen[bytes] | None] = [None] * workers
         self.proxy: subprocess.Popen[bytes] | None = None
         self.restarts = 0
@@ -197,16 +245,20 @@ class Supervisor:
         if bot_workers is None:  # the cores shared among the workers' bot pools, not one per core each
             bot_workers = max(1, (os.cpu_count() or 1) // len(self.ports))
         # one worker (``--proxy``) is the plain server behind the proxy: no leases, any database
-        settings = dataclasses.asdict(dataclasses.replace(self.config, cluster=len(self.ports) > 1, migrate=False,
-                                                          bot_workers=bot_workers,
-                                                          address=f"127.0.0.1:{self.ports[i]}"))
+        settings = dataclasses.asdict(dataclasses.replace(
+            self.config, cluster=len(self.ports) > 1, migrate=False, bot_workers=bot_workers,
+            address=f"127.0.0.1:{self.ports[i]}", metrics_port=self.metrics_ports[i] if self.metrics_ports else None))
         del settings["process_name"]  # each worker names itself (host and process id)
+        del settings["operator_token"]  # in its environment, never on a command line (ps shows those)
         return [sys.executable, "-m", "spite.server", "--host", "127.0.0.1", "--port", str(self.ports[i]),
                 "--log-level", self.log_level, "--config-json", json.dumps(settings)]
 
     def start_worker(self, i: int) -> None:
         """Start worker ``i`` on its port."""
-        proc = subprocess.Popen(self._worker_command(i), preexec_fn=_end_with_supervisor)
+        env = dict(os.environ)
+        if self.config.operator_token:
+            env[OPERATOR_TOKEN_ENV] = self.config.operator_token
+        proc = subprocess.Popen(self._worker_command(i), preexec_fn=_end_with_supervisor, env=env)
         self.procs[i] = proc
         print(f"spite: worker {i} (pid {proc.pid}) on 127.0.0.1:{self.ports[i]}", file=sys.stderr, flush=True)
 
@@ -229,7 +281,8 @@ class Supervisor:
         """Write HAProxy's configuration, check it and start HAProxy in the foreground."""
         cfg = self.folder / "haproxy.cfg"
         cfg.write_text(haproxy_config(self.host, self.port, [f"127.0.0.1:{p}" for p in self.ports],
-                                      self.config.proxy_connections, self.config.proxy_requests))
+                                      self.config.proxy_connections, self.config.proxy_requests,
+                                      tls_cert=self.tls_cert, http_port=self.http_port))
         checked = subprocess.run([self.haproxy, "-c", "-q", "-f", str(cfg)], capture_output=True, text=True)
         if checked.returncode != 0:
             raise ClusterError(f"HAProxy refused its configuration: {(checked.stderr or checked.stdout).strip()}")
@@ -274,11 +327,15 @@ class Supervisor:
                 p.wait()
 
 
-def serve_workers(config: ServerConfig, host: str, port: int, workers: int, log_level: str = "info") -> None:
-    """Run ``workers`` workers behind HAProxy on ``host:port`` until SIGTERM or Ctrl-C
-    (:class:`ClusterError` with one line when that cannot be done)."""
+def serve_workers(config: ServerConfig, host: str, port: int, workers: int, log_level: str = "info",
+                  tls_cert: str | None = None, http_port: int | None = None) -> None:
+    """Run ``workers`` workers behind HAProxy on ``host:port`` (TLS with ``tls_cert``; ``http_port``
+    redirecting to it) until SIGTERM or Ctrl-C (:class:`ClusterError` with one line when that cannot
+    be done). With ``config.metrics_port`` every worker's figures are served there together."""
+    from spite.server.logs import setup_logging
+
     haproxy = check_workers(config, workers)
-    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    setup_logging(log_level, config.log_format)
     if config.migrate:  # once, here: N workers migrating at once would race
         from spite.server import db
 
@@ -295,12 +352,21 @@ def serve_workers(config: ServerConfig, host: str, port: int, workers: int, log_
 
     old = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
     with tempfile.TemporaryDirectory(prefix="spite-workers-") as tmp:
-        sup = Supervisor(config, host, port, workers, log_level, haproxy, Path(tmp))
+        sup = Supervisor(config, host, port, workers, log_level, haproxy, Path(tmp), tls_cert, http_port)
+        metrics = None
         try:
             for i in range(workers):
                 sup.start_worker(i)
             for i in range(workers):
                 sup.wait_up(i)
+            if config.metrics_port is not None:
+                from spite.server.metrics import serve_workers_metrics
+
+                try:
+                    metrics = serve_workers_metrics(config.metrics_port, sup.metrics_ports)
+                except OSError as exc:
+                    raise ClusterError(f"cannot serve metrics on 127.0.0.1:{config.metrics_port}: "
+                                       f"{exc.strerror or exc}") from None
             sup.start_proxy()
             plural = "s" if workers != 1 else ""
             print(f"spite: {workers} worker{plural} behind HAProxy (pid {sup.proxy.pid if sup.proxy else '?'}) on "
@@ -311,4 +377,6 @@ def serve_workers(config: ServerConfig, host: str, port: int, workers: int, log_
         finally:
             for sig, handler in old.items():
                 signal.signal(sig, handler)
+            if metrics is not None:
+                metrics.shutdown()
             sup.stop()

@@ -91,6 +91,18 @@ class ServerConfig:
     * ``deal_seed``: tests only (``python -m spite.server --predictable-deals SEED``): table ids and the
       fair deals' secrets come from this seed instead of :mod:`secrets`, so the same requests make the
       same deals. Never for a real server: whoever knows the seed knows every secret.
+    * ``operator_token``: the secret that opens the operator's endpoints (``/api/admin/…``, ``spite admin
+      --server``); ``None`` (default): they answer 404. Read from ``SPITE_OPERATOR_TOKEN`` by ``spite
+      serve``, never written on a command line (a worker of several gets it in its environment).
+    * ``moderation_poll``: seconds between two looks of a process at the operator's actions (bans,
+      closed tables, new names) when nothing announced one: under PostgreSQL every worker hears of an
+      action at once (``NOTIFY``); ``spite admin --db`` on SQLite beside a running server is seen
+      within this.
+    * ``forwarded_allow_ips``: the addresses whose ``X-Forwarded-For`` uvicorn believes (the proxy in
+      front; comma-separated, ``*`` for any): everyone else is counted by their own address.
+    * ``metrics_port``: serve Prometheus's ``/metrics`` on this loopback port (``None``: no metrics;
+      :mod:`spite.server.metrics`), never on the public one.
+    * ``log_format``: ``text`` (default) or ``json`` (one JSON object a line).
     * ``sqlite_synchronous``: SQLite's ``synchronous`` in WAL mode. ``NORMAL`` (default): a commit
       survives the server's death (``kill -9``) but an OS crash or power cut may lose the last
       commits; ``FULL``: every commit is fsynced (survives power cuts; ~5 ms per group commit here).
@@ -136,6 +148,11 @@ class ServerConfig:
     spit_countdown: float = 3.0
     migrate: bool = True
     sqlite_synchronous: str = "NORMAL"
+    operator_token: str | None = field(default=None, repr=False)
+    moderation_poll: float = 2.0
+    forwarded_allow_ips: str = "127.0.0.1"
+    metrics_port: int | None = None
+    log_format: str = "text"
     deal_seed: int | None = None
     cluster: bool = False
     address: str | None = None
@@ -158,7 +175,8 @@ LIMITS: tuple[str, ...] = ("max_body", "write_rate", "write_burst", "max_open_ta
                            "lobby_page_max", "hello_timeout", "max_sockets", "flood_cooldown", "proxy_connections",
                            "proxy_requests", "rate", "burst",
                            "max_message", "ws_max_frame", "turn_seconds", "turn_warning", "idle_seconds",
-                           "open_table_ttl", "abandon_seconds", "review_queue", "review_rate", "review_burst")
+                           "open_table_ttl", "abandon_seconds", "review_queue", "review_rate", "review_burst",
+                           "moderation_poll")
 """The settings of docs/protocol.md's "Limits" that ``--limit NAME=VALUE`` may set."""
 
 

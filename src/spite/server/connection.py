@@ -47,6 +47,8 @@ class Connection(Generic[T]):
         self.ws = ws
         self._limiter = limiter
         self.address = address
+        self.ip = ""
+        """The client's own IP address (``address`` is what the limits count it under): for the bans."""
         self.table: T | None = None
         self.conn_id = next(_ids)
         """This connection's number (a table's core names connections by it)."""

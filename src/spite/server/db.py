@@ -27,7 +27,10 @@ What is stored (see ``docs/scaling.md``):
   seekers' table counts against each seeker's address), a person who lost a rated game by leaving
   it, and the rated games a player aborted;
 * ``spite_seeks``: "play a person" requests waiting to be paired (with several workers: one
-  process alone keeps them in memory), and once paired their table and seat token.
+  process alone keeps them in memory), and once paired their table and seat token;
+* ``spite_bans``, ``spite_reports`` and ``spite_audit``: moderation (:mod:`spite.server.moderation`):
+  the player ids and address ranges kept out, the names and tables players reported, and every
+  operator action with who did it.
 
 The schema is created and upgraded only by Alembic (``spite/server/migrations``);
 :data:`metadata` mirrors the newest revision for queries.
@@ -45,6 +48,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 __all__ = [
+    "audit",
+    "bans",
     "game_players",
     "games",
     "make_engine",
@@ -54,6 +59,7 @@ __all__ = [
     "normalize_url",
     "rating_history",
     "ratings",
+    "reports",
     "scratch_database",
     "seats",
     "seeks",
@@ -209,6 +215,51 @@ seeks = sa.Table(
     sa.Column("token", sa.String(64), nullable=True),
     sa.Column("computer", sa.String(32), nullable=True),
     sa.Column("updated_at", sa.Float, nullable=False),
+)
+
+
+bans = sa.Table(
+    "spite_bans",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("value", sa.String(64), nullable=False),
+    sa.Column("reason", sa.String(200), nullable=False, server_default=""),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("created_by", sa.String(128), nullable=False),
+    sa.Column("lifted_at", sa.Float, nullable=True),
+    sa.Column("lifted_by", sa.String(128), nullable=True),
+    sa.Index("ix_spite_bans_live", "lifted_at"),
+)
+
+reports = sa.Table(
+    "spite_reports",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("table_id", sa.String(32), nullable=True),
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("name", sa.String(64), nullable=True),
+    sa.Column("player_id", sa.String(32), nullable=True),
+    sa.Column("reason", sa.String(200), nullable=False, server_default=""),
+    sa.Column("reporter", sa.String(64), nullable=True),
+    sa.Column("reporter_id", sa.String(32), nullable=True),
+    sa.Column("status", sa.String(8), nullable=False),
+    sa.Column("cleared_at", sa.Float, nullable=True),
+    sa.Column("cleared_by", sa.String(128), nullable=True),
+    sa.Index("ix_spite_reports_status", "status", "id"),
+)
+
+audit = sa.Table(
+    "spite_audit",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("who", sa.String(128), nullable=False),
+    sa.Column("action", sa.String(32), nullable=False),
+    sa.Column("target", sa.String(128), nullable=True),
+    sa.Column("detail", sa.Text, nullable=False, server_default="{}"),
 )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from time import perf_counter
 from typing import Any
 
 from pydantic import ValidationError
@@ -20,7 +21,9 @@ from spite.server.config import ServerConfig
 from spite.server.host import Conn, TableHost
 from spite.server.leases import TableBusy
 from spite.server.lobby import Lobby
-from spite.server.protocol import AnyClientMessage, Hello, Ping, Pong, client_adapter
+from spite.server.metrics import FIGURES
+from spite.server.moderation import BanBook
+from spite.server.protocol import AnyClientMessage, Hello, MoveMessage, Ping, Pong, client_adapter
 from spite.server.store import Store
 from spite.server.table.effects import Hello as HelloInput
 from spite.server.table.effects import Leave, Request
@@ -51,13 +54,15 @@ def _id_of(data: dict[str, Any]) -> str | None:
 class Dispatch:
     """Routes each connection's messages to its table."""
 
-    def __init__(self, lobby: Lobby, config: ServerConfig) -> None:
+    def __init__(self, lobby: Lobby, config: ServerConfig, bans: BanBook | None = None) -> None:
         self.lobby = lobby
         self.config = config
+        self.bans = bans or BanBook()
 
     async def handle(self, conn: Conn, table_id: str, raw: str | bytes | None) -> None:
         """One incoming WebSocket message (within its address's budget: the app's WebSocket loop
         refused a flood before), checked, then dispatched. Never raises."""
+        arrived = perf_counter() if FIGURES.on else 0.0
         version = conn.table.version if conn.table is not None else None
         if raw is None or isinstance(raw, bytes):
             conn.error("bad-message", "messages are JSON text frames", version=version)
@@ -88,6 +93,9 @@ class Dispatch:
             return
         try:
             await self._dispatch(conn, table_id, msg)
+            if FIGURES.on and isinstance(msg, MoveMessage) and conn.table is not None \
+                    and conn.table.version != version:  # accepted: acknowledged once committed
+                FIGURES.move_acked(perf_counter() - arrived)
         except Exception:
             log.exception("table %s: a %s message failed", table_id, data["type"])
             conn.error("internal", "the server could not handle that message", version=version)
@@ -110,6 +118,9 @@ class Dispatch:
             conn.error("already-hello", "this connection has already said hello")
             return
         lobby = self.lobby
+        if self.bans.address(conn.ip):
+            self._banned(conn)
+            return
         try:
             table = await lobby.local(table_id)
         except TableBusy:
@@ -140,9 +151,19 @@ class Dispatch:
         if table.retired:  # handed to another worker while this hello waited: reconnect to it
             conn.close(1012)
             return
+        if self.bans.players and msg.token:
+            seat = seat_for_token(table.seats, msg.token)
+            if seat is not None and self.bans.player(seat.player_id):
+                self._banned(conn)
+                return
         conn.hello = True
         number = table.attach(conn)
         await table.submit(HelloInput(number, msg.token, bool(msg.spectate), msg.nonce))
+
+    @staticmethod
+    def _banned(conn: Conn) -> None:
+        conn.error("banned", "you may not play on this server", phrase=Phrase("error.banned"))
+        conn.close(1008)
 
     async def detach(self, conn: Conn) -> None:
         """A connection closed."""

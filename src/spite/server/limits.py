@@ -179,7 +179,7 @@ def _json_answer(status: int, detail: str, code: str | None = None,
     return headers, body
 
 
-WRITE_PATHS = re.compile(r"/api/(?:tables|quickplay|seeks|tables/[^/]+/join)/?")
+WRITE_PATHS = re.compile(r"/api/(?:tables|quickplay|seeks|tables/[^/]+/join|reports|players/me/(?:export|delete))/?")
 """The REST writes that take a token of their address's budget (``POST`` only)."""
 
 THROTTLED = "too many requests from your address: wait a moment and try again"

@@ -18,6 +18,7 @@ from spite.server.host import Conn, TableHost
 from spite.server.keeper import LeaseKeeper
 from spite.server.leases import Leases
 from spite.server.lobby import Lobby, served_games, server_game, stored_info
+from spite.server.moderation import BanBook, Moderation, ModerationError
 from spite.server.pauses import installed_probe
 from spite.server.protocol import SeatRequest, TableInfo
 from spite.server.seeks import Seek, SeekPolicy, SeekService
@@ -30,12 +31,16 @@ __all__ = ["LobbyError", "Manager", "served_games", "server_game", "stored_info"
 class Manager:
     """Every table this process serves, the store and the bots."""
 
-    def __init__(self, config: ServerConfig, store: Store, bots: BotRunner) -> None:
+    def __init__(self, config: ServerConfig, store: Store, bots: BotRunner, bans: BanBook | None = None) -> None:
         self.config = config
         self.store = store
         self.bots = bots
         self.lobby = Lobby(config, store, bots)
-        self.dispatch = Dispatch(self.lobby, config)
+        self.moderation = Moderation(store.engine, self.lobby, config.moderation_poll)
+        """The bans and the operator's actions (:mod:`spite.server.moderation`)."""
+        if bans is not None:
+            self.moderation.bans = bans
+        self.dispatch = Dispatch(self.lobby, config, self.moderation.bans)
         self.keeper: LeaseKeeper | None = None
         """With several workers (``config.cluster``): this worker's table leases."""
         if config.cluster:
@@ -58,6 +63,7 @@ class Manager:
     async def start(self) -> None:
         """Restore the live tables (one process) or start holding tables by lease (one of several
         workers: live tables come by sweep and request)."""
+        await self.moderation.start()
         if self.keeper is None:
             await self.lobby.restore()
         else:
@@ -67,12 +73,18 @@ class Manager:
     async def close(self) -> None:
         """Stop every table (all state is already in the database)."""
         await self.seeks.close()
+        await self.moderation.close()
         for table in list(self.tables.values()):
             await table.close(1001 if self.keeper is None else 1012)
         if self.keeper is not None:
             await self.keeper.close()
 
     # ------------------------------------------------------------------ lobby
+    def check_player(self, player_id: str | None) -> None:
+        """Refuse (403, ``error.banned``) a banned player id."""
+        if self.moderation.bans.player(player_id):
+            raise ModerationError("you may not play on this server", 403, "error.banned")
+
     def live_tables_of(self, owner: str) -> int:
         return self.lobby.live_tables_of(owner)
 
@@ -80,6 +92,7 @@ class Manager:
                      seats: list[SeatRequest] | None, name: str, join: bool, owner: str | None = None,
                      player_id: str | None = None, rated: bool = False) -> tuple[TableInfo, int | None, str | None]:
         """A new table (:meth:`Lobby.create`): its info as the creator sees it, and their seat and token."""
+        self.check_player(player_id)
         table, seat, token = await self.lobby.create(game=game, preset=preset, options=options, seats=seats,
                                                      name=name, join=join, owner=owner, player_id=player_id,
                                                      rated=rated)
@@ -108,6 +121,7 @@ class Manager:
                    player_id: str | None = None, address: str | None = None) -> tuple[TableInfo, int, str]:
         """Take a free person seat; the game starts when none is left. ``address``: the client address
         the person sits down from (a rated table seats one address on one side)."""
+        self.check_player(player_id)
         table = await self.lobby.local(table_id)
         if table is None:
             raise LobbyError(f"there is no open table {table_id}", 404, "lobby.no-open-table", table=table_id)

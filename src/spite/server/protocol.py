@@ -454,7 +454,7 @@ class TableEvent(_Msg):
     """What changed at a table."""
 
     kind: Literal["joined", "started", "connected", "disconnected", "takeover", "returned", "abandoned", "ready",
-                  "next-game", "rematch-yes", "rematch-no", "rematch", "turn-clock", "idle-takeover"]
+                  "next-game", "rematch-yes", "rematch-no", "rematch", "turn-clock", "idle-takeover", "renamed"]
     seat: int | None = None
     text: str
     words: Words | None = Field(default=None, description="``text`` as a catalogue key (event.KIND) and parameters.")
@@ -613,7 +613,7 @@ ErrorCode = Literal[
     "bad-json", "unknown-message", "bad-message", "too-long", "flood", "hello-first", "already-hello",
     "wrong-token", "no-table", "not-your-seat", "not-your-turn", "not-started", "game-over", "stale",
     "illegal", "too-late", "storage", "internal", "nothing-to-undo", "no-next-game", "hello-timeout",
-    "too-many-sockets", "no-rematch", "no-hints",
+    "too-many-sockets", "no-rematch", "no-hints", "banned",
 ]
 
 

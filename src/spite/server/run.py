@@ -8,11 +8,12 @@ made, a server that does not answer). Each failure is :class:`CannotServe` with 
 
 from __future__ import annotations
 
-import logging
 import socket
+from typing import Any
 
 from spite.server.collector import Collector
 from spite.server.config import ServerConfig
+from spite.server.logs import setup_logging, uvicorn_log_config
 from spite.server.pauses import installed_probe
 
 __all__ = ["CannotServe", "check_address", "check_database", "serve"]
@@ -85,10 +86,13 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000, log_l
 
     from spite.server.app import create_app
 
-    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    setup_logging(log_level, config.log_format)
     app = create_app(config)
     # the collector's policy (spite.server.collector): started once the tables are restored
     app.state.collector = Collector()
     installed_probe()
+    logs: dict[str, Any] | None = uvicorn_log_config(config.log_format)
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=config.ws_max_frame,
-                ws_ping_interval=20.0, ws_ping_timeout=20.0, ws_per_message_deflate=False, lifespan="on")
+                ws_ping_interval=20.0, ws_ping_timeout=20.0, ws_per_message_deflate=False, lifespan="on",
+                proxy_headers=True, forwarded_allow_ips=config.forwarded_allow_ips,
+                **({"log_config": logs} if logs is not None else {}))  # type: ignore[arg-type]

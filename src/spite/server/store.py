@@ -27,6 +27,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from spite.server import db
+from spite.server.metrics import FIGURES
 from spite.server.protocol import SeatRating
 from spite.server.ratings import rate_game, seat_rating
 from spite.server.table.effects import (
@@ -222,6 +223,7 @@ class Store:
         conn = self._conn
         if conn is None:  # on the writer's own thread: never queued behind reads in the shared pool
             return await asyncio.get_running_loop().run_in_executor(self._commits, self._commit, fns)
+        began = time.perf_counter() if FIGURES.on else 0.0
         try:
             with conn.begin():
                 out = self._writes(conn, fns)
@@ -231,6 +233,8 @@ class Store:
                     conn.close()
                 self._conn = await asyncio.to_thread(self._inline_connection)
             raise
+        if FIGURES.on:
+            FIGURES.commit.observe(time.perf_counter() - began)
         self.commits += 1
         self.writes += len(fns)
         return out
@@ -243,6 +247,7 @@ class Store:
         conn = self._thread_conn
         if conn is None or conn.closed or conn.invalidated:
             conn = self._thread_conn = self.engine.connect()
+        began = time.perf_counter() if FIGURES.on else 0.0
         try:
             with conn.begin():
                 out = self._writes(conn, fns)
@@ -251,6 +256,8 @@ class Store:
             with contextlib.suppress(Exception):
                 conn.close()
             raise
+        if FIGURES.on:
+            FIGURES.commit.observe(time.perf_counter() - began)
         self.commits += 1
         self.writes += len(fns)
         return out
@@ -272,6 +279,17 @@ class Store:
                 out.append((True, fns[i](conn)))
                 i += 1
         return out
+
+    async def transact(self, fn: Callable[[Connection], Any]) -> Any:
+        """Run ``fn(conn)`` in a transaction of its own on a connection of its own, in a worker thread:
+        for the rare writes that may refuse (an operator's action, a report), which must not fail a
+        batch of moves with them."""
+
+        def run() -> Any:
+            with self.engine.begin() as conn:
+                return fn(conn)
+
+        return await asyncio.to_thread(run)
 
     async def read(self, fn: Callable[[Connection], Any]) -> Any:
         """Run ``fn(conn)`` on a reading connection in a worker thread."""

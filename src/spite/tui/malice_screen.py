@@ -42,6 +42,7 @@ from spite.tui.link import FairNote, Pending, TableLink
 from spite.tui.linked import LinkedScreen, fair_words, link_reason, with_fair
 from spite.tui.remote import RemoteMaliceTable
 from spite.tui.render import card_label, card_text, is_wild, on_screen
+from spite.tui.report import report_from
 from spite.tui.session import (
     MaliceTable,
     Place,
@@ -899,6 +900,12 @@ class RemoteMaliceScreen(MaliceScreen, LinkedScreen):
     """A server's Spite and Malice table, played (or watched) from this keyboard."""
 
     table: RemoteMaliceTable  # type: ignore[assignment]
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("exclamation_mark", "report", "Report")]
+
+    async def action_report(self) -> None:
+        """!: report the table or a player's name to the server's operator."""
+        await report_from(self)
 
     def __init__(self, table: RemoteMaliceTable, lang: str = "en") -> None:
         super().__init__(table, lang, 0.0, table.preset)  # type: ignore[arg-type]

@@ -41,6 +41,7 @@ from spite.tui.link import FairNote, TableLink
 from spite.tui.linked import LinkedScreen, fair_words, with_fair
 from spite.tui.remote_spit import RemoteSpitTable
 from spite.tui.render import card_text, on_screen
+from spite.tui.report import report_from
 from spite.tui.spit_session import REACTION_MS, SpitTable, starts_in_refusal
 from spite.tui.widgets import (
     LOG_MIN_WIDTH,
@@ -462,6 +463,12 @@ class RemoteSpitScreen(SpitScreen, LinkedScreen):
     """A server's Spit table, played (or watched) from this keyboard."""
 
     table: RemoteSpitTable  # type: ignore[assignment]
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("exclamation_mark", "report", "Report")]
+
+    async def action_report(self) -> None:
+        """!: report the table or a player's name to the server's operator."""
+        await report_from(self)
 
     FLASH_SECONDS = 2.5
     """How long a lost race's reason (``too-late``) stays on the message line."""

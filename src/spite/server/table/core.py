@@ -72,10 +72,12 @@ from spite.server.table.effects import (
     InsertMove,
     Join,
     Leave,
+    Rename,
     Request,
     Retire,
     Row,
     Send,
+    Shut,
     Store,
     Stored,
     Think,
@@ -230,6 +232,11 @@ class TableCore(TableSeries):
         elif isinstance(inp, Retire):
             yield from self._retire(inp.code)
             return None
+        elif isinstance(inp, Shut):
+            if self.status in ("open", "playing"):
+                yield from self._abandon("closed by the site's operator", None, "event.abandoned.closed")
+        elif isinstance(inp, Rename):
+            yield from self._rename(inp)
         elif not isinstance(inp, Tick):
             raise TypeError(f"not an input of a table: {inp!r}")
         yield from self._due()
@@ -437,6 +444,17 @@ class TableCore(TableSeries):
         self._changed(None)
         yield from self._broadcast(self.game_over())
         yield Finished()
+
+    def _rename(self, inp: Rename) -> Step:
+        """The operator renamed a seat's person (already stored): everyone is told the new name."""
+        seat = self.seats[inp.seat] if 0 <= inp.seat < len(self.seats) else None
+        if seat is None or seat.player == inp.name:
+            return
+        seat.player = inp.name
+        if inp.forget:
+            seat.player_id = None
+            seat.address = None
+        yield from self._tell("renamed", seat.seat, f"seat {seat.seat + 1} is called {inp.name} now", name=inp.name)
 
     def _retire(self, code: int) -> Step:
         self.retired = True

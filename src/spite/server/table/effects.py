@@ -39,10 +39,12 @@ __all__ = [
     "InsertMove",
     "Join",
     "Leave",
+    "Rename",
     "Request",
     "Retire",
     "Row",
     "Send",
+    "Shut",
     "Store",
     "Stored",
     "StoredTable",
@@ -124,7 +126,23 @@ class Retire:
     code: int = 1001
 
 
-Input = Hello | Request | Leave | Tick | Thought | Join | Retire
+@dataclass(frozen=True, slots=True)
+class Shut:
+    """The site's operator closed the table (``spite admin close``): it is abandoned, as one nobody
+    plays at (the database says so already), and everyone at it is told."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rename:
+    """The site's operator gave the person at ``seat`` a new name (stored already); ``forget``: the
+    player was deleted, their seat keeps no player id and no address."""
+
+    seat: int
+    name: str
+    forget: bool = False
+
+
+Input = Hello | Request | Leave | Tick | Thought | Join | Retire | Shut | Rename
 
 
 # ====================================================================== rows

@@ -21,6 +21,7 @@ import { bindFair, fairHTML } from "./fair.js";
 import { cardWord, moveWords } from "./moves.js";
 import { personName, ratedMarkHTML, seatHeadHTML, seatTag } from "./people.js";
 import { newTableLike, rematchHTML, seriesHTML, tableEventText } from "./rematch.js";
+import { openReport, reportButtonHTML } from "./report.js";
 import { esc, loadStyle, morph, parseLegal } from "./html.js";
 import { markNotation, notationOn, panelOpen, panelSetting, setPanelOpen, wideScreen } from "./panel.js";
 import { SeatLink } from "./seat-link.js";
@@ -799,7 +800,7 @@ export class SpitClient {
     const keys = this.seat === null ? "" : `<p class="keys-help muted sp-keys">${esc(t(this.game === "speed" ? "sp_keys_speed" : "sp_keys", { e: this.view.centers.length === 3 ? "/E" : "" }))}</p>`;
     return `<aside class="side sp-log-side" id="side" aria-label="${esc(t("log"))}">
       <button type="button" class="small panel-close" id="panel-close">${esc(t("tb_panel_hide"))} ✕</button>
-      <div class="settings">${soundHTML()} ${notation}</div><h3>${t("log")}</h3>
+      <div class="settings">${soundHTML()} ${notation} ${reportButtonHTML()}</div><h3>${t("log")}</h3>
       <ol class="log sp-log" id="sp-log" role="log" aria-label="${esc(t("log"))}">${items}</ol>${keys}</aside>`;
   }
 
@@ -945,6 +946,7 @@ export class SpitClient {
         case "rematch": return this.answerRematch(true);
         case "rematch-no": return this.answerRematch(false);
         case "new-table": return this.newTable(button);
+        case "report": return openReport(this.table.id, this.table.seats, this.seat);
         case "close-over":
           this.overClosed = true;
           return this.render();

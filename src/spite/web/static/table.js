@@ -22,6 +22,7 @@ import { bindFair, fairHTML } from "./fair.js";
 import { cardWord, moveCard, moveWords, pickedMove, toldCard, valueWord } from "./moves.js";
 import { computerAtTable, personName, ratedMarkHTML, seatHeadHTML, seatTag } from "./people.js";
 import { newTableLike, rematchHTML, seriesHTML, tableEventText } from "./rematch.js";
+import { openReport, reportButtonHTML } from "./report.js";
 import { esc, morph, parseLegal } from "./html.js";
 import { markNotation, notationOn, panelOpen, panelSetting, setPanelOpen, wideScreen } from "./panel.js";
 import { SeatLink } from "./seat-link.js";
@@ -685,7 +686,7 @@ export class TableClient {
     const notation = `<button type="button" id="notation" class="small setting" aria-pressed="${notationOn()}">${esc(t(notationOn() ? "tb_notation_on" : "tb_notation_off"))}</button>`;
     return `<aside class="side" id="side" aria-label="${esc(t("log"))}">
       <button type="button" class="small panel-close" id="panel-close">${esc(t("tb_panel_hide"))} ✕</button>
-      <div class="settings">${computerAtTable(this.table) ? paceHTML() : ""} ${soundHTML()} ${notation}</div>
+      <div class="settings">${computerAtTable(this.table) ? paceHTML() : ""} ${soundHTML()} ${notation} ${reportButtonHTML()}</div>
       <h3>${t("log")}</h3><ol class="log numbered" id="log" role="log" aria-label="${esc(t("log"))}">${items}</ol>
       <p class="keys-help muted">${esc(t("tb_keys"))}</p></aside>`;
   }
@@ -952,6 +953,7 @@ export class TableClient {
         case "next-game": return this.nextGame();
         case "close-over": return this.closeOver(true);
         case "show-over": return this.closeOver(false);
+        case "report": return openReport(this.table.id, this.table.seats, this.seat);
         default:
           break;
       }
