@@ -160,6 +160,11 @@ class ServerProcess:
             said = self.output.read().decode(errors="replace")
             raise (PortTaken if IN_USE in said else RuntimeError)(f"the server exited: {said}")
 
+    def said(self) -> str:
+        """What the server has written so far (its log, stdout and stderr together)."""
+        self.output.seek(0)
+        return self.output.read().decode(errors="replace")
+
     def kill9(self) -> None:
         assert self.proc is not None
         self.proc.kill()

@@ -13,8 +13,10 @@ from pathlib import Path
 import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
-from server_helpers import Client, free_port, http_from
+from server_helpers import Client, http_from
 from test_workers import cluster, needs_cluster
+
+from ports import free_port
 
 TOKEN = "club-workers-operator-token-00000000"
 AUTH = {"Authorization": f"Bearer {TOKEN}", "X-Spite-Operator": "olga"}

@@ -13,8 +13,10 @@ from pathlib import Path
 import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
-from server_helpers import Client, ServerProcess, free_port
+from server_helpers import Client, ServerProcess
 from test_protocol import play_random
+
+from ports import free_port
 
 OPERATOR = "metrics-test-operator-token-000000"
 
@@ -86,8 +88,7 @@ def test_logs_as_json_lines(tmp_path: Path) -> None:
         assert answer.status_code == 200, answer.text
     finally:
         srv.stop()
-    assert srv.proc is not None and srv.proc.stdout is not None
-    lines = [json.loads(line) for line in srv.proc.stdout.read().decode().splitlines() if line.strip()]
+    lines = [json.loads(line) for line in srv.said().splitlines() if line.strip()]
     assert lines and all({"time", "level", "logger", "message"} <= set(line) for line in lines)
     (closed,) = [line for line in lines if line.get("action") == "close"]
     assert closed["operator"] == "olga@127.0.0.1" and closed["logger"] == "spite.server.moderation"

@@ -11,13 +11,13 @@ from typing import Any
 
 import httpx
 import pytest
-from spite.tui.remote_screen import RemoteMaliceScreen
 from textual.pilot import Pilot
 from tui_helpers import run, type_keys, wait_for
 
 from spite.tui.app import SpiteApp, TuiConfig
 from spite.tui.i18n import tr
 from spite.tui.link import connect_table
+from spite.tui.malice_screen import RemoteMaliceScreen
 from spite.tui.report import ReportScreen
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
