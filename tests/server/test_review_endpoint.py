@@ -57,7 +57,7 @@ def test_the_event_loop_answers_while_a_review_is_made(api: InProcess) -> None:
     # a game whose review takes seconds even on an idle machine (where decisions whose plans come out the
     # same on every sample stop early), asked for while the review is under way: /healthz answers in
     # milliseconds if the loop is free
-    game_id = finished_bot_game(api.client, stock_size=4)
+    game_id = finished_bot_game(api.client, stock_size=2)
 
     with concurrent.futures.ThreadPoolExecutor(1) as asking:
         review = asking.submit(api.client.get, f"/api/games/{game_id}/review")
@@ -144,7 +144,7 @@ def test_a_review_shows_its_first_turns_while_the_rest_is_made(tmp_path: Path) -
     config = ServerConfig(db_url=f"sqlite:///{tmp_path / 'spite.db'}", bot_workers=0, rate=1000, burst=2000,
                           review_budget=0.2)
     with InProcess(config) as api:
-        game_id = finished_bot_game(api.client, stock_size=7)
+        game_id = finished_bot_game(api.client, stock_size=3)
         url = f"/api/games/{game_id}/review?wait=false"
         seen: list[dict] = []
 

@@ -150,7 +150,7 @@ def test_a_realtime_game_has_no_review(page: Any, review_server: WebServer) -> N
 def test_a_queued_review_shows_its_place_until_it_is_made(page: Any, review_server: WebServer) -> None:
     """Reviews are made one at a time: with another game's long review being made, the page says that
     one game is reviewed first (the server's place 2), then shows the review when it comes."""
-    long_game = finished_bot_game(review_server.base, stock_size=12)  # reviewed for some seconds
+    long_game = finished_bot_game(review_server.base, stock_size=5)  # reviewed for some seconds
     game_id = finished_bot_game(review_server.base, stock_size=3)
     first = httpx.get(review_server.base + f"/api/games/{long_game}/review?wait=false")
     assert first.status_code == 202 and first.json() == {"status": "queued", "place": 1}, first.text
