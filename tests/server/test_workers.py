@@ -245,6 +245,7 @@ async def wait_playing(seats: list[Seat], moves: int, timeout: float) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(180)  # two workers, 20 tables played to their ends around a kill -9 and its failover
 @needs_cluster
 def test_kill_9_of_a_worker_at_20_tables(tmp_path: Path) -> None:
     with cluster(tmp_path, 2, "--bot-delay", "0.15", "--grace", "60") as c:
