@@ -27,7 +27,7 @@ from spite import rating
 from spite.errors import OptionsError, Phrase, SpiteError
 from spite.games import get_game, has_hook
 from spite.records import record_from_json
-from spite.server import admin, db, ratings
+from spite.server import accounts, admin, db, ratings
 from spite.server.bots import BotRunner
 from spite.server.collector import Collector
 from spite.server.config import ServerConfig
@@ -64,7 +64,7 @@ from spite.server.protocol import (
 from spite.server.review import ReviewRefused, ReviewRunner
 from spite.server.seeks import MAX_WAIT, Seek, SeekPolicy, new_seek_id, skill, window
 from spite.server.store import Store
-from spite.server.table.seats import address_key, player_id
+from spite.server.table.seats import address_key
 from spite.web import index_response, wants_html
 from spite.web import install as install_web
 
@@ -87,10 +87,6 @@ _CODES = ("bad-name",)
 
 def _joined(table_info: TableInfo, seat: int, token: str, player: str | None = None) -> JoinedInfo:
     return JoinedInfo(table=table_info, seat=seat, token=token, ws=f"/ws/{table_info.id}", playerId=player)
-
-
-def _player(key: str | None) -> str | None:
-    return player_id(key) if key is not None else None
 
 
 def _forfeit_result(raw: dict[str, Any], players: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -233,10 +229,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         address = client_address(request.scope)
         info, seat, token = await manager_of(request).create(
             game=body.game, preset=body.preset, options=body.options, seats=body.seats, name=body.name, join=body.join,
-            owner=address, player_id=_player(body.playerKey), rated=body.rated)
+            owner=address, player_id=(pid := await accounts.player_for(request, config, body.playerKey)),
+            rated=body.rated)
         if seat is None or token is None:
             return info
-        return _joined(info, seat, token, _player(body.playerKey))
+        return _joined(info, seat, token, pid)
 
     async def _table_info(request: Request, table_id: str) -> TableInfo:
         manager = manager_of(request)
@@ -263,9 +260,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.post("/api/tables/{table_id}/join", response_model=JoinedInfo)
     async def join_table(request: Request, table_id: str, body: JoinRequest) -> JoinedInfo:
         """Take a free seat; the answer holds the seat's secret token."""
-        info, seat, token = await manager_of(request).join(table_id, body.name, body.seat, _player(body.playerKey),
+        pid = await accounts.player_for(request, config, body.playerKey)
+        info, seat, token = await manager_of(request).join(table_id, body.name, body.seat, pid,
                                                            client_address(request.scope))
-        return _joined(info, seat, token, _player(body.playerKey))
+        return _joined(info, seat, token, pid)
 
     @app.post("/api/quickplay", response_model=JoinedInfo)
     async def quick_play(request: Request, body: QuickPlayRequest) -> JoinedInfo:
@@ -282,9 +280,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         seats = [SeatRequest(kind="person"), *(SeatRequest(kind="bot", level=level) for _ in range(count - 1))]
         info, seat, token = await manager_of(request).create(
             game=body.game, preset=preset, options=body.options, seats=seats, name=body.name, join=True,
-            owner=address, player_id=_player(body.playerKey), rated=body.rated)
+            owner=address, player_id=(pid := await accounts.player_for(request, config, body.playerKey)),
+            rated=body.rated)
         assert seat is not None and token is not None
-        return _joined(info, seat, token, _player(body.playerKey))
+        return _joined(info, seat, token, pid)
 
     @app.get("/api/players/{player}/games", response_model=list[GameInfo])
     async def player_games(request: Request, player: str, limit: int = 100,
@@ -332,7 +331,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if body.computerAfter is not None and body.computerAfter < floor:
             raise LobbyError(f"computerAfter is at least {floor:g} seconds (or null: never)", 400,
                              "seek.computer-floor", s=f"{floor:g}")
-        pid = player_id(body.playerKey)
+        pid = await accounts.player_for(request, config, body.playerKey)
+        assert pid is not None  # (a seek's playerKey is required)
         manager.check_player(pid)
         computer_after = body.computerAfter
         if body.rated:
@@ -528,6 +528,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             if flooded and stop_reading is not None:  # the error and the close frame are out: read no more
                 stop_reading()
 
+    accounts.install(app, config)  # /api/account/…: passkeys, sessions, device link codes (docs/accounts.md)
     admin.install(app, config)  # the operator's /api/admin/…, reports, a player's own data
     install_web(app)  # the browser page: /, /replay/{id}, /static/… (and /t/{id} above for browsers)
     return app
