@@ -5,6 +5,7 @@ nothing changed."""
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import time
@@ -15,7 +16,8 @@ import httpx
 import pytest
 import sqlalchemy as sa
 from passkeys import SoftAuthenticator
-from server_helpers import InProcess
+from server_helpers import InProcess, ServerThread
+from websockets.sync.client import connect
 
 from spite.server import ServerConfig, db
 from spite.server.table.seats import player_id
@@ -84,6 +86,12 @@ def config(db_url: str, **kw: Any) -> ServerConfig:
 def api(db_url: str) -> Iterator[InProcess]:
     with InProcess(config(db_url)) as app:
         yield app
+
+
+@pytest.fixture
+def server(db_url: str) -> Iterator[ServerThread]:
+    with ServerThread(config(db_url)) as srv:
+        yield srv
 
 
 def quick_play(device: Device, key: str | None = None) -> httpx.Response:
@@ -295,3 +303,34 @@ def test_no_code_token_or_credential_in_a_log(api: InProcess, caplog: pytest.Log
     secrets_seen = [code, code.replace("-", ""), laptop.jar["spite_session"],
                     made.json()["passkeys"][0]["id"], laptop.authenticator.credentials[0].id.hex()]
     assert not [s for s in secrets_seen if s in text]
+
+
+def test_any_signed_in_device_takes_the_accounts_seat_by_its_hello(server: ServerThread) -> None:
+    """A game begun on the laptop goes on on the phone: the phone's WebSocket carries its session,
+    and its hello asks for the account's seat instead of giving the seat's token."""
+    base = server.base
+    laptop, phone = httpx.Client(base_url=base, headers={"origin": base}), httpx.Client(base_url=base,
+                                                                                      headers={"origin": base})
+    key = secrets.token_urlsafe(24)
+    begun = laptop.post("/api/account/register/begin", json={"handle": "nina", "playerKey": key}).json()
+    credential = SoftAuthenticator(base).create(begun["options"])
+    assert laptop.post("/api/account/register/finish", json={"challengeId": begun["challengeId"],
+                                                             "credential": credential}).status_code == 201
+    joined = laptop.post("/api/quickplay", json={"level": "random", "preset": "short", "playerKey": key}).json()
+    table = joined["table"]["id"]
+    code = laptop.post("/api/account/link").json()["code"]
+    assert phone.post("/api/account/link/redeem", json={"code": code}).status_code == 200
+    url = base.replace("http", "ws", 1) + f"/ws/{table}"
+
+    def hello(headers: dict[str, str]) -> dict[str, Any]:
+        with connect(url, open_timeout=10, additional_headers=headers) as ws:
+            ws.send(json.dumps({"type": "hello", "account": True}))
+            return json.loads(ws.recv(10))  # type: ignore[no-any-return]
+
+    cookie = f"spite_session={phone.cookies['spite_session']}"
+    welcome = hello({"cookie": cookie, "origin": base})
+    assert welcome["type"] == "welcome" and welcome["seat"] == joined["seat"], welcome
+    for headers in ({}, {"cookie": cookie, "origin": "http://evil.example"}):  # no session, or another site's
+        refused = hello(headers)
+        assert refused["type"] == "error" and refused["code"] == "wrong-token"
+        assert refused["words"]["key"] == "error.wrong-token.account"

@@ -50,7 +50,8 @@ if TYPE_CHECKING:
     from spite.server.config import ServerConfig
     from spite.server.manager import Manager
 
-__all__ = ["SESSION_COOKIE", "AccountError", "Session", "clean_handle", "handle_key", "install", "session_of"]
+__all__ = ["SESSION_COOKIE", "AccountError", "Session", "clean_handle", "handle_key", "install", "player_for",
+           "remember_seat", "seat_token", "session_of"]
 
 log = logging.getLogger("spite.server.accounts")
 
@@ -238,6 +239,7 @@ async def player_for(conn: HTTPConnection, config: ServerConfig, key: str | None
     """The player id a lobby request plays as: a signed-in device's account's; else its player key's,
     unless an account owns that player (then only its signed-in devices play as it: 403)."""
     session = await session_of(conn, config, writing=True)
+    conn.state.account_session = session
     if session is not None:
         return session.player_id
     if key is None:
@@ -249,6 +251,39 @@ async def player_for(conn: HTTPConnection, config: ServerConfig, key: str | None
     if owned is not None:
         raise AccountError("this player belongs to an account: sign in to play as it", 403, "account.sign-in")
     return pid
+
+
+_SEAT_DAYS = 7.0
+"""How long an account's seat token is kept for its other devices (a table long over needs none)."""
+
+
+async def remember_seat(conn: HTTPConnection, table_id: str, seat: int, token: str) -> None:
+    """Keep the seat a signed-in device sat down at (:func:`player_for` found its session), so that
+    any device of the account may take it: a hello with ``account``."""
+    session: Session | None = getattr(conn.state, "account_session", None)
+    if session is None:
+        return
+    manager: Manager = conn.app.state.manager
+    s = db.account_seats
+
+    def put(c: sa.Connection) -> None:
+        now = time.time()
+        c.execute(sa.delete(s).where(s.c.at < now - _SEAT_DAYS * 86400))
+        c.execute(sa.delete(s).where(s.c.account_id == session.account_id, s.c.table_id == table_id, s.c.seat == seat))
+        c.execute(sa.insert(s).values(account_id=session.account_id, table_id=table_id, seat=seat, token=token, at=now))
+
+    await manager.store.transact(put)
+
+
+async def seat_token(store: Any, session: Session | None, table_id: str) -> str | None:
+    """The token of the seat ``session``'s account holds at ``table_id`` (its first), or ``None``."""
+    if session is None:
+        return None
+    s = db.account_seats
+    token: str | None = await store.read(lambda c: c.execute(
+        sa.select(s.c.token).where(s.c.account_id == session.account_id, s.c.table_id == table_id)
+        .order_by(s.c.seat).limit(1)).scalar())
+    return token
 
 
 # ---------------------------------------------------------------------------------------------- the routes

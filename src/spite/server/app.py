@@ -233,6 +233,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             rated=body.rated)
         if seat is None or token is None:
             return info
+        await accounts.remember_seat(request, info.id, seat, token)
         return _joined(info, seat, token, pid)
 
     async def _table_info(request: Request, table_id: str) -> TableInfo:
@@ -263,6 +264,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         pid = await accounts.player_for(request, config, body.playerKey)
         info, seat, token = await manager_of(request).join(table_id, body.name, body.seat, pid,
                                                            client_address(request.scope))
+        await accounts.remember_seat(request, info.id, seat, token)
         return _joined(info, seat, token, pid)
 
     @app.post("/api/quickplay", response_model=JoinedInfo)
@@ -283,6 +285,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             owner=address, player_id=(pid := await accounts.player_for(request, config, body.playerKey)),
             rated=body.rated)
         assert seat is not None and token is not None
+        await accounts.remember_seat(request, info.id, seat, token)
         return _joined(info, seat, token, pid)
 
     @app.get("/api/players/{player}/games", response_model=list[GameInfo])
@@ -485,6 +488,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         conn: Connection[TableHost] = Connection(websocket, config.rate, config.burst, limiter=messages,
                                                  address=address)
         conn.ip = str(websocket.scope["client"][0]) if websocket.scope.get("client") else ""
+        conn.session = await accounts.session_of(websocket, config, writing=True)  # hello's ``account``
         sender = asyncio.create_task(conn.run_sender(), name="ws-sender")
         flooded = False
         hello_by = asyncio.get_running_loop().time() + config.hello_timeout

@@ -34,7 +34,8 @@ What is stored (see ``docs/scaling.md``):
 * ``spite_accounts``, ``spite_passkeys``, ``spite_sessions``, ``spite_account_challenges`` and
   ``spite_link_codes``: accounts (:mod:`spite.server.accounts`, docs/accounts.md): a handle and the
   player id it owns, each passkey's public key and signature counter, a hash of each device's session
-  token, the open WebAuthn challenges and a hash of each device link code.
+  token, the open WebAuthn challenges, a hash of each device link code, and the seat tokens of the
+  account's tables (``spite_account_seats``: any of its signed-in devices may take its seat).
 
 The schema is created and upgraded only by Alembic (``spite/server/migrations``);
 :data:`metadata` mirrors the newest revision for queries.
@@ -53,6 +54,7 @@ from sqlalchemy.engine import Engine
 
 __all__ = [
     "account_challenges",
+    "account_seats",
     "accounts",
     "audit",
     "bans",
@@ -332,6 +334,16 @@ link_codes = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("expires_at", sa.Float, nullable=False),
     sa.Column("used_at", sa.Float, nullable=True),
+)
+
+account_seats = sa.Table(
+    "spite_account_seats",
+    metadata,
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("spite_accounts.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("token", sa.String(64), nullable=False),
+    sa.Column("at", sa.Float, nullable=False, index=True),
 )
 
 

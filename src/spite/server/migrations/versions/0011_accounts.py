@@ -6,7 +6,9 @@
 * ``spite_sessions``: one row per signed-in device: a hash of its session token, never the token;
 * ``spite_account_challenges``: the WebAuthn challenges handed out and not used yet (any worker may
   answer the second half of a ceremony);
-* ``spite_link_codes``: a hash of each short code that links a device, until it is used or expires.
+* ``spite_link_codes``: a hash of each short code that links a device, until it is used or expires;
+* ``spite_account_seats``: the seat tokens of the tables an account sat down at from a signed-in
+  device, so that any of its signed-in devices may take the seat (hello with ``account``).
 
 Revision ID: 0011
 Revises: 0010
@@ -25,7 +27,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    """Five tables."""
+    """Six tables."""
     op.create_table(
         "spite_accounts",
         sa.Column("id", sa.String(32), primary_key=True),
@@ -78,9 +80,19 @@ def upgrade() -> None:
         sa.Column("expires_at", sa.Float, nullable=False),
         sa.Column("used_at", sa.Float, nullable=True),
     )
+    op.create_table(
+        "spite_account_seats",
+        sa.Column("account_id", sa.String(32), sa.ForeignKey("spite_accounts.id", ondelete="CASCADE"),
+                  primary_key=True),
+        sa.Column("table_id", sa.String(32), primary_key=True),
+        sa.Column("seat", sa.Integer, primary_key=True),
+        sa.Column("token", sa.String(64), nullable=False),
+        sa.Column("at", sa.Float, nullable=False, index=True),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("spite_account_seats")
     op.drop_table("spite_link_codes")
     op.drop_table("spite_account_challenges")
     op.drop_table("spite_sessions")
