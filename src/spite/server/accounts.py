@@ -632,7 +632,7 @@ def install(app: FastAPI, config: ServerConfig) -> None:
                                            expires_at=now + config.link_seconds, used_at=None))
 
         await manager_of(request).store.transact(put)
-        url = f"{origin_of(request, config)}/#link={shown_code(code)}"
+        url = f"{origin_of(request, config)}/account#link={shown_code(code)}"
         return {"code": shown_code(code), "expiresIn": config.link_seconds, "url": url, "qr": qr_svg(url)}
 
     @app.post("/api/account/link/redeem")
