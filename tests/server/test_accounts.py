@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import secrets
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -334,3 +338,46 @@ def test_any_signed_in_device_takes_the_accounts_seat_by_its_hello(server: Serve
         refused = hello(headers)
         assert refused["type"] == "error" and refused["code"] == "wrong-token"
         assert refused["words"]["key"] == "error.wrong-token.account"
+
+
+def spite(config_home: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """The ``spite`` command with its own config folder (the terminal's player key and sessions)."""
+    return subprocess.run([sys.executable, "-m", "spite", *args], input=stdin, capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "XDG_CONFIG_HOME": str(config_home)})
+
+
+def test_the_terminal_signs_in_with_spite_login_and_plays_as_the_account(server: ServerThread, tmp_path: Path) -> None:
+    base = server.base
+    laptop = httpx.Client(base_url=base, headers={"origin": base})
+    key = secrets.token_urlsafe(24)
+    begun = laptop.post("/api/account/register/begin", json={"handle": "olga", "playerKey": key}).json()
+    laptop.post("/api/account/register/finish", json={"challengeId": begun["challengeId"],
+                                                      "credential": SoftAuthenticator(base).create(begun["options"])})
+    home = tmp_path / "config"
+    wrong = spite(home, "login", base, "--code", "ABCD-EFGH")
+    assert wrong.returncode == 2 and wrong.stderr == "spite: There is no such link code.\n"
+    assert not (home / "spite" / "sessions.json").exists()
+
+    code = laptop.post("/api/account/link").json()["code"]
+    signed = spite(home, "login", base + "/t/whatever", stdin=code + "\n")  # any link of the server; the code asked for
+    assert signed.returncode == 0, signed.stderr
+    assert signed.stdout.strip() == f"Signed in to {base} as olga: this terminal plays as your account there."
+    kept = home / "spite" / "sessions.json"
+    assert kept.stat().st_mode & 0o077 == 0  # the user's alone
+    devices = laptop.get("/api/account").json()["devices"]
+    assert any(d["kind"] == "terminal" and d["name"].startswith("terminal on ") for d in devices)
+
+    # the terminal's own player key is not the account's: with the session, its seat counts for the account
+    table = httpx.post(base + "/api/tables", json={"preset": "short", "join": False}).json()["id"]
+    joined = subprocess.run(
+        [sys.executable, "-c", "import sys; from spite.tui.link import join_table; "
+         "print(join_table(sys.argv[1], sys.argv[2], 'olga')['playerId'])", base, table],
+        capture_output=True, text=True, timeout=60, env={**os.environ, "XDG_CONFIG_HOME": str(home)})
+    assert joined.stdout.strip() == player_id(key), joined.stderr
+
+    again = spite(home, "login", base, "--code", code)  # the code worked once
+    assert again.returncode == 2 and "used already" in again.stderr
+    out = spite(home, "logout", base, "--lang", "de")
+    assert out.returncode == 0 and out.stdout.strip() == f"Bei {base} abgemeldet."
+    assert len(laptop.get("/api/account").json()["devices"]) == 1  # the server forgot the terminal's session
+    assert spite(home, "logout", base).stdout.strip() == f"This terminal is not signed in to {base}."

@@ -59,6 +59,7 @@ from spite.catalogue import phrase_of
 from spite.errors import OptionsError, Param, Phrase, SpiteError, refusal
 from spite.fairness import SCHEME, SCHEME_FIRST, commitment, fingerprint, parse_secret
 from spite.games import DEFAULT_GAME, load_hook
+from spite.tui.login import auth_headers
 
 __all__ = [
     "FATAL_CODES",
@@ -158,8 +159,10 @@ def _http_json(url: str, body: dict[str, Any] | None = None, timeout: float = 10
     """GET ``url`` (or POST ``body``, or ``method``) and decode its JSON; :class:`RemoteError` with one
     line otherwise."""
     data = None if body is None else json.dumps(body).encode()
+    # signed in to this server (spite login): the account's session goes with every request
     request = urllib.request.Request(url, data=data, method=method or ("GET" if body is None else "POST"),
-                                     headers={"Content-Type": "application/json", "Accept": "application/json"})
+                                     headers={"Content-Type": "application/json", "Accept": "application/json",
+                                              **auth_headers(url)})
     try:
         with urllib.request.urlopen(request, timeout=timeout) as answer:
             return json.loads(answer.read())
