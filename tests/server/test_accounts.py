@@ -381,3 +381,16 @@ def test_the_terminal_signs_in_with_spite_login_and_plays_as_the_account(server:
     assert out.returncode == 0 and out.stdout.strip() == f"Bei {base} abgemeldet."
     assert len(laptop.get("/api/account").json()["devices"]) == 1  # the server forgot the terminal's session
     assert spite(home, "logout", base).stdout.strip() == f"This terminal is not signed in to {base}."
+
+
+def test_the_leaderboard_and_the_player_page_show_the_handle(api: InProcess) -> None:
+    laptop = Device(api)
+    laptop.register("Quentin")
+    pid = player_id(laptop.key)
+    api.run(api.manager.store.transact(lambda c: c.execute(sa.insert(db.ratings).values(
+        player_id=pid, group="classic", name="q from the laptop", mu=30.0, sigma=3.0, games=20,
+        updated_at=time.time()))))
+    board = laptop.get("/api/ratings?group=classic").json()["players"]
+    assert [(p["playerId"], p["handle"], p["name"]) for p in board] == [(pid, "Quentin", "q from the laptop")]
+    page = laptop.get("/api/players/Quentin/ratings")  # a handle names the player for good
+    assert page.status_code == 200 and page.json()["playerId"] == pid and page.json()["handle"] == "Quentin"

@@ -383,7 +383,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             found = ratings.resolve_player(c, player)
             if found is None:
                 return None
-            return {"playerId": found, "groups": ratings.ratings_of(c, found),
+            handle = c.execute(sa.select(db.accounts.c.handle).where(db.accounts.c.player_id == found)).scalar()
+            return {"playerId": found, "handle": handle, "groups": ratings.ratings_of(c, found),
                     "games": [{"id": r["id"], "tableId": r["table_id"], "game": r["game"], "preset": r["preset"],
                                "finishedAt": r["finished_at"],
                                "players": [{"seat": p["seat"], "player": p["player"], "playerId": p.get("player_id"),
