@@ -394,3 +394,10 @@ def test_the_leaderboard_and_the_player_page_show_the_handle(api: InProcess) -> 
     assert [(p["playerId"], p["handle"], p["name"]) for p in board] == [(pid, "Quentin", "q from the laptop")]
     page = laptop.get("/api/players/Quentin/ratings")  # a handle names the player for good
     assert page.status_code == 200 and page.json()["playerId"] == pid and page.json()["handle"] == "Quentin"
+
+
+def test_serve_refuses_an_origin_that_is_no_sites_address(tmp_path: Path) -> None:
+    for origin in ("ftp://spite.example", "https://spite.example/play", "spite.example"):
+        refused = spite(tmp_path, "serve", "--origin", origin, "--db", f"sqlite:///{tmp_path / 'x.db'}")
+        assert refused.returncode == 2 and refused.stderr.startswith("spite: --origin is the site's address"), origin
+        assert refused.stderr.count("\n") == 1
