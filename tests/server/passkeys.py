@@ -60,12 +60,14 @@ class SoftAuthenticator:
                              "attestationObject": b64(cbor2.dumps({"fmt": "none", "attStmt": {}, "authData": auth}))}}
 
     def get(self, options: dict[str, Any], *, credential: Credential | None = None, origin: str | None = None,
-            rp_id: str | None = None) -> dict[str, Any]:
-        """``navigator.credentials.get`` (the newest credential unless told which)."""
+            rp_id: str | None = None, verified: bool = True) -> dict[str, Any]:
+        """``navigator.credentials.get`` (the newest credential unless told which; ``verified``: the user
+        unlocked it, PIN or screen lock, not merely touched it)."""
         cred = credential or self.credentials[-1]
         cred.count += 1
         rp = rp_id or options.get("rpId") or cred.rp_id
-        auth = hashlib.sha256(rp.encode()).digest() + bytes([0x05]) + cred.count.to_bytes(4, "big")
+        flags = 0x05 if verified else 0x01  # user present (and verified)
+        auth = hashlib.sha256(rp.encode()).digest() + bytes([flags]) + cred.count.to_bytes(4, "big")
         client = self._client_data("webauthn.get", options["challenge"], origin)
         signature = cred.key.sign(auth + hashlib.sha256(client).digest(), ec.ECDSA(hashes.SHA256()))
         return {"id": b64(cred.id), "rawId": b64(cred.id), "type": "public-key", "clientExtensionResults": {},

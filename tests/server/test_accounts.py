@@ -190,6 +190,16 @@ def test_a_wrong_origin_or_relying_party_is_refused(api: InProcess, wrong: dict[
     assert laptop.get("/api/account").status_code == 401
 
 
+def test_a_passkey_used_without_unlocking_it_is_refused(api: InProcess) -> None:
+    laptop = Device(api)
+    laptop.register("rosa")
+    laptop.post("/api/account/signout")
+    refused = laptop.sign_in(verified=False)  # touched, not unlocked: a stolen, locked device
+    assert refused.status_code == 400 and refused.json()["code"] == "account.passkey-refused"
+    assert laptop.get("/api/account").status_code == 401
+    assert laptop.sign_in().status_code == 200
+
+
 def test_a_removed_passkey_signs_in_no_more(api: InProcess) -> None:
     laptop = Device(api)
     laptop.register("grace")

@@ -420,7 +420,7 @@ def install(app: FastAPI, config: ServerConfig) -> None:
         options = webauthn.generate_registration_options(
             rp_id=rp_id, rp_name="spite", user_name=handle, user_display_name=handle, user_id=user,
             authenticator_selection=AuthenticatorSelectionCriteria(
-                resident_key=ResidentKeyRequirement.REQUIRED, user_verification=UserVerificationRequirement.PREFERRED))
+                resident_key=ResidentKeyRequirement.REQUIRED, user_verification=UserVerificationRequirement.REQUIRED))
         now = time.time()
         cid = await manager_of(request).store.transact(lambda c: put_challenge(
             c, "register", options.challenge, now, account_id="a-" + user.hex(), handle=handle, player_id=pid))
@@ -431,7 +431,7 @@ def install(app: FastAPI, config: ServerConfig) -> None:
         try:
             return webauthn.verify_registration_response(
                 credential=body.credential, expected_challenge=_unb64(challenge), expected_rp_id=rp_id,
-                expected_origin=origin)
+                expected_origin=origin, require_user_verification=True)
         except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
             log.info("a passkey registration was refused: %s", type(exc).__name__)
             raise AccountError("the passkey was refused", 400, "account.passkey-refused") from None
@@ -495,7 +495,7 @@ def install(app: FastAPI, config: ServerConfig) -> None:
             user_id=_unb64(user),
             exclude_credentials=[PublicKeyCredentialDescriptor(id=_unb64(i)) for i in ids],
             authenticator_selection=AuthenticatorSelectionCriteria(
-                resident_key=ResidentKeyRequirement.REQUIRED, user_verification=UserVerificationRequirement.PREFERRED))
+                resident_key=ResidentKeyRequirement.REQUIRED, user_verification=UserVerificationRequirement.REQUIRED))
         now = time.time()
         cid = await store.transact(lambda c: put_challenge(c, "add", options.challenge, now,
                                                            account_id=session.account_id))
@@ -544,7 +544,7 @@ def install(app: FastAPI, config: ServerConfig) -> None:
         limit(by_address, client_address(request.scope))
         rp_id, _origin = relying_party(request)
         options = webauthn.generate_authentication_options(
-            rp_id=rp_id, user_verification=UserVerificationRequirement.PREFERRED)
+            rp_id=rp_id, user_verification=UserVerificationRequirement.REQUIRED)
         now = time.time()
         cid = await manager_of(request).store.transact(lambda c: put_challenge(c, "signin", options.challenge, now))
         return {"challengeId": cid, "options": options_to_json_dict(options)}
@@ -569,7 +569,7 @@ def install(app: FastAPI, config: ServerConfig) -> None:
             verified = webauthn.verify_authentication_response(
                 credential=body.credential, expected_challenge=_unb64(row["challenge"]), expected_rp_id=rp_id,
                 expected_origin=origin, credential_public_key=_unb64(key["public_key"]),
-                credential_current_sign_count=key["sign_count"])
+                credential_current_sign_count=key["sign_count"], require_user_verification=True)
         except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
             log.info("a passkey sign-in was refused: %s", type(exc).__name__)
             raise AccountError("the passkey was refused", 400, "account.passkey-refused") from None
