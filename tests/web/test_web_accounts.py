@@ -64,6 +64,7 @@ def test_make_an_account_sign_out_and_in_link_a_browser_and_sign_out_everywhere(
         signed_in_as(laptop, "Lotte")
         # the browser's player is the account's: its games, statistics and ratings stay with it
         assert laptop.get_attribute("#account", "data-player") == player_id(key)
+        assert laptop.inner_text("#nav-account") == "Lotte"  # the top bar says who is signed in
         cookie = next(c for c in laptop_ctx.cookies() if c["name"] == "spite_session")
         assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
         assert "spite_session" not in laptop.evaluate("document.cookie")  # no script of the page reads it
@@ -98,6 +99,7 @@ def test_make_an_account_sign_out_and_in_link_a_browser_and_sign_out_everywhere(
         phone.wait_for_selector("#account-signed-out")
         laptop.reload()
         laptop.wait_for_selector("#account-signed-out")
+        assert laptop.inner_text("#nav-account") == "Account"
         # (the browser notes each 401 of "who is signed in here?" on a signed-out page: that is its answer)
         assert [e for e in watch.errors + phone_watch.errors if "status of 401" not in e] == []
     finally:

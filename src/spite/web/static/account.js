@@ -79,6 +79,14 @@ export async function currentAccount() {
   }
 }
 
+/** The top bar's Account link says who is signed in here (kept for the other pages: app.js). */
+function showHandle(handle) {
+  if (handle) localStorage.setItem("spite.handle", handle);
+  else localStorage.removeItem("spite.handle");
+  const nav = document.getElementById("nav-account");
+  if (nav) nav.textContent = handle || t("nav_account");
+}
+
 const passkeysHere = () => typeof window.PublicKeyCredential === "function" && window.isSecureContext;
 
 let shown = { account: null, link: null, note: "", error: "" };
@@ -155,6 +163,8 @@ function signedIn(account, { made = false } = {}) {
   shown.account = account;
   if (made) localStorage.removeItem("spite.playerKey"); // the account's now: a guest key is made anew when needed
   localStorage.setItem("spite.playerId", account.playerId);
+  if (!localStorage.getItem("spite.name")) localStorage.setItem("spite.name", account.handle); // the lobby's name
+  showHandle(account.handle);
   if (location.hash.startsWith("#link=")) history.replaceState(null, "", location.pathname);
 }
 
@@ -212,6 +222,7 @@ function wire() {
 
 function signedOut() {
   localStorage.removeItem("spite.playerId"); // the guest key's id is told again with the next seat
+  showHandle("");
   shown = { account: null, link: null, note: t("acct_signed_out"), error: "" };
 }
 
@@ -219,6 +230,7 @@ export async function renderAccount() {
   shown = { account: null, link: null, note: "", error: "" };
   try {
     shown.account = await currentAccount();
+    showHandle(shown.account?.handle || "");
   } catch (err) {
     shown.error = err.message;
   }

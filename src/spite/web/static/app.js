@@ -18,6 +18,8 @@ function applyLang() {
     b.setAttribute("aria-pressed", String(b.dataset.lang === getLang()));
   }
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  const handle = localStorage.getItem("spite.handle"); // signed in (account.js): the account's handle in the bar
+  if (handle) document.getElementById("nav-account").textContent = handle;
 }
 
 /** The page of table ``id``: its TableInfo fetched once, then the screen of its game. */
