@@ -411,3 +411,16 @@ def test_serve_refuses_an_origin_that_is_no_sites_address(tmp_path: Path) -> Non
         refused = spite(tmp_path, "serve", "--origin", origin, "--db", f"sqlite:///{tmp_path / 'x.db'}")
         assert refused.returncode == 2 and refused.stderr.startswith("spite: --origin is the site's address"), origin
         assert refused.stderr.count("\n") == 1
+
+
+def test_a_linked_device_finds_the_seat_its_account_took_on_another(api: InProcess) -> None:
+    laptop, phone = Device(api), Device(api)
+    laptop.register("sven")
+    phone.post("/api/account/link/redeem", {"code": laptop.post("/api/account/link").json()["code"]})
+    joined = quick_play(laptop).json()
+    table = joined["table"]["id"]
+    found = phone.get(f"/api/account/seat?table={table}").json()
+    assert (found["seat"], found["token"]) == (joined["seat"], joined["token"])
+    guest_table = quick_play(Device(api)).json()["table"]["id"]  # a guest's table: no seat of the account
+    assert phone.get(f"/api/account/seat?table={guest_table}").json()["seat"] is None
+    assert Device(api).get(f"/api/account/seat?table={table}").status_code == 401

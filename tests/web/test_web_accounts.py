@@ -87,6 +87,13 @@ def test_make_an_account_sign_out_and_in_link_a_browser_and_sign_out_everywhere(
         assert phone.get_attribute("#account", "data-player") == player_id(key)
         assert phone.locator("#devices li").count() == 2
 
+        # a game begun on the laptop goes on on the phone: the account's seat, not a spectator's view
+        table = laptop.evaluate("""async () => (await (await fetch('/api/quickplay', {method: 'POST',
+            headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({level: 'random', preset: 'short', name: 'Lotte'})})).json()).table.id""")
+        phone.goto(f"{base}/t/{table}")
+        phone.wait_for_selector(".table[data-seat='0'][data-status=playing]")
+
         stranger = stranger_ctx.new_page()
         stranger.goto(base + "/account")
         stranger.fill("#link-code-input", code)  # the code again: it worked once
@@ -94,7 +101,10 @@ def test_make_an_account_sign_out_and_in_link_a_browser_and_sign_out_everywhere(
         stranger.wait_for_selector("#account-error")
         assert stranger.inner_text("#account-error") == "This link code was used already: make a new one."
         assert stranger.locator("#account").count() == 0
+        stranger.goto(f"{base}/t/{table}")  # not signed in: the same table only to watch
+        stranger.wait_for_selector(".table[data-seat=''][data-status=playing]")
 
+        phone.goto(base + "/account")
         phone.click("#sign-out-all")
         phone.wait_for_selector("#account-signed-out")
         laptop.reload()

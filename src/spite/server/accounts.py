@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 import sqlalchemy as sa
-from fastapi import FastAPI, Path, Request
+from fastapi import FastAPI, Path, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -398,6 +398,17 @@ def install(app: FastAPI, config: ServerConfig) -> None:
     async def get_account(request: Request) -> JSONResponse:
         """The signed-in account: handle, player id, devices and passkeys; 401 when not signed in."""
         return await answer(request, await signed_in(request, writing=False))
+
+    @app.get("/api/account/seat")
+    async def account_seat(request: Request, table: str = Query(max_length=32)) -> dict[str, Any]:
+        """The seat the account holds at ``table`` and its token (sat down at from another of its
+        devices), so this device plays it on; ``seat`` null when it holds none."""
+        session = await signed_in(request, writing=False)
+        s = db.account_seats
+        row = await manager_of(request).store.read(lambda c: c.execute(
+            sa.select(s.c.seat, s.c.token).where(s.c.account_id == session.account_id, s.c.table_id == table)
+            .order_by(s.c.seat).limit(1)).first())
+        return {"table": table, "seat": row.seat if row else None, "token": row.token if row else None}
 
     @app.post("/api/account/register/begin")
     async def register_begin(request: Request, body: RegisterBegin) -> dict[str, Any]:

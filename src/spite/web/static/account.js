@@ -69,6 +69,18 @@ async function call(method, path, body) {
   return data;
 }
 
+/** The seat (and its token) the signed-in account holds at table ``id``, taken from another of its
+ * devices, or null (not signed in here, or no seat of the account there). */
+export async function accountSeat(id) {
+  if (!localStorage.getItem("spite.handle")) return null;
+  try {
+    const found = await call("GET", `/api/account/seat?table=${encodeURIComponent(id)}`);
+    return found.seat === null ? null : { seat: found.seat, token: found.token };
+  } catch {
+    return null;
+  }
+}
+
 /** The signed-in account (handle, player id, devices, passkeys), or null. */
 export async function currentAccount() {
   try {
