@@ -424,3 +424,17 @@ def test_a_linked_device_finds_the_seat_its_account_took_on_another(api: InProce
     guest_table = quick_play(Device(api)).json()["table"]["id"]  # a guest's table: no seat of the account
     assert phone.get(f"/api/account/seat?table={guest_table}").json()["seat"] is None
     assert Device(api).get(f"/api/account/seat?table={table}").status_code == 401
+
+
+def test_a_persons_own_data_with_the_account_and_deleting_it_ends_the_account(api: InProcess) -> None:
+    laptop, phone = Device(api), Device(api)
+    laptop.register("tilda")
+    phone.post("/api/account/link/redeem", {"code": laptop.post("/api/account/link").json()["code"]})
+    refused = Device(api).post("/api/players/me/export", {"playerKey": laptop.key})  # the key alone, no more
+    assert refused.status_code == 403 and refused.json()["code"] == "account.sign-in"
+    mine = phone.post("/api/players/me/export", {"playerKey": phone.key}).json()  # the phone's own key: the account's
+    assert mine["account"]["handle"] == "tilda" and len(mine["account"]["devices"]) == 2
+    assert "session" not in json.dumps(mine) and "public_key" not in json.dumps(mine)
+    assert phone.post("/api/players/me/delete", {"playerKey": phone.key}).status_code == 200
+    assert laptop.get("/api/account").status_code == 401  # the account went with its player
+    assert Device(api).register("tilda").status_code == 201  # and its handle is free again

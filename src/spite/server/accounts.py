@@ -253,6 +253,33 @@ async def player_for(conn: HTTPConnection, config: ServerConfig, key: str | None
     return pid
 
 
+def export_account(c: sa.Connection, pid: str) -> dict[str, Any]:
+    """What is stored about the account that owns player ``pid`` (for a person's own data): nothing
+    secret (no hash of a session token, no public key)."""
+    a, p, s = db.accounts, db.passkeys, db.sessions
+    account = c.execute(sa.select(a).where(a.c.player_id == pid)).mappings().first()
+    if account is None:
+        return {}
+    keys = c.execute(sa.select(p.c.name, p.c.created_at, p.c.last_used).where(p.c.account_id == account["id"]))
+    devices = c.execute(sa.select(s.c.kind, s.c.name, s.c.created_at, s.c.last_seen)
+                        .where(s.c.account_id == account["id"]))
+    return {"account": {"handle": account["handle"], "createdAt": account["created_at"],
+                        "passkeys": [dict(r._mapping) for r in keys], "devices": [dict(r._mapping) for r in devices]}}
+
+
+def delete_account(c: sa.Connection, pid: str) -> bool:
+    """Delete the account that owns player ``pid``, with its passkeys, sessions, link codes and seats
+    (False: no account owns it)."""
+    a = db.accounts
+    found = c.execute(sa.select(a.c.id).where(a.c.player_id == pid)).scalar()
+    if found is None:
+        return False
+    for table in (db.passkeys, db.sessions, db.link_codes, db.account_seats):  # (SQLite: no cascade unless asked)
+        c.execute(sa.delete(table).where(table.c.account_id == found))
+    c.execute(sa.delete(a).where(a.c.id == found))
+    return True
+
+
 _SEAT_DAYS = 7.0
 """How long an account's seat token is kept for its other devices (a table long over needs none)."""
 
