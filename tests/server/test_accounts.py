@@ -438,3 +438,15 @@ def test_a_persons_own_data_with_the_account_and_deleting_it_ends_the_account(ap
     assert phone.post("/api/players/me/delete", {"playerKey": phone.key}).status_code == 200
     assert laptop.get("/api/account").status_code == 401  # the account went with its player
     assert Device(api).register("tilda").status_code == 201  # and its handle is free again
+
+
+def test_a_seat_found_by_a_seek_is_the_accounts_on_its_other_devices(api: InProcess) -> None:
+    laptop, phone, guest = Device(api), Device(api), Device(api)
+    laptop.register("uwe")
+    phone.post("/api/account/link/redeem", {"code": laptop.post("/api/account/link").json()["code"]})
+    body = {"preset": "short", "rated": False, "computerAfter": None}
+    mine = laptop.post("/api/seeks", {**body, "name": "uwe", "playerKey": laptop.key}).json()
+    guest.post("/api/seeks", {**body, "name": "gus", "playerKey": guest.key})
+    matched = laptop.get(f"/api/seeks/{mine['id']}?wait=5").json()["matched"]
+    found = phone.get(f"/api/account/seat?table={matched['table']}").json()
+    assert (found["seat"], found["token"]) == (matched["seat"], matched["token"])

@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from spite.server.manager import Manager
 
 __all__ = ["SESSION_COOKIE", "AccountError", "Session", "clean_handle", "handle_key", "install", "player_for",
-           "remember_seat", "seat_token", "session_of"]
+           "remember_seat", "remember_seek_seat", "seat_token", "session_of"]
 
 log = logging.getLogger("spite.server.accounts")
 
@@ -302,6 +302,16 @@ async def remember_seat(conn: HTTPConnection, table_id: str, seat: int, token: s
     await manager.store.transact(put)
 
 
+async def remember_seek_seat(conn: HTTPConnection, config: ServerConfig, pid: str, table_id: str, seat: int,
+                             token: str) -> None:
+    """A paired seek's seat, kept for the account like :func:`remember_seat` when the device asking
+    is signed in to the account the seek plays for."""
+    session = await session_of(conn, config, writing=False)
+    if session is not None and session.player_id == pid:
+        conn.state.account_session = session
+        await remember_seat(conn, table_id, seat, token)
+
+
 async def seat_token(store: Any, session: Session | None, table_id: str) -> str | None:
     """The token of the seat ``session``'s account holds at ``table_id`` (its first), or ``None``."""
     if session is None:
@@ -362,6 +372,7 @@ def install(app: FastAPI, config: ServerConfig) -> None:
 
     def new_session(c: sa.Connection, account_id: str, kind: str, name: str, now: float) -> str:
         token = secrets.token_urlsafe(32)
+        c.execute(sa.delete(db.sessions).where(db.sessions.c.expires_at < now))  # long over: nothing to keep
         c.execute(sa.insert(db.sessions).values(
             id=secrets.token_hex(8), token_hash=hash_token(token), account_id=account_id, kind=kind,
             name=name.strip()[:64] or kind, created_at=now, last_seen=now,

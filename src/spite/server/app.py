@@ -355,7 +355,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                        wait: float = Query(0.0, ge=0.0, le=MAX_WAIT)) -> SeekInfo:
         """A seek's state; once paired, ``matched`` holds its table and this seat's token. With
         ``wait`` seconds, a waiting seek is answered as soon as it stops waiting (a long poll)."""
-        return seek_info(await manager_of(request).seeks.get(seek_id, wait))
+        seek = await manager_of(request).seeks.get(seek_id, wait)
+        if seek.status == "matched" and seek.table and seek.seat is not None and seek.token:  # the account's seat
+            await accounts.remember_seek_seat(request, config, seek.player_id, seek.table, seek.seat, seek.token)
+        return seek_info(seek)
 
     @app.delete("/api/seeks/{seek_id}", response_model=SeekInfo)
     async def cancel_seek(request: Request, seek_id: str = Path(max_length=40)) -> SeekInfo:
