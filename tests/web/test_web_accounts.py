@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from conftest import ConsoleWatch, WebServer
+from test_web_german import english_words
 
 from spite.server.table.seats import player_id
 
@@ -145,7 +146,7 @@ def test_a_removed_passkey_is_refused_with_a_clear_answer(browser: Any, server: 
         ctx.close()
 
 
-def test_a_handle_taken_or_refused_is_said_in_the_persons_language(browser: Any, server: WebServer) -> None:
+def test_the_account_page_speaks_german_and_says_a_refused_handle_in_it(browser: Any, server: WebServer) -> None:
     base = local(server)
     ctx = browser.new_context(locale="de-DE")
     try:
@@ -153,10 +154,18 @@ def test_a_handle_taken_or_refused_is_said_in_the_persons_language(browser: Any,
         authenticator(page)
         page.goto(base + "/account")
         page.click("button.lang[data-lang=de]")
+        page.wait_for_selector("#account-signed-out")
+        assert english_words(page) == []  # the signed-out page all in German
         page.fill("#handle", "p-nope")
         page.click("#create")
         page.wait_for_selector("#account-error")
         assert page.inner_text("#account-error") == "Die Kennung p-nope ist reserviert."
         assert page.locator("#account").count() == 0
+        page.fill("#handle", "Greta")
+        page.click("#create")
+        page.wait_for_selector("#account[data-handle=Greta]")
+        page.click("#link-new")
+        page.wait_for_selector("#link-code")
+        assert english_words(page) == [] and page.inner_text("#nav-account") == "Greta"  # signed in: German too
     finally:
         ctx.close()
