@@ -141,6 +141,7 @@ function signedOutHTML(code) {
     <form id="create-form"><label>${t("acct_handle")} <input id="handle" name="handle" autocomplete="username webauthn"
       maxlength="20" required></label> <button type="submit" id="create">${t("acct_create")}</button></form>
     <p><button type="button" id="sign-in">${t("acct_signin")}</button></p>
+    <h3>${t("acct_link_enter")}</h3>
     <form id="link-form"><label>${t("acct_code")} <input id="link-code-input" name="code" maxlength="12"
       autocomplete="one-time-code" value="${esc(code)}" required></label>
       <button type="submit" id="link-go">${t("acct_link_go")}</button></form>
