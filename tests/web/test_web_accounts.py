@@ -169,3 +169,37 @@ def test_the_account_page_speaks_german_and_says_a_refused_handle_in_it(browser:
         assert english_words(page) == [] and page.inner_text("#nav-account") == "Greta"  # signed in: German too
     finally:
         ctx.close()
+
+
+def test_an_expired_code_and_a_flood_of_attempts_are_refused_with_a_clear_answer(browser: Any,
+                                                                                  tmp_path: Path) -> None:
+    # every page here comes from 127.0.0.1: three attempts in all, then refusals; codes out of time at once
+    srv = WebServer(tmp_path / "spite.db", "--limit", "link_seconds=0", "--limit", "account_burst=3",
+                    "--limit", "account_rate=0.001")
+    laptop_ctx, phone_ctx = browser.new_context(locale="en-US"), browser.new_context(locale="en-US")
+    try:
+        base = local(srv)
+        laptop = laptop_ctx.new_page()
+        authenticator(laptop)
+        laptop.goto(base + "/account")
+        laptop.fill("#handle", "Nora")
+        laptop.click("#create")  # two attempts: the options, the new passkey
+        signed_in_as(laptop, "Nora")
+        laptop.click("#link-new")
+        code = laptop.inner_text("#link-code")
+        phone = phone_ctx.new_page()
+        phone.goto(f"{base}/account#link={code}")
+        phone.click("#link-go")  # the third attempt
+        phone.wait_for_selector("#account-error")
+        assert phone.inner_text("#account-error") == "This link code has expired: make a new one."
+        phone.click("#sign-in")  # the fourth: refused before any passkey is asked for
+        phone.wait_for_function("document.querySelector('#account-error')?.textContent.startsWith('Too many')")
+        assert phone.inner_text("#account-error") == "Too many attempts: wait a little."
+        assert phone.locator("#account").count() == 0
+        laptop.reload()
+        signed_in_as(laptop, "Nora")  # nothing changed for the account
+        assert laptop.locator("#devices li").count() == 1
+    finally:
+        laptop_ctx.close()
+        phone_ctx.close()
+        srv.stop()
