@@ -128,6 +128,20 @@ def test_a_removed_passkey_is_refused_with_a_clear_answer(browser: Any, server: 
         page.fill("#handle", "Marek")
         page.click("#create")
         signed_in_as(page, "Marek")
+        # an assertion the page sent, sent again: refused, and no second session made
+        page.click("#sign-out")
+        page.wait_for_selector("#account-signed-out")
+        with page.expect_request("**/api/account/signin/finish") as sent:
+            page.click("#sign-in")
+        signed_in_as(page, "Marek")
+        replay = page.evaluate("""async (body) => {
+            const r = await fetch('/api/account/signin/finish', {method: 'POST',
+              headers: {'Content-Type': 'application/json'}, body});
+            return [r.status, (await r.json()).code]; }""", sent.value.post_data)
+        assert replay == [400, "account.challenge"]
+        page.reload()
+        signed_in_as(page, "Marek")
+        assert page.locator("#devices li").count() == 1
         # a second passkey, on another authenticator (a security key, another phone)
         cdp.send("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": first})
         authenticator(page)
