@@ -385,6 +385,14 @@ def test_the_terminal_signs_in_with_spite_login_and_plays_as_the_account(server:
         capture_output=True, text=True, timeout=60, env={**os.environ, "XDG_CONFIG_HOME": str(home)})
     assert joined.stdout.strip() == player_id(key), joined.stderr
 
+    # a game begun in the browser goes on in the terminal: --connect without a token takes the account's seat
+    begun_here = laptop.post("/api/quickplay", json={"level": "random", "preset": "short", "playerKey": key}).json()
+    seated = subprocess.run(
+        [sys.executable, "-c", "import sys; from spite.tui.link import connect_table; "
+         "print(connect_table(sys.argv[1], None).seat)", f"{base}/t/{begun_here['table']['id']}"],
+        capture_output=True, text=True, timeout=60, env={**os.environ, "XDG_CONFIG_HOME": str(home)})
+    assert seated.stdout.strip() == str(begun_here["seat"]), seated.stderr
+
     again = spite(home, "login", base, "--code", code)  # the code worked once
     assert again.returncode == 2 and "used already" in again.stderr
     out = spite(home, "logout", base, "--lang", "de")

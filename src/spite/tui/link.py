@@ -961,13 +961,19 @@ def probe(base: str, table_id: str, token: str | None, timeout: float = 10) -> d
 
 
 def connect_table(connect: str, table: str | None, token: str | None = None, name: str | None = None) -> Any:
-    """Everything ``spite tui --connect`` does before the app starts: join (``name``), the table's info,
-    hello: the table its game's ``tui`` hook makes from the link and the ``welcome`` (a
+    """Everything ``spite tui --connect`` does before the app starts: join (``name``), or the seat the
+    signed-in account took there on another device (``spite login``), the table's info, hello: the
+    table its game's ``tui`` hook makes from the link and the ``welcome`` (a
     :class:`~spite.tui.remote.RemoteMaliceTable`, a :class:`~spite.tui.remote_spit.RemoteSpitTable`, ...)."""
     base, table_id = parse_address(connect, table)
     if token and name:
         raise RemoteError("give --token (your seat) or --name (take a free seat), not both")
     info: dict[str, Any] | None = None
+    if not token and not name and auth_headers(base):  # signed in there (spite login): the account's seat
+        with contextlib.suppress(RemoteError):
+            found = _http_json(f"{base}/api/account/seat?table={urllib.parse.quote(table_id, safe='')}")
+            if isinstance(found, dict) and isinstance(found.get("token"), str):
+                token = found["token"]
     if name:
         joined = join_table(base, table_id, name)
         token = str(joined["token"])
