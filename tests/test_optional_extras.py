@@ -161,7 +161,7 @@ def test_a_bot_that_needs_an_extra_names_it(blocker: Path) -> None:
 
 # ---------------------------------------------------------------------- every subcommand without each package
 OPTIONAL = ("numpy", "matplotlib", "textual", "fastapi", "uvicorn", "sqlalchemy", "alembic", "websockets", "ray",
-            "gymnasium", "pettingzoo", "open_spiel", "pyspiel", "psycopg", "prometheus_client")
+            "gymnasium", "pettingzoo", "open_spiel", "pyspiel", "psycopg", "prometheus_client", "webauthn", "qrcode")
 """The packages of the optional extras (pyproject.toml) a subcommand may ask for."""
 
 INSTALL = re.compile(r"spite: install spite\[(?P<extra>[a-z]+)\] to [^\n]+\n")

@@ -22,7 +22,7 @@ from typing import Annotated
 import typer
 
 from spite import __version__
-from spite.cli import admin, arena, bench, figures, play, records, review, server, train
+from spite.cli import admin, arena, bench, figures, login, play, records, review, server, train
 from spite.cli.common import EXIT_MALFORMED
 
 __all__ = ["app", "bench_app", "main"]
@@ -57,7 +57,7 @@ def _spite(
 
 
 # in the order --help lists them: check, legal, show, new, random-game, demo, tournament, hint, review,
-# train, tui, serve, admin, backup, restore; bench engine, bots, rl, spit, tournament, server, figures
+# train, tui, serve, admin, backup, restore, login, logout; bench engine, bots, rl, spit, tournament, server, figures
 records.register(app)
 app.command("demo")(play.demo)
 bench.register(bench_app)
@@ -67,6 +67,7 @@ train.register(app)
 app.command(name="tui")(play.tui)
 server.register(app, bench_app)
 admin.register(app, bench_app)
+login.register(app)
 figures.register(bench_app)
 
 

@@ -69,7 +69,7 @@ OptionOpt = Annotated[
 # install, not a missing extra, and is reported as such.
 EXTRAS: dict[str, frozenset[str]] = {
     "server": frozenset({"fastapi", "starlette", "uvicorn", "websockets", "sqlalchemy", "alembic", "pydantic",
-                         "platformdirs", "prometheus_client"}),
+                         "platformdirs", "prometheus_client", "webauthn", "qrcode"}),
     "tui": frozenset({"textual", "websockets"}),
     "plot": frozenset({"matplotlib", "numpy"}),
     "rl": frozenset({"gymnasium", "pettingzoo", "numpy"}),

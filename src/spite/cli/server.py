@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import urllib.parse
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -69,6 +70,10 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         forwarded_allow_ips: Annotated[str, typer.Option(
             help="Addresses whose X-Forwarded-For is believed (a proxy of your own in front; comma-separated).")]
             = "127.0.0.1",
+        origin: Annotated[str | None, typer.Option(
+            help="The site's address as browsers see it (https://HOST): passkeys are bound to its host name, "
+                 "and a signed-in browser's writes must come from it (docs/accounts.md). Default: each "
+                 "request's own scheme and host.")] = None,
     ) -> None:
         """Run the server: play in the browser with friends and bots.
 
@@ -93,6 +98,12 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
             fail(f"--log-format is text or json, not {log_format!r}", EXIT_MALFORMED)
         check_count("--metrics-port", metrics_port, 1, 65535)
         check_count("--http-port", http_port, 1, 65535)
+        if origin is not None:
+            parts = urllib.parse.urlsplit(origin)
+            if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") \
+                    or parts.query or parts.fragment:
+                fail(f"--origin is the site's address, https://HOST (or http://localhost:PORT), not {origin!r}",
+                     EXIT_MALFORMED)
         if http_port is not None and tls_cert is None:
             fail("--http-port redirects to https: it needs --tls-cert", EXIT_MALFORMED)
         if tls_cert is not None:
@@ -118,6 +129,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                                               spit_countdown=spit_countdown, turn_seconds=turn_clock,
                                               metrics_port=metrics_port, log_format=log_format,
                                               forwarded_allow_ips=forwarded_allow_ips,
+                                              account_origin=origin.rstrip("/") if origin else None,
                                               operator_token=os.environ.get("SPITE_OPERATOR_TOKEN") or None),
                                  limit or [])
         except ValueError as exc:

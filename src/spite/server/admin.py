@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from fastapi import FastAPI, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from spite.server import moderation
+from spite.server import accounts, moderation
 from spite.server.limits import client_address
 from spite.server.protocol import NAME, PLAYER_KEY
 from spite.server.table.seats import address_key, player_id
@@ -205,14 +205,30 @@ def install(app: FastAPI, config: ServerConfig) -> None:
 
     @app.post("/api/players/me/export")
     async def my_export(request: Request, body: KeyRequest) -> dict[str, Any]:
-        """Everything stored about the player of this key (the key itself is never stored)."""
-        pid = player_id(body.playerKey)
-        return await manager_of(request).store.read(  # type: ignore[no-any-return]
-            lambda c: moderation.export_player(c, pid))
+        """Everything stored about the player of this key (the key itself is never stored), or of the
+        signed-in account (docs/accounts.md), with the account."""
+        pid = await accounts.player_for(request, config, body.playerKey)
+        assert pid is not None
+
+        def read(c: Any) -> dict[str, Any]:
+            return {**moderation.export_player(c, pid), **accounts.export_account(c, pid)}
+
+        return await manager_of(request).store.read(read)  # type: ignore[no-any-return]
 
     @app.post("/api/players/me/delete")
     async def my_delete(request: Request, body: KeyRequest) -> dict[str, Any]:
         """Delete the player of this key: their games stay for the others, anonymised; their ratings
-        leave the leaderboard."""
-        pid = player_id(body.playerKey)
-        return await act(request, lambda c: moderation.delete_player(c, f"{pid} (themself)", pid))  # type: ignore[no-any-return]
+        leave the leaderboard. The account that owns the player goes too (its passkeys and sessions)."""
+        pid = await accounts.player_for(request, config, body.playerKey)
+        assert pid is not None
+
+        def delete(c: Any) -> dict[str, Any]:
+            had = accounts.delete_account(c, pid)
+            try:
+                return {**moderation.delete_player(c, f"{pid} (themself)", pid), "account": had}
+            except moderation.ModerationError:
+                if not had:
+                    raise
+                return {"playerId": pid, "deleted": True, "account": True}  # an account that never played
+
+        return await act(request, delete)  # type: ignore[no-any-return]

@@ -27,7 +27,7 @@ from spite import rating
 from spite.errors import OptionsError, Phrase, SpiteError
 from spite.games import get_game, has_hook
 from spite.records import record_from_json
-from spite.server import admin, db, ratings
+from spite.server import accounts, admin, db, ratings
 from spite.server.bots import BotRunner
 from spite.server.collector import Collector
 from spite.server.config import ServerConfig
@@ -64,7 +64,7 @@ from spite.server.protocol import (
 from spite.server.review import ReviewRefused, ReviewRunner
 from spite.server.seeks import MAX_WAIT, Seek, SeekPolicy, new_seek_id, skill, window
 from spite.server.store import Store
-from spite.server.table.seats import address_key, player_id
+from spite.server.table.seats import address_key
 from spite.web import index_response, wants_html
 from spite.web import install as install_web
 
@@ -87,10 +87,6 @@ _CODES = ("bad-name",)
 
 def _joined(table_info: TableInfo, seat: int, token: str, player: str | None = None) -> JoinedInfo:
     return JoinedInfo(table=table_info, seat=seat, token=token, ws=f"/ws/{table_info.id}", playerId=player)
-
-
-def _player(key: str | None) -> str | None:
-    return player_id(key) if key is not None else None
 
 
 def _forfeit_result(raw: dict[str, Any], players: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -233,10 +229,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         address = client_address(request.scope)
         info, seat, token = await manager_of(request).create(
             game=body.game, preset=body.preset, options=body.options, seats=body.seats, name=body.name, join=body.join,
-            owner=address, player_id=_player(body.playerKey), rated=body.rated)
+            owner=address, player_id=(pid := await accounts.player_for(request, config, body.playerKey)),
+            rated=body.rated)
         if seat is None or token is None:
             return info
-        return _joined(info, seat, token, _player(body.playerKey))
+        await accounts.remember_seat(request, info.id, seat, token)
+        return _joined(info, seat, token, pid)
 
     async def _table_info(request: Request, table_id: str) -> TableInfo:
         manager = manager_of(request)
@@ -263,9 +261,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.post("/api/tables/{table_id}/join", response_model=JoinedInfo)
     async def join_table(request: Request, table_id: str, body: JoinRequest) -> JoinedInfo:
         """Take a free seat; the answer holds the seat's secret token."""
-        info, seat, token = await manager_of(request).join(table_id, body.name, body.seat, _player(body.playerKey),
+        pid = await accounts.player_for(request, config, body.playerKey)
+        info, seat, token = await manager_of(request).join(table_id, body.name, body.seat, pid,
                                                            client_address(request.scope))
-        return _joined(info, seat, token, _player(body.playerKey))
+        await accounts.remember_seat(request, info.id, seat, token)
+        return _joined(info, seat, token, pid)
 
     @app.post("/api/quickplay", response_model=JoinedInfo)
     async def quick_play(request: Request, body: QuickPlayRequest) -> JoinedInfo:
@@ -282,9 +282,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         seats = [SeatRequest(kind="person"), *(SeatRequest(kind="bot", level=level) for _ in range(count - 1))]
         info, seat, token = await manager_of(request).create(
             game=body.game, preset=preset, options=body.options, seats=seats, name=body.name, join=True,
-            owner=address, player_id=_player(body.playerKey), rated=body.rated)
+            owner=address, player_id=(pid := await accounts.player_for(request, config, body.playerKey)),
+            rated=body.rated)
         assert seat is not None and token is not None
-        return _joined(info, seat, token, _player(body.playerKey))
+        await accounts.remember_seat(request, info.id, seat, token)
+        return _joined(info, seat, token, pid)
 
     @app.get("/api/players/{player}/games", response_model=list[GameInfo])
     async def player_games(request: Request, player: str, limit: int = 100,
@@ -332,7 +334,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if body.computerAfter is not None and body.computerAfter < floor:
             raise LobbyError(f"computerAfter is at least {floor:g} seconds (or null: never)", 400,
                              "seek.computer-floor", s=f"{floor:g}")
-        pid = player_id(body.playerKey)
+        pid = await accounts.player_for(request, config, body.playerKey)
+        assert pid is not None  # (a seek's playerKey is required)
         manager.check_player(pid)
         computer_after = body.computerAfter
         if body.rated:
@@ -352,7 +355,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                        wait: float = Query(0.0, ge=0.0, le=MAX_WAIT)) -> SeekInfo:
         """A seek's state; once paired, ``matched`` holds its table and this seat's token. With
         ``wait`` seconds, a waiting seek is answered as soon as it stops waiting (a long poll)."""
-        return seek_info(await manager_of(request).seeks.get(seek_id, wait))
+        seek = await manager_of(request).seeks.get(seek_id, wait)
+        if seek.status == "matched" and seek.table and seek.seat is not None and seek.token:  # the account's seat
+            await accounts.remember_seek_seat(request, config, seek.player_id, seek.table, seek.seat, seek.token)
+        return seek_info(seek)
 
     @app.delete("/api/seeks/{seek_id}", response_model=SeekInfo)
     async def cancel_seek(request: Request, seek_id: str = Path(max_length=40)) -> SeekInfo:
@@ -380,7 +386,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             found = ratings.resolve_player(c, player)
             if found is None:
                 return None
-            return {"playerId": found, "groups": ratings.ratings_of(c, found),
+            handle = c.execute(sa.select(db.accounts.c.handle).where(db.accounts.c.player_id == found)).scalar()
+            return {"playerId": found, "handle": handle, "groups": ratings.ratings_of(c, found),
                     "games": [{"id": r["id"], "tableId": r["table_id"], "game": r["game"], "preset": r["preset"],
                                "finishedAt": r["finished_at"],
                                "players": [{"seat": p["seat"], "player": p["player"], "playerId": p.get("player_id"),
@@ -485,6 +492,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         conn: Connection[TableHost] = Connection(websocket, config.rate, config.burst, limiter=messages,
                                                  address=address)
         conn.ip = str(websocket.scope["client"][0]) if websocket.scope.get("client") else ""
+        conn.session = await accounts.session_of(websocket, config, writing=True)  # hello's ``account``
         sender = asyncio.create_task(conn.run_sender(), name="ws-sender")
         flooded = False
         hello_by = asyncio.get_running_loop().time() + config.hello_timeout
@@ -528,6 +536,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             if flooded and stop_reading is not None:  # the error and the close frame are out: read no more
                 stop_reading()
 
+    accounts.install(app, config)  # /api/account/…: passkeys, sessions, device link codes (docs/accounts.md)
     admin.install(app, config)  # the operator's /api/admin/…, reports, a player's own data
     install_web(app)  # the browser page: /, /replay/{id}, /static/… (and /t/{id} above for browsers)
     return app

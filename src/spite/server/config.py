@@ -106,6 +106,13 @@ class ServerConfig:
     * ``sqlite_synchronous``: SQLite's ``synchronous`` in WAL mode. ``NORMAL`` (default): a commit
       survives the server's death (``kill -9``) but an OS crash or power cut may lose the last
       commits; ``FULL``: every commit is fsynced (survives power cuts; ~5 ms per group commit here).
+    * ``account_origin``: the page's origin as browsers see it (``https://spite.example``), which passkeys
+      are bound to (their relying party is its host name) and which a signed-in browser's writes must
+      come from (docs/accounts.md); ``None``: each request's own scheme and ``Host``.
+    * ``link_seconds``: how long a device link code is good for; ``session_days``: how long a device
+      stays signed in.
+    * ``account_rate``/``account_burst``: sign-in, registration and link-code attempts per client
+      address (a token bucket; 429), and, per account, sign-ins and link codes made.
     """
 
     db_url: str | None = None
@@ -157,6 +164,11 @@ class ServerConfig:
     cluster: bool = False
     address: str | None = None
     process_name: str = field(default_factory=lambda: _process_name())
+    account_origin: str | None = None
+    link_seconds: float = 300.0
+    session_days: float = 180.0
+    account_rate: float = 0.2
+    account_burst: float = 10.0
 
     def resolved_db_url(self) -> str:
         """The database URL to use (the default one if none was given)."""
@@ -176,7 +188,7 @@ LIMITS: tuple[str, ...] = ("max_body", "write_rate", "write_burst", "max_open_ta
                            "proxy_requests", "rate", "burst",
                            "max_message", "ws_max_frame", "turn_seconds", "turn_warning", "idle_seconds",
                            "open_table_ttl", "abandon_seconds", "review_queue", "review_rate", "review_burst",
-                           "moderation_poll")
+                           "moderation_poll", "link_seconds", "session_days", "account_rate", "account_burst")
 """The settings of docs/protocol.md's "Limits" that ``--limit NAME=VALUE`` may set."""
 
 

@@ -53,6 +53,8 @@ class Connection(Generic[T]):
         self.conn_id = next(_ids)
         """This connection's number (a table's core names connections by it)."""
         self.hello = False
+        self.session: Any = None
+        """The signed-in account's session the WebSocket was opened with (spite.server.accounts), or None."""
         self.closing = False
         self._queue: asyncio.Queue[str | _Unfinished | None] = asyncio.Queue()
         self._busy = False

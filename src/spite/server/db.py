@@ -30,7 +30,12 @@ What is stored (see ``docs/scaling.md``):
   process alone keeps them in memory), and once paired their table and seat token;
 * ``spite_bans``, ``spite_reports`` and ``spite_audit``: moderation (:mod:`spite.server.moderation`):
   the player ids and address ranges kept out, the names and tables players reported, and every
-  operator action with who did it.
+  operator action with who did it;
+* ``spite_accounts``, ``spite_passkeys``, ``spite_sessions``, ``spite_account_challenges`` and
+  ``spite_link_codes``: accounts (:mod:`spite.server.accounts`, docs/accounts.md): a handle and the
+  player id it owns, each passkey's public key and signature counter, a hash of each device's session
+  token, the open WebAuthn challenges, a hash of each device link code, and the seat tokens of the
+  account's tables (``spite_account_seats``: any of its signed-in devices may take its seat).
 
 The schema is created and upgraded only by Alembic (``spite/server/migrations``);
 :data:`metadata` mirrors the newest revision for queries.
@@ -48,21 +53,27 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
 __all__ = [
+    "account_challenges",
+    "account_seats",
+    "accounts",
     "audit",
     "bans",
     "game_players",
     "games",
+    "link_codes",
     "make_engine",
     "metadata",
     "migrate",
     "moves",
     "normalize_url",
+    "passkeys",
     "rating_history",
     "ratings",
     "reports",
     "scratch_database",
     "seats",
     "seeks",
+    "sessions",
     "tables",
     "workers",
 ]
@@ -260,6 +271,79 @@ audit = sa.Table(
     sa.Column("action", sa.String(32), nullable=False),
     sa.Column("target", sa.String(128), nullable=True),
     sa.Column("detail", sa.Text, nullable=False, server_default="{}"),
+)
+
+
+accounts = sa.Table(
+    "spite_accounts",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("handle", sa.String(24), nullable=False),
+    sa.Column("handle_key", sa.String(24), nullable=False, unique=True),
+    sa.Column("player_id", sa.String(32), nullable=False, unique=True),
+    sa.Column("user_handle", sa.String(64), nullable=False, unique=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+passkeys = sa.Table(
+    "spite_passkeys",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("spite_accounts.id", ondelete="CASCADE"), nullable=False,
+              index=True),
+    sa.Column("credential_id", sa.String(1400), nullable=False, unique=True),
+    sa.Column("public_key", sa.Text, nullable=False),
+    sa.Column("sign_count", sa.BigInteger, nullable=False),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("last_used", sa.Float, nullable=True),
+)
+
+sessions = sa.Table(
+    "spite_sessions",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("token_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("spite_accounts.id", ondelete="CASCADE"), nullable=False,
+              index=True),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("last_seen", sa.Float, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+)
+
+account_challenges = sa.Table(
+    "spite_account_challenges",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("kind", sa.String(12), nullable=False),
+    sa.Column("challenge", sa.String(128), nullable=False),
+    sa.Column("account_id", sa.String(32), nullable=True),
+    sa.Column("handle", sa.String(24), nullable=True),
+    sa.Column("player_id", sa.String(32), nullable=True),
+    sa.Column("expires_at", sa.Float, nullable=False, index=True),
+)
+
+link_codes = sa.Table(
+    "spite_link_codes",
+    metadata,
+    sa.Column("code_hash", sa.String(64), primary_key=True),
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("spite_accounts.id", ondelete="CASCADE"), nullable=False,
+              index=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+    sa.Column("used_at", sa.Float, nullable=True),
+)
+
+account_seats = sa.Table(
+    "spite_account_seats",
+    metadata,
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("spite_accounts.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("token", sa.String(64), nullable=False),
+    sa.Column("at", sa.Float, nullable=False, index=True),
 )
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from spite.errors import Phrase
+from spite.server.accounts import seat_token
 from spite.server.config import ServerConfig
 from spite.server.host import Conn, TableHost
 from spite.server.leases import TableBusy
@@ -118,6 +119,13 @@ class Dispatch:
             conn.error("already-hello", "this connection has already said hello")
             return
         lobby = self.lobby
+        if msg.account and msg.token is None and not msg.spectate:  # the signed-in account's seat
+            token = await seat_token(lobby.store, conn.session, table_id)
+            if token is None:
+                conn.error("wrong-token", "you are not signed in, or your account has no seat at this table",
+                           phrase=Phrase("error.wrong-token.account"))
+                return
+            msg = msg.model_copy(update={"token": token})
         if self.bans.address(conn.ip):
             self._banned(conn)
             return

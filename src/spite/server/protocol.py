@@ -176,6 +176,9 @@ class Hello(_Msg):
     type: Literal["hello"]
     token: str | None = Field(None, max_length=200, description="The seat's secret token (absent when spectating).")
     spectate: bool = Field(False, strict=True, description="Watch with the spectator's view (no token needed).")
+    account: bool = Field(False, strict=True, description="Take the seat the signed-in account holds at this "
+                          "table (the session this WebSocket was opened with: cookie or bearer), no token "
+                          "needed (docs/accounts.md).")
     nonce: NONCE | None = Field(None, description="A seat's random nonce for the deal (docs/fairness.md): it "
                                 "counts while the game is not dealt yet; a spectator's is ignored.")
 

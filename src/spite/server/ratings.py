@@ -140,10 +140,12 @@ def leaderboard(conn: Connection, group: str, limit: int, offset: int = 0) -> tu
     r = db.ratings
     total = int(conn.execute(sa.select(sa.func.count()).select_from(r).where(r.c.group == group)).scalar() or 0)
     provisional = sa.case((r.c.sigma > PROVISIONAL_SIGMA, 1), else_=0)
-    rows = conn.execute(sa.select(r).where(r.c.group == group)
+    a = db.accounts  # a player an account owns is shown by its handle, unique on the server
+    rows = conn.execute(sa.select(r, a.c.handle).select_from(r.outerjoin(a, a.c.player_id == r.c.player_id))
+                        .where(r.c.group == group)
                         .order_by(provisional, (r.c.mu - Z * r.c.sigma).desc(), r.c.player_id)
                         .limit(limit).offset(offset)).mappings().all()
-    return [{"playerId": row["player_id"], "name": row["name"],
+    return [{"playerId": row["player_id"], "name": row["name"], "handle": row["handle"],
              **Rating(row["mu"], row["sigma"], row["games"]).as_json()} for row in rows], total
 
 
@@ -172,6 +174,10 @@ def resolve_player(conn: Connection, player: str) -> str | None:
             conn.execute(sa.select(db.game_players.c.player_id).where(db.game_players.c.player_id == player)
                          .limit(1)).scalar()
         return player if known is not None else None
+    a = db.accounts
+    owner = conn.execute(sa.select(a.c.player_id).where(a.c.handle == player)).scalar()
+    if owner is not None:  # a handle names one player for good
+        return str(owner)
     found = conn.execute(sa.select(r.c.player_id).where(r.c.name == player)
                          .order_by(r.c.updated_at.desc()).limit(1)).scalar()
     return str(found) if found is not None else None

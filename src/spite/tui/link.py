@@ -59,6 +59,7 @@ from spite.catalogue import phrase_of
 from spite.errors import OptionsError, Param, Phrase, SpiteError, refusal
 from spite.fairness import SCHEME, SCHEME_FIRST, commitment, fingerprint, parse_secret
 from spite.games import DEFAULT_GAME, load_hook
+from spite.tui.login import auth_headers
 
 __all__ = [
     "FATAL_CODES",
@@ -158,8 +159,10 @@ def _http_json(url: str, body: dict[str, Any] | None = None, timeout: float = 10
     """GET ``url`` (or POST ``body``, or ``method``) and decode its JSON; :class:`RemoteError` with one
     line otherwise."""
     data = None if body is None else json.dumps(body).encode()
+    # signed in to this server (spite login): the account's session goes with every request
     request = urllib.request.Request(url, data=data, method=method or ("GET" if body is None else "POST"),
-                                     headers={"Content-Type": "application/json", "Accept": "application/json"})
+                                     headers={"Content-Type": "application/json", "Accept": "application/json",
+                                              **auth_headers(url)})
     try:
         with urllib.request.urlopen(request, timeout=timeout) as answer:
             return json.loads(answer.read())
@@ -958,13 +961,19 @@ def probe(base: str, table_id: str, token: str | None, timeout: float = 10) -> d
 
 
 def connect_table(connect: str, table: str | None, token: str | None = None, name: str | None = None) -> Any:
-    """Everything ``spite tui --connect`` does before the app starts: join (``name``), the table's info,
-    hello: the table its game's ``tui`` hook makes from the link and the ``welcome`` (a
+    """Everything ``spite tui --connect`` does before the app starts: join (``name``), or the seat the
+    signed-in account took there on another device (``spite login``), the table's info, hello: the
+    table its game's ``tui`` hook makes from the link and the ``welcome`` (a
     :class:`~spite.tui.remote.RemoteMaliceTable`, a :class:`~spite.tui.remote_spit.RemoteSpitTable`, ...)."""
     base, table_id = parse_address(connect, table)
     if token and name:
         raise RemoteError("give --token (your seat) or --name (take a free seat), not both")
     info: dict[str, Any] | None = None
+    if not token and not name and auth_headers(base):  # signed in there (spite login): the account's seat
+        with contextlib.suppress(RemoteError):
+            found = _http_json(f"{base}/api/account/seat?table={urllib.parse.quote(table_id, safe='')}")
+            if isinstance(found, dict) and isinstance(found.get("token"), str):
+                token = found["token"]
     if name:
         joined = join_table(base, table_id, name)
         token = str(joined["token"])

@@ -36,7 +36,7 @@ def index_response() -> FileResponse:
 
 def install(app: FastAPI) -> None:
     """Serve the page on ``app``: ``/``, ``/replay/{id}``, ``/stats[/{player}]``, ``/ratings``,
-    ``/player/{player}``, ``/rules[/{game}]`` and the static files under ``/static``. The page routes
+    ``/player/{player}``, ``/account``, ``/rules[/{game}]`` and the static files under ``/static``. The page routes
     by its URL itself, so each is ``index.html``."""
 
     async def page() -> FileResponse:
@@ -56,6 +56,7 @@ def install(app: FastAPI) -> None:
     app.add_api_route("/stats", page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/stats/{player}", player_page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/ratings", page, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/account", page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/player/{player}", player_page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/rules", page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/rules/{game}", rules_page, methods=["GET"], include_in_schema=False)

@@ -18,6 +18,8 @@ function applyLang() {
     b.setAttribute("aria-pressed", String(b.dataset.lang === getLang()));
   }
   for (const el of document.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
+  const handle = localStorage.getItem("spite.handle"); // signed in (account.js): the account's handle in the bar
+  if (handle) document.getElementById("nav-account").textContent = handle;
 }
 
 /** The page of table ``id``: its TableInfo fetched once, then the screen of its game. */
@@ -46,7 +48,8 @@ async function openAnyTable(id) {
 }
 
 /** The top bar's link to the page on screen is marked as the current one (for the eye and for screen readers). */
-const NAV_OF = { lobby: "nav-play", stats: "nav-stats", ratings: "nav-ratings", player: "nav-ratings", rules: "nav-rules" };
+const NAV_OF = { lobby: "nav-play", stats: "nav-stats", ratings: "nav-ratings", player: "nav-ratings", rules: "nav-rules",
+  account: "nav-account" };
 
 function markNav() {
   for (const a of document.querySelectorAll(".nav a")) {
@@ -78,6 +81,9 @@ function pickPage() {
   } else if ((m = path.match(/^\/player\/([^/]+)\/?$/))) {
     document.body.dataset.page = "player";
     import("./player.js").then((mod) => mod.renderPlayer(decodeURIComponent(m[1])));
+  } else if (path.match(/^\/account\/?$/)) {
+    document.body.dataset.page = "account";
+    import("./account.js").then((mod) => mod.renderAccount());
   } else if ((m = path.match(/^\/rules(?:\/([a-z-]+))?\/?$/))) {
     document.body.dataset.page = "rules";
     const name = m[1];

@@ -33,7 +33,7 @@ export async function renderLeaderboard(group) {
     setStatus(""); // the top bar marks the page; a status saying "Ratings" again would read as a link
     const tabs = board.groups.map((g) => `<a href="/ratings?group=${esc(g)}" class="btn small${g === board.group ? " active" : ""}" data-group="${esc(g)}"${g === board.group ? ' aria-current="page"' : ""}>${esc(groupWord(g))}</a>`).join(" ");
     const rows = board.players.map((p, i) => `<tr data-player="${esc(p.playerId)}"><td class="num">${i + 1}</td>
-      <th scope="row"><a href="/player/${esc(p.playerId)}">${esc(p.name)}</a></th>
+      <th scope="row"><a href="/player/${esc(p.playerId)}">${esc(p.handle || p.name)}</a></th>
       <td class="num" data-col="rating">${esc(ratingText(p))}${p.provisional ? ` ${provisionalHTML(p)}` : ""}</td>
       <td class="num">${p.games}</td></tr>`).join("");
     main().innerHTML = `<section class="panel" id="leaderboard" data-group="${esc(board.group)}">

@@ -24,7 +24,7 @@ export async function renderPlayer(player) {
   // the games played turn by turn can be reviewed; Spit and Speed cannot (real time)
   const reviewable = new Set((await gameTypes().catch(() => [])).filter((g) => !g.realtime).map((g) => g.name));
   const draw = () => {
-    const name = data.groups[0]?.name || player;
+    const name = data.handle || data.groups[0]?.name || player; // an account's handle is the player's for good
     setStatus(""); // the name heads the page
     const groups = data.groups.map((g) => `<section class="panel rating-group" data-group="${esc(g.group)}">
       <h3><span>${esc(groupWord(g.group))}: <span class="rating" data-rating="${g.rating}">${esc(ratingText(g))}</span></span>

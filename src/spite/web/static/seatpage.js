@@ -28,11 +28,17 @@ export function leaveScreen() {
 }
 
 /** Open table ``info`` (TableInfo) with ``Client`` (a class: ``new Client(info, token).connect()``);
- * ``label`` names the game in the join form (optional). */
-export function openSeat(info, Client, label = "") {
+ * ``label`` names the game in the join form (optional). The seat is this browser's stored one, or
+ * the signed-in account's (account.js). */
+export async function openSeat(info, Client, label = "") {
   leaveScreen();
-  const held = getSeat(info.id);
+  let held = getSeat(info.id);
   const watch = new URLSearchParams(location.search).has("watch");
+  if (!held && !watch && !notice && info.status !== "abandoned" && localStorage.getItem("spite.handle")) {
+    // signed in: a seat the account took on another of its devices is played on here (accounts.md)
+    held = await (await import("./account.js")).accountSeat(info.id);
+    if (held) saveSeat(info.id, held.seat, held.token);
+  }
   // a seated person back at a finished table (a reload of the game-over view) gets the game's end
   // and the rematch question from the server; not when the server just refused this very hello
   if (info.status === "finished" && held && !watch && !notice) start(Client, info, held.token);
