@@ -180,7 +180,7 @@ from spite.cli import main
 
 def headless(app, *args, **kwargs):
     from spite.malice import DISCARD, PASS
-    from spite.tui.malice_screen import MaliceScreen
+    from spite.malice.tui.screen import MaliceScreen
 
     async def until(pilot, done, what):
         for _ in range(6000):
