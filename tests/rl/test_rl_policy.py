@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from spite.bots import make_bot
-from spite.bots.external import ExternalBot
 from spite.errors import OptionsError
 from spite.malice import Options, State
+from spite.malice.bots.external import ExternalBot
 from spite.rl.encoding import Encoding
 from spite.rl.policy import MLPPolicy, PolicyBot, masked_softmax
 from waiting import bounded

@@ -11,10 +11,11 @@ from sim_helpers import exact_bot, spit_deal
 from spite.arena.runner import GameResult, Setup
 from spite.arena.schedule import schedule
 from spite.arena.stats import summarize
-from spite.bots.reflex import ReflexBot
 from spite.errors import OptionsError
 from spite.records import parse_record, replay
-from spite.sim import check_spit_tournament, play_arena_game, run_spit_games, simulate
+from spite.spit.arena import check_spit_tournament, play_arena_game, run_spit_games
+from spite.spit.bots import ReflexBot
+from spite.spit.sim import simulate
 
 
 def _replays_to_the_same_end(res: Any) -> None:

@@ -29,8 +29,8 @@ import random
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from spite.bots.search_fast import fast_plan
 from spite.malice import Options, State
+from spite.malice.bots.search_fast import fast_plan
 
 __all__ = ["CALIBRATION_GAMES", "RaceModel", "depletion", "race_model"]
 

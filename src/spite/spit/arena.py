@@ -29,10 +29,10 @@ from typing import Any
 
 from spite.arena.runner import GameResult, Setup, bot_rng
 from spite.arena.schedule import GameSpec
-from spite.bots.reflex import make_reflex_bot
 from spite.errors import OptionsError
-from spite.sim.core import MAX_MS, simulate
+from spite.spit.bots import make_reflex_bot
 from spite.spit.options import GAME_OF_PRESET, SpitOptions
+from spite.spit.sim import MAX_MS, simulate
 
 __all__ = ["SPIT_GAMES", "check_spit_tournament", "play_arena_game", "run_spit_games", "spit_preset"]
 
