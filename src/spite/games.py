@@ -398,7 +398,7 @@ def has_hook(name: str, kind: str) -> bool:
 register("spite-malice", "spite.malice.game:GAME", arena_check="spite.malice.arena:check_malice_lineup",
          arena_play="spite.malice.arena:iter_malice_games", tui="spite.malice.tui.screen:TUI",
          server="spite.server.malice_play:SERVER", hint="spite.malice.hint:hint",
-         review="spite.review.malice:review_malice", rating="spite.malice.rating:RATING",
+         review="spite.malice.review:review_malice", rating="spite.malice.rating:RATING",
          bots="spite.malice.bots:REGISTERED")
 register("spit", "spite.spit.game:SPIT", arena_check="spite.spit.arena:check_spit_tournament",
          arena_play="spite.spit.arena:run_spit_games", tui="spite.spit.tui.screen:TUI",

@@ -104,7 +104,7 @@ class SimResult:
 
     def record(self) -> Record:
         """The game's ``spite-record/1`` record (start deal, seed, every move and chance entry)."""
-        from spite.records.spit import record_from_state
+        from spite.spit.record import record_from_state
 
         return record_from_state(self.state)
 

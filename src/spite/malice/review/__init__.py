@@ -22,7 +22,7 @@ what turns give away: it marked ``hard`` against itself on 9 of 64 turns of a cl
 3. on each sample, every candidate is played, then the rest of the turn and ``horizon`` more turns
    of every player with the heuristic planner (:func:`~spite.malice.bots.search_fast.fast_plan`), and the
    position reached is valued as a chance of winning: 1 or 0 for a game won or lost on the way,
-   otherwise the race model of :mod:`spite.review.winprob` from the stock sizes and the seat to move;
+   otherwise the race model of :mod:`spite.malice.review.winprob` from the stock sizes and the seat to move;
 4. after the first samples only the favourite (``expert``'s plan), the played plan and the best rival go
    on (the rest would only spend the budget);
 5. the plan ``expert`` prefers is the favourite unless a rival beat it on the same samples by more
@@ -54,8 +54,8 @@ from spite.malice.bots.search import SearchBot, outcome_key, play_plan
 from spite.malice.bots.search_fast import fast_plan
 from spite.malice.determinize import determinize
 from spite.malice.record import replay_malice, state_from_record
+from spite.malice.review.winprob import RaceModel, race_model
 from spite.review import DecisionReview, Progress, Review, TurnReview
-from spite.review.winprob import RaceModel, race_model
 
 __all__ = ["HORIZON", "ROLLOUTS_PER_SECOND", "review_decision", "review_malice"]
 
