@@ -32,11 +32,16 @@ def test_the_table_core_loads_no_web_framework_database_or_event_loop() -> None:
         name for name in spite if name.startswith("spite.server.table")}, spite
 
 
-@pytest.mark.parametrize("engine", ["spite.malice", "spite.spit"])
+@pytest.mark.parametrize("engine", ["spite.malice", "spite.malice.game", "spite.spit", "spite.spit.game"])
 def test_an_engine_loads_nothing_above_it(engine: str) -> None:
+    """Neither the shared layers above nor its own family's parts for them (its bots, screens, arena, ...)."""
+    family = engine.split(".")[1]
     above = ("spite.bots", "spite.records", "spite.server", "spite.tui", "spite.arena", "spite.rl", "spite.review",
-             "spite.cli", "spite.web")
-    assert not [m for m in loaded_by(engine) if m.startswith(above)]
+             "spite.cli", "spite.web", "spite.sim", "spite.bench",
+             *(f"spite.{family}.{part}" for part in ("tui", "bots", "arena", "sim", "hint", "review", "web")))
+    loaded = loaded_by(engine)
+    assert f"spite.{family}.state" in loaded or f"spite.{family}.table" in loaded
+    assert not [m for m in loaded if m.startswith(above)]
 
 
 # ---------------------------------------------------------------------- the shared layers name no game
