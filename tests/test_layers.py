@@ -36,9 +36,9 @@ def test_the_table_core_loads_no_web_framework_database_or_event_loop() -> None:
 def test_an_engine_loads_nothing_above_it(engine: str) -> None:
     """Neither the shared layers above nor its own family's parts for them (its bots, screens, arena, ...)."""
     family = engine.split(".")[1]
-    above = ("spite.bots", "spite.records", "spite.server", "spite.tui", "spite.arena", "spite.rl", "spite.review",
+    above = ("spite.bots", "spite.records", "spite.server", "spite.tui", "spite.arena", "spite.review",
              "spite.cli", "spite.web", "spite.sim", "spite.bench",
-             *(f"spite.{family}.{part}" for part in ("tui", "bots", "arena", "sim", "hint", "review", "web")))
+             *(f"spite.{family}.{part}" for part in ("tui", "bots", "arena", "sim", "hint", "review", "rl", "web")))
     loaded = loaded_by(engine)
     assert f"spite.{family}.state" in loaded or f"spite.{family}.table" in loaded
     assert not [m for m in loaded if m.startswith(above)]
@@ -50,8 +50,8 @@ SRC = Path(spite.__file__).parent
 SHARED = ("tui", "arena", "bots", "review", "records", "rating", "catalogue.py", "web", "fairness.py", "cards.py",
           "errors.py")
 """The shared layers scanned here (under src/spite): they find a game through the registry, by name. The registry
-itself (games.py) is where the names are written once; the server, the command line, the benchmarks and the
-research layer are not scanned yet (the README's layout section says what they still name)."""
+itself (games.py) is where the names are written once; the server, the command line and the benchmarks are not
+scanned yet (the README's layout section says what still lies outside its family)."""
 
 WAITING_FOR_THE_SERVER = {
     # server/spit_play.py imports the reflex bots from their old place; goes when the adapter moves into spite.spit

@@ -12,7 +12,7 @@ the first :func:`make_bot`, so this package names no game.
 >>> make_bot("chess")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-spite.errors.OptionsError: unknown bot 'chess' (one of policy, random, uniform, greedy, ...)
+spite.errors.OptionsError: unknown bot 'chess' (one of random, uniform, greedy, ...)
 >>> make_bot("greedy:2")
 Traceback (most recent call last):
 ...
@@ -21,7 +21,6 @@ spite.errors.OptionsError: the greedy bot takes no settings, not ':2'
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 
 from spite.bots.base import Bot, Decision
@@ -61,23 +60,7 @@ def plain(name: str, make: Callable[[], Bot]) -> Callable[[str], Bot]:
     return factory
 
 
-def _policy(arg: str) -> Bot:
-    """``policy:WEIGHTS.npz``: :class:`spite.rl.policy.PolicyBot`, a bot of the research layer above
-    this one, found by name on first use (as a game's hooks are), since it needs numpy (the ``rl``
-    extra)."""
-    try:
-        policy = importlib.import_module("spite.rl.policy")
-    except ModuleNotFoundError as exc:
-        if (exc.name or "").partition(".")[0] != "numpy":
-            raise
-        raise NeedsExtraError("rl", "play the policy bot") from None
-    bot: Bot = policy.PolicyBot.load(arg)
-    return bot
-
-
-BOTS: dict[str, Callable[[str], Bot]] = {
-    "policy": _policy,
-}
+BOTS: dict[str, Callable[[str], Bot]] = {}
 """Bot factories by name; the text after ``:`` in a spec (``search:0.5``) is passed to the factory."""
 
 LEVELS: dict[str, str] = {

@@ -3,7 +3,7 @@
 No Textual and no protocol here. :class:`RemoteMaliceTable` stands in for
 :class:`~spite.malice.tui.session.MaliceTable` on the Spite and Malice screen: the position comes from the
 server's ``welcome`` and ``state`` messages (``view`` is ``SeatView.to_json()`` of this seat, rebuilt
-with :func:`spite.rl.encoding.view_from_json`), and the person's moves, undos and ``next`` go out
+with :func:`spite.malice.rl.encoding.view_from_json`), and the person's moves, undos and ``next`` go out
 through the table's :class:`~spite.tui.link.TableLink`, which speaks the protocol (hello, versions,
 reconnecting, the fair deal's checks). The server's bots and people play the other seats.
 
@@ -28,9 +28,9 @@ from spite.catalogue import phrase_of
 from spite.errors import IllegalMoveError, OptionsError, refusal
 from spite.malice import DISCARD, PASS, Move, Options, SeatView
 from spite.malice.moves import parse_move
+from spite.malice.rl.encoding import view_from_json
 from spite.malice.state import Result
 from spite.malice.tui.session import LogEntry, Seat
-from spite.rl.encoding import view_from_json
 from spite.tui.link import LinkedTable, RemoteError, RemoteUpdate, TableLink, seat_name
 
 __all__ = [
