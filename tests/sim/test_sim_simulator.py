@@ -189,7 +189,7 @@ def test_arena_game_result() -> None:
 
 
 def test_run_spit_games_with_a_setup() -> None:
-    setup = Setup(specs=("club", "expert"), preset="classic", seed=3)
+    setup = Setup(specs=("club", "expert"), seed=3)  # no preset: the game's own
     games = schedule(2, players=2, games=2, seed=3)
     a = run_spit_games(setup, games, "speed")
     b = run_spit_games(setup, games, "speed")
@@ -199,7 +199,9 @@ def test_run_spit_games_with_a_setup() -> None:
 
 def test_check_spit_tournament() -> None:
     assert check_spit_tournament(["expert", "reflex:500"], "spit", "three-piles").centers == 3
-    assert check_spit_tournament(["expert", "club"], "speed", "classic").game == "speed"
+    assert check_spit_tournament(["expert", "club"], "speed").game == "speed"
+    with pytest.raises(OptionsError, match="unknown preset 'classic'"):  # another family's preset is no default
+        check_spit_tournament(["expert", "club"], "speed", "classic")
     with pytest.raises(OptionsError, match="game for 2"):
         check_spit_tournament(["expert", "club", "beginner"], "spit")
     with pytest.raises(OptionsError, match="unknown Spit bot"):
