@@ -58,10 +58,10 @@ golden: $(STAMP)
 value: $(STAMP)
 	$(BIN)/spite train --games 600 --seed 1 --jobs 2 --out build/value/v0.json
 	$(BIN)/spite train --bots learned:700,weights=build/value/v0.json --games 2000 --seed 11 --jobs 2 \
-		--out src/spite/bots/learned_value.json --plot docs/figures/learned-value-curve.png
+		--out src/spite/malice/bots/learned_value.json --plot docs/figures/learned-value-curve.png
 	$(BIN)/spite train --preset match --games 3000 --seed 1 --jobs 2 --out build/value/match-v0.json
 	$(BIN)/spite train --preset match --bots learned:700,weights=build/value/match-v0.json --games 2000 --seed 11 \
-		--jobs 2 --out src/spite/bots/learned_value_match.json --plot docs/figures/learned-value-curve-match.png
+		--jobs 2 --out src/spite/malice/bots/learned_value_match.json --plot docs/figures/learned-value-curve-match.png
 
 # Every page and table of the browser page at 1366×768 and 390×844, in English and German, from seeded
 # games, as WebP in docs/screenshots/ (tools/screenshots.py; docs/web.md, "Screenshots").

@@ -14,7 +14,7 @@ only how a move is chosen and played, not which games are measured.
 ``engine``: the random player of :func:`spite.bench.engine.play_random_game` (what ``spite bench
 engine`` plays: a random build play while there is any, then a random turn end) on the state;
 ``view``: the same, making the mover's view each move but not using it; ``view-moves``: moves
-worked out from the view; ``arena``: :func:`spite.arena.runner.play_game` with two ``random`` bots
+worked out from the view; ``arena``: :func:`spite.malice.arena.play_game` with two ``random`` bots
 (what ``spite bench tournament`` plays).
 """
 
@@ -33,9 +33,10 @@ WAYS = ("engine", "view", "view-moves", "arena")
 
 def _player(way: str) -> Callable[[int], int]:
     """A function playing game ``k`` the chosen way and returning its number of moves."""
-    from spite.arena.runner import Setup, bot_rng, play_game
+    from spite.arena.runner import Setup, bot_rng
     from spite.arena.schedule import schedule
     from spite.malice import Options, SeatView, State
+    from spite.malice.arena import play_game
 
     opts = Options.from_preset("classic")
     view_of = SeatView.of_mover  # what the arena makes at every move

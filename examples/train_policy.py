@@ -8,13 +8,13 @@ action space of ``spite/SpiteMalice-v0`` (``docs/rl.md``), against a built-in bo
     python examples/train_policy.py train --preset short --opponent uniform --minutes 3 -o policy.npz
     python examples/train_policy.py evaluate policy.npz --opponent uniform --games 200
 
-The trained policy is a :class:`spite.rl.policy.PolicyBot`, so it plays in tournaments either as
+The trained policy is a :class:`spite.malice.rl.policy.PolicyBot`, so it plays in tournaments either as
 an external program (this script's ``serve`` command speaks docs/bot-protocol.md)::
 
     spite tournament --bots 'cmd:python examples/train_policy.py serve policy.npz' uniform \\
         --games 100 --preset short
 
-or, where ``spite.rl.policy`` is loaded with the built-in bots, by name: ``policy:policy.npz``.
+or, where ``spite.malice.rl.policy`` is loaded with the built-in bots, by name: ``policy:policy.npz``.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ import numpy as np
 
 from spite.bots import make_bot
 from spite.malice import Options, State
-from spite.rl.encoding import Encoding, view_from_json
-from spite.rl.policy import MLPPolicy, PolicyBot, masked_softmax
+from spite.malice.rl.encoding import Encoding, view_from_json
+from spite.malice.rl.policy import MLPPolicy, PolicyBot, masked_softmax
 
 
 # ---------------------------------------------------------------------- training
@@ -81,7 +81,7 @@ def policy_gradient(policy: MLPPolicy, obs: np.ndarray, masks: np.ndarray, actio
 def train(args: argparse.Namespace) -> None:
     import gymnasium
 
-    import spite.rl  # noqa: F401  (registers spite/SpiteMalice-v0)
+    import spite.malice.rl  # noqa: F401  (registers spite/SpiteMalice-v0)
 
     env = gymnasium.make("spite/SpiteMalice-v0", opponent=args.opponent, preset=args.preset, seat=None,
                          stock_reward=args.stock_reward, text=False).unwrapped

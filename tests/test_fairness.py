@@ -16,7 +16,7 @@ from spite.cli import app
 from spite.fairness import SCHEME, SCHEME_FIRST, commitment, fingerprint, game_seed, parse_nonce, seed_input
 from spite.games import get_game
 from spite.malice import State
-from spite.records.malice import record_from_state
+from spite.malice.record import record_from_state
 from spite.records.verify import is_chance_entry
 from waiting import bounded
 

@@ -180,7 +180,7 @@ from spite.cli import main
 
 def headless(app, *args, **kwargs):
     from spite.malice import DISCARD, PASS
-    from spite.tui.malice_screen import MaliceScreen
+    from spite.malice.tui.screen import MaliceScreen
 
     async def until(pilot, done, what):
         for _ in range(6000):
@@ -285,7 +285,7 @@ def finished_record() -> dict[str, object]:
     ``review`` (which takes a few seconds on a whole classic game)."""
     from spite.fairness import game_seed
     from spite.games import get_game
-    from spite.records.malice import record_from_state
+    from spite.malice.record import record_from_state
     from test_fairness import NONCES, SECRET, TABLE, _proof
 
     seed = game_seed(SECRET, TABLE, 1, NONCES)

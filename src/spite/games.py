@@ -391,16 +391,18 @@ def has_hook(name: str, kind: str) -> bool:
 
 # One line per game. Hooks: ``arena_check`` and ``arena_play`` (see :mod:`spite.arena.runner`), ``tui``
 # (see :mod:`spite.tui.app`), ``server`` (a :class:`spite.server.table.play.ServerGame`: its tables' adapter),
-# ``hint`` (``spite hint``: the move a bot would play, see :func:`spite.arena.hint.hint`), ``review``
+# ``hint`` (``spite hint``: the move a bot would play, see :func:`spite.malice.hint.hint`), ``review``
 # (``spite review``: a finished game turn by turn, see :func:`spite.review.review_record`), ``rating`` (its
-# rules groups and what a rated table plays, a :class:`spite.rating.RatingRules`; none: the defaults).
-register("spite-malice", "spite.malice.game:GAME", arena_check="spite.arena.runner:check_malice_lineup",
-         arena_play="spite.arena.runner:iter_malice_games", tui="spite.tui.malice_screen:TUI",
-         server="spite.server.malice_play:SERVER", hint="spite.arena.hint:hint",
-         review="spite.review.malice:review_malice", rating="spite.malice.rating:RATING")
-register("spit", "spite.spit.game:SPIT", arena_check="spite.sim.arena:check_spit_tournament",
-         arena_play="spite.sim.arena:run_spit_games", tui="spite.tui.spit_screen:TUI",
+# rules groups and what a rated table plays, a :class:`spite.rating.RatingRules`; none: the defaults), ``bots``
+# (its bots, registered with :func:`spite.bots.register_bot` when the hook is imported).
+register("spite-malice", "spite.malice.game:GAME", arena_check="spite.malice.arena:check_malice_lineup",
+         arena_play="spite.malice.arena:iter_malice_games", tui="spite.malice.tui.screen:TUI",
+         server="spite.server.malice_play:SERVER", hint="spite.malice.hint:hint",
+         review="spite.malice.review:review_malice", rating="spite.malice.rating:RATING",
+         bots="spite.malice.bots:REGISTERED")
+register("spit", "spite.spit.game:SPIT", arena_check="spite.spit.arena:check_spit_tournament",
+         arena_play="spite.spit.arena:run_spit_games", tui="spite.spit.tui.screen:TUI",
          server="spite.server.spit_play:SERVER")
-register("speed", "spite.spit.game:SPEED", arena_check="spite.sim.arena:check_spit_tournament",
-         arena_play="spite.sim.arena:run_spit_games", tui="spite.tui.speed_screen:TUI",
+register("speed", "spite.spit.game:SPEED", arena_check="spite.spit.arena:check_spit_tournament",
+         arena_play="spite.spit.arena:run_spit_games", tui="spite.spit.tui.speed_screen:TUI",
          server="spite.server.spit_play:SERVER")

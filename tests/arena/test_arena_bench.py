@@ -27,12 +27,13 @@ def test_random_bots_drawing_from_one_source_play_the_engines_random_playout_mov
     same deal and one random source give the same game, and the ratio is the arena's cost alone."""
     import random
 
-    from spite.arena.runner import Setup, play_game
+    from spite.arena.runner import Setup
     from spite.arena.schedule import schedule
     from spite.bench.engine import play_random_game
     from spite.malice import Options
+    from spite.malice.arena import play_game
+    from spite.malice.record import record_from_state
     from spite.records import parse_record
-    from spite.records.malice import record_from_state
 
     opts = Options.from_preset("classic")
     setup = Setup(specs=("random", "random"), seed=4, records=True)

@@ -12,9 +12,9 @@ from arena_helpers import EXAMPLE_BOT, PY, bot_script, csv_rows, last_json, run,
 
 from spite.arena import Tournament, run_tournament
 from spite.bots import make_bot
-from spite.bots.external import BotError, ExternalBot
 from spite.errors import OptionsError
 from spite.malice import Options, State
+from spite.malice.bots.external import BotError, ExternalBot
 
 EXAMPLE = f"cmd:{PY} {EXAMPLE_BOT}"
 

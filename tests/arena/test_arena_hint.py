@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from arena_helpers import EXAMPLE_BOT, PY, ROOT, run, spite
 
-from spite.arena import hint
 from spite.errors import OptionsError
 from spite.malice import Options, State
+from spite.malice.hint import hint
 from waiting import bounded
 
 CONFORMANCE = ROOT / "tests" / "conformance"

@@ -17,8 +17,8 @@ from arena_helpers import csv_rows, last_json, run, without_clock
 from spite.arena import GameResult, Setup, run_local, schedule
 from spite.arena.backends import chunks
 from spite.bots import BOTS, Decision, register_bot
-from spite.bots.simple import RandomBot
 from spite.malice import SeatView
+from spite.malice.bots.simple import RandomBot
 from waiting import wait_until
 
 BASE = ("tournament", "--bots", "random", "greedy", "--preset", "short", "--seed", "5")

@@ -8,6 +8,7 @@ from spite.arena import bot_names, check_lineup, schedule
 from spite.arena.runner import Setup, bot_rng
 from spite.errors import OptionsError
 from spite.malice import Options, State
+from spite.malice.arena import malice_options
 
 
 def deal_of(state: State) -> dict[str, object]:
@@ -85,4 +86,4 @@ def test_each_seat_of_each_game_has_its_own_random_source_from_the_tournament_se
     assert len(set(draws.values())) == len(draws)
     assert bot_rng(9, games[0], 0).random() == draws[(0, 0)]
     assert bot_rng(10, games[0], 0).random() != draws[(0, 0)]
-    assert Setup(specs=("random", "random")).opts() == Options()
+    assert malice_options(Setup(specs=("random", "random"))) == Options()

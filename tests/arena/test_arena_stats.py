@@ -6,9 +6,10 @@ import math
 
 import pytest
 
-from spite.arena import elo_ratings, outcomes, pairwise, summarize, wilson
+from spite.arena import elo_ratings, pairwise, summarize, wilson
 from spite.arena.runner import GameResult
 from spite.malice import Options
+from spite.malice.arena import outcomes
 
 Z2 = 1.959963984540054**2  # z² for 95%
 

@@ -8,9 +8,9 @@ import pytest
 
 from helpers import hidden_reshuffled, legal_texts, position
 from spite.bots import LEVELS, make_bot
-from spite.bots.heuristic import CASUAL_WEIGHTS, plan_turn, reach_table
 from spite.errors import OptionsError
 from spite.malice import PRESETS, Options, State
+from spite.malice.bots.heuristic import CASUAL_WEIGHTS, plan_turn, reach_table
 from spite.malice.determinize import determinize
 from waiting import bounded
 

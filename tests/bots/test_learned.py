@@ -14,7 +14,9 @@ import pytest
 
 from helpers import hidden_reshuffled
 from spite.bots import make_bot
-from spite.bots.learned import (
+from spite.errors import OptionsError
+from spite.malice import Options, State
+from spite.malice.bots.learned import (
     FEATURES,
     SHIPPED_BLENDS,
     SHIPPED_VALUES,
@@ -27,8 +29,6 @@ from spite.bots.learned import (
     shipped_value,
     value_preset,
 )
-from spite.errors import OptionsError
-from spite.malice import Options, State
 from spite.malice.determinize import determinize
 from waiting import bounded
 
@@ -96,7 +96,7 @@ def test_the_shipped_weights_load_and_say_a_big_stock_lead_wins(preset: str) -> 
     opts = Options.from_preset(preset)
     model = shipped_value(opts)
     assert model.meta["preset"] == preset and model.meta["games"] >= 100 and len(model.weights) == len(FEATURES)
-    path = Path(__file__).parents[2] / "src" / "spite" / "bots" / SHIPPED_VALUES[preset]
+    path = Path(__file__).parents[2] / "src" / "spite" / "malice" / "bots" / SHIPPED_VALUES[preset]
     assert path.stat().st_size < 5_000_000
     state = positions(preset, 1, 5)[0]
     seat = state.to_move
@@ -127,7 +127,7 @@ def test_each_game_is_valued_with_the_weights_of_its_nearest_preset() -> None:
 def test_the_learned_bot_plans_with_the_weights_of_its_game() -> None:
     """On the match game ``learned`` plays as with the match weights (and their BLEND) given as a file, and not
     as with the classic rules' weights (the plans differ somewhere in a few positions)."""
-    root = Path(__file__).parents[2] / "src" / "spite" / "bots"
+    root = Path(__file__).parents[2] / "src" / "spite" / "malice" / "bots"
     states = positions("match", 24, 60)
     blend = f"{SHIPPED_BLENDS['match']:g}"
     chosen = {spec: [make_bot(spec).choose(s.view(s.to_move), random.Random(1)) for s in states]
@@ -207,7 +207,7 @@ def run_spite(*args: str) -> subprocess.CompletedProcess[str]:
 def test_a_small_training_run_writes_loadable_weights_and_its_curve_reproducibly(tmp_path: Path) -> None:
     pytest.importorskip("numpy")
     pytest.importorskip("matplotlib")
-    from spite.bots.training import train, write_weights
+    from spite.malice.bots.training import train, write_weights
 
     args = ("train", "--games", "12", "--seed", "5", "--epochs", "40", "--preset", "short", "--json")
     proc = run_spite(*args, "--out", str(tmp_path / "a.json"))
@@ -238,7 +238,7 @@ def test_a_round_of_training_plays_with_the_weights_of_the_round_before(tmp_path
     value was made, docs/bots.md); other weights play other games and so fit other weights."""
     pytest.importorskip("numpy")
     pytest.importorskip("matplotlib")
-    from spite.bots.training import train, write_weights
+    from spite.malice.bots.training import train, write_weights
 
     for seed, name in ((5, "a"), (6, "b")):
         write_weights(train(6, seed, preset="short", epochs=40).fit.model, tmp_path / f"{name}.json")

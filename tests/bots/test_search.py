@@ -8,11 +8,11 @@ import random
 import pytest
 
 from spite.bots import make_bot
-from spite.bots.heuristic import DEFAULT_WEIGHTS, HARD_WEIGHTS, Weights, plan_from_state
-from spite.bots.search import SearchBot, _distinct
-from spite.bots.search_fast import fast_plan
 from spite.errors import OptionsError
 from spite.malice import Options, State
+from spite.malice.bots.heuristic import DEFAULT_WEIGHTS, HARD_WEIGHTS, Weights, plan_from_state
+from spite.malice.bots.search import SearchBot, _distinct
+from spite.malice.bots.search_fast import fast_plan
 from spite.malice.determinize import determinize
 from waiting import bounded
 
@@ -61,7 +61,7 @@ def test_search_keeps_the_view_it_searched_and_says_why() -> None:
 def test_the_budget_is_per_turn_and_shared_by_its_plans(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each plan of a turn gets 60 % of what is left of the turn's second; a new turn starts afresh;
     a budget handed in by the caller (a hint's --seconds) is for that one plan."""
-    import spite.bots.search as search
+    import spite.malice.bots.search as search
 
     now = [0.0]
     given: list[float] = []
@@ -150,7 +150,7 @@ def test_the_horizon_of_a_spec_is_the_horizon_searched() -> None:
 
 def test_with_a_blend_the_search_starts_from_the_learned_bots_choice() -> None:
     """``search:…,blend=B``: the plan the search must see beaten is ``learned:B``'s, not the heuristic's."""
-    from spite.bots.learned import LearnedBot
+    from spite.malice.bots.learned import LearnedBot
 
     differs = 0
     state = State.new(Options(), 8)
@@ -192,8 +192,8 @@ def test_the_learned_leaf_is_the_chance_of_the_side_it_values() -> None:
     plays on a build pile as the opponent left it, lower when not; the two seats' chances add up to 1;
     a game won is 1 for the winner."""
     from helpers import position
-    from spite.bots.learned import shipped_value
-    from spite.bots.search import learned_leaf
+    from spite.malice.bots.learned import shipped_value
+    from spite.malice.bots.search import learned_leaf
 
     model = shipped_value()
 
@@ -218,7 +218,7 @@ def test_a_search_on_the_learned_value_starts_from_hard_and_says_its_gain(value:
     """Without samples it plays the hard level's plan; where its samples prefer another plan, the
     reason gives the gain: in points of winning chance over this turn and the reply (``learned``), in
     the hard level's points over samples of the cards still to turn up (``turn``)."""
-    from spite.bots.learned import LearnedBot
+    from spite.malice.bots.learned import LearnedBot
 
     state = State.new(Options(), 8)
     heuristic = make_bot("heuristic")
@@ -252,10 +252,10 @@ def test_a_turn_search_scores_a_turn_that_ends_unseen_as_hard_does_and_samples_t
     plan that ends the turn before any card turns up, exactly hard's score of it; for one that
     stops where a stock card or a fresh hand turns up, the turn goes on as hard would play it in each
     sample, so the score differs between samples; and the world is left as it was."""
-    from spite.bots.heuristic import plan_turn
-    from spite.bots.learned import LearnedBot, learned_score, shipped_blend, shipped_value
-    from spite.bots.search import turn_score
     from spite.malice import BUILD
+    from spite.malice.bots.heuristic import plan_turn
+    from spite.malice.bots.learned import LearnedBot, learned_score, shipped_blend, shipped_value
+    from spite.malice.bots.search import turn_score
 
     opts = Options()
     model, blend = shipped_value(opts), shipped_blend(opts)

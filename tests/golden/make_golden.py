@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 from spite.malice import Options, State
+from spite.malice.record import record_from_state
 from spite.records import Record, dump_record, replay
-from spite.records.malice import record_from_state
 
 HERE = Path(__file__).resolve().parent
 

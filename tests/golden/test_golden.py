@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from make_golden import GAMES, cut, expected_for, play
 
+from spite.malice.record import record_from_state
 from spite.records import load_record
-from spite.records.malice import record_from_state
 
 HERE = Path(__file__).resolve().parent
 

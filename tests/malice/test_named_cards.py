@@ -14,8 +14,8 @@ from spite.cards import RANKS, TOKENS, format_cards, parse_card
 from spite.errors import IllegalMoveError, RecordMoveError
 from spite.malice import HAND, Options, State, parse_move
 from spite.malice.moves import with_card
+from spite.malice.record import record_from_state
 from spite.records import parse_record, replay
-from spite.records.malice import record_from_state
 
 
 def _state() -> State:

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from helpers import hidden_reshuffled
 from spite.malice import PRESETS, Options, SeatView, State
+from spite.malice.record import record_from_state, replay_malice
 from spite.malice.view import FIELDS
 from spite.records import dump_record, parse_record
-from spite.records.malice import record_from_state, replay_malice
 
 PRESET_NAMES = sorted(PRESETS)
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -11,8 +11,8 @@ from helpers import cards, hand_text, legal_texts, position
 from spite.cards import format_cards
 from spite.errors import DealError, IllegalMoveError, MissingChanceError, RecordMoveError
 from spite.malice import Options, State
+from spite.malice.record import record_from_state
 from spite.records import Record, parse_record, replay
-from spite.records.malice import record_from_state
 from waiting import bounded
 
 CLASSIC = Options()

@@ -12,17 +12,17 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+import spite.malice.review as review_malice
 from helpers import hidden_reshuffled
 from spite.bots import make_bot
 from spite.cli import app
 from spite.games import Record, get_game
 from spite.malice import Options, SeatView, State
+from spite.malice.record import record_from_state, replay_malice
+from spite.malice.review.bench import play_game
+from spite.malice.review.winprob import race_model
 from spite.records import dump_record
-from spite.records.malice import record_from_state, replay_malice
 from spite.review import BLUNDER, INACCURACY, Review, accuracy, review_record
-from spite.review import malice as review_malice
-from spite.review.bench import play_game
-from spite.review.winprob import race_model
 from waiting import bounded
 
 pytestmark = pytest.mark.timeout(300)
@@ -152,7 +152,7 @@ def test_the_evaluation_is_handed_only_the_seats_view(monkeypatch: pytest.Monkey
         states[ply] = state.copy()
 
     replay_malice(record, keep)
-    _, start = __import__("spite.records.malice", fromlist=["state_from_record"]).state_from_record(record)
+    _, start = __import__("spite.malice.record", fromlist=["state_from_record"]).state_from_record(record)
     states[0] = start
     seen: list[tuple[Any, ...]] = []
     original = review_malice.review_decision
@@ -269,7 +269,7 @@ def test_review_refuses_an_unfinished_a_broken_and_a_realtime_game(tmp_path: Pat
 
 
 def test_the_bench_counts_the_marks_of_two_bots(capsys: pytest.CaptureFixture[str]) -> None:
-    from spite.review.bench import main
+    from spite.malice.review.bench import main
 
     main(["random", "greedy", "--games", "2", "--stock", "2", "--budget", "0.05"])
     out = capsys.readouterr().out.splitlines()

@@ -1,4 +1,4 @@
-"""Helpers for the tests of spite.rl: positions some way into a game, hidden cards dealt again."""
+"""Helpers for the tests of spite.malice.rl: positions some way into a game, hidden cards dealt again."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The encoding of spite.rl (numpy only): the action table, masks, the observation layout."""
+"""The encoding of spite.malice.rl (numpy only): the action table, masks, the observation layout."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from rl_helpers import PRESET_CASES, hidden_reshuffled, positions
 from spite.cards import RANKS
 from spite.errors import IllegalMoveError
 from spite.malice import BUILD, DISCARD, DISCARD_PILE, HAND, PASS, STOCK, Options, SeatView, State
-from spite.rl.encoding import (
+from spite.malice.rl.encoding import (
     COUNT_CAP,
     N_BUILD_VALUES,
     N_CARD_CLASSES,

@@ -16,12 +16,12 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 from rl_helpers import hidden_reshuffled
 
-import spite.rl
+import spite.malice.rl
 from spite.bots import make_bot
 from spite.errors import IllegalMoveError, OptionsError
 from spite.malice import Options, State
-from spite.rl import ENV_ID, pettingzoo_env
-from spite.rl.gym_env import SpiteMaliceEnv
+from spite.malice.rl import ENV_ID, pettingzoo_env
+from spite.malice.rl.gym_env import SpiteMaliceEnv
 from waiting import bounded
 
 AEC_CASES = [("classic", {}), ("party", {}), ("partners", {})]
@@ -149,7 +149,7 @@ def test_registered_and_made_with_options() -> None:
         gymnasium.make(ENV_ID, opponent=["random"], preset="party")
     with pytest.raises(OptionsError, match="unknown bot"):
         gymnasium.make(ENV_ID, opponent="chess")
-    assert spite.rl.register() is True  # again: no error
+    assert spite.malice.rl.register() is True  # again: no error
 
 
 @pytest.mark.parametrize(("preset", "opponent"), [("short", "heuristic"), ("partners", "greedy"),

@@ -1,4 +1,4 @@
-"""The OpenSpiel game ``spite_malice`` (``spite.rl.openspiel``), checked by OpenSpiel's own tests.
+"""The OpenSpiel game ``spite_malice`` (``spite.malice.rl.openspiel``), checked by OpenSpiel's own tests.
 
 Skipped where OpenSpiel is not installed (``pip install 'spite[openspiel]'``).
 """
@@ -19,8 +19,8 @@ from spite.errors import OptionsError  # noqa: E402
 from spite.games import Record  # noqa: E402
 from spite.malice import Options  # noqa: E402
 from spite.malice.record import record_from_state, replay_malice  # noqa: E402
-from spite.rl.encoding import Encoding  # noqa: E402
-from spite.rl.openspiel import SpiteMaliceState  # noqa: E402
+from spite.malice.rl.encoding import Encoding  # noqa: E402
+from spite.malice.rl.openspiel import SpiteMaliceState  # noqa: E402
 from waiting import bounded  # noqa: E402
 
 SHORT = "spite_malice(preset=short,options=stock_size:3;turn_limit:100)"

@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 from spite.bots import make_bot
-from spite.bots.external import ExternalBot
 from spite.errors import OptionsError
 from spite.malice import Options, State
-from spite.rl.encoding import Encoding
-from spite.rl.policy import MLPPolicy, PolicyBot, masked_softmax
+from spite.malice.bots.external import ExternalBot
+from spite.malice.rl.encoding import Encoding
+from spite.malice.rl.policy import MLPPolicy, PolicyBot, masked_softmax
 from waiting import bounded
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_policy.py"

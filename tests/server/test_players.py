@@ -18,7 +18,7 @@ from test_protocol import play_random
 
 from spite.server import ServerConfig, db
 from spite.server.table.seats import player_id
-from spite.tui.remote import player_key
+from spite.tui.link import player_key
 from waiting import wait_until
 
 

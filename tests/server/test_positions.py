@@ -7,8 +7,8 @@ import pytest
 from server_helpers import InProcess
 
 from helpers import finished_bot_game, finished_spit_game
+from spite.malice.record import new_record
 from spite.records import record_from_json, replay
-from spite.records.malice import new_record
 from spite.server.protocol import PositionsInfo
 from spite.server.store import Store
 

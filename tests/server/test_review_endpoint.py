@@ -13,8 +13,8 @@ import pytest
 from server_helpers import InProcess
 
 from helpers import finished_bot_game, finished_spit_game
+from spite.malice.record import new_record
 from spite.records import record_from_json
-from spite.records.malice import new_record
 from spite.review import review_record
 from spite.server import ServerConfig
 from spite.server.store import Store

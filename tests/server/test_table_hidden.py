@@ -30,7 +30,7 @@ from spite.cards import RANKS, format_cards, parse_card
 from spite.errors import CardError, IllegalMoveError
 from spite.malice import HAND, PASS, State, parse_move
 from spite.malice.moves import with_card
-from spite.records.malice import record_from_state, state_from_record
+from spite.malice.record import record_from_state, state_from_record
 from spite.server.lobby import stored_info
 
 FORBIDDEN_KEYS = ("draw_pile", "stock_cards", "set_aside_pile", "seed", "deal", "token", "history", "chance")

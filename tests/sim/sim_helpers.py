@@ -7,9 +7,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from spite.bots.reflex import ReflexBot
 from spite.cards import format_cards, parse_cards, standard_deck
 from spite.spit import SpitOptions, SpitState
+from spite.spit.bots import ReflexBot
 
 
 def cards(text: str) -> list[int]:

@@ -8,9 +8,9 @@ import statistics
 import pytest
 from sim_helpers import exact_bot, shuffle_hidden_speed, shuffle_hidden_spit, spit_deal, spit_state
 
-from spite.bots.reflex import LEVELS, Reaction, ReflexBot, make_reflex_bot, reflex_bot_names
 from spite.errors import OptionsError
 from spite.spit import SpeedState, SpeedView, SpitOptions, SpitState, SpitView, new_game
+from spite.spit.bots import LEVELS, Reaction, ReflexBot, make_reflex_bot, reflex_bot_names
 
 # ---------------------------------------------------------------------- specs
 
@@ -133,7 +133,7 @@ def test_speed_plan_ignores_hidden_cards(seed: int) -> None:
 
 
 def test_simulator_hands_bots_views_only() -> None:
-    from spite.sim import simulate
+    from spite.spit.sim import simulate
 
     seen: list[object] = []
 
@@ -258,7 +258,7 @@ def test_start_game_checks_the_seat() -> None:
 
 
 def test_tick_opponent_plays_a_whole_game() -> None:
-    from spite.bots.reflex import TUI_LEVELS, make_tui_opponent
+    from spite.spit.bots import TUI_LEVELS, make_tui_opponent
 
     assert set(TUI_LEVELS) == {"easy", "medium", "hard", "expert"}
     with pytest.raises(OptionsError):

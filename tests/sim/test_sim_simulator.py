@@ -11,10 +11,11 @@ from sim_helpers import exact_bot, spit_deal
 from spite.arena.runner import GameResult, Setup
 from spite.arena.schedule import schedule
 from spite.arena.stats import summarize
-from spite.bots.reflex import ReflexBot
 from spite.errors import OptionsError
 from spite.records import parse_record, replay
-from spite.sim import check_spit_tournament, play_arena_game, run_spit_games, simulate
+from spite.spit.arena import check_spit_tournament, play_arena_game, run_spit_games
+from spite.spit.bots import ReflexBot
+from spite.spit.sim import simulate
 
 
 def _replays_to_the_same_end(res: Any) -> None:
@@ -188,7 +189,7 @@ def test_arena_game_result() -> None:
 
 
 def test_run_spit_games_with_a_setup() -> None:
-    setup = Setup(specs=("club", "expert"), preset="classic", seed=3)
+    setup = Setup(specs=("club", "expert"), seed=3)  # no preset: the game's own
     games = schedule(2, players=2, games=2, seed=3)
     a = run_spit_games(setup, games, "speed")
     b = run_spit_games(setup, games, "speed")
@@ -198,7 +199,9 @@ def test_run_spit_games_with_a_setup() -> None:
 
 def test_check_spit_tournament() -> None:
     assert check_spit_tournament(["expert", "reflex:500"], "spit", "three-piles").centers == 3
-    assert check_spit_tournament(["expert", "club"], "speed", "classic").game == "speed"
+    assert check_spit_tournament(["expert", "club"], "speed").game == "speed"
+    with pytest.raises(OptionsError, match="unknown preset 'classic'"):  # another family's preset is no default
+        check_spit_tournament(["expert", "club"], "speed", "classic")
     with pytest.raises(OptionsError, match="game for 2"):
         check_spit_tournament(["expert", "club", "beginner"], "spit")
     with pytest.raises(OptionsError, match="unknown Spit bot"):

@@ -18,7 +18,7 @@ from typing import Any
 from spit_helpers import play_out
 
 from spite.records import Record, dump_record, replay
-from spite.records.spit import record_from_state
+from spite.spit.record import record_from_state
 
 GOLDEN = Path(__file__).parent / "golden"
 

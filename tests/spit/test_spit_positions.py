@@ -1,4 +1,4 @@
-"""``spite.records.spit.positions``: a Spit or Speed record stepped entry by entry for the replay viewer."""
+"""``spite.spit.record.positions``: a Spit or Speed record stepped entry by entry for the replay viewer."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from spit_helpers import play_out
 
 from spite.cards import standard_deck
 from spite.records import Record, replay
-from spite.records.spit import positions, record_from_state, replay_spit, whole_table
 from spite.spit import SpitState
+from spite.spit.record import positions, record_from_state, replay_spit, whole_table
 
 # what positions add to ``spite show --json`` of the whole table
 EXTRA_TOP = {"t", "phase", "play_from", "round_winner"}

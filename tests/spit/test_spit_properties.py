@@ -14,8 +14,8 @@ from spit_helpers import fingerprint, total_cards
 from spite.cards import format_cards, parse_cards, standard_deck
 from spite.errors import IllegalMoveError
 from spite.records import dump_record, parse_record, replay
-from spite.records.spit import SpitReplay, record_from_state
 from spite.spit import SpeedState, SpitOptions, SpitState, new_game
+from spite.spit.record import SpitReplay, record_from_state
 
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("spit", {}),

@@ -10,7 +10,7 @@ from spit_helpers import play_out, spit_deal
 
 from spite.errors import MalformedRecordError, MissingChanceError, RecordMoveError
 from spite.records import Record, dump_record, parse_record, replay
-from spite.records.spit import new_record, record_from_state, replay_spit
+from spite.spit.record import new_record, record_from_state, replay_spit
 
 DEAL = spit_deal([["5C", "KD 6H"], ["9S"]], ["4D", "JC"])
 

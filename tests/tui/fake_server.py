@@ -25,7 +25,7 @@ from websockets.http11 import Request, Response
 from spite.fairness import SCHEME, commitment, game_seed, parse_nonce
 from spite.games import get_game
 from spite.malice import State
-from spite.records.malice import record_from_state
+from spite.malice.record import record_from_state
 from spite.records.verify import is_chance_entry
 from waiting import bounded
 

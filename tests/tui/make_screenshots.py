@@ -15,10 +15,10 @@ from tui_helpers import keys_for, malice, run, type_keys, wait_for_human
 
 from spite.bots import make_bot
 from spite.cards import RANK_TOKENS, RANKS
+from spite.spit.tui.screen import SpitScreen
+from spite.spit.tui.session import START_COUNTDOWN_S
+from spite.spit.tui.speed_screen import SpeedScreen
 from spite.tui.app import SpiteApp, TuiConfig
-from spite.tui.speed_screen import SpeedScreen
-from spite.tui.spit_screen import SpitScreen
-from spite.tui.spit_session import START_COUNTDOWN_S
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 

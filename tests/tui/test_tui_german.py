@@ -16,11 +16,11 @@ from tui_helpers import QuietLink, malice, run, wait_for_human
 from spite import catalogue
 from spite.cards import RANKS
 from spite.malice.moves import rank_token
+from spite.malice.tui.remote import WELCOME_EXAMPLE, RemoteMaliceTable
+from spite.malice.tui.screen import RemoteMaliceScreen
+from spite.malice.tui.session import sorted_hand
+from spite.malice.tui.words import malice_card, malice_move_words
 from spite.tui.app import SpiteApp, TuiConfig
-from spite.tui.malice_screen import RemoteMaliceScreen
-from spite.tui.remote import WELCOME_EXAMPLE, RemoteMaliceTable
-from spite.tui.session import sorted_hand
-from spite.tui.words import malice_card, malice_move_words
 
 MESSAGES = Path(catalogue.__file__).parent / "web" / "static" / "messages"
 WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{3,}")
@@ -111,7 +111,8 @@ def test_every_word_of_the_screen_is_in_the_shared_catalogue() -> None:
 
     assert i18n._TEXTS == {}, "run python tools/move_i18n_keys.py"
     asked: set[str] = set()
-    for path in (Path(catalogue.__file__).parent / "tui").glob("*.py"):
+    package = Path(catalogue.__file__).parent
+    for path in [*(package / "tui").glob("*.py"), *package.glob("*/tui/*.py")]:  # the shell's and each family's
         asked |= set(re.findall(r'\b(?:tr\([\w.]+, |has_text\()"([\w.-]+)"[,)]', path.read_text(encoding="utf-8")))
     assert len(asked) > 50
     assert sorted(k for k in asked if not i18n.has_text(k)) == []
@@ -189,7 +190,7 @@ def test_the_log_and_the_hint_in_german_words_and_notation_on_request() -> None:
     way. ``L`` shows the records' notation instead (and back)."""
     from tui_helpers import as_one_line, region_text, type_keys
 
-    from spite.tui.words import malice_words
+    from spite.malice.tui.words import malice_words
 
     config = TuiConfig(preset="short", seats="human,easy", seed=4, bot_delay=0, first=1, lang="de")
     seen: dict[str, Any] = {}

@@ -18,10 +18,10 @@ from tui_helpers import run, wait_for
 from websockets.asyncio.server import ServerConnection
 
 from spite.fairness import commitment
+from spite.malice.tui.remote import WELCOME_EXAMPLE
+from spite.malice.tui.screen import RemoteMaliceScreen, SummaryScreen
 from spite.tui.app import SpiteApp, TuiConfig
 from spite.tui.link import FairNote, LinkStatus, Pending, TableLink, connect_table
-from spite.tui.malice_screen import RemoteMaliceScreen, SummaryScreen
-from spite.tui.remote import WELCOME_EXAMPLE
 
 OTHER = commitment(bytes(32), TABLE, 1)
 """A commitment this server never published."""

@@ -25,11 +25,11 @@ from spite.bots import make_bot
 from spite.cards import RANKS, TOKENS
 from spite.malice import BUILD, DISCARD, HAND, STOCK, Options, State
 from spite.malice.moves import rank_token
+from spite.malice.tui.screen import PassScreen, SummaryScreen
+from spite.malice.tui.session import sorted_hand
+from spite.malice.tui.words import malice_card, malice_move_words, malice_words
 from spite.tui.app import SpiteApp, TuiConfig
-from spite.tui.malice_screen import PassScreen, SummaryScreen
 from spite.tui.render import card_label
-from spite.tui.session import sorted_hand
-from spite.tui.words import malice_card, malice_move_words, malice_words
 from waiting import bounded
 
 
@@ -259,8 +259,8 @@ def test_layout_80x24_shows_counts_piles_and_hand() -> None:
         stock_box = next(i for i, line in enumerate(lines) if "─ S " in line)
         assert f" {view.stock_sizes[me]} " in lines[stock_box + 2]
         hand_row = next(i for i, line in enumerate(lines) if "─ 1 " in line)
+        from spite.malice.tui.session import sorted_hand
         from spite.tui.render import card_label
-        from spite.tui.session import sorted_hand
         for card in sorted_hand(view):
             assert card_label(card) in lines[hand_row + 1] or card_label(card) + "★" in lines[hand_row + 1]
         # only what may be played now: at the start the discard piles are empty, so no D keys

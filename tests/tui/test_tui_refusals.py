@@ -13,10 +13,10 @@ from tui_helpers import FakeClock, malice, past_the_countdown, run, type_keys, w
 from spite import catalogue
 from spite.errors import IllegalMoveError
 from spite.malice import DISCARD, Options, State
+from spite.spit.tui.screen import SpitScreen
+from spite.spit.tui.speed_screen import SpeedScreen, hand_move
 from spite.tui.app import SpiteApp, TuiConfig
 from spite.tui.render import on_screen
-from spite.tui.speed_screen import SpeedScreen, hand_move
-from spite.tui.spit_screen import SpitScreen
 
 NOT_ALLOWED = {"en": "Not allowed: ", "de": "Nicht erlaubt: "}
 

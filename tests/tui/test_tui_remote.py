@@ -24,11 +24,11 @@ from spite.errors import IllegalMoveError
 from spite.fairness import commitment, fingerprint
 from spite.malice import Move
 from spite.malice.moves import rank_token
+from spite.malice.tui.remote import WELCOME_EXAMPLE, RemoteMaliceTable
+from spite.malice.tui.screen import MaliceScreen, RemoteMaliceScreen, SummaryScreen
+from spite.malice.tui.words import malice_move_words
 from spite.tui.app import SpiteApp, TuiConfig
-from spite.tui.link import FairNote, LinkStatus, Pending, RemoteError, connect_table, parse_address, probe
-from spite.tui.malice_screen import MaliceScreen, RemoteMaliceScreen, SummaryScreen
-from spite.tui.remote import WELCOME_EXAMPLE, RemoteMaliceTable, RemoteUpdate
-from spite.tui.words import malice_move_words
+from spite.tui.link import FairNote, LinkStatus, Pending, RemoteError, RemoteUpdate, connect_table, parse_address, probe
 from waiting import wait_until
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))

@@ -16,11 +16,11 @@ from tui_helpers import QuietLink, count_setups, run, type_keys, wait_for
 
 from spite.cards import RANK_TOKENS, RANKS, parse_card
 from spite.fairness import commitment, fingerprint
+from spite.spit.tui.remote import SPIT_WELCOME_EXAMPLE, RemoteSpeedTable, RemoteSpitTable
+from spite.spit.tui.screen import RemoteSpitScreen, SpitScreen
+from spite.spit.tui.speed_screen import RemoteSpeedScreen
 from spite.tui.app import SpiteApp, TuiConfig
 from spite.tui.link import TableLink, connect_table
-from spite.tui.remote_spit import SPIT_WELCOME_EXAMPLE, RemoteSpeedTable, RemoteSpitTable
-from spite.tui.speed_screen import RemoteSpeedScreen
-from spite.tui.spit_screen import RemoteSpitScreen, SpitScreen
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 from server_helpers import ServerProcess

@@ -14,6 +14,7 @@ import pytest
 from textual.pilot import Pilot
 from tui_helpers import run, type_keys, wait_for
 
+from spite.malice.tui.screen import RemoteMaliceScreen
 from spite.tui.app import SpiteApp, TuiConfig
 from spite.tui.i18n import tr
 from spite.tui.link import connect_table

@@ -18,11 +18,11 @@ from tui_helpers import run, wait_for
 from typer.testing import CliRunner
 
 from spite.cli.play import register
+from spite.malice.tui.remote import RemoteMaliceTable
+from spite.malice.tui.screen import RemoteMaliceScreen
 from spite.tui import seek as seek_module
 from spite.tui.app import SpiteApp, TuiConfig
 from spite.tui.link import connect_table
-from spite.tui.malice_screen import RemoteMaliceScreen
-from spite.tui.remote import RemoteMaliceTable
 from spite.tui.seek import OpenSeek, open_seek, seek_table
 from spite.tui.seek_screen import SeekScreen
 

@@ -9,10 +9,10 @@ from textual.pilot import Pilot
 from tui_helpers import FakeClock, past_the_countdown, run, type_keys
 
 from spite.cards import RANK_TOKENS, RANKS
+from spite.spit.tui.session import TimedOpponent
+from spite.spit.tui.speed_screen import SpeedScreen, hand_move
 from spite.tui.app import GAMES, SpiteApp, TuiConfig, check_config
 from spite.tui.render import card_label
-from spite.tui.speed_screen import SpeedScreen, hand_move
-from spite.tui.spit_session import TimedOpponent
 
 
 def speed_screen(app: SpiteApp) -> SpeedScreen:
@@ -142,8 +142,8 @@ def test_speed_below_80x24_says_to_enlarge_the_terminal() -> None:
 def test_a_speed_spectator_sees_backs_only() -> None:
     """Watching a server's Speed table (no server here: the link keeps retrying): both hands are
     backs, the side piles are worked out from the counts, and no key plays."""
+    from spite.spit.tui.remote import SPEED_WELCOME_EXAMPLE, RemoteSpeedTable
     from spite.tui.link import TableLink
-    from spite.tui.remote_spit import SPEED_WELCOME_EXAMPLE, RemoteSpeedTable
 
     welcome = {**SPEED_WELCOME_EXAMPLE, "seat": None,
                "view": {**SPEED_WELCOME_EXAMPLE["view"],
@@ -164,7 +164,7 @@ def test_a_speed_spectator_sees_backs_only() -> None:
 def _twins_seed() -> tuple[int, int, int]:
     """A Speed deal whose first hand holds two cards of one rank, one of which fits a center at once:
     ``(seed, the card the engine plays, the card it leaves)``."""
-    from spite.tui.spit_session import SpitTable
+    from spite.spit.tui.session import SpitTable
 
     for seed in range(3000):
         table = SpitTable(seed=seed, game="speed", level="easy", opponent=TimedOpponent("easy"))

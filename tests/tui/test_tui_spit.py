@@ -12,10 +12,10 @@ from tui_helpers import FakeClock, check_table_and_log, past_the_countdown, regi
 from spite.cards import RANK_TOKENS, RANKS
 from spite.server.config import ServerConfig
 from spite.spit import SLAPPING
+from spite.spit.tui.screen import FACE_DOWN, SpitScreen
+from spite.spit.tui.session import START_COUNTDOWN_S
 from spite.tui.app import SpiteApp, TuiConfig
 from spite.tui.render import card_label
-from spite.tui.spit_screen import FACE_DOWN, SpitScreen
-from spite.tui.spit_session import START_COUNTDOWN_S
 
 
 def spit_screen(app: SpiteApp) -> SpitScreen:
@@ -173,7 +173,7 @@ def test_a_new_game_counts_down_before_play(game: str, lang: str) -> None:
     at 0, the center cards lie face down, a key is refused with the time left and the bot waits; then
     "Spit!", the centers turn up and the keys play."""
     assert START_COUNTDOWN_S == ServerConfig().spit_countdown == 3.0
-    assert TuiConfig().spit_countdown == START_COUNTDOWN_S
+    assert TuiConfig().countdown is None  # the game's own: START_COUNTDOWN_S
     clock = FakeClock()
     config = TuiConfig(game=game, seats="human,expert", seed=3, clock=clock, tick_seconds=60, lang=lang)
     ready = {"en": "Ready… the game starts in {s}", "de": "Achtung… das Spiel beginnt in {s}"}[lang]
@@ -227,7 +227,7 @@ def test_a_servers_countdown_is_shown_as_a_local_one() -> None:
     ``startsIn`` counts down the same way: face-down centers, the time left, no move sent."""
     from tui_helpers import QuietLink
 
-    from spite.tui.remote_spit import SPIT_WELCOME_EXAMPLE, RemoteSpitTable
+    from spite.spit.tui.remote import SPIT_WELCOME_EXAMPLE, RemoteSpitTable
 
     clock = FakeClock()
     welcome = {**SPIT_WELCOME_EXAMPLE, "legal": [],
@@ -303,7 +303,7 @@ def test_a_servers_spit_moves_in_words() -> None:
     messages)."""
     from tui_helpers import QuietLink
 
-    from spite.tui.remote_spit import SPIT_WELCOME_EXAMPLE, RemoteSpitTable
+    from spite.spit.tui.remote import SPIT_WELCOME_EXAMPLE, RemoteSpitTable
 
     clock = FakeClock()
     link = QuietLink(SPIT_WELCOME_EXAMPLE)

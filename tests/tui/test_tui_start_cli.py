@@ -14,11 +14,11 @@ from typer.testing import CliRunner
 from spite.cli.play import register
 from spite.errors import OptionsError
 from spite.malice import Options
+from spite.malice.tui.screen import MaliceScreen
+from spite.malice.tui.session import MaliceTable, parse_seats
+from spite.spit.tui.screen import SpitScreen
+from spite.spit.tui.session import SpitTable, TimedOpponent
 from spite.tui.app import SpiteApp, StartScreen, TuiConfig, check_config
-from spite.tui.malice_screen import MaliceScreen
-from spite.tui.session import MaliceTable, parse_seats
-from spite.tui.spit_screen import SpitScreen
-from spite.tui.spit_session import SpitTable, TimedOpponent
 
 
 def test_start_screen_starts_a_game() -> None:

@@ -13,10 +13,10 @@ from textual.pilot import Pilot
 from spite.cards import RANKS
 from spite.malice import DISCARD, DISCARD_PILE, HAND, PASS, STOCK, Move, SeatView
 from spite.malice.moves import with_card
+from spite.malice.tui.screen import MaliceScreen
+from spite.malice.tui.session import sorted_hand
 from spite.tui.app import SpiteApp, TuiConfig
 from spite.tui.link import LinkListener, TableLink
-from spite.tui.malice_screen import MaliceScreen
-from spite.tui.session import sorted_hand
 
 
 def run(config: TuiConfig, body: Callable[[SpiteApp, Pilot[Any]], Awaitable[None]],
@@ -144,8 +144,8 @@ class FakeClock:
 
 async def past_the_countdown(pilot: Pilot[Any], clock: FakeClock) -> None:
     """Let a Spit or Speed table's start countdown run out ("one, two, three — spit!"): play may begin."""
-    from spite.tui.spit_screen import SpitScreen
-    from spite.tui.spit_session import START_COUNTDOWN_S
+    from spite.spit.tui.screen import SpitScreen
+    from spite.spit.tui.session import START_COUNTDOWN_S
 
     screen = pilot.app.screen
     assert isinstance(screen, SpitScreen), screen

@@ -1,5 +1,6 @@
 """Tournaments between bots: scheduling with seat rotation and duplicate deals, playing (here, in a
-process pool, or on Ray), statistics (Wilson intervals, Elo) and the files they leave; and hints.
+process pool, or on Ray), statistics (Wilson intervals, Elo) and the files they leave. It plays any registered game
+through its ``arena_check`` and ``arena_play`` hooks (:mod:`spite.games`).
 
 >>> from spite.arena import Tournament, run_tournament
 >>> t = run_tournament(Tournament(["random", "greedy"], games=4, preset="short", seed=1))
@@ -8,8 +9,7 @@ process pool, or on Ray), statistics (Wilson intervals, Elo) and the files they 
 """
 
 from spite.arena.backends import BACKENDS, run_local, run_ray
-from spite.arena.hint import hint
-from spite.arena.runner import GameResult, Setup, outcomes, play_game, run_games
+from spite.arena.runner import GameResult, Setup, run_games
 from spite.arena.schedule import GameSpec, bot_names, check_lineup, deal_seed, schedule
 from spite.arena.stats import elo_ratings, pairwise, summarize, wilson
 from spite.arena.tournament import Tournament, TournamentResult, run_tournament
@@ -25,10 +25,7 @@ __all__ = [
     "check_lineup",
     "deal_seed",
     "elo_ratings",
-    "hint",
-    "outcomes",
     "pairwise",
-    "play_game",
     "run_games",
     "run_local",
     "run_ray",

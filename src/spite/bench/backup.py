@@ -27,7 +27,7 @@ DISTINCT = 50
 def _games(seed: int, count: int = DISTINCT) -> list[tuple[dict[str, Any], int, int]]:
     """``count`` finished classic games: (record, plies, turns)."""
     from spite.malice import Options, State
-    from spite.records.malice import record_from_state
+    from spite.malice.record import record_from_state
 
     out = []
     for i in range(count):

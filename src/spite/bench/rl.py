@@ -10,10 +10,10 @@ Figures, measured one after the other in this process:
 * ``aec_steps_per_s_no_text``: the same with ``text=False``;
 * ``gym_steps_per_s``: Gymnasium (``spite/SpiteMalice-v0`` against the ``random`` bot, text view
   on): ``env.step()`` per second, each one the agent's move and the bot's moves up to its next turn;
-* ``openspiel_moves_per_s``: the OpenSpiel game (:mod:`spite.rl.openspiel`): seats' actions per
+* ``openspiel_moves_per_s``: the OpenSpiel game (:mod:`spite.malice.rl.openspiel`): seats' actions per
   second, each with its observation tensor, the chance nodes (the deal, the shuffles) sampled in
   between and not counted; ``None`` without the ``[openspiel]`` extra;
-* ``encode_per_s``: observation vectors (:meth:`spite.rl.encoding.Encoding.observe`) alone.
+* ``encode_per_s``: observation vectors (:meth:`spite.malice.rl.encoding.Encoding.observe`) alone.
 
 Rates are per CPU second of this process (:data:`_clock`). Compare with ``spite bench engine``
 moves/s: a PettingZoo step is one such move. Needs the ``[rl]`` extra (pettingzoo, gymnasium).
@@ -36,7 +36,7 @@ says what the code costs instead of how much of a core it got."""
 
 
 def _aec_steps(seconds: float, preset: str, text: bool, seed: int) -> tuple[float, int, int]:
-    from spite.rl import pettingzoo_env
+    from spite.malice.rl import pettingzoo_env
 
     env = pettingzoo_env(preset, text=text)
     rng = np.random.default_rng(seed)
@@ -62,7 +62,7 @@ def _aec_steps(seconds: float, preset: str, text: bool, seed: int) -> tuple[floa
 
 
 def _gym_steps(seconds: float, preset: str, seed: int) -> float:
-    from spite.rl import gymnasium_env
+    from spite.malice.rl import gymnasium_env
 
     env = gymnasium_env("random", preset)
     rng = np.random.default_rng(seed)
@@ -84,7 +84,7 @@ def _openspiel_moves(seconds: float, preset: str, seed: int) -> float | None:
     try:
         import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
 
-        import spite.rl.openspiel  # noqa: F401  (registers the game)
+        import spite.malice.rl.openspiel  # noqa: F401  (registers the game)
     except ModuleNotFoundError:
         return None
     game = pyspiel.load_game(f"spite_malice(preset={preset})")
@@ -110,7 +110,7 @@ def _openspiel_moves(seconds: float, preset: str, seed: int) -> float | None:
 
 def _encode_rate(seconds: float, preset: str, seed: int) -> float:
     from spite.malice import Options, State
-    from spite.rl.encoding import Encoding
+    from spite.malice.rl.encoding import Encoding
 
     opts = Options.from_preset(preset)
     enc = Encoding(opts)

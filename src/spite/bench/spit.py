@@ -22,7 +22,7 @@ from typing import Any
 
 from spite.arena.stats import wilson
 from spite.errors import OptionsError
-from spite.sim.core import simulate
+from spite.spit.sim import simulate
 
 __all__ = ["DEFAULT_GAPS", "crossing", "logistic_fit", "plot_gap_curve", "reaction_gap_curve", "run_spit_bench"]
 

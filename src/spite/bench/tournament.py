@@ -23,10 +23,11 @@ from collections.abc import Callable
 from typing import Any
 
 from spite.arena.backends import run_local
-from spite.arena.runner import Setup, play_game
+from spite.arena.runner import Setup
 from spite.arena.schedule import schedule
 from spite.bench.engine import play_random_game
 from spite.malice import Options
+from spite.malice.arena import play_game
 
 __all__ = ["run_tournament_bench"]
 

@@ -1,4 +1,8 @@
-"""Computer opponents for Spite and Malice: the :class:`Bot` interface, the bots, levels, hints.
+"""Computer opponents: the :class:`Bot` interface, the registry of bots by name, the levels.
+
+Each game family brings its bots in its own package and registers them here (:func:`register_bot`);
+the registry finds them through the ``bots`` hook of each game's :mod:`spite.games` entry, imported on
+the first :func:`make_bot`, so this package names no game.
 
 >>> from spite.bots import make_bot
 >>> make_bot("greedy").name
@@ -17,12 +21,11 @@ spite.errors.OptionsError: the greedy bot takes no settings, not ':2'
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 
 from spite.bots.base import Bot, Decision
-from spite.bots.simple import GreedyBot, RandomBot, UniformBot
 from spite.errors import OptionsError
+from spite.games import game_names, has_hook, load_hook
 
 __all__ = ["BOTS", "LEVELS", "Bot", "Decision", "NeedsExtraError", "make_bot", "plain", "register_bot"]
 
@@ -57,26 +60,7 @@ def plain(name: str, make: Callable[[], Bot]) -> Callable[[str], Bot]:
     return factory
 
 
-def _policy(arg: str) -> Bot:
-    """``policy:WEIGHTS.npz``: :class:`spite.rl.policy.PolicyBot`, a bot of the research layer above
-    this one, found by name on first use (as a game's hooks are), since it needs numpy (the ``rl``
-    extra)."""
-    try:
-        policy = importlib.import_module("spite.rl.policy")
-    except ModuleNotFoundError as exc:
-        if (exc.name or "").partition(".")[0] != "numpy":
-            raise
-        raise NeedsExtraError("rl", "play the policy bot") from None
-    bot: Bot = policy.PolicyBot.load(arg)
-    return bot
-
-
-BOTS: dict[str, Callable[[str], Bot]] = {
-    "random": plain("random", RandomBot),
-    "uniform": plain("uniform", UniformBot),
-    "greedy": plain("greedy", GreedyBot),
-    "policy": _policy,
-}
+BOTS: dict[str, Callable[[str], Bot]] = {}
 """Bot factories by name; the text after ``:`` in a spec (``search:0.5``) is passed to the factory."""
 
 LEVELS: dict[str, str] = {
@@ -111,21 +95,18 @@ def make_bot(spec: str) -> Bot:
     return factory(arg)
 
 
-_BUILTIN_MODULES = ["spite.bots.heuristic", "spite.bots.learned", "spite.bots.search", "spite.bots.external"]
-"""Modules whose bots register themselves on import; emptied as they are imported (a tournament
-makes two bots a game, and importing, even of a module already loaded, costs more than the bot).
-Each needs the core install only: ``policy``, which needs numpy, is imported by its factory."""
+_LOADED: list[str] = []
+"""The games whose ``bots`` hook has been imported (a tournament makes two bots a game, and importing,
+even of a module already loaded, costs more than the bot)."""
 
 
 def _load_builtin() -> None:
-    """Import the bots that live in their own modules (they register themselves)."""
-    import importlib
-
-    while _BUILTIN_MODULES:
-        module = _BUILTIN_MODULES[0]
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-        _BUILTIN_MODULES.pop(0)
+    """Import each game's bots (its ``bots`` hook in :mod:`spite.games`: the import registers them). Each
+    needs the core install only: ``policy``, which needs numpy, is imported by its factory."""
+    if len(_LOADED) == len(game_names()):
+        return
+    for game in game_names():
+        if game not in _LOADED:
+            if has_hook(game, "bots"):
+                load_hook(game, "bots")
+            _LOADED.append(game)

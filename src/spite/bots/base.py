@@ -1,8 +1,8 @@
 """The bot interface: a seat's view in, a move out.
 
-A bot never sees a :class:`~spite.malice.State`: the arena, the server and the hint command hand
-it a :class:`~spite.malice.SeatView` (what its seat may know), a seeded random source, and an
-optional time budget in seconds. It answers one move at a time; a turn is several calls (build
+A bot never sees a game's whole state: the arena, the server and the hint command hand it its
+seat's view (what its seat may know; each family's bots take their own family's view), a seeded
+random source, and an optional time budget in seconds. It answers one move at a time; a turn is several calls (build
 plays, then the discard). A bot may keep a plan between the calls of one turn, but must check that
 the view it gets is the one it planned for.
 """
@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from spite.errors import Phrase
-from spite.malice import Move, Options, SeatView
 
 __all__ = ["Bot", "Decision"]
 
@@ -23,7 +22,8 @@ class Decision(NamedTuple):
     """A move and one line of why (for hints and logs). A named tuple: made once per move, it
     must cost next to nothing."""
 
-    move: Move
+    move: Any
+    """The move, in the family's own move type."""
     why: str = ""
     why_phrases: tuple[Phrase, ...] = ()
     """The why as catalogue phrases (worded one after the other, joined by "; "), so that a hint
@@ -31,18 +31,18 @@ class Decision(NamedTuple):
 
 
 class Bot(ABC):
-    """Base of every Spite and Malice bot."""
+    """Base of every bot of a turn game: one move at a time for the seat to move."""
 
     name: str = "bot"
 
-    def start_game(self, opts: Options, seat: int) -> None:  # noqa: B027 - optional hook
+    def start_game(self, opts: Any, seat: int) -> None:  # noqa: B027 - optional hook
         """Called once before a game (bots that keep state across turns reset it here)."""
 
     @abstractmethod
-    def decide(self, view: SeatView, rng: random.Random, budget: float | None = None) -> Decision:
+    def decide(self, view: Any, rng: random.Random, budget: float | None = None) -> Decision:
         """The move to play in ``view`` (``view.legal_moves`` is never empty when asked)."""
 
-    def choose(self, view: SeatView, rng: random.Random, budget: float | None = None) -> Move:
+    def choose(self, view: Any, rng: random.Random, budget: float | None = None) -> Any:
         """Just the move of :meth:`decide`, without the why: what tournaments ask for.
 
         A bot whose why costs something to make (next to nothing else, like ``random``) overrides

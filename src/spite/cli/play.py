@@ -44,7 +44,7 @@ def demo(
     check_seconds("--delay", delay)
     check_count("--turns", turns, 1)
     from spite.malice import Options
-    from spite.tui.demo import run_demo
+    from spite.malice.tui.demo import run_demo
 
     try:
         opts = Options.from_preset(preset, parse_options(option))

@@ -129,8 +129,8 @@ def random_game(
 ) -> None:
     """Play random legal moves to a game's end and write its record."""
     from spite.malice import Options, State
+    from spite.malice.record import record_from_state
     from spite.records import dump_record
-    from spite.records.malice import record_from_state
 
     if policy not in ("uniform", "builds-first"):
         fail(f"policy must be uniform or builds-first, not {policy!r}", EXIT_MALFORMED)

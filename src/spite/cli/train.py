@@ -1,4 +1,4 @@
-"""``spite train``: fit the learned value to self-play outcomes (:mod:`spite.bots.training`).
+"""``spite train``: fit the learned value to self-play outcomes (:mod:`spite.malice.bots.training`).
 
 numpy fits the model and matplotlib draws its learning curve: both come with the ``plot`` extra,
 checked before any game is played.
@@ -78,8 +78,8 @@ def train(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from spite.bots.training import plot_curve, write_weights
-    from spite.bots.training import train as run_training
+    from spite.malice.bots.training import plot_curve, write_weights
+    from spite.malice.bots.training import train as run_training
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=Console(stderr=True), transient=True) as bar:

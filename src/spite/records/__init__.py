@@ -2,9 +2,8 @@
 
 A record is JSON. :func:`parse_record` checks its outer shape and gives a :class:`Record`;
 :func:`replay` looks the record's game up in the registry (:mod:`spite.games`) and lets that game
-replay it (the family code lives with the family: :mod:`spite.malice.record`,
-:mod:`spite.spit.record`, re-exported here as :mod:`spite.records.malice` and
-:mod:`spite.records.spit`): every entry is played through the engine, giving a :class:`Replay`,
+replay it (the family code lives with the family's engine, ``spite.<family>.record``): every entry
+is played through the engine, giving a :class:`Replay`,
 the position reached, or the first illegal move.
 
 Errors: :class:`~spite.errors.MalformedRecordError` (the record cannot be read: exit code 2) and

@@ -8,7 +8,7 @@ of that chance the turn gave away; turns that gave away much are marked (:data:`
 (docs/bots.md, "Game review").
 
 A layer above the bots: the game looks up its reviewer as the ``review`` hook of :mod:`spite.games`
-(Spite and Malice: :mod:`spite.review.malice`). A game without one (Spit and Speed, played in real
+(Spite and Malice: :mod:`spite.malice.review`). A game without one (Spit and Speed, played in real
 time, have no turns to review) is refused with one line. Every estimate comes from the reviewed
 seat's view of the position, never from the cards it could not see.
 
@@ -55,7 +55,7 @@ FORMAT = "spite-review/1"
 """The ``format`` of a review's JSON (docs/bots.md, "Game review")."""
 
 DEFAULT_BUDGET = 0.5
-"""Seconds of search per reviewed turn by default (about; see :data:`spite.review.malice.ROLLOUTS_PER_SECOND`)."""
+"""Seconds of search per reviewed turn by default (about; see :data:`spite.malice.review.ROLLOUTS_PER_SECOND`)."""
 
 INACCURACY = 0.05
 """A turn that gave away at least this much win probability (5 points) is an inaccuracy."""

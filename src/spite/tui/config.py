@@ -17,7 +17,6 @@ from textual.theme import BUILTIN_THEMES
 from spite.errors import OptionsError
 from spite.games import DEFAULT_GAME, game_names, has_hook, load_hook
 from spite.tui.i18n import LANGUAGES
-from spite.tui.spit_session import START_COUNTDOWN_S
 
 if TYPE_CHECKING:
     from spite.tui.link import TableLink
@@ -75,16 +74,16 @@ class TuiConfig:
     """Show the start screen first (game, preset, seats, language)."""
     clock: Callable[[], float] = time.monotonic
     """Spit's clock in seconds (tests pass a fake one)."""
-    spit_countdown: float = START_COUNTDOWN_S
-    """Spit and Speed: seconds from the deal to play ("one, two, three — spit!"), as at a server's table."""
+    countdown: float | None = None
+    """A real-time game's seconds from the deal to play; ``None``: the game's own, as at a server's table."""
     tick_seconds: float = 0.05
     first: int | None = None
-    """Spite and Malice: the seat that begins the first game (``None``: the cut decides)."""
+    """The seat that begins the first game of a turn game (``None``: the cut decides)."""
     theme: str | None = None
     """A Textual theme (``textual-light`` for a light terminal); ``None``: Textual's default."""
     remote: Any = None
-    """A :class:`~spite.tui.remote.RemoteMaliceTable` or :class:`~spite.tui.remote_spit.RemoteSpitTable` to play
-    at (``--connect``, made by :func:`spite.tui.link.connect_table`); ``None``: a local game."""
+    """A game's remote table (its ``tui`` hook's :meth:`TuiGame.remote_table`) to play at (``--connect``, made
+    by :func:`spite.tui.link.connect_table`); ``None``: a local game."""
     seek: OpenSeek | None = None
     """A seek made at a server (``--seek``): the app waits for it on a screen, then opens its table."""
 

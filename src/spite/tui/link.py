@@ -2,7 +2,7 @@
 WebSocket protocol of a seat or a spectator (docs/protocol.md), and the checks of a fair deal
 (docs/fairness.md, "What the terminal app checks").
 
-No Textual here, and no game: the remote tables (:mod:`spite.tui.remote`, :mod:`spite.tui.remote_spit`)
+No Textual here, and no game: the remote tables (:mod:`spite.malice.tui.remote`, :mod:`spite.spit.tui.remote`)
 keep what they draw and send the person's intents through :class:`TableLink` (:meth:`~TableLink.move`,
 :meth:`~TableLink.undo`, :meth:`~TableLink.hint`, :meth:`~TableLink.next_game`, :meth:`~TableLink.rematch`);
 the screen is the link's :class:`LinkListener` and hears the server's messages, the connection's state,
@@ -73,6 +73,7 @@ __all__ = [
     "LinkedTable",
     "Pending",
     "RemoteError",
+    "RemoteUpdate",
     "TableLink",
     "connect_table",
     "get_json",
@@ -80,6 +81,7 @@ __all__ = [
     "parse_address",
     "player_key",
     "probe",
+    "seat_name",
     "ws_url",
 ]
 
@@ -477,6 +479,31 @@ class FairWatch:
         if deal.alarm is not None:
             return [deal.alarm]
         return [deal.verdict] if deal.verdict is not None else []
+
+
+# ---------------------------------------------------------------------- what a table's screen reads
+@dataclass
+class RemoteUpdate:
+    """What a server message means for the screen: ``notice`` to show, ``error`` text; ``undone`` the
+    move the server took back (its ``ack``), ``new_game`` when a match's next game (or a rematch) began."""
+
+    notice: str | None = None
+    error: str | None = None
+    error_words: Phrase | None = None
+    """``error`` as the server's catalogue phrase (docs/protocol.md, "Words"), if it sent one."""
+    notice_words: Phrase | None = None
+    undone: str | None = None
+    new_game: bool = False
+
+
+def seat_name(info: dict[str, Any]) -> str:
+    """How the screens name a seat of the table info: a person's name, a bot's level, ``ann→medium``
+    when a bot took a dropped seat over."""
+    if info.get("status") == "bot" and info.get("kind") == "person" and info.get("botLevel"):
+        return f"{info.get('player') or 'guest'}→{info['botLevel']}"
+    if info.get("kind") == "bot":
+        return str(info.get("level") or info.get("botLevel") or "bot")
+    return str(info.get("player") or "free")
 
 
 # ---------------------------------------------------------------------- the WebSocket
@@ -964,7 +991,7 @@ def connect_table(connect: str, table: str | None, token: str | None = None, nam
     """Everything ``spite tui --connect`` does before the app starts: join (``name``), or the seat the
     signed-in account took there on another device (``spite login``), the table's info, hello: the
     table its game's ``tui`` hook makes from the link and the ``welcome`` (a
-    :class:`~spite.tui.remote.RemoteMaliceTable`, a :class:`~spite.tui.remote_spit.RemoteSpitTable`, ...)."""
+    :class:`~spite.malice.tui.remote.RemoteMaliceTable`, a :class:`~spite.spit.tui.remote.RemoteSpitTable`, ...)."""
     base, table_id = parse_address(connect, table)
     if token and name:
         raise RemoteError("give --token (your seat) or --name (take a free seat), not both")

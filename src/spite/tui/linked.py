@@ -4,7 +4,7 @@ protocol). It hands the server's messages to its table and shows what the link t
 connection's state on the prompt line, requests a dropped connection left unanswered, and the fair
 deal (the fingerprint on the head line, an alarm or the record's verdict on the message line and in
 the summary). Each game's screen module adds its remote screen on this (Spite and Malice:
-:class:`~spite.tui.malice_screen.RemoteMaliceScreen`; Spit and Speed: ``RemoteSpitScreen``,
+:class:`~spite.malice.tui.screen.RemoteMaliceScreen`; Spit and Speed: ``RemoteSpitScreen``,
 ``RemoteSpeedScreen``), the same screens, keys and drawing as a local game.
 """
 

@@ -21,10 +21,9 @@ from typing import Final
 
 from rich.text import Text
 
-from spite.cards import JOKER, KING, RANKS, SKIPBO_BASE, TOKENS
-from spite.malice import Options
+from spite.cards import JOKER, SKIPBO_BASE, TOKENS
 
-__all__ = ["SUIT_SYMBOLS", "card_label", "card_text", "is_wild", "on_screen"]
+__all__ = ["SUIT_SYMBOLS", "card_label", "card_text", "on_screen"]
 
 SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _RED: Final = "bold red"
@@ -67,8 +66,3 @@ def on_screen(text: str, seat_name: Callable[[int], str]) -> str:
     message line says what the cards beside it show. Move notation (``H7-B2``) stays."""
     text = _SEAT.sub(lambda m: seat_name(int(m.group(1))), text)
     return _CARD_CODE.sub(lambda m: m.group(1) + SUIT_SYMBOLS[m.group(2)], text)
-
-
-def is_wild(card: int, opts: Options) -> bool:
-    """True for a card that is wild in this Spite and Malice game (jokers, Skip-Bo wilds, wild Kings)."""
-    return card == JOKER or (opts.kings_wild and not opts.skipbo and RANKS[card] == KING and card < JOKER)

@@ -1,6 +1,6 @@
 """Win probability of a Spite and Malice position from its stock sizes: a race model.
 
-The review plays each plan a few turns ahead (:mod:`spite.review.malice`) and must then say how
+The review plays each plan a few turns ahead (:mod:`spite.malice.review`) and must then say how
 likely the reviewed side is to win from where the rollout stopped. A game of Spite and Malice is a
 race to empty one's stock, so this module models it as one: every turn a seat gets rid of some of
 its side's stock cards, drawn from a distribution measured in games of the heuristic bot against
@@ -29,8 +29,8 @@ import random
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from spite.bots.search_fast import fast_plan
 from spite.malice import Options, State
+from spite.malice.bots.search_fast import fast_plan
 
 __all__ = ["CALIBRATION_GAMES", "RaceModel", "depletion", "race_model"]
 
@@ -204,7 +204,7 @@ def calibration(opts: Options, games: int = 150, seed: int = 99) -> list[tuple[i
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m spite.review.winprob [PRESET] [GAMES]``: the model's calibration (docs/bots.md)."""
+    """``python -m spite.malice.review.winprob [PRESET] [GAMES]``: the model's calibration (docs/bots.md)."""
     import sys
 
     args = sys.argv[1:] if argv is None else argv

@@ -4,7 +4,7 @@ Agents are ``player_0`` … ``player_{n-1}`` (seat numbers). ``agent_selection``
 move; it keeps the turn through all the build plays of a turn and passes on with the discard (or
 ``pass``). Each observation is a dict:
 
-* ``observation``: the ``float32`` vector of :meth:`spite.rl.encoding.Encoding.observe` of the
+* ``observation``: the ``float32`` vector of :meth:`spite.malice.rl.encoding.Encoding.observe` of the
   agent's :class:`~spite.malice.SeatView` (never a card it may not see);
 * ``action_mask``: ``int8``, 1 exactly at the legal actions of the agent (all 0 for an agent that
   is not to move).
@@ -14,7 +14,7 @@ The agent to move finds in its ``info`` the legal moves as text (``legal_moves``
 terminated with reward +1 (the winning side), −1 (the others) or 0 for all (a draw). An illegal
 action raises :class:`~spite.errors.IllegalMoveError`.
 
-Make one with :func:`spite.rl.pettingzoo_env`::
+Make one with :func:`spite.malice.rl.pettingzoo_env`::
 
     env = pettingzoo_env("party")          # 3 seats
     env.reset(seed=7)
@@ -33,8 +33,8 @@ import numpy as np
 
 from spite.errors import IllegalMoveError
 from spite.malice import Options, SeatView, State
-from spite.rl._common import optional_attr, require, seat_rewards, start_state
-from spite.rl.encoding import Encoding, view_text
+from spite.malice.rl._common import optional_attr, require, seat_rewards, start_state
+from spite.malice.rl.encoding import Encoding, view_text
 
 if TYPE_CHECKING:
     from pettingzoo import AECEnv  # type: ignore[import-untyped, import-not-found, unused-ignore]

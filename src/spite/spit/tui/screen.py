@@ -6,7 +6,7 @@ slaps the smaller center pile once you have won a round (``Q``/``W`` slap that p
 ``Esc`` cancels. Clicking works the same way (a pile, then a center).
 
 A Textual interval timer reads the clock (``time.monotonic`` unless the app was given another) and
-feeds the engine's ``advance(t)`` through :meth:`~spite.tui.spit_session.SpitTable.tick`. A game
+feeds the engine's ``advance(t)`` through :meth:`~spite.spit.tui.session.SpitTable.tick`. A game
 begins with the server's countdown ("one, two, three — spit!"): the prompt line counts down, the
 center cards lie face down, every key is refused with the time left, and "Spit!" starts play.
 
@@ -35,14 +35,15 @@ from spite.errors import IllegalMoveError, OptionsError, Phrase
 from spite.spit import OVER, SLAPPING, SPIT_MOVE, SpitView
 from spite.spit.rules import HAND, PLAY, SLOT
 from spite.spit.rules import parse_move as parse_spit_move
+from spite.spit.tui.remote import RemoteSpitTable
+from spite.spit.tui.session import REACTION_MS, START_COUNTDOWN_S, SpitTable, starts_in_refusal
+from spite.spit.tui.words import spit_event_words, spit_move_words
 from spite.spit.views import SpeedPlayerView, SpitPlayerView
 from spite.tui.i18n import has_text, level_name, say, seat_word, tr
 from spite.tui.link import FairNote, TableLink
 from spite.tui.linked import LinkedScreen, fair_words, with_fair
-from spite.tui.remote_spit import RemoteSpitTable
 from spite.tui.render import card_text, on_screen
 from spite.tui.report import report_from
-from spite.tui.spit_session import REACTION_MS, SpitTable, starts_in_refusal
 from spite.tui.widgets import (
     LOG_MIN_WIDTH,
     WIDE,
@@ -53,7 +54,6 @@ from spite.tui.widgets import (
     set_text,
     translate_bindings,
 )
-from spite.tui.words import spit_event_words, spit_move_words
 
 if TYPE_CHECKING:
     from spite.tui.config import TuiConfig
@@ -437,8 +437,9 @@ class SpitTui:
 
     def table(self, config: TuiConfig) -> SpitTable:
         """The local table of a checked configuration."""
+        countdown = START_COUNTDOWN_S if config.countdown is None else config.countdown
         return SpitTable(config.preset or self.default_preset, config.options, config.seed,
-                         level=spit_level(config), game=self.game, countdown_ms=round(config.spit_countdown * 1000))
+                         level=spit_level(config), game=self.game, countdown_ms=round(countdown * 1000))
 
     def screen(self, config: TuiConfig) -> Screen[Any]:
         """The screen of a local table for a checked configuration."""
@@ -446,7 +447,7 @@ class SpitTui:
 
     def remote_table(self, link: TableLink, welcome: dict[str, Any]) -> Any:
         """The client side of a server's Spit table (``spite tui --connect``)."""
-        from spite.tui.remote_spit import RemoteSpitTable
+        from spite.spit.tui.remote import RemoteSpitTable
 
         return RemoteSpitTable.from_welcome(link, welcome)
 

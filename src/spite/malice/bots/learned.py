@@ -5,7 +5,7 @@ stock tops need and whether the build piles left hand it to them, what the seat 
 next turn (wild cards, hand, discard piles, how far its own stock top is), how scarce the cards
 are. A logistic model over those features (:class:`ValueModel`) gives the chance that the seat
 wins from there, fitted to the outcomes of self-play games by ``spite train``
-(:mod:`spite.bots.training`): the classic rules' to games of ``learned`` itself playing with a first
+(:mod:`spite.malice.bots.training`): the classic rules' to games of ``learned`` itself playing with a first
 value fitted to games of the heuristics (``make value``), the match game's to games of the
 heuristics. Both ship beside this module (:data:`SHIPPED_VALUES`, each loaded on first use); a game is
 valued with those of the preset nearest its options (:func:`value_preset`).
@@ -31,7 +31,10 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from spite.bots.heuristic import (
+from spite.cards import RANKS
+from spite.errors import OptionsError
+from spite.malice import DISCARD, Move, Options, SeatView, State
+from spite.malice.bots.heuristic import (
     HARD_WEIGHTS,
     ExtraScore,
     HeuristicBot,
@@ -42,9 +45,6 @@ from spite.bots.heuristic import (
     reach_chance,
     reach_table,
 )
-from spite.cards import RANKS
-from spite.errors import OptionsError
-from spite.malice import DISCARD, Move, Options, SeatView, State
 from spite.malice.legal import move_tables
 
 __all__ = ["FEATURES", "SHIPPED_VALUE", "SHIPPED_VALUES", "EndFeatures", "LearnedBot", "ValueModel", "features",
@@ -136,7 +136,7 @@ def features(state: State, seat: int, end: Move | None = None,
     """The features of ``seat`` ending its turn in ``state`` with ``end`` (a discard, a pass, or
     ``None``: the position as it is), from what ``seat`` sees only.
 
-    ``reach`` is :func:`~spite.bots.heuristic.reach_table` of the state for ``seat`` (worked out
+    ``reach`` is :func:`~spite.malice.bots.heuristic.reach_table` of the state for ``seat`` (worked out
     when not given; a planner gives it once for all the ends it scores). ``stock_known`` false: the
     own stock top was turned up in a sampled state (a planner's look past a stock play), so the
     features that read it take their "unknown" values. ``cache``: a dict kept for one turn's plan
@@ -471,7 +471,7 @@ def shipped_value(opts: Options | None = None) -> ValueModel:
     preset = "classic" if opts is None else value_preset(opts)
     model = _shipped.get(preset)
     if model is None:
-        text = resources.files("spite.bots").joinpath(SHIPPED_VALUES[preset]).read_text(encoding="utf-8")
+        text = resources.files("spite.malice.bots").joinpath(SHIPPED_VALUES[preset]).read_text(encoding="utf-8")
         model = _shipped[preset] = ValueModel.from_json(json.loads(text))
     return model
 

@@ -1,8 +1,8 @@
-"""Training the learned value (:mod:`spite.bots.learned`) on self-play outcomes: ``spite train``.
+"""Training the learned value (:mod:`spite.malice.bots.learned`) on self-play outcomes: ``spite train``.
 
 1. Self-play: games between bots of a pool (by default the heuristic, its frozen v1 and the casual
    player, two drawn per game), each deal from the training seed. At every end of a turn (the
-   discard, or a pass) the mover's :func:`~spite.bots.learned.features` are kept with the game's
+   discard, or a pass) the mover's :func:`~spite.malice.bots.learned.features` are kept with the game's
    outcome for that seat: 1 won, 0 lost, 0.5 drawn.
 2. Fitting: a logistic model by full-batch gradient descent (Adam) on standardised features with
    a little L2, from zero weights. A tenth of the games (drawn by the seed) are held out; the
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from spite.bots.learned import FEATURES, ValueModel, features
+from spite.malice.bots.learned import FEATURES, ValueModel, features
 
 if TYPE_CHECKING:
     import numpy as np

@@ -20,6 +20,10 @@ bot's delays from its own ``random.Random``.
 >>> from spite.records import replay
 >>> replay(res.record()).check()["result"] == res.state.result
 True
+
+>>> res = simulate("speed", bots=("expert", "beginner"), seed=2)
+>>> res.finished, res.rounds
+(True, 1)
 """
 
 from __future__ import annotations
@@ -30,10 +34,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from spite.bots.reflex import ReflexBot, make_reflex_bot
 from spite.errors import IllegalMoveError, OptionsError
 from spite.records import Record
 from spite.spit import AnyState, new_game
+from spite.spit.bots import ReflexBot, make_reflex_bot
 
 __all__ = ["MAX_MS", "BotSpec", "SimResult", "Step", "simulate"]
 
@@ -100,7 +104,7 @@ class SimResult:
 
     def record(self) -> Record:
         """The game's ``spite-record/1`` record (start deal, seed, every move and chance entry)."""
-        from spite.records.spit import record_from_state
+        from spite.spit.record import record_from_state
 
         return record_from_state(self.state)
 

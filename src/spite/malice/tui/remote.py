@@ -1,9 +1,9 @@
 """A seat at a Spite and Malice table of a running ``spite serve``: the table as the screen draws it.
 
 No Textual and no protocol here. :class:`RemoteMaliceTable` stands in for
-:class:`~spite.tui.session.MaliceTable` on the Spite and Malice screen: the position comes from the
+:class:`~spite.malice.tui.session.MaliceTable` on the Spite and Malice screen: the position comes from the
 server's ``welcome`` and ``state`` messages (``view`` is ``SeatView.to_json()`` of this seat, rebuilt
-with :func:`spite.rl.encoding.view_from_json`), and the person's moves, undos and ``next`` go out
+with :func:`spite.malice.rl.encoding.view_from_json`), and the person's moves, undos and ``next`` go out
 through the table's :class:`~spite.tui.link.TableLink`, which speaks the protocol (hello, versions,
 reconnecting, the fair deal's checks). The server's bots and people play the other seats.
 
@@ -25,22 +25,19 @@ from typing import Any, ClassVar
 
 from spite.cards import RANKS, WILD_RANK, parse_card
 from spite.catalogue import phrase_of
-from spite.errors import IllegalMoveError, OptionsError, Phrase, refusal
+from spite.errors import IllegalMoveError, OptionsError, refusal
 from spite.malice import DISCARD, PASS, Move, Options, SeatView
 from spite.malice.moves import parse_move
+from spite.malice.rl.encoding import view_from_json
 from spite.malice.state import Result
-from spite.rl.encoding import view_from_json
-from spite.tui.link import LinkedTable, RemoteError, TableLink
-from spite.tui.link import player_key as player_key  # the lobby's now; tests/server/test_players.py imports it here
-from spite.tui.session import LogEntry, Seat
+from spite.malice.tui.session import LogEntry, Seat
+from spite.tui.link import LinkedTable, RemoteError, RemoteUpdate, TableLink, seat_name
 
 __all__ = [
     "WELCOME_EXAMPLE",
     "RemoteMaliceTable",
     "RemoteMatch",
     "RemotePosition",
-    "RemoteUpdate",
-    "seat_name",
     "view_from_server",
 ]
 
@@ -92,20 +89,6 @@ class RemotePosition:
     opts: Options
 
 
-@dataclass
-class RemoteUpdate:
-    """What a server message means for the screen: ``notice`` to show, ``error`` text; ``undone`` the
-    move the server took back (its ``ack``), ``new_game`` when a match's next game (or a rematch) began."""
-
-    notice: str | None = None
-    error: str | None = None
-    error_words: Phrase | None = None
-    """``error`` as the server's catalogue phrase (docs/protocol.md, "Words"), if it sent one."""
-    notice_words: Phrase | None = None
-    undone: str | None = None
-    new_game: bool = False
-
-
 @dataclass(frozen=True)
 class RemoteMatch:
     """A match table's score as the server sends it (``match`` of docs/protocol.md), read as the screen
@@ -138,19 +121,9 @@ class RemoteMatch:
                    next_in=None if next_in is None else float(next_in))
 
 
-def seat_name(info: dict[str, Any]) -> str:
-    """How the screens name a seat of the table info: a person's name, a bot's level, ``ann→medium``
-    when a bot took a dropped seat over."""
-    if info.get("status") == "bot" and info.get("kind") == "person" and info.get("botLevel"):
-        return f"{info.get('player') or 'guest'}→{info['botLevel']}"
-    if info.get("kind") == "bot":
-        return str(info.get("level") or info.get("botLevel") or "bot")
-    return str(info.get("player") or "free")
-
-
 @dataclass
 class RemoteMaliceTable(LinkedTable):
-    """A Spite and Malice table on a server, as :class:`~spite.tui.malice_screen.MaliceScreen` reads it."""
+    """A Spite and Malice table on a server, as :class:`~spite.malice.tui.screen.MaliceScreen` reads it."""
 
     game: ClassVar[str] = "spite-malice"
     """The registered game (its ``tui`` hook opens the screen)."""

@@ -12,7 +12,7 @@ may know); the rules stay in the engine: a target is offered when the view's leg
 and a refused move shows the engine's reason.
 
 :class:`RemoteMaliceScreen` is the same screen for a seat at a server table (``spite tui --connect``):
-its table is a :class:`~spite.tui.remote.RemoteMaliceTable` whose position comes from the server, and
+its table is a :class:`~spite.malice.tui.remote.RemoteMaliceTable` whose position comes from the server, and
 it is its link's listener (:class:`~spite.tui.linked.LinkedScreen`). The person's intents go through
 the link: moves, ``U`` (undo, while the server's ``canUndo`` allows), ``?`` (the server's hint), ``N``
 (a match's next game; after the table's last game, another game there).
@@ -32,18 +32,13 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
-from spite.cards import RANKS
+from spite.cards import JOKER, KING, RANKS
 from spite.catalogue import phrase_of
 from spite.errors import IllegalMoveError, Phrase
 from spite.malice import PASS, Move, Options, SeatView
 from spite.malice.moves import parse_move, rank_token, with_card
-from spite.tui.i18n import level_name, preset_name, say, say_all, tr
-from spite.tui.link import FairNote, Pending, TableLink
-from spite.tui.linked import LinkedScreen, fair_words, link_reason, with_fair
-from spite.tui.remote import RemoteMaliceTable
-from spite.tui.render import card_label, card_text, is_wild, on_screen
-from spite.tui.report import report_from
-from spite.tui.session import (
+from spite.malice.tui.remote import RemoteMaliceTable
+from spite.malice.tui.session import (
     MaliceTable,
     Place,
     move_places,
@@ -52,6 +47,12 @@ from spite.tui.session import (
     sources_of,
     targets_of,
 )
+from spite.malice.tui.words import malice_card, malice_words
+from spite.tui.i18n import level_name, preset_name, say, say_all, tr
+from spite.tui.link import FairNote, Pending, TableLink
+from spite.tui.linked import LinkedScreen, fair_words, link_reason, with_fair
+from spite.tui.render import card_label, card_text, on_screen
+from spite.tui.report import report_from
 from spite.tui.widgets import (
     LOG_MIN_WIDTH,
     WIDE,
@@ -62,7 +63,6 @@ from spite.tui.widgets import (
     set_text,
     translate_bindings,
 )
-from spite.tui.words import malice_card, malice_words
 
 if TYPE_CHECKING:
     from spite.tui.config import TuiConfig
@@ -74,6 +74,11 @@ _PREFIX_KEYS = {"d": "D", "a": "D", "b": "B", "m": "B"}
 PASS_MOVE = "pass"
 """The text of a pass (the engine decides whether it may be made)."""
 _DIGITS = {str(n): n for n in range(1, 10)} | {"0": 10}
+
+
+def is_wild(card: int, opts: Options) -> bool:
+    """True for a card that is wild in this game (jokers, Skip-Bo wilds, wild Kings)."""
+    return card == JOKER or (opts.kings_wild and not opts.skipbo and RANKS[card] == KING and card < JOKER)
 
 
 def _key_list(prefix: str, numbers: list[int]) -> str:
@@ -883,7 +888,7 @@ class MaliceTui:
 
     def remote_table(self, link: TableLink, welcome: dict[str, Any]) -> Any:
         """The client side of a server's table of this game (``spite tui --connect``)."""
-        from spite.tui.remote import RemoteMaliceTable
+        from spite.malice.tui.remote import RemoteMaliceTable
 
         return RemoteMaliceTable.from_welcome(link, welcome)
 

@@ -29,22 +29,16 @@ from typing import Any
 
 from spite.arena.runner import GameResult, Setup, bot_rng
 from spite.arena.schedule import GameSpec
-from spite.bots.reflex import make_reflex_bot
 from spite.errors import OptionsError
-from spite.sim.core import MAX_MS, simulate
+from spite.spit.bots import make_reflex_bot
 from spite.spit.options import GAME_OF_PRESET, SpitOptions
+from spite.spit.sim import MAX_MS, simulate
 
-__all__ = ["SPIT_GAMES", "check_spit_tournament", "play_arena_game", "run_spit_games", "spit_preset"]
+__all__ = ["SPIT_GAMES", "check_spit_tournament", "play_arena_game", "run_spit_games"]
 
 SPIT_GAMES = tuple(dict.fromkeys(GAME_OF_PRESET.values()))
 """The real-time games the simulator plays: every game of the Spit family's presets (its own list,
 so a new variant of the family needs no change here)."""
-
-
-def spit_preset(game: str, preset: str | None) -> str | None:
-    """The preset to use for ``game``: ``preset``, except the arena's Spite and Malice default
-    ``"classic"`` (or None), which means the game's own default."""
-    return None if preset in (None, "classic") else preset
 
 
 def check_spit_tournament(specs: Sequence[str], game: str, preset: str | None = None,
@@ -57,7 +51,7 @@ def check_spit_tournament(specs: Sequence[str], game: str, preset: str | None = 
         raise OptionsError(f"{game} is a game for 2: give 2 bots, not {len(specs)}")
     for spec in specs:
         make_reflex_bot(spec)
-    return SpitOptions.from_preset(spit_preset(game, preset), options, game=game)
+    return SpitOptions.from_preset(preset, options, game=game)
 
 
 def play_arena_game(spec: GameSpec, bots: Sequence[str], *, game: str = "spit", preset: str | None = None,
@@ -71,7 +65,7 @@ def play_arena_game(spec: GameSpec, bots: Sequence[str], *, game: str = "spit", 
         bot_rng(tournament_seed, spec, 1),
         random.Random(f"spite-arena/{tournament_seed}/deal/{spec.deal}/rotation/{spec.rotation}/ties"),
     )
-    res = simulate(game, spit_preset(game, preset), options, seat_specs, spec.seed, rngs=rngs, max_ms=max_ms)
+    res = simulate(game, preset, options, seat_specs, spec.seed, rngs=rngs, max_ms=max_ms)
     record = None
     if records:
         from spite.records import dump_record

@@ -1,8 +1,8 @@
 """A faster twin of the heuristic planner, for the search bot's rollouts and the review.
 
-:func:`fast_plan` chooses what :func:`spite.bots.heuristic.plan_from_state` chooses (the same
+:func:`fast_plan` chooses what :func:`spite.malice.bots.heuristic.plan_from_state` chooses (the same
 search over build sequences, the same scores: the planner's own per-position and per-end parts of
-:func:`spite.bots.heuristic.evaluate`), but keeps no signatures and no alternatives, only the best
+:func:`spite.malice.bots.heuristic.evaluate`), but keeps no signatures and no alternatives, only the best
 end so far, and reads the played card before the play rather than from the state's undo history.
 That keeps the many rollouts of a search cheap, while its model of every player (itself included)
 stays the heuristic.
@@ -10,7 +10,9 @@ stays the heuristic.
 
 from __future__ import annotations
 
-from spite.bots.heuristic import (
+from spite.cards import RANKS
+from spite.malice import STOCK, Move, State
+from spite.malice.bots.heuristic import (
     _NO_MOVE,
     DEFAULT_WEIGHTS,
     Weights,
@@ -19,8 +21,6 @@ from spite.bots.heuristic import (
     _result_score,
     reach_table,
 )
-from spite.cards import RANKS
-from spite.malice import STOCK, Move, State
 
 __all__ = ["fast_plan"]
 

@@ -1,7 +1,7 @@
 """A seat at a server's Spit table in real time (``spite tui --connect`` of a ``"game": "spit"`` table).
 
 No Textual and no protocol here. :class:`RemoteSpitTable` stands in for
-:class:`~spite.tui.spit_session.SpitTable` on the Spit screen: the position is the server's Spit view
+:class:`~spite.spit.tui.session.SpitTable` on the Spit screen: the position is the server's Spit view
 JSON (records.md §5) with the ``clock`` of the ``welcome`` and ``state`` messages, a move of this
 keyboard goes out through the table's :class:`~spite.tui.link.TableLink` at once (Spit checks no
 ``stateVersion``: the server tries it against the table as it is when it arrives), and the server's
@@ -33,8 +33,7 @@ from spite.spit.rules import HAND, PLAY, SLAP, SLOT
 from spite.spit.rules import parse_move as parse_spit_move
 from spite.spit.table import Event
 from spite.spit.views import PileView, SpeedPlayerView, SpitPlayerView
-from spite.tui.link import LinkedTable, TableLink
-from spite.tui.remote import RemoteUpdate, seat_name
+from spite.tui.link import LinkedTable, RemoteUpdate, TableLink, seat_name
 
 __all__ = ["RemoteSpeedTable", "RemoteSpitTable", "SpitUpdate", "speed_view_from_server", "spit_view_from_server"]
 
@@ -137,7 +136,7 @@ class RemoteSpitPosition:
 
 @dataclass
 class RemoteSpitTable(LinkedTable):
-    """A Spit table on a server, as :class:`~spite.tui.spit_screen.SpitScreen` reads it."""
+    """A Spit table on a server, as :class:`~spite.spit.tui.screen.SpitScreen` reads it."""
 
     game: ClassVar[str] = "spit"
     """The registered game (its ``tui`` hook opens the screen)."""
@@ -336,7 +335,7 @@ class RemoteSpitTable(LinkedTable):
 
 @dataclass
 class RemoteSpeedTable(RemoteSpitTable):
-    """A Speed table on a server, as :class:`~spite.tui.speed_screen.SpeedScreen` reads it: the same
+    """A Speed table on a server, as :class:`~spite.spit.tui.speed_screen.SpeedScreen` reads it: the same
     messages as Spit, a Speed view.
 
     >>> table = RemoteSpeedTable.from_welcome(TableLink("http://h:1", "v7", "t0k"), SPEED_WELCOME_EXAMPLE)

@@ -1,6 +1,6 @@
 """A small numpy policy over the encoding, and the :class:`PolicyBot` that plays it.
 
-A :class:`MLPPolicy` maps an observation vector (:meth:`spite.rl.encoding.Encoding.observe`) to
+A :class:`MLPPolicy` maps an observation vector (:meth:`spite.malice.rl.encoding.Encoding.observe`) to
 one logit per action through dense layers with ``tanh`` between them (no hidden layer: a linear
 softmax policy); illegal actions are masked out before the softmax. Weights are saved as a
 ``.npz`` file holding the layers (``W0``, ``b0``, ``W1``, ``b1``, …) and ``meta`` (JSON: the
@@ -13,7 +13,7 @@ is imported (``spite tournament`` can also run it as an external program, see
 
 >>> import numpy as np, random
 >>> from spite.malice import Options, State
->>> from spite.rl.encoding import Encoding
+>>> from spite.malice.rl.encoding import Encoding
 >>> enc = Encoding(Options.from_preset("short"))
 >>> policy = MLPPolicy.create(enc.obs_size, enc.n_actions, hidden=(16,), rng=np.random.default_rng(0))
 >>> bot = PolicyBot(policy, Options.from_preset("short"))
@@ -38,7 +38,7 @@ from spite.bots import register_bot
 from spite.bots.base import Bot, Decision
 from spite.errors import OptionsError
 from spite.malice import Options, SeatView
-from spite.rl.encoding import Encoding
+from spite.malice.rl.encoding import Encoding
 
 __all__ = ["MLPPolicy", "PolicyBot", "masked_softmax"]
 

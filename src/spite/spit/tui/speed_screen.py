@@ -7,8 +7,8 @@ your hand: the card drawn after a play takes the freed key, so keys typed ahead 
 names a rank (``H7-C1``): with two 7s in the hand the engine plays the first one it holds, whose key
 is then the one freed; the other 7 keeps its key (keys never swap).
 
-The clock, the bot and the remote side are the Spit screen's (:mod:`spite.tui.spit_screen`,
-:class:`~spite.tui.spit_session.SpitTable` with ``game="speed"``); this module draws the table and
+The clock, the bot and the remote side are the Spit screen's (:mod:`spite.spit.tui.screen`,
+:class:`~spite.spit.tui.session.SpitTable` with ``game="speed"``); this module draws the table and
 turns keys into Speed's moves (``H7-C1``: a 7 from the hand onto center 1).
 """
 
@@ -27,12 +27,12 @@ from textual.widgets import Footer, Static
 
 from spite.cards import RANK_TOKENS, RANKS
 from spite.spit import OVER, SPIT_MOVE, SpeedView
+from spite.spit.tui.remote import RemoteSpeedTable
+from spite.spit.tui.screen import CENTER_KEYS, FACE_DOWN, RemoteSpitScreen, SpitScreen, SpitTui, center_text
+from spite.spit.tui.session import SpitTable
 from spite.tui.i18n import level_name, tr
 from spite.tui.link import TableLink
-from spite.tui.remote_spit import RemoteSpeedTable
 from spite.tui.render import card_text
-from spite.tui.spit_screen import CENTER_KEYS, FACE_DOWN, RemoteSpitScreen, SpitScreen, SpitTui, center_text
-from spite.tui.spit_session import SpitTable
 from spite.tui.widgets import LogPanel, PileWidget, TooSmall, set_text
 
 if TYPE_CHECKING:
@@ -254,7 +254,7 @@ class SpeedTui(SpitTui):
 
     def remote_table(self, link: TableLink, welcome: dict[str, Any]) -> Any:
         """The client side of a server's Speed table (``spite tui --connect``)."""
-        from spite.tui.remote_spit import RemoteSpeedTable
+        from spite.spit.tui.remote import RemoteSpeedTable
 
         return RemoteSpeedTable.from_welcome(link, welcome)
 
@@ -269,6 +269,6 @@ TUI = SpeedTui()
 
 class RemoteSpeedScreen(RemoteSpitScreen, SpeedScreen):
     """A server's Speed table: the link and messages of :class:`RemoteSpitScreen`, the table of
-    :class:`~spite.tui.speed_screen.SpeedScreen`."""
+    :class:`~spite.spit.tui.speed_screen.SpeedScreen`."""
 
     table: RemoteSpeedTable  # type: ignore[assignment]

@@ -4,7 +4,7 @@ Importing this module registers the game ``spite_malice`` with :func:`pyspiel.re
 needs the optional extra (``pip install 'spite[openspiel]'``: the ``open_spiel`` wheel). Then::
 
     import pyspiel
-    import spite.rl.openspiel  # registers spite_malice
+    import spite.malice.rl.openspiel  # registers spite_malice
 
     game = pyspiel.load_game("spite_malice(preset=short,options=stock_size:5)")
     state = game.new_initial_state()
@@ -28,14 +28,14 @@ runs out) is followed by one chance node per shuffled card, and only then played
 outcomes as its shuffle entries (``State.chance_queue``, as a record's chance entries). So
 :meth:`state.history` is a complete record of the game: the engine never draws on a seed here.
 
-**Players' actions** are the actions of :class:`spite.rl.encoding.Encoding` (133 for ``classic``).
+**Players' actions** are the actions of :class:`spite.malice.rl.encoding.Encoding` (133 for ``classic``).
 
 **What a seat knows** (the hidden-information boundary: nothing here reads a card the seat may not
 see):
 
 * ``observation_tensor(p)`` is :meth:`Encoding.observe` of seat ``p``'s
   :class:`~spite.malice.SeatView` (the same vector as the PettingZoo and Gymnasium environments);
-  ``observation_string(p)`` the drawing of that view (:func:`spite.rl.encoding.view_text`);
+  ``observation_string(p)`` the drawing of that view (:func:`spite.malice.rl.encoding.view_text`);
 * ``information_state_string(p)`` is seat ``p``'s whole history, with perfect recall: its own
   dealt hand, every stock's face-up cards and who begins; then every move with the card it showed,
   the stock card it turned up, and for each draw the cards drawn if ``p`` drew them (else only how
@@ -61,9 +61,9 @@ from spite.errors import OptionsError
 from spite.games import Record
 from spite.malice import BUILD, Move, Options, State
 from spite.malice.record import record_from_state, replay_malice
+from spite.malice.rl._common import make_options, seat_rewards
+from spite.malice.rl.encoding import Encoding, view_text
 from spite.malice.state import COMPLETE
-from spite.rl._common import make_options, seat_rewards
-from spite.rl.encoding import Encoding, view_text
 
 try:
     import pyspiel  # type: ignore[import-not-found, import-untyped, unused-ignore]
@@ -71,7 +71,7 @@ except ModuleNotFoundError as exc:  # pragma: no cover - the message is the poin
     if exc.name != "pyspiel":
         raise
     raise ModuleNotFoundError(
-        "spite.rl.openspiel needs OpenSpiel, which is not installed: pip install 'spite[openspiel]'",
+        "spite.malice.rl.openspiel needs OpenSpiel, which is not installed: pip install 'spite[openspiel]'",
         name="pyspiel") from None
 
 __all__ = ["GAME_NAME", "GAME_TYPE", "SpiteMaliceGame", "SpiteMaliceObserver", "SpiteMaliceState"]

@@ -10,7 +10,7 @@ A game begins with a countdown, as at a server's table ("one, two, three — spi
 the engine's clock stands at 0 until it ends, the center cards are face down in every view, the
 opponent waits and a move is refused with the time left.
 
-The opponent is the reflex bot of ``spite.bots.reflex`` (its ``make_tui_opponent``: easy is the
+The opponent is the reflex bot of ``spite.spit.bots`` (its ``make_tui_opponent``: easy is the
 beginner, medium the club player, hard a 500 ms reflex bot, expert the expert); should that module
 be missing, :class:`TimedOpponent`, a small timer-driven player kept here, stands in: it waits a
 reaction time after every change it sees (longer in a new round), then plays the seed's tips.
@@ -133,10 +133,10 @@ class TimedOpponent:
 
 
 def make_opponent(level: str, seed: int | str = 0, options: SpitOptions | None = None) -> SpitOpponent:
-    """The opponent for a level: the reflex bot of ``spite.bots.reflex`` (``make_tui_opponent``) when
+    """The opponent for a level: the reflex bot of ``spite.spit.bots`` (``make_tui_opponent``) when
     that module is there, else :class:`TimedOpponent`."""
     try:
-        reflex = importlib.import_module("spite.bots.reflex")
+        reflex = importlib.import_module("spite.spit.bots")
     except ImportError:
         reflex = None
     factory: Callable[..., Any] | None = getattr(reflex, "make_tui_opponent", None)

@@ -7,7 +7,7 @@ card turned up, its empty hand refilled), where a player plans again. At each de
 else; the evaluation never sees the game state.
 
 :func:`review_decision` compares ``expert``'s plan and the others it starts from (``hard``'s) the way the
-stock-valued search bot (:mod:`spite.bots.search`, ``search:1.0``, the ``expert`` level until 2026-12-02)
+stock-valued search bot (:mod:`spite.malice.bots.search`, ``search:1.0``, the ``expert`` level until 2026-12-02)
 compares its own: played out with the heuristic and valued by a race model of the stocks. (The search
 built on the learned value, ``expert`` from then until 2026-12-04, was tried as the judge and overstated
 what turns give away: it marked ``hard`` against itself on 9 of 64 turns of a classic game, one turn at
@@ -20,9 +20,9 @@ what turns give away: it marked ``hard`` against itself on 9 of 64 turns of a cl
 2. the cards the seat cannot see are dealt at random consistently with its view
    (:func:`~spite.malice.determinize.determinize`), once per sample;
 3. on each sample, every candidate is played, then the rest of the turn and ``horizon`` more turns
-   of every player with the heuristic planner (:func:`~spite.bots.search_fast.fast_plan`), and the
+   of every player with the heuristic planner (:func:`~spite.malice.bots.search_fast.fast_plan`), and the
    position reached is valued as a chance of winning: 1 or 0 for a game won or lost on the way,
-   otherwise the race model of :mod:`spite.review.winprob` from the stock sizes and the seat to move;
+   otherwise the race model of :mod:`spite.malice.review.winprob` from the stock sizes and the seat to move;
 4. after the first samples only the favourite (``expert``'s plan), the played plan and the best rival go
    on (the rest would only spend the budget);
 5. the plan ``expert`` prefers is the favourite unless a rival beat it on the same samples by more
@@ -45,17 +45,17 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from spite.bots.heuristic import HARD_WEIGHTS, plan_turn
-from spite.bots.learned import learned_score, shipped_blend, shipped_value
-from spite.bots.search import SearchBot, outcome_key, play_plan
-from spite.bots.search_fast import fast_plan
 from spite.errors import OptionsError
 from spite.games import Record
 from spite.malice import Options, SeatView, State
+from spite.malice.bots.heuristic import HARD_WEIGHTS, plan_turn
+from spite.malice.bots.learned import learned_score, shipped_blend, shipped_value
+from spite.malice.bots.search import SearchBot, outcome_key, play_plan
+from spite.malice.bots.search_fast import fast_plan
 from spite.malice.determinize import determinize
 from spite.malice.record import replay_malice, state_from_record
+from spite.malice.review.winprob import RaceModel, race_model
 from spite.review import DecisionReview, Progress, Review, TurnReview
-from spite.review.winprob import RaceModel, race_model
 
 __all__ = ["HORIZON", "ROLLOUTS_PER_SECOND", "review_decision", "review_malice"]
 

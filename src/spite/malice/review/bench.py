@@ -1,4 +1,4 @@
-"""How the review marks two bots: ``python -m spite.review.bench A B [--games N] [--stock S] [--budget S]``.
+"""How the review marks two bots: ``python -m spite.malice.review.bench A B [--games N] [--stock S] [--budget S]``.
 
 Plays ``games`` seeded games of bot ``A`` (seat 0) against bot ``B`` (seat 1) on the classic rules
 with stocks of ``stock`` cards, reviews every turn of both, and prints per game and in all: each
@@ -16,7 +16,7 @@ import random
 
 from spite.bots import make_bot
 from spite.malice import Options, State
-from spite.records.malice import record_from_state
+from spite.malice.record import record_from_state
 from spite.review import review_record
 
 __all__ = ["main", "play_game"]
@@ -37,7 +37,7 @@ def play_game(specs: list[str], opts: Options, seed: int) -> State:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m spite.review.bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m spite.malice.review.bench", description=__doc__.splitlines()[0])
     parser.add_argument("bots", nargs=2, metavar="BOT", help="the bot of seat 0 and of seat 1 (specs)")
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--stock", type=int, default=10, help="stock cards a player (classic rules otherwise)")

@@ -10,7 +10,7 @@ When its turn starts (and again whenever new cards come to light during the turn
    consistently with its view (:func:`~spite.malice.determinize.determinize`), many times;
 3. in each sample plays every candidate plan, then the rest of the turn and the next ``horizon``
    turns (default 2: the opponent's reply and its own next turn) of every player with the
-   heuristic planner (its fast twin :func:`~spite.bots.search_fast.fast_plan`), and scores where
+   heuristic planner (its fast twin :func:`~spite.malice.bots.search_fast.fast_plan`), and scores where
    that leads: the stock cards its side got rid of since the search began minus the best other
    side's, ±50 for a game won or lost;
 4. keeps the candidates that do best on the same samples (successive halving), until its time
@@ -30,7 +30,7 @@ change the choice — or when that many standard errors are under ``settle_margi
 stock cards) — the two are as good as equal. So a clear choice costs a fraction of the budget.
 
 With ``value=learned`` (``search:1.0,value=learned``) the search is built on the learned value
-(:mod:`spite.bots.learned`) instead: the candidates and the favourite are the learned bot's
+(:mod:`spite.malice.bots.learned`) instead: the candidates and the favourite are the learned bot's
 (``learned`` with its BLEND for the game, the ``hard`` level), the rollouts play the rest of the turn
 and one more (the opponent's reply) with the planner of the ``hard`` weights, and each rollout's end
 is valued by the learned chance of winning of the turn that just ended, as its mover sees it
@@ -68,7 +68,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from spite.bots.heuristic import (
+from spite.cards import RANKS
+from spite.errors import OptionsError, Phrase
+from spite.malice import BUILD, Move, Options, SeatView, State
+from spite.malice.bots.heuristic import (
     _NO_MOVE,
     DEFAULT_WEIGHTS,
     HARD_WEIGHTS,
@@ -82,11 +85,8 @@ from spite.bots.heuristic import (
     plan_turn,
     reach_table,
 )
-from spite.bots.learned import ValueModel, features, learned_score, shipped_blend, shipped_value
-from spite.bots.search_fast import fast_plan
-from spite.cards import RANKS
-from spite.errors import OptionsError, Phrase
-from spite.malice import BUILD, Move, Options, SeatView, State
+from spite.malice.bots.learned import ValueModel, features, learned_score, shipped_blend, shipped_value
+from spite.malice.bots.search_fast import fast_plan
 from spite.malice.determinize import determinize
 
 __all__ = ["VALUES", "SearchBot", "learned_leaf", "outcome_key", "play_plan", "turn_score"]
@@ -106,7 +106,7 @@ _DEFAULTS: dict[str, dict[str, float]] = {
 a learned leaf looks one reply deep, and its settle margin is in chances (0.01: one point), not stock cards;
 ``turn`` looks to the end of the own turn only, its margin in the learned bot's points (25 of a stock
 card's 1,000); the blend of both is the learned bot's for the game
-(:func:`~spite.bots.learned.shipped_blend`)."""
+(:func:`~spite.malice.bots.learned.shipped_blend`)."""
 
 
 @dataclass
@@ -482,7 +482,7 @@ def _distinct(view: SeatView, alternatives: list[tuple[float, list[Move]]], coun
 
 def _signatures(view: SeatView, moves: list[Move]) -> list[tuple[object, ...]]:
     """The signature of the position before each move of a plan (for following it move by move)."""
-    from spite.bots.heuristic import _state_signature
+    from spite.malice.bots.heuristic import _state_signature
 
     world = determinize(view, random.Random(0))
     assert view.seat is not None

@@ -1,8 +1,8 @@
 """The Gymnasium single-agent environment: one seat of Spite and Malice against built-in bots.
 
-Registered as ``spite/SpiteMalice-v0`` when :mod:`spite.rl` is imported::
+Registered as ``spite/SpiteMalice-v0`` when :mod:`spite.malice.rl` is imported::
 
-    import gymnasium, spite.rl
+    import gymnasium, spite.malice.rl
     env = gymnasium.make("spite/SpiteMalice-v0", opponent="heuristic", preset="short")
     obs, info = env.reset(seed=1)
     while True:
@@ -14,7 +14,7 @@ Registered as ``spite/SpiteMalice-v0`` when :mod:`spite.rl` is imported::
 Each step is one move of the agent (a build play, or the discard / ``pass`` that ends its turn);
 the other seats' moves are played by their bots inside the step, until the agent is to move again
 or the game is over. Observations and actions are those of the PettingZoo environment
-(:mod:`spite.rl.aec`): a dict of ``observation`` and ``action_mask``, and ``Discrete(n_actions)``.
+(:mod:`spite.malice.rl.aec`): a dict of ``observation`` and ``action_mask``, and ``Discrete(n_actions)``.
 
 Rewards: at the end +1 if the agent's side won, −1 if another seat won, 0 for a draw; with
 ``stock_reward`` also that much for every card the agent's side's stock lost in the step (0 by
@@ -34,8 +34,8 @@ import numpy as np
 from spite.bots import Bot, make_bot
 from spite.errors import OptionsError
 from spite.malice import Options, State
-from spite.rl._common import make_options, optional_attr, require, seat_rewards, start_state
-from spite.rl.encoding import Encoding, view_text
+from spite.malice.rl._common import make_options, optional_attr, require, seat_rewards, start_state
+from spite.malice.rl.encoding import Encoding, view_text
 
 if TYPE_CHECKING:
     import gymnasium as gym
