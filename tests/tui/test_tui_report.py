@@ -18,7 +18,6 @@ from spite.malice.tui.screen import RemoteMaliceScreen
 from spite.tui.app import SpiteApp, TuiConfig
 from spite.tui.i18n import tr
 from spite.tui.link import connect_table
-from spite.tui.malice_screen import RemoteMaliceScreen
 from spite.tui.report import ReportScreen
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
