@@ -70,7 +70,7 @@ START = 1000.0
 
 def config(**changes: Any) -> ServerConfig:
     """The server settings the harness's tables use: no pause for bots, no countdown unless asked."""
-    base = {"bot_delay": 0.0, "spit_countdown": 0.0, "grace_seconds": 60.0, "turn_seconds": 90.0,
+    base = {"bot_delay": 0.0, "start_countdown": 0.0, "grace_seconds": 60.0, "turn_seconds": 90.0,
             "turn_warning": 15.0, "idle_seconds": 30.0, "abandon_seconds": 600.0, "next_game_seconds": 30.0}
     return ServerConfig(db_url="sqlite://", bot_workers=0, **{**base, **changes})
 

@@ -604,8 +604,8 @@ def test_a_table_of_one_game_has_no_match() -> None:
 def test_bots_alone_go_straight_on_and_against_a_bot_only_the_person_is_awaited() -> None:
     h = Harness("spite-malice", "match", {"match_target": 3, "stock_size": 3}, seats=[bot("easy"), bot("random")],
                 settings=config(bot_delay=1.0, next_game_seconds=60.0))
-    h.run_until(lambda: h.core.between, dt=0.5)  # no pause for people: the bots' own delay
-    assert 0 < h.core.next_at - h.now <= 1.0  # type: ignore[operator]
+    h.run_until(lambda: h.core.series.between, dt=0.5)  # no pause for people: the bots' own delay
+    assert 0 < h.core.series.next_at - h.now <= 1.0  # type: ignore[operator]
     h.run_until(lambda: h.core.status == "finished", dt=10.0)
     assert len(h.store.games) >= 2 and h.store.row["status"] == "finished"
     match = h.core.play.match_info()  # type: ignore[attr-defined]
@@ -648,7 +648,7 @@ def test_the_next_game_begins_once_the_last_seat_not_ready_is_taken_over() -> No
     h.advance(5.0)
     took = next(m for m in bob.received if m["type"] == "table" and m["event"]["kind"] == "takeover")
     assert h.seat(0).controller == "bot" and took["match"]["ready"] == [0, 1]
-    assert not h.core.between, "every seat is ready, yet the next game waits for the pause"
+    assert not h.core.series.between, "every seat is ready, yet the next game waits for the pause"
     assert bob.events()[-1] == "next-game"
 
 

@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> None:
                           bot_budget=a.bot_budget, review_budget=a.review_budget, rate=a.rate,
                           sqlite_synchronous=a.sqlite_sync,
                           burst=max(2.0 * a.rate, 10.0), next_game_seconds=a.next_game,
-                          spit_countdown=a.spit_countdown, turn_seconds=a.turn_clock, cluster=a.cluster,
+                          start_countdown=a.spit_countdown, turn_seconds=a.turn_clock, cluster=a.cluster,
                           migrate=not a.cluster, address=f"{a.host}:{a.port}" if a.cluster else None,
                           deal_seed=a.predictable_deals, operator_token=token, metrics_port=a.metrics_port,
                           log_format=a.log_format)

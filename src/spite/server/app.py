@@ -204,9 +204,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         GameType(name=name, realtime=get_game(name).realtime,
                  defaultPreset=get_game(name).default_preset,
                  presets=[PresetInfo(name=p, seats=get_game(name).seats(p)) for p in get_game(name).presets],
-                 levels=list(hook.levels), defaultLevel=hook.default_level, page=hook.page, rules=hook.rules,
-                 lobbyOptions=list(hook.lobby_options), picture=[list(row) for row in hook.lobby_picture(name)])
-        for name in served_games() for hook in [server_game(name)]]
+                 levels=list(facts.levels), defaultLevel=facts.default_level, page=facts.page, rules=facts.rules,
+                 lobbyOptions=list(facts.options), picture=[list(row) for row in facts.pictures.get(name, ())])
+        for name in served_games() for facts in [server_game(name).listing]]
 
     @app.get("/api/game-types", response_model=list[GameType])
     async def list_game_types() -> list[GameType]:
@@ -278,7 +278,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             count = game.seats(preset, body.options)
         except OptionsError as exc:
             raise LobbyError.of(exc) from None
-        level = body.level or server_game(body.game).default_level
+        level = body.level or server_game(body.game).listing.default_level
         seats = [SeatRequest(kind="person"), *(SeatRequest(kind="bot", level=level) for _ in range(count - 1))]
         info, seat, token = await manager_of(request).create(
             game=body.game, preset=preset, options=body.options, seats=seats, name=body.name, join=True,

@@ -82,8 +82,8 @@ class ServerConfig:
       ``review_burst`` at once, ``review_rate`` a second after that; 429). A review made already costs nothing.
     * ``next_game_seconds``: at a match table, how long the finished game stays on show before the
       next one begins when not every person seat has sent ``next`` (bots never wait).
-    * ``spit_countdown``: seconds between a Spit or Speed game's start (the last seat taken) and the
-      first moment a card may be played ("one, two, three — spit!").
+    * ``start_countdown``: seconds between a real-time game's start (its deal) and the
+      first moment a move may be made (its start countdown: "one, two, three — spit!").
     * ``cluster``: this process is one of several workers on one PostgreSQL database (``spite serve
       --workers N``): it holds tables by lease (:mod:`spite.server.leases`) rather than every live one,
       and its lobby lists come from the database. ``address``: where it listens (``host:port``, kept
@@ -145,7 +145,7 @@ class ServerConfig:
     review_rate: float = 1 / 30
     review_burst: float = 3.0
     next_game_seconds: float = 30.0
-    spit_countdown: float = 3.0
+    start_countdown: float = 3.0
     migrate: bool = True
     sqlite_synchronous: str = "NORMAL"
     operator_token: str | None = field(default=None, repr=False)
