@@ -273,7 +273,7 @@ class Harness:
             if not self.answer_bots or not self.thinking:
                 return
             think = self.thinking.pop(0)
-            legal = [m.text for m in think.view.legal_moves]
+            legal = think.ask.legal
             move = self.rng.choice(legal) if legal else None
             self._run(self.core.step(Thought(think.seat, think.version, move), self.now))
             self._observe()

@@ -18,7 +18,7 @@ from server_helpers import Client, ServerProcess, ServerThread
 
 from spite.bots import make_bot
 from spite.server import ServerConfig
-from spite.server.bots import bot_spec
+from spite.server.malice_play import bot_spec
 from waiting import wait_until
 
 

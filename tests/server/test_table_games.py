@@ -20,7 +20,7 @@ from spite.cards import parse_cards
 from spite.malice import Options, State
 from spite.records import record_from_json, replay
 from spite.server.lobby import stored_info
-from spite.server.malice_play import undo_floor_of
+from spite.server.malice_play import undo_floor_of, unpack_view
 from spite.server.protocol import RematchRequest, SeatRequest
 from waiting import bounded
 
@@ -304,7 +304,8 @@ def test_a_hint_is_asked_of_the_hint_bot_for_the_seat_to_move_alone() -> None:
         assert h.hint(mover, msg_id="h1") == []  # the answer comes from the bot, to the asker alone
         asked = h.hints[-1]
         assert (asked.conn, asked.msg_id, asked.version, asked.level) == (mover.conn, "h1", version, "hard")
-        assert asked.view.seat == seat and asked.view.to_json() == mover.position["view"]  # type: ignore[index]
+        seen = unpack_view(asked.ask.view)  # what goes to the bot worker: the asking seat's view alone
+        assert asked.ask.seat == seen.seat == seat and seen.to_json() == mover.position["view"]  # type: ignore[index]
         assert len(h.sent) == sent and h.core.version == version  # a hint changes nothing
         refused = h.hint(other, msg_id="h2")
         assert [m["type"] for m in refused] == ["error"]

@@ -22,13 +22,18 @@ Hints (``hint``): what the hint bot would play, thought out in a worker from the
 
 from __future__ import annotations
 
+import contextlib
 import json
+import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from spite.bots import LEVELS, make_bot
 from spite.cards import format_card, format_cards
+from spite.errors import Phrase
 from spite.games import Event, GameState, Record, get_game
 from spite.malice import BUILD, HAND, Match, Options, Result, SeatView, State
+from spite.malice.moves import parse_move
 from spite.malice.record import positions
 from spite.malice.state import COMPLETE, Played
 from spite.server.config import BOT_LEVELS
@@ -39,8 +44,68 @@ from spite.server.table.seats import LobbyError
 if TYPE_CHECKING:
     from spite.server.table.effects import StoredTable
 
-__all__ = ["SERVER", "MalicePlay", "MaliceServer", "match_from_json", "match_json", "told_of", "undo_floor_of",
-           "wants_match"]
+__all__ = ["BOTS", "SERVER", "MaliceBots", "MalicePlay", "MaliceServer", "bot_spec", "match_from_json", "match_json",
+           "pack_view", "told_of", "undo_floor_of", "unpack_view", "wants_match"]
+
+_FIELDS = (
+    "opts", "seat", "to_move", "turn", "result", "hand", "hand_sizes", "stock_sizes", "stock_tops", "builds",
+    "discards", "draw_size", "set_aside_size", "played_this_turn", "idle_turns",
+)
+
+
+def pack_view(view: SeatView) -> tuple[dict[str, Any], list[str]]:
+    """A seat's view as picklable fields and legal move texts, for a bot worker (a SeatView refuses
+    attribute writes)."""
+    return {name: getattr(view, name) for name in _FIELDS}, [m.text for m in view.legal_moves]
+
+
+def unpack_view(packed: tuple[dict[str, Any], list[str]]) -> SeatView:
+    """The seat's view back from :func:`pack_view`."""
+    fields, legal = packed
+    skipbo = fields["opts"].skipbo
+    return SeatView(**fields, moves=tuple(parse_move(t, skipbo=skipbo) for t in legal))
+
+
+def bot_spec(level: str, budget: float) -> str:
+    """The bot spec of a level, with search budgets capped at ``budget`` seconds."""
+    if level == "random":
+        return "random"
+    spec = LEVELS.get(level, level)
+    name, _, arg = spec.partition(":")
+    if name == "search":
+        # the seconds are the setting without "=" (search:1.0,blend=700); the other settings stay
+        settings = [part.strip() for part in arg.split(",") if part.strip()]
+        seconds = 1.0
+        for part in settings:
+            if "=" not in part:
+                with contextlib.suppress(ValueError):
+                    seconds = float(part)
+        rest = [part for part in settings if "=" in part and not part.startswith("iters=")]
+        return ",".join([f"search:{min(seconds, budget):g}", *rest])
+    return spec
+
+
+class MaliceBots:
+    """The Spite and Malice bots as the server's bot workers run them (a
+    :class:`spite.server.bots.Thinker`): each sees only its seat's view (:func:`pack_view`)."""
+
+    def spec(self, level: str, budget: float) -> str:
+        return bot_spec(level, budget)
+
+    def make(self, spec: str) -> Any:
+        return make_bot(spec)
+
+    def decide(self, bot: Any, view: Any, rng: random.Random, first: bool) -> tuple[str, str, list[Phrase]]:
+        seen = unpack_view(view)
+        if first:
+            assert seen.seat is not None
+            bot.start_game(seen.opts, seen.seat)
+        decision = bot.decide(seen, rng, None)
+        return decision.move.text, decision.why, list(decision.why_phrases)
+
+
+BOTS = MaliceBots()
+"""The thinking bots of ``spite-malice`` tables (:attr:`~spite.server.table.play.Listing.bots`)."""
 
 
 def undo_floor_of(state: State) -> int:
@@ -113,6 +178,7 @@ class MaliceServer(ServerGame):
 
     listing = Listing(
         title="Spite and Malice", levels=BOT_LEVELS, page="table", rules="spite-malice", options=("stock_size",),
+        bots="spite.server.malice_play:BOTS",
         # the other player's stock and hand, the build piles from an ace up, your stock and hand
         pictures={"spite-malice": (("9C", "#", "#", "#"), ("AH", "2S", "3D", ""), ("7H", "4C", "X", "10D", "5S"))})
 
@@ -290,8 +356,8 @@ class MalicePlay(TablePlay):
             self._controllers = controllers   # so far is the new player's to take back
             self.undo_floor = self.engine.plies
 
-    def bot_view(self, seat: int) -> SeatView:
-        return self.engine.view(seat)
+    def bot_view(self, seat: int) -> tuple[dict[str, Any], list[str]]:
+        return pack_view(self.engine.view(seat))
 
     # ------------------------------------------------------------------ undo and hints
     def undoable(self, seat: int | None) -> tuple[str, int] | None:

@@ -102,7 +102,7 @@ SERVER = SpitServer()
 class SpitPlay(TablePlay):
     """Spit or Speed at one table: the reflex bots and the game's steps."""
 
-    thinking_bots = False  # the reflex bots are planned and moved here (wake, due)
+    # no thinking bots (Listing.bots): the reflex bots are planned and moved here (wake, due)
 
     def __init__(self, table: Table) -> None:
         super().__init__(table)

@@ -68,6 +68,7 @@ from spite.server.protocol import (
 )
 from spite.server.table.clock import TableClock
 from spite.server.table.effects import (
+    BotAsk,
     Close,
     ConnId,
     Counted,
@@ -597,15 +598,14 @@ class TableCore:
             yield from self._apply(seat_no, move, conn=conn, msg_id=msg_id)
 
     def _hint(self, conn: ConnId, seat_no: int | None, msg_id: str | None) -> Step:
-        play = self.play
-        if not play.thinking_bots:
+        if self.server_game.listing.bots is None:
             yield self._lacking(conn, "hint", msg_id)
         elif (refused := self._refuse_turn(conn, seat_no, msg_id, "get no hints")) is not None:
             yield refused
         elif self.rated:  # no help at a rated table (docs/ratings.md)
             yield self._error(conn, "no-hints", "hints are off at rated tables", msg_id, Phrase("error.no-hint.rated"))
         elif seat_no is not None:
-            yield Hint(conn, msg_id, self.version, self.config.hint_level, play.bot_view(seat_no),
+            yield Hint(conn, msg_id, self.version, self.config.hint_level, self._ask(seat_no),
                        f"{self.id}:hint:{self.version}")
 
     def _undo(self, conn: ConnId, seat_no: int | None, version: int, msg_id: str | None) -> Step:
@@ -644,7 +644,7 @@ class TableCore:
 
     def _lacking(self, conn: ConnId, kind: str, msg_id: str | None) -> Send:
         """``kind`` at a table whose game has no such thing: one line to the asker alone."""
-        has = {"hints": self.play.thinking_bots, "undo": isinstance(self.play, Undo),
+        has = {"hints": self.server_game.listing.bots is not None, "undo": isinstance(self.play, Undo),
                "matches": self.play.plays_matches}
         lacking = [noun for noun, there in has.items() if not there]
         what = ", ".join(lacking[:-1]) + (" or " if len(lacking) > 1 else "") + lacking[-1]
@@ -807,11 +807,16 @@ class TableCore:
         self._refresh_clocks(mover)
 
     # ================================================================== bots
+    def _ask(self, seat: int) -> BotAsk:
+        """What the game's thinking bots are asked about ``seat``: its view alone, and its legal moves."""
+        bots = self.server_game.listing.bots
+        assert bots is not None
+        return BotAsk(bots, seat, tuple(self.state.legal_moves(seat)), self.play.bot_view(seat))
+
     def _think(self, seat: int) -> Step:
-        view = self.play.bot_view(seat)
         level = self.seats[seat].level or self.config.replacement_level
         self.thinking = (seat, self.version)
-        yield Think(seat, self.version, level, view, f"{self.id}:{self.version}")
+        yield Think(seat, self.version, level, self._ask(seat), f"{self.id}:{self.version}")
 
     def _thought(self, answer: Thought) -> Step:
         if self.thinking != (answer.seat, answer.version):
@@ -959,7 +964,7 @@ class TableCore:
             out.append((over_at, partial(self._clock_out, seat)))
         if self.thinking is None and self.live(self.now):
             for n in self.state.to_act():
-                if self.seats[n].controller == "bot" and self.play.thinking_bots:
+                if self.seats[n].controller == "bot" and self.server_game.listing.bots is not None:
                     out.append((self.bot_at, partial(self._think, n)))
                     break
         return out

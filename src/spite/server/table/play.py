@@ -4,11 +4,12 @@ The core drives every game through :mod:`spite.games` (``apply``, ``advance``, `
 ``legal_moves``, ``to_record``, ``result``, ``points``, ``turns``, ``face_down_view``) and never asks
 which game it is. What differs between games is a small adapter, found in the registry
 (``spite.games.register(..., server=...)``): a :class:`ServerGame` says how the lobby lists the game
-(:class:`Listing`), deals and restores a table's game (:meth:`ServerGame.open`: the one way a game
-is dealt, the table's first as a match's next or a rematch) and makes each game's :class:`TablePlay`,
-which supplies the extra fields of a game's messages, the bots' view or a real-time game's own bots
-and timers, and a match's score. Requests only some games know are capabilities: a play whose bots
-think off the event loop answers ``hint`` from the same view; a play that is an :class:`Undo` takes a
+(:class:`Listing`, with its thinking bots), deals and restores a table's game
+(:meth:`ServerGame.open`: the one way a game is dealt, the table's first as a match's next or a
+rematch) and makes each game's :class:`TablePlay`, which supplies the extra fields of a game's
+messages, the bots' view or a real-time game's own bots and timers, and a match's score. Requests
+only some games know are capabilities: a game whose bots think off the event loop
+(:attr:`Listing.bots`) answers ``hint`` from the same view; a play that is an :class:`Undo` takes a
 move back; a play that :attr:`~TablePlay.plays_matches` understands ``next``.
 """
 
@@ -92,6 +93,11 @@ class Listing:
     """The rules page (``/rules/RULES``) of this game."""
     options: tuple[str, ...] = ()
     """Options the lobby's forms let a person set (``stock_size``)."""
+    bots: str | None = None
+    """``"module:attribute"`` of the game's thinking bots (a :class:`spite.server.bots.Thinker`, run in
+    the bot workers): they choose a bot seat's moves one at a time from its view
+    (:meth:`TablePlay.bot_view`) and answer hints. ``None``: the play moves its bots itself
+    (:meth:`TablePlay.wake`, :meth:`TablePlay.due`), and the game has no hints."""
     pictures: Mapping[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
     """Per game name, a small picture of a table for the lobby's tile: rows of cards from the far side
     of the table to the near one, each a card token (records.md §1), ``#`` a card's back or ``""`` an
@@ -218,11 +224,6 @@ class TablePlay:
     """Whether this game's tables may play matches: ``next`` is understood (and refused at a table of
     one game); otherwise it is answered as a request the game does not have."""
 
-    thinking_bots: bool = True
-    """Whether this game's bots think off the event loop, one decision at a time from their seat's view
-    (:meth:`bot_view`; a hint is such a decision for a person's seat); otherwise the play moves its
-    bots itself (:meth:`wake`, :meth:`due`) and has no hints."""
-
     def __init__(self, table: Table) -> None:
         self.table = table
 
@@ -296,8 +297,9 @@ class TablePlay:
 
     # ------------------------------------------------------------------ what goes on by itself
     def bot_view(self, seat: int) -> Any:
-        """What the bot playing ``seat`` (or giving its person a hint) thinks from: its seat's view
-        (nothing more leaves the game)."""
+        """What the game's thinking bots (:attr:`Listing.bots`) playing ``seat``, or giving its person a
+        hint, think from: its seat's view (nothing more leaves the game), picklable (it goes to a bot
+        worker process)."""
         return self.table.state.view(seat)
 
     def wake(self) -> float | None:
