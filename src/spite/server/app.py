@@ -360,11 +360,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return seek_info(await manager_of(request).seeks.cancel(seek_id))
 
     @app.get("/api/ratings")
-    async def leaderboard(request: Request, response: Response, group: str = "classic",
+    async def leaderboard(request: Request, response: Response, group: str | None = None,
                           limit: int = Query(50, ge=1, le=200),
                           offset: int = Query(0, ge=0, le=_DB_INT)) -> dict[str, Any]:
         """The leaderboard of a rules group (docs/ratings.md): established ratings first, best first;
-        ``X-Total-Count`` says how many players the group has."""
+        ``X-Total-Count`` says how many players the group has. No group named: the first of the
+        registry (the first registered game's first group)."""
+        group = group or rating.groups()[0]
         if group not in rating.groups():
             raise LobbyError(f"group is one of {', '.join(rating.groups())}", 400, "ratings.bad-group",
                              groups=", ".join(rating.groups()))
