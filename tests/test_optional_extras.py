@@ -86,8 +86,8 @@ def environment(blocker: Path, blocked: tuple[str, ...] = (), asked: Path | None
 # ---------------------------------------------------------------------- the server's bots
 def test_a_level_whose_bot_cannot_be_made_is_an_operator_error_logged_once(
         monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    from spite.malice.server import pack_view
     from spite.server.bots import BotRunner
-    from spite.server.malice_play import pack_view
     from spite.server.table.effects import BotAsk
 
     make_bot("greedy")  # the bots' own modules are loaded: the factory below stays
@@ -103,7 +103,7 @@ def test_a_level_whose_bot_cannot_be_made_is_an_operator_error_logged_once(
         try:
             state = State.new(Options.from_preset("short"), seed=3)
             view = state.view(state.to_move)
-            question = BotAsk("spite.server.malice_play:BOTS", state.to_move, tuple(m.text for m in view.legal_moves),
+            question = BotAsk("spite.malice.server:BOTS", state.to_move, tuple(m.text for m in view.legal_moves),
                               pack_view(view))
 
             async def ask(level: str) -> tuple[str, bool]:
@@ -130,7 +130,7 @@ import asyncio
 from spite.malice import Options, State
 from spite.server.bots import BotRunner
 from spite.server.config import BOT_LEVELS
-from spite.server.malice_play import pack_view
+from spite.malice.server import pack_view
 from spite.server.table.effects import BotAsk
 
 async def main():
@@ -139,7 +139,7 @@ async def main():
     try:
         state = State.new(Options.from_preset("short"), seed=5)
         view = state.view(state.to_move)
-        ask = BotAsk("spite.server.malice_play:BOTS", state.to_move, tuple(m.text for m in view.legal_moves),
+        ask = BotAsk("spite.malice.server:BOTS", state.to_move, tuple(m.text for m in view.legal_moves),
                      pack_view(view))
         for level in BOT_LEVELS:
             move, fallback = await runner.decide("t-" + level, level, ask, "seed")

@@ -396,11 +396,11 @@ def has_hook(name: str, kind: str) -> bool:
 # rules groups and what a rated table plays, a :class:`spite.rating.RatingRules`; none: the defaults).
 register("spite-malice", "spite.malice.game:GAME", arena_check="spite.arena.runner:check_malice_lineup",
          arena_play="spite.arena.runner:iter_malice_games", tui="spite.tui.malice_screen:TUI",
-         server="spite.server.malice_play:SERVER", hint="spite.arena.hint:hint",
+         server="spite.malice.server:SERVER", hint="spite.arena.hint:hint",
          review="spite.review.malice:review_malice", rating="spite.malice.rating:RATING")
 register("spit", "spite.spit.game:SPIT", arena_check="spite.sim.arena:check_spit_tournament",
          arena_play="spite.sim.arena:run_spit_games", tui="spite.tui.spit_screen:TUI",
-         server="spite.server.spit_play:SERVER")
+         server="spite.spit.server:SERVER")
 register("speed", "spite.spit.game:SPEED", arena_check="spite.sim.arena:check_spit_tournament",
          arena_play="spite.sim.arena:run_spit_games", tui="spite.tui.speed_screen:TUI",
-         server="spite.server.spit_play:SERVER")
+         server="spite.spit.server:SERVER")

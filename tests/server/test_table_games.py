@@ -18,9 +18,9 @@ from table_harness import Client, Harness, config, play_out
 
 from spite.cards import parse_cards
 from spite.malice import Options, State
+from spite.malice.server import undo_floor_of, unpack_view
 from spite.records import record_from_json, replay
 from spite.server.lobby import stored_info
-from spite.server.malice_play import undo_floor_of, unpack_view
 from spite.server.protocol import RematchRequest, SeatRequest
 from waiting import bounded
 

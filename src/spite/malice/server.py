@@ -178,7 +178,7 @@ class MaliceServer(ServerGame):
 
     listing = Listing(
         title="Spite and Malice", levels=BOT_LEVELS, page="table", rules="spite-malice", options=("stock_size",),
-        bots="spite.server.malice_play:BOTS",
+        bots="spite.malice.server:BOTS",
         # the other player's stock and hand, the build piles from an ace up, your stock and hand
         pictures={"spite-malice": (("9C", "#", "#", "#"), ("AH", "2S", "3D", ""), ("7H", "4C", "X", "10D", "5S"))})
 
