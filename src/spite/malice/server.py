@@ -178,7 +178,7 @@ class MaliceServer(ServerGame):
 
     listing = Listing(
         title="Spite and Malice", levels=BOT_LEVELS, page="table", rules="spite-malice", options=("stock_size",),
-        bots="spite.malice.server:BOTS",
+        bots="spite.malice.server:BOTS", matches=True,
         # the other player's stock and hand, the build piles from an ace up, your stock and hand
         pictures={"spite-malice": (("9C", "#", "#", "#"), ("AH", "2S", "3D", ""), ("7H", "4C", "X", "10D", "5S"))})
 
@@ -219,7 +219,6 @@ SERVER = MaliceServer()
 class MalicePlay(TablePlay):
     """Spite and Malice at one table: undo, hints and match play (see the module's text)."""
 
-    plays_matches = True
 
     def __init__(self, table: Table, match: Match | None, game_ids: list[int]) -> None:
         super().__init__(table)

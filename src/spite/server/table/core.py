@@ -645,7 +645,7 @@ class TableCore:
     def _lacking(self, conn: ConnId, kind: str, msg_id: str | None) -> Send:
         """``kind`` at a table whose game has no such thing: one line to the asker alone."""
         has = {"hints": self.server_game.listing.bots is not None, "undo": isinstance(self.play, Undo),
-               "matches": self.play.plays_matches}
+               "matches": self.server_game.listing.matches}
         lacking = [noun for noun, there in has.items() if not there]
         what = ", ".join(lacking[:-1]) + (" or " if len(lacking) > 1 else "") + lacking[-1]
         return self._error(conn, "bad-message", f"{kind}: {self.title} tables have no {what}", msg_id,
@@ -1090,7 +1090,7 @@ class TableCore:
 
     def _next(self, conn: ConnId, seat_no: int | None, msg_id: str | None, nonce: str | None) -> Step:
         """``next``: a seat is ready for the match's next game; it begins when every person seat is."""
-        if not self.play.plays_matches:
+        if not self.server_game.listing.matches:
             yield self._lacking(conn, "next", msg_id)
             return
         if seat_no is None:

@@ -10,7 +10,7 @@ rematch) and makes each game's :class:`TablePlay`, which supplies the extra fiel
 messages, the bots' view or a real-time game's own bots and timers, and a match's score. Requests
 only some games know are capabilities: a game whose bots think off the event loop
 (:attr:`Listing.bots`) answers ``hint`` from the same view; a play that is an :class:`Undo` takes a
-move back; a play that :attr:`~TablePlay.plays_matches` understands ``next``.
+move back; a game whose tables may play matches (:attr:`Listing.matches`) understands ``next``.
 """
 
 from __future__ import annotations
@@ -93,6 +93,10 @@ class Listing:
     """The rules page (``/rules/RULES``) of this game."""
     options: tuple[str, ...] = ()
     """Options the lobby's forms let a person set (``stock_size``)."""
+    matches: bool = False
+    """Whether the game's tables may play matches: ``next`` is understood (and refused at a table of
+    one game: :meth:`TablePlay.match_game` is ``None`` there); otherwise it is answered as a request
+    the game does not have."""
     bots: str | None = None
     """``"module:attribute"`` of the game's thinking bots (a :class:`spite.server.bots.Thinker`, run in
     the bot workers): they choose a bot seat's moves one at a time from its view
@@ -217,12 +221,8 @@ class Table(Protocol):
 
 class TablePlay:
     """What a game does at one table, one game of it, besides what the core does. The defaults fit a
-    turn game with no extra message fields, whose bots think off the event loop; an adapter overrides
-    what its game has. It reads the table (``self.table``) and answers; the core changes the table."""
-
-    plays_matches: bool = False
-    """Whether this game's tables may play matches: ``next`` is understood (and refused at a table of
-    one game); otherwise it is answered as a request the game does not have."""
+    turn game with no extra message fields; an adapter overrides what its game has. It reads the
+    table (``self.table``) and answers; the core changes the table."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
