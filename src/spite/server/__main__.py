@@ -13,7 +13,7 @@ from spite.server.run import serve
 
 def main(argv: list[str] | None = None) -> None:
     """Parse the command line and serve."""
-    p = argparse.ArgumentParser(prog="python -m spite.server", description="Serve Spite and Malice tables.")
+    p = argparse.ArgumentParser(prog="python -m spite.server", description="Serve every registered game.")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--db", default=None, help="database URL (default: SQLite in the user's data folder)")

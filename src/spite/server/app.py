@@ -151,7 +151,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             log.info("stopped")
 
     app = FastAPI(title="spite server", version="1", lifespan=lifespan,
-                  description="Spite and Malice tables over WebSockets; see docs/protocol.md.")
+                  description="Card tables of every registered game over WebSockets; see docs/protocol.md.")
     writes = RateLimiter(config.write_rate, config.write_burst)  # REST writes, per client address
     messages = RateLimiter(config.rate, config.burst)  # WebSocket messages, per address over all its sockets
     sockets = SocketBook(config.max_sockets, config.flood_cooldown)  # open WebSockets per address, cool-downs

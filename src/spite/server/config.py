@@ -70,7 +70,7 @@ class ServerConfig:
     * ``turn_seconds``: a connected person seat that does not act for this long while it is to act is
       taken over by a bot (``replacement_level``) until its player acts again (0: never); only at
       tables whose game has turns.
-    * ``idle_seconds``: in a real-time game (Spit, Speed), a person seat that holds a move it could make
+    * ``idle_seconds``: in a real-time game, a person seat that holds a move it could make
       and makes none for this long is taken over by a bot as one who left, until its player moves again
       (0: never).
     * ``turn_warning``: seconds before either moment the table is told (event ``turn-clock``).
@@ -83,7 +83,7 @@ class ServerConfig:
     * ``next_game_seconds``: at a match table, how long the finished game stays on show before the
       next one begins when not every person seat has sent ``next`` (bots never wait).
     * ``start_countdown``: seconds between a real-time game's start (its deal) and the
-      first moment a move may be made (its start countdown: "one, two, three — spit!").
+      first moment a move may be made (its start countdown).
     * ``cluster``: this process is one of several workers on one PostgreSQL database (``spite serve
       --workers N``): it holds tables by lease (:mod:`spite.server.leases`) rather than every live one,
       and its lobby lists come from the database. ``address``: where it listens (``host:port``, kept

@@ -284,6 +284,7 @@ class TableCore:
     def _error(self, conn: ConnId, code: str, message: str, msg_id: str | None = None,
                phrase: Phrase | None = None) -> Send:
         return self.view.error(conn, code, message, msg_id, phrase)
+
     # ================================================================== connections
     def _hello(self, inp: Hello) -> Step:
         conn = inp.conn
@@ -456,7 +457,7 @@ class TableCore:
         for conn in self.view.connections():
             yield Close(conn, code)
 
-    # ================================================================== fair deals
+    # ================================================================== fair deals, and how every game begins
     def _draw(self, game: int, first: int | None) -> FairDeal:
         seats = self.fair.seats if self.fair is not None else len(self.seats)
         return FairDeal.draw(self.id, game, seats, first, entropy=self.entropy)
@@ -1088,6 +1089,7 @@ class TableCore:
             yield Close(conn, 1000)
         yield Gone(text)
 
+    # ================================================================== games in a row
     def _next(self, conn: ConnId, seat_no: int | None, msg_id: str | None, nonce: str | None) -> Step:
         """``next``: a seat is ready for the match's next game; it begins when every person seat is."""
         if not self.server_game.listing.matches:
