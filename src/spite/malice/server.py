@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from spite.bots import LEVELS, make_bot
@@ -328,16 +328,6 @@ class MalicePlay(TablePlay):
                          over=match.is_over, winner=match.winner, betweenGames=between, ready=ready, nextIn=next_in)
 
     # ------------------------------------------------------------------ moves
-    def checkpoint(self) -> Callable[[], None]:
-        engine = self.engine
-        plies = engine.plies
-
-        def back() -> None:  # the engine's own undo: cheaper than a copy of the game so far
-            while engine.plies > plies:
-                engine.undo()
-
-        return back
-
     def entries(self, events: Sequence[Event]) -> list[Any]:
         return self.engine.history[-1].record_entries()
 

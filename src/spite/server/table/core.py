@@ -659,7 +659,7 @@ class TableCore:
         store what happened, then acknowledge and show it. Returns ``ok``, ``refused``, ``storage`` or
         ``idle`` (nothing happened)."""
         state = self.state
-        back = self.play.checkpoint()
+        before = state.copy()  # what a refused commit puts back (a copy costs microseconds)
         t = self.game_ms(self.now)
         events: list[Event] = list(state.advance(t))
         outcome, played, refused = "idle", move or "", None
@@ -678,7 +678,7 @@ class TableCore:
         if events:
             stored = yield from self._store_change(seat if outcome == "ok" else None, events, by_bot)
             if not stored:
-                back()
+                self.state = before
                 if conn is not None:
                     yield self._error(conn, "storage", "the move could not be saved; try again", msg_id)
                 return "storage"

@@ -16,7 +16,7 @@ move back; a game whose tables may play matches (:attr:`Listing.matches`) unders
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -262,16 +262,6 @@ class TablePlay:
         return {}
 
     # ------------------------------------------------------------------ moves
-    def checkpoint(self) -> Callable[[], None]:
-        """Before a move: what puts the state back if its commit fails."""
-        table = self.table
-        before = table.state.copy()
-
-        def back() -> None:
-            table.state = before
-
-        return back
-
     def entries(self, events: Sequence[Event]) -> list[Any]:
         """The record entries the move (and the time) just added, to store as one row."""
         return list(self.table.state.to_record().moves[self.table.entries:])
