@@ -82,7 +82,7 @@ class Listing:
     """How the lobby lists a game's tables (``GameType``) and names them."""
 
     title: str
-    """How messages name the game's tables (``Spit and Speed``)."""
+    """How messages name the game's tables, for people (its family's own name)."""
     levels: tuple[str, ...]
     """The bot levels the lobby offers for this game's seats."""
     default_level: str = "medium"
