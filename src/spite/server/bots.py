@@ -168,14 +168,21 @@ WORKER_NICENESS = 10
 budget on every core must not starve the event loop that acknowledges people's moves."""
 
 
-def _warm(parent: int, bots: tuple[str, ...]) -> None:
+def _warm(parent: int, bots: Mapping[str, tuple[str, ...]], budget: float) -> None:
     """Worker side, at start: tie this process's life to the server's, step back in CPU priority,
-    then load the games' bots (``bots``: their :class:`Thinker` names)."""
+    then load the games' bots (``bots``: their :class:`Thinker` names and levels), each level's bot
+    made once, so that the first move pays for no import."""
     _die_with_parent(parent)
     with contextlib.suppress(OSError, AttributeError):  # not on every platform
         os.nice(WORKER_NICENESS)
-    for name in bots:
-        _thinker(name)
+    for name, levels in bots.items():
+        thinker = _thinker(name)
+        for level in levels:
+            with contextlib.suppress(Exception):  # (the server logged what cannot be made, once)
+                bot = thinker.make(thinker.spec(level, budget))
+                close = getattr(bot, "close", None)
+                if close is not None:
+                    close()
 
 
 def _warm_up() -> None:
@@ -264,7 +271,7 @@ class BotRunner:
     def _process(self) -> concurrent.futures.Executor:
         ctx = multiprocessing.get_context("spawn")
         return concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_warm,
-                                                      initargs=(os.getpid(), tuple(self.bots)))
+                                                      initargs=(os.getpid(), self.bots, self.budget))
 
     def close(self) -> None:
         """Stop the workers (running decisions are abandoned)."""
