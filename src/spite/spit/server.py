@@ -9,7 +9,7 @@ ends, ``clock.startsIn`` says how long is left, and moves sent before then are r
 moves, and a ``state`` at the end turns them up for everyone at once. After a restart the clock
 resumes at the time of the last stored entry (the downtime does not count: nobody could move).
 
-The play tells the core when it next has something to do (:meth:`SpitPlay.wake`): the game's next
+The play tells the core when it next has something to do (:meth:`SpitPlay.due`): the game's next
 automatic event (``next_event_time()``: automatic spit call, automatic slap,
 the time limit) and each bot's intended move (the reflex bots' ``plan``, made again after every
 change). A move is played at the clock's ``now`` (the core lets the time pass to it first, so what
@@ -102,7 +102,7 @@ SERVER = SpitServer()
 class SpitPlay(TablePlay):
     """Spit or Speed at one table: the reflex bots and the game's steps."""
 
-    # no thinking bots (Listing.bots): the reflex bots are planned and moved here (wake, due)
+    # no thinking bots (Listing.bots): the reflex bots are planned and moved here (changed, due)
 
     def __init__(self, table: Table) -> None:
         super().__init__(table)
@@ -177,9 +177,16 @@ class SpitPlay(TablePlay):
         return have[1], have[2]
 
     def changed(self) -> None:
-        """Plan the bots again for the table as it is now (a bot reacts to what it sees)."""
-        self._intents.clear()
+        """Plan the bots again for the table as it is now (a bot reacts to what it sees); an intention
+        whose time came is spent, landed or not."""
         table = self.table
+        if self._intents and table.live(table.now):
+            t = table.game_ms(table.now)
+            for seat, (at, move) in self._intents.items():
+                have = self._bots.get(seat)
+                if at <= t and have is not None:
+                    have[1].outcome(move, True, "", t)
+        self._intents.clear()
         if table.status != "playing" or self.state.is_over or not table.is_dealt:
             return
         now = table.game_ms(table.now)
@@ -192,28 +199,16 @@ class SpitPlay(TablePlay):
             if plan is not None:
                 self._intents[s.seat] = (max(plan[0], now), plan[1])
 
-    def wake(self) -> float | None:
-        table = self.table
-        if not table.live(table.now):
-            return None
-        times = [t for t, _ in self._intents.values()]
-        nxt = self.state.next_event_time()
-        if nxt is not None:
-            times.append(nxt)
-        return table.core_time(min(times)) if times else None
-
-    def due(self, now: float) -> list[Action]:
-        actions: list[Action] = []
+    def due(self, now: float) -> tuple[list[Action], float | None]:
         table = self.table
         if not table.live(now):
-            return actions
+            return [], None
         t = table.game_ms(now)
+        actions: list[Action] = []
         nxt = self.state.next_event_time()
         if nxt is not None and nxt <= t:
             actions.append(("advance",))
-        for seat, (at, move) in sorted(self._intents.items(), key=lambda item: item[1]):
-            if at <= t:
-                bot, _rng = self._bot(table.seats[seat])
-                bot.outcome(move, True, "", t)  # the intention is spent, landed or not
-                actions.append(("move", seat, move))
-        return actions
+        actions.extend(("move", seat, move) for seat, (at, move) in sorted(self._intents.items(), key=lambda i: i[1])
+                       if at <= t)
+        times = [at for at, _ in self._intents.values()] + ([nxt] if nxt is not None else [])
+        return actions, table.core_time(min(times)) if times else None

@@ -955,7 +955,7 @@ class TableCore:
             return out
         if not self.clock.shown_at_go:
             out.append((self.clock.go, self._at_go))
-        wake = self.play.wake()
+        _, wake = self.play.due(self.now)
         if wake is not None:
             out.append((wake, self._play_due))
         for warn_at, over_at, n in self.clock.deadlines(self._clock_limit(), self.config.turn_warning):
@@ -1001,7 +1001,8 @@ class TableCore:
         self._changed(None)
 
     def _play_due(self) -> Step:
-        for action in self.play.due(self.now):
+        actions, _ = self.play.due(self.now)
+        for action in actions:
             if self.status != "playing" or self.state.is_over:
                 return
             if action[0] == "advance":

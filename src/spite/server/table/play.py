@@ -101,7 +101,7 @@ class Listing:
     """``"module:attribute"`` of the game's thinking bots (a :class:`spite.server.bots.Thinker`, run in
     the bot workers): they choose a bot seat's moves one at a time from its view
     (:meth:`TablePlay.bot_view`) and answer hints. ``None``: the play moves its bots itself
-    (:meth:`TablePlay.wake`, :meth:`TablePlay.due`), and the game has no hints."""
+    (:meth:`TablePlay.due`), and the game has no hints."""
     pictures: Mapping[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
     """Per game name, a small picture of a table for the lobby's tile: rows of cards from the far side
     of the table to the near one, each a card token (records.md §1), ``#`` a card's back or ``""`` an
@@ -292,13 +292,11 @@ class TablePlay:
         worker process)."""
         return self.table.state.view(seat)
 
-    def wake(self) -> float | None:
-        """When the play next has something to do by itself (core time), if ever."""
-        return None
-
-    def due(self, now: float) -> list[Action]:
-        """What the play wants done now (see :data:`Action`)."""
-        return []
+    def due(self, now: float) -> tuple[list[Action], float | None]:
+        """What the play wants done by itself at ``now`` (see :data:`Action`), and when it next will
+        (core time; ``None``: not unless something changes). Asking changes nothing: the core does
+        the actions, then tells the play (:meth:`changed`)."""
+        return [], None
 
 
 @runtime_checkable
