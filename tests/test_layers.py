@@ -32,13 +32,17 @@ def test_the_table_core_loads_no_web_framework_database_or_event_loop() -> None:
         name for name in spite if name.startswith("spite.server.table")}, spite
 
 
+UPPER_PARTS = ("server", "tui", "bots", "arena", "sim", "hint", "review", "rl", "web")
+"""What a family brings to the layers above its engine: a module or subpackage named after the layer."""
+
+
 @pytest.mark.parametrize("engine", ["spite.malice", "spite.malice.game", "spite.spit", "spite.spit.game"])
 def test_an_engine_loads_nothing_above_it(engine: str) -> None:
     """Neither the shared layers above nor its own family's parts for them (its bots, screens, arena, ...)."""
     family = engine.split(".")[1]
     above = ("spite.bots", "spite.records", "spite.server", "spite.tui", "spite.arena", "spite.review",
              "spite.cli", "spite.web", "spite.sim", "spite.bench",
-             *(f"spite.{family}.{part}" for part in ("tui", "bots", "arena", "sim", "hint", "review", "rl", "web")))
+             *(f"spite.{family}.{part}" for part in UPPER_PARTS))
     loaded = loaded_by(engine)
     assert f"spite.{family}.state" in loaded or f"spite.{family}.table" in loaded
     assert not [m for m in loaded if m.startswith(above)]
@@ -54,8 +58,6 @@ itself (games.py) is where the names are written once; the server, the command l
 scanned yet (the README's layout section says what still lies outside its family)."""
 
 WAITING_FOR_THE_SERVER = {
-    # server/spit_play.py imports the reflex bots from their old place; goes when the adapter moves into spite.spit
-    "bots/reflex.py",
     # the protocol's per-game "match" field of game-over; goes when a game's fields travel in the game's own part
     "tui/link.py",
 }
@@ -131,3 +133,26 @@ def test_no_shared_module_names_a_game_or_a_preset() -> None:
     assert {p: found for p, found in named.items() if found and p not in WAITING_FOR_THE_SERVER} == {}
     # an exemption that is no longer needed goes
     assert sorted(p for p in WAITING_FOR_THE_SERVER if not named.get(p)) == []
+
+
+def test_the_engines_contract_names_every_engine_module() -> None:
+    """A game family's package holds its engine and its server adapter (``server``): the contract that
+    keeps the engine from importing the adapter (pyproject.toml) names each engine module, so a new
+    one must be added there or this fails."""
+    import pkgutil
+    import tomllib
+    from pathlib import Path
+
+    import spite.malice
+    import spite.spit
+
+    pyproject = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = pyproject["tool"]["importlinter"]["contracts"]
+    (engines,) = [c for c in contracts if c["name"].startswith("the engines are pure")]
+    families = (spite.malice, spite.spit)
+    modules = {pkg.__name__ for pkg in families} | {
+        f"{pkg.__name__}.{info.name}" for pkg in families for info in pkgutil.iter_modules(pkg.__path__)
+        if info.name not in UPPER_PARTS}
+    assert set(engines["source_modules"]) == modules
+    forbidden = set(engines["forbidden_modules"])
+    assert {"spite.*.server", "spite.*.bots", "spite.*.tui", "spite.server", "spite.bots"} <= forbidden

@@ -86,7 +86,9 @@ def environment(blocker: Path, blocked: tuple[str, ...] = (), asked: Path | None
 # ---------------------------------------------------------------------- the server's bots
 def test_a_level_whose_bot_cannot_be_made_is_an_operator_error_logged_once(
         monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    from spite.malice.server import pack_view
     from spite.server.bots import BotRunner
+    from spite.server.table.effects import BotAsk
 
     make_bot("greedy")  # the bots' own modules are loaded: the factory below stays
     needs_numpy = NeedsExtraError("rl", "play the learned bot")
@@ -101,9 +103,11 @@ def test_a_level_whose_bot_cannot_be_made_is_an_operator_error_logged_once(
         try:
             state = State.new(Options.from_preset("short"), seed=3)
             view = state.view(state.to_move)
+            question = BotAsk("spite.malice.server:BOTS", state.to_move, tuple(m.text for m in view.legal_moves),
+                              pack_view(view))
 
             async def ask(level: str) -> tuple[str, bool]:
-                return await runner.decide("t1", level, view, "seed")
+                return await runner.decide("t1", level, question, "seed")
 
             hard = [asyncio.run(ask("hard")) for _ in range(3)]
             easy = asyncio.run(ask("easy"))
@@ -126,6 +130,8 @@ import asyncio
 from spite.malice import Options, State
 from spite.server.bots import BotRunner
 from spite.server.config import BOT_LEVELS
+from spite.malice.server import pack_view
+from spite.server.table.effects import BotAsk
 
 async def main():
     runner = BotRunner(workers=1, budget=0.2)
@@ -133,8 +139,10 @@ async def main():
     try:
         state = State.new(Options.from_preset("short"), seed=5)
         view = state.view(state.to_move)
+        ask = BotAsk("spite.malice.server:BOTS", state.to_move, tuple(m.text for m in view.legal_moves),
+                     pack_view(view))
         for level in BOT_LEVELS:
-            move, fallback = await runner.decide("t-" + level, level, view, "seed")
+            move, fallback = await runner.decide("t-" + level, level, ask, "seed")
             print(level, move, fallback)
     finally:
         runner.close()

@@ -397,12 +397,12 @@ def has_hook(name: str, kind: str) -> bool:
 # (its bots, registered with :func:`spite.bots.register_bot` when the hook is imported).
 register("spite-malice", "spite.malice.game:GAME", arena_check="spite.malice.arena:check_malice_lineup",
          arena_play="spite.malice.arena:iter_malice_games", tui="spite.malice.tui.screen:TUI",
-         server="spite.server.malice_play:SERVER", hint="spite.malice.hint:hint",
+         server="spite.malice.server:SERVER", hint="spite.malice.hint:hint",
          review="spite.malice.review:review_malice", rating="spite.malice.rating:RATING",
          bots="spite.malice.bots:REGISTERED")
 register("spit", "spite.spit.game:SPIT", arena_check="spite.spit.arena:check_spit_tournament",
          arena_play="spite.spit.arena:run_spit_games", tui="spite.spit.tui.screen:TUI",
-         server="spite.server.spit_play:SERVER")
+         server="spite.spit.server:SERVER")
 register("speed", "spite.spit.game:SPEED", arena_check="spite.spit.arena:check_spit_tournament",
          arena_play="spite.spit.arena:run_spit_games", tui="spite.spit.tui.speed_screen:TUI",
-         server="spite.server.spit_play:SERVER")
+         server="spite.spit.server:SERVER")

@@ -32,7 +32,7 @@ def server(db_url: str) -> Iterator[ServerThread]:
     # every test client comes from 127.0.0.1, whose one message budget its sockets share: two players
     # racing through a match send several hundred moves a second
     config = ServerConfig(db_url=db_url, bot_workers=0, grace_seconds=2.0, rate=1000, burst=2000,
-                          replacement_level="easy", spit_countdown=0.0)
+                          replacement_level="easy", start_countdown=0.0)
     with ServerThread(config) as srv:
         yield srv
 
@@ -42,6 +42,6 @@ def api(db_url: str) -> Iterator[InProcess]:
     """The app in this process, for tests of REST endpoints alone (no socket, no uvicorn): the
     ``server`` fixture's settings."""
     config = ServerConfig(db_url=db_url, bot_workers=0, grace_seconds=2.0, rate=1000, burst=2000,
-                          replacement_level="easy", spit_countdown=0.0)
+                          replacement_level="easy", start_countdown=0.0)
     with InProcess(config) as app:
         yield app

@@ -70,7 +70,7 @@ START = 1000.0
 
 def config(**changes: Any) -> ServerConfig:
     """The server settings the harness's tables use: no pause for bots, no countdown unless asked."""
-    base = {"bot_delay": 0.0, "spit_countdown": 0.0, "grace_seconds": 60.0, "turn_seconds": 90.0,
+    base = {"bot_delay": 0.0, "start_countdown": 0.0, "grace_seconds": 60.0, "turn_seconds": 90.0,
             "turn_warning": 15.0, "idle_seconds": 30.0, "abandon_seconds": 600.0, "next_game_seconds": 30.0}
     return ServerConfig(db_url="sqlite://", bot_workers=0, **{**base, **changes})
 
@@ -208,18 +208,26 @@ class Harness:
         self.finished = 0
         self.gone: list[str] = []
         self._next_conn = 1
-        plan = plan_table(table_id, game, preset, options or {}, seats, join=False, entropy=self.rng.randbytes)
+        self.drawn: list[bytes] = []
+        """Every secret the table drew, in order (from :meth:`entropy`, the seeded entropy it is given)."""
+        plan = plan_table(table_id, game, preset, options or {}, seats, join=False, entropy=self.entropy)
         plan.rated = rated
         self.opening_fair = plan.opening.fair
         row, seat_rows = table_rows(table_id, game, plan, 0.0, "test")
         self.store = MemoryStore({**row, "version_base": 0}, seat_rows)
-        self.core = plan.core(table_id, game, self.config, self.now, self.rng.randbytes)
+        self.core = plan.core(table_id, game, self.config, self.now, self.entropy)
         self.tokens: dict[int, str] = {}
         self.observer: Any = None
         """Called after every step (each deadline on the way included), to check invariants there."""
         self.first_info = self.core.info().model_dump()
         """The table as its creator's answer showed it (the commitment is published there)."""
         self._settle()
+
+    def entropy(self, n: int) -> bytes:
+        """The table's entropy: seeded, and every draw kept in :attr:`drawn`."""
+        drawn = self.rng.randbytes(n)
+        self.drawn.append(drawn)
+        return drawn
 
     # ------------------------------------------------------------------ driving the core
     def step(self, inp: Input) -> Any:
@@ -273,7 +281,7 @@ class Harness:
             if not self.answer_bots or not self.thinking:
                 return
             think = self.thinking.pop(0)
-            legal = [m.text for m in think.view.legal_moves]
+            legal = think.ask.legal
             move = self.rng.choice(legal) if legal else None
             self._run(self.core.step(Thought(think.seat, think.version, move), self.now))
             self._observe()

@@ -44,7 +44,7 @@ OPTION_NAMES = ["stock_size", "hand_size", "players", "match_target", "build_pil
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     tmp: Path = tmp_path_factory.mktemp("fuzz")
     # generous write limits: this test is about odd values, not about how many
-    config = ServerConfig(db_url=f"sqlite:///{tmp / 'spite.db'}", bot_workers=0, spit_countdown=0.0,
+    config = ServerConfig(db_url=f"sqlite:///{tmp / 'spite.db'}", bot_workers=0, start_countdown=0.0,
                           write_rate=1e6, write_burst=1e6, max_open_tables=10**6, bot_delay=0.0)
     with TestClient(create_app(config), raise_server_exceptions=False) as c:
         yield c

@@ -17,8 +17,8 @@ import pytest
 from server_helpers import Client, ServerProcess, ServerThread
 
 from spite.bots import make_bot
+from spite.malice.server import bot_spec
 from spite.server import ServerConfig
-from spite.server.bots import bot_spec
 from waiting import wait_until
 
 

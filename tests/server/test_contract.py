@@ -127,7 +127,7 @@ def server(db_url: str) -> Iterator[ServerThread]:
     """A server whose dropped seats go to a bot after 1.5 s (long enough to reconnect on a busy
     machine), with bots that think briefly."""
     config = ServerConfig(db_url=db_url, bot_workers=0, grace_seconds=1.5, rate=500, burst=1000, bot_budget=0.05,
-                          spit_countdown=0.0)
+                          start_countdown=0.0)
     with ServerThread(config) as srv:
         yield srv
 

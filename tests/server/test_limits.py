@@ -23,7 +23,7 @@ def limited(tmp_path: Path, **limits: Any) -> ServerThread:
     """A server with some limits set low (the others generous, so only the one under test bites)."""
     settings: dict[str, Any] = {"write_burst": 1000.0, "write_rate": 1000.0, "max_open_tables": 1000,
                                 "rate": 200.0, "burst": 400.0, **limits}
-    config = ServerConfig(db_url=f"sqlite:///{tmp_path / 'spite.db'}", bot_workers=0, spit_countdown=0.0, **settings)
+    config = ServerConfig(db_url=f"sqlite:///{tmp_path / 'spite.db'}", bot_workers=0, start_countdown=0.0, **settings)
     srv = ServerThread(config)
     # the transport reads frames up to ws_max_frame (as `spite serve` does), so the app can answer too-long
     srv.server.config.ws_max_size = config.ws_max_frame

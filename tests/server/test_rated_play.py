@@ -150,7 +150,7 @@ def test_a_rated_match_left_between_two_games_is_lost() -> None:
     and lost, so the match ends with a stored, rated loss."""
     h, ann, bob = duel(preset="match", options={"stock_size": 2}, grace_seconds=5.0, next_game_seconds=60.0)
     play_out(h, [ann, bob], random.Random(5))
-    assert h.core.between, "the first game of the match is over, the next one waits"
+    assert h.core.series.between, "the first game of the match is over, the next one waits"
     h.leave(bob)
     h.advance(5.0)
     assert h.core.status == "finished"

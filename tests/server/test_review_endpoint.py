@@ -30,7 +30,7 @@ BUDGET = 0.1
 def api(tmp_path: Path) -> Iterator[InProcess]:
     # SQLite alone: a review reads one stored record, the same on every database (and takes a while)
     config = ServerConfig(db_url=f"sqlite:///{tmp_path / 'spite.db'}", bot_workers=0, rate=1000, burst=2000,
-                          spit_countdown=0.0, review_budget=BUDGET)
+                          start_countdown=0.0, review_budget=BUDGET)
     with InProcess(config) as app:
         yield app
 

@@ -159,7 +159,7 @@ def test_build_plays_and_undos_do_not_wind_the_turn_clock_back() -> None:
     h, ann = against_bot(turn_seconds=12.0, turn_warning=4.0)
     rng = random.Random(1)
     move = undoable_build(h, ann, rng)
-    began = h.core.clock_since[0]
+    began = h.core.clock.since[0]
     for _ in range(10):  # a build play and its undo every 3 s for 30 s: the turn (12 s) still ends
         h.advance(3.0)
         if h.seat(0).controller != "person":
@@ -269,7 +269,7 @@ def test_a_real_time_player_who_keeps_playing_keeps_the_seat() -> None:
 
 
 def test_a_spit_game_counts_down_then_shows_the_center_cards_at_once() -> None:
-    h, ann = against_bot("spit", None, {}, level="reflex:500", spit_countdown=3.0)
+    h, ann = against_bot("spit", None, {}, level="reflex:500", start_countdown=3.0)
     welcome = ann.last("welcome")
     assert welcome["clock"]["startsIn"] == 3000 and welcome["legal"] == []
     assert all(c["top"] is None for c in welcome["view"]["centers"])
@@ -364,7 +364,7 @@ def test_every_acknowledged_move_is_stored_and_a_restart_shows_the_same_views() 
     for _ in range(300):
         if h.core.status != "playing":
             break
-        if h.core.between:
+        if h.core.series.between:
             h.next(ann)
             h.next(bob)
             continue
@@ -374,10 +374,10 @@ def test_every_acknowledged_move_is_stored_and_a_restart_shows_the_same_views() 
         again = h.restarted()
         assert again.version == h.core.version
         for seat in (None, 0, 1):
-            assert again.view_for(seat) == h.core.view_for(seat)
+            assert again.view.view_for(seat) == h.core.view.view_for(seat)
             # the game's steps (the table's events are kept in memory only)
             assert json.dumps(again.play.move_log(seat)) == json.dumps(h.core.play.move_log(seat))
-        assert again.move_log() == [e for e in h.core.move_log() if "event" not in e]
+        assert again.view.move_log() == [e for e in h.core.view.move_log() if "event" not in e]
 
 
 @pytest.mark.parametrize("game", ["spit", "speed"])
@@ -393,8 +393,8 @@ def test_a_real_time_table_restarts_with_the_same_views_and_log(game: str) -> No
         again = h.restarted()
         assert again.version == h.core.version
         # the game's steps as they were (the table's events are kept in memory only)
-        assert again.view_for(1) == h.core.view_for(1)
-        assert again.move_log() == [e for e in h.core.move_log() if "event" not in e]
+        assert again.view.view_for(1) == h.core.view.view_for(1)
+        assert again.view.move_log() == [e for e in h.core.view.move_log() if "event" not in e]
 
 
 def test_a_rematch_begins_from_the_commitment_published_at_the_end() -> None:

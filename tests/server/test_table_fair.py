@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
-from typing import Any
+import secrets
+from typing import Any, NoReturn
 
 import pytest
 from table_harness import Harness, config, play_out, play_realtime
@@ -254,3 +256,37 @@ def test_a_rematch_is_dealt_fairly_from_the_commitment_published_at_the_end() ->
     for c in (ann, bob):
         c.check_models()
 
+
+
+def test_every_secret_a_table_draws_comes_from_its_entropy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first game's secret, each next game's of a match and a rematch's all come from the entropy
+    the table was given (the server's is :mod:`secrets`): with the process's own sources of chance
+    closed, a match and its rematch still play, each secret revealed one the table drew."""
+    def closed(*_args: object) -> NoReturn:
+        raise AssertionError("a secret drawn past the table's entropy")
+
+    for name in ("token_bytes", "token_hex", "token_urlsafe", "randbits", "randbelow", "choice"):
+        monkeypatch.setattr(secrets, name, closed)
+    monkeypatch.setattr(os, "urandom", closed)
+    h = Harness("spite-malice", "classic", {"match_target": 2, "stock_size": 2})
+    h.join("ann")
+    h.join("bob")
+    clients = [h.connect(0), h.connect(1)]
+    revealed: list[str] = []
+    for _ in bounded(20, "the match's end"):
+        play_out(h, clients, random.Random(len(revealed)))
+        over = clients[0].last("gameOver")
+        assert over is not None
+        revealed.append(over["fair"]["secret"])
+        if over["match"]["over"]:
+            break
+        for c in clients:
+            h.next(c)
+    for c in clients:
+        h.rematch(c)
+    play_out(h, clients, random.Random(99))
+    again = clients[0].last("gameOver")
+    assert again is not None and again["fair"]["game"] == len(revealed) + 1
+    revealed.append(again["fair"]["secret"])
+    assert len(revealed) >= 3 and len(set(revealed)) == len(revealed)
+    assert set(revealed) <= {drawn.hex() for drawn in h.drawn}

@@ -18,9 +18,9 @@ from table_harness import Client, Harness, config, play_out
 
 from spite.cards import parse_cards
 from spite.malice import Options, State
+from spite.malice.server import undo_floor_of, unpack_view
 from spite.records import record_from_json, replay
 from spite.server.lobby import stored_info
-from spite.server.malice_play import undo_floor_of
 from spite.server.protocol import RematchRequest, SeatRequest
 from waiting import bounded
 
@@ -304,7 +304,8 @@ def test_a_hint_is_asked_of_the_hint_bot_for_the_seat_to_move_alone() -> None:
         assert h.hint(mover, msg_id="h1") == []  # the answer comes from the bot, to the asker alone
         asked = h.hints[-1]
         assert (asked.conn, asked.msg_id, asked.version, asked.level) == (mover.conn, "h1", version, "hard")
-        assert asked.view.seat == seat and asked.view.to_json() == mover.position["view"]  # type: ignore[index]
+        seen = unpack_view(asked.ask.view)  # what goes to the bot worker: the asking seat's view alone
+        assert asked.ask.seat == seen.seat == seat and seen.to_json() == mover.position["view"]  # type: ignore[index]
         assert len(h.sent) == sent and h.core.version == version  # a hint changes nothing
         refused = h.hint(other, msg_id="h2")
         assert [m["type"] for m in refused] == ["error"]
@@ -604,8 +605,8 @@ def test_a_table_of_one_game_has_no_match() -> None:
 def test_bots_alone_go_straight_on_and_against_a_bot_only_the_person_is_awaited() -> None:
     h = Harness("spite-malice", "match", {"match_target": 3, "stock_size": 3}, seats=[bot("easy"), bot("random")],
                 settings=config(bot_delay=1.0, next_game_seconds=60.0))
-    h.run_until(lambda: h.core.between, dt=0.5)  # no pause for people: the bots' own delay
-    assert 0 < h.core.next_at - h.now <= 1.0  # type: ignore[operator]
+    h.run_until(lambda: h.core.series.between, dt=0.5)  # no pause for people: the bots' own delay
+    assert 0 < h.core.series.next_at - h.now <= 1.0  # type: ignore[operator]
     h.run_until(lambda: h.core.status == "finished", dt=10.0)
     assert len(h.store.games) >= 2 and h.store.row["status"] == "finished"
     match = h.core.play.match_info()  # type: ignore[attr-defined]
@@ -648,7 +649,7 @@ def test_the_next_game_begins_once_the_last_seat_not_ready_is_taken_over() -> No
     h.advance(5.0)
     took = next(m for m in bob.received if m["type"] == "table" and m["event"]["kind"] == "takeover")
     assert h.seat(0).controller == "bot" and took["match"]["ready"] == [0, 1]
-    assert not h.core.between, "every seat is ready, yet the next game waits for the pause"
+    assert not h.core.series.between, "every seat is ready, yet the next game waits for the pause"
     assert bob.events()[-1] == "next-game"
 
 

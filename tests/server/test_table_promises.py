@@ -106,7 +106,7 @@ class TablePromises(RuleBasedStateMachine):
         requests = [SeatRequest(kind="person")] * people + [SeatRequest(kind="bot", level=level)] * (seats - people)
         self.realtime = get_game(game).realtime
         self.limit = TIMES["idle_seconds"] if self.realtime else TIMES["turn_seconds"]
-        self.h = Harness(game, preset, options, seats=requests, settings=config(**TIMES, spit_countdown=countdown),
+        self.h = Harness(game, preset, options, seats=requests, settings=config(**TIMES, start_countdown=countdown),
                          seed=seed)
         self.h.observer = self.observe
         self.commitments[1] = self.h.first_info["fair"]["commitment"]
@@ -260,7 +260,7 @@ class TablePromises(RuleBasedStateMachine):
         welcome = client.last("welcome")
         if welcome is not None and self.h.core.is_dealt and self.h.core.live(self.h.now):
             again = self.h.restarted()
-            assert welcome["view"] == again.view_for(seat)[0], "a reconnect sees another view than a restart would"
+            assert welcome["view"] == again.view.view_for(seat)[0], "a reconnect sees another view than a restart would"
 
     @rule()
     def watch(self) -> None:
@@ -278,7 +278,7 @@ class TablePromises(RuleBasedStateMachine):
         assert again.state.to_record().to_json() == core.state.to_record().to_json()
         if core.is_dealt and core.live(self.h.now):
             for seat in [None, *range(len(core.seats))]:
-                assert again.view_for(seat) == core.view_for(seat)
+                assert again.view.view_for(seat) == core.view.view_for(seat)
 
     # ------------------------------------------------------------------ after every step of the core
     def observe(self, h: Harness) -> None:
@@ -286,7 +286,7 @@ class TablePromises(RuleBasedStateMachine):
         now = h.now
         self._check_sent(h)
         # the clocks, as a person sees them: when a seat came to have something to do
-        live = (core.status == "playing" and core.is_dealt and not core.state.is_over and not core.between
+        live = (core.status == "playing" and core.is_dealt and not core.state.is_over and not core.series.between
                 and core.live(now))
         acting = set(core.state.to_act()) if live else set()
         for seat in core.seats:

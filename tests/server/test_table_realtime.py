@@ -188,7 +188,7 @@ def test_a_new_spit_game_begins_with_a_countdown() -> None:
     (``not-started``, the time left in the message); the clock says how long is left and stands at
     0. At "go" the server sends everyone the center cards and the legal moves, and a move lands."""
     for seed in range(20):  # a deal may offer no play at all until the first spit: deal again
-        h = Harness("spit", None, {}, seats=[PERSON, bot("reflex:60000")], settings=config(spit_countdown=1.0),
+        h = Harness("spit", None, {}, seats=[PERSON, bot("reflex:60000")], settings=config(start_countdown=1.0),
                     seed=seed)
         h.join("ann")
         ann = h.connect(0)

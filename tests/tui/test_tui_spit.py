@@ -172,7 +172,7 @@ def test_a_new_game_counts_down_before_play(game: str, lang: str) -> None:
     """Issue 41: "one, two, three — spit!" as at a server's table, for the server's 3 s: the clock stands
     at 0, the center cards lie face down, a key is refused with the time left and the bot waits; then
     "Spit!", the centers turn up and the keys play."""
-    assert START_COUNTDOWN_S == ServerConfig().spit_countdown == 3.0
+    assert START_COUNTDOWN_S == ServerConfig().start_countdown == 3.0
     assert TuiConfig().countdown is None  # the game's own: START_COUNTDOWN_S
     clock = FakeClock()
     config = TuiConfig(game=game, seats="human,expert", seed=3, clock=clock, tick_seconds=60, lang=lang)

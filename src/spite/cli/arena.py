@@ -201,7 +201,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         from spite.server.seeks import skill
 
         try:
-            hook = server_game(game)
+            hook = server_game(game).listing
             chosen = list(levels or hook.levels)
             if "random" in chosen and levels is None:
                 chosen.remove("random")  # no one seeks a partner near random play

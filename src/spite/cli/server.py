@@ -126,7 +126,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                                               bot_workers=bot_workers, bot_budget=bot_budget,
                                               review_budget=review_budget,
                                               sqlite_synchronous=sqlite_sync.upper(), next_game_seconds=next_game,
-                                              spit_countdown=spit_countdown, turn_seconds=turn_clock,
+                                              start_countdown=spit_countdown, turn_seconds=turn_clock,
                                               metrics_port=metrics_port, log_format=log_format,
                                               forwarded_allow_ips=forwarded_allow_ips,
                                               account_origin=origin.rstrip("/") if origin else None,

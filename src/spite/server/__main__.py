@@ -13,7 +13,7 @@ from spite.server.run import serve
 
 def main(argv: list[str] | None = None) -> None:
     """Parse the command line and serve."""
-    p = argparse.ArgumentParser(prog="python -m spite.server", description="Serve Spite and Malice tables.")
+    p = argparse.ArgumentParser(prog="python -m spite.server", description="Serve every registered game.")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--db", default=None, help="database URL (default: SQLite in the user's data folder)")
@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> None:
                           bot_budget=a.bot_budget, review_budget=a.review_budget, rate=a.rate,
                           sqlite_synchronous=a.sqlite_sync,
                           burst=max(2.0 * a.rate, 10.0), next_game_seconds=a.next_game,
-                          spit_countdown=a.spit_countdown, turn_seconds=a.turn_clock, cluster=a.cluster,
+                          start_countdown=a.spit_countdown, turn_seconds=a.turn_clock, cluster=a.cluster,
                           migrate=not a.cluster, address=f"{a.host}:{a.port}" if a.cluster else None,
                           deal_seed=a.predictable_deals, operator_token=token, metrics_port=a.metrics_port,
                           log_format=a.log_format)

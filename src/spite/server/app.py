@@ -147,7 +147,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             log.info("stopped")
 
     app = FastAPI(title="spite server", version="1", lifespan=lifespan,
-                  description="Spite and Malice tables over WebSockets; see docs/protocol.md.")
+                  description="Card tables of every registered game over WebSockets; see docs/protocol.md.")
     writes = RateLimiter(config.write_rate, config.write_burst)  # REST writes, per client address
     messages = RateLimiter(config.rate, config.burst)  # WebSocket messages, per address over all its sockets
     sockets = SocketBook(config.max_sockets, config.flood_cooldown)  # open WebSockets per address, cool-downs
@@ -200,9 +200,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         GameType(name=name, realtime=get_game(name).realtime,
                  defaultPreset=get_game(name).default_preset,
                  presets=[PresetInfo(name=p, seats=get_game(name).seats(p)) for p in get_game(name).presets],
-                 levels=list(hook.levels), defaultLevel=hook.default_level, page=hook.page, rules=hook.rules,
-                 lobbyOptions=list(hook.lobby_options), picture=[list(row) for row in hook.lobby_picture(name)])
-        for name in served_games() for hook in [server_game(name)]]
+                 levels=list(facts.levels), defaultLevel=facts.default_level, page=facts.page, rules=facts.rules,
+                 lobbyOptions=list(facts.options), picture=[list(row) for row in facts.pictures.get(name, ())])
+        for name in served_games() for facts in [server_game(name).listing]]
 
     @app.get("/api/game-types", response_model=list[GameType])
     async def list_game_types() -> list[GameType]:
@@ -278,7 +278,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             count = game.seats(preset, body.options)
         except OptionsError as exc:
             raise LobbyError.of(exc) from None
-        level = body.level or server_game(body.game).default_level
+        level = body.level or server_game(body.game).listing.default_level
         seats = [SeatRequest(kind="person"), *(SeatRequest(kind="bot", level=level) for _ in range(count - 1))]
         info, seat, token = await manager_of(request).create(
             game=body.game, preset=preset, options=body.options, seats=seats, name=body.name, join=True,
@@ -366,11 +366,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return seek_info(await manager_of(request).seeks.cancel(seek_id))
 
     @app.get("/api/ratings")
-    async def leaderboard(request: Request, response: Response, group: str = "classic",
+    async def leaderboard(request: Request, response: Response, group: str | None = None,
                           limit: int = Query(50, ge=1, le=200),
                           offset: int = Query(0, ge=0, le=_DB_INT)) -> dict[str, Any]:
         """The leaderboard of a rules group (docs/ratings.md): established ratings first, best first;
-        ``X-Total-Count`` says how many players the group has."""
+        ``X-Total-Count`` says how many players the group has. No group named: the first of the
+        registry (the first registered game's first group)."""
+        group = group or rating.groups()[0]
         if group not in rating.groups():
             raise LobbyError(f"group is one of {', '.join(rating.groups())}", 400, "ratings.bad-group",
                              groups=", ".join(rating.groups()))

@@ -1,7 +1,9 @@
 """Bots inside the server: thinking happens off the event loop, within a time budget.
 
-:class:`BotRunner` asks a bot for a seat's move given only that seat's
-:class:`~spite.malice.SeatView`. The bots run in a pool of worker processes, one per core by default
+:class:`BotRunner` asks a bot for a seat's move given only that seat's view, for every game whose
+bots think (its adapter's :attr:`~spite.server.table.play.Listing.bots` names its :class:`Thinker`,
+which the workers import by name: the runner knows no game). The bots run in a pool of worker
+processes, one per core by default
 (so a bot that thinks for a second stalls no other table, not even through the GIL), fed from one
 queue per table served fairly (see :class:`BotRunner`): one client's expert tables cannot starve
 another table's bot. The workers end with the server, ``kill -9`` included. With ``workers == 0``
@@ -23,6 +25,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import ctypes
+import importlib
 import logging
 import multiprocessing
 import os
@@ -32,46 +35,58 @@ import sys
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from spite.bots import LEVELS, Bot, NeedsExtraError, make_bot
+from spite.bots import NeedsExtraError
 from spite.errors import Phrase
-from spite.malice import SeatView
-from spite.malice.moves import parse_move
+from spite.games import game_names, has_hook, load_hook
+from spite.server.table.effects import BotAsk
 
-__all__ = ["BotRunner", "bot_spec", "cores", "missing_part"]
+__all__ = ["BotRunner", "Thinker", "cores", "missing_part", "thinkers"]
 
 log = logging.getLogger("spite.server.bots")
 
-_FIELDS = (
-    "opts", "seat", "to_move", "turn", "result", "hand", "hand_sizes", "stock_sizes", "stock_tops", "builds",
-    "discards", "draw_size", "set_aside_size", "played_this_turn", "idle_turns",
-)
-
-_CACHE: OrderedDict[tuple[str, int, str], Bot] = OrderedDict()
+_CACHE: OrderedDict[tuple[str, int, str], Any] = OrderedDict()
 _CACHE_SIZE = 4096
 
+Answer = tuple[str, str, list[Phrase]]
+"""A bot's move, one line of why, and the why as catalogue phrases."""
 
-def bot_spec(level: str, budget: float) -> str:
-    """The bot spec of a level, with search budgets capped at ``budget`` seconds."""
-    if level == "random":
-        return "random"
-    spec = LEVELS.get(level, level)
-    name, _, arg = spec.partition(":")
-    if name == "search":
-        # the seconds are the setting without "=" (search:1.0,blend=700); the other settings stay
-        settings = [part.strip() for part in arg.split(",") if part.strip()]
-        seconds = 1.0
-        for part in settings:
-            if "=" not in part:
-                with contextlib.suppress(ValueError):
-                    seconds = float(part)
-        rest = [part for part in settings if "=" in part and not part.startswith("iters=")]
-        return ",".join([f"search:{min(seconds, budget):g}", *rest])
-    return spec
+
+class Thinker(Protocol):
+    """A game's bots as the workers run them (named ``"module:attribute"`` by its adapter's
+    :attr:`~spite.server.table.play.Listing.bots`, imported in each worker): how a level becomes a bot
+    within a budget, and how a bot answers from a seat's view (as the game's play packed it:
+    :meth:`~spite.server.table.play.TablePlay.bot_view`, picklable)."""
+
+    def spec(self, level: str, budget: float) -> str:
+        """The bot spec of ``level``, thinking at most ``budget`` seconds a move."""
+
+    def make(self, spec: str) -> Any:
+        """A new bot of ``spec`` (raises what it cannot be made with: :func:`missing_part`)."""
+
+    def decide(self, bot: Any, view: Any, rng: random.Random, first: bool) -> Answer:
+        """``bot``'s move in ``view`` (``first``: its first question, at this seat: it starts its game)."""
+
+
+def _thinker(name: str) -> Thinker:
+    module, _, attr = name.partition(":")
+    thinker: Thinker = getattr(importlib.import_module(module), attr)
+    return thinker
+
+
+def thinkers() -> dict[str, tuple[str, ...]]:
+    """Every served game's thinking bots (:class:`Thinker` by name) and the levels its lobby offers."""
+    out: dict[str, tuple[str, ...]] = {}
+    for game in game_names():
+        if has_hook(game, "server"):
+            listing = load_hook(game, "server").listing
+            if listing.bots is not None:
+                out[listing.bots] = tuple(dict.fromkeys((*out.get(listing.bots, ()), *listing.levels)))
+    return out
 
 
 def missing_part(exc: BaseException) -> str | None:
@@ -84,57 +99,36 @@ def missing_part(exc: BaseException) -> str | None:
     return None
 
 
-def _pack(view: SeatView) -> tuple[dict[str, Any], list[str]]:
-    """A view as picklable fields and legal move texts (a SeatView refuses attribute writes)."""
-    return {name: getattr(view, name) for name in _FIELDS}, [m.text for m in view.legal_moves]
-
-
-def _unpack(fields: dict[str, Any], legal: list[str]) -> SeatView:
-    skipbo = fields["opts"].skipbo
-    return SeatView(**fields, moves=tuple(parse_move(t, skipbo=skipbo) for t in legal))
-
-
-def _bot(key: tuple[str, int, str], spec: str, view: SeatView) -> Bot:
+def decide(bots: str, key: tuple[str, int, str], spec: str, view: Any, rng_seed: str) -> tuple[str, str, float]:
+    """Worker side: the move text the bot of ``key`` (its table, seat and spec: kept between moves) plays,
+    its reason, and the seconds it took."""
+    t0 = time.perf_counter()
+    thinker = _thinker(bots)
     bot = _CACHE.get(key)
+    first = bot is None
     if bot is None:
-        bot = make_bot(spec)
-        assert view.seat is not None
-        bot.start_game(view.opts, view.seat)
-        _CACHE[key] = bot
+        bot = _CACHE[key] = thinker.make(spec)
         while len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)
     else:
         _CACHE.move_to_end(key)
-    return bot
+    move, why, _phrases = thinker.decide(bot, view, random.Random(rng_seed), first)
+    return move, why, time.perf_counter() - t0
 
 
-def decide(key: tuple[str, int, str], spec: str, fields: dict[str, Any], legal: list[str], rng_seed: str,
-           budget: float) -> tuple[str, str, float]:
-    """Worker side: the move text a bot plays, its reason, and the seconds it took."""
-    t0 = time.perf_counter()
-    view = _unpack(fields, legal)
-    # the spec carries the level's own budget (capped by the server's); ``budget`` is the cap
-    decision = _bot(key, spec, view).decide(view, random.Random(rng_seed), None)
-    del budget
-    return decision.move.text, decision.why, time.perf_counter() - t0
-
-
-def hint(spec: str, fields: dict[str, Any], legal: list[str], rng_seed: str) -> tuple[str, str, list[Phrase]]:
+def hint(bots: str, spec: str, view: Any, rng_seed: str) -> Answer:
     """Worker side: what a fresh bot of ``spec`` would play in the view, and why (one line, and as
     catalogue phrases)."""
-    view = _unpack(fields, legal)
-    bot = make_bot(spec)
+    thinker = _thinker(bots)
+    bot = thinker.make(spec)
     try:
-        assert view.seat is not None
-        bot.start_game(view.opts, view.seat)
-        decision = bot.decide(view, random.Random(rng_seed), None)
+        move, why, phrases = thinker.decide(bot, view, random.Random(rng_seed), True)
     finally:
         close = getattr(bot, "close", None)
         if close is not None:
             close()
-    why = " ".join(decision.why.split()) or "the bot's choice"
-    phrases = list(decision.why_phrases) or ([] if decision.why.strip() else [Phrase("hint.bots-choice")])
-    return decision.move.text, why, phrases
+    phrases = list(phrases) or ([] if why.strip() else [Phrase("hint.bots-choice")])
+    return move, " ".join(why.split()) or "the bot's choice", phrases
 
 
 def forget(table_id: str) -> None:
@@ -174,15 +168,21 @@ WORKER_NICENESS = 10
 budget on every core must not starve the event loop that acknowledges people's moves."""
 
 
-def _warm(parent: int) -> None:
+def _warm(parent: int, bots: Mapping[str, tuple[str, ...]], budget: float) -> None:
     """Worker side, at start: tie this process's life to the server's, step back in CPU priority,
-    then load the bots."""
+    then load the games' bots (``bots``: their :class:`Thinker` names and levels), each level's bot
+    made once, so that the first move pays for no import."""
     _die_with_parent(parent)
     with contextlib.suppress(OSError, AttributeError):  # not on every platform
         os.nice(WORKER_NICENESS)
-    from spite.bots import _load_builtin
-
-    _load_builtin()
+    for name, levels in bots.items():
+        thinker = _thinker(name)
+        for level in levels:
+            with contextlib.suppress(Exception):  # (the server logged what cannot be made, once)
+                bot = thinker.make(thinker.spec(level, budget))
+                close = getattr(bot, "close", None)
+                if close is not None:
+                    close()
 
 
 def _warm_up() -> None:
@@ -211,9 +211,12 @@ class BotRunner:
     that one is free, so a bot keeps its plan between the moves of a turn (another worker's bot plans
     again from the view: same answer, a little more time)."""
 
-    def __init__(self, workers: int | None = None, budget: float = 1.0) -> None:
+    def __init__(self, workers: int | None = None, budget: float = 1.0,
+                 bots: Mapping[str, tuple[str, ...]] | None = None) -> None:
         self.workers = cores() if workers is None else workers
         self.budget = budget
+        self.bots = dict(thinkers() if bots is None else bots)
+        """The games' thinking bots (:class:`Thinker` by name) and their levels (default: :func:`thinkers`)."""
         self._pools: list[concurrent.futures.Executor] = []
         self._idle: list[int] = []
         self._queues: dict[str, deque[_Job]] = {}
@@ -225,26 +228,24 @@ class BotRunner:
         self.unavailable: dict[str, str] = {}
         """Levels whose bot cannot be made on this install, and what to install (logged once each)."""
 
-    def check_levels(self, levels: tuple[str, ...] | None = None) -> dict[str, str]:
-        """Make the bot of every level (the server's :data:`~spite.server.config.BOT_LEVELS` by
-        default) once, here; log each one that cannot be made as an error naming what to install.
-        Returns :attr:`unavailable`. (The workers are started from the same install.)"""
-        if levels is None:
-            from spite.server.config import BOT_LEVELS
-
-            levels = BOT_LEVELS
-        for level in levels:
-            try:
-                bot = make_bot(bot_spec(level, self.budget))
-            except Exception as exc:
-                missing = missing_part(exc)
-                if missing is None:
-                    raise
-                self._unavailable(level, missing)
-                continue
-            close = getattr(bot, "close", None)
-            if close is not None:
-                close()
+    def check_levels(self) -> dict[str, str]:
+        """Make the bot of every level of every game's thinking bots once, here; log each one that
+        cannot be made as an error naming what to install. Returns :attr:`unavailable`. (The workers
+        are started from the same install.)"""
+        for name, levels in self.bots.items():
+            thinker = _thinker(name)
+            for level in levels:
+                try:
+                    bot = thinker.make(thinker.spec(level, self.budget))
+                except Exception as exc:
+                    missing = missing_part(exc)
+                    if missing is None:
+                        raise
+                    self._unavailable(level, missing)
+                    continue
+                close = getattr(bot, "close", None)
+                if close is not None:
+                    close()
         return self.unavailable
 
     def _unavailable(self, level: str, missing: str) -> None:
@@ -267,11 +268,10 @@ class BotRunner:
         self._idle = list(range(len(self._pools)))
         log.info("bots run in %s", f"{self.workers} worker process(es)" if self.workers > 0 else "a thread pool")
 
-    @staticmethod
-    def _process() -> concurrent.futures.Executor:
+    def _process(self) -> concurrent.futures.Executor:
         ctx = multiprocessing.get_context("spawn")
         return concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=ctx, initializer=_warm,
-                                                      initargs=(os.getpid(),))
+                                                      initargs=(os.getpid(), self.bots, self.budget))
 
     def close(self) -> None:
         """Stop the workers (running decisions are abandoned)."""
@@ -363,16 +363,17 @@ class BotRunner:
         return sum(len(q) for q in self._queues.values())
 
     # ------------------------------------------------------------------ what tables ask
-    async def decide(self, table_id: str, level: str, view: SeatView, rng_seed: str) -> tuple[str, bool]:
-        """The move text the bot of ``level`` plays in ``view``; ``True`` with it if it was a fallback."""
-        assert view.seat is not None and view.legal_moves
-        spec = bot_spec(level, self.budget)
-        fields, legal = _pack(view)
-        key = (table_id, view.seat, spec)
+    async def decide(self, table_id: str, level: str, ask: BotAsk, rng_seed: str) -> tuple[str, bool]:
+        """The move text the bot of ``level`` plays for ``ask``'s seat; ``True`` with it if it was a fallback."""
+        assert ask.legal
+        legal = ask.legal
+        # the spec carries the level's own budget, capped by the server's
+        spec = _thinker(ask.bots).spec(level, self.budget)
+        key = (table_id, ask.seat, spec)
         # a job may wait for the jobs of a few other tables (each at most the budget) before it runs
         limit = 6 * self.budget + 10.0
         try:
-            fut = self._run(table_id, decide, key, spec, fields, legal, rng_seed, self.budget)
+            fut = self._run(table_id, decide, ask.bots, key, spec, ask.view, rng_seed)
             text, _why, seconds = await asyncio.wait_for(fut, limit)
         except Exception as exc:
             self.fallbacks += 1
@@ -381,7 +382,7 @@ class BotRunner:
                 self._unavailable(level, missing)
                 return legal[0], True
             detail = next((line.strip() for line in str(exc).splitlines() if line.strip()), "")
-            log.warning("table %s: bot %s for seat %s failed (%s); playing %s", table_id, level, view.seat,
+            log.warning("table %s: bot %s for seat %s failed (%s); playing %s", table_id, level, ask.seat,
                         exc.__class__.__name__ + (f": {detail}" if detail else ""), legal[0])
             return legal[0], True
         self.decisions += 1
@@ -389,16 +390,14 @@ class BotRunner:
             log.info("table %s: bot %s took %.2f s (budget %.2f s)", table_id, level, seconds, self.budget)
         return text, False
 
-    async def hint(self, table_id: str, level: str, view: SeatView, rng_seed: str,
-                   budget: float = 0.3) -> tuple[str, str, list[Phrase]]:
-        """What a bot of ``level`` would play in ``view`` (a person's seat to move) and why, thought
+    async def hint(self, table_id: str, level: str, ask: BotAsk, rng_seed: str, budget: float = 0.3) -> Answer:
+        """What a bot of ``level`` would play for ``ask``'s seat (a person's, to move) and why, thought
         out in the table's queue within ``budget`` seconds (capped by the runner's). Raises
         :class:`TimeoutError` or the bot's error when there is no answer."""
-        assert view.seat is not None and view.legal_moves
-        spec = bot_spec(level, min(budget, self.budget))
-        fields, legal = _pack(view)
-        fut = self._run(table_id, hint, spec, fields, legal, rng_seed)
-        result: tuple[str, str, list[Phrase]] = await asyncio.wait_for(fut, 6 * budget + 10.0)
+        assert ask.legal
+        spec = _thinker(ask.bots).spec(level, min(budget, self.budget))
+        fut = self._run(table_id, hint, ask.bots, spec, ask.view, rng_seed)
+        result: Answer = await asyncio.wait_for(fut, 6 * budget + 10.0)
         return result
 
     def forget(self, table_id: str) -> None:

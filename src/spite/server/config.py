@@ -70,7 +70,7 @@ class ServerConfig:
     * ``turn_seconds``: a connected person seat that does not act for this long while it is to act is
       taken over by a bot (``replacement_level``) until its player acts again (0: never); only at
       tables whose game has turns.
-    * ``idle_seconds``: in a real-time game (Spit, Speed), a person seat that holds a move it could make
+    * ``idle_seconds``: in a real-time game, a person seat that holds a move it could make
       and makes none for this long is taken over by a bot as one who left, until its player moves again
       (0: never).
     * ``turn_warning``: seconds before either moment the table is told (event ``turn-clock``).
@@ -82,8 +82,8 @@ class ServerConfig:
       ``review_burst`` at once, ``review_rate`` a second after that; 429). A review made already costs nothing.
     * ``next_game_seconds``: at a match table, how long the finished game stays on show before the
       next one begins when not every person seat has sent ``next`` (bots never wait).
-    * ``spit_countdown``: seconds between a Spit or Speed game's start (the last seat taken) and the
-      first moment a card may be played ("one, two, three — spit!").
+    * ``start_countdown``: seconds between a real-time game's start (its deal) and the
+      first moment a move may be made (its start countdown).
     * ``cluster``: this process is one of several workers on one PostgreSQL database (``spite serve
       --workers N``): it holds tables by lease (:mod:`spite.server.leases`) rather than every live one,
       and its lobby lists come from the database. ``address``: where it listens (``host:port``, kept
@@ -152,7 +152,7 @@ class ServerConfig:
     review_rate: float = 1 / 30
     review_burst: float = 3.0
     next_game_seconds: float = 30.0
-    spit_countdown: float = 3.0
+    start_countdown: float = 3.0
     migrate: bool = True
     sqlite_synchronous: str = "NORMAL"
     operator_token: str | None = field(default=None, repr=False)

@@ -242,17 +242,16 @@ class TableHost:
 
     async def _think(self, effect: Think) -> None:
         bots = self.services.bots
-        view = effect.view
-        if not view.legal_moves:
+        if not effect.ask.legal:
             move = None
         else:
-            move, _fallback = await bots.decide(self.id, effect.level, view, effect.key)
+            move, _fallback = await bots.decide(self.id, effect.level, effect.ask, effect.key)
         await self._submit_quietly(Thought(effect.seat, effect.version, move))
 
     async def _hint(self, effect: Hint) -> None:
         conn = self.conns.get(effect.conn)
         try:
-            move, why, phrases = await self.services.bots.hint(self.id, effect.level, effect.view, effect.key)
+            move, why, phrases = await self.services.bots.hint(self.id, effect.level, effect.ask, effect.key)
         except Exception as exc:
             log.warning("table %s: no hint (%s)", self.id, exc.__class__.__name__)
             if conn is not None:

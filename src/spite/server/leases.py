@@ -13,7 +13,7 @@ own clock, so machines need not agree on the time). A worker
   within :data:`WANT_POLL` seconds, closes the table's sockets (code 1012: reconnect) and names the
   asking worker the owner;
 * takes, every :data:`SWEEP_EVERY` seconds, open and playing tables whose lease has run out (their
-  worker died), so that bots-only tables and Spit clocks go on even when nobody reconnects.
+  worker died), so that bots-only tables and real-time clocks go on even when nobody reconnects.
 
 A table's state is never handed over: every move is committed before its ``ack``, and the new
 owner rebuilds the table from the database exactly as a restart does. The methods here are the

@@ -2,7 +2,7 @@
 database (after a restart, for a person back at a finished table, from another worker).
 
 A restart (even after ``kill -9``) rebuilds every open or playing table from the database: its
-record start and every stored move are replayed through the engine (in a worker thread: a long Spit
+record start and every stored move are replayed through the engine (in a worker thread: a long real-time
 game takes some 40 ms), seats get their tokens' hashes and controllers back, each person seat gets a
 fresh grace time (nobody is connected yet), and bots to move start thinking again. A finished table
 is brought back the same way when one of its persons says hello with their token (to answer the

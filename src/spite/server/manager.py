@@ -46,7 +46,7 @@ class Manager:
         if config.cluster:
             self.keeper = LeaseKeeper(self.lobby, Leases(store.engine, config.process_name, config.address))
         self.seeks = SeekService(engine=store.engine if config.cluster else None, seat_people=self.seat_together,
-                                 levels=lambda game: server_game(game).levels, max_per_address=config.max_seeks,
+                                 levels=lambda game: server_game(game).listing.levels, max_per_address=config.max_seeks,
                                  policy=SeekPolicy(ttl=config.seek_ttl), max_tables=config.max_open_tables,
                                  tables_of=self.lobby.tables_of)
         """Play a person now: the seeks (in memory, or in the database with several workers)."""

@@ -661,19 +661,17 @@ def _utf8(text: str) -> str:
 
 
 # ====================================================================== REST
-MaliceLevel = Literal["random", "easy", "medium", "hard", "expert"]
-SpitLevel = Literal["beginner", "club", "expert"]
-ReflexLevel = Annotated[str, Field(pattern=r"^reflex:[0-9]{1,5}$")]
+BOT_LEVEL = Annotated[str, Field(pattern=r"^[a-z]{1,20}(:[0-9]{1,5})?$")]
+"""A bot level as a request names it: a word, maybe with a number (``reflex:250``). Which levels a
+game's seats take, its adapter says (``GameType.levels``; a level it has not is refused, 400)."""
 
 
 class SeatRequest(_Msg):
-    """One seat of a new table: a person (who joins by the link) or a bot of a level.
-
-    Spite and Malice: random, easy, medium, hard, expert. Spit and Speed (reflex bots): beginner,
-    club, expert, or ``reflex:MS`` (an expert with a mean reaction of MS ms, 1 … 60000)."""
+    """One seat of a new table: a person (who joins by the link) or a bot of a level (one of the game's
+    ``GameType.levels``; a game may take more, as ``reflex:MS`` at Spit and Speed tables)."""
 
     kind: Literal["person", "bot"]
-    level: MaliceLevel | SpitLevel | ReflexLevel | None = None
+    level: BOT_LEVEL | None = None
 
 
 class CreateTableRequest(_Msg):
@@ -708,8 +706,8 @@ class QuickPlayRequest(_Msg):
     game: GAME_NAME = Field(DEFAULT_GAME, description="A registered game (spite.games), default spite-malice.")
     playerKey: PLAYER_KEY | None = Field(None, description="Your secret player key: the games of this seat count "
                                           "for the player id made from it (returned as playerId).")
-    level: MaliceLevel | SpitLevel | ReflexLevel | None = Field(
-        None, description="The bots' level (default: the game's usual one, medium or club).")
+    level: BOT_LEVEL | None = Field(None, description="The bots' level (default: the game's own, "
+                                    "GameType.defaultLevel).")
     preset: str | None = Field(None, max_length=40, description="Default: the game's default preset.")
     options: dict[str, Any] = Field(default_factory=dict)
     rated: bool = Field(False, strict=True, description="Rated: the computer plays at its level's rating "

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from spite.server.table.seats import Seat
 
 __all__ = [
+    "BotAsk",
     "Close",
     "ConnId",
     "Counted",
@@ -274,27 +275,39 @@ class Stored:
 
 
 @dataclass(frozen=True, slots=True)
+class BotAsk:
+    """What a bot is asked about a seat, as it travels to a bot worker: the game's thinking bots
+    (``bots``: a :class:`~spite.server.bots.Thinker` by name), the seat, its legal moves (the first is
+    played when the bot fails) and the seat's view alone, as the game's play packed it (picklable)."""
+
+    bots: str
+    seat: int
+    legal: tuple[str, ...]
+    view: Any
+
+
+@dataclass(frozen=True, slots=True)
 class Think:
-    """Let the bot of ``level`` choose ``seat``'s move from ``view`` (the seat's view alone) off the
+    """Let the bot of ``level`` choose ``seat``'s move (``ask``: from the seat's view alone) off the
     event loop; its answer comes back as :class:`Thought`."""
 
     seat: int
     version: int
     level: str
-    view: Any
+    ask: BotAsk
     key: str
 
 
 @dataclass(frozen=True, slots=True)
 class Hint:
-    """Answer a ``hint`` to one connection: what the bot of ``level`` would play in ``view`` (the
-    asking seat's), thought out off the event loop."""
+    """Answer a ``hint`` to one connection: what the bot of ``level`` would play (``ask``: from the
+    asking seat's view alone), thought out off the event loop."""
 
     conn: ConnId
     msg_id: str | None
     version: int
     level: str
-    view: Any
+    ask: BotAsk
     key: str
 
 

@@ -1,6 +1,6 @@
 """A table's fair deal (docs/fairness.md): the secret, the commitment, the seats' nonces, the reveal.
 
-Each game at a table has a :class:`FairDeal`. It is drawn (a 32-byte secret from :mod:`secrets`) before
+Each game at a table has a :class:`FairDeal`. It is drawn (a 32-byte secret from the table's entropy) before
 any card of the game is seen: when the table is created for its first game, when the game before
 ends for a match's later games. Its commitment goes out at once in ``welcome`` and ``state`` (the
 ``fair`` field); the secret stays in the database until the game is over. While the deal is not made,
@@ -10,13 +10,13 @@ nonces (:func:`spite.fairness.game_seed`) once every person seat has said hello 
 over); from then on nothing changes it. When the game is over the secret and the nonces go into the
 record (``fairness``, records.md §3) and, in ``gameOver`` and every later ``state``, to everyone.
 
-This module knows no game: the table's core calls it, and the game's adapter deals from the seed
-(:meth:`spite.server.table.play.TablePlay.deal`).
+This module knows no game and draws no secret of its own: the table's core calls it with the
+entropy it was given (the server's is :mod:`secrets`; the tests' a seeded one), and the game's adapter
+deals from the seed (:meth:`spite.server.table.play.ServerGame.open`).
 """
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -45,8 +45,8 @@ class FairDeal:
     known when the secret is drawn and bound by the commitment (``spite-fair/2``); ``None``: the cut."""
 
     @classmethod
-    def draw(cls, table: str, game: int, seats: int, first: int | None = None,
-             entropy: Callable[[int], bytes] = secrets.token_bytes) -> FairDeal:
+    def draw(cls, table: str, game: int, seats: int, first: int | None = None, *,
+             entropy: Callable[[int], bytes]) -> FairDeal:
         """A fresh secret for game ``game`` of ``table`` (from ``entropy``: the server's is :mod:`secrets`)."""
         return cls(table, game, entropy(SECRET_BYTES), seats, first=first)
 

@@ -3,13 +3,13 @@
 Registered as the ``server`` hook of ``spit`` and ``speed`` (:data:`SERVER`); the table's core
 (:mod:`spite.server.table.core`) does the rest. The game clock is ms since the game began, from the
 core's clock (the host's monotonic one). A new game begins with a countdown ("one, two, three —
-spit!", ``ServerConfig.spit_countdown`` seconds after its deal): the clock stands at 0 until it
+spit!", ``ServerConfig.start_countdown`` seconds after its deal): the clock stands at 0 until it
 ends, ``clock.startsIn`` says how long is left, and moves sent before then are refused
 (``not-started``); until then every view shows the center piles face down (sizes only) with no legal
 moves, and a ``state`` at the end turns them up for everyone at once. After a restart the clock
 resumes at the time of the last stored entry (the downtime does not count: nobody could move).
 
-The play tells the core when it next has something to do (:meth:`SpitPlay.wake`): the game's next
+The play tells the core when it next has something to do (:meth:`SpitPlay.due`): the game's next
 automatic event (``next_event_time()``: automatic spit call, automatic slap,
 the time limit) and each bot's intended move (the reflex bots' ``plan``, made again after every
 change). A move is played at the clock's ``now`` (the core lets the time pass to it first, so what
@@ -26,18 +26,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from spite.bots.reflex import LEVEL_WORDS, ReflexBot, make_reflex_bot
 from spite.errors import OptionsError
 from spite.games import Event, GameState, Record, get_game
 from spite.server.protocol import Clock
-from spite.server.table.play import Action, Dealt, ServerGame, Table, TablePlay
+from spite.server.table.play import Action, Listing, Opening, ServerGame, Table, TablePlay, restored, stored_record
 from spite.server.table.seats import LobbyError, Seat
 from spite.spit import AnyState
 from spite.spit import Event as SpitEvent
+from spite.spit.bots import LEVEL_WORDS, ReflexBot, make_reflex_bot
 from spite.spit.game import RealtimeGame, RealtimeGameState
 from spite.spit.record import EntryReplayer, positions, replay_spit, step_of
+
+if TYPE_CHECKING:
+    from spite.server.table.effects import StoredTable
 
 __all__ = ["SERVER", "SPIT_LEVEL_FOR", "SpitPlay", "SpitServer", "spit_level"]
 
@@ -57,14 +60,13 @@ def spit_level(level: str | None) -> str:
 class SpitServer(ServerGame):
     """Opens and restores Spit and Speed tables (the host's defaults: a deal, then replay)."""
 
-    title = "Spit and Speed"
-    default_level = "club"
-    levels = ("beginner", "club", "expert")
-    page = "spit"
-    rules = "spit"
-
-    def lobby_picture(self, game: str) -> tuple[tuple[str, ...], ...]:
-        return _PICTURES.get(game, ())
+    listing = Listing(title="Spit and Speed", levels=("beginner", "club", "expert"), default_level="club",
+                      page="spit", rules="spit", pictures={
+                          # both rows of tableau piles (some face down) and the two center piles between them
+                          "spit": (("6C", "#", "2H", "#", "8S"), ("9D", "10S"), ("4H", "10C", "7S", "", "5D")),
+                          # the other hand as backs, the side piles beside the two center piles, your hand
+                          "speed": (("#", "#", "#", "#", "#"), ("#", "6H", "7C", "#"),
+                                    ("3S", "8H", "9D", "5C", "10H"))})
 
     def check_bot(self, game: str, level: str | None) -> None:
         # the levels of every game (easy … expert) and the reflex bots' own (beginner, club, reflex:MS)
@@ -76,14 +78,15 @@ class SpitServer(ServerGame):
         except OptionsError as exc:
             raise LobbyError.of(exc) from None
 
-    def replayed(self, record: Record) -> tuple[GameState, list[dict[str, Any]] | None]:
+    def restore(self, st: StoredTable) -> Opening:
         # one replay gives the state and the steps a welcome's moveLog shows
+        record = stored_record(st)
         steps: list[dict[str, Any]] = []
         replay = replay_spit(record, lambda seat, move, t, events, _state: steps.append(step_of(seat, move, t, events)))
         plies = sum(1 for entry in record.moves if isinstance(entry, dict) and "p" in entry)
         game = get_game(record.game)
         assert isinstance(game, RealtimeGame)
-        return RealtimeGameState(game, replay.state, plies), steps
+        return restored(st, RealtimeGameState(game, replay.state, plies), steps)
 
     def play(self, table: Table, extra: Any) -> SpitPlay:
         return SpitPlay(table)
@@ -92,14 +95,6 @@ class SpitServer(ServerGame):
         return positions(record)
 
 
-_PICTURES: dict[str, tuple[tuple[str, ...], ...]] = {
-    # both rows of tableau piles (some face down) and the two center piles between them
-    "spit": (("6C", "#", "2H", "#", "8S"), ("9D", "10S"), ("4H", "10C", "7S", "", "5D")),
-    # the other hand as backs, the side piles beside the two center piles, your hand
-    "speed": (("#", "#", "#", "#", "#"), ("#", "6H", "7C", "#"), ("3S", "8H", "9D", "5C", "10H")),
-}
-"""The lobby's picture of each game this hook serves (:meth:`ServerGame.lobby_picture`)."""
-
 SERVER = SpitServer()
 """The ``server`` hook of ``spit`` and ``speed``."""
 
@@ -107,7 +102,7 @@ SERVER = SpitServer()
 class SpitPlay(TablePlay):
     """Spit or Speed at one table: the reflex bots and the game's steps."""
 
-    thinking_bots = False  # the reflex bots are planned and moved here (wake, due)
+    # no thinking bots (Listing.bots): the reflex bots are planned and moved here (changed, due)
 
     def __init__(self, table: Table) -> None:
         super().__init__(table)
@@ -118,31 +113,32 @@ class SpitPlay(TablePlay):
         """The game's steps as they are stored (the ``moveLog``), without replaying it from its start."""
 
     @property
+    def state(self) -> GameState:
+        """The game in play."""
+        return self.table.state
+
+    @property
     def engine(self) -> AnyState:
         """The engine state of the game in play."""
         engine: AnyState = self.state.engine
         return engine
-
-    def deal(self, seed: str, first: int | None) -> Dealt:
-        dealt = super().deal(seed, first)
-        self._log = []
-        self._replayer = EntryReplayer(dealt.state.engine.copy(), self._logged, dealt.entries)
-        self._bots.clear()
-        return dealt
 
     def _clock(self) -> Clock:
         table = self.table
         view = self.engine.view(None)
         playing = table.status == "playing" and table.is_dealt
         now = table.game_ms(table.now) if playing else self.state.now
-        starts_in = int(max(0.0, table.go - table.now) * 1000) if playing else 0
+        starts_in = int(max(0.0, table.clock.go - table.now) * 1000) if playing else 0
         rounds = view.rounds_won  # None: Speed has no rounds
         return Clock(now=now, phase=view.phase, playFrom=view.play_from, roundWinner=view.round_winner,  # type: ignore[arg-type]
                      nextEvent=self.state.next_event_time(), startsIn=starts_in or None,
                      roundsWon=list(rounds) if rounds is not None else None)
 
     # ------------------------------------------------------------------ what clients see
-    def view(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
+    def views(self, seats: Sequence[int | None]) -> dict[int | None, tuple[dict[str, Any], list[str]]]:
+        return {seat: self._view(seat) for seat in seats}
+
+    def _view(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
         view = self.state.view(seat)
         out = view.to_json()
         if self.table.status == "playing" and not self.table.live(self.table.now):
@@ -158,9 +154,6 @@ class SpitPlay(TablePlay):
 
     def move_log(self, seat: int | None = None) -> list[dict[str, Any]]:
         return self._log
-
-    def step_count(self) -> int:
-        return len(self._log)
 
     def _logged(self, seat: int | None, move: str | None, t: int, events: list[SpitEvent], _state: AnyState) -> None:
         self._log.append(step_of(seat, move, t, events))
@@ -184,9 +177,16 @@ class SpitPlay(TablePlay):
         return have[1], have[2]
 
     def changed(self) -> None:
-        """Plan the bots again for the table as it is now (a bot reacts to what it sees)."""
-        self._intents.clear()
+        """Plan the bots again for the table as it is now (a bot reacts to what it sees); an intention
+        whose time came is spent, landed or not."""
         table = self.table
+        if self._intents and table.live(table.now):
+            t = table.game_ms(table.now)
+            for seat, (at, move) in self._intents.items():
+                have = self._bots.get(seat)
+                if at <= t and have is not None:
+                    have[1].outcome(move, True, "", t)
+        self._intents.clear()
         if table.status != "playing" or self.state.is_over or not table.is_dealt:
             return
         now = table.game_ms(table.now)
@@ -199,28 +199,16 @@ class SpitPlay(TablePlay):
             if plan is not None:
                 self._intents[s.seat] = (max(plan[0], now), plan[1])
 
-    def wake(self) -> float | None:
-        table = self.table
-        if not table.live(table.now):
-            return None
-        times = [t for t, _ in self._intents.values()]
-        nxt = self.state.next_event_time()
-        if nxt is not None:
-            times.append(nxt)
-        return table.core_time(min(times)) if times else None
-
-    def due(self, now: float) -> list[Action]:
-        actions: list[Action] = []
+    def due(self, now: float) -> tuple[list[Action], float | None]:
         table = self.table
         if not table.live(now):
-            return actions
+            return [], None
         t = table.game_ms(now)
+        actions: list[Action] = []
         nxt = self.state.next_event_time()
         if nxt is not None and nxt <= t:
             actions.append(("advance",))
-        for seat, (at, move) in sorted(self._intents.items(), key=lambda item: item[1]):
-            if at <= t:
-                bot, _rng = self._bot(table.seats[seat])
-                bot.outcome(move, True, "", t)  # the intention is spent, landed or not
-                actions.append(("move", seat, move))
-        return actions
+        actions.extend(("move", seat, move) for seat, (at, move) in sorted(self._intents.items(), key=lambda i: i[1])
+                       if at <= t)
+        times = [at for at, _ in self._intents.values()] + ([nxt] if nxt is not None else [])
+        return actions, table.core_time(min(times)) if times else None

@@ -13,34 +13,99 @@ limit is :attr:`MalicePlay.undo_floor`, the ply after the last move that may not
 
 Match tables (the ``match`` preset, payoff scoring, or an explicit ``match_target``) play games
 with :class:`~spite.malice.Match` until a side reaches the target; each game is stored as its own
-record. Between two games the core waits for every person seat's ``next`` (or the pause); this
-module deals the next game (the loser begins: the seat the next game's commitment bound).
+record. Between two games the core waits for every person seat's ``next`` (or the pause), then
+begins the next game; the match goes on in it (:attr:`MalicePlay.carried`), the loser beginning (the
+seat the next game's commitment bound). A rematch starts a new match.
 
 Hints (``hint``): what the hint bot would play, thought out in a worker from the asking seat's view.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Callable, Sequence
+import random
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from spite.bots import LEVELS, make_bot
 from spite.cards import format_card, format_cards
-from spite.games import Event, GameState, Record
+from spite.errors import Phrase
+from spite.games import Event, GameState, Record, get_game
 from spite.malice import BUILD, HAND, Match, Options, Result, SeatView, State
-from spite.malice.game import MaliceGameState
+from spite.malice.moves import parse_move
 from spite.malice.record import positions
 from spite.malice.state import COMPLETE, Played
 from spite.server.config import BOT_LEVELS
 from spite.server.protocol import MatchInfo
-from spite.server.table.play import Dealt, Ending, Opening, ServerGame, Table, TablePlay
+from spite.server.table.play import Ending, Listing, Opening, ServerGame, Table, TablePlay, restored, stored_record
 from spite.server.table.seats import LobbyError
 
 if TYPE_CHECKING:
     from spite.server.table.effects import StoredTable
 
-__all__ = ["SERVER", "MalicePlay", "MaliceServer", "match_from_json", "match_json", "told_of", "undo_floor_of",
-           "wants_match"]
+__all__ = ["BOTS", "SERVER", "MaliceBots", "MalicePlay", "MaliceServer", "bot_spec", "match_from_json", "match_json",
+           "pack_view", "told_of", "undo_floor_of", "unpack_view", "wants_match"]
+
+_FIELDS = (
+    "opts", "seat", "to_move", "turn", "result", "hand", "hand_sizes", "stock_sizes", "stock_tops", "builds",
+    "discards", "draw_size", "set_aside_size", "played_this_turn", "idle_turns",
+)
+
+
+def pack_view(view: SeatView) -> tuple[dict[str, Any], list[str]]:
+    """A seat's view as picklable fields and legal move texts, for a bot worker (a SeatView refuses
+    attribute writes)."""
+    return {name: getattr(view, name) for name in _FIELDS}, [m.text for m in view.legal_moves]
+
+
+def unpack_view(packed: tuple[dict[str, Any], list[str]]) -> SeatView:
+    """The seat's view back from :func:`pack_view`."""
+    fields, legal = packed
+    skipbo = fields["opts"].skipbo
+    return SeatView(**fields, moves=tuple(parse_move(t, skipbo=skipbo) for t in legal))
+
+
+def bot_spec(level: str, budget: float) -> str:
+    """The bot spec of a level, with search budgets capped at ``budget`` seconds."""
+    if level == "random":
+        return "random"
+    spec = LEVELS.get(level, level)
+    name, _, arg = spec.partition(":")
+    if name == "search":
+        # the seconds are the setting without "=" (search:1.0,blend=700); the other settings stay
+        settings = [part.strip() for part in arg.split(",") if part.strip()]
+        seconds = 1.0
+        for part in settings:
+            if "=" not in part:
+                with contextlib.suppress(ValueError):
+                    seconds = float(part)
+        rest = [part for part in settings if "=" in part and not part.startswith("iters=")]
+        return ",".join([f"search:{min(seconds, budget):g}", *rest])
+    return spec
+
+
+class MaliceBots:
+    """The Spite and Malice bots as the server's bot workers run them (a
+    :class:`spite.server.bots.Thinker`): each sees only its seat's view (:func:`pack_view`)."""
+
+    def spec(self, level: str, budget: float) -> str:
+        return bot_spec(level, budget)
+
+    def make(self, spec: str) -> Any:
+        return make_bot(spec)
+
+    def decide(self, bot: Any, view: Any, rng: random.Random, first: bool) -> tuple[str, str, list[Phrase]]:
+        seen = unpack_view(view)
+        if first:
+            assert seen.seat is not None
+            bot.start_game(seen.opts, seen.seat)
+        decision = bot.decide(seen, rng, None)
+        return decision.move.text, decision.why, list(decision.why_phrases)
+
+
+BOTS = MaliceBots()
+"""The thinking bots of ``spite-malice`` tables (:attr:`~spite.server.table.play.Listing.bots`)."""
 
 
 def undo_floor_of(state: State) -> int:
@@ -109,39 +174,35 @@ def _engine(state: GameState) -> State:
 
 
 class MaliceServer(ServerGame):
-    """Opens and restores Spite and Malice tables (a match's first game when the options ask for one)."""
+    """Deals and restores Spite and Malice tables (a match when the options ask for one)."""
 
-    title = "Spite and Malice"
-    levels = BOT_LEVELS
-    page = "table"
-    rules = "spite-malice"
-    lobby_options = ("stock_size",)
-
-    def lobby_picture(self, game: str) -> tuple[tuple[str, ...], ...]:
+    listing = Listing(
+        title="Spite and Malice", levels=BOT_LEVELS, page="table", rules="spite-malice", options=("stock_size",),
+        bots="spite.malice.server:BOTS", matches=True,
         # the other player's stock and hand, the build piles from an ace up, your stock and hand
-        return (("9C", "#", "#", "#"), ("AH", "2S", "3D", ""), ("7H", "4C", "X", "10D", "5S"))
+        pictures={"spite-malice": (("9C", "#", "#", "#"), ("AH", "2S", "3D", ""), ("7H", "4C", "X", "10D", "5S"))})
 
     def check_bot(self, game: str, level: str | None) -> None:
         if level not in BOT_LEVELS:
             raise LobbyError(f"a bot seat needs a level ({', '.join(BOT_LEVELS)})", 400, "lobby.bot-level",
                              levels=", ".join(BOT_LEVELS))
 
-    def open(self, game: str, preset: str, options: dict[str, Any], seed: int | str) -> Opening:
-        opts = Options.from_preset(preset, options)
-        overrides = opts.overrides_from(preset)
-        if not wants_match(opts, overrides):
-            return super().open(game, preset, options, seed)
-        match = Match(opts, seed)
-        state = match.start_game(seed)  # the table's seed is the first game's (a fair table's, docs/fairness.md)
-        leading = [entry for entry in state.record_moves() if isinstance(entry, dict)]
-        # the game's own seed goes with its start (the table's is the match's)
-        start = {"deal": state.deal_json(), "leading": leading, "seed": state.seed}
-        columns = {"match": json.dumps(match_json(match, []))}
-        return Opening(MaliceGameState(state, preset), preset, overrides, start, columns, entries=len(leading),
-                       extra=(match, []))
+    def open(self, game: str, preset: str, options: dict[str, Any], seed: str, first: int | None = None,
+             carried: Any = None) -> Opening:
+        # a match's game is dealt as Match.start_game deals it: from its own seed (the fair deal's), the
+        # seat the commitment bound beginning
+        opening = super().open(game, preset, options, seed, first, carried)
+        opts = _engine(opening.state).opts
+        if carried is None and wants_match(opts, opts.overrides_from(preset)):  # a new match (a rematch: another)
+            match = Match(opts, seed)
+            opening.extra = (match, [])
+            opening.columns = {"match": json.dumps(match_json(match, []))}
+        return opening
 
-    def restored_extra(self, st: StoredTable, state: GameState) -> Any:
-        return None if st.match is None else match_from_json(_engine(state).opts, st.seed, st.match)
+    def restore(self, st: StoredTable) -> Opening:
+        state = get_game(st.game).from_record(stored_record(st))
+        return restored(st, state, extra=None if st.match is None else
+                        match_from_json(_engine(state).opts, st.seed, st.match))
 
     def play(self, table: Table, extra: Any) -> MalicePlay:
         match, game_ids = extra if extra is not None else (None, [])
@@ -158,7 +219,6 @@ SERVER = MaliceServer()
 class MalicePlay(TablePlay):
     """Spite and Malice at one table: undo, hints and match play (see the module's text)."""
 
-    plays_matches = True
 
     def __init__(self, table: Table, match: Match | None, game_ids: list[int]) -> None:
         super().__init__(table)
@@ -170,6 +230,11 @@ class MalicePlay(TablePlay):
         if match is not None and self.game_ids and self.engine.result is not None:
             table.game_id = self.game_ids[-1]  # restored between two games
         self._after: Match | None = None
+        self._controllers = self._who_plays()
+
+    @property
+    def carried(self) -> Any:
+        return (self.match, self.game_ids) if self.match is not None else None
 
     @property
     def engine(self) -> State:
@@ -177,7 +242,7 @@ class MalicePlay(TablePlay):
         return _engine(self.table.state)
 
     # ------------------------------------------------------------------ what clients see
-    def view(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
+    def _view(self, seat: int | None) -> tuple[dict[str, Any], list[str]]:
         view = self.engine.view(seat)  # the view's own legal moves: computed once
         return view.to_json(), [m.text for m in view.legal_moves]
 
@@ -188,7 +253,7 @@ class MalicePlay(TablePlay):
         reference (the builds, the other players' entries) nobody changes afterwards."""
         engine = self.engine
         if len(seats) < 2 or engine.opts.partnerships:  # (a partner's view is its own: the plain way)
-            return super().views(seats)
+            return {seat: self._view(seat) for seat in seats}
         mover = engine.to_move
         seen = engine.view(mover)
         base = seen.to_json()
@@ -229,9 +294,6 @@ class MalicePlay(TablePlay):
                           **told_of(engine, played, height, played.seat == seat)})
         return steps
 
-    def step_count(self) -> int:
-        return self.engine.plies
-
     def told(self, own: bool) -> dict[str, Any]:
         engine = self.engine
         played = engine.history[-1]
@@ -242,10 +304,7 @@ class MalicePlay(TablePlay):
         return told_of(engine, played, height, own)
 
     def fields(self, seat: int | None) -> dict[str, Any]:
-        return {"canUndo": self.can_undo(seat), "match": self.match_info()}
-
-    def score_fields(self) -> dict[str, Any]:
-        return {"match": self.match_info()}
+        return {"canUndo": self.undoable(seat) is not None, "match": self.match_info()}
 
     def match_game(self) -> int | None:
         if self.match is None:
@@ -257,27 +316,18 @@ class MalicePlay(TablePlay):
         match, table = self.match, self.table
         if match is None:
             return None
-        between = table.between
+        series = table.series
+        between = series.between
         ready: list[int] = []
         next_in = None
         if between:
-            ready = [s.seat for s in table.seats if s.seat in table.ready or s.controller == "bot"]
-            if table.next_at is not None:
-                next_in = round(max(0.0, table.next_at - table.now), 1)
+            ready = [s.seat for s in table.seats if s.seat in series.ready or s.controller == "bot"]
+            if series.next_at is not None:
+                next_in = round(max(0.0, series.next_at - table.now), 1)
         return MatchInfo(scores=list(match.scores), target=match.target, game=self.match_game() or 1,
                          over=match.is_over, winner=match.winner, betweenGames=between, ready=ready, nextIn=next_in)
 
     # ------------------------------------------------------------------ moves
-    def checkpoint(self) -> Callable[[], None]:
-        engine = self.engine
-        plies = engine.plies
-
-        def back() -> None:  # the engine's own undo: cheaper than a copy of the game so far
-            while engine.plies > plies:
-                engine.undo()
-
-        return back
-
     def entries(self, events: Sequence[Event]) -> list[Any]:
         return self.engine.history[-1].record_entries()
 
@@ -286,32 +336,32 @@ class MalicePlay(TablePlay):
         if by_bot or engine.result is not None or engine.history[-1].reveals:
             self.undo_floor = engine.plies
 
-    def seat_changed(self) -> None:
-        # nothing played so far is the new player's to take back
-        self.undo_floor = self.engine.plies
+    def _who_plays(self) -> tuple[str, ...]:
+        return tuple(s.controller for s in self.table.seats)
 
-    def bot_view(self, seat: int) -> SeatView:
-        return self.engine.view(seat)
+    def changed(self) -> None:
+        controllers = self._who_plays()
+        if controllers != self._controllers:  # a bot took a seat over or its person came back: nothing played
+            self._controllers = controllers   # so far is the new player's to take back
+            self.undo_floor = self.engine.plies
+
+    def bot_view(self, seat: int) -> tuple[dict[str, Any], list[str]]:
+        return pack_view(self.engine.view(seat))
 
     # ------------------------------------------------------------------ undo and hints
-    def can_undo(self, seat: int | None) -> bool:
-        """Whether ``seat`` may take back its last move now (its turn, a person plays it, and a move of
-        this turn that showed nothing hidden is there to take back)."""
+    def undoable(self, seat: int | None) -> tuple[str, int] | None:
+        """The move ``seat`` may take back now, and its record entries: its turn, a person plays it, and
+        a move of this turn that showed nothing hidden is there to take back."""
         table, state = self.table, self.engine
-        return (seat is not None and table.status == "playing" and state.result is None and state.to_move == seat
-                and table.seats[seat].is_person and state.plies > self.undo_floor)
-
-    def last_move(self) -> tuple[str, int]:
-        """The move an undo takes back, and how many record entries it made."""
-        last = self.engine.history[-1]
+        if (seat is None or table.status != "playing" or state.result is not None or state.to_move != seat
+                or not table.seats[seat].is_person or state.plies <= self.undo_floor):
+            return None
+        last = state.history[-1]
         return last.move.text, len(last.record_entries())
 
     def take_back(self) -> None:
         """Take the last move back (it is stored so already)."""
         self.engine.undo()
-
-    def hint_view(self, seat: int) -> SeatView:
-        return self.engine.view(seat)
 
     # ------------------------------------------------------------------ match play
     def ending(self) -> Ending:
@@ -323,23 +373,9 @@ class MalicePlay(TablePlay):
         after.finish_game(self.engine)  # on a copy: the match itself changes once the game is stored
         self._after = after
         return Ending(final=after.is_over, columns={"match": json.dumps(match_json(after, self.game_ids))},
-                      next_first=None if after.is_over else after.next_starter())
+                      ids_in=("match",), next_first=None if after.is_over else after.next_starter())
 
     def ended(self, game_id: int) -> None:
         if self._after is not None:
             self.match, self._after = self._after, None
             self.game_ids.append(game_id)
-
-    def next_first(self) -> int | None:
-        return self.match.next_starter() if self.match is not None else None
-
-    def deal(self, seed: str, first: int | None) -> Dealt:
-        self.undo_floor = 0  # a new game: nothing played yet
-        match = self.match
-        if match is None:
-            return super().deal(seed, first)
-        # as Match.start_game deals it, from the fair deal's seed and the seat its commitment bound
-        state = State.new(match.opts, seed, first=first)
-        leading = [entry for entry in state.record_moves() if isinstance(entry, dict)]
-        return Dealt(MaliceGameState(state, self.table.preset), {"deal": state.deal_json(), "leading": leading,
-                                                                  "seed": seed}, len(leading))
