@@ -217,7 +217,8 @@ def test_openspiel_algorithms_run_on_it() -> None:
         assert len(step.observations["info_state"][player]) == 348
         step = env.step([int(rng.choice(step.observations["legal_actions"][player]))])
         steps += 1
-    assert steps > 10 and sorted(step.rewards) in ([-1.0, 1.0], [0.0, 0.0])
+    # (the chance outcomes come from the environment: a game may end after a few moves: a stock of 3)
+    assert steps >= 3 and sorted(step.rewards) in ([-1.0, 1.0], [0.0, 0.0])
     bots = [pyspiel.make_uniform_random_bot(p, 7 + p) for p in range(2)]
     returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(1))
     assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
