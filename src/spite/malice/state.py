@@ -21,9 +21,8 @@ True
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
 
 from spite.cards import (
     RANKS,
@@ -48,33 +47,13 @@ from spite.malice.moves import (
     parse_move,
 )
 from spite.malice.options import Options
-
-if TYPE_CHECKING:
-    from spite.malice.view import SeatView
+from spite.malice.result import Result
+from spite.malice.view import SeatView
 
 __all__ = ["Played", "Result", "State"]
 
 COMPLETE = 12
 """A build pile is complete when its value reaches the Queen (12)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Result:
-    """How a game ended (records.md §4)."""
-
-    winner: int | None
-    reason: str
-    points: int | None = None
-    team: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """The result as records.md §4 writes it."""
-        out: dict[str, Any] = {"winner": self.winner, "reason": self.reason}
-        if self.team is not None:
-            out["team"] = self.team
-        if self.points is not None:
-            out["points"] = self.points
-        return out
 
 
 Draw = tuple[int, list[int]] | tuple[int, list[int], int, tuple[int, ...], tuple[int, ...]]
@@ -878,7 +857,7 @@ class State:
     # ================================================================== views
     def view(self, seat: int | None) -> SeatView:
         """Exactly what ``seat`` may know (``None``: a spectator, who sees no hand)."""
-        return _view_maker(self, seat)
+        return SeatView.of(self, seat)
 
     def show_json(self, seat: int | None = None, *, everything: bool = False) -> dict[str, Any]:
         """``spite show --json`` (records.md §5): with ``everything`` the whole table, else ``seat``'s view."""
@@ -899,18 +878,3 @@ class State:
         stocks = "/".join(str(len(s)) for s in self.stocks)
         return f"<State turn={self.turn} {status} stocks={stocks} draw={len(self.draw)}>"
 
-
-def _no_view_maker(state: State, seat: int | None) -> SeatView:
-    raise RuntimeError("spite.malice.view is not imported (importing spite.malice does it)")
-
-
-_view_maker: Callable[[State, int | None], SeatView] = _no_view_maker
-"""What :meth:`State.view` calls: :meth:`SeatView.of`, registered by :mod:`spite.malice.view` when it
-is imported (the package imports it). The view module depends on this one; this one does not import
-it, so there is no import cycle."""
-
-
-def register_view_maker(maker: Callable[[State, int | None], SeatView]) -> None:
-    """Make ``maker`` the function behind :meth:`State.view` (the view module registers its own)."""
-    global _view_maker
-    _view_maker = maker

@@ -12,26 +12,48 @@ True
 >>> state.view(None).hand is None
 True
 
-This module depends on :mod:`spite.malice.state`, not the other way round: it registers
-:func:`SeatView.of` as the maker behind :meth:`State.view <spite.malice.state.State.view>`.
+The state's module depends on this one, not the other way round: :meth:`State.view
+<spite.malice.state.State.view>` is :func:`SeatView.of`, and this module reads a state through the
+:class:`Position` protocol.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from spite.cards import format_card, format_cards
-from spite.malice import state as _state_module
+from spite.malice.legal import MoveTables, move_tables
 from spite.malice.legal import build_moves as _build_moves
 from spite.malice.legal import end_moves as _end_moves
-from spite.malice.legal import move_tables
 from spite.malice.moves import BUILD, Move
 from spite.malice.options import Options
-from spite.malice.state import Result, State
+from spite.malice.result import Result
 
-__all__ = ["FIELDS", "SeatView"]
+__all__ = ["FIELDS", "Position", "SeatView"]
+
+
+class Position(Protocol):
+    """What a view is made from: a game's position (:class:`spite.malice.state.State`, which makes its
+    views with :meth:`SeatView.of`; so this module stays below the state's)."""
+
+    opts: Options
+    _tables: MoveTables
+    _public_tops: tuple[tuple[tuple[int, ...], ...], tuple[int, ...]] | None
+    stocks: list[list[int]]
+    hands: list[list[int]]
+    discards: list[tuple[tuple[int, ...], ...]]
+    builds: list[tuple[int, ...]]
+    draw: list[int]
+    set_aside: list[int]
+    to_move: int
+    turn: int
+    idle_turns: int
+    played_this_turn: int
+    result: Result | None
+
+    def public_stocks(self) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]: ...
 
 FIELDS: Final = (
     "opts", "seat", "to_move", "turn", "result", "hand", "hand_sizes", "stock_sizes", "stock_tops", "builds",
@@ -143,10 +165,10 @@ class SeatView:
         return SeatView(**fields)
 
     # ------------------------------------------------------------------ making views
-    of_mover: Callable[[State], SeatView]  # below the class (a staticmethod of _of_mover, no extra call)
+    of_mover: Callable[[Position], SeatView]  # below the class (a staticmethod of _of_mover, no extra call)
 
     @classmethod
-    def of(cls, state: State, seat: int | None) -> SeatView:
+    def of(cls, state: Position, seat: int | None) -> SeatView:
         """The view of ``seat`` (``None``: spectator) of ``state``."""
         if seat == state.to_move:
             return _of_mover(state)
@@ -229,7 +251,7 @@ class SeatView:
         return +unseen
 
     # ------------------------------------------------------------------ JSON (records.md §5)
-    def to_json(self, full: State | None = None) -> dict[str, Any]:
+    def to_json(self, full: Position | None = None) -> dict[str, Any]:
         """``spite show --json``: this view, or with ``full`` the whole table of that state."""
         opts = self.opts
         players = []
@@ -318,7 +340,7 @@ for _name in FIELDS:
 del _name
 
 
-def _of_mover(state: State) -> SeatView:
+def _of_mover(state: Position) -> SeatView:
     """The view of the seat to move of ``state`` (see :class:`_MoverView`)."""
     if state.result is not None:  # nothing to play: a plain view, no moves to work out
         return _fields_of(state)
@@ -343,7 +365,7 @@ def _of_mover(state: State) -> SeatView:
     return view
 
 
-def _fields_of(state: State) -> SeatView:
+def _fields_of(state: Position) -> SeatView:
     """The view of the seat to move made field by field (a game that is over: no moves)."""
     seat = state.to_move
     hands = state.hands
@@ -356,5 +378,3 @@ def _fields_of(state: State) -> SeatView:
 SeatView.of_mover = staticmethod(_of_mover)
 """The view of the seat to move (:meth:`SeatView.of` for ``state.to_move``): the one a deciding bot
 gets, made at every move of a tournament (see :class:`_MoverView`)."""
-
-_state_module.register_view_maker(SeatView.of)

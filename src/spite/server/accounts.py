@@ -31,7 +31,7 @@ import secrets
 import time
 import unicodedata
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 from urllib.parse import urlsplit
 
 import sqlalchemy as sa
@@ -48,7 +48,18 @@ if TYPE_CHECKING:
     from starlette.requests import HTTPConnection
 
     from spite.server.config import ServerConfig
-    from spite.server.manager import Manager
+    from spite.server.store import Store
+
+
+class Manager(Protocol):
+    """What accounts need of the server's manager (``app.state.manager``): its store, and the check that a
+    player id is one the server will serve (a ban refuses it). A protocol, so that this module stays below
+    the manager, which dispatches the sockets that carry a session."""
+
+    @property
+    def store(self) -> Store: ...
+
+    def check_player(self, player_id: str | None) -> None: ...
 
 __all__ = ["SESSION_COOKIE", "AccountError", "Session", "clean_handle", "handle_key", "install", "player_for",
            "remember_seat", "remember_seek_seat", "seat_token", "session_of"]

@@ -19,10 +19,10 @@ from pydantic import ValidationError
 from spite.errors import Phrase
 from spite.server.accounts import seat_token
 from spite.server.config import ServerConfig
+from spite.server.figures import FIGURES
 from spite.server.host import Conn, TableHost
 from spite.server.leases import TableBusy
 from spite.server.lobby import Lobby
-from spite.server.metrics import FIGURES
 from spite.server.moderation import BanBook
 from spite.server.protocol import AnyClientMessage, Hello, MoveMessage, Ping, Pong, client_adapter
 from spite.server.store import Store

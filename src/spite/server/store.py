@@ -27,7 +27,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from spite.server import db
-from spite.server.metrics import FIGURES
+from spite.server.figures import FIGURES
 from spite.server.protocol import SeatRating
 from spite.server.ratings import rate_game, seat_rating
 from spite.server.table.effects import (
