@@ -144,7 +144,8 @@ def test_a_review_shows_its_first_turns_while_the_rest_is_made(tmp_path: Path) -
     config = ServerConfig(db_url=f"sqlite:///{tmp_path / 'spite.db'}", bot_workers=0, rate=1000, burst=2000,
                           review_budget=0.2)
     with InProcess(config) as api:
-        game_id = finished_bot_game(api.client, stock_size=3)
+        # enough turns that the review is made in several parts, whatever the bots played
+        game_id = finished_bot_game(api.client, stock_size=5)
         url = f"/api/games/{game_id}/review?wait=false"
         seen: list[dict] = []
 

@@ -353,7 +353,7 @@ def test_held_mouse_clicks_play_while_the_table_moves(web_server: WebServer, pag
         slow_click(page, f'.sp-centers [data-place="{target}"]')
         tries += 1
         # the server answers every move sent: an ack, or a race lost to the bot
-        page.wait_for_function("n => window.__answers.length > n", arg=before, timeout=3000)
+        page.wait_for_function("n => window.__answers.length > n", arg=before, timeout=10_000)
         answer = page.evaluate("window.__answers[window.__answers.length - 1]")
         assert answer in ("ack", "too-late", "illegal"), answer
         acked += answer == "ack"
