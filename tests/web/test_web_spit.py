@@ -215,7 +215,11 @@ def test_a_spit_round_by_keys(web_server: WebServer, page: Any) -> None:
         winner = int(st["winner"])
         prompt = page.inner_text("#sp-prompt")
         assert ("You won the round" in prompt) if winner == 0 else ("won the round" in prompt), prompt
-        assert page.locator(f'.sp-side.round-winner[data-seat="{winner}"]').count() == 1
+        # read in one look: the bot's slap may already have dealt round 2 (its frame gone with the phase)
+        phase, framed = page.evaluate(
+            "seat => [document.querySelector('.spit-table').dataset.phase,"
+            " document.querySelectorAll(`.sp-side.round-winner[data-seat=\"${seat}\"]`).length]", winner)
+        assert framed == 1 or phase != "slap", (phase, framed)
         assert re.search(r"wins round 1", page.inner_text("#sp-log")), page.inner_text("#sp-log")
         if winner == 0:
             assert page.get_attribute("#sp-slap", "data-legal") == "1"
