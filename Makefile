@@ -29,8 +29,9 @@ haproxy:
 		|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null) \
 		|| echo "Debian's haproxy could not be installed: the multi-worker tests will be skipped"
 
-# The suite on several xdist workers, one a core: four on this two-core machine were a little faster
-# (18-19 min against 20-21) but starved the browser and timing tests of CPU, and some failed for it
+# The suite on several xdist workers, one a core: on this two-core machine two ran a fresh clone's
+# .ci/run in 20 min 14 s with every test passing; four were no faster (18 min 27 s and 20 min 34 s)
+# and starved the browser and timing tests of CPU, so that some failed for it
 # (`make test TEST_WORKERS=4` to try; TEST_WORKERS=1 runs it in one process). worksteal: a worker
 # that runs out takes tests from a busy one.
 TEST_WORKERS ?= 2
