@@ -32,6 +32,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from spite.server import db
+from spite.server.notify import listen
 from spite.server.table.seats import PLAYER_ID, LobbyError
 
 if TYPE_CHECKING:
@@ -471,7 +472,9 @@ class Moderation:
         loop = asyncio.get_running_loop()
         self._tasks.append(loop.create_task(self._run(), name="spite-moderation"))
         if self.engine.dialect.name == "postgresql":
-            self._tasks.append(loop.create_task(self._listen(), name="spite-moderation-listen"))
+            self._tasks.append(loop.create_task(listen(self.engine, CHANGED, self.wake, poll=self.poll,
+                                                           what="the operator's actions"),
+                                                    name="spite-moderation-listen"))
 
     async def close(self) -> None:
         for task in self._tasks:
@@ -496,21 +499,6 @@ class Moderation:
                 await self.follow()
             except Exception as exc:  # the next round tries again
                 log.warning("reading the operator's actions failed: %s", exc)
-
-    async def _listen(self) -> None:
-        import psycopg  # the postgres extra: only a server on PostgreSQL gets here
-
-        url = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
-        while True:
-            try:
-                async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
-                    await conn.execute(f"LISTEN {CHANGED}")
-                    self.wake()  # what happened while nobody listened
-                    async for _note in conn.notifies():
-                        self.wake()
-            except (psycopg.Error, OSError) as exc:
-                log.warning("listening for the operator's actions failed (%s); trying again", exc)
-            await asyncio.sleep(self.poll)
 
     async def follow(self) -> Applied:
         """Apply the audit rows this process has not seen yet."""

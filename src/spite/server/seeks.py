@@ -41,6 +41,7 @@ from sqlalchemy.exc import IntegrityError
 
 from spite import rating
 from spite.server import db
+from spite.server.notify import listen
 from spite.server.table.seats import LobbyError
 
 __all__ = ["MAX_WAIT", "Computer", "Pairing", "Seek", "SeekPolicy", "SeekService", "apart", "next_change", "plan",
@@ -239,7 +240,8 @@ class SeekService:
         loop = asyncio.get_running_loop()
         self._task = loop.create_task(self._run(), name="spite-seeks")
         if self.engine is not None and self.engine.dialect.name == "postgresql":
-            self._listener = loop.create_task(self._listen(), name="spite-seeks-listen")
+            listening = listen(self.engine, CHANGED, self._announce, poll=self.poll, what="seek changes")
+            self._listener = loop.create_task(listening, name="spite-seeks-listen")
 
     async def close(self) -> None:
         for task in (self._task, self._listener):
@@ -252,26 +254,6 @@ class SeekService:
         """Wake every request waiting for a change (each reads its own seek again)."""
         self._changed.set()
         self._changed = asyncio.Event()
-
-    async def _listen(self) -> None:
-        """Under PostgreSQL: wake this worker's waiting requests whenever any worker changes a seek
-        (``NOTIFY`` :data:`CHANGED` from :func:`_settle_in_db`, :func:`_cancel_in_db`,
-        :func:`_claim_in_db`). A lost connection is made again; meanwhile the passes still wake them
-        every ``poll`` seconds."""
-        import psycopg  # the postgres extra: only a server on PostgreSQL gets here
-
-        assert self.engine is not None
-        url = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
-        while True:
-            try:
-                async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
-                    await conn.execute(f"LISTEN {CHANGED}")
-                    self._announce()  # what changed while nobody listened
-                    async for _note in conn.notifies():
-                        self._announce()
-            except (psycopg.Error, OSError) as exc:
-                log.warning("listening for seek changes failed (%s); trying again", exc)
-            await asyncio.sleep(self.poll)
 
     async def _run(self) -> None:
         """Pass after pass: in memory, sleeping until :func:`next_change` or a new seek; with several
@@ -462,7 +444,7 @@ MAX_WAIT = 25.0
 """The longest ``GET /api/seeks/{id}?wait=`` holds a request (well under a proxy's idle timeout)."""
 
 CHANGED = "spite_seeks"
-"""The PostgreSQL channel a worker notifies when it changes a seek (see :meth:`SeekService._listen`)."""
+"""The PostgreSQL channel a worker notifies when it changes a seek (see :func:`spite.server.notify.listen`)."""
 
 _STALE_PAIRING = 30.0
 """A seek ``pairing`` this long (its worker died while seating it) waits again."""
