@@ -37,7 +37,7 @@ haproxy:
 TEST_WORKERS ?= 2
 
 test: $(STAMP) lint chromium haproxy
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal --durations=25
 
 bench: $(STAMP)
 	$(BIN)/spite bench engine --seconds 10 --baseline src/spite/bench/bare_loop.py
