@@ -22,6 +22,7 @@ import { bindFair, fairHTML } from "./fair.js";
 import { cardWord, moveCard, moveWords, pickedMove, toldCard, valueWord } from "./moves.js";
 import { computerAtTable, personName, ratedMarkHTML, seatHeadHTML, seatTag } from "./people.js";
 import { newTableLike, rematchHTML, seriesHTML, tableEventText } from "./rematch.js";
+import { tournamentLinkHTML, tournamentOf } from "./tourney-link.js";
 import { openReport, reportButtonHTML } from "./report.js";
 import { esc, morph, parseLegal } from "./html.js";
 import { markNotation, notationOn, panelOpen, panelSetting, setPanelOpen, wideScreen } from "./panel.js";
@@ -739,8 +740,8 @@ export class TableClient {
       <button type="button" class="small close" id="close-over" title="Esc">${t("over_close")} ✕</button>
       <h2 id="over-title">${t("game_over")}</h2><p class="result">${esc(head)}</p><p>${esc(reason)}${esc(pts)}</p>
       <ul aria-label="${esc(t("over_stock"))}">${lefts}</ul>${this.summaryHTML()}${matchPart}${seriesHTML(this.table, (s) => this.name(s))}
-      ${goesOn ? "" : rematchHTML(this.rematchAsk, this.seat, (s) => this.name(s), this.table)}
-      <p>${[rec, review].filter(Boolean).join(" · ")} · <a href="/">${t("back_lobby")}</a></p>
+      ${goesOn || tournamentOf(this.table) ? "" : rematchHTML(this.rematchAsk, this.seat, (s) => this.name(s), this.table)}
+      <p>${tournamentLinkHTML(this.table)}${[rec, review].filter(Boolean).join(" · ")} · <a href="/">${t("back_lobby")}</a></p>
       <p class="error" role="alert"></p></div></div>`;
   }
 
