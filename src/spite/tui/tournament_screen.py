@@ -40,8 +40,8 @@ __all__ = ["TournamentScreen", "clock_text"]
 RETRY_S = 2.0
 """After the server did not answer, the next ask comes this much later."""
 SEATED_POLL_S = 2.0
-"""While this player's table is in play the server answers ``next`` at once (the table is the current
-one): the next ask then comes this much later."""
+"""While this player's table is in play (or they have a bye) the server answers ``next`` at once: the
+next ask then comes this much later."""
 
 
 def clock_text(seconds: float) -> str:
@@ -256,7 +256,7 @@ class TournamentScreen(Screen[None]):
             self.redraw()
             if state in ("finished", "withdrawn") and self.playing is None:
                 return
-            if current or (state == "seated" and table in self.done):
+            if state != "waiting":  # the server answers at once while this stands (a table in play, a bye)
                 await asyncio.sleep(SEATED_POLL_S)
 
     # ------------------------------------------------------------------ the tables

@@ -19,6 +19,8 @@ import { markTournamentTable } from "./tourney-link.js";
 const LONG_POLL_S = 10;
 /** After a failed ask, the next one comes this much later (the server may be restarting). */
 const RETRY_MS = 1500;
+/** The server answers ``next`` at once while it stands (a bye): the next ask comes this much later. */
+const SETTLED_MS = 3000;
 
 const url = (id, tail = "") => `/api/tournaments/${encodeURIComponent(id)}${tail}`;
 
@@ -321,9 +323,11 @@ export async function renderTournament(id) {
             location.assign(`/t/${encodeURIComponent(next.table)}`);
             return;
           }
-          await new Promise((r) => setTimeout(r, RETRY_MS));
+          await new Promise((r) => setTimeout(r, SETTLED_MS));
         } else if (next.state === "finished" || next.state === "withdrawn") {
           return;
+        } else if (next.state !== "waiting") {
+          await new Promise((r) => setTimeout(r, SETTLED_MS)); // a bye: answered at once all round long
         }
       }
     } finally {

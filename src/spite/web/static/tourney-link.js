@@ -1,6 +1,6 @@
 // The way back from a tournament's table to its page, the same for every game's table page: the
-// table's info names its tournament (``tournament``), and the tournament page remembers each table
-// it opened for this browser (a table's info from an older server may not say).
+// table's info names its tournament (its fair deal's ``tournament``: the deal is the tournament's),
+// and the tournament page remembers each table it opened for this browser.
 
 import { esc } from "./html.js";
 import { t } from "./i18n.js";
@@ -26,7 +26,7 @@ export function markTournamentTable(table, tournament) {
 /** The tournament table ``info`` (a TableInfo) belongs to, or null. */
 export function tournamentOf(info) {
   if (!info) return null;
-  return info.tournament || tables()[info.id]?.tournament || null;
+  return info.tournament || info.fair?.tournament || tables()[info.id]?.tournament || null;
 }
 
 /** The link back to the tournament of table ``info`` ("" for a table of no tournament). */
