@@ -5,6 +5,7 @@ comes back to the tournament's view between games, until the tournament is over.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import secrets
 import sys
@@ -109,7 +110,6 @@ def test_the_terminal_plays_a_tournament_of_computers_to_its_end(server: ServerP
     maker.post(f"/api/tournaments/{tid}/join", {"computer": "easy"})
     entered = join_tournament(server.base, tid, "bob")
     assert entered.entrant["name"] == "bob" and entered.info["state"] == "open"
-    maker.post(f"/api/tournaments/{tid}/start", {})
     clock = FakeClock()
     config = TuiConfig(tournament=entered, clock=clock, between_games=5)
     seen: dict[str, Any] = {"tables": []}
@@ -121,6 +121,8 @@ def test_the_terminal_plays_a_tournament_of_computers_to_its_end(server: ServerP
         for words in ("Tournament: Spite and Malice · short", "Swiss system · 1 round · casual · made by cat",
                       "entered as bob", "Standings"):
             assert words in text, (words, text)
+        assert "It begins when its maker starts it." in text
+        await asyncio.to_thread(maker.post, f"/api/tournaments/{tid}/start", {})
         # the first table opens by itself, at once
         await wait_for(pilot, lambda: the_table(app) is not None, 20_000)
         first = the_table(app)
@@ -141,6 +143,8 @@ def test_the_terminal_plays_a_tournament_of_computers_to_its_end(server: ServerP
         assert second is not None and second.table.seat != first.table.seat
         seen["tables"].append(second.table.table_id)
         seen["presses"].append(await play_to_the_end(pilot, second))
+        # the tournament's fixed deal raises no fair-deal alarm at its tables
+        seen["alarms"] = [d.alarm for t in (first, second) for d in t.link.fair.deals.values() if d.alarm]
         # Q at the game's summary goes back to the tournament at once (the app goes on)
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), 20_000)
         await type_keys(pilot, "q")
@@ -153,6 +157,7 @@ def test_the_terminal_plays_a_tournament_of_computers_to_its_end(server: ServerP
     run(config, body, size=(100, 30))
     info = seen["info"]
     assert all(p > 0 for p in seen["presses"]) and len(set(seen["tables"])) == 2
+    assert seen["alarms"] == []
     (pairing,) = info["rounds"][0]["pairings"]
     assert pairing["tables"] == seen["tables"]
     bob = next(s for s in info["standings"] if s["name"] == "bob")

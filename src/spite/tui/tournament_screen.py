@@ -35,13 +35,24 @@ if TYPE_CHECKING:
     from spite.tui.config import TuiConfig
     from spite.tui.tournament import OpenTournament
 
-__all__ = ["TournamentScreen", "clock_text"]
+__all__ = ["TournamentScreen", "clock_text", "number_text"]
 
 RETRY_S = 2.0
 """After the server did not answer, the next ask comes this much later."""
 SEATED_POLL_S = 2.0
 """While this player's table is in play (or they have a bye) the server answers ``next`` at once: the
 next ask then comes this much later."""
+
+
+def number_text(value: object) -> str:
+    """Points as people write them: 2, 1.5 (not 2.0).
+
+    >>> number_text(2.0), number_text(1.5), number_text(None)
+    ('2', '1.5', '')
+    """
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return "" if value is None else str(value)
 
 
 def clock_text(seconds: float) -> str:
@@ -97,6 +108,8 @@ class TournamentScreen(Screen[None]):
         self.played = 0
         """Games this screen opened (tests and the summary line read it)."""
         self.stopped = False
+        self.drawn = False
+        """Its widgets are there to draw in (mounted)."""
         self.error = ""
         self._take(self.info)
         translate_bindings(self, config.lang)
@@ -114,6 +127,7 @@ class TournamentScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.drawn = True
         self.redraw()
         self.set_interval(1.0, self._tick)
         self.run_worker(self._follow_info(), group="tournament", name="tournament-info")
@@ -190,12 +204,13 @@ class TournamentScreen(Screen[None]):
             if s.get("withdrawn"):
                 name += f" · {tr(t, 'tn_withdrawn')}"
             last = s.get("streak", 0) if arena else s.get("tiebreak", "")
-            table.add_row(str(s.get("rank", "")), name, str(s.get("points", "")), str(s.get("games", "")),
-                          str(s.get("wins", "")), str(last), style="bold" if s.get("entrant") == mine else None)
+            table.add_row(str(s.get("rank", "")), name, number_text(s.get("points")), number_text(s.get("games")),
+                          number_text(s.get("wins")), number_text(last),
+                          style="bold" if s.get("entrant") == mine else None)
         return table
 
     def redraw(self) -> None:
-        if not self.is_mounted:
+        if not self.drawn:
             return
         i, t = self.info, self.lang
         game = i.get("game", "")
@@ -268,7 +283,7 @@ class TournamentScreen(Screen[None]):
 
     def _tick(self) -> None:
         self._step()
-        if self.is_mounted:
+        if self.drawn:
             set_text(self.query_one("#tn-clock", Static), self.clock_words())
             set_text(self.query_one("#tn-next", Static), self.next_words())
 

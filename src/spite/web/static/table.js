@@ -361,8 +361,9 @@ export class TableClient {
     this.over.seconds = this.startedAt ? Math.round((Date.now() - this.startedAt) / 1000) : null;
     const mine = this.outcome(msg.result);
     if (!skipping && (mine === "won" || mine === "lost")) sound(mine === "won" ? "win" : "loss");
-    if (msg.recordUrl && this.link) {
-      // the record the link fetches anyway to check the deal's seed
+    if (msg.recordUrl && this.link && !tournamentOf(this.table)) {
+      // the record the link fetches anyway to check the deal's seed (a tournament's record waits for
+      // the end of its round: the deal is still being played at the other tables)
       const over = this.over;
       this.link.record(msg.recordUrl).then((rec) => {
         if (!rec) return;

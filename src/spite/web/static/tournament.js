@@ -198,9 +198,10 @@ export async function renderTournament(id) {
   const roundsHTML = () => {
     const rounds = [...(page.info.rounds || [])].reverse(); // the newest first
     if (!rounds.length) return `<p class="muted">${esc(t("tn_no_rounds"))}</p>`;
+    // an arena's pairings come as one round without a deal of its own (each pairing plays the next deal)
     return rounds.map((r) => `<section class="tournament-round" data-round="${r.number}">
-      <h4>${esc(t("tn_round", { n: r.number }))} <span class="muted">· ${esc(t("tn_deal", { n: r.deal }))}</span></h4>
-      <ul class="tables pairings">${r.pairings.map(pairingHTML).join("")}</ul></section>`).join("");
+      ${r.deal == null ? "" : `<h4>${esc(t("tn_round", { n: r.number }))} <span class="muted">· ${esc(t("tn_deal", { n: r.deal }))}</span></h4>`}
+      <ul class="tables pairings">${(r.deal == null ? [...r.pairings].reverse() : r.pairings).map(pairingHTML).join("")}</ul></section>`).join("");
   };
 
   const fairHTML = () => {
