@@ -173,6 +173,13 @@ def test_the_lobby_lists_an_arena_and_its_page_counts_down_to_its_end(own_server
     line.locator("a").click()
     page.wait_for_url(f"{base}/tournament/{tid}")
     page.wait_for_selector("#tournament-computer")
+    # the maker joins, then thinks better of it before the start: Leave takes her off the list
+    page.click("#tournament-join-go")
+    page.wait_for_selector("#tournament-leave")
+    assert "1 player" in page.inner_text("#tournament-what")
+    page.click("#tournament-leave")
+    page.wait_for_selector("#tournament-join")
+    assert "0 players" in page.inner_text("#tournament-what") and page.locator("#standings-table").count() == 0
     for n in (1, 2):
         page.click("#tournament-add")
         page.wait_for_function(f"() => document.querySelectorAll('#standings-table tbody tr').length === {n}")

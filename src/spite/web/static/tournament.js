@@ -274,7 +274,13 @@ export async function renderTournament(id) {
   main().addEventListener("click", (ev) => {
     const button = ev.target.closest?.("button");
     if (button?.id === "tournament-start") act(async () => take(await api("POST", url(id, "/start"), { playerKey: getPlayerKey() })));
-    else if (button?.id === "tournament-leave") act(async () => take(await api("POST", url(id, "/leave"), { playerKey: getPlayerKey() })));
+    else if (button?.id === "tournament-leave") {
+      act(async () => {
+        nextAsk?.abort(); // the long poll for the next table ends here, not with the server's "not entered"
+        take(await api("POST", url(id, "/leave"), { playerKey: getPlayerKey() }));
+        if (!me()) remember("spite.tourneyEntrants", id, null); // left before the start: off the list
+      });
+    }
   });
 
   // ---------------------------------------------------------------- the long polls
@@ -301,6 +307,14 @@ export async function renderTournament(id) {
 
   /** The person's next table: answered the moment it is made; then the page takes the seat. */
   let nextRunning = false;
+  let nextAsk = null; // the long poll in flight (aborted when the person leaves)
+  const askNext = async () => {
+    nextAsk = new AbortController();
+    const res = await fetch(url(id, `/next?playerKey=${encodeURIComponent(getPlayerKey())}&wait=${LONG_POLL_S}`),
+      { headers: { Accept: "application/json" }, signal: nextAsk.signal });
+    if (!res.ok) throw new Error(String(res.status));
+    return res.json();
+  };
   const followNext = async () => {
     if (nextRunning) return;
     nextRunning = true;
@@ -308,8 +322,9 @@ export async function renderTournament(id) {
       while (entered() && page.info.state !== "finished" && document.getElementById("tournament")) {
         let next;
         try {
-          next = await api("GET", url(id, `/next?playerKey=${encodeURIComponent(getPlayerKey())}&wait=${LONG_POLL_S}`));
+          next = await askNext();
         } catch {
+          if (!entered()) return; // left meanwhile
           await new Promise((r) => setTimeout(r, RETRY_MS));
           continue;
         }
