@@ -100,7 +100,8 @@ _STATUS = {"tournament.not-open": 409, "tournament.joined": 409, "tournament.too
 
 def _refusal(error: TournamentError) -> LobbyError:
     """The pure state machine's refusal as the server's (its catalogue key and values kept)."""
-    params = {k: v for k, v in error.params.items() if isinstance(v, (str, int, float))}
+    params: dict[str, str | int] = {k: v if isinstance(v, (str, int)) else str(v) for k, v in error.params.items()
+                                    if v is not None}
     return LobbyError(str(error), _STATUS.get(error.key, 400), error.key, **params)
 
 
@@ -264,7 +265,7 @@ class TournamentService:
                 if e.computer is not None:
                     seats.append({"entrant": eid, "name": e.name, "level": e.computer})
                 else:
-                    seats.append({"entrant": eid, "name": e.name, "player": e.key, "token": new_token()})
+                    seats.append({"entrant": eid, "name": e.name, "player": e.key or "", "token": new_token()})
             table_id = base64.urlsafe_b64encode(self.entropy(9)).decode()
             conn.execute(sa.insert(db.tournament_tables).values(
                 table_id=table_id, tournament_id=t.id, pairing=number, game=game_no, deal=pairing.deal,
@@ -346,7 +347,7 @@ class TournamentService:
         refusal of a rated table's unmeasured computer: ``lobby.rated-level``)."""
         server_game(t.game).check_bot(t.game, level)
         if t.rated:
-            group = rating.rating_group(t.game, t.preset, {}, 2).name
+            group = _group(t)
             if not rating.measured(group, level):
                 known = ", ".join(sorted(rating.level_table().get(group, {})))
                 raise LobbyError(f"rated games against the computer are at its measured levels ({known}), not "
@@ -436,7 +437,7 @@ class TournamentService:
         deadline = loop.time() + wait
         for _ in range(10_000):
             changed = self._changed
-            answer = await self.store.read(lambda c: self._next_of(c, tid, player_id))
+            answer: dict[str, Any] = await self.store.read(lambda c: self._next_of(c, tid, player_id))
             left = deadline - loop.time()
             if answer["state"] != "waiting" or left <= 0:
                 return answer
@@ -524,8 +525,7 @@ class TournamentService:
                 log.exception("tournament %s: table %s could not be made; the next pass tries again", tid,
                               row["table_id"])
                 continue
-            await self.store.write(lambda c, r=row: c.execute(sa.update(tt).where(tt.c.table_id == r["table_id"])
-                                                              .values(made=True)))
+            await self.store.write(_made(row["table_id"]))
             if host is not None:
                 self.made += 1
                 if self.manager.keeper is not None:
@@ -622,11 +622,25 @@ class TournamentService:
                 await host.submit(NoShow())
 
 
+def _made(table_id: str) -> Callable[[Connection], None]:
+    """The write that notes a tournament's table as made."""
+    tt = db.tournament_tables
+
+    def write(conn: Connection) -> None:
+        conn.execute(sa.update(tt).where(tt.c.table_id == table_id).values(made=True))
+
+    return write
+
+
+def _group(t: Tournament) -> str:
+    """The rules group a tournament's games are rated in."""
+    return rating.rating_group(t.game, t.preset or get_game(t.game).default_preset, {}, 2).name
+
+
 def _level_rating(t: Tournament, level: str) -> float:
-    """A computer entrant's place in the field's order: its level's measured rating (0: unmeasured)."""
-    group = rating.rating_group(t.game, t.preset, {}, 2).name
-    measured = rating.level_table().get(group, {}).get(level)
-    return float(getattr(measured, "shown", measured) or 0.0) if measured is not None else 0.0
+    """A computer entrant's place in the field's order: its level's measured ``mu`` (0: unmeasured)."""
+    measured = rating.level_table().get(_group(t), {}).get(level)
+    return float(measured[0]) if measured else 0.0
 
 
 def _address_lock(address: str) -> int:
