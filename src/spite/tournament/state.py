@@ -360,7 +360,8 @@ class Tournament:
         self._changed()
 
     # ------------------------------------------------------------------ Swiss
-    def _swiss_players(self) -> list[SwissPlayer]:
+    def swiss_players(self) -> list[SwissPlayer]:
+        """The entrants still in as the Swiss pairing sees them before the next round."""
         points = {s.entrant: s.points for s in self._standings()}
         seen: dict[str, set[str]] = {e.id: set() for e in self.entrants}
         firsts = dict.fromkeys(seen, 0)
@@ -389,7 +390,7 @@ class Tournament:
         if self.round >= self.rounds or len(self.active()) < 2:
             self._finish(now)
             return []
-        players = self._swiss_players()
+        players = self.swiss_players()
         made = pair_swiss(players) if self.window is None else pair_swiss(players, window=self.window)
         self.round += 1
         self.next_round_at = None

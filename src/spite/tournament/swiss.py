@@ -67,6 +67,8 @@ _SEAT_REPEAT = 1e3
 _RATING = 1.0            # × steps from the top-half-against-bottom-half partner
 
 _STRICT, _RELAXED, _ANY = 0, 1, 2
+_RELAX_FROM = 4
+"""Windows' worth of entrants matched again together before the seat bounds may give."""
 """How much a matching may give up: nothing; the seat bounds (at a penalty); rematches too (at a penalty)."""
 
 
@@ -177,9 +179,9 @@ def _match(group: list[_Entry], mode: int) -> tuple[list[tuple[_Entry, _Entry]],
     return pairs, [e for e in group if e.rank not in used]
 
 
-def _windows(pool: list[_Entry], window: int) -> tuple[list[list[tuple[_Entry, _Entry]]], list[_Entry]]:
-    """Score groups top down, each in windows of ``window``; floaters carried on. (pairs per window, left over)."""
-    done: list[list[tuple[_Entry, _Entry]]] = []
+def _windows(pool: list[_Entry], window: int) -> tuple[list[tuple[_Entry, _Entry]], list[_Entry]]:
+    """Score groups top down, each in windows of ``window``; floaters carried on. (pairs, left over)."""
+    done: list[tuple[_Entry, _Entry]] = []
     carry: list[_Entry] = []
     for _, members in itertools.groupby(pool, key=lambda e: e.half):
         bracket = list(members)
@@ -194,7 +196,7 @@ def _windows(pool: list[_Entry], window: int) -> tuple[list[list[tuple[_Entry, _
             spare = [chunk.pop()] if len(chunk) % 2 else []
             pairs, carry = _match(chunk, _STRICT)
             carry += spare
-            done.append(pairs)
+            done += pairs
     return done, carry
 
 
@@ -215,22 +217,21 @@ def pair_swiss(players: Sequence[SwissPlayer], *, window: int = DEFAULT_WINDOW) 
         bye = next(p.id for p in reversed(ranked) if p.byes == fewest)
         ranked = [p for p in ranked if p.id != bye]
     pool = [_Entry(p, rank, round(p.points * 2)) for rank, p in enumerate(ranked)]
-    done, left = _windows(pool, window)
-    pairs = [pair for window_pairs in done for pair in window_pairs]
-    span = 1
-    while left:  # match the last windows again together, more each time, until everyone is paired
-        span *= 2
-        redo = done[-span:] if span < len(done) else done
-        group = sorted([e for pair in itertools.chain.from_iterable(redo) for e in pair] + left, key=lambda e: e.rank)
-        whole = len(group) == len(pool)
+    pairs, left = _windows(pool, window)
+    size = window
+    while left:  # match the last pairs made again with those left, more each time, until everyone is paired
+        size *= 2
+        take = min(len(pairs), max(1, (size - len(left)) // 2))
+        redo = pairs[len(pairs) - take:]
+        group = sorted([e for pair in redo for e in pair] + left, key=lambda e: e.rank)
+        whole = take == len(pairs)
         again, rest = _match(group, _STRICT)
-        if rest:
+        if rest and (len(group) >= _RELAX_FROM * window or whole):  # give up the seat bounds before going far
             again, rest = _match(group, _RELAXED)
         if rest and whole:
             again, rest = _match(group, _ANY)
         if not rest or whole:
-            kept = done[:-span] if span < len(done) else []
-            pairs = [pair for window_pairs in kept for pair in window_pairs] + again
+            pairs = pairs[:len(pairs) - take] + again
             left = rest
             break
     if left:
