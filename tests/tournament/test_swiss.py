@@ -178,3 +178,24 @@ def test_withdrawn_entrants_are_left_out_by_the_caller_and_the_rest_pair() -> No
     made = pair_swiss([h.player(name) for name, h in field.items()])
     check_round(field, made)
     assert made.bye is not None and "e3" not in str(made)
+
+
+def test_seats_outweigh_the_rating_order() -> None:
+    """By rating a meets c and b meets d; but a and c both began one more game at seat 0 than at seat 1
+    (b and d one fewer), so a meets b or d, and whoever began fewer begins."""
+    def player(name: str, rating: float, firsts: int) -> SwissPlayer:
+        return SwissPlayer(name, 1.0, rating, frozenset({name + "'"}), firsts=firsts, played=1,
+                           last_first=firsts == 1)
+
+    made = pair_swiss([player("a", 4.0, 1), player("b", 3.0, 0), player("c", 2.0, 1), player("d", 1.0, 0)])
+    assert sorted(p[1] for p in made.pairs) == ["a", "c"] and sorted(p[0] for p in made.pairs) == ["b", "d"]
+
+
+def test_no_one_drifts_three_games_from_even_seats() -> None:
+    """a and c have begun two more games at seat 0 than at seat 1: they must not meet (one would reach
+    three), even where their scores ask for it and b and d score less."""
+    def player(name: str, points: float, firsts: int) -> SwissPlayer:
+        return SwissPlayer(name, points, 0.0, frozenset(), firsts=firsts, played=2)
+
+    made = pair_swiss([player("a", 4.0, 2), player("c", 4.0, 2), player("b", 0.0, 1), player("d", 0.0, 1)])
+    assert sorted(p[1] for p in made.pairs) == ["a", "c"]
