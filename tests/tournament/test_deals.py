@@ -53,7 +53,8 @@ def test_verify_names_what_does_not_follow() -> None:
     assert verify(hidden, deal_seed(SECRET, TID, 2), bytes(32)).where == "commitment"
     with pytest.raises(ValueError, match="not revealed yet"):
         verify(hidden, None)
-    for broken in ({**fair, "deal": 0}, {**fair, "tournament": ""}, {**fair, "commitment": "ab"}, {**fair, "scheme": "x"}):
+    for broken in ({**fair, "deal": 0}, {**fair, "tournament": ""}, {**fair, "commitment": "ab"},
+                   {**fair, "scheme": "x"}):
         with pytest.raises(ValueError):
             verify(broken, None)
 

@@ -328,12 +328,15 @@ class Tournament:
         """Pairings with a game still to be played."""
         return [p for p in self.pairings if not p.done]
 
-    def wake_at(self) -> float | None:
-        """When :meth:`tick` has something to do next without any other event (``None``: nothing)."""
+    def wake_at(self, now: float | None = None) -> float | None:
+        """When :meth:`tick` has something to do next without any other event (``None``: nothing; an
+        arena past its end waits for its last games' results, not for the clock)."""
         if self.state != PLAYING:
             return None
         if self.system == SWISS:
             return self.next_round_at
+        if now is not None and self.ends_at is not None and now >= self.ends_at:
+            return None
         return self.ends_at
 
     def tick(self, now: float) -> list[Pairing]:
