@@ -11,14 +11,19 @@ Ties are broken by, in this order:
 1. **the duplicate comparison** (``tiebreak``): every pairing of a round played the same deal, so an
    entrant's game can be compared with how the field did *on the same cards*: for each game, the
    entrant's game score minus the mean game score of everyone who sat at that seat on that deal, summed
-   over the games. A game's score is the game's own (``GameResult.scores``) where it gives one, else
-   1 for a win, ½ for a draw, 0 for a loss. Games not played (a no-show) and byes do not count.
+   over the games. A game's score is the game's own (``GameResult.scores``: the server passes each
+   seat's points, e.g. Spite and Malice's winner scores by the cards left in the loser's stock, the
+   loser 0) where it gives one, else 1 for a win, ½ for a draw, 0 for a loss. Games not played (a
+   no-show) and byes do not count. With won/lost alone the comparison says no more than the points
+   (an entrant plays each seat once a deal, and the two seats' means add up to one game, so the sum is
+   the points minus one a round): it rewards winning *by more* than the field did with the same cards.
 2. **Buchholz**: the sum of the opponents' match points (how strong the field one met was).
 
 Entrants equal on all three share a rank (1, 2, 2, 4, ...); ``standings`` lists them in joining order.
 
 **Arena.** Points as ``spite.tournament.arena.arena_points`` gives them game by game in the order the
-games ended (win 2, draw 1, loss 0; a win from the third in a row 4); ties by wins, then by fewer games.
+games ended (win 2, draw 1, loss 0; a win from the third in a row 4); ties by more wins, then by fewer
+games.
 
 >>> g = GameResult
 >>> rounds = [SwissGames(1, ("a", "b"), (g(winner=0), g(winner=0))),     # a won at seat 0, b won at seat 0

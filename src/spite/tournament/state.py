@@ -328,12 +328,15 @@ class Tournament:
         """Pairings with a game still to be played."""
         return [p for p in self.pairings if not p.done]
 
-    def wake_at(self) -> float | None:
-        """When :meth:`tick` has something to do next without any other event (``None``: nothing)."""
+    def wake_at(self, now: float | None = None) -> float | None:
+        """When :meth:`tick` has something to do next without any other event (``None``: nothing; an
+        arena past its end waits for its last games' results, not for the clock)."""
         if self.state != PLAYING:
             return None
         if self.system == SWISS:
             return self.next_round_at
+        if now is not None and self.ends_at is not None and now >= self.ends_at:
+            return None
         return self.ends_at
 
     def tick(self, now: float) -> list[Pairing]:
@@ -360,7 +363,8 @@ class Tournament:
         self._changed()
 
     # ------------------------------------------------------------------ Swiss
-    def _swiss_players(self) -> list[SwissPlayer]:
+    def swiss_players(self) -> list[SwissPlayer]:
+        """The entrants still in as the Swiss pairing sees them before the next round."""
         points = {s.entrant: s.points for s in self._standings()}
         seen: dict[str, set[str]] = {e.id: set() for e in self.entrants}
         firsts = dict.fromkeys(seen, 0)
@@ -389,7 +393,7 @@ class Tournament:
         if self.round >= self.rounds or len(self.active()) < 2:
             self._finish(now)
             return []
-        players = self._swiss_players()
+        players = self.swiss_players()
         made = pair_swiss(players) if self.window is None else pair_swiss(players, window=self.window)
         self.round += 1
         self.next_round_at = None
