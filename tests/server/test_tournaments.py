@@ -21,6 +21,7 @@ from server_helpers import ServerThread
 from websockets.sync.client import connect
 
 from spite.server import ServerConfig, db
+from spite.server.protocol import NextTable, TournamentInfo, TournamentJoined
 from spite.tournament.deals import commitment, verify
 from waiting import wait_until
 
@@ -48,6 +49,7 @@ def create(base: str, system: str = "swiss", key: str = CREATOR, **body: Any) ->
     r = httpx.post(f"{base}/api/tournaments", json={"game": "spite-malice", "preset": "short", "system": system,
                                                       "playerKey": key, "name": "ann", **body})
     assert r.status_code == 200, r.text
+    TournamentInfo.model_validate(r.json())  # exactly the documented answer (no field more, none missing)
     return r.json()  # type: ignore[no-any-return]
 
 
@@ -55,6 +57,7 @@ def computers(base: str, tid: str, n: int, level: str = "random") -> None:
     for _ in range(n):
         r = httpx.post(f"{base}/api/tournaments/{tid}/join", json={"playerKey": CREATOR, "computer": level})
         assert r.status_code == 200, r.text
+        TournamentJoined.model_validate(r.json())
 
 
 def start(base: str, tid: str) -> dict[str, Any]:
@@ -72,6 +75,7 @@ def until_finished(base: str, tid: str, timeout: float = 45.0) -> dict[str, Any]
         r = httpx.get(f"{base}/api/tournaments/{tid}", params={"since": info["version"], "wait": 5}, timeout=15)
         assert r.status_code == 200, r.text
         info = r.json()
+    TournamentInfo.model_validate(info)
     return info
 
 
@@ -202,6 +206,7 @@ def test_a_person_is_told_their_table_and_its_seat_opens_with_the_token(server: 
     computers(base, tid, 1)
     start(base, tid)
     seat = httpx.get(f"{base}/api/tournaments/{tid}/next", params={"playerKey": PERSON, "wait": 10}, timeout=15).json()
+    NextTable.model_validate(seat)
     assert seat["state"] == "seated" and seat["game"] == 1 and seat["seat"] == 0 and seat["token"]
     with connect(f"ws://127.0.0.1:{server.port}{seat['ws']}") as ws:
         ws.send(json.dumps({"type": "hello", "token": seat["token"]}))
@@ -259,6 +264,7 @@ def test_refusals_of_the_api(server: ServerThread) -> None:
     refused(httpx.post(f"{base}/api/tournaments/{tid}/join", json={"playerKey": OTHER}), 409, "tournament.not-open")
     listed = httpx.get(f"{base}/api/tournaments", params={"state": "playing"}).json()["tournaments"]
     assert [t["id"] for t in listed] == [tid] and "rounds" not in listed[0]
+    TournamentInfo.model_validate(listed[0])
 
 
 def test_an_address_has_at_most_max_tournaments(db_url: str) -> None:
@@ -268,10 +274,18 @@ def test_an_address_has_at_most_max_tournaments(db_url: str) -> None:
         refused(httpx.post(f"{srv.base}/api/tournaments", json={"playerKey": CREATOR}), 429, "tournament.too-many")
 
 
-def test_a_rated_tournament_takes_computers_at_measured_levels_only(server: ServerThread) -> None:
-    tid = create(server.base, rated=True, preset="classic")["id"]
-    refused(httpx.post(f"{server.base}/api/tournaments/{tid}/join", json={"playerKey": CREATOR, "computer": "random"}),
+def test_a_rated_tournament_takes_computers_at_measured_levels_only_and_plays_rated(server: ServerThread) -> None:
+    base = server.base
+    tid = create(base, rated=True, rounds=1)["id"]
+    refused(httpx.post(f"{base}/api/tournaments/{tid}/join", json={"playerKey": CREATOR, "computer": "random"}),
             400, "lobby.rated-level")
+    computers(base, tid, 2, level="easy")
+    start(base, tid)
+    info = until_finished(base, tid)
+    (pairing,) = info["rounds"][0]["pairings"]
+    for table_id in pairing["tables"]:
+        table = httpx.get(f"{base}/api/tables/{table_id}").json()
+        assert table["rated"] is True and table["status"] == "finished"
 
 
 def test_a_records_deal_is_withheld_while_its_round_plays(server: ServerThread) -> None:
