@@ -308,3 +308,24 @@ def test_a_records_deal_is_withheld_while_its_round_plays(server: ServerThread) 
     for what in ("record", "positions", "review"):
         r = httpx.get(f"{base}/api/games/{game_id}/{what}")
         assert r.status_code == 409 and r.json()["code"] == "tournament-in-play", (what, r.text)
+
+
+def test_every_refusal_of_a_tournament_has_words_in_both_languages() -> None:
+    """Each ``tournament.*`` key the server or the pure state machine may refuse with is in the
+    catalogue, in English and German, with the same placeholders."""
+    import re
+
+    import spite.server.tournaments as service
+    import spite.tournament.state as state
+    from spite.catalogue import catalogue, placeholders
+
+    keys = set()
+    for module in (service, state):
+        assert module.__file__ is not None
+        keys |= set(re.findall(r'"(tournament\.[a-z-]+)"', Path(module.__file__).read_text()))
+    assert {"tournament.none", "tournament.in-play", "tournament.not-open", "tournament.too-few"} <= keys
+    en, de = catalogue("en"), catalogue("de")
+    missing = sorted(k for k in keys if k not in en or k not in de)
+    assert not missing, f"no words for {missing}"
+    for key in keys:
+        assert placeholders(en[key]) == placeholders(de[key]), key

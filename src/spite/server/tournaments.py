@@ -203,12 +203,15 @@ class TournamentService:
             sa.select(t_.c.id, t_.c.state).where(t_.c.status == "playing"))])
         now = self._now()
         for tid, text in rows:
-            state = Tournament.from_dict(json.loads(text))
-            due = state.wake_at()
-            if (due is not None and due <= now) or state.system == "arena":
-                await self._change(tid, lambda t, _c: t.tick(self._now()), wake=False)
-            await self._make_tables(tid)
-            await self._look_at_tables(tid)
+            try:  # one tournament's trouble (a table moving between workers) is not the others'
+                state = Tournament.from_dict(json.loads(text))
+                due = state.wake_at()
+                if (due is not None and due <= now) or state.system == "arena":
+                    await self._change(tid, lambda t, _c: t.tick(self._now()), wake=False)
+                await self._make_tables(tid)
+                await self._look_at_tables(tid)
+            except LobbyError as exc:
+                log.warning("tournament %s: %s; the next pass tries again", tid, exc)
 
     # ------------------------------------------------------------------ the row, under its lock
     @staticmethod
@@ -557,9 +560,15 @@ class TournamentService:
         """A table's end, as the lobby tells it (a tournament's tables are those dealt from outside)."""
         if table.core.deal_source is None:
             return
-        job = asyncio.get_running_loop().create_task(self._settle(table.id))
+        job = asyncio.get_running_loop().create_task(self._settle_heard(table.id))
         self._jobs.add(job)
         job.add_done_callback(self._jobs.discard)
+
+    async def _settle_heard(self, table_id: str) -> None:
+        try:
+            await self._settle(table_id)
+        except Exception:  # the next pass finds the table's end in the database and tries again
+            log.exception("table %s: its end could not be handed to its tournament", table_id)
 
     async def _settle(self, table_id: str) -> None:
         """Hand a table's stored end to its tournament (once: a result already in is left alone)."""
@@ -657,9 +666,11 @@ def _outcome(conn: Connection, table_id: str, seats: list[dict[str, Any]]) -> di
                        .where(tables.c.id == table_id)).mappings().first()
     if row is None or row["status"] not in ("finished", "abandoned"):
         return None
-    persons = tuple(i for i, s in enumerate(seats) if "token" in s)
-    if row["status"] == "abandoned":  # closed unplayed: its persons did not play it
-        return {"winner": None, "scores": None, "noShow": list(persons), "gameId": None}
+    persons = [i for i, s in enumerate(seats) if "token" in s]
+    if row["status"] == "abandoned":  # closed unplayed: whoever aborted it (a rated table), else its persons
+        aborted = set(conn.execute(sa.select(db.aborts.c.player_id).where(db.aborts.c.table_id == table_id)).scalars())
+        left = [i for i in persons if seats[i].get("player") in aborted] or persons
+        return {"winner": None, "scores": None, "noShow": left, "gameId": None}
     series = json.loads(row["series"] or "{}")
     wins = list(series.get("wins") or [0, 0])
     ids = series.get("gameIds") or []
