@@ -49,6 +49,7 @@ from spite.tournament.arena import arena_points
 
 __all__ = [
     "ArenaGame",
+    "ArenaTally",
     "GameResult",
     "Standing",
     "SwissGames",
@@ -210,23 +211,48 @@ class ArenaGame:
     result: GameResult
 
 
+class ArenaTally:
+    """The arena's points, added up game by game in the order the games ended (so that the server's
+    state need not count them all again for each game that ends)."""
+
+    def __init__(self) -> None:
+        self.points: dict[str, int] = {}
+        self.games: dict[str, int] = {}
+        self.wins: dict[str, int] = {}
+        self.streak: dict[str, int] = {}
+        self.last: dict[str, str] = {}
+        """Each entrant's opponent in their last game."""
+        self.firsts: dict[str, int] = {}
+        """Games begun at seat 0."""
+        self.per_game: list[dict[str, int]] = []
+
+    def add(self, game: ArenaGame) -> dict[str, int]:
+        """Count the next game to end; returns the points it gave each entrant."""
+        got: dict[str, int] = {}
+        a, b = game.entrants
+        self.last[a], self.last[b] = b, a
+        self.firsts[a] = self.firsts.get(a, 0) + 1
+        for seat, who in enumerate(game.entrants):
+            outcome = game.result.outcome(seat)
+            gained, self.streak[who] = arena_points(outcome, self.streak.get(who, 0))
+            got[who] = gained
+            self.points[who] = self.points.get(who, 0) + gained
+            self.games[who] = self.games.get(who, 0) + 1
+            self.wins[who] = self.wins.get(who, 0) + (outcome == "win")
+        self.per_game.append(got)
+        return got
+
+    def standings(self, entrants: Sequence[str]) -> list[Standing]:
+        """The standings of ``entrants`` (joining order) by the games counted so far."""
+        rows = [Standing(0, e, float(self.points.get(e, 0)), self.games.get(e, 0), self.wins.get(e, 0), None, None,
+                         self.streak.get(e, 0)) for e in entrants]
+        return _ranked(rows, ((-r.points, -r.wins, r.games) for r in rows))
+
+
 def arena_standings(entrants: Sequence[str], games: Iterable[ArenaGame]) -> tuple[list[Standing], list[dict[str, int]]]:
     """(the arena standings of ``entrants`` (joining order), each game's points by entrant) from the games
     in the order they ended."""
-    points = dict.fromkeys(entrants, 0)
-    played = dict.fromkeys(entrants, 0)
-    wins = dict.fromkeys(entrants, 0)
-    streak = dict.fromkeys(entrants, 0)
-    per_game: list[dict[str, int]] = []
+    tally = ArenaTally()
     for game in games:
-        got: dict[str, int] = {}
-        for seat, who in enumerate(game.entrants):
-            outcome = game.result.outcome(seat)
-            gained, streak[who] = arena_points(outcome, streak[who])
-            got[who] = gained
-            points[who] += gained
-            played[who] += 1
-            wins[who] += outcome == "win"
-        per_game.append(got)
-    rows = [Standing(0, e, float(points[e]), played[e], wins[e], None, None, streak[e]) for e in entrants]
-    return _ranked(rows, ((-r.points, -r.wins, r.games) for r in rows)), per_game
+        tally.add(game)
+    return tally.standings(entrants), tally.per_game

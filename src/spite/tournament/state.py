@@ -55,10 +55,10 @@ from spite.tournament.arena import ArenaPlayer, pair_arena
 from spite.tournament.deals import SCHEME, commitment, deal_seed, fairness
 from spite.tournament.standings import (
     ArenaGame,
+    ArenaTally,
     GameResult,
     Standing,
     SwissGames,
-    arena_standings,
     swiss_standings,
 )
 from spite.tournament.swiss import BYE_POINTS, SwissPlayer, pair_swiss
@@ -211,6 +211,15 @@ class Tournament:
     ended_games: int = 0
     window: int | None = None
     """The pairing window (``None``: the pairing modules' own)."""
+    _tally: dict[tuple[int, int], Any] = field(default_factory=dict, repr=False, compare=False)
+    """The standings of the results so far, kept until a result or an entrant comes (not stored)."""
+    _arena_tally: ArenaTally | None = field(default=None, repr=False, compare=False)
+    _arena_points: dict[tuple[int, int], dict[str, int]] = field(default_factory=dict, repr=False, compare=False)
+    _open: dict[int, Pairing] | None = field(default=None, repr=False, compare=False)
+    """The pairings with a game to play, by number (rebuilt from the pairings after a restart)."""
+    _ended_log: list[tuple[int, int]] | None = field(default=None, repr=False, compare=False)
+    """(pairing, game) in the order the games ended (rebuilt from the slots' ``ended`` after a restart)."""
+    _by_id: dict[str, Entrant] | None = field(default=None, repr=False, compare=False)
 
     # ------------------------------------------------------------------ making one
     @classmethod
@@ -246,10 +255,12 @@ class Tournament:
     # ------------------------------------------------------------------ entrants
     def entrant(self, entrant_id: str) -> Entrant:
         """The entrant ``entrant_id``; :class:`TournamentError` ``tournament.no-entrant`` if none."""
-        for e in self.entrants:
-            if e.id == entrant_id:
-                return e
-        raise TournamentError("tournament.no-entrant", f"no entrant {entrant_id!r}", entrant=entrant_id)
+        if self._by_id is None or len(self._by_id) != len(self.entrants):
+            self._by_id = {e.id: e for e in self.entrants}
+        found = self._by_id.get(entrant_id)
+        if found is None:
+            raise TournamentError("tournament.no-entrant", f"no entrant {entrant_id!r}", entrant=entrant_id)
+        return found
 
     def entrant_by_key(self, key: str) -> Entrant | None:
         """The person who joined with player key ``key``, if any."""
@@ -283,6 +294,7 @@ class Tournament:
         entrant = self.entrant(entrant_id)
         if self.state == OPEN:
             self.entrants.remove(entrant)
+            self._by_id = None
             self._changed()
             return
         if entrant.withdrawn:
@@ -325,8 +337,16 @@ class Tournament:
         return self.ends_at is not None and now >= self.ends_at
 
     def in_play(self) -> list[Pairing]:
-        """Pairings with a game still to be played."""
-        return [p for p in self.pairings if not p.done]
+        """Pairings with a game still to be played, in the order made."""
+        if self._open is None:
+            self._open = {p.number: p for p in self.pairings if not p.done}
+        return list(self._open.values())
+
+    def _add_pairings(self, made: list[Pairing]) -> None:
+        self.in_play()
+        assert self._open is not None
+        self.pairings += made
+        self._open.update((p.number, p) for p in made if not p.done)
 
     def wake_at(self, now: float | None = None) -> float | None:
         """When :meth:`tick` has something to do next without any other event (``None``: nothing; an
@@ -403,7 +423,7 @@ class Tournament:
                                [GameSlot(), GameSlot()]))
         if made.bye is not None:
             out.append(Pairing(len(self.pairings) + len(out) + 1, self.round, self.round, (made.bye,)))
-        self.pairings += out
+        self._add_pairings(out)
         self._changed()
         return out
 
@@ -425,15 +445,9 @@ class Tournament:
         free = [e for e in self.active() if e.free_since is not None]
         if len(free) < 2:
             return []
-        standings = {s.entrant: s for s in self._standings()}
-        last: dict[str, str] = {}
-        firsts = dict.fromkeys((e.id for e in self.entrants), 0)
-        for p in self.pairings:
-            a, b = p.entrants
-            last[a], last[b] = b, a
-            firsts[a] += 1
-        players = [ArenaPlayer(e.id, int(standings[e.id].points), e.rating, last.get(e.id), e.free_since or 0.0,
-                               firsts[e.id], standings[e.id].games) for e in free]
+        tally = self._fold_arena()
+        players = [ArenaPlayer(e.id, tally.points.get(e.id, 0), e.rating, tally.last.get(e.id), e.free_since or 0.0,
+                               tally.firsts.get(e.id, 0), tally.games.get(e.id, 0)) for e in free]
         made = pair_arena(players)
         out: list[Pairing] = []
         for pair in made.pairs:
@@ -442,7 +456,7 @@ class Tournament:
             for who in pair:
                 self.entrant(who).free_since = None
         if out:
-            self.pairings += out
+            self._add_pairings(out)
             self._changed()
         return out
 
@@ -519,6 +533,10 @@ class Tournament:
         slot = pairing.games[game_no - 1]
         self.ended_games += 1
         slot.result, slot.ended = result, self.ended_games
+        if self._ended_log is not None:
+            self._ended_log.append((pairing.number, game_no))
+        if self._open is not None and pairing.done:
+            self._open.pop(pairing.number, None)
         seats = pairing.seats(game_no)
         if count_noshows:
             for seat in result.noshow:
@@ -563,19 +581,41 @@ class Tournament:
         return {"state": "waiting", "round": self.round}
 
     def _standings(self) -> list[Standing]:
+        key = (self.ended_games, len(self.entrants))
+        if key not in self._tally:
+            self._tally.clear()
+            self._tally[key] = self._count()
+        rows: list[Standing] = self._tally[key][0]
+        return rows
+
+    def _arena(self) -> tuple[list[Standing], dict[tuple[int, int], dict[str, int]]]:
+        self._standings()
+        found: tuple[list[Standing], dict[tuple[int, int], dict[str, int]]] = next(iter(self._tally.values()))
+        return found
+
+    def _count(self) -> tuple[list[Standing], dict[tuple[int, int], dict[str, int]]]:
         ids = [e.id for e in self.entrants]
         if self.system == SWISS:
             return swiss_standings(ids, (SwissGames(p.deal, p.entrants, tuple(g.result for g in p.games))
-                                         for p in self.pairings))
-        return self._arena()[0]
+                                         for p in self.pairings)), {}
+        return self._fold_arena().standings(ids), self._arena_points
 
-    def _arena(self) -> tuple[list[Standing], dict[tuple[int, int], dict[str, int]]]:
-        ended: list[tuple[int, Pairing, int, GameResult]] = sorted(
-            ((slot.ended or 0, p, n, slot.result) for p in self.pairings for n, slot in enumerate(p.games, 1)
-             if slot.result is not None), key=lambda x: x[0])
-        games = [ArenaGame((p.seats(n)[0], p.seats(n)[1]), result) for _, p, n, result in ended]
-        rows, per_game = arena_standings([e.id for e in self.entrants], games)
-        return rows, {(p.number, n): got for (_, p, n, _), got in zip(ended, per_game, strict=True)}
+    def _fold_arena(self) -> ArenaTally:
+        """The arena's tally with every game that ended counted."""
+        tally = self._arena_tally
+        if tally is None or len(tally.per_game) > self.ended_games:  # counted afresh (after a restart)
+            tally = self._arena_tally = ArenaTally()
+            self._arena_points = {}
+        if self._ended_log is None or len(self._ended_log) != self.ended_games:
+            ended = sorted((slot.ended or 0, p.number, n) for p in self.pairings for n, slot in enumerate(p.games, 1)
+                           if slot.result is not None)
+            self._ended_log = [(number, n) for _, number, n in ended]
+        for number, n in self._ended_log[len(tally.per_game):]:  # the games that ended since, in that order
+            p = self.pairings[number - 1]
+            result = p.games[n - 1].result
+            assert result is not None
+            self._arena_points[(number, n)] = tally.add(ArenaGame((p.seats(n)[0], p.seats(n)[1]), result))
+        return tally
 
     def standings(self) -> list[dict[str, Any]]:
         """The standings as TournamentInfo writes them (docs/tournaments.md)."""
