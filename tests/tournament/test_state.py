@@ -178,7 +178,7 @@ def test_refusals_change_nothing() -> None:
     with pytest.raises(TournamentError) as few:
         t.start(0.0)
     assert few.value.key == "tournament.too-few" and t.state == "open"
-    t.join("Cy", key="k-cy")
+    assert t.join("Cy", key="k-cy").id == "e3"  # a number is never given twice, even after one left
     made = t.start(0.0)
     before = t.to_dict()
     for call, key in ((lambda: t.join("Late", key="k-late"), "tournament.not-open"),

@@ -209,6 +209,8 @@ class Tournament:
     entrants: list[Entrant] = field(default_factory=list)
     pairings: list[Pairing] = field(default_factory=list)
     ended_games: int = 0
+    joined: int = 0
+    """Entrants who ever joined (numbers their ids: e1, e2, ...; one who left before the start keeps theirs)."""
     window: int | None = None
     """The pairing window (``None``: the pairing modules' own)."""
     _tally: dict[tuple[int, int], Any] = field(default_factory=dict, repr=False, compare=False)
@@ -281,8 +283,8 @@ class Tournament:
         _check(open_now, "tournament.not-open", "the tournament takes no more entrants")
         if key is not None:
             _check(self.entrant_by_key(key) is None, "tournament.joined", "already in this tournament")
-        number = 1 + max((int(e.id[1:]) for e in self.entrants), default=0)
-        entrant = Entrant(f"e{number}", name, computer, rating, key)
+        self.joined += 1
+        entrant = Entrant(f"e{self.joined}", name, computer, rating, key)
         if self.state == PLAYING:
             entrant.free_since = now
         self.entrants.append(entrant)
@@ -672,7 +674,7 @@ class Tournament:
                 "state": self.state, "version": self.version, "round": self.round, "startedAt": self.started_at,
                 "endsAt": self.ends_at, "nextRoundAt": self.next_round_at, "finishedAt": self.finished_at,
                 "entrants": [e.to_dict() for e in self.entrants], "pairings": [p.to_dict() for p in self.pairings],
-                "endedGames": self.ended_games, "window": self.window}
+                "endedGames": self.ended_games, "joined": self.joined, "window": self.window}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Tournament:
@@ -685,4 +687,4 @@ class Tournament:
                    int(d["version"]), int(d["round"]), d.get("startedAt"), d.get("endsAt"), d.get("nextRoundAt"),
                    d.get("finishedAt"), [Entrant.from_dict(e) for e in d.get("entrants", [])],
                    [Pairing.from_dict(p) for p in d.get("pairings", [])], int(d.get("endedGames", 0)),
-                   d.get("window"))
+                   int(d.get("joined", len(d.get("entrants", [])))), d.get("window"))
