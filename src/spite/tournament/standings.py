@@ -13,7 +13,8 @@ Ties are broken by, in this order:
    entrant's game score minus the mean game score of everyone who sat at that seat on that deal, summed
    over the games. A game's score is the game's own (``GameResult.scores``: the server passes each
    seat's points, e.g. Spite and Malice's winner scores by the cards left in the loser's stock, the
-   loser 0) where it gives one, else 1 for a win, ½ for a draw, 0 for a loss. Games not played (a
+   loser 0) where it gives one, else 1 for a win, ½ for a draw, 0 for a loss (on a deal where games
+   gave scores, a game without any, a draw or one left unfinished, scores 0). Games not played (a
    no-show) and byes do not count. With won/lost alone the comparison says no more than the points
    (an entrant plays each seat once a deal, and the two seats' means add up to one game, so the sum is
    the points minus one a round): it rewards winning *by more* than the field did with the same cards.
@@ -170,6 +171,15 @@ def swiss_standings(entrants: Sequence[str], pairings: Iterable[SwissGames]) -> 
     wins = dict.fromkeys(entrants, 0)
     opponents: dict[str, list[str]] = {e: [] for e in entrants}
     field: dict[tuple[int, int], list[float]] = {}
+    # a deal where the game gave scores compares scores; there a game without any (a draw, one left
+    # unfinished) scores 0 at both seats rather than ½ on another scale
+    scored = {p.deal for p in pairings for r in p.games if r is not None and r.scores is not None}
+
+    def score(result: GameResult, seat: int, deal: int) -> float:
+        if result.scores is None and deal in scored:
+            return 0.0
+        return result.score(seat)
+
     for p in pairings:
         if len(p.entrants) == 1:
             points[p.entrants[0]] += 1.0
@@ -186,7 +196,7 @@ def swiss_standings(entrants: Sequence[str], pairings: Iterable[SwissGames]) -> 
                 games[who] += result.played
                 wins[who] += result.outcome(seat) == "win"
                 if result.played:
-                    field.setdefault((p.deal, seat), []).append(result.score(seat))
+                    field.setdefault((p.deal, seat), []).append(score(result, seat, p.deal))
     mean = {key: sum(v) / len(v) for key, v in field.items()}
     duplicate = dict.fromkeys(entrants, 0.0)
     for p in pairings:
@@ -197,7 +207,7 @@ def swiss_standings(entrants: Sequence[str], pairings: Iterable[SwissGames]) -> 
                 continue
             for who in p.entrants:
                 seat = p.seat_of(i, who)
-                duplicate[who] += result.score(seat) - mean[(p.deal, seat)]
+                duplicate[who] += score(result, seat, p.deal) - mean[(p.deal, seat)]
     buchholz = {e: sum(points[o] for o in opponents[e]) for e in entrants}
     rows = [Standing(0, e, points[e], games[e], wins[e], round(duplicate[e], 6), buchholz[e]) for e in entrants]
     return _ranked(rows, ((-r.points, -(r.tiebreak or 0.0), -(r.buchholz or 0.0)) for r in rows))

@@ -644,10 +644,11 @@ class Tournament:
                 "games": [g.game for g in p.games if g.game is not None], "points": points}
 
     def info(self, now: float, *, rounds: bool = True) -> dict[str, Any]:
-        """The TournamentInfo of the contract (docs/protocol.md); ``rounds=False`` leaves the rounds out."""
+        """The TournamentInfo of the contract (docs/protocol.md); ``rounds=False`` leaves the rounds out.
+        ``roundCount`` is a Swiss's number of rounds (``None`` for an arena), ``rounds`` the list of rounds."""
         creator = self.creator
         out: dict[str, Any] = {
-            "id": self.id, "game": self.game, "preset": self.preset, "system": self.system, "rounds": self.rounds,
+            "id": self.id, "game": self.game, "preset": self.preset, "system": self.system, "roundCount": self.rounds,
             "minutes": self.minutes, "rated": self.rated, "grace": self.grace, "creator": creator,
             "state": self.state, "version": self.version, "round": self.round, "startedAt": self.started_at,
             "endsAt": self.ends_at, "nextRoundAt": self.next_round_at, "now": now,
