@@ -308,8 +308,8 @@ class Tournament:
         entrant.withdrawn = True
         entrant.free_since = None
         # their games not yet at a table are lost as if they had not come
-        for pairing in self.pairings:
-            if entrant.id not in pairing.entrants or pairing.bye:
+        for pairing in self.in_play():
+            if entrant.id not in pairing.entrants:
                 continue
             for number, slot in enumerate(pairing.games, 1):
                 if slot.result is None and slot.table is None:
