@@ -18,7 +18,8 @@ Ties are broken by, in this order:
    no-show) and byes do not count. With won/lost alone the comparison says no more than the points
    (an entrant plays each seat once a deal, and the two seats' means add up to one game, so the sum is
    the points minus one a round): it rewards winning *by more* than the field did with the same cards.
-2. **Buchholz**: the sum of the opponents' match points (how strong the field one met was).
+2. **Buchholz**: the sum of the opponents' match points (how strong the field one met was; an
+   opponent counts once a game of the pairing has a result).
 
 Entrants equal on all three share a rank (1, 2, 2, 4, ...); ``standings`` lists them in joining order.
 
@@ -185,8 +186,9 @@ def swiss_standings(entrants: Sequence[str], pairings: Iterable[SwissGames]) -> 
             points[p.entrants[0]] += 1.0
             continue
         a, b = p.entrants
-        opponents[a].append(b)
-        opponents[b].append(a)
+        if any(result is not None for result in p.games):  # a pairing not begun yet counts for nobody
+            opponents[a].append(b)
+            opponents[b].append(a)
         for i, result in enumerate(p.games):
             if result is None:
                 continue

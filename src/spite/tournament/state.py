@@ -213,7 +213,7 @@ class Tournament:
     """Entrants who ever joined (numbers their ids: e1, e2, ...; one who left before the start keeps theirs)."""
     window: int | None = None
     """The pairing window (``None``: the pairing modules' own)."""
-    _tally: dict[tuple[int, int], Any] = field(default_factory=dict, repr=False, compare=False)
+    _tally: dict[tuple[int, int, int], Any] = field(default_factory=dict, repr=False, compare=False)
     """The standings of the results so far, kept until a result or an entrant comes (not stored)."""
     _arena_tally: ArenaTally | None = field(default=None, repr=False, compare=False)
     _arena_points: dict[tuple[int, int], dict[str, int]] = field(default_factory=dict, repr=False, compare=False)
@@ -583,7 +583,7 @@ class Tournament:
         return {"state": "waiting", "round": self.round}
 
     def _standings(self) -> list[Standing]:
-        key = (self.ended_games, len(self.entrants))
+        key = (self.ended_games, len(self.entrants), len(self.pairings))
         if key not in self._tally:
             self._tally.clear()
             self._tally[key] = self._count()
