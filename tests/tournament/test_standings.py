@@ -82,6 +82,16 @@ def test_game_scores_are_compared_where_the_game_gives_them() -> None:
     assert rows["a"].tiebreak == pytest.approx(2.5 - 2.5) and rows["a"].points == rows["b"].points == 1.0
 
 
+def test_a_draw_on_a_scored_deal_scores_nothing_beside_the_scores() -> None:
+    rounds = [SwissGames(1, ("a", "b"), (GameResult(0, (30.0, 0.0)), DRAW)),
+              SwissGames(1, ("c", "d"), (GameResult(0, (10.0, 0.0)), GameResult(1, (0.0, 20.0))))]
+    rows = {s.entrant: s for s in swiss_standings(["a", "b", "c", "d"], rounds)}
+    # seat 0 on deal 1: a 30, b 0 (the draw), c 10, d 0 (mean 10); seat 1: b 0, a 0, d 0, c 20 (mean 5)
+    assert rows["a"].tiebreak == pytest.approx((30 - 10) + (0 - 5))
+    assert rows["b"].tiebreak == pytest.approx((0 - 10) + (0 - 5))
+    assert rows["a"].points == 1.5 and rows["c"].points == 2.0
+
+
 def test_arena_standings_count_streaks_in_the_order_games_ended() -> None:
     games = [ArenaGame(("a", "b"), W0), ArenaGame(("c", "a"), W1), ArenaGame(("a", "d"), W0),
              ArenaGame(("b", "a"), DRAW), ArenaGame(("a", "c"), W0)]

@@ -3,9 +3,10 @@
 A tournament of ``entrants`` computer entrants (ratings drawn from a seeded normal distribution) plays
 ``rounds`` rounds through :class:`spite.tournament.state.Tournament`, each game's result drawn at random
 (seeded: a win for either seat 45% each, a draw 10%). Before each round the pairing
-(:func:`spite.tournament.swiss.pair_swiss` on the entrants as the state sees them) is timed alone, then
-the state pairs the round as the server would (:meth:`~spite.tournament.state.Tournament.pair_next_round`,
-which also reads the standings), timed too. Milliseconds of CPU time (the process's, so that other work on the machine does not count), one core.
+(:func:`spite.tournament.swiss.pair_swiss` on the entrants as the state sees them) is timed alone,
+then the state pairs the round as the server would
+(:meth:`~spite.tournament.state.Tournament.pair_next_round`, which also reads the standings), timed
+too. Milliseconds of CPU time (the process's, so that other work on the machine counts less), one core.
 """
 
 from __future__ import annotations

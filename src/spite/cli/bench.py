@@ -169,7 +169,7 @@ def bench_pairing(
     = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
 ) -> None:
-    """Measure Swiss pairing: milliseconds per round over a simulated Swiss.
+    """Time the pairing of each round of a simulated Swiss.
 
     A whole Swiss of computer entrants with random (seeded) results: each round's pairing (a maximum-weight
     matching) timed alone, then with the standings the state reads first; the median and the most.
