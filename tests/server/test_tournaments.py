@@ -18,8 +18,10 @@ import httpx
 import pytest
 import sqlalchemy as sa
 from server_helpers import ServerThread
+from typer.testing import CliRunner
 from websockets.sync.client import connect
 
+from spite.cli import app
 from spite.server import ServerConfig, db
 from spite.server.protocol import NextTable, TournamentInfo, TournamentJoined
 from spite.tournament.deals import commitment, verify
@@ -114,7 +116,7 @@ def seated(url: str, table_id: str) -> list[str]:
 
 
 @pytest.mark.timeout(120)  # on PostgreSQL every move of 18 games commits: some 25 s here
-def test_a_whole_swiss_of_computers_on_duplicate_deals(server: ServerThread, db_url: str) -> None:
+def test_a_whole_swiss_of_computers_on_duplicate_deals(server: ServerThread, db_url: str, tmp_path: Path) -> None:
     base = server.base
     made = create(base, rounds=3)
     tid = made["id"]
@@ -142,6 +144,11 @@ def test_a_whole_swiss_of_computers_on_duplicate_deals(server: ServerThread, db_
             assert seated(db_url, p["tables"][1]) == list(reversed(p["entrants"]))
         assert len(seeds) == 1, "every table of a round plays the round's deal"
         assert all(o == openings[0] for o in openings), "the first position differs between tables of one round"
+    # spite verify on a downloaded record: fair, from the secret the record now reveals
+    path = tmp_path / "game.json"
+    path.write_text(httpx.get(f"{base}/api/games/{info['rounds'][-1]['pairings'][0]['games'][1]}/record").text)
+    done = CliRunner().invoke(app, ["verify", str(path)])
+    assert done.exit_code == 0 and "fair" in done.output and "not fair" not in done.output, done.output
 
 
 def test_a_whole_arena_of_computers(db_url: str) -> None:
