@@ -9,6 +9,7 @@ The arena's minutes pass at ``time_scale`` (0.05: a minute lasts three seconds),
 from __future__ import annotations
 
 import asyncio
+import logging
 import tempfile
 import time
 from pathlib import Path
@@ -29,8 +30,10 @@ async def _run(system: str, entrants: int, *, rounds: int, minutes: float, game:
     from spite.server.store import Store
     from spite.server.table.seats import player_id
 
-    config = ServerConfig(db_url=db_url, bot_workers=0, bot_delay=0.0, start_countdown=0.0, next_game_seconds=0.0,
-                          tournament_time_scale=time_scale, max_tournaments=1000)
+    # bots in two threads of the process, each move's budget long enough that a hundred tables asking at
+    # once on a busy machine never fall back to the first legal move
+    config = ServerConfig(db_url=db_url, bot_workers=0, bot_delay=0.0, bot_budget=10.0, start_countdown=0.0,
+                          next_game_seconds=0.0, tournament_time_scale=time_scale, max_tournaments=1000)
     engine = db.make_engine(db_url)
     await asyncio.to_thread(db.migrate, engine)
     store = Store(engine)
@@ -41,6 +44,8 @@ async def _run(system: str, entrants: int, *, rounds: int, minutes: float, game:
     await manager.start()
     service = manager.tournaments
     creator = player_id(BENCH_KEY)
+    errors = _Errors()
+    logging.getLogger("spite").addHandler(errors)
     try:
         t0 = time.perf_counter()
         info = await service.create(game=game, preset=preset, system=system, rounds=rounds, minutes=minutes,
@@ -64,12 +69,25 @@ async def _run(system: str, entrants: int, *, rounds: int, minutes: float, game:
         return {"system": system, "entrants": entrants, "rounds": len(info["rounds"]), "games": games,
                 "tables": tables, "wall_s": round(wall, 2), "games_per_s": round(games / wall, 1) if wall else None,
                 "moves": manager.moves_played, "game": game, "preset": preset, "level": level,
+                "errors": errors.count, "botFallbacks": bots.fallbacks,
                 "winner": info["standings"][0]["name"] if info["standings"] else None}
     finally:
+        logging.getLogger("spite").removeHandler(errors)
         await manager.close()
         bots.close()
         await store.close()
         engine.dispose()
+
+
+class _Errors(logging.Handler):
+    """Counts the server's errors (a log record at ERROR or above) while the tournament runs."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
 
 
 def run_club_bench(system: str, entrants: int, *, rounds: int = 3, minutes: float = 2.0, game: str = "spite-malice",

@@ -307,6 +307,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
             typer.echo(f"{system} of {entrants} computers ({figures['preset']}, {figures['level']}): "
                        f"{figures['rounds']} rounds, {figures['games']} games on {figures['tables']} tables, "
                        f"{figures['moves']} moves in {figures['wall_s']} s ({figures['games_per_s']} games/s); "
+                       f"errors {figures['errors']}, bot fallbacks {figures['botFallbacks']}; "
                        f"first: {figures['winner']}")
             return
         from spite.bench.tournament import run_tournament_bench

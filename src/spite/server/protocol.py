@@ -852,18 +852,21 @@ class TournamentEntrant(_Msg):
 
 
 class TournamentStanding(_Msg):
-    rank: int
+    rank: int = Field(description="Equal on points and tiebreaks: the same rank (1, 2, 2, 4, ...).")
     entrant: str
     name: str
-    points: float
+    points: float = Field(description="Swiss: match points (games won, a draw a half, a bye 1); arena: points.")
     games: int
     wins: int
-    tiebreak: float
-    streak: int
+    tiebreak: float | None = Field(description="Swiss: the duplicate comparison on the same deals (null: arena).")
+    buchholz: float | None = Field(description="Swiss: the opponents' match points (null: arena).")
+    streak: int | None = Field(description="Arena: wins in a row now (null: Swiss).")
     withdrawn: bool
 
 
 class TournamentPairing(_Msg):
+    number: int = Field(description="1, 2, ... over the tournament (an arena's deal number).")
+    deal: int
     entrants: list[str] = Field(description="Two entrant ids (game 1: the first at seat 0), or one: a bye.")
     tables: list[str]
     games: list[int]
@@ -871,8 +874,8 @@ class TournamentPairing(_Msg):
 
 
 class TournamentRound(_Msg):
-    number: int
-    deal: int
+    number: int = Field(description="The Swiss round (an arena's pairings are all round 0).")
+    deal: int | None = Field(description="Swiss: the round's deal, played at every table (null: arena).")
     pairings: list[TournamentPairing]
 
 
@@ -887,7 +890,7 @@ class TournamentInfo(_Msg):
 
     id: str
     game: str
-    preset: str
+    preset: str | None
     system: Literal["swiss", "arena"]
     roundCount: int | None = Field(description="Swiss: how many rounds it has (null: an arena).")
     minutes: float | None

@@ -100,7 +100,8 @@ _STATUS = {"tournament.not-open": 409, "tournament.joined": 409, "tournament.too
 
 def _refusal(error: TournamentError) -> LobbyError:
     """The pure state machine's refusal as the server's (its catalogue key and values kept)."""
-    params = {k: v for k, v in error.params.items() if isinstance(v, (str, int, float))}
+    params: dict[str, str | int] = {k: v if isinstance(v, (str, int)) else str(v) for k, v in error.params.items()
+                                    if v is not None}
     return LobbyError(str(error), _STATUS.get(error.key, 400), error.key, **params)
 
 
@@ -202,12 +203,15 @@ class TournamentService:
             sa.select(t_.c.id, t_.c.state).where(t_.c.status == "playing"))])
         now = self._now()
         for tid, text in rows:
-            state = Tournament.from_dict(json.loads(text))
-            due = state.wake_at()
-            if (due is not None and due <= now) or state.system == "arena":
-                await self._change(tid, lambda t, _c: t.tick(self._now()), wake=False)
-            await self._make_tables(tid)
-            await self._look_at_tables(tid)
+            try:  # one tournament's trouble (a table moving between workers) is not the others'
+                state = Tournament.from_dict(json.loads(text))
+                due = state.wake_at()
+                if (due is not None and due <= now) or state.system == "arena":
+                    await self._change(tid, lambda t, _c: t.tick(self._now()), wake=False)
+                await self._make_tables(tid)
+                await self._look_at_tables(tid)
+            except LobbyError as exc:
+                log.warning("tournament %s: %s; the next pass tries again", tid, exc)
 
     # ------------------------------------------------------------------ the row, under its lock
     @staticmethod
@@ -264,7 +268,7 @@ class TournamentService:
                 if e.computer is not None:
                     seats.append({"entrant": eid, "name": e.name, "level": e.computer})
                 else:
-                    seats.append({"entrant": eid, "name": e.name, "player": e.key, "token": new_token()})
+                    seats.append({"entrant": eid, "name": e.name, "player": e.key or "", "token": new_token()})
             table_id = base64.urlsafe_b64encode(self.entropy(9)).decode()
             conn.execute(sa.insert(db.tournament_tables).values(
                 table_id=table_id, tournament_id=t.id, pairing=number, game=game_no, deal=pairing.deal,
@@ -346,7 +350,7 @@ class TournamentService:
         refusal of a rated table's unmeasured computer: ``lobby.rated-level``)."""
         server_game(t.game).check_bot(t.game, level)
         if t.rated:
-            group = rating.rating_group(t.game, t.preset, {}, 2).name
+            group = _group(t)
             if not rating.measured(group, level):
                 known = ", ".join(sorted(rating.level_table().get(group, {})))
                 raise LobbyError(f"rated games against the computer are at its measured levels ({known}), not "
@@ -436,7 +440,7 @@ class TournamentService:
         deadline = loop.time() + wait
         for _ in range(10_000):
             changed = self._changed
-            answer = await self.store.read(lambda c: self._next_of(c, tid, player_id))
+            answer: dict[str, Any] = await self.store.read(lambda c: self._next_of(c, tid, player_id))
             left = deadline - loop.time()
             if answer["state"] != "waiting" or left <= 0:
                 return answer
@@ -524,8 +528,7 @@ class TournamentService:
                 log.exception("tournament %s: table %s could not be made; the next pass tries again", tid,
                               row["table_id"])
                 continue
-            await self.store.write(lambda c, r=row: c.execute(sa.update(tt).where(tt.c.table_id == r["table_id"])
-                                                              .values(made=True)))
+            await self.store.write(_made(row["table_id"]))
             if host is not None:
                 self.made += 1
                 if self.manager.keeper is not None:
@@ -557,9 +560,15 @@ class TournamentService:
         """A table's end, as the lobby tells it (a tournament's tables are those dealt from outside)."""
         if table.core.deal_source is None:
             return
-        job = asyncio.get_running_loop().create_task(self._settle(table.id))
+        job = asyncio.get_running_loop().create_task(self._settle_heard(table.id))
         self._jobs.add(job)
         job.add_done_callback(self._jobs.discard)
+
+    async def _settle_heard(self, table_id: str) -> None:
+        try:
+            await self._settle(table_id)
+        except Exception:  # the next pass finds the table's end in the database and tries again
+            log.exception("table %s: its end could not be handed to its tournament", table_id)
 
     async def _settle(self, table_id: str) -> None:
         """Hand a table's stored end to its tournament (once: a result already in is left alone)."""
@@ -622,11 +631,25 @@ class TournamentService:
                 await host.submit(NoShow())
 
 
+def _made(table_id: str) -> Callable[[Connection], None]:
+    """The write that notes a tournament's table as made."""
+    tt = db.tournament_tables
+
+    def write(conn: Connection) -> None:
+        conn.execute(sa.update(tt).where(tt.c.table_id == table_id).values(made=True))
+
+    return write
+
+
+def _group(t: Tournament) -> str:
+    """The rules group a tournament's games are rated in."""
+    return rating.rating_group(t.game, t.preset or get_game(t.game).default_preset, {}, 2).name
+
+
 def _level_rating(t: Tournament, level: str) -> float:
-    """A computer entrant's place in the field's order: its level's measured rating (0: unmeasured)."""
-    group = rating.rating_group(t.game, t.preset, {}, 2).name
-    measured = rating.level_table().get(group, {}).get(level)
-    return float(getattr(measured, "shown", measured) or 0.0) if measured is not None else 0.0
+    """A computer entrant's place in the field's order: its level's measured ``mu`` (0: unmeasured)."""
+    measured = rating.level_table().get(_group(t), {}).get(level)
+    return float(measured[0]) if measured else 0.0
 
 
 def _address_lock(address: str) -> int:
@@ -643,9 +666,11 @@ def _outcome(conn: Connection, table_id: str, seats: list[dict[str, Any]]) -> di
                        .where(tables.c.id == table_id)).mappings().first()
     if row is None or row["status"] not in ("finished", "abandoned"):
         return None
-    persons = tuple(i for i, s in enumerate(seats) if "token" in s)
-    if row["status"] == "abandoned":  # closed unplayed: its persons did not play it
-        return {"winner": None, "scores": None, "noShow": list(persons), "gameId": None}
+    persons = [i for i, s in enumerate(seats) if "token" in s]
+    if row["status"] == "abandoned":  # closed unplayed: whoever aborted it (a rated table), else its persons
+        aborted = set(conn.execute(sa.select(db.aborts.c.player_id).where(db.aborts.c.table_id == table_id)).scalars())
+        left = [i for i in persons if seats[i].get("player") in aborted] or persons
+        return {"winner": None, "scores": None, "noShow": left, "gameId": None}
     series = json.loads(row["series"] or "{}")
     wins = list(series.get("wins") or [0, 0])
     ids = series.get("gameIds") or []

@@ -109,6 +109,22 @@ def _match(group: list[ArenaPlayer]) -> tuple[list[tuple[ArenaPlayer, ArenaPlaye
     return pairs, [p for i, p in enumerate(group) if i not in used]
 
 
+def _pair_all(pool: list[ArenaPlayer], window: int) -> tuple[list[tuple[ArenaPlayer, ArenaPlayer]], list[ArenaPlayer]]:
+    """As many of ``pool`` (by points) paired as windows allow; those left over once more with the last window."""
+    pairs: list[tuple[ArenaPlayer, ArenaPlayer]] = []
+    carry: list[ArenaPlayer] = []
+    for start in range(0, len(pool), window):
+        got, carry = _match(carry + pool[start:start + window])
+        pairs += got
+    if carry and pairs:  # those left over: once more together with the last pairs made
+        redo = pairs[-window:]
+        got, rest = _match([p for pair in redo for p in pair] + carry)
+        if len(got) > len(redo):
+            pairs = pairs[:len(pairs) - len(redo)] + got
+            carry = rest
+    return pairs, carry
+
+
 def pair_arena(free: Sequence[ArenaPlayer], *, window: int = DEFAULT_WINDOW) -> ArenaPairing:
     """Pair the entrants free now (see the module's text); who cannot be paired waits."""
     if window < 2:
@@ -117,24 +133,16 @@ def pair_arena(free: Sequence[ArenaPlayer], *, window: int = DEFAULT_WINDOW) -> 
         raise ValueError("an entrant is named twice")
     order = sorted(range(len(free)), key=lambda i: (-free[i].points, -free[i].rating, i))
     pool = [free[i] for i in order]
-    waiting: list[ArenaPlayer] = []
     if len(pool) % 2:
-        last = max(pool, key=lambda p: (p.waiting_since, -pool.index(p)))
-        waiting.append(last)
-        pool = [p for p in pool if p is not last]
-    pairs: list[tuple[ArenaPlayer, ArenaPlayer]] = []
-    carry: list[ArenaPlayer] = []
-    for start in range(0, len(pool), window):
-        chunk = carry + pool[start:start + window]
-        got, carry = _match(chunk)
-        pairs += got
-    if carry:  # those left over: once more together with the last pairs made
-        redo = pairs[-window:]
-        got, rest = _match([p for pair in redo for p in pair] + carry)
-        if len(got) > len(redo):
-            pairs = pairs[:len(pairs) - len(redo)] + got
-            carry = rest
-    waiting += carry
+        last = max(range(len(pool)), key=lambda i: (pool[i].waiting_since, i))
+        pairs, waiting = _pair_all(pool[:last] + pool[last + 1:], window)
+        waiting.append(pool[last])
+        if len(waiting) > 1:  # another may wait instead, so that more can play
+            more, left = _pair_all(pool, window)
+            if len(more) > len(pairs):
+                pairs, waiting = more, left
+    else:
+        pairs, waiting = _pair_all(pool, window)
     out: list[tuple[str, str]] = []
     for a, b in pairs:
         ka, kb = (2 * a.firsts - a.games, a.waiting_since), (2 * b.firsts - b.games, b.waiting_since)

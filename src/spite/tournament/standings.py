@@ -11,14 +11,21 @@ Ties are broken by, in this order:
 1. **the duplicate comparison** (``tiebreak``): every pairing of a round played the same deal, so an
    entrant's game can be compared with how the field did *on the same cards*: for each game, the
    entrant's game score minus the mean game score of everyone who sat at that seat on that deal, summed
-   over the games. A game's score is the game's own (``GameResult.scores``) where it gives one, else
-   1 for a win, ½ for a draw, 0 for a loss. Games not played (a no-show) and byes do not count.
-2. **Buchholz**: the sum of the opponents' match points (how strong the field one met was).
+   over the games. A game's score is the game's own (``GameResult.scores``: the server passes each
+   seat's points, e.g. Spite and Malice's winner scores by the cards left in the loser's stock, the
+   loser 0) where it gives one, else 1 for a win, ½ for a draw, 0 for a loss (on a deal where games
+   gave scores, a game without any, a draw or one left unfinished, scores 0). Games not played (a
+   no-show) and byes do not count. With won/lost alone the comparison says no more than the points
+   (an entrant plays each seat once a deal, and the two seats' means add up to one game, so the sum is
+   the points minus one a round): it rewards winning *by more* than the field did with the same cards.
+2. **Buchholz**: the sum of the opponents' match points (how strong the field one met was; an
+   opponent counts once a game of the pairing has a result).
 
 Entrants equal on all three share a rank (1, 2, 2, 4, ...); ``standings`` lists them in joining order.
 
 **Arena.** Points as ``spite.tournament.arena.arena_points`` gives them game by game in the order the
-games ended (win 2, draw 1, loss 0; a win from the third in a row 4); ties by wins, then by fewer games.
+games ended (win 2, draw 1, loss 0; a win from the third in a row 4); ties by more wins, then by fewer
+games.
 
 >>> g = GameResult
 >>> rounds = [SwissGames(1, ("a", "b"), (g(winner=0), g(winner=0))),     # a won at seat 0, b won at seat 0
@@ -44,6 +51,7 @@ from spite.tournament.arena import arena_points
 
 __all__ = [
     "ArenaGame",
+    "ArenaTally",
     "GameResult",
     "Standing",
     "SwissGames",
@@ -164,13 +172,23 @@ def swiss_standings(entrants: Sequence[str], pairings: Iterable[SwissGames]) -> 
     wins = dict.fromkeys(entrants, 0)
     opponents: dict[str, list[str]] = {e: [] for e in entrants}
     field: dict[tuple[int, int], list[float]] = {}
+    # a deal where the game gave scores compares scores; there a game without any (a draw, one left
+    # unfinished) scores 0 at both seats rather than ½ on another scale
+    scored = {p.deal for p in pairings for r in p.games if r is not None and r.scores is not None}
+
+    def score(result: GameResult, seat: int, deal: int) -> float:
+        if result.scores is None and deal in scored:
+            return 0.0
+        return result.score(seat)
+
     for p in pairings:
         if len(p.entrants) == 1:
             points[p.entrants[0]] += 1.0
             continue
         a, b = p.entrants
-        opponents[a].append(b)
-        opponents[b].append(a)
+        if any(result is not None for result in p.games):  # a pairing not begun yet counts for nobody
+            opponents[a].append(b)
+            opponents[b].append(a)
         for i, result in enumerate(p.games):
             if result is None:
                 continue
@@ -180,7 +198,7 @@ def swiss_standings(entrants: Sequence[str], pairings: Iterable[SwissGames]) -> 
                 games[who] += result.played
                 wins[who] += result.outcome(seat) == "win"
                 if result.played:
-                    field.setdefault((p.deal, seat), []).append(result.score(seat))
+                    field.setdefault((p.deal, seat), []).append(score(result, seat, p.deal))
     mean = {key: sum(v) / len(v) for key, v in field.items()}
     duplicate = dict.fromkeys(entrants, 0.0)
     for p in pairings:
@@ -191,7 +209,7 @@ def swiss_standings(entrants: Sequence[str], pairings: Iterable[SwissGames]) -> 
                 continue
             for who in p.entrants:
                 seat = p.seat_of(i, who)
-                duplicate[who] += result.score(seat) - mean[(p.deal, seat)]
+                duplicate[who] += score(result, seat, p.deal) - mean[(p.deal, seat)]
     buchholz = {e: sum(points[o] for o in opponents[e]) for e in entrants}
     rows = [Standing(0, e, points[e], games[e], wins[e], round(duplicate[e], 6), buchholz[e]) for e in entrants]
     return _ranked(rows, ((-r.points, -(r.tiebreak or 0.0), -(r.buchholz or 0.0)) for r in rows))
@@ -205,23 +223,48 @@ class ArenaGame:
     result: GameResult
 
 
+class ArenaTally:
+    """The arena's points, added up game by game in the order the games ended (so that the server's
+    state need not count them all again for each game that ends)."""
+
+    def __init__(self) -> None:
+        self.points: dict[str, int] = {}
+        self.games: dict[str, int] = {}
+        self.wins: dict[str, int] = {}
+        self.streak: dict[str, int] = {}
+        self.last: dict[str, str] = {}
+        """Each entrant's opponent in their last game."""
+        self.firsts: dict[str, int] = {}
+        """Games begun at seat 0."""
+        self.per_game: list[dict[str, int]] = []
+
+    def add(self, game: ArenaGame) -> dict[str, int]:
+        """Count the next game to end; returns the points it gave each entrant."""
+        got: dict[str, int] = {}
+        a, b = game.entrants
+        self.last[a], self.last[b] = b, a
+        self.firsts[a] = self.firsts.get(a, 0) + 1
+        for seat, who in enumerate(game.entrants):
+            outcome = game.result.outcome(seat)
+            gained, self.streak[who] = arena_points(outcome, self.streak.get(who, 0))
+            got[who] = gained
+            self.points[who] = self.points.get(who, 0) + gained
+            self.games[who] = self.games.get(who, 0) + 1
+            self.wins[who] = self.wins.get(who, 0) + (outcome == "win")
+        self.per_game.append(got)
+        return got
+
+    def standings(self, entrants: Sequence[str]) -> list[Standing]:
+        """The standings of ``entrants`` (joining order) by the games counted so far."""
+        rows = [Standing(0, e, float(self.points.get(e, 0)), self.games.get(e, 0), self.wins.get(e, 0), None, None,
+                         self.streak.get(e, 0)) for e in entrants]
+        return _ranked(rows, ((-r.points, -r.wins, r.games) for r in rows))
+
+
 def arena_standings(entrants: Sequence[str], games: Iterable[ArenaGame]) -> tuple[list[Standing], list[dict[str, int]]]:
     """(the arena standings of ``entrants`` (joining order), each game's points by entrant) from the games
     in the order they ended."""
-    points = dict.fromkeys(entrants, 0)
-    played = dict.fromkeys(entrants, 0)
-    wins = dict.fromkeys(entrants, 0)
-    streak = dict.fromkeys(entrants, 0)
-    per_game: list[dict[str, int]] = []
+    tally = ArenaTally()
     for game in games:
-        got: dict[str, int] = {}
-        for seat, who in enumerate(game.entrants):
-            outcome = game.result.outcome(seat)
-            gained, streak[who] = arena_points(outcome, streak[who])
-            got[who] = gained
-            points[who] += gained
-            played[who] += 1
-            wins[who] += outcome == "win"
-        per_game.append(got)
-    rows = [Standing(0, e, float(points[e]), played[e], wins[e], None, None, streak[e]) for e in entrants]
-    return _ranked(rows, ((-r.points, -r.wins, r.games) for r in rows)), per_game
+        tally.add(game)
+    return tally.standings(entrants), tally.per_game

@@ -55,10 +55,10 @@ from spite.tournament.arena import ArenaPlayer, pair_arena
 from spite.tournament.deals import SCHEME, commitment, deal_seed, fairness
 from spite.tournament.standings import (
     ArenaGame,
+    ArenaTally,
     GameResult,
     Standing,
     SwissGames,
-    arena_standings,
     swiss_standings,
 )
 from spite.tournament.swiss import BYE_POINTS, SwissPlayer, pair_swiss
@@ -209,8 +209,19 @@ class Tournament:
     entrants: list[Entrant] = field(default_factory=list)
     pairings: list[Pairing] = field(default_factory=list)
     ended_games: int = 0
+    joined: int = 0
+    """Entrants who ever joined (numbers their ids: e1, e2, ...; one who left before the start keeps theirs)."""
     window: int | None = None
     """The pairing window (``None``: the pairing modules' own)."""
+    _tally: dict[tuple[int, int, int], Any] = field(default_factory=dict, repr=False, compare=False)
+    """The standings of the results so far, kept until a result or an entrant comes (not stored)."""
+    _arena_tally: ArenaTally | None = field(default=None, repr=False, compare=False)
+    _arena_points: dict[tuple[int, int], dict[str, int]] = field(default_factory=dict, repr=False, compare=False)
+    _open: dict[int, Pairing] | None = field(default=None, repr=False, compare=False)
+    """The pairings with a game to play, by number (rebuilt from the pairings after a restart)."""
+    _ended_log: list[tuple[int, int]] | None = field(default=None, repr=False, compare=False)
+    """(pairing, game) in the order the games ended (rebuilt from the slots' ``ended`` after a restart)."""
+    _by_id: dict[str, Entrant] | None = field(default=None, repr=False, compare=False)
 
     # ------------------------------------------------------------------ making one
     @classmethod
@@ -246,10 +257,12 @@ class Tournament:
     # ------------------------------------------------------------------ entrants
     def entrant(self, entrant_id: str) -> Entrant:
         """The entrant ``entrant_id``; :class:`TournamentError` ``tournament.no-entrant`` if none."""
-        for e in self.entrants:
-            if e.id == entrant_id:
-                return e
-        raise TournamentError("tournament.no-entrant", f"no entrant {entrant_id!r}", entrant=entrant_id)
+        if self._by_id is None or len(self._by_id) != len(self.entrants):
+            self._by_id = {e.id: e for e in self.entrants}
+        found = self._by_id.get(entrant_id)
+        if found is None:
+            raise TournamentError("tournament.no-entrant", f"no entrant {entrant_id!r}", entrant=entrant_id)
+        return found
 
     def entrant_by_key(self, key: str) -> Entrant | None:
         """The person who joined with player key ``key``, if any."""
@@ -270,8 +283,8 @@ class Tournament:
         _check(open_now, "tournament.not-open", "the tournament takes no more entrants")
         if key is not None:
             _check(self.entrant_by_key(key) is None, "tournament.joined", "already in this tournament")
-        number = 1 + max((int(e.id[1:]) for e in self.entrants), default=0)
-        entrant = Entrant(f"e{number}", name, computer, rating, key)
+        self.joined += 1
+        entrant = Entrant(f"e{self.joined}", name, computer, rating, key)
         if self.state == PLAYING:
             entrant.free_since = now
         self.entrants.append(entrant)
@@ -283,6 +296,7 @@ class Tournament:
         entrant = self.entrant(entrant_id)
         if self.state == OPEN:
             self.entrants.remove(entrant)
+            self._by_id = None
             self._changed()
             return
         if entrant.withdrawn:
@@ -294,8 +308,8 @@ class Tournament:
         entrant.withdrawn = True
         entrant.free_since = None
         # their games not yet at a table are lost as if they had not come
-        for pairing in self.pairings:
-            if entrant.id not in pairing.entrants or pairing.bye:
+        for pairing in self.in_play():
+            if entrant.id not in pairing.entrants:
                 continue
             for number, slot in enumerate(pairing.games, 1):
                 if slot.result is None and slot.table is None:
@@ -325,15 +339,26 @@ class Tournament:
         return self.ends_at is not None and now >= self.ends_at
 
     def in_play(self) -> list[Pairing]:
-        """Pairings with a game still to be played."""
-        return [p for p in self.pairings if not p.done]
+        """Pairings with a game still to be played, in the order made."""
+        if self._open is None:
+            self._open = {p.number: p for p in self.pairings if not p.done}
+        return list(self._open.values())
 
-    def wake_at(self) -> float | None:
-        """When :meth:`tick` has something to do next without any other event (``None``: nothing)."""
+    def _add_pairings(self, made: list[Pairing]) -> None:
+        self.in_play()
+        assert self._open is not None
+        self.pairings += made
+        self._open.update((p.number, p) for p in made if not p.done)
+
+    def wake_at(self, now: float | None = None) -> float | None:
+        """When :meth:`tick` has something to do next without any other event (``None``: nothing; an
+        arena past its end waits for its last games' results, not for the clock)."""
         if self.state != PLAYING:
             return None
         if self.system == SWISS:
             return self.next_round_at
+        if now is not None and self.ends_at is not None and now >= self.ends_at:
+            return None
         return self.ends_at
 
     def tick(self, now: float) -> list[Pairing]:
@@ -360,7 +385,8 @@ class Tournament:
         self._changed()
 
     # ------------------------------------------------------------------ Swiss
-    def _swiss_players(self) -> list[SwissPlayer]:
+    def swiss_players(self) -> list[SwissPlayer]:
+        """The entrants still in as the Swiss pairing sees them before the next round."""
         points = {s.entrant: s.points for s in self._standings()}
         seen: dict[str, set[str]] = {e.id: set() for e in self.entrants}
         firsts = dict.fromkeys(seen, 0)
@@ -389,7 +415,7 @@ class Tournament:
         if self.round >= self.rounds or len(self.active()) < 2:
             self._finish(now)
             return []
-        players = self._swiss_players()
+        players = self.swiss_players()
         made = pair_swiss(players) if self.window is None else pair_swiss(players, window=self.window)
         self.round += 1
         self.next_round_at = None
@@ -399,7 +425,7 @@ class Tournament:
                                [GameSlot(), GameSlot()]))
         if made.bye is not None:
             out.append(Pairing(len(self.pairings) + len(out) + 1, self.round, self.round, (made.bye,)))
-        self.pairings += out
+        self._add_pairings(out)
         self._changed()
         return out
 
@@ -421,15 +447,9 @@ class Tournament:
         free = [e for e in self.active() if e.free_since is not None]
         if len(free) < 2:
             return []
-        standings = {s.entrant: s for s in self._standings()}
-        last: dict[str, str] = {}
-        firsts = dict.fromkeys((e.id for e in self.entrants), 0)
-        for p in self.pairings:
-            a, b = p.entrants
-            last[a], last[b] = b, a
-            firsts[a] += 1
-        players = [ArenaPlayer(e.id, int(standings[e.id].points), e.rating, last.get(e.id), e.free_since or 0.0,
-                               firsts[e.id], standings[e.id].games) for e in free]
+        tally = self._fold_arena()
+        players = [ArenaPlayer(e.id, tally.points.get(e.id, 0), e.rating, tally.last.get(e.id), e.free_since or 0.0,
+                               tally.firsts.get(e.id, 0), tally.games.get(e.id, 0)) for e in free]
         made = pair_arena(players)
         out: list[Pairing] = []
         for pair in made.pairs:
@@ -438,7 +458,7 @@ class Tournament:
             for who in pair:
                 self.entrant(who).free_since = None
         if out:
-            self.pairings += out
+            self._add_pairings(out)
             self._changed()
         return out
 
@@ -515,6 +535,10 @@ class Tournament:
         slot = pairing.games[game_no - 1]
         self.ended_games += 1
         slot.result, slot.ended = result, self.ended_games
+        if self._ended_log is not None:
+            self._ended_log.append((pairing.number, game_no))
+        if self._open is not None and pairing.done:
+            self._open.pop(pairing.number, None)
         seats = pairing.seats(game_no)
         if count_noshows:
             for seat in result.noshow:
@@ -559,19 +583,41 @@ class Tournament:
         return {"state": "waiting", "round": self.round}
 
     def _standings(self) -> list[Standing]:
+        key = (self.ended_games, len(self.entrants), len(self.pairings))
+        if key not in self._tally:
+            self._tally.clear()
+            self._tally[key] = self._count()
+        rows: list[Standing] = self._tally[key][0]
+        return rows
+
+    def _arena(self) -> tuple[list[Standing], dict[tuple[int, int], dict[str, int]]]:
+        self._standings()
+        found: tuple[list[Standing], dict[tuple[int, int], dict[str, int]]] = next(iter(self._tally.values()))
+        return found
+
+    def _count(self) -> tuple[list[Standing], dict[tuple[int, int], dict[str, int]]]:
         ids = [e.id for e in self.entrants]
         if self.system == SWISS:
             return swiss_standings(ids, (SwissGames(p.deal, p.entrants, tuple(g.result for g in p.games))
-                                         for p in self.pairings))
-        return self._arena()[0]
+                                         for p in self.pairings)), {}
+        return self._fold_arena().standings(ids), self._arena_points
 
-    def _arena(self) -> tuple[list[Standing], dict[tuple[int, int], dict[str, int]]]:
-        ended: list[tuple[int, Pairing, int, GameResult]] = sorted(
-            ((slot.ended or 0, p, n, slot.result) for p in self.pairings for n, slot in enumerate(p.games, 1)
-             if slot.result is not None), key=lambda x: x[0])
-        games = [ArenaGame((p.seats(n)[0], p.seats(n)[1]), result) for _, p, n, result in ended]
-        rows, per_game = arena_standings([e.id for e in self.entrants], games)
-        return rows, {(p.number, n): got for (_, p, n, _), got in zip(ended, per_game, strict=True)}
+    def _fold_arena(self) -> ArenaTally:
+        """The arena's tally with every game that ended counted."""
+        tally = self._arena_tally
+        if tally is None or len(tally.per_game) > self.ended_games:  # counted afresh (after a restart)
+            tally = self._arena_tally = ArenaTally()
+            self._arena_points = {}
+        if self._ended_log is None or len(self._ended_log) != self.ended_games:
+            ended = sorted((slot.ended or 0, p.number, n) for p in self.pairings for n, slot in enumerate(p.games, 1)
+                           if slot.result is not None)
+            self._ended_log = [(number, n) for _, number, n in ended]
+        for number, n in self._ended_log[len(tally.per_game):]:  # the games that ended since, in that order
+            p = self.pairings[number - 1]
+            result = p.games[n - 1].result
+            assert result is not None
+            self._arena_points[(number, n)] = tally.add(ArenaGame((p.seats(n)[0], p.seats(n)[1]), result))
+        return tally
 
     def standings(self) -> list[dict[str, Any]]:
         """The standings as TournamentInfo writes them (docs/tournaments.md)."""
@@ -598,10 +644,11 @@ class Tournament:
                 "games": [g.game for g in p.games if g.game is not None], "points": points}
 
     def info(self, now: float, *, rounds: bool = True) -> dict[str, Any]:
-        """The TournamentInfo of the contract (docs/protocol.md); ``rounds=False`` leaves the rounds out."""
+        """The TournamentInfo of the contract (docs/protocol.md); ``rounds=False`` leaves the rounds out.
+        ``roundCount`` is a Swiss's number of rounds (``None`` for an arena), ``rounds`` the list of rounds."""
         creator = self.creator
         out: dict[str, Any] = {
-            "id": self.id, "game": self.game, "preset": self.preset, "system": self.system, "rounds": self.rounds,
+            "id": self.id, "game": self.game, "preset": self.preset, "system": self.system, "roundCount": self.rounds,
             "minutes": self.minutes, "rated": self.rated, "grace": self.grace, "creator": creator,
             "state": self.state, "version": self.version, "round": self.round, "startedAt": self.started_at,
             "endsAt": self.ends_at, "nextRoundAt": self.next_round_at, "now": now,
@@ -628,7 +675,7 @@ class Tournament:
                 "state": self.state, "version": self.version, "round": self.round, "startedAt": self.started_at,
                 "endsAt": self.ends_at, "nextRoundAt": self.next_round_at, "finishedAt": self.finished_at,
                 "entrants": [e.to_dict() for e in self.entrants], "pairings": [p.to_dict() for p in self.pairings],
-                "endedGames": self.ended_games, "window": self.window}
+                "endedGames": self.ended_games, "joined": self.joined, "window": self.window}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Tournament:
@@ -641,4 +688,4 @@ class Tournament:
                    int(d["version"]), int(d["round"]), d.get("startedAt"), d.get("endsAt"), d.get("nextRoundAt"),
                    d.get("finishedAt"), [Entrant.from_dict(e) for e in d.get("entrants", [])],
                    [Pairing.from_dict(p) for p in d.get("pairings", [])], int(d.get("endedGames", 0)),
-                   d.get("window"))
+                   int(d.get("joined", len(d.get("entrants", [])))), d.get("window"))

@@ -12,7 +12,8 @@ Dutch system (FIDE C.04.3) asks for:
    count of games begun at seat 1 (the Dutch system's absolute colour rule), so two entrants who both
    must begin (or both must not) are kept apart;
 3. **the same score**: a pair within one score group costs nothing, a pair across groups costs the
-   difference of their scores plus one (fewer floaters first, then the smallest differences);
+   square of the difference of their scores (in half points) plus one: fewer floaters, and two who
+   float one group down each rather than one who floats two;
 4. **who floats**: when a group is odd, its lowest-ranked entrant is the one carried to the next;
 5. **seat preference**: a pair whose members both prefer the same seat (one would reach a difference
    of 2) costs a little, two who both began (or both did not) last time a little less;
@@ -24,8 +25,10 @@ then, on odd boards the higher-ranked, on even boards the lower) is ``pair[0]``:
 seat 1 in game 2 (the same deal, seats swapped).
 
 **Byes.** An odd field's bye goes to the lowest-ranked entrant (by score, then rating, then the order
-given) who has had the fewest byes — never a second while someone has had none. A bye counts as one
-game won: 1 match point (``spite.tournament.standings``).
+given) who has had the fewest byes — never a second while someone has had none, unless every such
+choice would force a rematch among the rest (then the next candidates in that order are tried: no
+rematch weighs more than the order of byes). A bye counts as one game won: 1 match point
+(``spite.tournament.standings``).
 
 **Speed.** A blossom matching on a dense graph of 500 vertices takes seconds in pure Python, so the
 pool is matched in *windows*: score groups top down, each cut into windows of ``window`` consecutive
@@ -59,14 +62,18 @@ BYE_POINTS = 1.0
 # the weights, heaviest first; each level outweighs everything below it summed over a window. Floats
 # holding whole numbers well below 2**53 (exact): networkx checks an integer-weighted optimum again,
 # which would cost a tenth of the time.
-_REMATCH = 1e13
-_ABSOLUTE_SEAT = 1e11
-_SCORE = 1e7             # × (half-points of difference + 1)
+_REMATCH = 1e15
+_ABSOLUTE_SEAT = 1e12
+_SCORE = 1e7             # × (the square of the half-points of difference (at most 20) + 1)
 _SEAT_PREFERENCE = 1e4
 _SEAT_REPEAT = 1e3
 _RATING = 1.0            # × steps from the top-half-against-bottom-half partner
 
 _STRICT, _RELAXED, _ANY = 0, 1, 2
+_RELAX_FROM = 4
+_BYE_TRIES = 8
+"""Candidates for the bye tried when the first leaves a pairing that needs a rematch."""
+"""Windows' worth of entrants matched again together before the seat bounds may give."""
 """How much a matching may give up: nothing; the seat bounds (at a penalty); rematches too (at a penalty)."""
 
 
@@ -164,7 +171,7 @@ def _match(group: list[_Entry], mode: int) -> tuple[list[tuple[_Entry, _Entry]],
             if met:
                 cost += _REMATCH
             if a.half != b.half:
-                cost += _SCORE * (abs(a.half - b.half) + 1)
+                cost += _SCORE * (min(abs(a.half - b.half), 20) ** 2 + 1)
             else:
                 cost += _RATING * abs(abs(position[b.rank] - position[a.rank]) - size[a.half] // 2)
             edges.append((a.rank, b.rank, -cost))
@@ -177,9 +184,9 @@ def _match(group: list[_Entry], mode: int) -> tuple[list[tuple[_Entry, _Entry]],
     return pairs, [e for e in group if e.rank not in used]
 
 
-def _windows(pool: list[_Entry], window: int) -> tuple[list[list[tuple[_Entry, _Entry]]], list[_Entry]]:
-    """Score groups top down, each in windows of ``window``; floaters carried on. (pairs per window, left over)."""
-    done: list[list[tuple[_Entry, _Entry]]] = []
+def _windows(pool: list[_Entry], window: int) -> tuple[list[tuple[_Entry, _Entry]], list[_Entry]]:
+    """Score groups top down, each in windows of ``window``; floaters carried on. (pairs, left over)."""
+    done: list[tuple[_Entry, _Entry]] = []
     carry: list[_Entry] = []
     for _, members in itertools.groupby(pool, key=lambda e: e.half):
         bracket = list(members)
@@ -194,8 +201,33 @@ def _windows(pool: list[_Entry], window: int) -> tuple[list[list[tuple[_Entry, _
             spare = [chunk.pop()] if len(chunk) % 2 else []
             pairs, carry = _match(chunk, _STRICT)
             carry += spare
-            done.append(pairs)
+            done += pairs
     return done, carry
+
+
+def _pair_pool(ranked: list[SwissPlayer], window: int) -> list[tuple[_Entry, _Entry]]:
+    """Everyone of an even ``ranked`` (best first) paired: windows, then wider (see the module's text)."""
+    pool = [_Entry(p, rank, round(p.points * 2)) for rank, p in enumerate(ranked)]
+    pairs, left = _windows(pool, window)
+    size = window
+    while left:  # match the last pairs made again with those left, more each time, until everyone is paired
+        size *= 2
+        take = min(len(pairs), max(1, (size - len(left)) // 2))
+        redo = pairs[len(pairs) - take:]
+        group = sorted([e for pair in redo for e in pair] + left, key=lambda e: e.rank)
+        whole = take == len(pairs)
+        again, rest = _match(group, _STRICT)
+        if rest and (len(group) >= _RELAX_FROM * window or whole):  # give up the seat bounds before going far
+            again, rest = _match(group, _RELAXED)
+        if rest and whole:
+            again, rest = _match(group, _ANY)
+        if not rest or whole:
+            pairs = pairs[:len(pairs) - take] + again
+            left = rest
+            break
+    if left:
+        raise ValueError("no pairing of these entrants exists")  # unreachable: rematches allowed, an even count
+    return pairs
 
 
 def pair_swiss(players: Sequence[SwissPlayer], *, window: int = DEFAULT_WINDOW) -> SwissPairing:
@@ -209,32 +241,24 @@ def pair_swiss(players: Sequence[SwissPlayer], *, window: int = DEFAULT_WINDOW) 
         raise ValueError("an entrant is named twice")
     order = sorted(range(len(players)), key=lambda i: (-players[i].points, -players[i].rating, i))
     ranked = [players[i] for i in order]
-    bye: str | None = None
-    if len(ranked) % 2:
-        fewest = min(p.byes for p in ranked)
-        bye = next(p.id for p in reversed(ranked) if p.byes == fewest)
-        ranked = [p for p in ranked if p.id != bye]
-    pool = [_Entry(p, rank, round(p.points * 2)) for rank, p in enumerate(ranked)]
-    done, left = _windows(pool, window)
-    pairs = [pair for window_pairs in done for pair in window_pairs]
-    span = 1
-    while left:  # match the last windows again together, more each time, until everyone is paired
-        span *= 2
-        redo = done[-span:] if span < len(done) else done
-        group = sorted([e for pair in itertools.chain.from_iterable(redo) for e in pair] + left, key=lambda e: e.rank)
-        whole = len(group) == len(pool)
-        again, rest = _match(group, _STRICT)
-        if rest:
-            again, rest = _match(group, _RELAXED)
-        if rest and whole:
-            again, rest = _match(group, _ANY)
-        if not rest or whole:
-            kept = done[:-span] if span < len(done) else []
-            pairs = [pair for window_pairs in kept for pair in window_pairs] + again
-            left = rest
-            break
-    if left:
-        raise ValueError("no pairing of these entrants exists")  # unreachable: rematches allowed, an even count
+    if len(ranked) % 2 == 0:
+        bye: str | None = None
+        pairs = _pair_pool(ranked, window)
+    else:
+        # the bye: the lowest-ranked of those with the fewest byes; should the rest then need a rematch,
+        # the next candidates are tried (a few: only a small field late in the event comes to that)
+        candidates = sorted(range(len(ranked)), key=lambda i: (ranked[i].byes, -i))[:_BYE_TRIES]
+        tried: list[tuple[str, list[tuple[_Entry, _Entry]]]] = []
+        for i in candidates:
+            rest = ranked[:i] + ranked[i + 1:]
+            made = _pair_pool(rest, window)
+            tried.append((ranked[i].id, made))
+            if not any(b.player.id in a.player.opponents for a, b in made):
+                break
+            if len(tried) == 1 and len(ranked) > _BYE_TRIES * window:
+                break  # a large field: the rematch is not for want of another bye
+        bye, pairs = next(((who, made) for who, made in tried
+                           if not any(b.player.id in a.player.opponents for a, b in made)), tried[0])
     pairs.sort(key=lambda pair: min(pair[0].rank, pair[1].rank))
     boards: list[tuple[str, str]] = []
     rematches = 0
