@@ -32,13 +32,16 @@ def standings(page: Any) -> dict[str, dict[str, str]]:
         games: tr.querySelectorAll('td')[2].textContent.trim()}]))""")
 
 
-def play_the_table(page: Any) -> None:
+def play_the_table(page: Any, commitment: str) -> None:
     """Play the table on screen by clicks to its end, then go back to the tournament by the game-over view's link."""
     page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"), timeout=30_000)
     page.wait_for_selector('.table[data-status=playing], .table[data-over="1"]', timeout=30_000)
     for _ in bounded(GAME_MOVES, "the tournament game's end", until=lambda: not wait_for_turn(page, 30)):
         play_one_move(page)
     page.wait_for_selector("#game-over #to-tournament")
+    # the deal is the tournament's: its commitment is the table's fair mark, and nothing raises an alarm
+    assert page.locator("#fair.fair-alarm").count() == 0
+    assert page.get_attribute("#fair", "data-commitment") == commitment
     assert page.locator("#game-over #rematch").count() == 0  # a tournament's table asks no rematch
     page.click("#game-over #to-tournament")
     page.wait_for_url(re.compile(r"/tournament/[A-Za-z0-9_-]+$"))
@@ -105,8 +108,8 @@ def test_a_person_makes_fills_joins_starts_and_plays_a_round(web_server: WebServ
 
         # round 1: the person's first table opens by itself; played by clicks; back to the tournament,
         # where the second game of the pairing (seats swapped) opens by itself
-        play_the_table(page)
-        play_the_table(page)
+        play_the_table(page, commitment)
+        play_the_table(page, commitment)
         page.wait_for_selector("#tournament[data-state=finished]", timeout=60_000)
         final = standings(page)
         assert final[me]["games"] == "2", final
