@@ -97,6 +97,11 @@ async def play_to_the_end(pilot: Pilot[Any], screen: RemoteMaliceScreen) -> int:
     return presses
 
 
+def flat(text: str) -> str:
+    """The screen's words as one line: a line the box wrapped reads on."""
+    return " ".join(text.replace("║", " ").split())
+
+
 def the_table(app: SpiteApp) -> RemoteMaliceScreen | None:
     screen = app.game_screen
     return screen if isinstance(screen, RemoteMaliceScreen) else None
@@ -206,3 +211,26 @@ def test_joining_a_swiss_that_has_begun_is_refused_in_one_line(server: ServerPro
         join_tournament(server.base, tid, "eve")
     assert refused.value.status == 409 and "takes no more entrants" in str(refused.value)
     assert "\n" not in str(refused.value)
+
+
+def test_the_view_in_german_and_esc_leaves_the_app_entered(server: ServerProcess) -> None:
+    """The view says everything in German (the catalogue's words, as the page); Esc leaves the app, the entry stays."""
+    maker = Maker(server)
+    tid = maker.make(system="swiss", rounds=2)
+    entered = join_tournament(server.base, tid, "udo")
+    config = TuiConfig(tournament=entered, lang="de")
+
+    async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
+        await wait_for(pilot, lambda: "Turnier:" in app.screen_text(), 5000)
+        text = flat(app.screen_text())
+        for words in ("Turnier: Spite and Malice · kurz", "Schweizer System · 2 Runden · ungewertet · gemacht von cat",
+                      "offen für Anmeldungen · 1 Teilnehmer", "Es beginnt, wenn es sein Macher startet.",
+                      "angemeldet als udo", "Warte auf deinen nächsten Tisch", "Tabelle", "udo (du)",
+                      "Zum Tisch", "Verlassen"):
+            assert words in text, (words, text)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not app.is_running, 5000)
+
+    run(config, body, size=(100, 30))
+    info = httpx.get(f"{server.base}/api/tournaments/{tid}", timeout=10).json()
+    assert [e["name"] for e in info["entrants"]] == ["udo"]
