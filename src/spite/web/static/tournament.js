@@ -220,7 +220,9 @@ export async function renderTournament(id) {
     root.dataset.state = page.info.state;
     root.dataset.version = page.info.version;
     morph(document.getElementById("tournament-head"), headHTML());
-    morph(document.getElementById("tournament-mine"), meHTML());
+    const mine = document.getElementById("tournament-mine");
+    morph(mine, meHTML());
+    mine.hidden = !mine.textContent.trim(); // a watcher of a finished tournament: nothing of their own
     morph(document.getElementById("standings"), standingsHTML());
     morph(document.getElementById("tournament-rounds"), roundsHTML());
     morph(document.getElementById("tournament-fair"), fairHTML());
