@@ -14,9 +14,12 @@ pauses and the countdown go by the app's clock (``TuiConfig.clock``). Names no g
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
+import threading
+from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from rich.table import Table
 from rich.text import Text
@@ -35,13 +38,41 @@ if TYPE_CHECKING:
     from spite.tui.config import TuiConfig
     from spite.tui.tournament import OpenTournament
 
-__all__ = ["TournamentScreen", "clock_text", "number_text"]
+__all__ = ["TournamentScreen", "clock_text", "number_text", "off_the_loop"]
+
+T = TypeVar("T")
 
 RETRY_S = 2.0
 """After the server did not answer, the next ask comes this much later."""
 SEATED_POLL_S = 2.0
 """While this player's table is in play (or they have a bye) the server answers ``next`` at once: the
 next ask then comes this much later."""
+
+
+async def off_the_loop(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` (a blocking request, a long poll of up to its wait) in a thread of its own that does not
+    hold the app up when it ends: ``asyncio.to_thread``'s pool would be waited for, a long poll's whole wait."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[T] = loop.create_future()
+
+    def settle(result: T | None, error: BaseException | None) -> None:
+        if done.cancelled():
+            return
+        if error is not None:
+            done.set_exception(error)
+        else:
+            done.set_result(result)  # type: ignore[arg-type]
+
+    def run() -> None:
+        try:
+            result, error = fn(*args), None
+        except Exception as exc:  # handed to the awaiting coroutine
+            result, error = None, exc
+        with contextlib.suppress(RuntimeError):  # the app's loop has closed meanwhile
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=run, name="spite-tournament-ask", daemon=True).start()
+    return await done
 
 
 def number_text(value: object) -> str:
@@ -235,7 +266,7 @@ class TournamentScreen(Screen[None]):
         """The tournament as it changes, until it is over."""
         while not self.stopped:
             try:
-                info = await asyncio.to_thread(ask_tournament, self.tournament.base, self.tournament.id,
+                info = await off_the_loop(ask_tournament, self.tournament.base, self.tournament.id,
                                                int(self.info.get("version", 0)))
             except RemoteError as exc:
                 self.error = tr(self.lang, "tn_lost") + f" ({exc})"
@@ -252,7 +283,7 @@ class TournamentScreen(Screen[None]):
         """This player's tables, each the moment the server makes it."""
         while not self.stopped:
             try:
-                nxt = await asyncio.to_thread(ask_next, self.tournament.base, self.tournament.id)
+                nxt = await off_the_loop(ask_next, self.tournament.base, self.tournament.id)
             except RemoteError as exc:
                 self.error = tr(self.lang, "tn_lost") + f" ({exc})"
                 self.redraw()
