@@ -250,7 +250,7 @@ def test_the_installed_command_never_prints_a_traceback(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------------- starting fast; optional parts
 HEAVY = ("fastapi", "starlette", "uvicorn", "pydantic", "sqlalchemy", "alembic", "textual", "matplotlib", "ray",
-         "gymnasium", "pettingzoo", "numpy", "websockets")
+         "gymnasium", "pettingzoo", "numpy", "websockets", "networkx")
 
 
 def test_building_the_command_loads_no_layer_and_no_optional_package() -> None:

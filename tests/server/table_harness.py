@@ -61,6 +61,7 @@ from spite.server.table.effects import (
     UpdateSeat,
     UpdateTable,
 )
+from spite.server.table.fair import DealSource
 from spite.server.table.seats import Seat, hash_token
 from waiting import bounded
 
@@ -193,7 +194,8 @@ class Harness:
 
     def __init__(self, game: str = "spite-malice", preset: str | None = None, options: dict[str, Any] | None = None,
                  seats: list[SeatRequest] | None = None, settings: ServerConfig | None = None, seed: int = 0,
-                 table_id: str = "T1", answer_bots: bool = True, rated: bool = False) -> None:
+                 table_id: str = "T1", answer_bots: bool = True, rated: bool = False,
+                 deal_source: DealSource | None = None) -> None:
         self.rng = random.Random(seed)
         self.config = settings or config()
         self.now = START
@@ -210,7 +212,9 @@ class Harness:
         self._next_conn = 1
         self.drawn: list[bytes] = []
         """Every secret the table drew, in order (from :meth:`entropy`, the seeded entropy it is given)."""
-        plan = plan_table(table_id, game, preset, options or {}, seats, join=False, entropy=self.entropy)
+        self.deal_source = deal_source
+        plan = plan_table(table_id, game, preset, options or {}, seats, join=False, entropy=self.entropy,
+                          deal_source=deal_source)
         plan.rated = rated
         self.opening_fair = plan.opening.fair
         row, seat_rows = table_rows(table_id, game, plan, 0.0, "test")
@@ -381,7 +385,8 @@ class Harness:
         st = self.store.stored_table()
         opening = server_game(st.game).restore(st)
         return restored_core(st, opening, self.config, self.now, self.now,
-                             self.store.games[-1]["id"] if self.store.games else None, random.Random(1).randbytes)
+                             self.store.games[-1]["id"] if self.store.games else None, random.Random(1).randbytes,
+                             self.deal_source)
 
 
 def play_on(h: Harness, client: Client, moves: int = 1000, rng: random.Random | None = None) -> None:

@@ -274,11 +274,42 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         seconds: Annotated[float, typer.Option(help="How long to measure each part.")] = 5.0,
         jobs: Annotated[int, typer.Option("--jobs", "-j", help="Jobs for the speed-up part.")] = 2,
         as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
+        system: Annotated[str | None, typer.Option(
+            help="swiss or arena: instead, a whole club tournament of computers on one server process "
+                 "(docs/tournaments.md).")] = None,
+        entrants: Annotated[int, typer.Option(help="With --system: how many computer entrants.")] = 64,
+        rounds: Annotated[int, typer.Option(help="With --system swiss: how many rounds.")] = 3,
+        minutes: Annotated[float, typer.Option(help="With --system arena: its minutes (each lasts --time-scale "
+                                               "of a minute).")] = 2.0,
+        time_scale: Annotated[float, typer.Option(help="With --system: how much of its real length each "
+                                                  "tournament minute lasts.")] = 0.05,
+        level: Annotated[str, typer.Option(help="With --system: the computers' level.")] = "random",
+        preset: Annotated[str, typer.Option(help="With --system: the preset played.")] = "short",
     ) -> None:
         """Measure tournament throughput and the --jobs speed-up.
 
         Random against random on the same games both ways, then the same games with 1 job and with --jobs.
+        With --system swiss or arena: a whole club tournament of --entrants computers on one server process
+        instead (its wall time and games).
         """
+        if system is not None:
+            if system not in ("swiss", "arena"):
+                fail("--system is swiss or arena", EXIT_MALFORMED)
+            if not 2 <= entrants <= 1000:
+                fail("--entrants is 2 to 1000", EXIT_MALFORMED)
+            from spite.bench.club import run_club_bench
+
+            figures = run_club_bench(system, entrants, rounds=rounds, minutes=minutes, level=level, preset=preset,
+                                     time_scale=time_scale)
+            if as_json:
+                typer.echo(json.dumps(figures))
+                return
+            typer.echo(f"{system} of {entrants} computers ({figures['preset']}, {figures['level']}): "
+                       f"{figures['rounds']} rounds, {figures['games']} games on {figures['tables']} tables, "
+                       f"{figures['moves']} moves in {figures['wall_s']} s ({figures['games_per_s']} games/s); "
+                       f"errors {figures['errors']}, bot fallbacks {figures['botFallbacks']}; "
+                       f"first: {figures['winner']}")
+            return
         from spite.bench.tournament import run_tournament_bench
 
         check_seconds("--seconds", seconds, above_zero=True)

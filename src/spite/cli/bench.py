@@ -1,4 +1,4 @@
-"""The engine's benchmarks: ``spite bench engine``, ``bench rl`` and ``bench spit``.
+"""The engine's benchmarks: ``spite bench engine``, ``bench rl``, ``bench spit``; ``bench pairing`` (tournaments).
 
 (``bench tournament`` is with the arena commands, ``bench server`` with the server's.)
 """
@@ -14,7 +14,7 @@ import typer
 
 from spite.cli.common import EXIT_MALFORMED, check_count, check_seconds, fail, needs_extra, require_extra
 
-__all__ = ["bench_bots", "bench_engine", "bench_rl", "bench_spit", "register"]
+__all__ = ["bench_bots", "bench_engine", "bench_pairing", "bench_rl", "bench_spit", "register"]
 
 
 def bench_engine(
@@ -161,9 +161,40 @@ def bench_spit(
         typer.echo(", ".join(f"{k}: {v}" for k, v in result.items()))
 
 
+def bench_pairing(
+    entrants: Annotated[int, typer.Option(help="Entrants of the simulated Swiss.")] = 500,
+    rounds: Annotated[int, typer.Option(help="Rounds to pair (1 to 15).")] = 9,
+    seed: Annotated[int, typer.Option(help="Seed of the ratings and the results.")] = 1,
+    window: Annotated[int | None, typer.Option(help="Entrants matched together (default: the pairing's own).")]
+    = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
+) -> None:
+    """Time the pairing of each round of a simulated Swiss.
+
+    A whole Swiss of computer entrants with random (seeded) results: each round's pairing (a maximum-weight
+    matching) timed alone, then with the standings the state reads first; the median and the most.
+    """
+    from spite.bench.pairing import run_pairing_bench
+    from spite.tournament.swiss import DEFAULT_WINDOW
+
+    check_count("--entrants", entrants, 2)
+    check_count("--rounds", rounds, 1, 15)
+    if window is not None:
+        check_count("--window", window, 2)
+    result = run_pairing_bench(entrants, rounds, seed, DEFAULT_WINDOW if window is None else window)
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    typer.echo(f"pairing {entrants} entrants: median {result['pairing_ms_median']} ms, most "
+               f"{result['pairing_ms_max']} ms a round over {rounds} rounds (with the standings: median "
+               f"{result['round_ms_median']} ms, most {result['round_ms_max']} ms); rematches "
+               f"{result['rematches']}, largest seat difference {result['seat_difference_max']}")
+
+
 def register(bench: typer.Typer) -> None:
-    """Add ``engine``, ``rl`` and ``spit`` to the ``bench`` group."""
+    """Add ``engine``, ``bots``, ``rl``, ``spit`` and ``pairing`` to the ``bench`` group."""
     bench.command("engine")(bench_engine)
     bench.command("bots", context_settings={"allow_extra_args": True})(bench_bots)
     bench.command("rl")(bench_rl)
     bench.command("spit")(bench_spit)
+    bench.command("pairing")(bench_pairing)

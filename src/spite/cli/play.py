@@ -79,6 +79,9 @@ def tui(
     casual: Annotated[bool, typer.Option("--casual", help="With --seek: an unrated game.")] = False,
     computer_after: Annotated[float | None, typer.Option(
         "--computer-after", help="With --seek: seconds before a computer near your rating plays you.")] = 30.0,
+    tournament: Annotated[str | None, typer.Option(
+        "--tournament", help="With --connect: join the tournament (its id or link /tournament/ID) and play each of "
+                             "its games as it comes, under --name (default: your account's handle).")] = None,
 ) -> None:
     """Play in the terminal, against the computer or each other.
 
@@ -90,6 +93,9 @@ def tui(
     with needs_extra("tui", "play in the terminal"):
         from spite.tui.app import SpiteApp, TuiConfig, check_config
 
+    if tournament is not None:
+        _tournament(connect, tournament, name, lang.lower(), theme)
+        return
     if seek is not None:
         _seek(connect, seek, name or "guest", not casual, computer_after, lang.lower(), theme)
         return
@@ -161,6 +167,31 @@ def _seek(connect: str | None, spec: str, name: str, rated: bool, computer_after
     app.run()
     if app.config.remote is None:  # cancelled while waiting: no table was opened
         typer.echo(tr(lang, "tui.seek_cancelled"), err=True)
+
+
+def _tournament(connect: str | None, tournament: str, name: str | None, lang: str, theme: str | None) -> None:
+    """``--tournament``: join it (a refusal is one line, exit code 2), then the app shows it and plays each
+    table as the server makes it, until the tournament is over or Esc leaves the view."""
+    from spite.tui.app import SpiteApp, TuiConfig, check_config
+    from spite.tui.i18n import tr
+    from spite.tui.link import RemoteError
+    from spite.tui.tournament import join_tournament, parse_tournament, player_name
+
+    try:
+        if connect is None:
+            raise RemoteError("--tournament goes with --connect URL (the server)")
+        base, tournament_id = parse_tournament(connect, tournament)
+        config = TuiConfig(lang=lang, theme=theme)
+        check_config(config)
+        with needs_extra("tui", "join a server's table"):  # its WebSocket client is imported on connecting
+            config.tournament = join_tournament(base, tournament_id, player_name(base, name))
+    except (RemoteError, OptionsError) as exc:
+        fail(str(exc), EXIT_MALFORMED)
+    SpiteApp(config).run()
+    entered = config.tournament
+    if entered.info.get("state") != "finished":
+        command = f"spite tui --connect {entered.base} --tournament {entered.id}"
+        typer.echo(tr(lang, "tui.tn_come_back", command=command))
 
 
 def register(app: typer.Typer) -> None:

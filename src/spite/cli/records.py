@@ -29,7 +29,9 @@ from spite.errors import RecordMoveError, SpiteError
 from spite.games import DEFAULT_GAME, game_names
 
 if TYPE_CHECKING:
+    from spite.games import Record
     from spite.records import Replay
+    from spite.records.verify import Verdict
 
 __all__ = ["check", "legal", "new", "random_game", "register", "show", "verify"]
 
@@ -84,20 +86,61 @@ def show(
         fail(str(exc), EXIT_MALFORMED)
 
 
-def verify(record: RecordArg) -> None:
+def verify(
+    record: RecordArg,
+    secret: Annotated[str | None, typer.Option(
+        "--secret", help="A tournament's revealed secret (64 hex digits), for a tournament game's record "
+                         "that does not carry it yet.")] = None,
+) -> None:
     """Check that a server game's deal and shuffles were fair.
 
-    Each must follow from the revealed secret and the players' nonces (docs/fairness.md). One line;
-    exit 0 fair, 1 not (naming the first chance entry that does not follow), 2 unusable input, such
-    as a record without a fairness object (only a server's games have one: GET /api/games/ID/record).
+    Each must follow from the revealed secret and the players' nonces (docs/fairness.md), or, for a
+    tournament game, from the tournament's secret (docs/tournaments.md; --secret HEX if the record does not
+    carry it yet). One line; exit 0 fair, 1 not (naming the first chance entry that does not follow), 2
+    unusable input, such as a record without a fairness object (only a server's games have one: GET
+    /api/games/ID/record).
     """
     from spite.records.verify import verify_record
+    from spite.tournament.deals import SCHEME as TOURNAMENT_SCHEME
 
     with record_errors():
-        verdict = verify_record(read_record(record))
+        read = read_record(record)
+        data = read.fairness
+        if isinstance(data, dict) and data.get("scheme") == TOURNAMENT_SCHEME:
+            verdict = _verify_tournament_game(read, secret)
+        elif secret is not None:
+            fail(f"--secret is for a tournament game's record (fairness scheme {TOURNAMENT_SCHEME}); "
+                 "any other record carries its own secret", EXIT_MALFORMED)
+        else:
+            verdict = verify_record(read)
     typer.echo(verdict.line)
     if not verdict.fair:
         raise typer.Exit(EXIT_ILLEGAL)
+
+
+def _verify_tournament_game(record: Record, secret: str | None) -> Verdict:
+    """A tournament game's record: the commitment and the deal's seed (spite.tournament.deals), then the
+    deal and every chance entry from that seed (spite.records.verify)."""
+    from spite.records.verify import Verdict, verify_dealt
+    from spite.tournament.deals import parse_secret
+    from spite.tournament.deals import verify as verify_deal
+
+    data = record.fairness or {}
+    try:
+        found = verify_deal(data, record.seed, None if secret is None else parse_secret(secret))
+    except ValueError as exc:
+        fail(str(exc), EXIT_MALFORMED)
+    if not found.fair or found.seed is None:
+        return Verdict(False, found.line, found.where)
+    first = data.get("first")
+    failed, chance = verify_dealt(record, found.seed, first=first if isinstance(first, int) else None,
+                                  source="the tournament's secret")
+    if failed is not None:
+        return failed
+    game = data.get("game", 1)
+    which = f"deal {data['deal']}" + (f", game {game}" if game != 1 else "")
+    return Verdict(True, f"fair: the commitment, the deal and {chance} chance entr{'y' if chance == 1 else 'ies'} "
+                   f"follow from the tournament's secret (tournament {data['tournament']}, {which})", None, chance)
 
 
 def new(

@@ -33,7 +33,7 @@ from spite.errors import MalformedRecordError, OptionsError, RecordMoveError
 from spite.fairness import SCHEME, SCHEME_FIRST, commitment, game_seed, parse_hex, parse_nonce, parse_secret
 from spite.games import GameState, Record, get_game
 
-__all__ = ["FairProof", "Verdict", "is_chance_entry", "read_proof", "verify_record"]
+__all__ = ["FairProof", "Verdict", "is_chance_entry", "read_proof", "verify_dealt", "verify_record"]
 
 _CHANCE_KEYS = ("shuffle", "deal")
 
@@ -139,29 +139,20 @@ def _entries(record: Record) -> list[Any]:
     return list(state.to_record().moves)
 
 
-def verify_record(record: Record) -> Verdict:
-    """Check that ``record``'s deal and every chance entry follow from its revealed secret and nonces
-    (see the module's text). Raises :class:`MalformedRecordError` for unusable input."""
+def verify_dealt(record: Record, seed: str, *, first: int | None = None,
+                 source: str = "the secret and the nonces") -> tuple[Verdict | None, int]:
+    """Steps 3 and 4 of the module's text for a record whose ``seed`` is known to be fair: the start deal
+    and every chance entry are the ones the game makes from ``seed`` (``first``: the seat the rules let
+    begin). Returns (the verdict where something does not follow, else ``None``; the chance entries checked);
+    ``source`` names where the seed came from in the verdict. Raises :class:`MalformedRecordError` for
+    moves that do not replay."""
     try:
         game = get_game(record.game)
-        seats = game.seats(record.preset, record.options)
+        start = game.dealt(record.preset, record.options, seed, first=first).to_record()
     except OptionsError as exc:
         raise MalformedRecordError(str(exc)) from None
-    proof = read_proof(record.fairness, seats)
-    bound = proof.first if proof.scheme == SCHEME_FIRST else None
-    if commitment(proof.secret, proof.table, proof.game, bound) != proof.commitment:
-        what = "secret" if bound is None else f"secret and first player (seat {bound})"
-        return Verdict(False, f"not fair: the commitment {proof.commitment[:12]}… is not the one of the revealed "
-                       f"{what} (table {proof.table}, game {proof.game})", "commitment")
-    if proof.first is not None and not game.starts_by_rule(record.preset, record.options):
-        return Verdict(False, f"not fair: the record says seat {proof.first} began by the rules, but in a game "
-                       "of these rules the cut decides who begins", "first")
-    seed = proof.seed
-    if record.seed is not None and str(record.seed) != seed:
-        return Verdict(False, "not fair: the record's seed is not the one the secret and the nonces give", "seed")
-    start = game.dealt(record.preset, record.options, seed, first=proof.first).to_record()
     if record.deal is not None and _normal_deal(record) != start.deal:
-        return Verdict(False, "not fair: the deal does not follow from the secret and the nonces", "deal")
+        return Verdict(False, f"not fair: the deal does not follow from {source}", "deal"), 0
     # the moves without their chance entries, from the seed: the engine shuffles as the seed says
     keep = [i for i, entry in enumerate(record.moves) if not is_chance_entry(entry)]
     bare = replace(start, moves=[record.moves[i] for i in keep], result=None, fairness=None)
@@ -187,13 +178,40 @@ def verify_record(record: Record) -> Verdict:
             elif not is_chance_entry(want):
                 why = f"a {what} entry where the seed makes none"
             else:
-                why = f"the {what} does not follow from the secret and the nonces"
-            return Verdict(False, f"not fair: moves[{i}], chance entry {chance}: {why}", f"moves[{i}]", chance - 1)
+                why = f"the {what} does not follow from {source}"
+            return Verdict(False, f"not fair: moves[{i}], chance entry {chance}: {why}", f"moves[{i}]",
+                           chance - 1), chance - 1
         if json.dumps(have, sort_keys=True) != json.dumps(want, sort_keys=True) and stuck is None:
             raise MalformedRecordError(f"moves[{i}]: the record's move {json.dumps(have)} does not replay as written")
     if stuck is not None:
         where = keep[stuck.ply]
         raise MalformedRecordError(f"the record does not replay: moves[{where}] {stuck.move}: {stuck.message}")
+    return None, chance
+
+
+def verify_record(record: Record) -> Verdict:
+    """Check that ``record``'s deal and every chance entry follow from its revealed secret and nonces
+    (see the module's text). Raises :class:`MalformedRecordError` for unusable input."""
+    try:
+        game = get_game(record.game)
+        seats = game.seats(record.preset, record.options)
+    except OptionsError as exc:
+        raise MalformedRecordError(str(exc)) from None
+    proof = read_proof(record.fairness, seats)
+    bound = proof.first if proof.scheme == SCHEME_FIRST else None
+    if commitment(proof.secret, proof.table, proof.game, bound) != proof.commitment:
+        what = "secret" if bound is None else f"secret and first player (seat {bound})"
+        return Verdict(False, f"not fair: the commitment {proof.commitment[:12]}… is not the one of the revealed "
+                       f"{what} (table {proof.table}, game {proof.game})", "commitment")
+    if proof.first is not None and not game.starts_by_rule(record.preset, record.options):
+        return Verdict(False, f"not fair: the record says seat {proof.first} began by the rules, but in a game "
+                       "of these rules the cut decides who begins", "first")
+    seed = proof.seed
+    if record.seed is not None and str(record.seed) != seed:
+        return Verdict(False, "not fair: the record's seed is not the one the secret and the nonces give", "seed")
+    failed, chance = verify_dealt(record, seed, first=proof.first)
+    if failed is not None:
+        return failed
     unbound = (f"; who began (seat {proof.first}) is not bound by this {SCHEME} commitment: check it against "
                "the game before" if proof.first is not None and bound is None else "")
     return Verdict(True, f"fair: the commitment, the deal and {chance} chance "

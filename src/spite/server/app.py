@@ -47,6 +47,7 @@ from spite.server.manager import LobbyError, Manager, served_games, server_game,
 from spite.server.moderation import BanBook
 from spite.server.protocol import (
     CreateTableRequest,
+    CreateTournamentRequest,
     GameInfo,
     GameType,
     JoinedInfo,
@@ -60,11 +61,14 @@ from spite.server.protocol import (
     SeekRequest,
     StatsInfo,
     TableInfo,
+    TournamentJoinRequest,
+    TournamentKeyRequest,
 )
 from spite.server.review import ReviewRefused, ReviewRunner
 from spite.server.seeks import MAX_WAIT, Seek, SeekPolicy, new_seek_id, skill, window
 from spite.server.store import Store
 from spite.server.table.seats import address_key
+from spite.server.tournaments import MAX_WAIT as TOURNAMENT_WAIT
 from spite.web import index_response, wants_html
 from spite.web import install as install_web
 
@@ -402,12 +406,84 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             raise LobbyError(f"there is no rated player {player}", 404, "ratings.no-player", player=player)
         return found
 
+    # ------------------------------------------------------------------ tournaments (docs/protocol.md)
+    @app.post("/api/tournaments", response_model=None)
+    async def create_tournament(request: Request, body: CreateTournamentRequest) -> dict[str, Any]:
+        """A new tournament, open for entrants (its creator is who sent ``playerKey``)."""
+        manager = manager_of(request)
+        pid = await accounts.player_for(request, config, body.playerKey)
+        assert pid is not None
+        manager.check_player(pid)
+        return await manager.tournaments.create(
+            game=body.game, preset=body.preset, system=body.system, rounds=body.rounds, minutes=body.minutes,
+            rated=body.rated, grace=body.grace, player_id=pid, name=body.name,
+            address=address_key(client_address(request.scope)))
+
+    @app.get("/api/tournaments", response_model=None)
+    async def list_tournaments(request: Request,
+                               state: str | None = Query(None, pattern="^(open|playing|finished)$")) -> dict[str, Any]:
+        """The tournaments (of ``state``), newest first, without their rounds."""
+        return {"tournaments": await manager_of(request).tournaments.listed(state)}
+
+    @app.get("/api/tournaments/{tid}", response_model=None)
+    async def get_tournament(request: Request, tid: str = Path(max_length=32), since: int | None = Query(None, ge=0),
+                             wait: float = Query(0.0, ge=0.0, le=TOURNAMENT_WAIT)) -> dict[str, Any]:
+        """A tournament; with ``since`` and ``wait``, answered as soon as its version is above ``since``."""
+        return await manager_of(request).tournaments.info(tid, since, wait)
+
+    @app.post("/api/tournaments/{tid}/join", response_model=None)
+    async def join_tournament(request: Request, body: TournamentJoinRequest,
+                              tid: str = Path(max_length=32)) -> dict[str, Any]:
+        """Enter a tournament; or, by its creator, enter a computer (``computer``: its level)."""
+        manager = manager_of(request)
+        pid = await accounts.player_for(request, config, body.playerKey)
+        assert pid is not None
+        manager.check_player(pid)
+        if body.computer is None and (await manager.tournaments.info(tid))["rated"]:
+            await manager.lobby.check_rated_player(pid)
+        entrant, info = await manager.tournaments.join(tid, player_id=pid, name=body.name, computer=body.computer)
+        return {"entrant": entrant, "tournament": info}
+
+    @app.post("/api/tournaments/{tid}/leave", response_model=None)
+    async def leave_tournament(request: Request, body: TournamentKeyRequest,
+                               tid: str = Path(max_length=32)) -> dict[str, Any]:
+        """Withdraw from a tournament (no more pairings)."""
+        pid = await accounts.player_for(request, config, body.playerKey)
+        assert pid is not None
+        return await manager_of(request).tournaments.leave(tid, pid)
+
+    @app.post("/api/tournaments/{tid}/start", response_model=None)
+    async def start_tournament(request: Request, body: TournamentKeyRequest,
+                               tid: str = Path(max_length=32)) -> dict[str, Any]:
+        """Its creator starts the tournament."""
+        pid = await accounts.player_for(request, config, body.playerKey)
+        assert pid is not None
+        return await manager_of(request).tournaments.begin(tid, pid)
+
+    @app.get("/api/tournaments/{tid}/next", response_model=None)
+    async def next_tournament_table(request: Request, tid: str = Path(max_length=32),
+                                    playerKey: str = Query(min_length=22, max_length=64, pattern=r"^[A-Za-z0-9_-]+$"),
+                                    wait: float = Query(0.0, ge=0.0, le=TOURNAMENT_WAIT)) -> dict[str, Any]:
+        """The asker's current or next table and their seat's token (a long poll with ``wait``)."""
+        pid = await accounts.player_for(request, config, playerKey)
+        assert pid is not None
+        return await manager_of(request).tournaments.next_table(tid, pid, wait)
+
+    async def tournament_gate(manager: Manager, game_id: int) -> dict[str, Any] | None:
+        """A tournament game's record waits until its deal is played everywhere (409 ``tournament-in-play``);
+        once the tournament is finished, its secret."""
+        gate: dict[str, Any] | None = await manager.store.read(lambda c: manager.tournaments.record_check(c, game_id))
+        return gate
+
     @app.get("/api/games/{game_id}/record")
     async def game_record(request: Request, game_id: int = Path(ge=0, le=_DB_INT)) -> Response:
         """A finished game's record (spite-record/1), as a file."""
         record = await manager_of(request).store.read(lambda c: Store.record_of(c, game_id))
         if record is None:
             raise LobbyError(f"there is no finished game {game_id}", 404, "lobby.no-game", game=game_id)
+        gate = await tournament_gate(manager_of(request), game_id)
+        if gate is not None and isinstance(record.get("fairness"), dict):
+            record["fairness"]["secret"] = gate["secret"]
         return Response(json.dumps(record, indent=1) + "\n", media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="spite-game-{game_id}.json"'})
 
@@ -429,6 +505,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         found = await manager_of(request).store.read(read)
         if found is None:
             raise LobbyError(f"there is no finished game {game_id}", 404, "lobby.no-game", game=game_id)
+        await tournament_gate(manager_of(request), game_id)
         raw, players, table_id = found
         record = record_from_json(raw)
         ended = record.result or _forfeit_result(raw, players)  # a rated game lost by leaving ends unfinished
@@ -452,6 +529,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         raw = await manager_of(request).store.read(lambda c: Store.record_of(c, game_id))
         if raw is None:
             raise ReviewRefused(f"there is no finished game {game_id}", 404, "no-game")
+        await tournament_gate(manager_of(request), game_id)
         if await manager_of(request).store.read(lambda c: Store.rated_in_play(c, game_id)):  # no help in play
             raise ReviewRefused(f"game {game_id} belongs to a rated match still in play: its review opens when the "
                                 "match is over", 409, "rated-in-play")

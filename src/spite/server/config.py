@@ -169,6 +169,8 @@ class ServerConfig:
     session_days: float = 180.0
     account_rate: float = 0.2
     account_burst: float = 10.0
+    max_tournaments: int = 3
+    tournament_time_scale: float = 1.0
 
     def resolved_db_url(self) -> str:
         """The database URL to use (the default one if none was given)."""
@@ -188,7 +190,8 @@ LIMITS: tuple[str, ...] = ("max_body", "write_rate", "write_burst", "max_open_ta
                            "proxy_requests", "rate", "burst",
                            "max_message", "ws_max_frame", "turn_seconds", "turn_warning", "idle_seconds",
                            "open_table_ttl", "abandon_seconds", "review_queue", "review_rate", "review_burst",
-                           "moderation_poll", "link_seconds", "session_days", "account_rate", "account_burst")
+                           "moderation_poll", "link_seconds", "session_days", "account_rate", "account_burst",
+                           "max_tournaments", "tournament_time_scale")
 """The settings of docs/protocol.md's "Limits" that ``--limit NAME=VALUE`` may set."""
 
 

@@ -229,6 +229,38 @@ seeks = sa.Table(
 )
 
 
+tournaments = sa.Table(
+    "spite_tournaments",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("status", sa.String(12), nullable=False, index=True),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("state", sa.Text, nullable=False),
+    sa.Column("secret", sa.String(64), nullable=False),
+    sa.Column("creator", sa.String(32), nullable=False),
+    sa.Column("address", sa.String(64), nullable=True, index=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+
+tournament_tables = sa.Table(
+    "spite_tournament_tables",
+    metadata,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("tournament_id", sa.String(32), sa.ForeignKey("spite_tournaments.id", ondelete="CASCADE"),
+              nullable=False, index=True),
+    sa.Column("pairing", sa.Integer, nullable=False),
+    sa.Column("game", sa.Integer, nullable=False),
+    sa.Column("deal", sa.Integer, nullable=False),
+    sa.Column("seats", sa.Text, nullable=False),
+    sa.Column("made", sa.Boolean, nullable=False),
+    sa.Column("result", sa.Text, nullable=True),
+    sa.Column("game_id", sa.Integer, nullable=True, index=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Index("ix_spite_tournament_tables_unmade", "made"),
+)
+
+
 bans = sa.Table(
     "spite_bans",
     metadata,

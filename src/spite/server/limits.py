@@ -179,7 +179,8 @@ def _json_answer(status: int, detail: str, code: str | None = None,
     return headers, body
 
 
-WRITE_PATHS = re.compile(r"/api/(?:tables|quickplay|seeks|tables/[^/]+/join|reports|players/me/(?:export|delete))/?")
+WRITE_PATHS = re.compile(r"/api/(?:tables|quickplay|seeks|tables/[^/]+/join|tournaments|tournaments/[^/]+/join|reports|"
+                         r"players/me/(?:export|delete))/?")
 """The REST writes that take a token of their address's budget (``POST`` only)."""
 
 THROTTLED = "too many requests from your address: wait a moment and try again"

@@ -24,6 +24,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
+
 from spite import rating
 from spite.errors import OptionsError
 from spite.games import game_names, get_game, has_hook, load_hook
@@ -35,7 +37,7 @@ from spite.server.ratings import aborts_since, rating_of, seat_rating
 from spite.server.store import Store
 from spite.server.table.core import TableCore
 from spite.server.table.effects import Join, StoredTable
-from spite.server.table.fair import FairDeal
+from spite.server.table.fair import DealSource, FairDeal
 from spite.server.table.play import Opening, ServerGame
 from spite.server.table.seats import LobbyError, Seat, address_key, hash_token, new_token
 
@@ -85,28 +87,32 @@ class TablePlan:
     status: str
     seed: int | str
     rated: bool = False
+    deal_source: DealSource | None = None
 
     def core(self, table_id: str, game: str, config: ServerConfig, now: float,
              entropy: Callable[[int], bytes]) -> TableCore:
         """The new table's core, made at ``now`` (stored already)."""
         return TableCore(table_id=table_id, game=game, server_game=self.hook, opening=self.opening, seats=self.seats,
                          status=self.status, created_at=now, config=config, now=now, entropy=entropy,
-                         rated=self.rated)
+                         rated=self.rated, deal_source=self.deal_source)
 
 
 def plan_table(table_id: str, game: str, preset: str | None, options: dict[str, Any],
                seats: list[SeatRequest] | None, join: bool,
-               entropy: Callable[[int], bytes] = secrets.token_bytes) -> TablePlan:
+               entropy: Callable[[int], bytes] = secrets.token_bytes,
+               deal_source: DealSource | None = None) -> TablePlan:
     """A new table of ``game`` (checked: :class:`LobbyError` for what cannot be): the secret of its
     first game comes first (docs/fairness.md); until the persons' nonces are in, the table holds the deal
-    without nonces, which nobody sees (a bots-only table keeps it: no nonce comes)."""
+    without nonces, which nobody sees (a bots-only table keeps it: no nonce comes). With
+    ``deal_source`` its games are dealt as the source says (no secret drawn, no nonce counts)."""
     hook = server_game(game)
     preset = preset or get_game(game).default_preset
     try:
         count = get_game(game).seats(preset, options)
         requests = seats if seats is not None else [SeatRequest(kind="person") for _ in range(count)]
         check_requests(game, hook, requests, preset, count)
-        fair = FairDeal.draw(table_id, 1, count, entropy=entropy)
+        fair = (FairDeal.given(table_id, 1, count, deal_source(1)) if deal_source is not None
+                else FairDeal.draw(table_id, 1, count, entropy=entropy))
         seed = fair.seed()
         opening = hook.open(game, preset, options, seed)
     except OptionsError as exc:
@@ -121,17 +127,18 @@ def plan_table(table_id: str, game: str, preset: str | None, options: dict[str, 
                       token_hash=None, controller="bot" if r.kind == "bot" else "free")
                  for i, r in enumerate(requests)]
     status = "playing" if all(s.controller == "bot" for s in seat_list) else "open"
-    return TablePlan(hook, opening, seat_list, status, seed)
+    return TablePlan(hook, opening, seat_list, status, seed, deal_source=deal_source)
 
 
 def restored_core(st: StoredTable, opening: Opening, config: ServerConfig, now: float, created_at: float,
-                  game_id: int | None, entropy: Callable[[int], bytes]) -> TableCore:
+                  game_id: int | None, entropy: Callable[[int], bytes],
+                  deal_source: DealSource | None = None) -> TableCore:
     """The core of a stored table (its game restored: :meth:`ServerGame.restore`), in play again at
     ``now``; nobody is connected yet."""
     seats = [replace(s, conns=set(), away_since=None) for s in st.seats]
     return TableCore(table_id=st.id, game=st.game, server_game=server_game(st.game), opening=opening, seats=seats,
                      status=st.status, created_at=created_at, config=config, now=now, series=st.series,
-                     game_id=game_id, entropy=entropy, rated=st.rated)
+                     game_id=game_id, entropy=entropy, rated=st.rated, deal_source=deal_source)
 
 
 def table_rows(table_id: str, game: str, plan: TablePlan, now: float,
@@ -170,6 +177,12 @@ class Lobby:
             self.entropy = random.Random(config.deal_seed).randbytes
         self.acquire: Callable[[str], Awaitable[TableHost | None]] | None = None
         """With several workers: takes a table another worker holds (or held and died) by lease."""
+        self.deal_sources: Callable[[dict[str, Any]], DealSource | None] | None = None
+        """A stored table dealt from outside (its fair deal's public part) → its deal source again (in a
+        worker thread: it may read the database); ``None``: such tables are restored without one."""
+        self.game_ends: list[Callable[[TableHost, bool], None]] = []
+        """Told when a table's last game has ended and is stored (``True``) or the table was closed
+        unplayed (``False``), on the worker where it happens."""
 
     async def local(self, table_id: str) -> TableHost | None:
         """The table in this process; with several workers, taken over first when another worker
@@ -203,20 +216,25 @@ class Lobby:
                 try:
                     if not has_hook(st.game, "server"):
                         raise ValueError(f"game {st.game!r} is not served by this version")
-                    out.append((st, game_id, server_game(st.game).restore(st)))
+                    opening = server_game(st.game).restore(st)
+                    source = None
+                    fair = opening.fair or opening.fair_next
+                    if fair is not None and fair.fixed is not None and self.deal_sources is not None:
+                        source = self.deal_sources(fair.fixed.public)
+                    out.append((st, game_id, (opening, source)))
                 except Exception as exc:
                     log.error("table %s cannot be restored (%s); left as it is in the database", st.id, exc)
             return out
 
         hosts = []
-        for st, game_id, opening in await asyncio.to_thread(replay):
+        for st, game_id, (opening, source) in await asyncio.to_thread(replay):
             if st.id in self.tables:
                 hosts.append(self.tables[st.id])
                 continue
             now = asyncio.get_running_loop().time()
             try:
                 core = restored_core(st, opening, self.config, now, now - max(0.0, time.time() - st.created_at),
-                                     game_id, self.entropy)
+                                     game_id, self.entropy, source)
             except Exception as exc:
                 log.error("table %s cannot be restored (%s); left as it is in the database", st.id, exc)
                 continue
@@ -256,12 +274,21 @@ class Lobby:
         """A table nobody played at was closed: it leaves memory, its bots are forgotten."""
         self.bots.forget(table.id)
         self.forget(table)
+        self._tell_end(table, False)
 
     def finished(self, table: TableHost) -> None:
         """A game ended: its bots are forgotten; the table leaves memory when its last client goes."""
         self.bots.forget(table.id)
         if not table.connections():
             self.forget(table)
+        self._tell_end(table, True)
+
+    def _tell_end(self, table: TableHost, played: bool) -> None:
+        for hook in self.game_ends:
+            try:
+                hook(table, played)
+            except Exception:  # one listener's trouble is not the table's
+                log.exception("table %s: a listener of its end failed", table.id)
 
     def _counted(self) -> None:
         self.moves_played += 1
@@ -327,6 +354,44 @@ class Lobby:
             seated.append(await self.join_here(host, name, None, pid, key))
         return host, seated
 
+    async def create_seated(self, *, table_id: str, game: str, preset: str, seats: list[SeatRequest],
+                            people: dict[int, tuple[str, str, str | None]], rated: bool,
+                            deal_source: DealSource | None) -> TableHost | None:
+        """A table made with its people already seated, in one insert (an organiser's table: a
+        tournament's): ``people`` maps a person seat to (name, token hash, player id); it is in play at
+        once, its deal made when every person has said hello. ``table_id`` is chosen by the caller, so
+        that making it twice makes it once: ``None`` when a table of that id exists already."""
+        plan = plan_table(table_id, game, preset, {}, seats, False, entropy=self.entropy, deal_source=deal_source)
+        plan.rated = rated
+        if rated:
+            self.check_rated(plan, game)
+        for seat in plan.seats:
+            if seat.seat in people:
+                seat.player, seat.token_hash, seat.player_id = people[seat.seat]
+                seat.controller = "person"
+        plan.status = "playing"
+        now = time.time()
+        row, seat_rows = table_rows(table_id, game, plan, now, self.config.process_name)
+        for seat_row, seat in zip(seat_rows, plan.seats, strict=True):
+            seat_row.update(player=seat.player, token_hash=seat.token_hash, player_id=seat.player_id,
+                            controller=seat.controller)
+        if self.shared:
+            from spite.server.leases import lease_end
+
+            row["lease_until"] = lease_end()
+        try:
+            await self.store.write(Store.insert_table(row, seat_rows))
+        except IntegrityError:
+            return None
+        host = TableHost(plan.core(table_id, game, self.config, asyncio.get_running_loop().time(), self.entropy),
+                         self.services)
+        await self.read_ratings([host.core])
+        self.tables[table_id] = host
+        host.start()
+        log.info("table %s: made seated (%s, %s, seats %s)", table_id, game, plan.opening.preset,
+                 ", ".join(s.player or "" if s.kind == "person" else f"bot:{s.level}" for s in plan.seats))
+        return host
+
     def too_many_tables(self) -> LobbyError:
         """The refusal of a table over ``max_open_tables``."""
         cap = self.config.max_open_tables
@@ -371,12 +436,13 @@ class Lobby:
     async def _create(self, *, game: str, preset: str | None, options: dict[str, Any],
                       seats: list[SeatRequest] | None, name: str, join: bool,
                       player_id: str | None = None, creator: str | None = None, rated: bool = False,
-                      address: str | None = None) -> Created:
+                      address: str | None = None, table_id: str | None = None,
+                      deal_source: DealSource | None = None) -> Created:
         """The table made and stored (see :meth:`create`); with ``creator`` (an address's key) it is
         stored only while that address has fewer than ``max_open_tables`` live tables in the database.
         ``address``: the key of the address its creator sits down from (``creator`` when given)."""
-        table_id = base64.urlsafe_b64encode(self.entropy(9)).decode()
-        plan = plan_table(table_id, game, preset, options, seats, join, entropy=self.entropy)
+        table_id = table_id or base64.urlsafe_b64encode(self.entropy(9)).decode()
+        plan = plan_table(table_id, game, preset, options, seats, join, entropy=self.entropy, deal_source=deal_source)
         plan.rated = rated
         if rated:
             if join and player_id is None:

@@ -24,6 +24,7 @@ from spite.server.protocol import SeatRequest, TableInfo
 from spite.server.seeks import Seek, SeekPolicy, SeekService
 from spite.server.store import Store
 from spite.server.table.seats import LobbyError, address_key
+from spite.server.tournaments import TournamentService
 
 __all__ = ["LobbyError", "Manager", "served_games", "server_game", "stored_info"]
 
@@ -50,6 +51,8 @@ class Manager:
                                  policy=SeekPolicy(ttl=config.seek_ttl), max_tables=config.max_open_tables,
                                  tables_of=self.lobby.tables_of)
         """Play a person now: the seeks (in memory, or in the database with several workers)."""
+        self.tournaments = TournamentService(self, config, entropy=self.lobby.entropy)
+        """Club tournaments (:mod:`spite.server.tournaments`), directed by whichever worker a change reaches."""
 
     @property
     def tables(self) -> dict[str, TableHost]:
@@ -69,10 +72,12 @@ class Manager:
         else:
             await self.keeper.start()
         self.seeks.start()
+        self.tournaments.start()
 
     async def close(self) -> None:
         """Stop every table (all state is already in the database)."""
         await self.seeks.close()
+        await self.tournaments.close()
         await self.moderation.close()
         for table in list(self.tables.values()):
             await table.close(1001 if self.keeper is None else 1012)

@@ -432,8 +432,11 @@ class FairInfo(_Msg):
     game: int = Field(description="The number of the game at this table (a match's games count 1, 2, ...).")
     commitment: HEX64 = Field(description="SHA-256 of the secret, the table id and the game number (and, scheme "
                               "spite-fair/2, the seat that begins by the rules).")
-    scheme: Literal["spite-fair/1", "spite-fair/2"] = Field(
-        "spite-fair/1", description="spite-fair/2 when the commitment binds first too (docs/fairness.md).")
+    scheme: Literal["spite-fair/1", "spite-fair/2", "spite-tournament/1"] = Field(
+        "spite-fair/1", description="spite-fair/2 when the commitment binds first too (docs/fairness.md); "
+        "spite-tournament/1: a tournament's deal, fixed by the tournament's commitment (docs/tournaments.md).")
+    tournament: str | None = Field(default=None, description="spite-tournament/1: the tournament.")
+    deal: int | None = Field(default=None, description="spite-tournament/1: the tournament's deal number.")
     first: int | None = Field(default=None, description="The seat the rules let begin (a match's later games), "
                               "bound by the commitment; null: the cut decides.")
     dealt: bool = Field(description="The deal is made: the nonces that count are fixed.")
@@ -447,7 +450,7 @@ class FairInfo(_Msg):
     @model_serializer(mode="wrap")
     def _leave_out_unrevealed(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         out: dict[str, Any] = handler(self)
-        for key in ("secret", "nonces", "next"):
+        for key in ("secret", "nonces", "next", "tournament", "deal"):
             if out.get(key) is None:
                 out.pop(key, None)
         return out
@@ -809,3 +812,116 @@ class PositionsInfo(_Msg):
     positions: list[dict[str, Any]] = Field(
         description="len(moves) + 1 positions (``show --json`` of the whole table, every card shown).")
     result: dict[str, Any]
+
+
+# ====================================================================== tournaments (docs/protocol.md, "Tournaments")
+class CreateTournamentRequest(_Msg):
+    """A new club tournament (docs/tournaments.md): Swiss (``rounds``) or arena (``minutes``)."""
+
+    game: GAME_NAME = Field(DEFAULT_GAME, description="A registered two-player game.")
+    preset: str | None = Field(None, max_length=40, description="Default: the game's default preset.")
+    system: Literal["swiss", "arena"] = "swiss"
+    rounds: int = Field(3, ge=1, le=15, description="Swiss: how many rounds.")
+    minutes: float = Field(30, ge=1, le=240, description="Arena: how long it runs.")
+    rated: bool = Field(False, strict=True, description="Each game rated as any rated game (docs/ratings.md).")
+    playerKey: PLAYER_KEY = Field(description="The creator's secret player key: only they start it and add computers.")
+    name: NAME = "guest"
+    grace: float = Field(60, ge=10, le=600, description="Seconds a person has to come to their table before "
+                         "losing that game.")
+
+
+class TournamentJoinRequest(_Msg):
+    """Enter a tournament: a person with their key, or (its creator) a computer of ``computer``'s level."""
+
+    playerKey: PLAYER_KEY
+    name: NAME | None = None
+    computer: BOT_LEVEL | None = Field(None, description="The creator enters a computer of this level.")
+
+
+class TournamentKeyRequest(_Msg):
+    """A request that only names who asks (start, leave)."""
+
+    playerKey: PLAYER_KEY
+
+
+class TournamentEntrant(_Msg):
+    id: str
+    name: str
+    computer: str | None = Field(description="A computer entrant's level (null: a person).")
+    withdrawn: bool = False
+
+
+class TournamentStanding(_Msg):
+    rank: int = Field(description="Equal on points and tiebreaks: the same rank (1, 2, 2, 4, ...).")
+    entrant: str
+    name: str
+    points: float = Field(description="Swiss: match points (games won, a draw a half, a bye 1); arena: points.")
+    games: int
+    wins: int
+    tiebreak: float | None = Field(description="Swiss: the duplicate comparison on the same deals (null: arena).")
+    buchholz: float | None = Field(description="Swiss: the opponents' match points (null: arena).")
+    streak: int | None = Field(description="Arena: wins in a row now (null: Swiss).")
+    withdrawn: bool
+
+
+class TournamentPairing(_Msg):
+    number: int = Field(description="1, 2, ... over the tournament (an arena's deal number).")
+    deal: int
+    entrants: list[str] = Field(description="Two entrant ids (game 1: the first at seat 0), or one: a bye.")
+    tables: list[str]
+    games: list[int]
+    points: dict[str, float] | None = Field(description="Each entrant's points of the pairing (null while it plays).")
+
+
+class TournamentRound(_Msg):
+    number: int = Field(description="The Swiss round (an arena's pairings are all round 0).")
+    deal: int | None = Field(description="Swiss: the round's deal, played at every table (null: arena).")
+    pairings: list[TournamentPairing]
+
+
+class TournamentFair(_Msg):
+    scheme: Literal["spite-tournament/1"] = "spite-tournament/1"
+    commitment: HEX64
+    secret: HEX64 | None = Field(description="Revealed once the tournament is finished.")
+
+
+class TournamentInfo(_Msg):
+    """A tournament as everyone sees it (``rounds`` left out of lists)."""
+
+    id: str
+    game: str
+    preset: str | None
+    system: Literal["swiss", "arena"]
+    roundCount: int | None = Field(description="Swiss: how many rounds it has (null: an arena).")
+    minutes: float | None
+    rated: bool
+    grace: float
+    creator: str
+    state: Literal["open", "playing", "finished"]
+    version: int
+    round: int
+    startedAt: float | None
+    endsAt: float | None
+    nextRoundAt: float | None
+    now: float
+    entrants: list[TournamentEntrant]
+    standings: list[TournamentStanding]
+    rounds: list[TournamentRound] | None = Field(None, description="Every round so far (left out of lists).")
+    fair: TournamentFair
+
+
+class TournamentJoined(_Msg):
+    entrant: TournamentEntrant
+    tournament: TournamentInfo
+
+
+class NextTable(_Msg):
+    """A person's current or next table in a tournament (``GET /api/tournaments/{id}/next``)."""
+
+    state: Literal["waiting", "seated", "finished", "withdrawn", "bye"]
+    round: int
+    table: str | None = None
+    seat: int | None = None
+    token: str | None = None
+    ws: str | None = None
+    game: int | None = Field(None, description="Which game of the pairing (1 or 2).")

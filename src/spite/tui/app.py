@@ -171,7 +171,11 @@ class SpiteApp(App[None]):
         """The start screen, or straight to the table."""
         if self.config.theme:
             self.theme = self.config.theme
-        if self.config.seek is not None:
+        if self.config.tournament is not None:
+            from spite.tui.tournament_screen import TournamentScreen
+
+            self.push_screen(TournamentScreen(self.config))
+        elif self.config.seek is not None:
             from spite.tui.seek_screen import SeekScreen
 
             self.push_screen(SeekScreen(self.config), self._start)
@@ -193,6 +197,15 @@ class SpiteApp(App[None]):
         self.config = message.config
         self.lang = message.config.lang
         self.switch_screen(build_screen(message.config))
+
+    def leave_table(self) -> None:
+        """A table screen is left (Q at its end): back to the screen it was opened from when that one goes
+        on (a tournament's view, between its games), else the app ends."""
+        home = next((s for s in reversed(self.screen_stack) if getattr(s, "takes_table_back", False)), None)
+        if home is None:
+            self.exit()
+        else:
+            home.take_table_back()
 
     async def action_quit(self) -> None:
         """Leave the app; a screen with something to undo at a server first does it (a seek waiting

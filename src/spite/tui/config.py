@@ -21,6 +21,7 @@ from spite.tui.i18n import LANGUAGES
 if TYPE_CHECKING:
     from spite.tui.link import TableLink
     from spite.tui.seek import OpenSeek
+    from spite.tui.tournament import OpenTournament
 
 __all__ = ["GAMES", "THEMES", "OpenTable", "TuiConfig", "TuiGame", "build_screen", "check_config", "tui_game"]
 
@@ -86,6 +87,10 @@ class TuiConfig:
     by :func:`spite.tui.link.connect_table`); ``None``: a local game."""
     seek: OpenSeek | None = None
     """A seek made at a server (``--seek``): the app waits for it on a screen, then opens its table."""
+    tournament: OpenTournament | None = None
+    """A tournament entered at a server (``--tournament``): the app shows it and plays each of its tables."""
+    between_games: float = 5.0
+    """In a tournament, seconds the finished game stays on show, and then the view, before the next table."""
 
 
 def check_config(config: TuiConfig) -> None:
@@ -95,7 +100,7 @@ def check_config(config: TuiConfig) -> None:
         raise OptionsError(f"unknown language {config.lang!r} (en or de)")
     if config.theme is not None and config.theme not in THEMES:
         raise OptionsError(f"unknown theme {config.theme!r} (one of {', '.join(THEMES)})")
-    if config.remote is not None or config.seek is not None:
+    if config.remote is not None or config.seek is not None or config.tournament is not None:
         return
     hook.check(config)
 

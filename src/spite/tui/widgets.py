@@ -40,6 +40,15 @@ class TableScreen(Screen[None]):
     names no game.
     """
 
+    def leave(self) -> None:
+        """Leave the table (Q): the app ends, or goes back to the screen the table was opened from
+        (a tournament's view) when the app has one."""
+        leave_table = getattr(self.app, "leave_table", None)
+        if leave_table is None:
+            self.app.exit()
+        else:
+            leave_table()
+
 
 def set_text(widget: Static, content: Text | str, *, layout: bool = True) -> None:
     """Update a Static only when its content changed (a redraw of the whole table stays cheap)."""

@@ -1,6 +1,6 @@
 """The browser page: static HTML, JS modules and CSS served by the game server (no build step).
 
-:func:`install` adds ``/`` (the lobby), ``/replay/{id}``, ``/stats`` (``/stats/{player}``),
+:func:`install` adds ``/`` (the lobby), ``/replay/{id}``, ``/tournament/{id}``, ``/stats`` (``/stats/{player}``),
 ``/rules/{game}`` and ``/static/…`` to a FastAPI app;
 ``/t/{id}`` stays the server's own route and answers with the page when a browser asks for HTML
 (:func:`wants_html`), with the table's JSON otherwise.
@@ -35,7 +35,7 @@ def index_response() -> FileResponse:
 
 
 def install(app: FastAPI) -> None:
-    """Serve the page on ``app``: ``/``, ``/replay/{id}``, ``/stats[/{player}]``, ``/ratings``,
+    """Serve the page on ``app``: ``/``, ``/replay/{id}``, ``/tournament/{id}``, ``/stats[/{player}]``, ``/ratings``,
     ``/player/{player}``, ``/account``, ``/rules[/{game}]`` and the static files under ``/static``. The page routes
     by its URL itself, so each is ``index.html``."""
 
@@ -51,8 +51,12 @@ def install(app: FastAPI) -> None:
     async def rules_page(game: str) -> FileResponse:
         return index_response()
 
+    async def tournament_page(tournament_id: str) -> FileResponse:
+        return index_response()
+
     app.add_api_route("/", page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/replay/{game_id}", replay_page, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/tournament/{tournament_id}", tournament_page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/stats", page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/stats/{player}", player_page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/ratings", page, methods=["GET"], include_in_schema=False)

@@ -370,7 +370,7 @@ class MaliceScreen(TableScreen):
     def _summary_closed(self, choice: str | None) -> None:
         self.summary_open = choice == "close"
         if choice == "quit":
-            self.app.exit()
+            self.leave()
         elif choice == "next":
             self.table.new_game()
             self.shown = None
@@ -704,7 +704,7 @@ class MaliceScreen(TableScreen):
             event.stop()
             self.asking_quit = False
             if key in ("y", "j"):
-                self.app.exit()
+                self.leave()
                 return
             self.message = ""
             self.redraw()
@@ -799,7 +799,7 @@ class MaliceScreen(TableScreen):
     def action_quit_game(self) -> None:
         """Q: quit at once when the game is over, else ask first (one key too many ends a game)."""
         if self.table.state.is_over:
-            self.app.exit()
+            self.leave()
             return
         self.asking_quit = True
         self.message = tr(self.lang, "confirm_quit")

@@ -35,7 +35,10 @@ What the core keeps, and the rules it keeps (docs/protocol.md):
   a rematch all begin in :meth:`TableCore.begin_game`: dealt by the game's adapter
   (:meth:`~spite.server.table.play.ServerGame.open`) from the fair deal's seed, stored in one commit.
 * **Every secret from the injected entropy** (``entropy``): the fair deals' secrets, and a seed where
-  a table stored before fair deals has none.
+  a table stored before fair deals has none. A table given a deal source (``deal_source``) draws no
+  secret: each of its games is dealt as the source says (:class:`~spite.server.table.fair.FixedDeal`),
+  it has no rematch (its source fixes its games, no more), and when told (:class:`NoShow`) its
+  person seats that never came lose the game as a forfeit.
 
 The game itself is reached through :mod:`spite.games` and the table's
 :class:`~spite.server.table.play.TablePlay`; the core never asks which game it is.
@@ -84,6 +87,7 @@ from spite.server.table.effects import (
     InsertMove,
     Join,
     Leave,
+    NoShow,
     Rename,
     Request,
     Retire,
@@ -98,7 +102,7 @@ from spite.server.table.effects import (
     UpdateSeat,
     UpdateTable,
 )
-from spite.server.table.fair import FairDeal
+from spite.server.table.fair import DealSource, FairDeal
 from spite.server.table.play import Opening, ServerGame, TablePlay, Undo
 from spite.server.table.seats import LobbyError, Seat, seat_for_token
 from spite.server.table.series import TableSeries
@@ -125,8 +129,10 @@ class TableCore:
     def __init__(self, *, table_id: str, game: str, server_game: ServerGame, opening: Opening, seats: list[Seat],
                  status: str, created_at: float, config: ServerConfig, now: float,
                  entropy: Callable[[int], bytes], series: dict[str, Any] | None = None,
-                 game_id: int | None = None, rated: bool = False) -> None:
+                 game_id: int | None = None, rated: bool = False, deal_source: DealSource | None = None) -> None:
         self.id = table_id
+        self.deal_source = deal_source
+        """The table's deals come from outside (game number → its fixed deal); ``None``: drawn here."""
         self.game = game
         self.server_game = server_game
         self.config = config
@@ -233,6 +239,8 @@ class TableCore:
                 yield from self._abandon("closed by the site's operator", None, "event.abandoned.closed")
         elif isinstance(inp, Rename):
             yield from self._rename(inp)
+        elif isinstance(inp, NoShow):
+            yield from self._no_show()
         elif not isinstance(inp, Tick):
             raise TypeError(f"not an input of a table: {inp!r}")
         yield from self._due()
@@ -416,13 +424,14 @@ class TableCore:
         if self.fair is not None:
             record["fairness"] = self.fair.proof()
         players = self._players(left)
-        rating = rating_group(self.game, self.preset, self.options, len(self.seats))
+        rating = (rating_group(self.game, self.preset, self.options, len(self.seats))
+                  if self.rated and why != "no-show" else None)
         rows: list[Row] = [InsertGame(self.game, self.preset, record, state.plies, state.turns, players, finish=True,
                                       rating=rating, result=result)]
         series = self.series.counted(players)
         start = {**self.start, "forfeit": result}
         fair_next = None
-        if self.fair is not None:  # a rematch's commitment, as after any game
+        if self.fair is not None and self._another_may_follow(final=True):  # a rematch's commitment, as after any game
             fair_next = self._draw(self.fair.game + 1, None)
             start["fairNext"] = fair_next.stored()
         rows.append(UpdateTable({"series": json.dumps(series), "start": json.dumps(start)}, game_id_in=("series",)))
@@ -440,6 +449,16 @@ class TableCore:
         self._changed(None)
         yield from self.view.broadcast(self.view.game_over())
         yield Finished()
+
+    def _no_show(self) -> Step:
+        """The table's organiser says the time to come is over: while the game is not dealt yet (some
+        person seat never said hello), the person seats that never did lose it as a forfeit (``why``
+        ``no-show``; no rating moves: nobody played)."""
+        if self.status != "playing" or self.is_dealt or self.game_ended:
+            return
+        absent = [s for s in self.seats if s.kind == "person" and s.controller != "bot" and s.seat not in self.greeted]
+        if absent:
+            yield from self._forfeit(absent, "no-show")
 
     def _rename(self, inp: Rename) -> Step:
         """The operator renamed a seat's person (already stored): everyone is told the new name."""
@@ -460,6 +479,8 @@ class TableCore:
     # ================================================================== fair deals, and how every game begins
     def _draw(self, game: int, first: int | None) -> FairDeal:
         seats = self.fair.seats if self.fair is not None else len(self.seats)
+        if self.deal_source is not None:
+            return FairDeal.given(self.id, game, seats, self.deal_source(game), first)
         return FairDeal.draw(self.id, game, seats, first, entropy=self.entropy)
 
     def _take_nonce(self, seat: int, nonce: str | None) -> None:
@@ -752,9 +773,9 @@ class TableCore:
 
     def _another_may_follow(self, final: bool | None = None) -> bool:
         """Whether a game may follow the one just over: a match's next game, or a rematch (a table with
-        a person seat)."""
+        a person seat; not at a table whose deals come from outside)."""
         final = self.status == "finished" if final is None else final
-        return not final or any(s.kind == "person" for s in self.seats)
+        return not final or (self.deal_source is None and any(s.kind == "person" for s in self.seats))
 
     def _ended(self, game_id: int | None, final: bool, series: dict[str, Any] | None,
                fair_next: FairDeal | None, ratings: Mapping[str, SeatRating] | None = None) -> None:

@@ -40,6 +40,7 @@ __all__ = [
     "InsertMove",
     "Join",
     "Leave",
+    "NoShow",
     "Rename",
     "Request",
     "Retire",
@@ -134,6 +135,12 @@ class Shut:
 
 
 @dataclass(frozen=True, slots=True)
+class NoShow:
+    """The table's organiser says the time to come is over: person seats that never said hello lose
+    the game not dealt yet (:meth:`~spite.server.table.core.TableCore.step`)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Rename:
     """The site's operator gave the person at ``seat`` a new name (stored already); ``forget``: the
     player was deleted, their seat keeps no player id and no address."""
@@ -143,7 +150,7 @@ class Rename:
     forget: bool = False
 
 
-Input = Hello | Request | Leave | Tick | Thought | Join | Retire | Shut | Rename
+Input = Hello | Request | Leave | Tick | Thought | Join | Retire | Shut | Rename | NoShow
 
 
 # ====================================================================== rows

@@ -351,7 +351,7 @@ class SpitScreen(TableScreen):
             self.pick(("C", CENTER_KEYS.index(key)))
         elif key == "q" and self.table.over:
             event.stop()
-            self.app.exit()
+            self.leave()
 
     @on(PileWidget.Clicked)
     def _clicked(self, message: PileWidget.Clicked) -> None:

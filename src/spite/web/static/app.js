@@ -1,4 +1,4 @@
-// The page: a tiny router (/, /t/{id}, /replay/{id}, /stats[/{player}], /ratings, /player/{id}, /rules/{game}), the lobby and the Spite and Malice table.
+// The page: a tiny router (/, /t/{id}, /tournament/{id}, /replay/{id}, /stats[/{player}], /ratings, /player/{id}, /rules/{game}), the lobby and the Spite and Malice table.
 // It only uses what the server gives a seat (docs/protocol.md): TableInfo, the seat's view, its legal moves.
 
 import { esc } from "./html.js";
@@ -48,7 +48,7 @@ async function openAnyTable(id) {
 }
 
 /** The top bar's link to the page on screen is marked as the current one (for the eye and for screen readers). */
-const NAV_OF = { lobby: "nav-play", stats: "nav-stats", ratings: "nav-ratings", player: "nav-ratings", rules: "nav-rules",
+const NAV_OF = { lobby: "nav-play", tournament: "nav-play", stats: "nav-stats", ratings: "nav-ratings", player: "nav-ratings", rules: "nav-rules",
   account: "nav-account" };
 
 function markNav() {
@@ -81,6 +81,9 @@ function pickPage() {
   } else if ((m = path.match(/^\/player\/([^/]+)\/?$/))) {
     document.body.dataset.page = "player";
     import("./player.js").then((mod) => mod.renderPlayer(decodeURIComponent(m[1])));
+  } else if ((m = path.match(/^\/tournament\/([A-Za-z0-9_-]+)\/?$/))) {
+    document.body.dataset.page = "tournament";
+    import("./tournament.js").then((mod) => mod.renderTournament(m[1]));
   } else if (path.match(/^\/account\/?$/)) {
     document.body.dataset.page = "account";
     import("./account.js").then((mod) => mod.renderAccount());

@@ -3,7 +3,8 @@
 // play the computer or to seek a person (rated or casual chosen right there); the open tables to
 // join and the games in play to watch; and, one click away, more options: another variant, the
 // computer's level, the stock size, rated play against the computer, a table for a friend with
-// its seats. The lobby names no game itself: everything comes from GET /api/game-types.
+// its seats; the tournaments open or in play, and a form to make one (tournament.js shows it). The
+// lobby names no game itself: everything comes from GET /api/game-types.
 
 import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./shell.js";
@@ -11,7 +12,7 @@ import { botName, hasText, presetName, t } from "./i18n.js";
 import { gameTypes, gameWord } from "./games.js";
 import { backSVG, cardSVG, slotSVG } from "./cards.js";
 import { levelWord as levelOf, seatLabel, seatNames } from "./people.js";
-import { api, getName, saveSeat, setName } from "./store.js";
+import { api, getName, getPlayerKey, saveSeat, setName } from "./store.js";
 
 function options(list, selected, name = (v) => v) {
   return list.map((v) => `<option value="${esc(v)}"${v === selected ? " selected" : ""}>${esc(name(v))}</option>`).join("");
@@ -138,6 +139,7 @@ async function loadLists() {
   } catch (err) {
     openList.innerHTML = `<li class="error">${esc(err.message)}</li>`;
   }
+  await loadTourneys();
   return true;
 }
 
@@ -153,6 +155,60 @@ function keepListsFresh() {
   }, LIST_REFRESH_MS);
 }
 
+// ------------------------------------------------------------------ tournaments
+/** The two-player presets of ``game``: those a tournament plays. */
+const duelPresets = (game) => typeOf(game).presets.filter((p) => p.seats === 2).map((p) => p.name);
+
+function tourneyLine(info) {
+  const what = `${gameWord(info.game)} · ${presetName(info.preset)}`;
+  const system = info.system === "arena" ? t("tn_what_arena", { n: info.minutes ?? 0 }) : t("tn_what_swiss", { n: info.roundCount ?? 0 });
+  const state = hasText(`tn_state_${info.state}`) ? t(`tn_state_${info.state}`) : info.state;
+  const count = t("tn_entrants", { n: (info.entrants || []).filter((e) => !e.withdrawn).length });
+  const rated = info.rated ? ` <span class="rated-tag">${esc(t("seek_rated"))}</span>` : "";
+  return `<li data-tournament="${esc(info.id)}" data-state="${esc(info.state)}"><span class="tname">${esc(what)}${rated}</span>
+    <span class="tseats">${esc(system)} · ${esc(state)} · ${esc(count)}</span>
+    <a class="btn" href="/tournament/${esc(encodeURIComponent(info.id))}">${esc(t("tn_open"))}</a></li>`;
+}
+
+async function loadTourneys() {
+  const list = document.getElementById("tourney-list");
+  if (!list) return;
+  try {
+    const [open, playing] = await Promise.all([api("GET", "/api/tournaments?state=open"), api("GET", "/api/tournaments?state=playing")]);
+    const known = [...open.tournaments, ...playing.tournaments].filter((x) => types.some((g) => g.name === x.game));
+    list.innerHTML = known.map(tourneyLine).join("") || `<li class="muted empty">${esc(t("tn_lobby_none"))}</li>`;
+  } catch (err) {
+    list.innerHTML = `<li class="error">${esc(err.message)}</li>`;
+  }
+}
+
+function tourneyFormHTML(state) {
+  const swiss = state.tnSystem === "swiss";
+  return `<form id="tourney-form">
+    <h3>${esc(t("tn_create_title"))}</h3>
+    <label>${t("game")} <select name="game">${gameOptions(state.tnGame)}</select></label>
+    <label>${t("preset")} <select name="preset">${options(duelPresets(state.tnGame), state.tnPreset, presetName)}</select></label>
+    <label>${esc(t("tn_system"))} <select name="system">${options(["swiss", "arena"], state.tnSystem, (v) => t(`tn_system_${v}`))}</select></label>
+    ${swiss ? `<label>${esc(t("tn_rounds"))} <input name="rounds" type="number" min="1" max="15" value="${esc(state.tnRounds)}" required></label>`
+      : `<label>${esc(t("tn_minutes"))} <input name="minutes" type="number" min="1" max="240" value="${esc(state.tnMinutes)}" required></label>`}
+    <label class="check"><input type="checkbox" name="rated"${state.tnRated ? " checked" : ""}> ${esc(t("tn_rated_box"))}</label>
+    <button type="submit" class="primary" id="tourney-create">${esc(t("tn_create"))}</button>
+    <p class="error" role="alert"></p>
+  </form>`;
+}
+
+/** Make a tournament; this browser is its maker (it starts it and adds computers); the page goes there. */
+async function createTourney(form) {
+  const system = form.system.value;
+  const body = { game: form.game.value, preset: form.preset.value, system, rated: form.rated.checked,
+    name: playerName(), playerKey: getPlayerKey() };
+  if (system === "swiss") body.rounds = Number(form.rounds.value);
+  else body.minutes = Number(form.minutes.value);
+  const info = await api("POST", "/api/tournaments", body);
+  (await import("./tournament.js")).rememberMade(info.id);
+  location.assign(`/tournament/${encodeURIComponent(info.id)}`);
+}
+
 // ------------------------------------------------------------------ the page
 export async function renderLobby() {
   try {
@@ -166,6 +222,8 @@ export async function renderLobby() {
     qpPreset: quickPreset(first), qpLevel: typeOf(first).defaultLevel, ftPreset: typeOf(first).defaultPreset,
     stock: "", qpGame: first, ftGame: first, qpRated: false, more: false,
     rated: Object.fromEntries(types.map((g) => [g.name, true])), // a person is sought rated unless asked otherwise
+    tnGame: first, tnPreset: duelPresets(first).includes(quickPreset(first)) ? quickPreset(first) : duelPresets(first)[0],
+    tnSystem: "swiss", tnRounds: 3, tnMinutes: 30, tnRated: false,
   };
   const draw = () => {
     setStatus("");
@@ -184,6 +242,13 @@ export async function renderLobby() {
           <div><h2>${t("playing_tables")}</h2><ul id="play-list" class="tables"></ul></div>
         </div>
         <button type="button" id="refresh" class="small">${t("refresh")}</button>
+      </section>
+      <section class="panel lobby-tourneys" id="tourneys" aria-labelledby="tourneys-title">
+        <h2 id="tourneys-title">${esc(t("tn_lobby_title"))}</h2>
+        <div class="more-forms">
+          <ul id="tourney-list" class="tables tourney-list" aria-live="polite"></ul>
+          ${tourneyFormHTML(state)}
+        </div>
       </section>
       <details class="panel more" id="more"${state.more ? " open" : ""}>
         <summary>${esc(t("lb_more_title"))}</summary>
@@ -319,6 +384,37 @@ export async function renderLobby() {
       }
       try {
         await createTable(friend.preset.value, formOptions(friend), seatList, friend.game.value);
+      } catch (e) {
+        err.textContent = e.message;
+      }
+    });
+    const tourney = document.getElementById("tourney-form");
+    const keepTourney = () => {
+      state.tnRated = tourney.rated.checked;
+      if (tourney.rounds) state.tnRounds = tourney.rounds.value;
+      if (tourney.minutes) state.tnMinutes = tourney.minutes.value;
+    };
+    tourney.game.addEventListener("change", () => {
+      keepTourney();
+      state.tnGame = tourney.game.value;
+      state.tnPreset = duelPresets(state.tnGame)[0];
+      draw();
+      document.querySelector("#tourney-form select[name=game]").focus();
+    });
+    tourney.preset.addEventListener("change", () => (state.tnPreset = tourney.preset.value));
+    tourney.system.addEventListener("change", () => {
+      keepTourney();
+      state.tnSystem = tourney.system.value;
+      draw();
+      document.querySelector("#tourney-form select[name=system]").focus();
+    });
+    tourney.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      keepTourney();
+      const err = tourney.querySelector(".error");
+      err.textContent = "";
+      try {
+        await createTourney(tourney);
       } catch (e) {
         err.textContent = e.message;
       }

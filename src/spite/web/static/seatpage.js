@@ -8,6 +8,7 @@ import { hasText, presetName, t, word } from "./i18n.js";
 import { api, forgetSeat, getName, getSeat, saveSeat } from "./store.js";
 import { gameType } from "./games.js";
 import { ratedMarkHTML } from "./people.js";
+import { tournamentLinkHTML } from "./tourney-link.js";
 
 // The table client on screen (its link, its timers): stopped when the page opens a table again (a
 // refused hello, a join), so an old one neither reconnects nor reacts to keys in the new one's place.
@@ -134,7 +135,7 @@ function showFinished(info) {
     const review = reviewable && info.gameId != null
       ? `<a href="/replay/${info.gameId}?review=1" id="review-link">${t("rv_review")}</a> · ` : "";
     main().innerHTML = `<section class="panel"><p>${esc(t("table_gone", { status }))}</p>
-      <p>${rec}${review}<a href="/">${t("back_lobby")}</a></p></section>`;
+      <p>${tournamentLinkHTML(info)}${rec}${review}<a href="/">${t("back_lobby")}</a></p></section>`;
   };
   setRerender(draw);
   draw();

@@ -21,6 +21,7 @@ import { bindFair, fairHTML } from "./fair.js";
 import { cardWord, moveWords } from "./moves.js";
 import { personName, ratedMarkHTML, seatHeadHTML, seatTag } from "./people.js";
 import { newTableLike, rematchHTML, seriesHTML, tableEventText } from "./rematch.js";
+import { tournamentLinkHTML, tournamentOf } from "./tourney-link.js";
 import { openReport, reportButtonHTML } from "./report.js";
 import { esc, loadStyle, morph, parseLegal } from "./html.js";
 import { markNotation, notationOn, panelOpen, panelSetting, setPanelOpen, wideScreen } from "./panel.js";
@@ -818,8 +819,8 @@ export class SpitClient {
     return `<div class="overlay" id="game-over" data-winner="${r.winner ?? ""}">
       <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="over-title">
       <button type="button" class="small close" id="close-over" title="Esc">${t("over_close")} ✕</button><h2 id="over-title">${t("game_over")}</h2><p class="result">${esc(head)}</p><p>${esc(reason)}</p>
-      <ul>${lefts}</ul>${seriesHTML(this.table, name)}${rematchHTML(this.rematchAsk, this.seat, name, this.table)}
-      <p>${replay}${rec}<a href="/">${t("back_lobby")}</a></p>
+      <ul>${lefts}</ul>${seriesHTML(this.table, name)}${tournamentOf(this.table) ? "" : rematchHTML(this.rematchAsk, this.seat, name, this.table)}
+      <p>${tournamentLinkHTML(this.table)}${replay}${rec}<a href="/">${t("back_lobby")}</a></p>
       <p class="error" role="alert"></p></div></div>`;
   }
 

@@ -22,6 +22,7 @@ import { bindFair, fairHTML } from "./fair.js";
 import { cardWord, moveCard, moveWords, pickedMove, toldCard, valueWord } from "./moves.js";
 import { computerAtTable, personName, ratedMarkHTML, seatHeadHTML, seatTag } from "./people.js";
 import { newTableLike, rematchHTML, seriesHTML, tableEventText } from "./rematch.js";
+import { tournamentLinkHTML, tournamentOf } from "./tourney-link.js";
 import { openReport, reportButtonHTML } from "./report.js";
 import { esc, morph, parseLegal } from "./html.js";
 import { markNotation, notationOn, panelOpen, panelSetting, setPanelOpen, wideScreen } from "./panel.js";
@@ -360,8 +361,9 @@ export class TableClient {
     this.over.seconds = this.startedAt ? Math.round((Date.now() - this.startedAt) / 1000) : null;
     const mine = this.outcome(msg.result);
     if (!skipping && (mine === "won" || mine === "lost")) sound(mine === "won" ? "win" : "loss");
-    if (msg.recordUrl && this.link) {
-      // the record the link fetches anyway to check the deal's seed
+    if (msg.recordUrl && this.link && !tournamentOf(this.table)) {
+      // the record the link fetches anyway to check the deal's seed (a tournament's record waits for
+      // the end of its round: the deal is still being played at the other tables)
       const over = this.over;
       this.link.record(msg.recordUrl).then((rec) => {
         if (!rec) return;
@@ -739,8 +741,8 @@ export class TableClient {
       <button type="button" class="small close" id="close-over" title="Esc">${t("over_close")} ✕</button>
       <h2 id="over-title">${t("game_over")}</h2><p class="result">${esc(head)}</p><p>${esc(reason)}${esc(pts)}</p>
       <ul aria-label="${esc(t("over_stock"))}">${lefts}</ul>${this.summaryHTML()}${matchPart}${seriesHTML(this.table, (s) => this.name(s))}
-      ${goesOn ? "" : rematchHTML(this.rematchAsk, this.seat, (s) => this.name(s), this.table)}
-      <p>${[rec, review].filter(Boolean).join(" · ")} · <a href="/">${t("back_lobby")}</a></p>
+      ${goesOn || tournamentOf(this.table) ? "" : rematchHTML(this.rematchAsk, this.seat, (s) => this.name(s), this.table)}
+      <p>${tournamentLinkHTML(this.table)}${[rec, review].filter(Boolean).join(" · ")} · <a href="/">${t("back_lobby")}</a></p>
       <p class="error" role="alert"></p></div></div>`;
   }
 
