@@ -266,9 +266,13 @@ def test_refusals_of_the_api(server: ServerThread) -> None:
             400, "lobby.bot-level")
     refused(httpx.get(f"{base}/api/tournaments/{tid}/next", params={"playerKey": OTHER * 1}), 409,
             "tournament.not-entrant")
-    computers(base, tid, 1)
+    refused(httpx.post(f"{base}/api/tournaments/{tid}/leave", json={"playerKey": OTHER}), 409, "tournament.not-entrant")
+    computers(base, tid, 2)
     start(base, tid)
     refused(httpx.post(f"{base}/api/tournaments/{tid}/join", json={"playerKey": OTHER}), 409, "tournament.not-open")
+    left = httpx.post(f"{base}/api/tournaments/{tid}/leave", json={"playerKey": PERSON})
+    assert left.status_code == 200, left.text
+    assert [e["withdrawn"] for e in left.json()["entrants"] if e["computer"] is None] == [True]
     listed = httpx.get(f"{base}/api/tournaments", params={"state": "playing"}).json()["tournaments"]
     assert [t["id"] for t in listed] == [tid] and "rounds" not in listed[0]
     TournamentInfo.model_validate(listed[0])
