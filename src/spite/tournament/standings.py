@@ -45,7 +45,7 @@ games.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from spite.tournament.arena import arena_points
 
@@ -147,7 +147,6 @@ class Standing:
     buchholz: float | None = None
     streak: int | None = None
     """Arena: wins in a row now."""
-    extra: dict[str, float] = field(default_factory=dict)
 
 
 def _ranked(rows: list[Standing], key: Iterable[tuple[float, ...]]) -> list[Standing]:

@@ -14,10 +14,9 @@ Dutch system (FIDE C.04.3) asks for:
 3. **the same score**: a pair within one score group costs nothing, a pair across groups costs the
    square of the difference of their scores (in half points) plus one: fewer floaters, and two who
    float one group down each rather than one who floats two;
-4. **who floats**: when a group is odd, its lowest-ranked entrant is the one carried to the next;
-5. **seat preference**: a pair whose members both prefer the same seat (one would reach a difference
+4. **seat preference**: a pair whose members both prefer the same seat (one would reach a difference
    of 2) costs a little, two who both began (or both did not) last time a little less;
-6. **rating order**: within a score group the top half meets the bottom half (1 meets 1 + n/2, ...),
+5. **rating order**: within a score group the top half meets the bottom half (1 meets 1 + n/2, ...),
    each step away from that the lightest cost.
 
 In a pairing the entrant with the fewer games begun at seat 0 (then: who did not begin last time;
@@ -32,10 +31,12 @@ rematch weighs more than the order of byes). A bye counts as one game won: 1 mat
 
 **Speed.** A blossom matching on a dense graph of 500 vertices takes seconds in pure Python, so the
 pool is matched in *windows*: score groups top down, each cut into windows of ``window`` consecutive
-entrants by rank; who is left unmatched in a window (an odd count, or no partner without a rematch)
-floats into the next window (and from a group's last window into the next group). Should entrants be
-left at the end, the last windows are matched again together, doubling until everyone is paired
-(the whole field last, then with rematches allowed). Round 1 (everyone on 0) is windows of one group.
+entrants by rank. An odd window's lowest-ranked entrant floats into the next window before it is
+matched (the Dutch system's downfloater), as does whoever the matching leaves unpaired (no partner
+without a rematch or beyond the seat bounds); from a group's last window they float into the next
+group. Should entrants be left at the end, the last pairs made are matched again together with them,
+twice as many each time (the seat bounds give way from four windows' worth, rematches only on the
+whole field). Round 1 (everyone on 0) is windows of the one group.
 ``spite bench pairing --entrants 500`` measures it (docs/tournaments.md).
 
 >>> field = [SwissPlayer(f"e{i}", 0.0, rating=1500.0 - i) for i in range(1, 6)]
