@@ -99,6 +99,8 @@ class Listing:
     """The rules page (``/rules/RULES``) of this game."""
     options: tuple[str, ...] = ()
     """Options the lobby's forms let a person set (``stock_size``)."""
+    quick_preset: str | None = None
+    """The preset the lobby plays at one click, a quick game (``None``: the game's default preset)."""
     matches: bool = False
     """Whether the game's tables may play matches: ``next`` is understood (and refused at a table of
     one game: :meth:`TablePlay.match_game` is ``None`` there); otherwise it is answered as a request
