@@ -13,7 +13,8 @@
 // next game. After the table's last game every seated person is asked for a rematch at this same
 // link (``rematch``); the series score of the games played here heads the table.
 
-import { Pacer, describeMove, keepLanding, paceHTML, planFlights, runFlights, setPace } from "../../anim.js";
+import { Pacer, keepLanding, paceHTML, setPace } from "../../anim.js";
+import { describeMove, planFlights, runFlights } from "./flights.js";
 import { main, setRerender, setStatus } from "../../shell.js";
 import { backSVG, cardName, cardSVG, handToken, rankValue, setNumberedDeck, slotSVG } from "../../cards.js";
 import { bindDrag, dragging } from "../../drag.js";
