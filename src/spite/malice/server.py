@@ -26,6 +26,7 @@ import contextlib
 import json
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from spite.bots import LEVELS, make_bot
@@ -168,6 +169,10 @@ def match_from_json(opts: Options, seed: int | str, data: dict[str, Any]) -> tup
     return match, [int(x) for x in data.get("gameIds", [])]
 
 
+WEB = Path(__file__).resolve().parent / "web"
+"""The family's page modules (the table, its replay board and styles, its rules text)."""
+
+
 def _engine(state: GameState) -> State:
     engine: State = state.engine  # a Spite and Malice table's game: the family's own engine state
     return engine
@@ -177,7 +182,8 @@ class MaliceServer(ServerGame):
     """Deals and restores Spite and Malice tables (a match when the options ask for one)."""
 
     listing = Listing(
-        title="Spite and Malice", levels=BOT_LEVELS, page="table", rules="spite-malice", options=("stock_size",),
+        title="Spite and Malice", levels=BOT_LEVELS, web=WEB, page="table.js", rules="spite-malice",
+        quick_preset="short", options=("stock_size",),
         bots="spite.malice.server:BOTS", matches=True,
         # the other player's stock and hand, the build piles from an ace up, your stock and hand
         pictures={"spite-malice": (("9C", "#", "#", "#"), ("AH", "2S", "3D", ""), ("7H", "4C", "X", "10D", "5S"))})
