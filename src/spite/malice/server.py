@@ -38,7 +38,7 @@ from spite.malice.record import positions
 from spite.malice.state import COMPLETE, Played
 from spite.server.config import BOT_LEVELS
 from spite.server.protocol import MatchInfo
-from spite.server.table.play import Ending, Listing, Opening, ServerGame, Table, TablePlay, restored, stored_record
+from spite.server.table.play import Change, Ending, Listing, Opening, ServerGame, Table, TablePlay, restored, stored_record
 from spite.server.table.seats import LobbyError
 
 if TYPE_CHECKING:
@@ -229,7 +229,6 @@ class MalicePlay(TablePlay):
         """A match table: the ids of its finished games, in order."""
         if match is not None and self.game_ids and self.engine.result is not None:
             table.game_id = self.game_ids[-1]  # restored between two games
-        self._after: Match | None = None
         self._controllers = self._who_plays()
 
     @property
@@ -331,15 +330,13 @@ class MalicePlay(TablePlay):
     def entries(self, events: Sequence[Event]) -> list[Any]:
         return self.engine.history[-1].record_entries()
 
-    def stored(self, seat: int | None, by_bot: bool, entries: list[Any]) -> None:
-        engine = self.engine
-        if by_bot or engine.result is not None or engine.history[-1].reveals:
-            self.undo_floor = engine.plies
-
     def _who_plays(self) -> tuple[str, ...]:
         return tuple(s.controller for s in self.table.seats)
 
-    def changed(self) -> None:
+    def changed(self, stored: Change | None = None) -> None:
+        engine = self.engine
+        if stored is not None and (stored.by_bot or engine.result is not None or engine.history[-1].reveals):
+            self.undo_floor = engine.plies  # a bot's move, or one that showed a hidden card, stands
         controllers = self._who_plays()
         if controllers != self._controllers:  # a bot took a seat over or its person came back: nothing played
             self._controllers = controllers   # so far is the new player's to take back
@@ -371,11 +368,10 @@ class MalicePlay(TablePlay):
         after = Match(match.opts, match.seed, scores=list(match.scores), results=list(match.results),
                       starters=list(match.starters))
         after.finish_game(self.engine)  # on a copy: the match itself changes once the game is stored
-        self._after = after
-        return Ending(final=after.is_over, columns={"match": json.dumps(match_json(after, self.game_ids))},
-                      ids_in=("match",), next_first=None if after.is_over else after.next_starter())
 
-    def ended(self, game_id: int) -> None:
-        if self._after is not None:
-            self.match, self._after = self._after, None
+        def stored(game_id: int) -> None:
+            self.match = after
             self.game_ids.append(game_id)
+
+        return Ending(final=after.is_over, columns={"match": json.dumps(match_json(after, self.game_ids))},
+                      ids_in=("match",), next_first=None if after.is_over else after.next_starter(), stored=stored)

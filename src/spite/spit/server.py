@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from spite.errors import OptionsError
 from spite.games import Event, GameState, Record, get_game
 from spite.server.protocol import Clock
-from spite.server.table.play import Action, Listing, Opening, ServerGame, Table, TablePlay, restored, stored_record
+from spite.server.table.play import Action, Change, Listing, Opening, ServerGame, Table, TablePlay, restored, stored_record
 from spite.server.table.seats import LobbyError, Seat
 from spite.spit import AnyState
 from spite.spit import Event as SpitEvent
@@ -162,9 +162,6 @@ class SpitPlay(TablePlay):
     def entries(self, events: Sequence[Event]) -> list[Any]:
         return self.engine.to_record_moves()[self.table.entries:]
 
-    def stored(self, seat: int | None, by_bot: bool, entries: list[Any]) -> None:
-        self._replayer.feed(entries)  # the steps of this change, from its entries
-
     # ------------------------------------------------------------------ the bots and the game's timers
     def _bot(self, seat: Seat) -> tuple[ReflexBot, random.Random]:
         spec = spit_level(seat.level or self.table.config.replacement_level)
@@ -176,9 +173,12 @@ class SpitPlay(TablePlay):
             self._bots[seat.seat] = have
         return have[1], have[2]
 
-    def changed(self) -> None:
-        """Plan the bots again for the table as it is now (a bot reacts to what it sees); an intention
-        whose time came is spent, landed or not."""
+    def changed(self, stored: Change | None = None) -> None:
+        """Log the steps of a change just stored (from its entries), and plan the bots again for the
+        table as it is now (a bot reacts to what it sees); an intention whose time came is spent,
+        landed or not."""
+        if stored is not None:
+            self._replayer.feed(stored.entries)
         table = self.table
         if self._intents and table.live(table.now):
             t = table.game_ms(table.now)

@@ -99,7 +99,7 @@ from spite.server.table.effects import (
     UpdateTable,
 )
 from spite.server.table.fair import FairDeal
-from spite.server.table.play import Opening, ServerGame, TablePlay, Undo
+from spite.server.table.play import Change, Ending, Opening, ServerGame, TablePlay, Undo
 from spite.server.table.seats import LobbyError, Seat, seat_for_token
 from spite.server.table.series import TableSeries
 from spite.server.table.view import TableView
@@ -675,9 +675,10 @@ class TableCore:
                 if done and done[0].kind == "move":
                     played = done[0].text
                 events.extend(done)
+        stored: Change | None = None
         if events:
             stored = yield from self._store_change(seat if outcome == "ok" else None, events, by_bot)
-            if not stored:
+            if stored is None:
                 self.state = before
                 if conn is not None:
                     yield self._error(conn, "storage", "the move could not be saved; try again", msg_id)
@@ -694,7 +695,7 @@ class TableCore:
                                   refused.phrase or Phrase("error.illegal"))
         if not events:
             return outcome
-        self._changed(seat if outcome == "ok" else None)
+        self._changed(seat if outcome == "ok" else None, stored)
         last = LastMove(seat=seat, move=played, byBot=by_bot) if outcome == "ok" and seat is not None else None
         told = (self.play.told(True), self.play.told(False)) if last is not None else None
         yield from self.view.broadcast_state(last, events, told)
@@ -706,9 +707,11 @@ class TableCore:
                 yield Finished()
         return outcome
 
-    def _store_change(self, seat: int | None, events: Sequence[Event], by_bot: bool) -> Generator[Effect, Any, bool]:
+    def _store_change(self, seat: int | None, events: Sequence[Event],
+                      by_bot: bool) -> Generator[Effect, Any, Change | None]:
         """Commit what the change added (and, at the end of a game, its record, the players' figures,
-        a match's score, the series and the next game's fair deal, all in the same commit)."""
+        a match's score, the series and the next game's fair deal, all in the same commit); the change
+        stored, or ``None`` when it could not be."""
         state = self.state
         entries = self.play.entries(events)
         rows: list[Row] = [InsertMove(self.rows, seat if seat is not None else -1, entries)]
@@ -741,14 +744,13 @@ class TableCore:
         result = yield from self._commit(tuple(rows))
         if not result.ok:
             log.error("table %s: %d entries could not be stored (%s); taken back", self.id, len(entries), result.error)
-            return False
+            return None
         self.rows += 1
         self.entries += len(entries)
         self.version += 1
-        self.play.stored(seat, by_bot, entries)
         if ending is not None:
-            self._ended(result.game_id, ending.final, series, fair_next, result.ratings)
-        return True
+            self._ended(result.game_id, ending.final, series, fair_next, result.ratings, ending)
+        return Change(seat, by_bot, entries)
 
     def _another_may_follow(self, final: bool | None = None) -> bool:
         """Whether a game may follow the one just over: a match's next game, or a rematch (a table with
@@ -757,7 +759,8 @@ class TableCore:
         return not final or any(s.kind == "person" for s in self.seats)
 
     def _ended(self, game_id: int | None, final: bool, series: dict[str, Any] | None,
-               fair_next: FairDeal | None, ratings: Mapping[str, SeatRating] | None = None) -> None:
+               fair_next: FairDeal | None, ratings: Mapping[str, SeatRating] | None = None,
+               ending: Ending | None = None) -> None:
         """The game's end is stored: the table is finished, or waits for a match's next game. A rated
         game's new ratings (``ratings``, by player id) stand beside its players' names from now on."""
         self.game_id = game_id
@@ -765,8 +768,8 @@ class TableCore:
         for seat in self.seats:
             if ratings and seat.player_id is not None and seat.player_id in ratings:
                 seat.rating = ratings[seat.player_id]
-        if game_id is not None:
-            self.play.ended(game_id)
+        if game_id is not None and ending is not None and ending.stored is not None:
+            ending.stored(game_id)
         if fair_next is not None:
             self.fair_next = fair_next
             self.start = {**self.start, "fairNext": fair_next.stored()}
@@ -800,11 +803,12 @@ class TableCore:
         """Every side of the table has made a move of its own (a rated game left before that is aborted)."""
         return all(any(seat in self.moved for seat in side) for side in self.sides)
 
-    def _changed(self, mover: int | None) -> None:
-        """The position or who plays a seat changed: the clocks follow, the bots may go on."""
+    def _changed(self, mover: int | None, stored: Change | None = None) -> None:
+        """The position or who plays a seat changed (``stored``: the game's change just stored): the
+        clocks follow, the bots may go on."""
         self.bot_at = self.now + self.config.bot_delay
         self.thinking = None
-        self.play.changed()
+        self.play.changed(stored)
         self._refresh_clocks(mover)
 
     # ================================================================== bots

@@ -16,7 +16,7 @@ move back; a game whose tables may play matches (:attr:`Listing.matches`) unders
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from spite.server.table.seats import Seat
     from spite.server.table.series import TableSeries
 
-__all__ = ["Action", "Ending", "Listing", "Opening", "ServerGame", "Table", "TablePlay", "Undo", "restored"]
+__all__ = ["Action", "Change", "Ending", "Listing", "Opening", "ServerGame", "Table", "TablePlay", "Undo", "restored"]
 
 
 @dataclass
@@ -75,6 +75,21 @@ class Ending:
     id when the game is stored, in the same commit."""
     next_first: int | None = None
     """The seat the rules let begin the next game (bound by its commitment); ``None``: the cut."""
+    stored: Callable[[int], None] | None = None
+    """Called with the game's id once its record and :attr:`columns` are stored (the play takes on what
+    it worked out for them: a match's score after this game); not called when the commit failed."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """A change of the game in play, just stored as one row (see :meth:`TablePlay.changed`)."""
+
+    seat: int | None
+    """The seat that moved (``None``: the time)."""
+    by_bot: bool
+    """A bot made the move."""
+    entries: list[Any]
+    """The record entries the row holds."""
 
 
 @dataclass(frozen=True)
@@ -266,11 +281,9 @@ class TablePlay:
         """The record entries the move (and the time) just added, to store as one row."""
         return list(self.table.state.to_record().moves[self.table.entries:])
 
-    def stored(self, seat: int | None, by_bot: bool, entries: list[Any]) -> None:
-        """After a change of ``seat`` (``None``: the time) was stored."""
-
-    def changed(self) -> None:
-        """The position changed, or who plays a seat (a bot took it over, its person is back)."""
+    def changed(self, stored: Change | None = None) -> None:
+        """The position changed, or who plays a seat (a bot took it over, its person is back); with
+        ``stored``, the game's own change that was just stored (a move, the time)."""
 
     # ------------------------------------------------------------------ a match
     def match_game(self) -> int | None:
@@ -279,11 +292,9 @@ class TablePlay:
         return None
 
     def ending(self) -> Ending:
-        """The game is over: is the table (and what else to store with the record)?"""
+        """The game is over: is the table (and what else to store with the record, and what to do once
+        it is stored: :attr:`Ending.stored`)?"""
         return Ending()
-
-    def ended(self, game_id: int) -> None:
-        """The game's record (and :attr:`Ending.columns`) is stored as game ``game_id``."""
 
     # ------------------------------------------------------------------ what goes on by itself
     def bot_view(self, seat: int) -> Any:
