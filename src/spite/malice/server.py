@@ -28,6 +28,8 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from spite.bots import LEVELS, make_bot
 from spite.cards import format_card, format_cards
 from spite.errors import Phrase
@@ -37,15 +39,38 @@ from spite.malice.moves import parse_move
 from spite.malice.record import positions
 from spite.malice.state import COMPLETE, Played
 from spite.server.config import BOT_LEVELS
-from spite.server.protocol import MatchInfo
-from spite.server.table.play import Change, Ending, Listing, Opening, ServerGame, Table, TablePlay, restored, stored_record
+from spite.server.table.play import (
+    Change,
+    Ending,
+    Listing,
+    Opening,
+    ServerGame,
+    Table,
+    TablePlay,
+    restored,
+    stored_record,
+)
 from spite.server.table.seats import LobbyError
 
 if TYPE_CHECKING:
     from spite.server.table.effects import StoredTable
 
-__all__ = ["BOTS", "SERVER", "MaliceBots", "MalicePlay", "MaliceServer", "bot_spec", "match_from_json", "match_json",
-           "pack_view", "told_of", "undo_floor_of", "unpack_view", "wants_match"]
+__all__ = [
+    "BOTS",
+    "SERVER",
+    "MaliceBots",
+    "MalicePlay",
+    "MaliceServer",
+    "MatchInfo",
+    "bot_spec",
+    "match_from_json",
+    "match_json",
+    "pack_view",
+    "told_of",
+    "undo_floor_of",
+    "unpack_view",
+    "wants_match",
+]
 
 _FIELDS = (
     "opts", "seat", "to_move", "turn", "result", "hand", "hand_sizes", "stock_sizes", "stock_tops", "builds",
@@ -123,9 +148,9 @@ def undo_floor_of(state: State) -> int:
 
 def told_of(state: State, played: Played, height: int, own: bool) -> dict[str, Any]:
     """What is told of ``played`` besides its notation (the ``last`` of its ``state`` and its
-    ``moveLog`` step), to the seat that made it (``own``) or to the others: the card it laid face up
-    (``card``), the value a wild card was played as (``wildAs``: ``height``, the build pile's height
-    with the card on it) and whether it completed its build pile.
+    ``moveLog`` step), to the seat that made it (``own``) or to the others, in the game's own part
+    (``game``): the card it laid face up (``card``), the value a wild card was played as (``wildAs``:
+    ``height``, the build pile's height with the card on it) and whether it completed its build pile.
 
     Nothing the audience may not see: a card from the stock or a discard pile lay face up before, and
     a hand card lies face up on the pile it went to, whichever card of its rank the move named. Only a
@@ -135,15 +160,19 @@ def told_of(state: State, played: Played, height: int, own: bool) -> dict[str, A
     if played.card < 0:
         return {}
     move = played.move
+    out: dict[str, Any] = {}
+    game: dict[str, Any] = {}
     if move.kind == BUILD and move.source == HAND and played.completed is not None and not own:
-        out: dict[str, Any] = {"move": move.rank_form.text}
+        out["move"] = move.rank_form.text
     else:
-        out = {"card": format_card(played.card)}
+        game["card"] = format_card(played.card)
     if move.kind == BUILD:
         if state.card_value(played.card) == 0:
-            out["wildAs"] = height
+            game["wildAs"] = height
         if played.completed is not None:
-            out["completed"] = True
+            game["completed"] = True
+    if game:
+        out["game"] = game
     return out
 
 
@@ -166,6 +195,25 @@ def match_from_json(opts: Options, seed: int | str, data: dict[str, Any]) -> tup
     match = Match(opts, seed, scores=[int(x) for x in data["scores"]], results=results,
                   starters=[int(x) for x in data.get("starters", [])])
     return match, [int(x) for x in data.get("gameIds", [])]
+
+
+class MatchInfo(BaseModel):
+    """A match table (games until a side reaches ``target`` points; the loser begins the next game).
+
+    Sides are seats, or the two teams (seat % 2) with partnerships. The ``match`` of this game's part
+    of the messages (``game``): a match table's score, in every message that carries the part."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    scores: list[int] = Field(description="Points per side so far (finished games only).")
+    target: int = Field(description="Points that win the match.")
+    game: int = Field(description="The number of the game in play (or just finished), from 1.")
+    over: bool = Field(description="A side has reached the target: no game follows.")
+    winner: int | None = Field(default=None, description="The side that won the match, once over.")
+    betweenGames: bool = Field(default=False, description="The game is over and the next one has not begun: send next.")
+    ready: list[int] = Field(default_factory=list,
+                             description="Between games: the seats ready for the next one (bots always are).")
+    nextIn: float | None = Field(default=None, description="Between games: seconds until the next game begins anyway.")
 
 
 def _engine(state: GameState) -> State:
@@ -302,8 +350,13 @@ class MalicePlay(TablePlay):
             height = COMPLETE if played.completed is not None else len(engine.builds[move.target])
         return told_of(engine, played, height, own)
 
-    def fields(self, seat: int | None) -> dict[str, Any]:
-        return {"canUndo": self.undoable(seat) is not None, "match": self.match_info()}
+    def fields(self, seat: int | None, events: Sequence[Event] | None = None) -> dict[str, Any]:
+        # whether the seat may take its last move back; a match table's score
+        out: dict[str, Any] = {"canUndo": self.undoable(seat) is not None}
+        info = self.match_info()
+        if info is not None:
+            out["match"] = info.model_dump()
+        return out
 
     def match_game(self) -> int | None:
         if self.match is None:

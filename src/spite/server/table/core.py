@@ -688,8 +688,9 @@ class TableCore:
             yield Counted()
         if conn is not None:
             if outcome == "ok":
+                # a real-time game's ack says when the move landed (in the game's own part)
                 yield self.view.send(conn, ack_text(played, self.version, msg_id=msg_id,
-                                                    t=t if self.state.game.realtime else None))
+                                                    game={"t": t} if self.state.game.realtime else None))
             elif refused is not None:
                 yield self._error(conn, "too-late" if refused.lost_race else "illegal", str(refused), msg_id,
                                   refused.phrase or Phrase("error.illegal"))

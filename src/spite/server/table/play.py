@@ -257,22 +257,24 @@ class TablePlay:
         return {seat: (state.view(seat).to_json(), state.legal_moves(seat) if seat is not None else [])
                 for seat in seats}
 
-    def fields(self, seat: int | None) -> dict[str, Any]:
-        """The game's own fields (models) of the messages for ``seat`` (``None``: everyone): a match's
-        score, whether the seat may undo, a real-time game's clock. Each message carries those it has."""
+    def fields(self, seat: int | None, events: Sequence[Event] | None = None) -> dict[str, Any]:
+        """The game's own part (``game``, JSON) of the messages for ``seat`` (``None``: everyone): a
+        match's score, whether the seat may undo, a real-time game's clock; with ``events`` (a ``state``
+        message of a change: what happened, in order) what the game tells of them. Empty: the messages
+        carry no ``game``."""
         return {}
 
     def move_log(self, seat: int | None = None) -> list[dict[str, Any]]:
         """The steps of the game in play so far, oldest first, as ``seat`` (``None``: a spectator) was
         told them (the ``welcome``'s ``moveLog``), never a hidden card or a chance entry: each step as
-        :meth:`told` said it with its move."""
+        :meth:`told` said it with its move (``{"seat", "move", "game"?}``)."""
         steps, _ = self.table.server_game.positions(self.table.state.to_record())
         return steps
 
     def told(self, own: bool) -> dict[str, Any]:
-        """What is told of the move just made besides its notation (the ``state``'s ``last``; a
-        ``move`` here is how the move is told instead of as it was made), to the connections of the
-        seat that made it (``own``) or to everyone else; the same as :meth:`move_log` keeps for its
+        """What is told of the move just made besides its notation (the ``state``'s ``last``: the game's
+        own part ``game``; a ``move`` here is how the move is told instead of as it was made), to the
+        connections of the seat that made it (``own``) or to everyone else; the same as :meth:`move_log` keeps for its
         step. Nothing the audience may not see."""
         return {}
 
