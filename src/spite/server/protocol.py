@@ -527,6 +527,8 @@ class GameOver(_OutMsg):
     result: dict[str, Any]
     gameId: int | None
     recordUrl: str | None
+    final: bool = Field(default=True, description="The table's last game: none follows but a rematch (false: the "
+                        "table's games go on, as a match's next game).")
     game: dict[str, Any] | None = Field(default=None, description=GAME_PART)
     fair: FairInfo | None = Field(default=None, description="The game's secret and nonces, revealed.")
     series: SeriesInfo | None = Field(default=None, description="The score of the games at this table so far.")

@@ -220,8 +220,8 @@ export class TableClient {
     this.view = msg.view;
     this.legal = msg.legal || [];
     this.moves = parseLegal(this.legal);
-    this.canUndo = Boolean(msg.canUndo);
-    if (msg.match) this.match = msg.match;
+    this.canUndo = Boolean(msg.game?.canUndo);
+    if (msg.game?.match) this.match = msg.game.match;
     this.selected = null;
     this.pending = false;
   }
@@ -275,7 +275,7 @@ export class TableClient {
         break;
       case "table": {
         this.table = msg.table;
-        if (msg.match) this.match = msg.match;
+        if (msg.game?.match) this.match = msg.game.match;
         const ev = msg.event;
         if (ev.kind === "rematch") {
           // the same table, a new deal: the summary goes, the next state brings the position
@@ -290,7 +290,7 @@ export class TableClient {
       }
       case "gameOver":
         this.over = { result: msg.result, gameId: msg.gameId, recordUrl: msg.recordUrl };
-        if (msg.match) this.match = msg.match;
+        if (msg.game?.match) this.match = msg.game.match;
         this.table = { ...this.table, status: this.matchGoesOn() ? this.table.status : "finished", gameId: msg.gameId,
           series: msg.series ?? this.table.series };
         this.rematchAsk = msg.rematch ?? null;
