@@ -133,6 +133,10 @@ BOTS = MaliceBots()
 """The thinking bots of ``spite-malice`` tables (:attr:`~spite.server.table.play.Listing.bots`)."""
 
 
+NOTHING_TO_UNDO = Phrase("refuse.nothing-to-undo")
+"""Why a seat may take back no move now: only build plays of its turn, until a hidden card shows."""
+
+
 def undo_floor_of(state: State) -> int:
     """The ply after the last move that may not be taken back (see the module's text); the whole game
     once it is over. Used after a restart, when it is not known which moves a bot made: a move of the
@@ -352,7 +356,7 @@ class MalicePlay(TablePlay):
 
     def fields(self, seat: int | None, events: Sequence[Event] | None = None) -> dict[str, Any]:
         # whether the seat may take its last move back; a match table's score
-        out: dict[str, Any] = {"canUndo": self.undoable(seat) is not None}
+        out: dict[str, Any] = {"canUndo": not isinstance(self.undoable(seat), Phrase)}
         info = self.match_info()
         if info is not None:
             out["match"] = info.model_dump()
@@ -399,13 +403,13 @@ class MalicePlay(TablePlay):
         return pack_view(self.engine.view(seat))
 
     # ------------------------------------------------------------------ undo and hints
-    def undoable(self, seat: int | None) -> tuple[str, int] | None:
+    def undoable(self, seat: int | None) -> tuple[str, int] | Phrase:
         """The move ``seat`` may take back now, and its record entries: its turn, a person plays it, and
-        a move of this turn that showed nothing hidden is there to take back."""
+        a move of this turn that showed nothing hidden is there to take back; else the rule, in words."""
         table, state = self.table, self.engine
         if (seat is None or table.status != "playing" or state.result is not None or state.to_move != seat
                 or not table.seats[seat].is_person or state.plies <= self.undo_floor):
-            return None
+            return NOTHING_TO_UNDO
         last = state.history[-1]
         return last.move.text, len(last.record_entries())
 

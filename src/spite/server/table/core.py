@@ -49,6 +49,7 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
+from spite.catalogue import word
 from spite.errors import IllegalMoveError, Phrase
 from spite.games import Event, GameState
 from spite.rating import rating_group
@@ -615,9 +616,10 @@ class TableCore:
             yield self._lacking(conn, "undo", msg_id)
         elif (refused := self._refuse_turn(conn, seat_no, msg_id, "cannot undo", version, "undo")) is not None:
             yield refused
-        elif seat_no is None or (last := play.undoable(seat_no)) is None:
-            yield self._error(conn, "nothing-to-undo", "nothing to undo: this game takes back none of your moves now",
-                              msg_id, Phrase("refuse.nothing-to-undo"))
+        elif seat_no is None:
+            yield self._error(conn, "nothing-to-undo", "nothing to undo", msg_id)
+        elif isinstance(last := play.undoable(seat_no), Phrase):  # why not, in the game's own words
+            yield self._error(conn, "nothing-to-undo", word("en", last, "nothing to undo"), msg_id, last)
         else:
             yield from self._take_back_move(play, conn, seat_no, msg_id, *last)
 

@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from spite.errors import Phrase
 from spite.games import Event, GameState, Record, get_game
 from spite.server.table.fair import FairDeal
 
@@ -317,8 +318,9 @@ class Undo(Protocol):
     """A table play that takes moves back (``undo``): the core stores the undo (the move's row goes)
     and then takes it back."""
 
-    def undoable(self, seat: int | None) -> tuple[str, int] | None:
-        """The move ``seat`` may take back now, and how many record entries it made (``None``: nothing)."""
+    def undoable(self, seat: int | None) -> tuple[str, int] | Phrase:
+        """The move ``seat`` may take back now, and how many record entries it made; or why it may take
+        none back (the game's own rule, in its words: a phrase of the catalogue)."""
 
     def take_back(self) -> None:
         """Take the last move back (it is stored so already)."""
