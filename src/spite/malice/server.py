@@ -248,13 +248,13 @@ class MaliceServer(ServerGame):
         if carried is None and wants_match(opts, opts.overrides_from(preset)):  # a new match (a rematch: another)
             match = Match(opts, seed)
             opening.extra = (match, [])
-            opening.columns = {"match": json.dumps(match_json(match, []))}
+            opening.columns = {"game_data": json.dumps(match_json(match, []))}
         return opening
 
     def restore(self, st: StoredTable) -> Opening:
         state = get_game(st.game).from_record(stored_record(st))
-        return restored(st, state, extra=None if st.match is None else
-                        match_from_json(_engine(state).opts, st.seed, st.match))
+        return restored(st, state, extra=None if st.game_data is None else
+                        match_from_json(_engine(state).opts, st.seed, st.game_data))
 
     def play(self, table: Table, extra: Any) -> MalicePlay:
         match, game_ids = extra if extra is not None else (None, [])
@@ -430,5 +430,5 @@ class MalicePlay(TablePlay):
             self.match = after
             self.game_ids.append(game_id)
 
-        return Ending(final=after.is_over, columns={"match": json.dumps(match_json(after, self.game_ids))},
-                      ids_in=("match",), next_first=None if after.is_over else after.next_starter(), stored=stored)
+        return Ending(final=after.is_over, columns={"game_data": json.dumps(match_json(after, self.game_ids))},
+                      ids_in=("game_data",), next_first=None if after.is_over else after.next_starter(), stored=stored)

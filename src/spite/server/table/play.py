@@ -46,7 +46,8 @@ class Opening:
     start: dict[str, Any] = field(default_factory=dict)
     """The row's ``start`` of the game (the deal, the entries before the first move, its seed, its fair deal)."""
     columns: dict[str, Any] = field(default_factory=dict)
-    """More columns of the table's row to store with the game's start (a new match's score)."""
+    """More columns of the table's row to store with the game's start (``game_data``: the adapter's own
+    JSON, as a new match's score)."""
     version: int = 0
     version_base: int = 0
     rows: int = 0
@@ -70,7 +71,8 @@ class Ending:
     final: bool = True
     """The table is finished (False: a match goes on to its next game)."""
     columns: dict[str, Any] = field(default_factory=dict)
-    """Columns of the table's row to store with the game's record (a match's score)."""
+    """Columns of the table's row to store with the game's record (``game_data``: the adapter's own JSON,
+    as a match's score)."""
     ids_in: tuple[str, ...] = ()
     """Those of :attr:`columns` that are JSON with a ``"gameIds"`` list: completed with the new game's
     id when the game is stored, in the same commit."""

@@ -130,7 +130,8 @@ class TableView:
         assert result is not None
         url = f"/api/games/{self.table.game_id}/record" if self.table.game_id is not None else None
         return GameOver(stateVersion=self.table.version, result=dict(result), gameId=self.table.game_id, recordUrl=url,
-                        final=self.table.status == "finished", fair=self.fair_info(), series=self.table.series.info(), rematch=self.rematch_info(),
+                        final=self.table.status == "finished", fair=self.fair_info(),
+                        series=self.table.series.info(), rematch=self.rematch_info(),
                         game=self.game_part(None))
 
     def move_log(self, seat: int | None = None) -> list[dict[str, Any]]:
