@@ -230,7 +230,8 @@ def test_rematch_of_a_match_starts_a_new_match() -> None:
     assert over["rematch"] == {"ready": [1], "waiting": [0], "declined": []}
     h.rematch(cat)
     state = new_game_state(cat, over["stateVersion"])
-    assert state["game"]["match"]["scores"] == [0, 0] and state["game"]["match"]["game"] == 1 and not state["game"]["match"]["over"]
+    match = state["game"]["match"]
+    assert match["scores"] == [0, 0] and match["game"] == 1 and not match["over"]
     cat.check_models()
 
 

@@ -417,7 +417,7 @@ def test_kill_9_of_a_spit_tables_worker(tmp_path: Path) -> None:
         mine = [(e["t"], e["m"]) for e in played if e["p"] == 0]
         acked = [(a["game"]["t"], a["move"]) for a in ann.acks]
         assert acked and [m for m in mine if m in acked] == acked, (acked, mine)
-        assert [a for a in ann.acks if a["game"]["t"] > after[0][1]], "no move of the person's was taken after the takeover"
+        assert [a for a in ann.acks if a["game"]["t"] > after[0][1]], "no move of the person's was taken after takeover"
 
 
 # ---------------------------------------------------------------------- play a person on two workers
