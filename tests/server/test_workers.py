@@ -93,7 +93,7 @@ def cluster(tmp_path: Path, workers: int = 2, *extra: str) -> Iterator[Cluster]:
         with open(log, "wb") as out:
             proc = subprocess.Popen(
                 [*CLI, "serve", "--workers", str(workers), "--db", url, "--port", str(port), "--log-level", "warning",
-                 "--bot-workers", "1", "--spit-countdown", "0", "--limit", "max_sockets=1000",
+                 "--bot-workers", "1", "--start-countdown", "0", "--limit", "max_sockets=1000",
                  "--limit", "write_burst=1000", "--limit", "max_open_tables=1000", "--limit", "rate=2000",
                  "--limit", "burst=4000", "--limit", "proxy_connections=100000", "--limit", "proxy_requests=1000000",
                  *extra],
