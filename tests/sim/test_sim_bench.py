@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from spite.bench.spit import DEFAULT_GAPS, crossing, logistic_fit, reaction_gap_curve, run_spit_bench
+from spite.spit.bench import DEFAULT_GAPS, crossing, logistic_fit, reaction_gap_curve, run_spit_bench
 from spite.errors import OptionsError
 
 
