@@ -35,6 +35,8 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 from table_harness import Client, Harness, config
 
+import fourth_game
+
 from spite.games import game_names, get_game
 from spite.server.lobby import served_games
 from spite.server.protocol import SeatRequest
@@ -58,12 +60,16 @@ TABLES: dict[str, list[tuple[str | None, dict[str, Any], str]]] = {
     "spite-malice": [("short", {"stock_size": 4}, "random"), ("classic", {"match_target": 2, "stock_size": 2}, "easy")],
     "spit": [(None, {"time_limit_s": 120}, "reflex:400")],
     "speed": [(None, {"time_limit_s": 120}, "reflex:400")],
+    # the fourth game (tests/fourth_game), registered only while its machine runs
+    fourth_game.NAME: [(None, {}, "random"), ("pebbles-quick", {}, "random")],
 }
 """The tables each game is tried at (its presets, options and the bot that sits at its bot seats)."""
 
 
 def test_every_served_game_is_tried() -> None:
-    assert set(TABLES) == set(served_games()) == set(game_names())
+    assert set(TABLES) - {fourth_game.NAME} == set(served_games()) == set(game_names())
+    with fourth_game.registered():
+        assert set(TABLES) == set(served_games()) == set(game_names())
 
 
 class TablePromises(RuleBasedStateMachine):
@@ -411,7 +417,22 @@ PROMISES = settings(max_examples=100, stateful_step_count=30, deadline=None, der
                     phases=(Phase.explicit, Phase.generate),
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
+class _Registered:
+    """A machine's test case for the fourth game: the game registered (as a family is) while it runs."""
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls._registered = fourth_game.registered()
+        cls._registered.__enter__()
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls._registered.__exit__(None, None, None)
+
+
 for _game in sorted(TABLES):
     _machine = type(f"TablePromises_{_game.replace('-', '_')}", (TablePromises,), {"game": _game})
     _machine.TestCase.settings = PROMISES
-    globals()[f"test_table_promises_{_game.replace('-', '_')}"] = _machine.TestCase
+    _case = _machine.TestCase if _game != fourth_game.NAME else type(
+        f"{_machine.__name__}_registered", (_Registered, _machine.TestCase), {})
+    globals()[f"test_table_promises_{_game.replace('-', '_')}"] = _case

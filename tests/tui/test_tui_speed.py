@@ -11,7 +11,7 @@ from tui_helpers import FakeClock, past_the_countdown, run, type_keys
 from spite.cards import RANK_TOKENS, RANKS
 from spite.spit.tui.session import TimedOpponent
 from spite.spit.tui.speed_screen import SpeedScreen, hand_move
-from spite.tui.app import GAMES, SpiteApp, TuiConfig, check_config
+from spite.tui.app import SpiteApp, TuiConfig, check_config, tui_games
 from spite.tui.render import card_label
 
 
@@ -31,7 +31,7 @@ def keys_of(screen: SpeedScreen, move: str) -> list[str]:
 
 
 def test_speed_is_offered_and_checked_like_spit() -> None:
-    assert "speed" in GAMES
+    assert "speed" in tui_games()
     check_config(TuiConfig(game="speed", seats="human,hard"))
     with pytest.raises(Exception, match="human,LEVEL"):
         check_config(TuiConfig(game="speed", seats="easy,hard"))

@@ -105,8 +105,13 @@ def test_routes_serve_the_page_and_keep_the_api(web_server: WebServer) -> None:
     root = httpx.get(web_server.base + "/")
     assert root.status_code == 200 and "text/html" in root.headers["content-type"]
     assert '<script type="module" src="/static/app.js">' in root.text
-    for name in ("app.js", "table.js", "lobby.js", "cards.js", "i18n.js", "store.js", "style.css"):
+    for name in ("app.js", "lobby.js", "cards.js", "i18n.js", "store.js", "style.css"):
         assert httpx.get(f"{web_server.base}/static/{name}").status_code == 200, name
+    # each game's page module comes from its own folder, at the URL its game type names
+    for game_type in httpx.get(web_server.base + "/api/game-types").json():
+        assert game_type["page"].startswith(f"/static/games/{game_type['name']}/"), game_type
+        module = httpx.get(web_server.base + game_type["page"])
+        assert module.status_code == 200 and "openGame" in module.text, game_type
     joined = httpx.post(web_server.base + "/api/quickplay", json={"name": "api", "level": "random"}).json()
     link = web_server.base + joined["table"]["link"]
     assert httpx.get(link, headers={"Accept": "text/html"}).text == root.text

@@ -43,7 +43,7 @@ def test_a_table_opened_again_answers_a_key_once(web_server: WebServer, page: An
     # the page opens the table again, as it does after a refused hello or a join (seatpage.js)
     page.evaluate("""async (id) => {
       const info = await (await fetch(`/api/tables/${id}`)).json();
-      (await import('/static/table.js')).openTable(info);
+      (await import('/static/games/spite-malice/table.js')).openTable(info);
     }""", table_id)
     # the new table's welcome is drawn (the old one's socket was closed, not left open beside it)
     page.wait_for_function("() => window.__received.filter(t => t === 'welcome').length === 2")

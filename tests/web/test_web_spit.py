@@ -125,7 +125,7 @@ def test_spit_from_the_lobby_by_mouse_and_on_a_phone(web_server: WebServer, brow
     # the Spit module's styles come with the module (below), not with every page
     assert "spit.css" not in httpx.get(web_server.base + "/").text
     for name in ("spit.js", "spit.css"):
-        assert httpx.get(f"{web_server.base}/static/{name}").status_code == 200, name
+        assert httpx.get(f"{web_server.base}/static/games/spit/{name}").status_code == 200, name
     ctx = browser.new_context(viewport=PHONE, locale="en-US")
     try:
         page = ctx.new_page()
@@ -143,7 +143,7 @@ def test_spit_from_the_lobby_by_mouse_and_on_a_phone(web_server: WebServer, brow
         page.click("#quick-play")
         page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"), timeout=45_000)
         page.wait_for_selector('.spit-table[data-status=playing][data-seat="0"][data-game="spit"]', timeout=45_000)
-        assert page.locator('link[rel=stylesheet][href$="/static/spit.css"]').count() == 1
+        assert page.locator('link[rel=stylesheet][href$="/static/games/spit/spit.css"]').count() == 1
         assert page.eval_on_selector(".spit-table", "e => getComputedStyle(e).display") == "grid"  # spit.css's
         assert page.locator(".me .sp-tableau .sp-pile").count() == 5
         assert page.locator(".opponent .sp-tableau .sp-pile").count() == 5

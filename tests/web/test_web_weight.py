@@ -17,7 +17,8 @@ PHONE = {"width": 390, "height": 844}
 
 def test_html_js_and_css_come_gzip_compressed(web_server: WebServer) -> None:
     with httpx.Client(headers={"Accept-Encoding": "gzip"}) as client:
-        for path in ("/static/table.js", "/static/i18n.js", "/static/style.css", "/static/spit.css", "/openapi.json"):
+        for path in ("/static/games/spite-malice/table.js", "/static/i18n.js", "/static/style.css",
+                     "/static/games/spit/spit.css", "/openapi.json"):
             r = client.get(web_server.base + path)
             assert r.status_code == 200, path
             assert r.headers.get("content-encoding") == "gzip", path
@@ -28,7 +29,7 @@ def test_html_js_and_css_come_gzip_compressed(web_server: WebServer) -> None:
         assert page.status_code == 200 and "<html" in page.text
         assert page.headers.get("content-encoding") == "gzip" or len(page.content) < 1000
         # a client that does not take gzip gets the plain text
-        plain = httpx.get(web_server.base + "/static/table.js", headers={"Accept-Encoding": "identity"})
+        plain = httpx.get(web_server.base + "/static/games/spite-malice/table.js", headers={"Accept-Encoding": "identity"})
         assert "content-encoding" not in plain.headers and plain.text.startswith("//")
 
 

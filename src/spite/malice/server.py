@@ -26,6 +26,7 @@ import contextlib
 import json
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -220,6 +221,10 @@ class MatchInfo(BaseModel):
     nextIn: float | None = Field(default=None, description="Between games: seconds until the next game begins anyway.")
 
 
+WEB = Path(__file__).resolve().parent / "web"
+"""The family's page modules (the table, its replay board and styles, its rules text)."""
+
+
 def _engine(state: GameState) -> State:
     engine: State = state.engine  # a Spite and Malice table's game: the family's own engine state
     return engine
@@ -229,8 +234,8 @@ class MaliceServer(ServerGame):
     """Deals and restores Spite and Malice tables (a match when the options ask for one)."""
 
     listing = Listing(
-        title="Spite and Malice", levels=BOT_LEVELS, page="table", rules="spite-malice", options=("stock_size",),
-        bots="spite.malice.server:BOTS", matches=True,
+        title="Spite and Malice", levels=BOT_LEVELS, web=WEB, page="table.js", rules="spite-malice",
+        options=("stock_size",), bots="spite.malice.server:BOTS", matches=True,
         # the other player's stock and hand, the build piles from an ace up, your stock and hand
         pictures={"spite-malice": (("9C", "#", "#", "#"), ("AH", "2S", "3D", ""), ("7H", "4C", "X", "10D", "5S"))})
 

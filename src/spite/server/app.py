@@ -65,7 +65,7 @@ from spite.server.review import ReviewRefused, ReviewRunner
 from spite.server.seeks import MAX_WAIT, Seek, SeekPolicy, new_seek_id, skill, window
 from spite.server.store import Store
 from spite.server.table.seats import address_key
-from spite.web import index_response, wants_html
+from spite.web import GAMES_URL, index_response, wants_html
 from spite.web import install as install_web
 
 __all__ = ["create_app"]
@@ -200,7 +200,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         GameType(name=name, realtime=get_game(name).realtime,
                  defaultPreset=get_game(name).default_preset,
                  presets=[PresetInfo(name=p, seats=get_game(name).seats(p)) for p in get_game(name).presets],
-                 levels=list(facts.levels), defaultLevel=facts.default_level, page=facts.page, rules=facts.rules,
+                 levels=list(facts.levels), defaultLevel=facts.default_level,
+                 page=f"{GAMES_URL}/{name}/{facts.page}" if facts.web is not None else "", rules=facts.rules,
                  lobbyOptions=list(facts.options), picture=[list(row) for row in facts.pictures.get(name, ())])
         for name in served_games() for facts in [server_game(name).listing]]
 
@@ -540,5 +541,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     accounts.install(app, config)  # /api/account/…: passkeys, sessions, device link codes (docs/accounts.md)
     admin.install(app, config)  # the operator's /api/admin/…, reports, a player's own data
-    install_web(app)  # the browser page: /, /replay/{id}, /static/… (and /t/{id} above for browsers)
+    # the browser page: /, /replay/{id}, /static/… (and /t/{id} above for browsers), each served game's own
+    # page folder (its family's) as /static/games/GAME/
+    install_web(app, {name: folder for name in served_games() if (folder := server_game(name).listing.web)})
     return app

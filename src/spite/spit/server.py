@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -94,11 +95,15 @@ def spit_level(level: str | None) -> str:
     return SPIT_LEVEL_FOR.get(level, level)
 
 
+WEB = Path(__file__).resolve().parent / "web"
+"""The family's page modules (the table, its replay board and styles, its rules text)."""
+
+
 class SpitServer(ServerGame):
     """Opens and restores Spit and Speed tables (the host's defaults: a deal, then replay)."""
 
     listing = Listing(title="Spit and Speed", levels=("beginner", "club", "expert"), default_level="club",
-                      page="spit", rules="spit", pictures={
+                      web=WEB, page="spit.js", rules="spit", pictures={
                           # both rows of tableau piles (some face down) and the two center piles between them
                           "spit": (("6C", "#", "2H", "#", "8S"), ("9D", "10S"), ("4H", "10C", "7S", "", "5D")),
                           # the other hand as backs, the side piles beside the two center piles, your hand

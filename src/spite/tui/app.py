@@ -24,14 +24,14 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from spite.errors import OptionsError
 from spite.games import get_game
-from spite.tui.config import GAMES, OpenTable, TuiConfig, TuiGame, build_screen, check_config, tui_game
+from spite.tui.config import OpenTable, TuiConfig, TuiGame, build_screen, check_config, tui_game, tui_games
 from spite.tui.i18n import LEVEL_NAMES, error_words, key_name, level_name, preset_name, tr
 from spite.tui.widgets import TableScreen, translate_bindings
 
 if TYPE_CHECKING:
     pass
 
-__all__ = ["GAMES", "OpenTable", "SpiteApp", "TuiConfig", "TuiGame", "build_screen", "check_config", "tui_game"]
+__all__ = ["OpenTable", "SpiteApp", "TuiConfig", "TuiGame", "build_screen", "check_config", "tui_game", "tui_games"]
 # (TuiConfig, the games' hooks and OpenTable live in spite.tui.config, below the screens; named here too)
 
 class StartScreen(Screen[TuiConfig]):
@@ -64,7 +64,7 @@ class StartScreen(Screen[TuiConfig]):
             yield Static(tr(t, "start_title"), id="start-title")
             with Horizontal(classes="field"):
                 yield Label(tr(t, "game"))
-                yield Select([(tr(t, tui_game(name).label), name) for name in GAMES], value=c.game,
+                yield Select([(tr(t, tui_game(name).label), name) for name in tui_games()], value=c.game,
                              allow_blank=False, id="start-game")
             with Horizontal(classes="field"):
                 yield Label(tr(t, "preset"))

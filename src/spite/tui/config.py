@@ -22,10 +22,15 @@ if TYPE_CHECKING:
     from spite.tui.link import TableLink
     from spite.tui.seek import OpenSeek
 
-__all__ = ["GAMES", "THEMES", "OpenTable", "TuiConfig", "TuiGame", "build_screen", "check_config", "tui_game"]
+__all__ = ["THEMES", "OpenTable", "TuiConfig", "TuiGame", "build_screen", "check_config", "tui_game", "tui_games"]
 
-GAMES = tuple(name for name in game_names() if has_hook(name, "tui"))
-"""The games the terminal app plays: those whose registry entry names a ``tui`` hook."""
+
+def tui_games() -> tuple[str, ...]:
+    """The games the terminal app plays: those whose registry entry names a ``tui`` hook (asked each time,
+    so a game registered after this module was imported is played too)."""
+    return tuple(name for name in game_names() if has_hook(name, "tui"))
+
+
 THEMES = tuple(sorted(BUILTIN_THEMES))
 """Textual's themes (``--theme``)."""
 
@@ -52,8 +57,9 @@ class TuiGame(Protocol):
 
 def tui_game(game: str) -> TuiGame:
     """The ``tui`` hook of ``game``; :class:`OptionsError` for a game the app does not play."""
-    if game not in GAMES:
-        raise OptionsError(f"unknown game {game!r} (one of {', '.join(GAMES)})")
+    games = tui_games()
+    if game not in games:
+        raise OptionsError(f"unknown game {game!r} (one of {', '.join(games)})")
     hook: TuiGame = load_hook(game, "tui")
     return hook
 

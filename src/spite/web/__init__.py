@@ -1,7 +1,8 @@
 """The browser page: static HTML, JS modules and CSS served by the game server (no build step).
 
 :func:`install` adds ``/`` (the lobby), ``/replay/{id}``, ``/stats`` (``/stats/{player}``),
-``/rules/{game}`` and ``/static/…`` to a FastAPI app;
+``/rules/{game}`` and ``/static/…`` to a FastAPI app, and each game's own page folder (its family's
+package data, which the registry's ``server`` hook names) as ``/static/games/{game}/…``;
 ``/t/{id}`` stays the server's own route and answers with the page when a browser asks for HTML
 (:func:`wants_html`), with the table's JSON otherwise.
 
@@ -11,16 +12,21 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-__all__ = ["STATIC_DIR", "index_response", "install", "wants_html"]
+__all__ = ["GAMES_URL", "STATIC_DIR", "index_response", "install", "wants_html"]
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
-"""The page's files: ``index.html``, ``*.js`` (ES modules), ``style.css``."""
+"""The page's shared files: ``index.html``, ``*.js`` (ES modules), ``style.css``."""
+
+GAMES_URL = "/static/games"
+"""Where each game's page folder is served (``/static/games/GAME/``): two folders below the shared
+modules, which a game's modules import as ``../../html.js``."""
 
 
 def wants_html(request: Request) -> bool:
@@ -34,10 +40,11 @@ def index_response() -> FileResponse:
     return FileResponse(STATIC_DIR / "index.html", media_type="text/html", headers={"Cache-Control": "no-cache"})
 
 
-def install(app: FastAPI) -> None:
+def install(app: FastAPI, games: Mapping[str, Path] | None = None) -> None:
     """Serve the page on ``app``: ``/``, ``/replay/{id}``, ``/stats[/{player}]``, ``/ratings``,
-    ``/player/{player}``, ``/account``, ``/rules[/{game}]`` and the static files under ``/static``. The page routes
-    by its URL itself, so each is ``index.html``."""
+    ``/player/{player}``, ``/account``, ``/rules[/{game}]``, the static files under ``/static`` and each of
+    ``games``' page folder (by game name) under ``/static/games/GAME``. The page routes by its URL itself, so
+    each is ``index.html``."""
 
     async def page() -> FileResponse:
         return index_response()
@@ -60,4 +67,6 @@ def install(app: FastAPI) -> None:
     app.add_api_route("/player/{player}", player_page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/rules", page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/rules/{game}", rules_page, methods=["GET"], include_in_schema=False)
+    for game, folder in (games or {}).items():  # before /static, which would answer for them otherwise
+        app.mount(f"{GAMES_URL}/{game}", StaticFiles(directory=folder), name=f"static-{game}")
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

@@ -18,6 +18,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from spite.errors import Phrase
@@ -105,8 +106,13 @@ class Listing:
     """The bot levels the lobby offers for this game's seats."""
     default_level: str = "medium"
     """The bots' level when a request names none (quick play)."""
-    page: str = "table"
-    """The page module (``web/static/PAGE.js``) that draws this game's tables and replays."""
+    web: Path | None = None
+    """The game's folder of page modules (its family's ``web/``, shipped as package data): the server
+    serves it as ``/static/games/GAME/``, so the page's shared modules are two folders up from it.
+    ``None``: the page has no screen for this game."""
+    page: str = ""
+    """The page module in :attr:`web` that draws this game's tables and replays (it exports ``openGame``
+    and ``replayBoard``; the page's games.js); beside it the optional ``rules-text.js``, its rules."""
     rules: str = ""
     """The rules page (``/rules/RULES``) of this game."""
     options: tuple[str, ...] = ()

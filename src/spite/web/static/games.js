@@ -1,8 +1,12 @@
 // The games this server holds tables of, as the server lists them (GET /api/game-types): each one's
 // presets with their seats, its computer levels, the options the lobby offers, and the page module
-// that draws its tables (``page``: table.js, spit.js) and its rules page. The page looks a table's game
-// up here and opens the module named there: it never branches on a game's name, so a new game needs
-// only its own module and the server's registry entry.
+// that draws its tables (``page``: its URL in the game's own folder, /static/games/GAME/…, which the
+// server serves from the game family's package) and its rules page. The page looks a table's game up
+// here and opens the module named there: it never branches on a game's name, so a new game needs only
+// its own folder and the server's registry entry.
+//
+// A page module exports ``openGame(info)`` (a table's screen) and ``replayBoard()`` (its replay
+// board's class, replay.js); its folder may hold ``rules-text.js`` (rules.js: the game's rules page).
 
 import { hasText, t } from "./i18n.js";
 import { api } from "./store.js";
@@ -30,7 +34,12 @@ export function gameWord(name) {
   return hasText(`game.${name}`) ? t(`game.${name}`) : name;
 }
 
-/** The page module that draws ``type``'s tables (it exports openGame; replay.js has a board per module). */
+/** The page module that draws ``type``'s tables (it exports openGame and replayBoard). */
 export function pageModule(type) {
-  return import(`./${type.page}.js`);
+  return import(new URL(type.page, location.origin).href);
+}
+
+/** The URL of module ``file`` in the folder of ``type``'s page module (its family's folder). */
+export function gameFile(type, file) {
+  return new URL(file, new URL(type.page, location.origin)).href;
 }

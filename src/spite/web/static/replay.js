@@ -1,27 +1,31 @@
 // The replay viewer: a finished game's positions (GET /api/games/{id}/positions), stepped with
 // ◀ ▶, a slider, the arrow keys (Home/End too) or a click in the move list; read-only, with every
-// card shown. Each page module has its replay board (``PAGE-replay.js``: Spite and Malice's
-// table-replay.js, Spit and Speed's spit-replay.js), loaded only when a replay of its game is
-// opened; what they share is replay-controls.js.
+// card shown. Each game's page module (games.js) has its replay board (its ``replayBoard()``, in its
+// family's folder), loaded only when a replay of its game is opened; what they share is
+// replay-controls.js.
 
 import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./shell.js";
 import { t } from "./i18n.js";
-import { gameType } from "./games.js";
+import { gameType, pageModule } from "./games.js";
 import { checkRecord } from "./fair.js";
 import { api } from "./store.js";
 
-/** The replay board of a page module (games.js: a game type's ``page``), loaded when a replay of
- * that module's game is opened: ``PAGE-replay.js`` exports ``ReplayBoard`` (a Spite and Malice replay
- * never fetches the Spit module). */
-const boardOf = async (page) => (await import(`./${page}-replay.js`)).ReplayBoard;
+/** The replay board of the page module that draws ``type``'s tables (games.js), loaded when a replay of
+ * its game is opened (a replay of one family's game never fetches another family's module). */
+const boardOf = async (type) => (await pageModule(type)).replayBoard();
 
 /** Open the replay of game ``id``. */
 export async function openReplay(id) {
   setStatus(t("connecting"));
   let data;
+  let Board;
   try {
     data = await api("GET", `/api/games/${encodeURIComponent(id)}/positions`);
+    // the board of the page module that draws the game's tables (games.js), not a test of its name
+    const type = await gameType(data.game);
+    if (!type) throw new Error(t("replay_not_served", { game: data.game }));
+    Board = await boardOf(type);
   } catch (err) {
     const draw = () => {
       setStatus("");
@@ -33,9 +37,6 @@ export async function openReplay(id) {
     draw();
     return;
   }
-  // the board of the page module that draws the game's tables (games.js), not a test of its name
-  const type = await gameType(data.game).catch(() => null);
-  const Board = await boardOf(type?.page ?? "table");
   const board = new Board(data);
   const start = Number(new URLSearchParams(location.search).get("ply") || 0);
   setRerender(() => board.render());

@@ -12,24 +12,26 @@
 // center pile, or a card dragged onto one (drag.js). The keys' hints show only where there is a
 // keyboard. Moves are told in words (moves.js); the notation shows in the notation view.
 
-import { planPlaceFlight, runPlaceFlights } from "./anim.js";
-import { main, setRerender, setStatus } from "./shell.js";
-import { backSVG, cardSVG, rankOf, slotSVG } from "./cards.js";
-import { bindDrag } from "./drag.js";
-import { cardName, presetName, t, word } from "./i18n.js";
-import { bindFair, fairHTML } from "./fair.js";
-import { cardWord, moveWords } from "./moves.js";
-import { personName, ratedMarkHTML, seatHeadHTML, seatTag } from "./people.js";
-import { newTableLike, rematchHTML, seriesHTML, tableEventText } from "./rematch.js";
-import { openReport, reportButtonHTML } from "./report.js";
-import { esc, loadStyle, morph, parseLegal } from "./html.js";
-import { markNotation, notationOn, panelOpen, panelSetting, setPanelOpen, wideScreen } from "./panel.js";
-import { SeatLink } from "./seat-link.js";
-import { linkClosed, openSeat, takeNotice } from "./seatpage.js";
-import { sound, soundHTML } from "./sound.js";
+import { planPlaceFlight, runPlaceFlights } from "../../anim.js";
+import { main, setRerender, setStatus } from "../../shell.js";
+import { backSVG, cardSVG, rankOf, slotSVG } from "../../cards.js";
+import { bindDrag } from "../../drag.js";
+import { cardName, presetName, t, word } from "../../i18n.js";
+import { bindFair, fairHTML } from "../../fair.js";
+import { cardWord, moveWords } from "../../moves.js";
+import { personName, ratedMarkHTML, seatHeadHTML, seatTag } from "../../people.js";
+import { newTableLike, rematchHTML, seriesHTML, tableEventText } from "../../rematch.js";
+import { openReport, reportButtonHTML } from "../../report.js";
+import { esc, loadStyle, morph, parseLegal } from "../../html.js";
+import { markNotation, notationOn, panelOpen, panelSetting, setPanelOpen, wideScreen } from "../../panel.js";
+import { SeatLink } from "../../seat-link.js";
+import { linkClosed, openSeat, takeNotice } from "../../seatpage.js";
+import { sound, soundHTML } from "../../sound.js";
 
-import { gameWord } from "./games.js";
+import { gameWord } from "../../games.js";
 
+// This module is served from its family's folder (/static/games/GAME/, spite.spit's web/): the shared
+// page modules are two folders up.
 // this module's own styles come with it (a Spite and Malice page never loads either); the module is
 // ready once they are, so a Spit table is never drawn unstyled
 await loadStyle(new URL("./spit.css", import.meta.url));
@@ -57,6 +59,11 @@ export function openSpit(info) {
 
 /** The page module's entry (games.js): this module draws the tables of the games whose type names it. */
 export const openGame = openSpit;
+
+/** The replay board of this module's games (replay.js): loaded only when a replay is opened. */
+export async function replayBoard() {
+  return (await import("./spit-replay.js")).ReplayBoard;
+}
 
 /** A flip event's text ("C1 5H, C2 QS", or "nothing") as a person reads it: "center pile 1: 5♥,
  * center pile 2: Q♠". */

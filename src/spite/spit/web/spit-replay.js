@@ -1,13 +1,13 @@
 // The replay of a Spit or Speed game (replay.js opens it for the games whose page module is spit.js):
 // spit.js's drawing without a socket, every step of /api/games/{id}/positions with its game time.
 
-import { esc } from "./html.js";
-import { main, setStatus } from "./shell.js";
-import { t } from "./i18n.js";
-import { cardWord, moveWords } from "./moves.js";
-import { markNotation } from "./panel.js";
+import { esc } from "../../html.js";
+import { main, setStatus } from "../../shell.js";
+import { t } from "../../i18n.js";
+import { cardWord, moveWords } from "../../moves.js";
+import { markNotation } from "../../panel.js";
 import { SpitClient, eventCards, flipText } from "./spit.js";
-import { bindControls, controlsHTML, gameTime, notationButtonHTML, replayKey, replaySeats } from "./replay-controls.js";
+import { bindControls, controlsHTML, gameTime, notationButtonHTML, replayKey, replaySeats } from "../../replay-controls.js";
 
 /** spit.js's drawing without a socket: no seat, nothing playable; the clock stands at each step's time. */
 export class ReplayBoard extends SpitClient {

@@ -4,15 +4,15 @@
 // and the log, and at each marked turn the plan the expert prefers; the review is shown as it is
 // made, beside the board.
 
-import { esc } from "./html.js";
-import { main, setStatus } from "./shell.js";
-import { t } from "./i18n.js";
-import { cardSVG, setSkipBoDeck } from "./cards.js";
-import { moveCard, moveWords } from "./moves.js";
-import { markNotation, notationOn } from "./panel.js";
+import { esc } from "../../html.js";
+import { main, setStatus } from "../../shell.js";
+import { t } from "../../i18n.js";
+import { cardSVG, setSkipBoDeck } from "../../cards.js";
+import { moveCard, moveWords } from "../../moves.js";
+import { markNotation, notationOn } from "../../panel.js";
 import { TableClient, placesOf } from "./table.js";
-import { api } from "./store.js";
-import { bindControls, controlsHTML, notationButtonHTML, replayKey, replaySeats } from "./replay-controls.js";
+import { api } from "../../store.js";
+import { bindControls, controlsHTML, notationButtonHTML, replayKey, replaySeats } from "../../replay-controls.js";
 
 /** How often a review being made is asked for again (its place in the queue, or its turns so far:
  * the server keeps no socket for it). */

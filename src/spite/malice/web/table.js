@@ -13,21 +13,25 @@
 // next game. After the table's last game every seated person is asked for a rematch at this same
 // link (``rematch``); the series score of the games played here heads the table.
 
-import { Pacer, describeMove, keepLanding, paceHTML, planFlights, runFlights, setPace } from "./anim.js";
-import { main, setRerender, setStatus } from "./shell.js";
-import { backSVG, cardName, cardSVG, handToken, rankValue, setSkipBoDeck, slotSVG } from "./cards.js";
-import { bindDrag, dragging } from "./drag.js";
-import { hasText, t, word, words } from "./i18n.js";
-import { bindFair, fairHTML } from "./fair.js";
-import { cardWord, moveCard, moveWords, pickedMove, toldCard, valueWord } from "./moves.js";
-import { computerAtTable, personName, ratedMarkHTML, seatHeadHTML, seatTag } from "./people.js";
-import { newTableLike, rematchHTML, seriesHTML, tableEventText } from "./rematch.js";
-import { openReport, reportButtonHTML } from "./report.js";
-import { esc, morph, parseLegal } from "./html.js";
-import { markNotation, notationOn, panelOpen, panelSetting, setPanelOpen, wideScreen } from "./panel.js";
-import { SeatLink } from "./seat-link.js";
-import { linkClosed, openSeat, takeNotice } from "./seatpage.js";
-import { sound, soundHTML } from "./sound.js";
+import { Pacer, describeMove, keepLanding, paceHTML, planFlights, runFlights, setPace } from "../../anim.js";
+import { main, setRerender, setStatus } from "../../shell.js";
+import { backSVG, cardName, cardSVG, handToken, rankValue, setSkipBoDeck, slotSVG } from "../../cards.js";
+import { bindDrag, dragging } from "../../drag.js";
+import { hasText, t, word, words } from "../../i18n.js";
+import { bindFair, fairHTML } from "../../fair.js";
+import { cardWord, moveCard, moveWords, pickedMove, toldCard, valueWord } from "../../moves.js";
+import { computerAtTable, personName, ratedMarkHTML, seatHeadHTML, seatTag } from "../../people.js";
+import { newTableLike, rematchHTML, seriesHTML, tableEventText } from "../../rematch.js";
+import { openReport, reportButtonHTML } from "../../report.js";
+import { esc, loadStyle, morph, parseLegal } from "../../html.js";
+import { markNotation, notationOn, panelOpen, panelSetting, setPanelOpen, wideScreen } from "../../panel.js";
+import { SeatLink } from "../../seat-link.js";
+import { linkClosed, openSeat, takeNotice } from "../../seatpage.js";
+import { sound, soundHTML } from "../../sound.js";
+
+// This module is served from its family's folder (/static/games/GAME/, spite.malice's web/): the shared
+// page modules are two folders up. Its own styles come with it, so a table is never drawn unstyled.
+await loadStyle(new URL("./table-extra.css", import.meta.url));
 
 /** How long a refusal stays next to the pile it is about. */
 const REFUSAL_MS = 4500;
@@ -39,6 +43,11 @@ export function openTable(info) {
 
 /** The page module's entry (games.js): this module draws the tables of the games whose type names it. */
 export const openGame = openTable;
+
+/** The replay board of this module's games (replay.js): loaded only when a replay is opened. */
+export async function replayBoard() {
+  return (await import("./table-replay.js")).ReplayBoard;
+}
 
 // The keys play the table on screen: bound once for the page, not once per table opened (a table
 // opened again, after a refused hello or a join, would otherwise answer each key twice).
