@@ -36,7 +36,6 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from table_harness import Client, Harness, config
 
 import fourth_game
-
 from spite.games import game_names, get_game
 from spite.server.lobby import served_games
 from spite.server.protocol import SeatRequest

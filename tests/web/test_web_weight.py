@@ -29,7 +29,8 @@ def test_html_js_and_css_come_gzip_compressed(web_server: WebServer) -> None:
         assert page.status_code == 200 and "<html" in page.text
         assert page.headers.get("content-encoding") == "gzip" or len(page.content) < 1000
         # a client that does not take gzip gets the plain text
-        plain = httpx.get(web_server.base + "/static/games/spite-malice/table.js", headers={"Accept-Encoding": "identity"})
+        plain = httpx.get(web_server.base + "/static/games/spite-malice/table.js",
+                          headers={"Accept-Encoding": "identity"})
         assert "content-encoding" not in plain.headers and plain.text.startswith("//")
 
 

@@ -313,7 +313,9 @@ class GameType(_Msg):
     presets: list[PresetInfo]
     levels: list[str] = Field(description="The computer levels a bot seat may have.")
     defaultLevel: str
-    page: str = Field(description="The URL of the page module that draws the game's tables and replays, in the game's own folder (/static/games/GAME/FILE, served from its family's package); empty: no page for this game.")
+    page: str = Field(description="The URL of the page module that draws the game's tables and replays, in the "
+                      "game's own folder (/static/games/GAME/FILE, served from its family's package); empty: no "
+                      "page for this game.")
     rules: str = Field(description="The rules page: /rules/RULES.")
     lobbyOptions: list[str] = Field(description="Options the lobby's forms offer (stock_size).")
     picture: list[list[str]] = Field(default_factory=list, description="A small picture of a table for the "
