@@ -199,6 +199,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     game_types = [
         GameType(name=name, realtime=get_game(name).realtime,
                  defaultPreset=get_game(name).default_preset,
+                 quickPreset=facts.quick_preset or get_game(name).default_preset,
                  presets=[PresetInfo(name=p, seats=get_game(name).seats(p)) for p in get_game(name).presets],
                  levels=list(facts.levels), defaultLevel=facts.default_level,
                  page=f"{GAMES_URL}/{name}/{facts.page}" if facts.web is not None else "", rules=facts.rules,

@@ -317,6 +317,7 @@ class GameType(_Msg):
                       "game's own folder (/static/games/GAME/FILE, served from its family's package); empty: no "
                       "page for this game.")
     rules: str = Field(description="The rules page: /rules/RULES.")
+    quickPreset: str = Field(description="The preset quick play offers at one click (a short game).")
     lobbyOptions: list[str] = Field(description="Options the lobby's forms offer (stock_size).")
     picture: list[list[str]] = Field(default_factory=list, description="A small picture of a table for the "
                                      "lobby's tile: rows of card tokens from the far side to the near one, "

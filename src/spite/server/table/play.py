@@ -115,6 +115,8 @@ class Listing:
     and ``replayBoard``; the page's games.js); beside it the optional ``rules-text.js``, its rules."""
     rules: str = ""
     """The rules page (``/rules/RULES``) of this game."""
+    quick_preset: str | None = None
+    """The preset the lobby's quick play offers at one click (a short game); ``None``: the game's default."""
     options: tuple[str, ...] = ()
     """Options the lobby's forms let a person set (``stock_size``)."""
     matches: bool = False

@@ -24,7 +24,8 @@ export function provisionalHTML(r) {
 export async function renderLeaderboard(group) {
   let board;
   try {
-    board = await api("GET", `/api/ratings?group=${encodeURIComponent(group || "classic")}`);
+    // no group named: the server's first (the first registered game's first rules group)
+    board = await api("GET", group ? `/api/ratings?group=${encodeURIComponent(group)}` : "/api/ratings");
   } catch (err) {
     main().innerHTML = `<section class="panel"><p class="error">${esc(err.message)}</p></section>`;
     return;
