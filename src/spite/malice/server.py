@@ -331,14 +331,23 @@ class MalicePlay(TablePlay):
             out[seat] = {**public, "players": own, "seat": seat}, []
         return out
 
-    def move_log(self, seat: int | None = None) -> list[dict[str, Any]]:
+    def move_log(self, seat: int | None = None, newest: int | None = None) -> list[dict[str, Any]]:
         # the moves that stood (an undone one is gone), as their `last` told them to `seat`; draws and
-        # shuffles are no moves. The build piles' heights are followed from the deal, for the value a
-        # wild card was played as.
+        # shuffles are no moves. The value a wild card was played as is its build pile's height then:
+        # the move just made reads it off the table, older ones follow the heights from the deal.
         engine = self.engine
+        history = engine.history
+        if newest == 1 and history:
+            played = history[-1]
+            height = 0
+            if played.move.kind == BUILD:
+                height = COMPLETE if played.completed is not None else len(engine.builds[played.move.target])
+            return [{"seat": played.seat, "move": played.move.text,
+                     **told_of(engine, played, height, played.seat == seat)}]
+        first = 0 if newest is None else max(0, len(history) - newest)
         heights = [len(pile) for pile in engine.initial["builds"]]
         steps: list[dict[str, Any]] = []
-        for played in engine.history:
+        for k, played in enumerate(history):
             height = 0
             if played.move.kind == BUILD:
                 target = played.move.target
@@ -346,18 +355,10 @@ class MalicePlay(TablePlay):
                 height = heights[target]
                 if played.completed is not None:
                     heights[target] = 0
-            steps.append({"seat": played.seat, "move": played.move.text,
-                          **told_of(engine, played, height, played.seat == seat)})
+            if k >= first:
+                steps.append({"seat": played.seat, "move": played.move.text,
+                              **told_of(engine, played, height, played.seat == seat)})
         return steps
-
-    def told(self, own: bool) -> dict[str, Any]:
-        engine = self.engine
-        played = engine.history[-1]
-        move = played.move
-        height = 0
-        if move.kind == BUILD:
-            height = COMPLETE if played.completed is not None else len(engine.builds[move.target])
-        return told_of(engine, played, height, own)
 
     def fields(self, seat: int | None, events: Sequence[Event] | None = None) -> dict[str, Any]:
         # whether the seat may take its last move back; a match table's score

@@ -200,8 +200,8 @@ class SpitPlay(TablePlay):
                                        auto=getattr(e, "auto", False)).model_dump() for e in events]
         return out
 
-    def move_log(self, seat: int | None = None) -> list[dict[str, Any]]:
-        return self._log
+    def move_log(self, seat: int | None = None, newest: int | None = None) -> list[dict[str, Any]]:
+        return self._log if newest is None else self._log[-newest:]
 
     def _logged(self, seat: int | None, move: str | None, t: int, events: list[SpitEvent], _state: AnyState) -> None:
         self._log.append(logged(step_of(seat, move, t, events)))

@@ -627,7 +627,7 @@ class TableCore:
                         entries: int) -> Step:
         """Undo the last move: its row deleted and ``version_base`` raised by 2 in one commit (so
         ``stateVersion`` still rises by one), then the undoer's ``ack`` and everyone's position."""
-        told = self.play.told(True), self.play.told(False)  # the card taken back, as the move told it
+        told = self._told(seat)  # the card taken back, as the move told it
         base = self.version_base + 2
         result = yield from self._commit((DeleteMoves(self.rows - 1), UpdateTable({"version_base": base})))
         if not result.ok:
@@ -644,6 +644,12 @@ class TableCore:
         yield self.view.send(conn, ack_text(text, self.version, msg_id=msg_id, undone=True))
         self._changed(None)
         yield from self.view.broadcast_state(LastMove(seat=seat, move=text, undone=True), told=told)
+
+    def _told(self, seat: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        """What the move ``seat`` just made tells besides its seat (its step of the game's log): to the
+        seat's own connections, and to everyone else."""
+        (own,), (public,) = self.play.move_log(seat, newest=1), self.play.move_log(None, newest=1)
+        return ({k: v for k, v in own.items() if k != "seat"}, {k: v for k, v in public.items() if k != "seat"})
 
     def _lacking(self, conn: ConnId, kind: str, msg_id: str | None) -> Send:
         """``kind`` at a table whose game has no such thing: one line to the asker alone."""
@@ -700,7 +706,7 @@ class TableCore:
             return outcome
         self._changed(seat if outcome == "ok" else None, stored)
         last = LastMove(seat=seat, move=played, byBot=by_bot) if outcome == "ok" and seat is not None else None
-        told = (self.play.told(True), self.play.told(False)) if last is not None else None
+        told = self._told(seat) if last is not None and seat is not None else None
         yield from self.view.broadcast_state(last, events, told)
         if self.state.is_over:
             yield from self.view.broadcast(self.view.game_over())

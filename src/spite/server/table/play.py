@@ -275,19 +275,14 @@ class TablePlay:
         carry no ``game``."""
         return {}
 
-    def move_log(self, seat: int | None = None) -> list[dict[str, Any]]:
+    def move_log(self, seat: int | None = None, newest: int | None = None) -> list[dict[str, Any]]:
         """The steps of the game in play so far, oldest first, as ``seat`` (``None``: a spectator) was
-        told them (the ``welcome``'s ``moveLog``), never a hidden card or a chance entry: each step as
-        :meth:`told` said it with its move (``{"seat", "move", "game"?}``)."""
+        told them, never a hidden card or a chance entry: each ``{"seat", "move", "game"?}``, the move as
+        it is told (``move``) and what the game tells of it besides (``game``). All of them make a
+        ``welcome``'s ``moveLog``; the newest (``newest=1``) is the move just made, as its ``state``'s
+        ``last`` tells it to ``seat`` (the seat that made it) and to everyone else (``None``)."""
         steps, _ = self.table.server_game.positions(self.table.state.to_record())
-        return steps
-
-    def told(self, own: bool) -> dict[str, Any]:
-        """What is told of the move just made besides its notation (the ``state``'s ``last``: the game's
-        own part ``game``; a ``move`` here is how the move is told instead of as it was made), to the
-        connections of the seat that made it (``own``) or to everyone else; the same as :meth:`move_log` keeps for its
-        step. Nothing the audience may not see."""
-        return {}
+        return steps if newest is None else steps[-newest:]
 
     # ------------------------------------------------------------------ moves
     def entries(self, events: Sequence[Event]) -> list[Any]:

@@ -164,7 +164,7 @@ class TableView:
 
     def taken_back(self, seat: int, move: str, own: dict[str, Any], public: dict[str, Any]) -> None:
         """``seat`` took back ``move`` (its step is gone from the game's steps; ``own`` and ``public`` are
-        :meth:`TablePlay.told` of it): the move as it was told goes where it stood, before whatever was
+        what it told, as its ``last`` said it): the move as it was told goes where it stood, before whatever was
         told after it, and the undo after everything so far."""
         now = self.steps_now()
         at = next((k for k, (after, _, _) in enumerate(self.told) if after > now), len(self.told))
@@ -212,7 +212,8 @@ class TableView:
     def broadcast_state(self, last: LastMove | None, events: Sequence[Event] = (),
                          told: tuple[dict[str, Any], dict[str, Any]] | None = None) -> Iterator[Effect]:
         """Every connection gets the new position, each its own view (made once per seat); ``last``
-        with ``told`` (what :meth:`TablePlay.told` says of it to its own seat, and to the others)."""
+        with ``told`` (what its step in :meth:`TablePlay.move_log` says of it to its own seat, and to the
+        others)."""
         head = {"type": "state", "stateVersion": self.table.version}
         tail: dict[str, Any] = {"last": last.model_dump() if last is not None else None}
         lasts: dict[bool, dict[str, Any]] = {}
