@@ -6,8 +6,11 @@ which game it is. What differs between games is a small adapter, found in the re
 (``spite.games.register(..., server=...)``): a :class:`ServerGame` says how the lobby lists the game
 (:class:`Listing`, with its thinking bots), deals and restores a table's game
 (:meth:`ServerGame.open`: the one way a game is dealt, the table's first as a match's next or a
-rematch) and makes each game's :class:`TablePlay`, which supplies the extra fields of a game's
-messages, the bots' view or a real-time game's own bots and timers, and a match's score. Requests
+rematch) and makes each game's :class:`TablePlay`, which supplies the game's own part of its
+messages (``game``: docs/protocol.md), its steps as each audience is told them, the bots' view or a
+real-time game's own bots and timers, and a match's score. The surface is 16 methods (ServerGame 5,
+TablePlay 9, Undo 2) and 3 attributes (:attr:`ServerGame.listing`, :attr:`TablePlay.table`,
+:attr:`TablePlay.carried`). Requests
 only some games know are capabilities: a game whose bots think off the event loop
 (:attr:`Listing.bots`) answers ``hint`` from the same view; a play that is an :class:`Undo` takes a
 move back; a game whose tables may play matches (:attr:`Listing.matches`) understands ``next``.
