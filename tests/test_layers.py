@@ -133,6 +133,140 @@ def test_no_shared_module_names_a_game_or_a_preset() -> None:
     assert {p: found for p, found in named.items() if found} == {}
 
 
+# ---------------------------------------------------------------------- the page's shared modules name no game
+STATIC = SRC / "web" / "static"
+
+PAGE_EXEMPT = {
+    # Intl.DateTimeFormat's option (``timeStyle: "short"``): the word, not the preset of that name
+    "rating-chart.js": {"short"},
+    "stats.js": {"short"},
+}
+"""Strings of shared page modules that are a preset's name by chance, each with why."""
+
+JS_IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+REGEX_MAY_FOLLOW = set("(,=:[!&|?{};+-*%<>~^") | {"", "return", "typeof", "case", "in", "of", "void", "throw", "else"}
+
+
+def js_parts(source: str, line: int = 1) -> list[tuple[int, str, str]]:
+    """The strings (a template literal's text and a regular expression's too) and the identifiers of the
+    JavaScript ``source``, each with its line; comments are left out (they may give examples). A template
+    literal's ``${...}`` parts are code, read as such."""
+    out: list[tuple[int, str, str]] = []
+    i, n, last = 0, len(source), ""
+    while i < n:
+        c = source[i]
+        if c.isspace():
+            line += c == "\n"
+            i += 1
+        elif source.startswith("//", i):
+            i = n if (end := source.find("\n", i)) < 0 else end
+        elif source.startswith("/*", i):
+            end = n if (end := source.find("*/", i + 2)) < 0 else end + 2
+            line += source.count("\n", i, end)
+            i = end
+        elif c == "`":
+            j, text = i + 1, ""
+            while j < n and source[j] != "`":
+                if source[j] == "\\":
+                    text += source[j:j + 2]
+                    j += 2
+                elif source.startswith("${", j):  # code up to its closing brace
+                    depth, k = 1, j + 2
+                    while k < n and depth:
+                        depth += {"{": 1, "}": -1}.get(source[k], 0)
+                        k += 1
+                    out += js_parts(source[j + 2:k - 1], line + source.count("\n", i, j))
+                    text += " "
+                    j = k
+                else:
+                    text += source[j]
+                    j += 1
+            out.append((line, "string", text))
+            line += source.count("\n", i, j)
+            i, last = j + 1, "string"
+        elif c in "'\"" or (c == "/" and last in REGEX_MAY_FOLLOW):
+            j, in_class = i + 1, False
+            while j < n and (source[j] != c or in_class):
+                if source[j] == "\\":
+                    j += 1
+                elif c == "/" and source[j] in "[]":
+                    in_class = source[j] == "["
+                j += 1
+            out.append((line, "string", source[i + 1:j]))
+            i, last = j + 1, "string"
+        elif m := JS_IDENTIFIER.match(source, i):
+            out.append((line, "identifier", m.group()))
+            i, last = m.end(), m.group()
+        else:
+            i, last = i + 1, c
+    return out
+
+
+def _runs(words: list[str]) -> set[str]:
+    """Every run of consecutive words joined by "-" (``["spite", "malice"]`` gives ``spite-malice``)."""
+    return {"-".join(words[a:b]) for a in range(len(words)) for b in range(a + 1, len(words) + 1)}
+
+
+def named_in_js(source: str, games: set[str], presets: set[str]) -> list[str]:
+    """Where the JavaScript ``source`` names a game or a preset: a string that is a preset's name, a game's name
+    as a word or a part of a hyphenated word of a string (``"spit"``, ``".spit-table"``,
+    ``"tb_from_hand_speed"``), or as parts of an identifier (``spitCountdown``, ``spite_malice``)."""
+    found: list[str] = []
+    for line, kind, text in js_parts(source):
+        if kind == "string":
+            if text.lower() in presets:
+                found.append(f"{line}: the preset {text!r}")
+            words = {run for w in WORD.findall(text.lower()) for run in _runs(w.split("-"))}
+            found += [f"{line}: the game {g!r} in {text[:60]!r}" for g in sorted(games & words)]
+        else:
+            parts = [p.lower() for p in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", text)]
+            found += [f"{line}: the game {g!r} in {text}" for g in sorted(games & _runs(parts))]
+    return found
+
+
+def test_the_page_scan_finds_a_game_or_preset_named_in_code() -> None:
+    """The scan of the page's modules: each way a shared module once named a game is found; examples in
+    comments are not."""
+    games, presets, _ = the_names()
+    assert named_in_js('const quick = (g) => (presetsOf(g).includes("short") ? "short" : d);', games, presets) == [
+        "1: the preset 'short'", "1: the preset 'short'"]
+    assert named_in_js('if (src.startsWith("H")) return t(game === "speed" ? "tb_from_hand_speed" : "x");',
+                       games, presets) == ["1: the preset 'speed'", "1: the game 'speed' in 'speed'",
+                                         "1: the game 'speed' in 'tb_from_hand_speed'"]
+    assert named_in_js("api(`/api/ratings?group=${encodeURIComponent(group || 'classic')}`);", games, presets) == [
+        "1: the preset 'classic'"]
+    assert named_in_js('// the Spit table\nel.closest(".table, .spit-table");', games, presets) == [
+        "2: the game 'spit' in '.table, .spit-table'"]
+    assert named_in_js("const isSpit = 1; /* spite-malice */ const r = /^slap C(\\d+)$/;", games, presets) == [
+        "1: the game 'spit' in isSpit"]
+    assert named_in_js('const x = a / 2; const y = "/rules/spite-malice";', games, presets) == [
+        "1: the game 'spite-malice' in '/rules/spite-malice'"]
+    assert named_in_js('localStorage.getItem("spite.name"); // spit', games, presets) == []
+
+
+def test_no_shared_page_module_names_a_game_or_a_preset() -> None:
+    """Issue 49: the page's shared modules (src/spite/web/static: the shell, the lobby, the seat link, the
+    replay, the rules page, ...) name no game and no preset: a game's page modules are in its family's own
+    folder (``spite/FAMILY/web``), found through its game type (games.js)."""
+    games, presets, _ = the_names()
+    shared = sorted([*STATIC.glob("*.js"), STATIC / "index.html"])
+    assert len(shared) > 25
+    named = {}
+    for path in shared:
+        source = path.read_text(encoding="utf-8")
+        if path.suffix == ".html":  # the page itself: its text and attributes, read as one string
+            source = json.dumps(re.sub(r"<!--.*?-->", "", source, flags=re.S))
+        found = [f for f in named_in_js(source, games, presets)
+                 if not any(f.endswith(f"the preset {w!r}") for w in PAGE_EXEMPT.get(path.name, ()))]
+        if found:
+            named[path.name] = found
+    assert named == {}
+    # a family's page folder is the only place of its modules: none is left among the shared ones
+    for family in ("malice", "spit"):
+        folder = SRC / family / "web"
+        assert {p.name for p in folder.iterdir()} & {p.name for p in STATIC.iterdir()} == set(), family
+
+
 def test_the_engines_contract_names_every_engine_module() -> None:
     """A game family's package holds its engine and its server adapter (``server``): the contract that
     keeps the engine from importing the adapter (pyproject.toml) names each engine module, so a new

@@ -60,8 +60,8 @@ def _play_quick_game(base: str) -> dict[str, Any]:
             if msg["type"] == "gameOver":
                 assert newest is not None
                 return {"over": msg, "last": newest, "seat": joined["seat"]}
-            if msg["type"] in ("welcome", "state") and (
-                    newest is None or msg["stateVersion"] >= newest["stateVersion"]):
+            newer = newest is None or msg.get("stateVersion", -1) >= newest["stateVersion"]
+            if msg["type"] in ("welcome", "state") and newer:
                 newest = msg
                 view = msg["view"]
                 # the seat sees its own hand, never the other's

@@ -6,7 +6,6 @@ import contextlib
 import json
 import random
 import re
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -370,8 +369,13 @@ def test_game_types_describe_every_served_game_for_the_page(server: ServerThread
         assert t["realtime"] == game.realtime and t["defaultPreset"] == game.default_preset
         assert [(p["name"], p["seats"]) for p in t["presets"]] == [(p, game.seats(p)) for p in game.presets]
         assert t["defaultLevel"] in t["levels"] or t["realtime"]
-        static = Path(__file__).resolve().parents[2] / "src" / "spite" / "web" / "static" / f"{t['page']}.js"
-        assert static.exists() and "export const openGame" in static.read_text()
+        assert t["quickPreset"] in [p["name"] for p in t["presets"]]
+        # the page module comes from the game's own folder (its family's package, which its hook names)
+        listing = server_game(t["name"]).listing
+        assert listing.web is not None and t["page"] == f"/static/games/{t['name']}/{listing.page}"
+        module = httpx.get(server.base + t["page"])
+        assert module.status_code == 200 and module.text == (listing.web / listing.page).read_text()
+        assert "export const openGame" in module.text and "export async function replayBoard" in module.text
         for level in t["levels"]:  # a bot seat of every level offered is accepted (raises otherwise)
             server_game(t["name"]).check_bot(t["name"], level)
         # the lobby's picture of the table: card tokens the deck knows, backs, places; no court card

@@ -206,7 +206,7 @@ def not_german(page: Any, *names: str) -> list[str]:
 
 
 def no_english_outside_the_glossary(page: Any) -> list[str]:
-    """The rules' German prose lives in rules.js (not the catalogue); its glossary names each term in
+    """The rules' German prose lives in each game's rules-text.js (not the catalogue); its glossary names each term in
     English on purpose: everything else has no English word."""
     text = page.eval_on_selector_all(".rules > :not(#terms)", "els => els.map(e => e.innerText).join(' ')")
     return sorted({w for w in WORD.findall(text) if w.lower() in ENGLISH - BOTH_LANGUAGES})

@@ -235,7 +235,8 @@ class MaliceServer(ServerGame):
 
     listing = Listing(
         title="Spite and Malice", levels=BOT_LEVELS, web=WEB, page="table.js", rules="spite-malice",
-        quick_preset="short", options=("stock_size",), bots="spite.malice.server:BOTS", matches=True,
+        quick_preset="short", options=("stock_size",),
+        bots="spite.malice.server:BOTS", matches=True,
         # the other player's stock and hand, the build piles from an ace up, your stock and hand
         pictures={"spite-malice": (("9C", "#", "#", "#"), ("AH", "2S", "3D", ""), ("7H", "4C", "X", "10D", "5S"))})
 

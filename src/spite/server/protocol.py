@@ -310,6 +310,8 @@ class GameType(_Msg):
     name: str = Field(description="The registered name (spite.games), as in TableInfo.game and records.")
     realtime: bool = Field(description="Played in real time (every seat may move at any time), not turn by turn.")
     defaultPreset: str
+    quickPreset: str = Field(description="The preset the lobby plays at one click (a quick game): the game's "
+                             "server hook says it (ServerGame.listing.quick_preset), else defaultPreset.")
     presets: list[PresetInfo]
     levels: list[str] = Field(description="The computer levels a bot seat may have.")
     defaultLevel: str
@@ -317,7 +319,6 @@ class GameType(_Msg):
                       "game's own folder (/static/games/GAME/FILE, served from its family's package); empty: no "
                       "page for this game.")
     rules: str = Field(description="The rules page: /rules/RULES.")
-    quickPreset: str = Field(description="The preset quick play offers at one click (a short game).")
     lobbyOptions: list[str] = Field(description="Options the lobby's forms offer (stock_size).")
     picture: list[list[str]] = Field(default_factory=list, description="A small picture of a table for the "
                                      "lobby's tile: rows of card tokens from the far side to the near one, "

@@ -7,8 +7,9 @@
 import { esc } from "../../html.js";
 import { main, setStatus } from "../../shell.js";
 import { t } from "../../i18n.js";
-import { cardSVG, setSkipBoDeck } from "../../cards.js";
-import { moveCard, moveWords } from "../../moves.js";
+import { cardSVG, setNumberedDeck } from "../../cards.js";
+import { moveWords } from "../../moves.js";
+import { moveCard } from "./move-card.js";
 import { markNotation, notationOn } from "../../panel.js";
 import { TableClient, placesOf } from "./table.js";
 import { api } from "../../store.js";
@@ -42,7 +43,7 @@ export class ReplayBoard extends TableClient {
   plyWords(ply) {
     const m = this.data.moves[ply - 1];
     const info = moveCard(this.data.positions[ply - 1], this.data.positions[ply], m.seat, m.move);
-    return moveWords(m.move, { ...info, skipbo: this.isSkipBo() });
+    return moveWords(m.move, { ...info, numbered: this.isSkipBo() });
   }
 
   render() {
@@ -57,7 +58,7 @@ export class ReplayBoard extends TableClient {
     const bottom = order.shift();
     const moveText = last ? `${this.name(last.seat)}: ${this.plyWords(this.ply)}` : t("replay_start");
     const marks = reviewMarks(this.review);
-    setSkipBoDeck(this.isSkipBo());
+    setNumberedDeck(this.isSkipBo());
     const items = data.moves.map((m, i) => `<li data-ply="${i + 1}" data-seat="${m.seat}" data-move="${esc(m.move)}"${i + 1 === this.ply ? ' class="current" aria-current="step"' : ""}>` +
       `<span class="who">${esc(this.name(m.seat))}</span>: <span class="what">${esc(this.plyWords(i + 1))}</span>` +
       ` <code class="notation">${esc(m.move)}</code>${markHTML(marks.get(i))}</li>`).join("");
@@ -202,7 +203,7 @@ function planHTML(board, moves, ply, seat, played) {
     const before = played || k === 0 ? positions[ply + k] : null;
     const after = played ? positions[ply + k + 1] : null;
     const info = before ? moveCard(before, after, seat, move) : { card: null };
-    const what = moveWords(move, { ...info, skipbo: board.isSkipBo() });
+    const what = moveWords(move, { ...info, numbered: board.isSkipBo() });
     const [src] = move.split("-");
     const face = info.card ?? (src.startsWith("H") ? src.slice(1) : null);
     const mini = face ? `<span class="mini-card" aria-hidden="true">${cardSVG(face)}</span>` : `<span class="mini-card pass" aria-hidden="true"></span>`;

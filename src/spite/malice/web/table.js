@@ -13,13 +13,15 @@
 // next game. After the table's last game every seated person is asked for a rematch at this same
 // link (``rematch``); the series score of the games played here heads the table.
 
-import { Pacer, describeMove, keepLanding, paceHTML, planFlights, runFlights, setPace } from "../../anim.js";
+import { Pacer, keepLanding, paceHTML, setPace } from "../../anim.js";
+import { describeMove, planFlights, runFlights } from "./flights.js";
 import { main, setRerender, setStatus } from "../../shell.js";
-import { backSVG, cardName, cardSVG, handToken, rankValue, setSkipBoDeck, slotSVG } from "../../cards.js";
+import { backSVG, cardName, cardSVG, handToken, rankValue, setNumberedDeck, slotSVG } from "../../cards.js";
 import { bindDrag, dragging } from "../../drag.js";
 import { hasText, t, word, words } from "../../i18n.js";
 import { bindFair, fairHTML } from "../../fair.js";
-import { cardWord, moveCard, moveWords, pickedMove, toldCard, valueWord } from "../../moves.js";
+import { cardWord, moveWords, pickedMove, toldCard, valueWord } from "../../moves.js";
+import { moveCard } from "./move-card.js";
 import { computerAtTable, personName, ratedMarkHTML, seatHeadHTML, seatTag } from "../../people.js";
 import { newTableLike, rematchHTML, seriesHTML, tableEventText } from "../../rematch.js";
 import { openReport, reportButtonHTML } from "../../report.js";
@@ -31,7 +33,7 @@ import { sound, soundHTML } from "../../sound.js";
 
 // This module is served from its family's folder (/static/games/GAME/, spite.malice's web/): the shared
 // page modules are two folders up. Its own styles come with it, so a table is never drawn unstyled.
-await loadStyle(new URL("./table-extra.css", import.meta.url));
+await loadStyle(new URL("./match.css", import.meta.url));
 
 /** How long a refusal stays next to the pile it is about. */
 const REFUSAL_MS = 4500;
@@ -508,7 +510,7 @@ export class TableClient {
     if (src === "S") card = me.stock_top?.at(-1) ?? null;
     else if (/^D\d$/.test(src)) card = me.discards[Number(src.slice(1)) - 1]?.at(-1) ?? null;
     else if (src.startsWith("H")) card = me.hand?.find((c) => handToken(c) === src) ?? null;
-    return moveWords(move, { card, skipbo: this.isSkipBo() });
+    return moveWords(move, { card, numbered: this.isSkipBo() });
   }
 
   // ------------------------------------------------------------------ drawing
@@ -676,7 +678,7 @@ export class TableClient {
     const n = `<span class="n">${number}.</span> `;
     if (e.event) return `<li class="event" data-kind="${esc(e.event.kind)}">${n}${esc(this.eventText(e.event))}</li>`;
     if (e.text !== undefined) return `<li class="event">${n}${esc(word(e.words, e.text))}</li>`;
-    const what = moveWords(e.move, { ...(e.info || {}), skipbo: this.view ? this.isSkipBo() : false });
+    const what = moveWords(e.move, { ...(e.info || {}), numbered: this.view ? this.isSkipBo() : false });
     const code = ` <code class="notation">${esc(e.move)}</code>`;
     const who = `<span class="who">${esc(this.name(e.seat))}</span>`;
     if (e.undone) {
@@ -856,7 +858,7 @@ export class TableClient {
       ? `<span class="pass-wrap"><button type="button" id="pass" class="primary"${hintPass ? ' data-hint="source"' : ""}>${t("pass")}</button>${passRefused}</span> <span>${t("pass_hint")}</span>` : "";
     const open = panelOpen();
     const root = main();
-    setSkipBoDeck(this.isSkipBo());  // the wild is drawn as Skip-Bo's in its deck, a joker otherwise
+    setNumberedDeck(this.isSkipBo());  // the wild is drawn as Skip-Bo's in its deck, a joker otherwise
     morph(root, `
       <div class="table" data-version="${this.version}" data-my-turn="${this.myTurn() ? 1 : 0}"
            data-seat="${this.seat ?? ""}" data-over="${this.over ? 1 : 0}" data-status="${esc(this.table.status)}"

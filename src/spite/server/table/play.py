@@ -118,10 +118,10 @@ class Listing:
     and ``replayBoard``; the page's games.js); beside it the optional ``rules-text.js``, its rules."""
     rules: str = ""
     """The rules page (``/rules/RULES``) of this game."""
-    quick_preset: str | None = None
-    """The preset the lobby's quick play offers at one click (a short game); ``None``: the game's default."""
     options: tuple[str, ...] = ()
     """Options the lobby's forms let a person set (``stock_size``)."""
+    quick_preset: str | None = None
+    """The preset the lobby plays at one click, a quick game (``None``: the game's default preset)."""
     matches: bool = False
     """Whether the game's tables may play matches: ``next`` is understood (and refused at a table of
     one game: :meth:`TablePlay.match_game` is ``None`` there); otherwise it is answered as a request

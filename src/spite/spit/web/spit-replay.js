@@ -4,9 +4,9 @@
 import { esc } from "../../html.js";
 import { main, setStatus } from "../../shell.js";
 import { t } from "../../i18n.js";
-import { cardWord, moveWords } from "../../moves.js";
+import { cardWord } from "../../moves.js";
 import { markNotation } from "../../panel.js";
-import { SpitClient, eventCards, flipText } from "./spit.js";
+import { SpitClient, eventCards, flipText, moveWords } from "./spit.js";
 import { bindControls, controlsHTML, gameTime, notationButtonHTML, replayKey, replaySeats } from "../../replay-controls.js";
 
 /** spit.js's drawing without a socket: no seat, nothing playable; the clock stands at each step's time. */
@@ -26,7 +26,7 @@ export class ReplayBoard extends SpitClient {
     const step = this.data.moves[i];
     const ev = { kind: "move", seat: step.seat, text: step.move };
     const card = eventCards([ev], this.data.positions[i + 1]).get(0) ?? null;
-    return moveWords(step.move, { card, game: this.game });
+    return moveWords(step.move, { card }, this.game);
   }
 
   go(ply) {
@@ -49,7 +49,7 @@ export class ReplayBoard extends SpitClient {
       case "deal": return t("sp_new_round", { n: Number(String(ev.text).replace(/\D/g, "")) || round + 1 });
       case "shuffle": return t("sp_shuffle");
       case "game-over": return t("game_over");
-      case "move": return `${who}: ${moveWords(ev.text, { game: this.game })}`;
+      case "move": return `${who}: ${moveWords(ev.text, {}, this.game)}`;
       default: return "";
     }
   }

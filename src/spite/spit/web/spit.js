@@ -18,7 +18,7 @@ import { backSVG, cardSVG, rankOf, slotSVG } from "../../cards.js";
 import { bindDrag } from "../../drag.js";
 import { cardName, presetName, t, word } from "../../i18n.js";
 import { bindFair, fairHTML } from "../../fair.js";
-import { cardWord, moveWords } from "../../moves.js";
+import { cardWord, moveWords as cardMoveWords } from "../../moves.js";
 import { personName, ratedMarkHTML, seatHeadHTML, seatTag } from "../../people.js";
 import { newTableLike, rematchHTML, seriesHTML, tableEventText } from "../../rematch.js";
 import { openReport, reportButtonHTML } from "../../report.js";
@@ -59,6 +59,15 @@ export function openSpit(info) {
 
 /** The page module's entry (games.js): this module draws the tables of the games whose type names it. */
 export const openGame = openSpit;
+
+/** A Spit or Speed move in words, without who made it: "calls spit", "slaps center pile 2", or a card's
+ * move ("9♥ from tableau pile 2 onto center pile 1"; Speed's hand is worded as its own). */
+export function moveWords(move, info = {}, game = "spit") {
+  if (move === "spit") return t("tb_mv_spit");
+  const slap = /^slap C(\d+)$/.exec(move || "");
+  if (slap) return t("tb_mv_slap", { i: Number(slap[1]) });
+  return cardMoveWords(move, { ...info, handKey: game === "speed" ? "tb_from_hand_speed" : "tb_from_hand" });
+}
 
 /** The replay board of this module's games (replay.js): loaded only when a replay is opened. */
 export async function replayBoard() {
@@ -349,7 +358,7 @@ export class SpitClient {
     if (slap) {
       sound("slap");
       this.flash(slap[1], "flash-slap");
-      this.banner = { text: t("tb_log_move", { name: this.plainName(seat), what: moveWords(text) }), cls: "b-slap", at: Date.now() };
+      this.banner = { text: t("tb_log_move", { name: this.plainName(seat), what: moveWords(text, {}, this.game) }), cls: "b-slap", at: Date.now() };
       return;
     }
     const m = text.match(/^([TH]\w+)-([TC]\d)$/);
@@ -793,7 +802,7 @@ export class SpitClient {
 
   /** A move in words, from the log's entry: "Ben: 7♣ from tableau pile 5 onto center pile 2". */
   moveText(e) {
-    return moveWords(e.text, { card: e.card, game: this.game });
+    return moveWords(e.text, { card: e.card }, this.game);
   }
 
   logHTML() {

@@ -1,4 +1,6 @@
-// Cards that move at the Spite and Malice table, and the pace of the computer's moves.
+// Cards that move at a table, and the pace of the computer's moves: what every table's flights share
+// (the layer, a card's flight, the cards still landing) and the flight of a move between two places;
+// a game's own flights (where its places are, what a move did) are in its module's folder.
 //
 // Nothing here holds the game up: the table applies every position at once and redraws; a flight
 // is a copy of the card that landed, drawn in a layer above the table (no pointer events) and
@@ -11,19 +13,17 @@
 // time (slow / normal / fast, kept in localStorage); a table that falls behind (a long queue, a
 // hidden tab) skips to the newest position without flights.
 
-import { cardSVG, handToken } from "./cards.js";
 import { esc } from "./html.js";
 import { t } from "./i18n.js";
-import { namedCard } from "./moves.js";
 
 /** Milliseconds from one shown move to another player's next one. ``instant`` is not offered on the
  * page: it is for tests whose subject is not the pace. */
 export const PACES = { slow: 1300, normal: 750, fast: 300, instant: 0 };
 const PACE_KEY = "spite.pace";
-const FLIGHT_MS = 240;
-const DEAL_MS = 220;
-const DEAL_STAGGER_MS = 70;
-const LEAVE_MS = 420;
+export const FLIGHT_MS = 240;
+export const DEAL_MS = 220;
+export const DEAL_STAGGER_MS = 70;
+export const LEAVE_MS = 420;
 // a table this far behind skips to the newest position: more positions waiting than this, or the
 // oldest waiting longer (three computers' turns at a party table fit in; a stalled tab does not)
 const MAX_BEHIND = 30;
@@ -128,7 +128,8 @@ export class Pacer {
 }
 
 // ------------------------------------------------------------------ flights
-function layer() {
+/** The layer the flying copies are drawn in, over the table (no pointer events: table-extra.css). */
+export function layer() {
   let el = document.getElementById("anim-layer");
   if (!el) {
     el = document.createElement("div");
@@ -142,93 +143,15 @@ function layer() {
 // cards still in the air: {selector, until}; a redraw during a flight hides the new card there too
 let landing = [];
 
-function topCard(el) {
+/** The top card of a place (the element itself when it is a card), or null. */
+export function topCard(el) {
   if (!el) return null;
   const cards = el.querySelectorAll(".card");
   return cards.length ? cards[cards.length - 1] : el.classList.contains("card") ? el : null;
 }
 
-function playerSel(seat) {
-  return `.board .player[data-seat="${seat}"]`;
-}
-
-/** The element of place ``name`` (S, D2, B3, H7, draw) of ``seat`` at the table drawn in ``root``. */
-function placeEl(root, seat, name) {
-  if (name === "draw") return root.querySelector('.center [data-pile="draw"]');
-  // partners' one stock is drawn at one of them (table.js, stockSeat): data-team-seats names both
-  if (name === "S") return root.querySelector(`.board [data-pile="stock"][data-team-seats~="${seat}"]`);
-  let m;
-  if ((m = name.match(/^B(\d)$/))) return root.querySelector(`.center [data-pile="build"][data-target="B${m[1]}"]`);
-  if ((m = name.match(/^D(\d)$/))) return root.querySelector(`${playerSel(seat)} [data-pile="discard"][data-index="${m[1]}"]`);
-  if (name.startsWith("H")) {
-    // the very card a move names (H7H), else the first of its rank (H7), else (another's hand of
-    // backs) the last card
-    const cards = [...root.querySelectorAll(`${playerSel(seat)} .hand .card`)];
-    const named = namedCard(name);
-    return (named && cards.find((c) => c.dataset.card === named))
-      || cards.find((c) => c.dataset.card && handToken(c.dataset.card) === name) || cards[cards.length - 1] || null;
-  }
-  return null;
-}
-
-function selectorOf(seat, name) {
-  if (name.startsWith("B")) return `.center [data-pile="build"][data-target="${name}"]`;
-  if (name.startsWith("D")) return `${playerSel(seat)} [data-pile="discard"][data-index="${name.slice(1)}"]`;
-  return null;
-}
-
-function handCount(p) {
-  return p.hand ? p.hand.length : p.hand_size ?? 0;
-}
-
-/** What a position change was, for sounds and flights: ``kind`` play (onto a build pile), discard,
- * pass or none; ``completed``: the build pile it went on was full and left. */
-export function describeMove(prevView, msg) {
-  const move = msg.last && !msg.last.undone ? msg.last.move : "";
-  if (!move) return { kind: "none", completed: false, move };
-  if (move === "pass") return { kind: "pass", completed: false, move };
-  const target = move.slice(move.indexOf("-") + 1);
-  let completed = false;
-  if (target.startsWith("B") && prevView) {
-    const i = Number(target.slice(1)) - 1;
-    const before = prevView.builds[i]?.value ?? 0;
-    const after = msg.view.builds[i]?.value ?? 0;
-    completed = before > 0 && after === 0;
-  }
-  return { kind: target.startsWith("B") ? "play" : "discard", completed, move };
-}
-
-/** Before a new position is drawn: where the moved card and the draw pile are now. Returns a plan
- * for ``runFlights`` after the redraw (null when nothing is to move). */
-export function planFlights(root, prevView, msg) {
-  if (!root || !prevView || reducedMotion()) return null;
-  const { move, completed } = describeMove(prevView, msg);
-  const seat = msg.last?.seat;
-  const plan = { move, seat, completed, from: null, cardHTML: "", deals: [], drawRect: null };
-  const drawEl = placeEl(root, seat, "draw");
-  plan.drawRect = drawEl ? drawEl.getBoundingClientRect() : null;
-  if (move && move !== "pass") {
-    const [src, target] = move.split("-");
-    const srcCard = topCard(placeEl(root, seat, src));
-    if (srcCard) {
-      plan.from = srcCard.getBoundingClientRect();
-      plan.target = target;
-      // the card as the server told it (another's hand card, face down until it lands), else as it lay
-      const token = msg.last?.card || namedCard(src) || srcCard.dataset.card;
-      plan.cardHTML = token ? cardSVG(token) : srcCard.innerHTML;
-    }
-  }
-  // a refill: cards drawn into a hand are the last ones of it
-  msg.view.players.forEach((p, s) => {
-    const before = handCount(prevView.players[s] || {});
-    const played = s === seat && move.startsWith("H") ? 1 : 0;
-    const drawn = handCount(p) - (before - played);
-    if (drawn > 0 && !msg.last?.undone) plan.deals.push({ seat: s, n: drawn });
-  });
-  return plan.from || plan.deals.length ? plan : null;
-}
-
-function count(move) {
+/** Count a flight (the page's data-flights, data-last-flight and a ``spite:flight`` event: for tests and tools). */
+export function count(move) {
   const d = document.documentElement.dataset;
   d.flights = String(Number(d.flights || 0) + 1);
   d.lastFlight = move;
@@ -236,7 +159,7 @@ function count(move) {
 }
 
 /** A copy of ``html`` flying from rectangle ``from`` onto element ``to``. */
-function fly(from, to, html, { delay = 0, duration = FLIGHT_MS, selector = null, move = "" } = {}) {
+export function fly(from, to, html, { delay = 0, duration = FLIGHT_MS, selector = null, move = "" } = {}) {
   const dest = to.getBoundingClientRect();
   if (!dest.width || !from.width) return null;
   const ghost = document.createElement("div");
@@ -263,59 +186,6 @@ function hide(el, ms) {
   el.animate([{ opacity: 0 }, { opacity: 0 }], { duration: ms });
 }
 
-/** A full build pile leaves the table: its last card shrinks away towards the draw pile. */
-function leave(plan, at, delay) {
-  const ghost = document.createElement("div");
-  ghost.className = "card flying leaving";
-  ghost.dataset.flight = "complete";
-  ghost.innerHTML = plan.cardHTML;
-  Object.assign(ghost.style, { left: `${at.left}px`, top: `${at.top}px`, width: `${at.width}px`, height: `${at.height}px` });
-  layer().appendChild(ghost);
-  const to = plan.drawRect || at;
-  const dx = to.left - at.left;
-  const dy = to.top - at.top;
-  const anim = ghost.animate([
-    { transform: "none", opacity: 1 },
-    { transform: "translateY(-14px) rotate(-6deg) scale(1.08)", opacity: 1, offset: 0.35 },
-    { transform: `translate(${dx}px, ${dy}px) rotate(-20deg) scale(0.5)`, opacity: 0 },
-  ], { duration: LEAVE_MS, delay, easing: "ease-in", fill: "both" });
-  anim.finished.then(() => ghost.remove(), () => ghost.remove());
-  count("complete");
-}
-
-/** After the redraw: fly the moved card, let a full pile leave, deal a refill. */
-export function runFlights(plan, root) {
-  if (!plan || !root) return;
-  let delay = 0;
-  if (plan.from) {
-    const targetEl = placeEl(root, plan.seat, plan.target);
-    const landed = topCard(targetEl);
-    if (plan.completed && targetEl) {
-      // the card goes onto the pile's place, and the whole pile goes away
-      const at = targetEl.getBoundingClientRect();
-      const ghost = document.createElement("div");
-      Object.assign(ghost.style, { position: "fixed", left: `${at.left}px`, top: `${at.top}px`, width: `${at.width}px`, height: `${at.height}px` });
-      layer().appendChild(ghost);
-      const anim = fly(plan.from, ghost, plan.cardHTML, { move: plan.move });
-      if (anim) anim.finished.then(() => ghost.remove(), () => ghost.remove());
-      else ghost.remove();
-      leave(plan, at, FLIGHT_MS);
-      delay = FLIGHT_MS + LEAVE_MS / 2;
-    } else if (landed) {
-      fly(plan.from, landed, landed.innerHTML, { move: plan.move, selector: selectorOf(plan.seat, plan.target) });
-      delay = FLIGHT_MS / 2;
-    }
-  }
-  if (plan.drawRect) {
-    for (const { seat, n } of plan.deals) {
-      const cards = [...root.querySelectorAll(`${playerSel(seat)} .hand .card`)].slice(-n);
-      cards.forEach((el, i) => {
-        fly(plan.drawRect, el, el.innerHTML, { delay: delay + i * DEAL_STAGGER_MS, duration: DEAL_MS, move: "deal" });
-      });
-    }
-  }
-}
-
 /** After any redraw: a card whose copy is still in the air stays see-through at its new element. */
 export function keepLanding(root) {
   const now = performance.now();
@@ -332,8 +202,8 @@ export function cancelFlights() {
   document.getElementById("anim-layer")?.replaceChildren();
 }
 
-/** Spit and Speed: before a redraw, where the card of a move between two places (``data-place``
- * selectors) is; ``runPlaceFlights`` flies it after the redraw. */
+/** Before a redraw, where the card of a move between two places (``data-place`` selectors) is;
+ * ``runPlaceFlights`` flies it after the redraw. */
 export function planPlaceFlight(root, fromSel, toSel, move) {
   if (!root || reducedMotion()) return null;
   const from = topCard(root.querySelector(fromSel));

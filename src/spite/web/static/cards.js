@@ -1,4 +1,4 @@
-// Card tokens (records.md §1: "7H", "10S", "QD", "X", Skip-Bo "1".."12") and their SVG faces.
+// Card tokens (records.md §1: "7H", "10S", "QD", "X", a numbered deck's "1".."12") and their SVG faces.
 //
 // The deck is drawn from a few shared symbols (the sprite below, put into the page once): the four
 // suits and the index glyphs are Adrian Kennard's playing-card drawings, which he dedicated to the
@@ -14,9 +14,9 @@ const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RANK_VALUE = { A: 1, J: 11, Q: 12, K: 13, X: 14 };
 const RED = "#c62828";
 const INK = "#1b1b1b";
-const SKIPBO_COLOUR = (n) => (n <= 4 ? "#1565c0" : n <= 8 ? "#2e7d32" : "#c62828");
+const NUMBERED_COLOUR = (n) => (n <= 4 ? "#1565c0" : n <= 8 ? "#2e7d32" : "#c62828");
 
-/** The rank part of a card token: "10H" → "10", "X" → "X", Skip-Bo "7" → "7". */
+/** The rank part of a card token: "10H" → "10", "X" → "X", a numbered card "7" → "7". */
 export function rankOf(card) {
   if (card === "X") return "X";
   const last = card.slice(-1);
@@ -39,14 +39,14 @@ export function handToken(card) {
   return "H" + rankOf(card);
 }
 
-/** A value on a build pile as a card rank (1 → A, 12 → Q); Skip-Bo decks keep numbers. */
-export function valueName(value, skipbo) {
-  if (skipbo) return String(value);
+/** A value on a build pile as a card rank (1 → A, 12 → Q); a numbered deck (cards 1 to 12, no suits) keeps numbers. */
+export function valueName(value, numbered) {
+  if (numbered) return String(value);
   return { 1: "A", 11: "J", 12: "Q", 13: "K" }[value] ?? String(value);
 }
 
 /** A card as people say it, in the page's language: "Queen of hearts" / "Dame ♥", "7 of spades",
- * "Joker"; a Skip-Bo card is its number. The accessible name of the card's picture. */
+ * "Joker"; a numbered card is its number. The accessible name of the card's picture. */
 export function cardName(card) {
   if (card === "X") return t("card_joker");
   const suit = suitOf(card);
@@ -57,11 +57,11 @@ export function cardName(card) {
   return t("card_name", { rank: word, suit: t(`suit_${suit}`) });
 }
 
-let skipBoDeck = false;
+let numberedDeck = false;
 
-/** Draw the wild ("X") as Skip-Bo's wild card rather than a joker: set by a table of the Skip-Bo deck. */
-export function setSkipBoDeck(on) {
-  skipBoDeck = Boolean(on);
+/** Draw the wild ("X") as the numbered deck's wild card rather than a joker: set by a table of a numbered deck. */
+export function setNumberedDeck(on) {
+  numberedDeck = Boolean(on);
 }
 
 // ------------------------------------------------------------------ the shared symbols
@@ -204,7 +204,7 @@ function jokerBody() {
     `<g fill="${RED}">${indexUses(null, "X", { pip: 56 })}</g>`;
 }
 
-function skipBoBody(card) {
+function numberedBody(card) {
   if (card === "X") {
     const rays = Array.from({ length: 12 }, (_, i) => `<path d="M0 0L-10 -92L10 -92Z" transform="rotate(${i * 30})"/>`).join("");
     return `<rect x="-104" y="-152" width="208" height="304" rx="10" fill="url(#cg-wild)"/>` +
@@ -213,7 +213,7 @@ function skipBoBody(card) {
       `<g fill="#fffdf8">${indexUses(null, "X", { pip: 56 })}</g>`;
   }
   const n = Number(card);
-  const colour = SKIPBO_COLOUR(n);
+  const colour = NUMBERED_COLOUR(n);
   const h = 130;
   const w = h * 0.68;
   return `<circle r="80" fill="${colour}" opacity="0.1"/><circle r="80" fill="none" stroke="${colour}" stroke-width="4" opacity="0.45"/>` +
@@ -224,10 +224,10 @@ function skipBoBody(card) {
 /** A card's face (a string): an SVG of 240×336 user units, scaled by CSS to the card's box. */
 export function cardSVG(card) {
   const name = cardName(card);
-  if (card === "X") return faceSVG(skipBoDeck ? skipBoBody("X") : jokerBody(), name, skipBoDeck ? " skipbo wild" : " joker");
+  if (card === "X") return faceSVG(numberedDeck ? numberedBody("X") : jokerBody(), name, numberedDeck ? " numbered wild" : " joker");
   const suit = suitOf(card);
   const rank = rankOf(card);
-  if (!suit) return faceSVG(skipBoBody(rank), name, " skipbo");
+  if (!suit) return faceSVG(numberedBody(rank), name, " numbered");
   const colour = suit === "H" || suit === "D" ? RED : INK;
   if (["J", "Q", "K"].includes(rank)) return faceSVG(courtBody(rank, suit, colour), name, " court");
   let pips;

@@ -123,9 +123,9 @@ function bindDocument() {
       ev.preventDefault();
     }
   }, true);
-  // no native drag of pictures and text at the tables
+  // no native drag of pictures and text at the tables (every root a screen binds: bindDrag marks it)
   document.addEventListener("dragstart", (ev) => {
-    if (ev.target.closest?.(".table, .spit-table")) ev.preventDefault();
+    if (ev.target.closest?.("[data-drag-root]")) ev.preventDefault();
   });
 }
 
@@ -134,6 +134,7 @@ function bindDocument() {
  * ``cancel(el)``, ``cardOf(el)`` (the card to carry; default ``el``). Bind once per root element. */
 export function bindDrag(root, handlers) {
   bindDocument();
+  root.setAttribute("data-drag-root", "");
   if (root.dragBound === handlers.owner) return;
   root.dragBound = handlers.owner;
   root.addEventListener("pointerdown", (ev) => {

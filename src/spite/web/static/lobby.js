@@ -61,8 +61,8 @@ const botsOf = (preset, game) => seatsOf(preset, game) - 1;
 const levelsOf = (game) => typeOf(game).levels;
 const offers = (game, option) => typeOf(game).lobbyOptions.includes(option);
 
-/** A preset to play at one click: the one the game offers for it (a quick game: GameType.quickPreset). */
-const quickPreset = (game) => typeOf(game).quickPreset ?? typeOf(game).defaultPreset;
+/** A preset to play at one click: the quick game its type names (its default preset unless it says). */
+const quickPreset = (game) => typeOf(game).quickPreset || typeOf(game).defaultPreset;
 
 function seatsRows(preset, game) {
   const n = seatsOf(preset, game);

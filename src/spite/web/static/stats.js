@@ -119,7 +119,7 @@ export function renderStats(player) {
           <button type="submit" class="primary" id="stats-show">${t("st_show")}</button>
         </form>
         ${body}
-        <p><a href="/">${t("back_lobby")}</a> · <a href="/rules/spite-malice">${t("rules")}</a></p>
+        <p><a href="/">${t("back_lobby")}</a> · <a href="/rules">${t("rules")}</a></p>
       </section>`;
     const form = document.getElementById("stats-form");
     form.addEventListener("submit", (ev) => {
