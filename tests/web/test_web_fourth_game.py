@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import httpx
 from conftest import ConsoleWatch, open_more_options
 
 from fourth_game import NAME
@@ -45,6 +46,14 @@ def test_the_fourth_game_plays_in_the_page_through_its_own_module(browser: Any, 
             modules = {u.split("/static/", 1)[1] for u in fetched if "/static/" in u and u.endswith(".js")}
             assert f"games/{NAME}/pebbles.js" in modules
             assert not [m for m in modules if m.startswith("games/") and not m.startswith(f"games/{NAME}/")], modules
+            # its replay: the board its own module gives (replay.js asks the module, not the game's name)
+            table_id = page.url.rsplit("/", 1)[1]
+            game_id = httpx.get(f"{base}/api/tables/{table_id}").json()["gameId"]
+            page.goto(f"{base}/replay/{game_id}")
+            page.wait_for_selector(".pebbles-replay #pebbles-pile")
+            start = int(page.text_content("#pebbles-pile"))
+            page.keyboard.press("ArrowRight")
+            page.wait_for_function("(p) => Number(document.getElementById('pebbles-pile').textContent) < p", arg=start)
             assert watch.errors == [], watch.errors
         finally:
             ctx.close()
