@@ -40,7 +40,7 @@ test: $(STAMP) lint chromium haproxy
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal --durations=25
 
 bench: $(STAMP)
-	$(BIN)/spite bench engine --seconds 10 --baseline src/spite/bench/bare_loop.py
+	$(BIN)/spite bench engine --seconds 10 --baseline src/spite/malice/bench/bare_loop.py
 
 # The README's quick figures (start-up, the research environments, a game review), measured again by the
 # commands their tables name and rewritten between their markers; the strength and server tables take

@@ -11,7 +11,7 @@ Every way plays the same games, move for move: the deals of a tournament schedul
 drawing its choices from the random source the arena gives that seat, so that what differs is
 only how a move is chosen and played, not which games are measured.
 
-``engine``: the random player of :func:`spite.bench.engine.play_random_game` (what ``spite bench
+``engine``: the random player of :func:`spite.malice.bench.engine.play_random_game` (what ``spite bench
 engine`` plays: a random build play while there is any, then a random turn end) on the state;
 ``view``: the same, making the mover's view each move but not using it; ``view-moves``: moves
 worked out from the view; ``arena``: :func:`spite.malice.arena.play_game` with two ``random`` bots

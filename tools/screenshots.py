@@ -63,7 +63,7 @@ def server(seed: int) -> Iterator[str]:
         log = (Path(tmp) / "server.log").open("wb")
         proc = subprocess.Popen(
             [sys.executable, "-m", "spite.server", "--port", str(port), "--db", f"sqlite:///{tmp}/spite.db",
-             "--log-level", "warning", "--bot-delay", "0", "--bot-workers", "0", "--spit-countdown", "0",
+             "--log-level", "warning", "--bot-delay", "0", "--bot-workers", "0", "--start-countdown", "0",
              "--predictable-deals", str(seed), "--grace", "3600",
              "--limit", "max_open_tables=1000", "--limit", "rate=1000",
              "--limit", "burst=2000", "--limit", "write_burst=1000", "--limit", "max_sockets=1000"],

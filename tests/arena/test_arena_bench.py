@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from arena_helpers import spite
 
-from spite.bench.tournament import run_tournament_bench
+from spite.malice.bench.tournament import run_tournament_bench
 
 
 def test_the_tournament_benchmark_reports_throughput_and_speedup() -> None:
@@ -29,9 +29,9 @@ def test_random_bots_drawing_from_one_source_play_the_engines_random_playout_mov
 
     from spite.arena.runner import Setup
     from spite.arena.schedule import schedule
-    from spite.bench.engine import play_random_game
     from spite.malice import Options
     from spite.malice.arena import play_game
+    from spite.malice.bench.engine import play_random_game
     from spite.malice.record import record_from_state
     from spite.records import parse_record
 

@@ -132,7 +132,7 @@ def test_the_trained_policy_plays_over_the_bot_protocol_like_in_process(tmp_path
 
 def test_rl_bench_reports_steps_per_second() -> None:
     pytest.importorskip("pettingzoo")
-    from spite.bench.rl import run_rl_bench
+    from spite.malice.bench.rl import run_rl_bench
 
     out = run_rl_bench(0.4)
     assert out["aec_steps_per_s"] > 0 and out["aec_steps_per_s_no_text"] > 0 and out["encode_per_s"] > 0

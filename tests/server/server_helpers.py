@@ -146,7 +146,7 @@ class ServerProcess:
         self.output.truncate()
         self.proc = proc = subprocess.Popen(
             [sys.executable, "-m", "spite.server", "--port", str(self.port), "--db", self.db_url, "--log-level",
-             "warning", "--spit-countdown", "0", *self.extra],
+             "warning", "--start-countdown", "0", *self.extra],
             stdout=self.output, stderr=subprocess.STDOUT, env=dict(os.environ))
 
         def answers() -> bool:

@@ -143,7 +143,7 @@ class MemoryStore:
                               address=s.get("address"))
                    for _, s in sorted(self.seats.items())],
             moves=[self.moves[p] for p in plies], version_base=int(r.get("version_base") or 0),
-            match=json.loads(r["match"]) if r.get("match") else None,
+            game_data=json.loads(r["game_data"]) if r.get("game_data") else None,
             series=json.loads(r["series"]) if r.get("series") else None, rated=bool(r.get("rated")))
 
 

@@ -260,8 +260,8 @@ def told(messages: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     for msg in messages:
         if msg["type"] != "state":
             continue
-        if msg.get("events") is not None:
-            out.extend((e["t"], e["kind"], e["seat"], e["text"]) for e in msg["events"])
+        if msg.get("game", {}).get("events") is not None:
+            out.extend((e["t"], e["kind"], e["seat"], e["text"]) for e in msg["game"]["events"])
         elif msg["last"] and not msg["last"].get("undone"):
             out.append((msg["last"]["seat"], msg["last"]["move"]))
     return out
@@ -273,12 +273,13 @@ def logged(steps: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     for step in steps:
         if "event" in step or step.get("undone"):  # the table's events and the undos are no steps
             continue
-        if "events" not in step:
+        game = step.get("game", {})
+        if "events" not in game:
             out.append((step["seat"], step["move"]))
             continue
         if step["move"] is not None:
-            out.append((step["t"], "move", step["seat"], step["move"]))
-        out.extend((e["t"], e["kind"], e["seat"], e["text"]) for e in step["events"])
+            out.append((game["t"], "move", step["seat"], step["move"]))
+        out.extend((e["t"], e["kind"], e["seat"], e["text"]) for e in game["events"])
     return out
 
 
@@ -311,8 +312,9 @@ def test_a_page_opened_mid_game_gets_the_moves_so_far(server: ServerThread, game
         assert len(heard) >= 1
         assert back["moveLog"][:len(seen["moveLog"])] == seen["moveLog"]
         for step in seen["moveLog"]:
-            assert set(step) <= {"seat", "move", "t", "events", "card", "wildAs", "completed", "undone", "event"}
-            assert all(set(e) <= {"t", "kind", "seat", "text", "auto"} for e in step.get("events", []))
+            assert set(step) <= {"seat", "move", "game", "undone", "event"}
+            assert set(step.get("game", {})) <= {"t", "events", "card", "wildAs", "completed"}
+            assert all(set(e) <= {"t", "kind", "seat", "text", "auto"} for e in step.get("game", {}).get("events", []))
     finally:
         for client in (watcher, *clients.values(), *late):
             client.close()

@@ -62,7 +62,7 @@ def undoable_build(h: Harness, client: Client, rng: random.Random) -> str:
         if builds:
             move = rng.choice(builds)
             h.move(client, move)
-            if client.position and client.position.get("canUndo"):
+            if client.position and client.position.get("game", {}).get("canUndo"):
                 return move
             continue
         h.move(client, rng.choice(client.legal))
@@ -120,7 +120,7 @@ def test_the_next_games_commitment_is_published_at_the_end_and_kept_through_a_re
     play_to_the_end(h, ann, bob, rng)
     over = ann.last("gameOver")
     upcoming = over["fair"]["next"]
-    assert over["match"]["betweenGames"] and upcoming != over["fair"]["commitment"]
+    assert over["game"]["match"]["betweenGames"] and upcoming != over["fair"]["commitment"]
     restarted = h.restarted()  # the commitment survives a restart: it was stored with the game's end
     assert restarted.fair_next is not None and restarted.fair_next.commitment == upcoming
     h.next(ann, nonce="0b" * 16)
@@ -164,7 +164,7 @@ def test_build_plays_and_undos_do_not_wind_the_turn_clock_back() -> None:
         h.advance(3.0)
         if h.seat(0).controller != "person":
             break
-        if ann.position.get("canUndo"):
+        if ann.position.get("game", {}).get("canUndo"):
             h.undo(ann)
         elif move in ann.legal:
             h.move(ann, move)
@@ -271,7 +271,7 @@ def test_a_real_time_player_who_keeps_playing_keeps_the_seat() -> None:
 def test_a_spit_game_counts_down_then_shows_the_center_cards_at_once() -> None:
     h, ann = against_bot("spit", None, {}, level="reflex:500", start_countdown=3.0)
     welcome = ann.last("welcome")
-    assert welcome["clock"]["startsIn"] == 3000 and welcome["legal"] == []
+    assert welcome["game"]["clock"]["startsIn"] == 3000 and welcome["legal"] == []
     assert all(c["top"] is None for c in welcome["view"]["centers"])
     refused = h.move(ann, "T1-C1")
     assert refused[0]["code"] == "not-started"
@@ -461,7 +461,7 @@ def test_a_page_opened_later_is_told_the_game_so_far_as_a_page_open_from_the_sta
     bob = h.connect(1)
     h.move(ann, build)
     steps = [e for e in page_log(watcher) if "event" not in e]
-    assert any("card" in e and e["move"].startswith("S") is False for e in steps)
+    assert any("card" in e.get("game", {}) and e["move"].startswith("S") is False for e in steps)
     assert [e.get("undone") for e in steps][-3:] == [None, True, None]  # the move, its undo, the move again
     shape = [e["event"]["kind"] if "event" in e else "undo" if e.get("undone") else e["move"]
              for e in page_log(watcher)[-5:]]

@@ -162,7 +162,7 @@ def test_each_game_of_a_match_has_its_own_commitment() -> None:
         assert ("first" in record["fairness"]) == (game > 1)
         assert record["fairness"]["scheme"] == ("spite-fair/2" if game > 1 else "spite-fair/1")
         verified(record)
-        if over["match"]["over"]:  # the next commitment is a rematch's, at this table of persons
+        if over["game"]["match"]["over"]:  # the next commitment is a rematch's, at this table of persons
             assert over["fair"]["next"] not in commitments
             break
         # the next game's commitment is out before its cards; the seats send fresh nonces with next
@@ -278,7 +278,7 @@ def test_every_secret_a_table_draws_comes_from_its_entropy(monkeypatch: pytest.M
         over = clients[0].last("gameOver")
         assert over is not None
         revealed.append(over["fair"]["secret"])
-        if over["match"]["over"]:
+        if over["game"]["match"]["over"]:
             break
         for c in clients:
             h.next(c)

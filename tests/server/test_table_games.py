@@ -217,20 +217,21 @@ def test_rematch_of_a_match_starts_a_new_match() -> None:
         play_out(h, [cat], rng)
         over = cat.last("gameOver")
         assert over is not None
-        if over["match"]["over"]:
+        if over["game"]["match"]["over"]:
             break
         assert "rematch" not in over and "series" not in over  # between the match's games: no question
         refused = h.rematch(cat)
         assert refused[0]["code"] == "no-rematch"
         h.next(cat)
         new_game_state(cat, over["stateVersion"])
-    winner = over["match"]["winner"]
+    winner = over["game"]["match"]["winner"]
     assert over["series"]["games"] == 1 and over["series"]["wins"] == [int(winner == 0), int(winner == 1)]
     assert over["series"]["gameIds"] == [over["gameId"]]
     assert over["rematch"] == {"ready": [1], "waiting": [0], "declined": []}
     h.rematch(cat)
     state = new_game_state(cat, over["stateVersion"])
-    assert state["match"]["scores"] == [0, 0] and state["match"]["game"] == 1 and not state["match"]["over"]
+    match = state["game"]["match"]
+    assert match["scores"] == [0, 0] and match["game"] == 1 and not match["over"]
     cat.check_models()
 
 
@@ -371,7 +372,7 @@ def test_undo_takes_back_a_build_play_and_only_that() -> None:
     watcher = h.connect()
     for c in (ann, bob):
         welcome = c.last("welcome")
-        assert welcome is not None and welcome["canUndo"] is False and "match" not in welcome
+        assert welcome is not None and welcome["game"]["canUndo"] is False and "match" not in welcome.get("game", {})
     rng = random.Random(8)
     c, move = play_until(h, [ann, bob], hand_build, rng)
     seat = c.seat
@@ -383,12 +384,12 @@ def test_undo_takes_back_a_build_play_and_only_that() -> None:
 
     acked = h.move(c, move, msg_id=f"mv{v}")
     assert acked[0] == {"type": "ack", "id": f"mv{v}", "move": move, "stateVersion": v + 1}
-    assert c.position["canUndo"] is True  # type: ignore[index]
-    assert other.position["canUndo"] is False and watcher.position["canUndo"] is False  # type: ignore[index]
+    assert c.position["game"]["canUndo"] is True  # type: ignore[index]
+    assert other.position["game"]["canUndo"] is False and watcher.position["game"]["canUndo"] is False  # type: ignore[index]
     assert len(h.store.moves) == plies_before + 1
     told = {client.conn: client.last("state")["last"] for client in (c, other, watcher)}  # type: ignore[index]
     target = int(move.split("-B")[1]) - 1
-    assert told[c.conn]["card"] == c.position["view"]["builds"][target]["top"]  # type: ignore[index]
+    assert told[c.conn]["game"]["card"] == c.position["view"]["builds"][target]["top"]  # type: ignore[index]
 
     # the opponent cannot take it back, nor the mover with a stale version, nor a spectator
     assert h.undo(other, msg_id="o")[0]["code"] == "not-your-turn"
@@ -421,7 +422,7 @@ def test_undo_takes_back_a_build_play_and_only_that() -> None:
     c, stock = play_until(h, [ann, bob], lambda _h, cl: next((m for m in cl.legal if m.startswith("S-B")), None), rng)
     h.move(c, stock)
     if not h.core.state.is_over:
-        assert c.position["canUndo"] is False  # type: ignore[index]
+        assert c.position["game"]["canUndo"] is False  # type: ignore[index]
         err = h.undo(c, msg_id="st")[0]
         assert err["code"] == "nothing-to-undo" and "\n" not in err["message"]
         assert err["words"] == {"key": "refuse.nothing-to-undo", "params": {}}
@@ -453,7 +454,7 @@ def test_undo_refused_after_a_refill() -> None:
     assert after is not None
     if after["view"]["finished"]:
         return
-    assert after["canUndo"] is False and after["view"]["players"][c.seat]["hand_size"] == 1
+    assert after["game"]["canUndo"] is False and after["view"]["players"][c.seat]["hand_size"] == 1
     err = h.undo(c, msg_id="r")[0]
     assert err["code"] == "nothing-to-undo" and err["id"] == "r" and err["stateVersion"] == v + 1
     assert len(h.store.moves) == v + 1  # nothing was taken back
@@ -504,7 +505,7 @@ def test_an_undone_move_is_not_stored_and_a_restart_goes_on_without_it() -> None
         assert welcome["view"] == old["view"] and welcome["legal"] == old["legal"]
     # the floor after a restart: the undone play can be made and taken back again
     h.move(again[seat], move)
-    assert again[seat].position["canUndo"] is True  # type: ignore[index]
+    assert again[seat].position["game"]["canUndo"] is True  # type: ignore[index]
     over = to_the_end(h, list(again.values()), 22)[0]
     (game,) = h.store.games
     assert move in game["record"]["moves"]
@@ -527,14 +528,14 @@ def next_game(h: Harness, clients: list[Client], version: int) -> None:
         h.next(c)
     for c in clients:
         st = new_game_state(c, version)
-        assert st["match"]["betweenGames"] is False
+        assert st["game"]["match"]["betweenGames"] is False
 
 
 def test_a_match_plays_games_to_the_target() -> None:
     h, ann, bob = two_people("classic", MATCH)
     for c in (ann, bob):
         welcome = c.last("welcome")
-        assert welcome is not None and welcome["match"] == {
+        assert welcome is not None and welcome["game"]["match"] == {
             "scores": [0, 0], "target": 2, "game": 1, "over": False, "winner": None, "betweenGames": False,
             "ready": [], "nextIn": None}
     watcher = h.connect()
@@ -546,7 +547,7 @@ def test_a_match_plays_games_to_the_target() -> None:
     for _ in bounded(20, "the match's end"):
         over = finish_game(h, [ann, bob, watcher], rng)
         overs.append(over)
-        match = over["match"]
+        match = over["game"]["match"]
         assert match["game"] == len(overs) and over["gameId"] is not None
         assert over["stateVersion"] > last_version
         last_version = over["stateVersion"]
@@ -561,18 +562,18 @@ def test_a_match_plays_games_to_the_target() -> None:
         assert ready is not None and ready["event"] == {
             "kind": "ready", "seat": 0, "text": "ann is ready for the next game",
             "words": {"key": "event.ready", "params": {"name": "ann", "seat": 0}}}
-        assert ready["match"]["ready"] == [0]
+        assert ready["game"]["match"]["ready"] == [0]
         h.next(bob)
         for c in (ann, bob, watcher):
             st = c.last("state")
             assert st is not None and st["stateVersion"] == last_version + 1
-            assert st["match"]["game"] == len(overs) + 1 and st["match"]["scores"] == match["scores"]
+            assert st["game"]["match"]["game"] == len(overs) + 1 and st["game"]["match"]["scores"] == match["scores"]
             assert not st["view"]["finished"]
         starter = h.core.state.to_act()[0]
         name = ["ann", "bob"][starter]
         told(watcher, "next-game", f"game {len(overs) + 1} of the match begins: {name} (seat {starter}) plays first",
              seat=starter)
-    final = overs[-1]["match"]
+    final = overs[-1]["game"]["match"]
     assert final["over"] and max(final["scores"]) >= 2
     assert final["winner"] == final["scores"].index(max(final["scores"]))
     assert len(overs) >= 2
@@ -597,7 +598,7 @@ def test_a_match_plays_games_to_the_target() -> None:
 def test_a_table_of_one_game_has_no_match() -> None:
     h, ann, _bob = two_people()
     welcome = ann.last("welcome")
-    assert welcome is not None and "match" not in welcome and welcome["canUndo"] is False
+    assert welcome is not None and "match" not in welcome.get("game", {}) and welcome["game"]["canUndo"] is False
     err = h.next(ann)[0]
     assert err["code"] == "no-next-game" and "single game" in err["message"]
 
@@ -618,9 +619,9 @@ def test_bots_alone_go_straight_on_and_against_a_bot_only_the_person_is_awaited(
         play_out(h, [cat], rng)
         over = cat.last("gameOver")
         assert over is not None
-        if over["match"]["over"]:
+        if over["game"]["match"]["over"]:
             break
-        assert over["match"]["ready"] == [1]  # the bot is always ready
+        assert over["game"]["match"]["ready"] == [1]  # the bot is always ready
         h.next(cat)
         new_game_state(cat, over["stateVersion"])
     cat.check_models()
@@ -629,7 +630,7 @@ def test_bots_alone_go_straight_on_and_against_a_bot_only_the_person_is_awaited(
 def test_the_pause_between_two_games_ends_by_itself() -> None:
     h, ann, bob = two_people("classic", MATCH, next_game_seconds=30.0)
     over = finish_game(h, [ann, bob], random.Random(6))
-    assert over["match"]["betweenGames"] and over["match"]["nextIn"] == 30.0
+    assert over["game"]["match"]["betweenGames"] and over["game"]["match"]["nextIn"] == 30.0
     h.advance(29.9)
     assert ann.last("state")["stateVersion"] == over["stateVersion"]  # type: ignore[index]
     h.advance(0.1)
@@ -643,12 +644,12 @@ def test_the_pause_between_two_games_ends_by_itself() -> None:
 def test_the_next_game_begins_once_the_last_seat_not_ready_is_taken_over() -> None:
     h, ann, bob = two_people("classic", MATCH, grace_seconds=5.0, next_game_seconds=30.0)
     over = finish_game(h, [ann, bob], random.Random(6))
-    assert not over["match"]["over"]
+    assert not over["game"]["match"]["over"]
     h.next(bob)
     h.leave(ann)
     h.advance(5.0)
     took = next(m for m in bob.received if m["type"] == "table" and m["event"]["kind"] == "takeover")
-    assert h.seat(0).controller == "bot" and took["match"]["ready"] == [0, 1]
+    assert h.seat(0).controller == "bot" and took["game"]["match"]["ready"] == [0, 1]
     assert not h.core.series.between, "every seat is ready, yet the next game waits for the pause"
     assert bob.events()[-1] == "next-game"
 
@@ -657,8 +658,8 @@ def test_a_match_resumes_after_a_restart() -> None:
     h, ann, bob = two_people("classic", MATCH)
     rng = random.Random(9)
     over = finish_game(h, [ann, bob], rng)
-    assert not over["match"]["over"]
-    score = over["match"]["scores"]
+    assert not over["game"]["match"]["over"]
+    score = over["game"]["match"]["scores"]
     # stopped between games: the finished game and the score are back, the next game waits for next
     h.restart()
     clients = [h.connect(0), h.connect(1)]
@@ -666,7 +667,7 @@ def test_a_match_resumes_after_a_restart() -> None:
         welcome = c.last("welcome")
         assert welcome is not None
         assert welcome["stateVersion"] == over["stateVersion"] and welcome["view"]["finished"]
-        assert welcome["match"]["scores"] == score and welcome["match"]["betweenGames"] is True
+        assert welcome["game"]["match"]["scores"] == score and welcome["game"]["match"]["betweenGames"] is True
         again = c.last("gameOver")
         assert again is not None and again["gameId"] == over["gameId"] and again["result"] == over["result"]
     next_game(h, clients, over["stateVersion"])
@@ -681,13 +682,13 @@ def test_a_match_resumes_after_a_restart() -> None:
         if old["view"]["finished"]:
             continue
         assert welcome["stateVersion"] == old["stateVersion"] and welcome["view"] == old["view"]
-        assert welcome["match"]["scores"] == score and welcome["match"]["game"] == 2
+        assert welcome["game"]["match"]["scores"] == score and welcome["game"]["match"]["game"] == 2
     for _ in bounded(20, "the match's end"):
         over = finish_game(h, clients, rng)
-        if over["match"]["over"]:
+        if over["game"]["match"]["over"]:
             break
         next_game(h, clients, over["stateVersion"])
-    assert len(h.store.games) == over["match"]["game"] >= 2
+    assert len(h.store.games) == over["game"]["match"]["game"] >= 2
     for c in clients:
         c.check_models()
 

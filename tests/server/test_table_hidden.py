@@ -153,10 +153,11 @@ def check_messages(state: State, preset: str, clients: list[Client], watcher: Cl
                 # what the move laid face up: a card this seat saw just before the move or sees after it
                 version = msg["stateVersion"]
                 around = set(views[version - 1].visible_cards()) | set(views[version].visible_cards())
-                assert "card" not in last or parse_card(last["card"]) in around, (last, seat)
+                told = last.get("game", {})  # what the game told of it besides its notation
+                assert "card" not in told or parse_card(told["card"]) in around, (last, seat)
                 assert named_card(last["move"]) <= around, (last, seat)
-                if "card" not in last and last["move"] != "pass":  # only another's hand card that completed a pile
-                    assert last.get("completed") and last["move"].startswith("H") and last["seat"] != seat, last
+                if "card" not in told and last["move"] != "pass":  # only another's hand card that completed a pile
+                    assert told.get("completed") and last["move"].startswith("H") and last["seat"] != seat, last
             seen = +Counter(cards_in(msg))
             visible = views[msg.get("stateVersion") or 0].visible_cards() if "view" in msg else Counter()
             if "view" not in msg:
@@ -250,10 +251,11 @@ def test_a_hand_card_that_completes_a_pile_is_told_to_the_others_by_its_rank() -
                 continue
             card = format_cards([done.card])[0]
             own = clients[done.seat].last("state")["last"]  # type: ignore[index]
-            assert own["move"] == done.move.text and own["card"] == card and own["completed"] is True
+            assert own["move"] == done.move.text and own["game"]["card"] == card and own["game"]["completed"] is True
             for other in (clients[1 - done.seat], watcher):
                 told = other.last("state")["last"]  # type: ignore[index]
-                assert told["move"] == done.move.rank_form.text and "card" not in told and told["completed"] is True
+                assert told["move"] == done.move.rank_form.text and "card" not in told["game"]
+                assert told["game"]["completed"] is True
                 assert card not in json.dumps(told)
             for seat, expected in ((done.seat, own), (1 - done.seat, None), (None, None)):
                 step = h.connect(seat).received[0]["moveLog"][-1]

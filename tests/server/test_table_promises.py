@@ -189,7 +189,7 @@ class TablePromises(RuleBasedStateMachine):
                 return
             self.h.advance(pause)
             position = client.position
-            if position is not None and position.get("canUndo"):
+            if position is not None and position.get("game", {}).get("canUndo"):
                 self.h.undo(client)
                 continue
             # a build play from the hand (Spite and Malice's notation: H<card>-B<pile>) keeps the turn

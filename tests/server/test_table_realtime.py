@@ -56,26 +56,26 @@ def test_person_against_a_fast_bot_to_the_end() -> None:
     table = h.core.info()
     assert table.game == "spit" and table.status == "playing"
     welcome = ann.last("welcome")
-    assert welcome is not None and welcome["seat"] == 0 and welcome["clock"]["phase"] == "play"
+    assert welcome is not None and welcome["seat"] == 0 and welcome["game"]["clock"]["phase"] == "play"
     assert "players" in welcome["view"] and welcome["view"]["centers"]
     over = play_realtime(h, [ann], random.Random(3))
     # every state message carries the engine's events and the clock; the bot's moves arrive
     states = [m for m in ann.received if m["type"] == "state"]
-    assert states and all(m["clock"] is not None and m["events"] for m in states)
-    assert any(e["kind"] == "move" and e["seat"] == 1 for m in states for e in m["events"])
+    assert states and all(m["game"]["clock"] is not None and m["game"]["events"] for m in states)
+    assert any(e["kind"] == "move" and e["seat"] == 1 for m in states for e in m["game"]["events"])
     assert [m["stateVersion"] for m in states] == sorted(m["stateVersion"] for m in states)
     # the clock counts the rounds each seat has won: the round-won events so far, and the winner's
-    assert welcome["clock"]["roundsWon"] == [0, 0]
+    assert welcome["game"]["clock"]["roundsWon"] == [0, 0]
     won = [0, 0]
     for m in states:
-        for e in m["events"]:
+        for e in m["game"]["events"]:
             if e["kind"] == "round-won":
                 won[e["seat"]] += 1
-        assert m["clock"]["roundsWon"] == won
+        assert m["game"]["clock"]["roundsWon"] == won
     if over["result"]["reason"] == "rounds":  # two rounds in a row won the game
         assert won[over["result"]["winner"]] >= 2
     acks = [m for m in ann.received if m["type"] == "ack"]
-    assert acks and all(isinstance(a["t"], int) for a in acks)
+    assert acks and all(isinstance(a["game"]["t"], int) for a in acks)
     record = replayed(h, over)
     assert record["game"] == "spit" and all("t" in e for e in record["moves"] if "p" in e)
     info = h.core.info()
@@ -177,7 +177,7 @@ def test_a_restart_mid_round_and_play_on() -> None:
         assert welcome is not None and old is not None
         assert welcome["stateVersion"] == old["stateVersion"]
         assert welcome["view"] == old["view"] and welcome["legal"] == old["legal"]
-        assert welcome["clock"]["now"] >= old["clock"]["now"]
+        assert welcome["game"]["clock"]["now"] >= old["game"]["clock"]["now"]
     over = play_realtime(h, [clients[0], clients[1]], rng)
     replayed(h, over)
 
@@ -195,7 +195,7 @@ def test_a_new_spit_game_begins_with_a_countdown() -> None:
         watcher = h.connect()
         welcome, seen = ann.last("welcome"), watcher.last("welcome")
         assert welcome is not None and seen is not None
-        clock = welcome["clock"]
+        clock = welcome["game"]["clock"]
         assert clock["now"] == 0 and 0 < clock["startsIn"] <= 1000
         for msg in (welcome, seen):
             assert msg["legal"] == []
@@ -210,7 +210,7 @@ def test_a_new_spit_game_begins_with_a_countdown() -> None:
         h.advance(0.01)
         state, shown = ann.last("state"), watcher.last("state")
         assert state is not None and shown is not None
-        assert state["clock"].get("startsIn") is None and state["clock"]["now"] >= 0
+        assert state["game"]["clock"].get("startsIn") is None and state["game"]["clock"]["now"] >= 0
         assert all(c["top"] for c in state["view"]["centers"])
         assert shown["view"]["centers"] == state["view"]["centers"] and shown["legal"] == []
         if not state["legal"]:
@@ -300,7 +300,7 @@ def test_a_spit_table_refuses_hint_undo_and_next() -> None:
         assert err["words"] == {"key": f"error.no-{kind}", "params": {}}
     assert not [m for m in bob.received if m["type"] == "error"]
     (state,) = h.sync(ann)
-    assert not state["view"]["finished"] and not state.get("canUndo") and h.core.version == version
+    assert not state["view"]["finished"] and not state.get("game", {}).get("canUndo") and h.core.version == version
 
 
 @pytest.mark.parametrize("game", ["spit", "speed"])
@@ -318,7 +318,7 @@ def test_rematch_of_a_real_time_game_against_a_bot(game: str) -> None:
     assert told["table"]["id"] == "T1" and told["table"]["game"] == game
     state = next(m for m in fay.received if m["type"] == "state" and m["stateVersion"] == first["stateVersion"] + 1)
     assert state["last"] is None and not state["view"]["finished"]
-    assert state["clock"]["now"] < 1000 and state["clock"]["phase"] == "play"
+    assert state["game"]["clock"]["now"] < 1000 and state["game"]["clock"]["phase"] == "play"
     second = play_realtime(h, [fay], random.Random(14))
     assert second["stateVersion"] > state["stateVersion"] and second["gameId"] != first["gameId"]
     assert second["series"]["games"] == 2

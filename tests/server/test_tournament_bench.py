@@ -1,4 +1,4 @@
-"""``spite bench tournament --system swiss|arena``: a whole club tournament of computers on one server
+"""``spite bench club --system swiss|arena``: a whole club tournament of computers on one server
 process, to its end with no error (the lighter sizes of the benchmark docs/tournaments.md reports for
 64 and 200 entrants)."""
 
@@ -15,7 +15,7 @@ from spite.cli import app
 
 @pytest.mark.timeout(120)
 def test_the_benchmark_plays_a_swiss_to_its_end_without_error() -> None:
-    result = CliRunner().invoke(app, ["bench", "tournament", "--system", "swiss", "--entrants", "9", "--rounds", "2",
+    result = CliRunner().invoke(app, ["bench", "club", "--system", "swiss", "--entrants", "9", "--rounds", "2",
                                       "--json"])
     assert result.exit_code == 0, result.output
     figures = json.loads(result.output.strip().splitlines()[-1])
@@ -30,5 +30,5 @@ def test_an_arena_of_twenty_ends_without_error() -> None:
 
 
 def test_the_benchmark_refuses_another_system() -> None:
-    result = CliRunner().invoke(app, ["bench", "tournament", "--system", "knockout"])
+    result = CliRunner().invoke(app, ["bench", "club", "--system", "knockout"])
     assert result.exit_code != 0 and "--system is swiss or arena" in result.output

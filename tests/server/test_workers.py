@@ -93,7 +93,7 @@ def cluster(tmp_path: Path, workers: int = 2, *extra: str) -> Iterator[Cluster]:
         with open(log, "wb") as out:
             proc = subprocess.Popen(
                 [*CLI, "serve", "--workers", str(workers), "--db", url, "--port", str(port), "--log-level", "warning",
-                 "--bot-workers", "1", "--spit-countdown", "0", "--limit", "max_sockets=1000",
+                 "--bot-workers", "1", "--start-countdown", "0", "--limit", "max_sockets=1000",
                  "--limit", "write_burst=1000", "--limit", "max_open_tables=1000", "--limit", "rate=2000",
                  "--limit", "burst=4000", "--limit", "proxy_connections=100000", "--limit", "proxy_requests=1000000",
                  *extra],
@@ -213,8 +213,8 @@ async def play_seat(seat: Seat, think: float, deadline: float) -> None:
                 async for raw in ws:
                     msg = json.loads(raw)
                     kind = msg["type"]
-                    if msg.get("clock"):
-                        seat.clocks.append((time.monotonic(), kind, msg["clock"]["now"]))
+                    if msg.get("game", {}).get("clock"):
+                        seat.clocks.append((time.monotonic(), kind, msg["game"]["clock"]["now"]))
                     if kind == "ack":
                         seat.acked.append((msg["stateVersion"], msg["move"]))
                         seat.acks.append(msg)
@@ -415,9 +415,9 @@ def test_kill_9_of_a_spit_tables_worker(tmp_path: Path) -> None:
         assert ann.over["result"] and record["result"] == ann.over["result"]
         # no acknowledged move is lost: each is in the record, in the order acknowledged, at its time
         mine = [(e["t"], e["m"]) for e in played if e["p"] == 0]
-        acked = [(a["t"], a["move"]) for a in ann.acks]
+        acked = [(a["game"]["t"], a["move"]) for a in ann.acks]
         assert acked and [m for m in mine if m in acked] == acked, (acked, mine)
-        assert [a for a in ann.acks if a["t"] > after[0][1]], "no move of the person's was taken after the takeover"
+        assert [a for a in ann.acks if a["game"]["t"] > after[0][1]], "no move of the person's was taken after takeover"
 
 
 # ---------------------------------------------------------------------- play a person on two workers

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from spite.bench.spit import DEFAULT_GAPS, crossing, logistic_fit, reaction_gap_curve, run_spit_bench
 from spite.errors import OptionsError
+from spite.spit.bench import DEFAULT_GAPS, crossing, logistic_fit, reaction_gap_curve, run_spit_bench
 
 
 def test_run_spit_bench() -> None:

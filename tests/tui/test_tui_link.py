@@ -227,16 +227,16 @@ def test_the_next_games_nonce_waits_for_its_commitment_and_a_changed_one_raises_
 
     async def talk(server: FakeServer, ws: ServerConnection, hello: dict[str, Any]) -> None:
         nonces = [hello["nonce"], None]
-        await ws.send(server.welcome(server.fair(dealt=True, sent=[True, False]), match=match))
+        await ws.send(server.welcome(server.fair(dealt=True, sent=[True, False]), game={"match": match}))
         async for raw in ws:
             msg = json.loads(raw)
             server.received.append(msg)
             if msg["type"] == "next" and len(server.received) == 1:  # too early: game 1 is on; then it ends
                 await server.end_game(ws, server.revealed(nonces, next=published), record=False,
-                                      match={**match, "scores": [1, 0], "betweenGames": True})
+                                      final=False, game={"match": {**match, "scores": [1, 0], "betweenGames": True}})
             elif msg["type"] == "next":  # game 2, from another commitment than the one published
                 await ws.send(json.dumps({"type": "state", "stateVersion": 2, "view": VIEW, "legal": [],
-                                          "last": None, "match": {**match, "game": 2},
+                                          "last": None, "game": {"match": {**match, "game": 2}},
                                           "fair": server.fair(game=2, commitment=dealt_from, scheme="spite-fair/2",
                                                               first=1)}))
 

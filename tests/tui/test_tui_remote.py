@@ -255,7 +255,7 @@ def a_table_with_a_hand_build(server: ServerProcess) -> tuple[str, str, str]:
         table_id, token = joined["table"]["id"], joined["token"]
         welcome = welcome_on_seat_0s_turn(server.base, table_id, token)
         build = next((m for m in welcome["legal"] if m.startswith("H") and "-B" in m), None)
-        if welcome["view"]["to_move"] == 0 and build is not None and welcome["canUndo"] is False:
+        if welcome["view"]["to_move"] == 0 and build is not None and welcome["game"]["canUndo"] is False:
             return table_id, token, build
     raise AssertionError("no deal offered a build play from the hand")
 
@@ -420,7 +420,7 @@ def test_undo_and_match_messages_without_a_server() -> None:
     secret = bytes(range(32))
     fair1 = {"game": 1, "commitment": commitment(secret, "k3J9x", 1), "dealt": True, "sent": [False, False]}
     next2 = commitment(bytes(32), "k3J9x", 2, first=1)
-    welcome = {**WELCOME_EXAMPLE, "match": match, "fair": fair1}
+    welcome = {**WELCOME_EXAMPLE, "game": {"match": match}, "fair": fair1}
     link = QuietLink(welcome)
     table = RemoteMaliceTable.from_welcome(link, welcome)
     wire = Wire(table)
@@ -430,24 +430,25 @@ def test_undo_and_match_messages_without_a_server() -> None:
     view1 = dict(WELCOME_EXAMPLE["view"])
     table.play("H2-D1")
     link.receive({"type": "ack", "id": "m1", "move": "H2-D1", "stateVersion": 1})
-    link.receive({"type": "state", "stateVersion": 1, "view": view1, "legal": ["S-B1"], "canUndo": True,
-                  "last": {"seat": 0, "move": "H2-D1", "byBot": False}, "match": match})
+    link.receive({"type": "state", "stateVersion": 1, "view": view1, "legal": ["S-B1"],
+                  "last": {"seat": 0, "move": "H2-D1", "byBot": False}, "game": {"canUndo": True, "match": match}})
     assert table.can_undo() and table.undo() == "H2-D1"
     assert sent[-1] == {"type": "undo", "stateVersion": 1, "id": "u2"} and not table.can_undo()
     with pytest.raises(IllegalMoveError):
         table.undo()  # one request at a time
     link.receive({"type": "ack", "id": "u2", "move": "H2-D1", "stateVersion": 2, "undone": True})
     assert wire.updates[-1].undone == "H2-D1" and table.pending is None and table.acked == ["H2-D1"]
-    link.receive({"type": "state", "stateVersion": 2, "view": view1, "legal": ["S-B1"], "canUndo": False,
-                  "last": {"seat": 0, "move": "H2-D1", "byBot": False, "undone": True}, "match": match})
+    link.receive({"type": "state", "stateVersion": 2, "view": view1, "legal": ["S-B1"],
+                  "last": {"seat": 0, "move": "H2-D1", "byBot": False, "undone": True},
+                  "game": {"canUndo": False, "match": match}})
     assert table.turn_log() == [] and not table.can_undo() and table.state.plies == 0
     # the game ends, the match goes on: next, then the next game's deal
     between = {**match, "scores": [1, 0], "betweenGames": True, "ready": [1], "nextIn": 30.0}
     link.receive({"type": "state", "stateVersion": 3, "legal": [],
                   "view": dict(view1, finished=True, result={"winner": 0, "reason": "stock"}),
-                  "last": {"seat": 0, "move": "S-B1", "byBot": False}, "match": between})
+                  "last": {"seat": 0, "move": "S-B1", "byBot": False}, "game": {"match": between}})
     link.receive({"type": "gameOver", "stateVersion": 3, "result": {"winner": 0, "reason": "stock"}, "gameId": 1,
-                  "recordUrl": "/api/games/1/record", "match": between,
+                  "recordUrl": "/api/games/1/record", "final": False, "game": {"match": between},
                   "fair": {**fair1, "secret": secret.hex(), "nonces": [None, None], "next": next2}})
     assert table.state.is_over and not table.match_over and table.match.scores == [1, 0]
     table.new_game()
@@ -456,7 +457,7 @@ def test_undo_and_match_messages_without_a_server() -> None:
     assert re.fullmatch(r"[0-9a-f]{32}", nonce) and nonce == link.fair.deals[2].nonce and link.fair.deals[2].nonce_sent
     assert sent[-1] == {"type": "next", "id": "n3"} and table.awaiting_next == "n3"
     link.receive({"type": "state", "stateVersion": 4, "view": view1, "legal": ["S-B1"], "last": None,
-                  "canUndo": False, "match": {**match, "scores": [1, 0], "game": 2},
+                  "game": {"canUndo": False, "match": {**match, "scores": [1, 0], "game": 2}},
                   "fair": {"game": 2, "commitment": next2, "dealt": True, "sent": [True, False],
                        "scheme": "spite-fair/2", "first": 1}})
     assert wire.updates[-1].new_game and table.games == 2 and table.game_over is None and table.awaiting_next is None
@@ -465,11 +466,12 @@ def test_undo_and_match_messages_without_a_server() -> None:
     link.receive({"type": "error", "code": "no-next-game", "message": "a game is in play", "id": "n9"})
     assert wire.updates[-1].error is None  # a next that crossed the server's own deal
     final = {**match, "scores": [2, 0], "game": 2, "over": True, "winner": 0}
-    link.receive({"type": "gameOver", "stateVersion": 9, "result": {"winner": 0, "reason": "stock"}, "match": final})
+    link.receive({"type": "gameOver", "stateVersion": 9, "result": {"winner": 0, "reason": "stock"},
+                  "game": {"match": final}})
     assert table.match_over and table.match.winner == 0
     with pytest.raises(IllegalMoveError):
         table.new_game()
-    watched = {**WELCOME_EXAMPLE, "seat": None, "match": match}
+    watched = {**WELCOME_EXAMPLE, "seat": None, "game": {"match": match}}
     watcher = RemoteMaliceTable.from_welcome(QuietLink(watched, None), watched)
     assert watcher.match_over and not watcher.can_undo()  # a spectator starts no games and undoes nothing
     with pytest.raises(IllegalMoveError):
@@ -486,7 +488,7 @@ def test_the_next_game_closes_the_summary_for_players_and_spectators(seat: int |
     if seat is None:
         view["players"] = [dict(p, hand=None) for p in view["players"]]
     legal = ["S-B1"] if seat is not None else []
-    welcome = {**WELCOME_EXAMPLE, "seat": seat, "view": view, "legal": legal, "match": match}
+    welcome = {**WELCOME_EXAMPLE, "seat": seat, "view": view, "legal": legal, "game": {"match": match}}
     link = QuietLink(welcome, "t" if seat is not None else None)
     remote = RemoteMaliceTable.from_welcome(link, welcome)
     seen: dict[str, Any] = {}
@@ -497,9 +499,9 @@ def test_the_next_game_closes_the_summary_for_players_and_spectators(seat: int |
         between = {**match, "scores": [1, 0], "betweenGames": True, "ready": [1], "nextIn": 30.0}
         final = dict(view, finished=True, result={"winner": 0, "reason": "stock"})
         link.receive({"type": "state", "stateVersion": 1, "view": final, "legal": [],
-                      "last": {"seat": 0, "move": "S-B1", "byBot": False}, "match": between})
+                      "last": {"seat": 0, "move": "S-B1", "byBot": False}, "game": {"match": between}})
         link.receive({"type": "gameOver", "stateVersion": 1, "result": {"winner": 0, "reason": "stock"},
-                      "gameId": 1, "recordUrl": "/api/games/1/record", "match": between})
+                      "gameId": 1, "recordUrl": "/api/games/1/record", "final": False, "game": {"match": between}})
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), 5000)
         await pilot.pause()
         seen["summary"] = flat(app.screen_text())
@@ -510,22 +512,22 @@ def test_the_next_game_closes_the_summary_for_players_and_spectators(seat: int |
         await type_keys(pilot, "n")  # a spectator's N does nothing; a player's sends next
         seen["sent"] = list(screen.link.sent) if screen.link is not None else []
         # another person of the table says next: the table waits on (no summary again)
-        link.receive({"type": "table", "table": remote.info, "match": {**between, "ready": [0, 1]},
+        link.receive({"type": "table", "table": remote.info, "game": {"match": {**between, "ready": [0, 1]}},
                       "event": {"kind": "ready", "seat": 1, "text": "bob is ready for the next game"}})
         await pilot.pause()
         seen["after_n"] = isinstance(app.screen, SummaryScreen)
         seen["waiting"] = flat(app.screen_text())
-        link.receive({"type": "table", "table": remote.info, "match": {**match, "scores": [1, 0], "game": 2},
+        link.receive({"type": "table", "table": remote.info, "game": {"match": {**match, "scores": [1, 0], "game": 2}},
                       "event": {"kind": "next-game", "seat": 1, "text": "game 2 of the match begins"}})
         link.receive({"type": "state", "stateVersion": 2, "view": dict(view, to_move=1), "legal": [],
-                      "last": None, "match": {**match, "scores": [1, 0], "game": 2}})
+                      "last": None, "game": {"match": {**match, "scores": [1, 0], "game": 2}}})
         await wait_for(pilot, lambda: not isinstance(app.screen, SummaryScreen), 5000)
         await pilot.pause()
         seen["game2"] = flat(app.screen_text())
         # the next game ends too: its summary opens again
         link.receive({"type": "state", "stateVersion": 3, "view": final, "legal": [],
                       "last": {"seat": 0, "move": "S-B1", "byBot": False},
-                      "match": {**match, "scores": [2, 0], "game": 2, "over": True, "winner": 0}})
+                      "game": {"match": {**match, "scores": [2, 0], "game": 2, "over": True, "winner": 0}}})
         await wait_for(pilot, lambda: isinstance(app.screen, SummaryScreen), 5000)
         await pilot.pause()
         seen["final"] = flat(app.screen_text())

@@ -128,13 +128,13 @@ def test_seat_two_is_drawn_at_the_bottom() -> None:
     # seat 1's own cards (4S) are players[0] of the screen's view
     assert view.players[0].tableau[0].top == parse_card("4S") and view.players[1].tableau[0].top == parse_card("KD")
     table.handle({"type": "state", "stateVersion": 2, "view": SPIT_WELCOME_EXAMPLE["view"], "legal": [],
-                  "events": [{"t": 5, "kind": "round-won", "seat": 1, "text": "emptied"}],
-                  "clock": {"now": 5, "phase": "slap", "playFrom": 0, "roundWinner": 1, "roundsWon": [0, 1]}})
+                  "game": {"events": [{"t": 5, "kind": "round-won", "seat": 1, "text": "emptied"}],
+                           "clock": {"now": 5, "phase": "slap", "playFrom": 0, "roundWinner": 1, "roundsWon": [0, 1]}}})
     view = table.view()
     assert view.round_winner == 0 and view.players[0].rounds_won == 1 and table.events[-1].seat == 0
     # a reconnect's welcome says the count as the server keeps it
     table.handle({**SPIT_WELCOME_EXAMPLE, "stateVersion": 9,
-                  "clock": {"now": 9, "phase": "play", "playFrom": 0, "roundsWon": [2, 1]}})
+                  "game": {"clock": {"now": 9, "phase": "play", "playFrom": 0, "roundsWon": [2, 1]}}})
     assert [p.rounds_won for p in table.view().players] == [1, 2]
 
 
@@ -213,8 +213,8 @@ def test_a_spit_table_says_at_the_end_that_the_deal_did_not_check_out() -> None:
         revealed = {**fair, "secret": bytes(32).hex(), "nonces": [None, None]}
         final = dict(SPIT_WELCOME_EXAMPLE["view"], finished=True, result={"winner": 1, "reason": "out of cards"})
         link.receive({"type": "state", "stateVersion": 2, "view": final, "legal": [], "fair": revealed,
-                      "events": [{"t": 9, "kind": "game-over", "seat": 1, "text": "out of cards"}],
-                      "clock": {"now": 9, "phase": "over", "playFrom": 0}})
+                      "game": {"events": [{"t": 9, "kind": "game-over", "seat": 1, "text": "out of cards"}],
+                               "clock": {"now": 9, "phase": "over", "playFrom": 0}}})
         link.receive({"type": "gameOver", "stateVersion": 2, "result": {"winner": 1, "reason": "out of cards"},
                       "gameId": None, "recordUrl": None, "fair": revealed})
         await wait_for(pilot, lambda: "does not give" in " ".join(app.screen_text().split()), 2000)

@@ -232,7 +232,7 @@ def test_a_servers_countdown_is_shown_as_a_local_one() -> None:
     clock = FakeClock()
     welcome = {**SPIT_WELCOME_EXAMPLE, "legal": [],
                "view": {**SPIT_WELCOME_EXAMPLE["view"], "centers": [{"top": None, "cards": 1}] * 2},
-               "clock": {**SPIT_WELCOME_EXAMPLE["clock"], "startsIn": 3000}}
+               "game": {"clock": {**SPIT_WELCOME_EXAMPLE["game"]["clock"], "startsIn": 3000}}}
     link = QuietLink(welcome)
     table = RemoteSpitTable.from_welcome(link, welcome)
     table.clock = clock
@@ -316,10 +316,10 @@ def test_a_servers_spit_moves_in_words() -> None:
         assert [m["move"] for m in link.sent if m.get("type") == "move"] == ["T1-C1"]
         assert "sent 4♠ from tableau pile 1 onto center pile 1 …" in app.screen_text()
         view = {**SPIT_WELCOME_EXAMPLE["view"], "centers": [{"top": "4S", "cards": 2}, {"top": "9C", "cards": 1}]}
-        link.receive({"type": "ack", "move": "T1-C1", "t": 120, "stateVersion": 2})
+        link.receive({"type": "ack", "move": "T1-C1", "game": {"t": 120}, "stateVersion": 2})
         link.receive({"type": "state", "stateVersion": 2, "view": view, "legal": [],
-                      "clock": {**SPIT_WELCOME_EXAMPLE["clock"], "now": 120},
-                      "events": [{"t": 120, "kind": "move", "seat": 1, "text": "T1-C1"}]})
+                      "game": {"clock": {**SPIT_WELCOME_EXAMPLE["game"]["clock"], "now": 120},
+                               "events": [{"t": 120, "kind": "move", "seat": 1, "text": "T1-C1"}]}})
         screen.tick()
         await pilot.pause()
         assert "P1 (you): 4♠ from tableau pile 1 onto center pile 1" in region_text(app, "#spit-log")

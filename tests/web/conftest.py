@@ -53,7 +53,7 @@ class WebServer:
             self.proc = proc = subprocess.Popen(
                 [sys.executable, "-m", "spite.server", "--port", str(self.port), "--db", f"sqlite:///{self.db}",
                  "--log-level", "warning", "--bot-delay", "0", "--bot-workers", "0", "--bot-budget", "0.2",
-                 "--spit-countdown", "0", *_GENEROUS, *self.extra],
+                 "--start-countdown", "0", *_GENEROUS, *self.extra],
                 stdout=out, stderr=subprocess.STDOUT, env=dict(os.environ))
 
         def answers() -> bool:

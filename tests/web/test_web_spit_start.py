@@ -16,7 +16,7 @@ SLOW_BOT = [{"kind": "person"}, {"kind": "bot", "level": "reflex:60000"}]
 
 @pytest.fixture(scope="module")
 def countdown_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
-    server = WebServer(tmp_path_factory.mktemp("web-start") / "spite.db", "--spit-countdown", "2")
+    server = WebServer(tmp_path_factory.mktemp("web-start") / "spite.db", "--start-countdown", "2")
     try:
         yield server
     finally:

@@ -10,7 +10,6 @@ so that the database has the size of N real games (about 2 KB of rows per move, 
 from __future__ import annotations
 
 import json
-import random
 import tempfile
 import time
 from pathlib import Path
@@ -25,18 +24,11 @@ DISTINCT = 50
 
 
 def _games(seed: int, count: int = DISTINCT) -> list[tuple[dict[str, Any], int, int]]:
-    """``count`` finished classic games: (record, plies, turns)."""
-    from spite.malice import Options, State
-    from spite.malice.record import record_from_state
+    """``count`` finished games of the default game (its family's ``bench`` hook): (record, plies, turns)."""
+    from spite.games import DEFAULT_GAME, load_hook
 
-    out = []
-    for i in range(count):
-        state = State.new(Options.from_preset("classic"), seed * 1000 + i)
-        rng = random.Random(f"bench-backup/{seed}/{i}")
-        while not state.is_over:
-            state.play(rng.choice(state.build_moves() or state.end_moves()))
-        out.append((record_from_state(state, "classic").to_json(), state.plies, state.turn))
-    return out
+    games: list[tuple[dict[str, Any], int, int]] = load_hook(DEFAULT_GAME, "bench")(seed, count)
+    return games
 
 
 def make_games(db_url: str, n: int, seed: int = 1) -> dict[str, Any]:
@@ -63,7 +55,7 @@ def make_games(db_url: str, n: int, seed: int = 1) -> dict[str, Any]:
                     table_id = f"bench{k:08d}"
                     game_id = first + 1 + k - start
                     at = now - (n - k) * 60.0
-                    tables.append({"id": table_id, "game": "spite-malice", "preset": "classic", "options": "{}",
+                    tables.append({"id": table_id, "game": record["game"], "preset": record["preset"], "options": "{}",
                                    "seed": json.dumps(k), "start": "{}", "status": "finished", "plies": plies,
                                    "owner": None, "created_at": at, "updated_at": at, "version_base": 0,
                                    "rated": False})
@@ -77,8 +69,8 @@ def make_games(db_url: str, n: int, seed: int = 1) -> dict[str, Any]:
                     move_rows.extend({"table_id": table_id, "ply": ply, "seat": ply % 2,
                                       "entries": json.dumps([entry], separators=(",", ":")), "created_at": at}
                                      for ply, entry in enumerate(record["moves"]))
-                    game_rows.append({"id": game_id, "table_id": table_id, "game": "spite-malice",
-                                      "preset": "classic", "record": json.dumps(record),
+                    game_rows.append({"id": game_id, "table_id": table_id, "game": record["game"],
+                                      "preset": record["preset"], "record": json.dumps(record),
                                       "result": json.dumps(record.get("result") or {}), "plies": plies,
                                       "turns": turns, "finished_at": at})
                 conn.execute(sa.insert(db.tables), tables)

@@ -1,4 +1,4 @@
-"""``spite bench tournament --system swiss|arena --entrants N``: a whole club tournament of computer
+"""``spite bench club --system swiss|arena --entrants N``: a whole club tournament of computer
 entrants on one server process (its service, tables, bots and database; no HTTP in between), from
 creation to the end: the wall time, the games played, the tables made (docs/tournaments.md).
 
@@ -21,7 +21,7 @@ BENCH_KEY = "bench-creator-key-0000000000"
 """The creator's player key (a benchmark's own)."""
 
 
-async def _run(system: str, entrants: int, *, rounds: int, minutes: float, game: str, preset: str, level: str,
+async def _run(system: str, entrants: int, *, rounds: int, minutes: float, game: str, preset: str | None, level: str,
                db_url: str, time_scale: float, timeout: float) -> dict[str, Any]:
     from spite.server import db
     from spite.server.bots import BotRunner
@@ -90,11 +90,16 @@ class _Errors(logging.Handler):
         self.count += 1
 
 
-def run_club_bench(system: str, entrants: int, *, rounds: int = 3, minutes: float = 2.0, game: str = "spite-malice",
-                   preset: str = "short", level: str = "random", db_url: str | None = None, time_scale: float = 0.05,
-                   timeout: float = 600.0) -> dict[str, Any]:
+def run_club_bench(system: str, entrants: int, *, rounds: int = 3, minutes: float = 2.0, game: str | None = None,
+                   preset: str | None = None, level: str = "random", db_url: str | None = None,
+                   time_scale: float = 0.05, timeout: float = 600.0) -> dict[str, Any]:
     """Run one tournament of ``entrants`` computers of ``level`` to its end (a fresh SQLite database in
     a temporary folder unless ``db_url``); its figures."""
+    from spite.games import game_names
+    from spite.server.lobby import server_game
+
+    game = game or game_names()[0]
+    preset = preset or server_game(game).listing.quick_preset
     with tempfile.TemporaryDirectory(prefix="spite-club-bench-") as folder:
         url = db_url or f"sqlite:///{Path(folder) / 'bench.db'}"
         return asyncio.run(_run(system, entrants, rounds=rounds, minutes=minutes, game=game, preset=preset,

@@ -264,7 +264,7 @@ async def _post(port: int, path: str, body: dict[str, Any]) -> Any:
     return json.loads(payload)
 
 
-async def _slot(port: int, preset: str, rng: random.Random, tally: _Tally, think: float) -> None:
+async def _slot(port: int, preset: str | None, rng: random.Random, tally: _Tally, think: float) -> None:
     while time.perf_counter() < tally.stop:
         try:
             created = await _post(port, "/api/tables", {"preset": preset, "name": "bench-a"})
@@ -340,8 +340,8 @@ def _outside_pauses(tally: _Tally, pauses: list[tuple[float, float, int]]) -> li
     return out
 
 
-async def _clients(port: int, tables: int, seconds: float, preset: str, seed: int, warmup: float, think: float,
-                   server_pids: list[int], progress: Callable[[dict[str, Any]], None] | None,
+async def _clients(port: int, tables: int, seconds: float, preset: str | None, seed: int, warmup: float,
+                   think: float, server_pids: list[int], progress: Callable[[dict[str, Any]], None] | None,
                    mark: Callable[[int], None] | None = None, proxy_pids: list[int] | None = None,
                    db_url: str | None = None, health_urls: list[str] | None = None) -> dict[str, Any]:
     import gc
@@ -455,7 +455,7 @@ _NO_LIMITS = tuple(arg for name in ("max_sockets", "max_open_tables", "write_bur
 
 
 def run_server_bench(tables: int = 50, seconds: float = 10.0, *, think: float = DEFAULT_THINK,
-                     preset: str = "classic", db: str | None = None, seed: int = 1, warmup: float = 3.0,
+                     preset: str | None = None, db: str | None = None, seed: int = 1, warmup: float = 3.0,
                      server_args: tuple[str, ...] = (), profile: str | None = None,
                      progress: Callable[[dict[str, Any]], None] | None = None, workers: int = 1,
                      baseline: bool = False) -> dict[str, Any]:
@@ -498,8 +498,8 @@ _FLOOR_FIGURES = ("moves", "moves_per_s", "p50_ms", "p99_ms", "max_ms", "server_
 """The floor's figures the bench keeps (under ``floor``)."""
 
 
-def _run_one_process(kind: str, tables: int, seconds: float, *, think: float, preset: str, db: str | None, seed: int,
-                     warmup: float, server_args: tuple[str, ...] = (), profile: str | None = None,
+def _run_one_process(kind: str, tables: int, seconds: float, *, think: float, preset: str | None, db: str | None,
+                     seed: int, warmup: float, server_args: tuple[str, ...] = (), profile: str | None = None,
                      progress: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """The clients against one process: ``kind`` ``server`` (``python -m spite.server``) or ``floor``
     (:mod:`spite.bench.floor_app`), on ``db`` or a fresh SQLite file."""
@@ -529,7 +529,7 @@ def _run_one_process(kind: str, tables: int, seconds: float, *, think: float, pr
             errors.close()
 
 
-def _run_workers_bench(tables: int, seconds: float, *, think: float, preset: str, db: str, seed: int,
+def _run_workers_bench(tables: int, seconds: float, *, think: float, preset: str | None, db: str, seed: int,
                        warmup: float, server_args: tuple[str, ...],
                        progress: Callable[[dict[str, Any]], None] | None, workers: int) -> dict[str, Any]:
     """:func:`run_server_bench` against ``spite serve --workers N`` (HAProxy in front; the CPU figures

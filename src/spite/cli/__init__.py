@@ -8,8 +8,10 @@ The command starts fast: building it imports Typer and the modules of this packa
 Each subcommand imports its layer (the engine, the arena, the server, the terminal app) when it
 runs; a test holds FastAPI, SQLAlchemy, Textual, matplotlib and the rest out of ``import spite.cli``.
 The subcommands live in one module per group: :mod:`spite.cli.records`, :mod:`spite.cli.play`,
-:mod:`spite.cli.arena`, :mod:`spite.cli.review`, :mod:`spite.cli.train`, :mod:`spite.cli.server`,
-:mod:`spite.cli.bench`, :mod:`spite.cli.figures`, :mod:`spite.cli.admin`; what they share is in :mod:`spite.cli.common`.
+:mod:`spite.cli.arena`, :mod:`spite.cli.review`, :mod:`spite.cli.server`, :mod:`spite.cli.figures`,
+:mod:`spite.cli.admin`; what they share is in :mod:`spite.cli.common`. A game's own commands (its
+demo, its training, the benchmarks of its engine and bots) are its family's: each registered game's
+``commands`` hook (:mod:`spite.games`) adds them, after the shared ones.
 """
 
 from __future__ import annotations
@@ -22,14 +24,14 @@ from typing import Annotated
 import typer
 
 from spite import __version__
-from spite.cli import admin, arena, bench, figures, login, play, records, review, server, train
+from spite.cli import admin, arena, bench, figures, login, play, records, review, server
 from spite.cli.common import EXIT_MALFORMED
 
 __all__ = ["app", "bench_app", "main"]
 
 app = typer.Typer(
     name="spite",
-    help="Spite and Malice (and its family) and Spit: an exact rules engine, records and play.\n\n"
+    help="Card games (every registered game: spite.games): an exact rules engine, records and play.\n\n"
     "Exit codes: 0 fine; 1 a move in a record is illegal; 2 a malformed record or command line (or a "
     "missing optional part); 3 an internal error; 130 interrupted. Errors are one line on standard error.",
     no_args_is_help=True,
@@ -56,19 +58,33 @@ def _spite(
     pass
 
 
-# in the order --help lists them: check, legal, show, new, random-game, demo, tournament, hint, review,
-# train, tui, serve, admin, backup, restore, login, logout; bench engine, bots, rl, spit, tournament, server, figures
+# in the order --help lists them: check, legal, show, verify, new, tournament, hint, review, tui, serve, admin,
+# backup, restore, login, logout; bench server, figures; then each game family's own (commands hook)
 records.register(app)
-app.command("demo")(play.demo)
-bench.register(bench_app)
 arena.register(app, bench_app)
 review.register(app)
-train.register(app)
 app.command(name="tui")(play.tui)
 server.register(app, bench_app)
 admin.register(app, bench_app)
 login.register(app)
 figures.register(bench_app)
+bench.register(bench_app)
+
+
+def _family_commands() -> None:
+    """Each registered game's own commands (its ``commands`` hook), once per family."""
+    from spite.games import game_names, has_hook, load_hook
+
+    added: list[object] = []
+    for name in game_names():
+        if has_hook(name, "commands"):
+            register_commands = load_hook(name, "commands")
+            if register_commands not in added:
+                added.append(register_commands)
+                register_commands(app, bench_app)
+
+
+_family_commands()
 
 
 def whole_paragraphs(text: str) -> str:

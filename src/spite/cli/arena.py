@@ -28,7 +28,7 @@ from spite.cli.common import (
     require_extra,
 )
 from spite.errors import OptionsError, SpiteError
-from spite.games import DEFAULT_GAME
+from spite.games import DEFAULT_GAME, game_names
 
 __all__ = ["register"]
 
@@ -104,9 +104,8 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         out: Annotated[Path | None, typer.Option(help="Write games.csv, records/, win_rates.png, summary.json "
                                                       "into this folder.")] = None,
         seconds: Annotated[float | None, typer.Option(help="Time budget per move, in seconds.")] = None,
-        game: Annotated[str, typer.Option(help="spite-malice, or spit / speed (their bots: the levels easy, medium, "
-                                               "hard, expert, or beginner, club, reflex:MS; played in virtual "
-                                               "time).")] = DEFAULT_GAME,
+        game: Annotated[str, typer.Option(help=f"One of {', '.join(game_names())}, with its own bots (a "
+                                               "real-time game is played in virtual time).")] = DEFAULT_GAME,
         resume: Annotated[bool, typer.Option(help="Go on with the tournament kept in --out (the same command; "
                                                   "--games may be more): play only the games it lacks.")] = False,
     ) -> None:
@@ -265,68 +264,3 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         else:
             typer.echo(decision.move.text)
             typer.echo(f"why: {decision.why or '(the bot gave no reason)'}")
-
-    if bench is None:
-        return
-
-    @bench.command("tournament")
-    def bench_tournament(
-        seconds: Annotated[float, typer.Option(help="How long to measure each part.")] = 5.0,
-        jobs: Annotated[int, typer.Option("--jobs", "-j", help="Jobs for the speed-up part.")] = 2,
-        as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
-        system: Annotated[str | None, typer.Option(
-            help="swiss or arena: instead, a whole club tournament of computers on one server process "
-                 "(docs/tournaments.md).")] = None,
-        entrants: Annotated[int, typer.Option(help="With --system: how many computer entrants.")] = 64,
-        rounds: Annotated[int, typer.Option(help="With --system swiss: how many rounds.")] = 3,
-        minutes: Annotated[float, typer.Option(help="With --system arena: its minutes (each lasts --time-scale "
-                                               "of a minute).")] = 2.0,
-        time_scale: Annotated[float, typer.Option(help="With --system: how much of its real length each "
-                                                  "tournament minute lasts.")] = 0.05,
-        level: Annotated[str, typer.Option(help="With --system: the computers' level.")] = "random",
-        preset: Annotated[str, typer.Option(help="With --system: the preset played.")] = "short",
-    ) -> None:
-        """Measure tournament throughput and the --jobs speed-up.
-
-        Random against random on the same games both ways, then the same games with 1 job and with --jobs.
-        With --system swiss or arena: a whole club tournament of --entrants computers on one server process
-        instead (its wall time and games).
-        """
-        if system is not None:
-            if system not in ("swiss", "arena"):
-                fail("--system is swiss or arena", EXIT_MALFORMED)
-            if not 2 <= entrants <= 1000:
-                fail("--entrants is 2 to 1000", EXIT_MALFORMED)
-            from spite.bench.club import run_club_bench
-
-            figures = run_club_bench(system, entrants, rounds=rounds, minutes=minutes, level=level, preset=preset,
-                                     time_scale=time_scale)
-            if as_json:
-                typer.echo(json.dumps(figures))
-                return
-            typer.echo(f"{system} of {entrants} computers ({figures['preset']}, {figures['level']}): "
-                       f"{figures['rounds']} rounds, {figures['games']} games on {figures['tables']} tables, "
-                       f"{figures['moves']} moves in {figures['wall_s']} s ({figures['games_per_s']} games/s); "
-                       f"errors {figures['errors']}, bot fallbacks {figures['botFallbacks']}; "
-                       f"first: {figures['winner']}")
-            return
-        from spite.bench.tournament import run_tournament_bench
-
-        check_seconds("--seconds", seconds, above_zero=True)
-        if jobs < 2:
-            fail("--jobs must be at least 2 (the speed-up compares it with 1 job)", EXIT_MALFORMED)
-        if as_json:
-            result = run_tournament_bench(seconds, jobs)
-            typer.echo(json.dumps(result))
-            return
-        from rich.console import Console
-        from rich.progress import Progress
-
-        with Progress(console=Console(stderr=True), transient=True) as bar:
-            task = bar.add_task("tournament bench", total=1.0)
-            result = run_tournament_bench(seconds, jobs, progress=lambda f: bar.update(task, completed=f))
-        typer.echo(f"arena: {result['arena_moves_per_s']} moves/s per core, engine playouts "
-                   f"{result['engine_moves_per_s']} moves/s: ratio {result['ratio_moves']}")
-        typer.echo(f"{result['speedup_games']} games: 1 job {result['jobs1_s']} s, {jobs} jobs "
-                   f"{result[f'jobs{jobs}_s']} s: speed-up {result['speedup']}× on {result['cpus']} cpus "
-                   f"(CPU time ×{result['cpu_overhead']}, load average {result['load_avg']})")

@@ -1,10 +1,10 @@
-"""Playing on this machine: ``spite demo`` (Rich, two random players) and ``spite tui`` (the Textual app).
+"""Playing on this machine: ``spite tui`` (the Textual app).
 
 >>> import typer
 >>> app = typer.Typer()
 >>> register(app)
 >>> [c.name for c in app.registered_commands]
-['demo', 'tui']
+['tui']
 """
 
 from __future__ import annotations
@@ -16,41 +16,15 @@ import typer
 
 from spite.cli.common import (
     EXIT_MALFORMED,
-    OptionOpt,
-    check_count,
     check_seconds,
     fail,
     needs_extra,
-    new_seed,
     parse_options,
 )
-from spite.errors import OptionsError, SpiteError
+from spite.errors import OptionsError
 from spite.games import DEFAULT_GAME
 
-__all__ = ["demo", "register", "tui"]
-
-
-def demo(
-    preset: Annotated[str, typer.Option(help="A Spite and Malice preset.")] = "classic",
-    option: OptionOpt = None,
-    seed: Annotated[int | None, typer.Option(help="Seed for the deal and the players.")] = None,
-    delay: Annotated[float, typer.Option(help="Seconds to pause after each turn.")] = 0.4,
-    turns: Annotated[int | None, typer.Option(help="Stop after this many turns.")] = None,
-) -> None:
-    """Watch two random players play a game, turn by turn.
-
-    Each turn is drawn as a table in the terminal (Rich), with --delay seconds between turns.
-    """
-    check_seconds("--delay", delay)
-    check_count("--turns", turns, 1)
-    from spite.malice import Options
-    from spite.malice.tui.demo import run_demo
-
-    try:
-        opts = Options.from_preset(preset, parse_options(option))
-    except SpiteError as exc:
-        fail(str(exc), EXIT_MALFORMED)
-    run_demo(opts, new_seed(seed), delay=delay, max_turns=turns)
+__all__ = ["register", "tui"]
 
 
 def tui(
@@ -60,8 +34,8 @@ def tui(
     option: Annotated[list[str] | None, typer.Option("--option", "-O", help="An option key=value (repeatable).")]
     = None,
     seats: Annotated[str | None, typer.Option(
-        "--seats", help="Who plays each seat: human or a bot level (easy, medium, hard, expert), comma-separated; "
-                        "human,human is hot-seat. Spit and Speed: human,LEVEL.")] = None,
+        "--seats", help="Who plays each seat: human or a computer level of the game (easy, medium, hard, "
+                        "expert), comma-separated; human,human is hot-seat (a real-time game: human,LEVEL).")] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed of the deal (random if not given).")] = None,
     lang: Annotated[str, typer.Option("--lang", help="en or de.")] = "en",
     bot_delay: Annotated[float, typer.Option("--bot-delay", help="Seconds between bot moves.")] = 0.6,
@@ -74,7 +48,7 @@ def tui(
     name: Annotated[str | None, typer.Option(
         "--name", help="With --connect: take a free seat under this name (no --token: watch).")] = None,
     seek: Annotated[str | None, typer.Option(
-        "--seek", help="With --connect: play a person now: GAME[:PRESET], e.g. spite-malice:classic; waits for "
+        "--seek", help=f"With --connect: play a person now: GAME[:PRESET], e.g. {DEFAULT_GAME}; waits for "
                        "someone near your rating (Ctrl-C cancels), a computer after --computer-after s.")] = None,
     casual: Annotated[bool, typer.Option("--casual", help="With --seek: an unrated game.")] = False,
     computer_after: Annotated[float | None, typer.Option(
@@ -195,6 +169,5 @@ def _tournament(connect: str | None, tournament: str, name: str | None, lang: st
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``demo`` and ``tui`` to ``app``."""
-    app.command("demo")(demo)
+    """Add ``tui`` to ``app``."""
     app.command(name="tui")(tui)

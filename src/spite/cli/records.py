@@ -7,7 +7,6 @@ The engine and the records are imported when a command runs, not when the comman
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -33,7 +32,7 @@ if TYPE_CHECKING:
     from spite.records import Replay
     from spite.records.verify import Verdict
 
-__all__ = ["check", "legal", "new", "random_game", "register", "show", "verify"]
+__all__ = ["check", "legal", "new", "register", "show", "verify"]
 
 
 def check(record: RecordArg) -> None:
@@ -162,39 +161,10 @@ def new(
     write_output(dump_record(rec), out)
 
 
-def random_game(
-    preset: Annotated[str, typer.Option(help="A Spite and Malice preset.")] = "classic",
-    option: OptionOpt = None,
-    seed: Annotated[int | None, typer.Option(help="Seed for the deal and the random player.")] = None,
-    policy: Annotated[str, typer.Option(help="uniform: any legal move; builds-first: build while possible.")]
-    = "builds-first",
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write here instead of standard output.")] = None,
-) -> None:
-    """Play random legal moves to a game's end and write its record."""
-    from spite.malice import Options, State
-    from spite.malice.record import record_from_state
-    from spite.records import dump_record
-
-    if policy not in ("uniform", "builds-first"):
-        fail(f"policy must be uniform or builds-first, not {policy!r}", EXIT_MALFORMED)
-    try:
-        opts = Options.from_preset(preset, parse_options(option))
-    except SpiteError as exc:
-        fail(str(exc), EXIT_MALFORMED)
-    s = new_seed(seed)
-    state = State.new(opts, s)
-    rng = random.Random(f"random-game/{s}")
-    while not state.is_over:
-        moves = state.build_moves() if policy == "builds-first" else state.legal_moves()
-        state.play(rng.choice(moves or state.end_moves()))
-    write_output(dump_record(record_from_state(state, preset)), out)
-
-
 def register(app: typer.Typer) -> None:
-    """Add ``check``, ``legal``, ``show``, ``verify``, ``new`` and ``random-game`` to ``app``, in that order."""
+    """Add ``check``, ``legal``, ``show``, ``verify`` and ``new`` to ``app``, in that order."""
     app.command("check")(check)
     app.command("legal")(legal)
     app.command("show")(show)
     app.command("verify")(verify)
     app.command("new")(new)
-    app.command("random-game")(random_game)

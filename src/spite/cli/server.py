@@ -43,8 +43,8 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                                                  "every player sent next.")] = 30.0,
         sqlite_sync: Annotated[str, typer.Option(help="SQLite synchronous: NORMAL (survives kill -9) or FULL "
                                                  "(survives a power cut).")] = "NORMAL",
-        spit_countdown: Annotated[float, typer.Option(help="Seconds from a Spit or Speed game's start to the "
-                                                      "first card (the countdown).")] = 3.0,
+        start_countdown: Annotated[float, typer.Option(help="Seconds from a real-time game's start to its first "
+                                                       "card (the countdown).")] = 3.0,
         turn_clock: Annotated[float, typer.Option(
             help="Seconds a connected player may take to act before a bot plays the seat until they act again "
                  "(turn games; 0: no turn clock). The table is warned 15 s before.")] = 90.0,
@@ -84,7 +84,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
         """
         check_count("--port", port, 1, 65535)
         for option, seconds in (("--grace", grace), ("--bot-delay", bot_delay), ("--next-game", next_game),
-                                ("--spit-countdown", spit_countdown), ("--turn-clock", turn_clock)):
+                                ("--start-countdown", start_countdown), ("--turn-clock", turn_clock)):
             check_seconds(option, seconds)
         check_seconds("--bot-budget", bot_budget, above_zero=True)
         check_seconds("--review-budget", review_budget, above_zero=True)
@@ -126,7 +126,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                                               bot_workers=bot_workers, bot_budget=bot_budget,
                                               review_budget=review_budget,
                                               sqlite_synchronous=sqlite_sync.upper(), next_game_seconds=next_game,
-                                              start_countdown=spit_countdown, turn_seconds=turn_clock,
+                                              start_countdown=start_countdown, turn_seconds=turn_clock,
                                               metrics_port=metrics_port, log_format=log_format,
                                               forwarded_allow_ips=forwarded_allow_ips,
                                               account_origin=origin.rstrip("/") if origin else None,
@@ -175,7 +175,8 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
                  "throughput, not what a player sees.")] = 1.0,
         seconds: Annotated[float, typer.Option(help="Seconds to measure (after the warm-up).")] = 10.0,
         warmup: Annotated[float, typer.Option(help="Seconds of play before measuring.")] = 3.0,
-        preset: Annotated[str, typer.Option(help="Preset of every table.")] = "classic",
+        preset: Annotated[str | None, typer.Option(help="Preset of every table (default: the default game's own).")]
+        = None,
         seed: Annotated[int, typer.Option(help="Seed of the clients' moves and think times.")] = 1,
         db: Annotated[str | None, typer.Option("--db", help="Database URL (default: a temporary SQLite file).")] = None,
         profile: Annotated[str | None, typer.Option(

@@ -29,6 +29,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from spite.bots import LEVELS, make_bot
 from spite.cards import format_card, format_cards
 from spite.errors import Phrase
@@ -38,15 +40,38 @@ from spite.malice.moves import parse_move
 from spite.malice.record import positions
 from spite.malice.state import COMPLETE, Played
 from spite.server.config import BOT_LEVELS
-from spite.server.protocol import MatchInfo
-from spite.server.table.play import Ending, Listing, Opening, ServerGame, Table, TablePlay, restored, stored_record
+from spite.server.table.play import (
+    Change,
+    Ending,
+    Listing,
+    Opening,
+    ServerGame,
+    Table,
+    TablePlay,
+    restored,
+    stored_record,
+)
 from spite.server.table.seats import LobbyError
 
 if TYPE_CHECKING:
     from spite.server.table.effects import StoredTable
 
-__all__ = ["BOTS", "SERVER", "MaliceBots", "MalicePlay", "MaliceServer", "bot_spec", "match_from_json", "match_json",
-           "pack_view", "told_of", "undo_floor_of", "unpack_view", "wants_match"]
+__all__ = [
+    "BOTS",
+    "SERVER",
+    "MaliceBots",
+    "MalicePlay",
+    "MaliceServer",
+    "MatchInfo",
+    "bot_spec",
+    "match_from_json",
+    "match_json",
+    "pack_view",
+    "told_of",
+    "undo_floor_of",
+    "unpack_view",
+    "wants_match",
+]
 
 _FIELDS = (
     "opts", "seat", "to_move", "turn", "result", "hand", "hand_sizes", "stock_sizes", "stock_tops", "builds",
@@ -109,6 +134,10 @@ BOTS = MaliceBots()
 """The thinking bots of ``spite-malice`` tables (:attr:`~spite.server.table.play.Listing.bots`)."""
 
 
+NOTHING_TO_UNDO = Phrase("refuse.nothing-to-undo")
+"""Why a seat may take back no move now: only build plays of its turn, until a hidden card shows."""
+
+
 def undo_floor_of(state: State) -> int:
     """The ply after the last move that may not be taken back (see the module's text); the whole game
     once it is over. Used after a restart, when it is not known which moves a bot made: a move of the
@@ -124,9 +153,9 @@ def undo_floor_of(state: State) -> int:
 
 def told_of(state: State, played: Played, height: int, own: bool) -> dict[str, Any]:
     """What is told of ``played`` besides its notation (the ``last`` of its ``state`` and its
-    ``moveLog`` step), to the seat that made it (``own``) or to the others: the card it laid face up
-    (``card``), the value a wild card was played as (``wildAs``: ``height``, the build pile's height
-    with the card on it) and whether it completed its build pile.
+    ``moveLog`` step), to the seat that made it (``own``) or to the others, in the game's own part
+    (``game``): the card it laid face up (``card``), the value a wild card was played as (``wildAs``:
+    ``height``, the build pile's height with the card on it) and whether it completed its build pile.
 
     Nothing the audience may not see: a card from the stock or a discard pile lay face up before, and
     a hand card lies face up on the pile it went to, whichever card of its rank the move named. Only a
@@ -136,15 +165,19 @@ def told_of(state: State, played: Played, height: int, own: bool) -> dict[str, A
     if played.card < 0:
         return {}
     move = played.move
+    out: dict[str, Any] = {}
+    game: dict[str, Any] = {}
     if move.kind == BUILD and move.source == HAND and played.completed is not None and not own:
-        out: dict[str, Any] = {"move": move.rank_form.text}
+        out["move"] = move.rank_form.text
     else:
-        out = {"card": format_card(played.card)}
+        game["card"] = format_card(played.card)
     if move.kind == BUILD:
         if state.card_value(played.card) == 0:
-            out["wildAs"] = height
+            game["wildAs"] = height
         if played.completed is not None:
-            out["completed"] = True
+            game["completed"] = True
+    if game:
+        out["game"] = game
     return out
 
 
@@ -167,6 +200,25 @@ def match_from_json(opts: Options, seed: int | str, data: dict[str, Any]) -> tup
     match = Match(opts, seed, scores=[int(x) for x in data["scores"]], results=results,
                   starters=[int(x) for x in data.get("starters", [])])
     return match, [int(x) for x in data.get("gameIds", [])]
+
+
+class MatchInfo(BaseModel):
+    """A match table (games until a side reaches ``target`` points; the loser begins the next game).
+
+    Sides are seats, or the two teams (seat % 2) with partnerships. The ``match`` of this game's part
+    of the messages (``game``): a match table's score, in every message that carries the part."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    scores: list[int] = Field(description="Points per side so far (finished games only).")
+    target: int = Field(description="Points that win the match.")
+    game: int = Field(description="The number of the game in play (or just finished), from 1.")
+    over: bool = Field(description="A side has reached the target: no game follows.")
+    winner: int | None = Field(default=None, description="The side that won the match, once over.")
+    betweenGames: bool = Field(default=False, description="The game is over and the next one has not begun: send next.")
+    ready: list[int] = Field(default_factory=list,
+                             description="Between games: the seats ready for the next one (bots always are).")
+    nextIn: float | None = Field(default=None, description="Between games: seconds until the next game begins anyway.")
 
 
 WEB = Path(__file__).resolve().parent / "web"
@@ -202,13 +254,13 @@ class MaliceServer(ServerGame):
         if carried is None and wants_match(opts, opts.overrides_from(preset)):  # a new match (a rematch: another)
             match = Match(opts, seed)
             opening.extra = (match, [])
-            opening.columns = {"match": json.dumps(match_json(match, []))}
+            opening.columns = {"game_data": json.dumps(match_json(match, []))}
         return opening
 
     def restore(self, st: StoredTable) -> Opening:
         state = get_game(st.game).from_record(stored_record(st))
-        return restored(st, state, extra=None if st.match is None else
-                        match_from_json(_engine(state).opts, st.seed, st.match))
+        return restored(st, state, extra=None if st.game_data is None else
+                        match_from_json(_engine(state).opts, st.seed, st.game_data))
 
     def play(self, table: Table, extra: Any) -> MalicePlay:
         match, game_ids = extra if extra is not None else (None, [])
@@ -235,7 +287,6 @@ class MalicePlay(TablePlay):
         """A match table: the ids of its finished games, in order."""
         if match is not None and self.game_ids and self.engine.result is not None:
             table.game_id = self.game_ids[-1]  # restored between two games
-        self._after: Match | None = None
         self._controllers = self._who_plays()
 
     @property
@@ -281,14 +332,23 @@ class MalicePlay(TablePlay):
             out[seat] = {**public, "players": own, "seat": seat}, []
         return out
 
-    def move_log(self, seat: int | None = None) -> list[dict[str, Any]]:
+    def move_log(self, seat: int | None = None, newest: int | None = None) -> list[dict[str, Any]]:
         # the moves that stood (an undone one is gone), as their `last` told them to `seat`; draws and
-        # shuffles are no moves. The build piles' heights are followed from the deal, for the value a
-        # wild card was played as.
+        # shuffles are no moves. The value a wild card was played as is its build pile's height then:
+        # the move just made reads it off the table, older ones follow the heights from the deal.
         engine = self.engine
+        history = engine.history
+        if newest == 1 and history:
+            played = history[-1]
+            height = 0
+            if played.move.kind == BUILD:
+                height = COMPLETE if played.completed is not None else len(engine.builds[played.move.target])
+            return [{"seat": played.seat, "move": played.move.text,
+                     **told_of(engine, played, height, played.seat == seat)}]
+        first = 0 if newest is None else max(0, len(history) - newest)
         heights = [len(pile) for pile in engine.initial["builds"]]
         steps: list[dict[str, Any]] = []
-        for played in engine.history:
+        for k, played in enumerate(history):
             height = 0
             if played.move.kind == BUILD:
                 target = played.move.target
@@ -296,21 +356,18 @@ class MalicePlay(TablePlay):
                 height = heights[target]
                 if played.completed is not None:
                     heights[target] = 0
-            steps.append({"seat": played.seat, "move": played.move.text,
-                          **told_of(engine, played, height, played.seat == seat)})
+            if k >= first:
+                steps.append({"seat": played.seat, "move": played.move.text,
+                              **told_of(engine, played, height, played.seat == seat)})
         return steps
 
-    def told(self, own: bool) -> dict[str, Any]:
-        engine = self.engine
-        played = engine.history[-1]
-        move = played.move
-        height = 0
-        if move.kind == BUILD:
-            height = COMPLETE if played.completed is not None else len(engine.builds[move.target])
-        return told_of(engine, played, height, own)
-
-    def fields(self, seat: int | None) -> dict[str, Any]:
-        return {"canUndo": self.undoable(seat) is not None, "match": self.match_info()}
+    def fields(self, seat: int | None, events: Sequence[Event] | None = None) -> dict[str, Any]:
+        # whether the seat may take its last move back; a match table's score
+        out: dict[str, Any] = {"canUndo": not isinstance(self.undoable(seat), Phrase)}
+        info = self.match_info()
+        if info is not None:
+            out["match"] = info.model_dump()
+        return out
 
     def match_game(self) -> int | None:
         if self.match is None:
@@ -337,15 +394,13 @@ class MalicePlay(TablePlay):
     def entries(self, events: Sequence[Event]) -> list[Any]:
         return self.engine.history[-1].record_entries()
 
-    def stored(self, seat: int | None, by_bot: bool, entries: list[Any]) -> None:
-        engine = self.engine
-        if by_bot or engine.result is not None or engine.history[-1].reveals:
-            self.undo_floor = engine.plies
-
     def _who_plays(self) -> tuple[str, ...]:
         return tuple(s.controller for s in self.table.seats)
 
-    def changed(self) -> None:
+    def changed(self, stored: Change | None = None) -> None:
+        engine = self.engine
+        if stored is not None and (stored.by_bot or engine.result is not None or engine.history[-1].reveals):
+            self.undo_floor = engine.plies  # a bot's move, or one that showed a hidden card, stands
         controllers = self._who_plays()
         if controllers != self._controllers:  # a bot took a seat over or its person came back: nothing played
             self._controllers = controllers   # so far is the new player's to take back
@@ -355,13 +410,13 @@ class MalicePlay(TablePlay):
         return pack_view(self.engine.view(seat))
 
     # ------------------------------------------------------------------ undo and hints
-    def undoable(self, seat: int | None) -> tuple[str, int] | None:
+    def undoable(self, seat: int | None) -> tuple[str, int] | Phrase:
         """The move ``seat`` may take back now, and its record entries: its turn, a person plays it, and
-        a move of this turn that showed nothing hidden is there to take back."""
+        a move of this turn that showed nothing hidden is there to take back; else the rule, in words."""
         table, state = self.table, self.engine
         if (seat is None or table.status != "playing" or state.result is not None or state.to_move != seat
                 or not table.seats[seat].is_person or state.plies <= self.undo_floor):
-            return None
+            return NOTHING_TO_UNDO
         last = state.history[-1]
         return last.move.text, len(last.record_entries())
 
@@ -377,11 +432,10 @@ class MalicePlay(TablePlay):
         after = Match(match.opts, match.seed, scores=list(match.scores), results=list(match.results),
                       starters=list(match.starters))
         after.finish_game(self.engine)  # on a copy: the match itself changes once the game is stored
-        self._after = after
-        return Ending(final=after.is_over, columns={"match": json.dumps(match_json(after, self.game_ids))},
-                      ids_in=("match",), next_first=None if after.is_over else after.next_starter())
 
-    def ended(self, game_id: int) -> None:
-        if self._after is not None:
-            self.match, self._after = self._after, None
+        def stored(game_id: int) -> None:
+            self.match = after
             self.game_ids.append(game_id)
+
+        return Ending(final=after.is_over, columns={"game_data": json.dumps(match_json(after, self.game_ids))},
+                      ids_in=("game_data",), next_first=None if after.is_over else after.next_starter(), stored=stored)

@@ -27,8 +27,8 @@ def main(argv: list[str] | None = None) -> None:
                    help="match tables: seconds before the next game begins when not everyone sent next")
     p.add_argument("--sqlite-sync", default="NORMAL", choices=["NORMAL", "FULL"],
                    help="SQLite synchronous mode: NORMAL survives kill -9, FULL also a power cut")
-    p.add_argument("--spit-countdown", type=float, default=3.0,
-                   help="seconds from a Spit or Speed game's start to the first card (the countdown)")
+    p.add_argument("--start-countdown", type=float, default=3.0,
+                   help="seconds from a real-time game's start to its first card (the countdown)")
     p.add_argument("--turn-clock", type=float, default=90.0,
                    help="seconds a connected player may take to act before a bot plays the seat (0: none)")
     p.add_argument("--limit", action="append", default=[], metavar="NAME=VALUE",
@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> None:
                           bot_budget=a.bot_budget, review_budget=a.review_budget, rate=a.rate,
                           sqlite_synchronous=a.sqlite_sync,
                           burst=max(2.0 * a.rate, 10.0), next_game_seconds=a.next_game,
-                          start_countdown=a.spit_countdown, turn_seconds=a.turn_clock, cluster=a.cluster,
+                          start_countdown=a.start_countdown, turn_seconds=a.turn_clock, cluster=a.cluster,
                           migrate=not a.cluster, address=f"{a.host}:{a.port}" if a.cluster else None,
                           deal_seed=a.predictable_deals, operator_token=token, metrics_port=a.metrics_port,
                           log_format=a.log_format)

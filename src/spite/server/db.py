@@ -5,8 +5,9 @@ What is stored (see ``docs/scaling.md``):
 * ``spite_tables``: one row per table: game, preset, options, the seed and the start of the record
   (the deal and any shuffle before the first move; at a match table the game's own seed too), its
   status and how many moves it has; ``version_base`` (``stateVersion`` is ``version_base`` plus the
-  moves stored: an undo adds 2, a match's next game starts one past the last version) and, at a
-  match table, ``match`` (JSON: scores, who began and how each finished game ended, their ids);
+  moves stored: an undo adds 2, a match's next game starts one past the last version) and
+  ``game_data``: what the game's adapter keeps with the table (JSON, the server never looks inside;
+  Spite and Malice: a match's scores, who began and how each finished game ended, their ids);
 * ``spite_seats``: one row per seat: person or bot, the player's name, a hash of the seat's secret
   token, and who controls it now (the person, or a bot that took it over);
 * ``spite_moves``: one row per accepted move, with the shuffle entries it caused (an undone move's
@@ -97,7 +98,7 @@ tables = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("updated_at", sa.Float, nullable=False),
     sa.Column("version_base", sa.Integer, nullable=False, default=0, server_default="0"),
-    sa.Column("match", sa.Text, nullable=True),
+    sa.Column("game_data", sa.Text, nullable=True),
     sa.Column("series", sa.Text, nullable=True),
     sa.Column("lease_until", sa.Float, nullable=True),
     sa.Column("wanted_by", sa.String(128), nullable=True),

@@ -1,13 +1,16 @@
 """Every message of the server, as pydantic models (documented in ``docs/protocol.md``).
 
 WebSocket messages are JSON objects with a ``type``. A client sends :data:`ClientMessage`
-(``hello``, ``move``, ``sync``, ``ping``, ``rematch``; Spite and Malice also ``hint``, ``undo`` and
-``next``); the server sends ``welcome``, ``state``, ``ack``, ``table``, ``gameOver``, ``rematch``,
+(``hello``, ``move``, ``sync``, ``ping``, ``rematch``; a game that has them also ``hint``, ``undo``
+and ``next``); the server sends ``welcome``, ``state``, ``ack``, ``table``, ``gameOver``, ``rematch``,
 ``hint``, ``pong`` and ``error``. The REST lobby's requests and answers are the
 ``*Request``/``*Info`` models (they make the OpenAPI schema at ``/openapi.json``).
 
 A ``view`` is always exactly ``State.view(seat).to_json()`` of the receiving seat (a spectator's
-for spectators): the only game data a client ever receives.
+for spectators): the only game data a client ever receives. What a game adds to a message besides
+(a match's score, whether a move may be taken back, a real-time game's clock and events) travels in
+the message's ``game`` object, which the game's adapter fills
+(:meth:`spite.server.table.play.TablePlay.fields`): the protocol names no game's field.
 """
 
 from __future__ import annotations
@@ -33,11 +36,9 @@ from spite.games import DEFAULT_GAME, game_names
 __all__ = [
     "Ack",
     "ClientMessage",
-    "Clock",
     "CreateTableRequest",
     "ErrorMessage",
     "FairInfo",
-    "GameEvent",
     "GameInfo",
     "GameOver",
     "GameType",
@@ -48,7 +49,6 @@ __all__ = [
     "JoinedInfo",
     "LastMove",
     "LoggedMove",
-    "MatchInfo",
     "MoveMessage",
     "NextGame",
     "Ping",
@@ -142,18 +142,18 @@ class _Msg(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-_REALTIME_ONLY = ("clock", "events", "t")
-_OPTIONAL = (*_REALTIME_ONLY, "canUndo", "match", "undone", "fair", "series", "rematch", "moveLogStart")
-"""Fields left out of a message when they are ``None``: Spit's clock and events, Spite and Malice's
-``canUndo``, a match table's ``match``, an undo's ``undone``, a table's ``series`` and
-``rematch`` before its first rematch question, a ``welcome``'s ``moveLogStart`` when its
-``moveLog`` leaves nothing out (plain Spite and Malice tables send exactly what they always sent)."""
+_OPTIONAL = ("game", "undone", "fair", "series", "rematch", "moveLogStart")
+"""Fields left out of a message when they are ``None``: the game's own part (``game``) of a game that
+adds nothing, an undo's ``undone``, a table's ``series`` and ``rematch`` before its first rematch
+question, a ``welcome``'s ``moveLogStart`` when its ``moveLog`` leaves nothing out."""
+
+GAME_PART = "The game's own part of the message, as its adapter fills it (absent: the game adds nothing here)."
+"""The description of every message's ``game`` field (docs/protocol.md, "A game's own part")."""
 
 
 class _OutMsg(_Msg):
-    """A server message whose optional fields (:data:`_OPTIONAL`: Spit's ``clock``, ``events``,
-    ``t``; ``canUndo``, ``match``, ``undone``) are left out when empty, so messages that do not use
-    them stay exactly as they were."""
+    """A server message whose optional fields (:data:`_OPTIONAL`) are left out when empty, so messages
+    that do not use them stay short."""
 
     def _omit(self) -> set[str] | None:
         return {k for k in _OPTIONAL if k in type(self).model_fields and getattr(self, k) is None} or None
@@ -207,7 +207,7 @@ class Ping(_Msg):
 
 
 class HintRequest(_Msg):
-    """Spite and Malice: ask what a bot would play for your seat now (your turn only); answered with
+    """A game with thinking bots: ask what a bot would play for your seat now (your turn only); answered with
     ``hint``. The bot sees only your seat's view."""
 
     type: Literal["hint"]
@@ -215,8 +215,8 @@ class HintRequest(_Msg):
 
 
 class UndoMessage(_Msg):
-    """Spite and Malice: take back your seat's last move, if it was a build play of this turn that
-    showed no hidden card (not a stock play, a discard, or a play that refilled your hand)."""
+    """A game that takes moves back: take back your seat's last move, if the game lets you now (its
+    part of the messages says so)."""
 
     type: Literal["undo"]
     stateVersion: VERSION = Field(description="The version you saw; a stale one is refused.")
@@ -308,7 +308,7 @@ class GameType(_Msg):
     page module draws its tables. The page looks a table's game up here, never by its name."""
 
     name: str = Field(description="The registered name (spite.games), as in TableInfo.game and records.")
-    realtime: bool = Field(description="Played in real time (Spit, Speed), not turn by turn.")
+    realtime: bool = Field(description="Played in real time (every seat may move at any time), not turn by turn.")
     defaultPreset: str
     quickPreset: str = Field(description="The preset the lobby plays at one click (a quick game): the game's "
                              "server hook says it (ServerGame.listing.quick_preset), else defaultPreset.")
@@ -344,12 +344,6 @@ class TableInfo(_Msg):
     rated: bool = Field(False, description="A rated table (docs/ratings.md).")
 
 
-_TOLD = ("card", "wildAs", "completed")
-"""What a turn game's move told every seat besides its notation (Spite and Malice): the card it laid
-face up, the value a wild card was played as, and whether it completed its build pile. All of it
-public: the card lay face up on a pile for everyone to see."""
-
-
 def _leave_out(out: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
     for key in keys:
         if out.get(key) is None:
@@ -359,64 +353,31 @@ def _leave_out(out: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
 
 class LastMove(_Msg):
     """The move that led to this position; with ``undone`` the move that was taken back (the
-    position is the one before it). Spite and Malice adds what the move laid face up (``card``,
-    ``wildAs``, ``completed``): the log says it in words, and a reload's ``moveLog`` says the same."""
+    position is the one before it). The game may tell more of it (``game``: what the move laid face
+    up, ...): the log says it in words, and a reload's ``moveLog`` says the same."""
 
     seat: int
     move: str
     byBot: bool = False
     undone: bool | None = Field(default=None, description="True: the seat took this move back (absent otherwise).")
-    card: str | None = Field(default=None, description="Spite and Malice: the card the move laid face up (records.md "
-                             "§1), or took back with ``undone``; absent for a pass.")
-    wildAs: int | None = Field(default=None, description="Spite and Malice: the build pile's value a wild card was "
-                               "played as (1-12; absent: no wild card).")
-    completed: bool | None = Field(default=None, description="Spite and Malice: true when the move completed its "
-                                   "build pile (which left the table); absent otherwise.")
+    game: dict[str, Any] | None = Field(default=None, description="What the game told of the move besides its "
+                                        "notation, as its adapter says it (absent: nothing); never a card the "
+                                        "audience may not see.")
 
     @model_serializer(mode="wrap")
     def _leave_out_undone(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        return _leave_out(handler(self), ("undone", *_TOLD))
-
-
-class MatchInfo(_Msg):
-    """A match table (games until a side reaches ``target`` points; the loser begins the next game).
-
-    Sides are seats, or the two teams (seat % 2) with partnerships."""
-
-    scores: list[int] = Field(description="Points per side so far (finished games only).")
-    target: int = Field(description="Points that win the match.")
-    game: int = Field(description="The number of the game in play (or just finished), from 1.")
-    over: bool = Field(description="A side has reached the target: no game follows.")
-    winner: int | None = Field(default=None, description="The side that won the match, once over.")
-    betweenGames: bool = Field(default=False, description="The game is over and the next one has not begun: send next.")
-    ready: list[int] = Field(default_factory=list,
-                             description="Between games: the seats ready for the next one (bots always are).")
-    nextIn: float | None = Field(default=None, description="Between games: seconds until the next game begins anyway.")
+        return _leave_out(handler(self), ("undone", "game"))
 
 
 class GameEvent(_Msg):
-    """Spit and Speed: one thing the engine did (a move, an automatic spit call or slap, a flip, a
-    round won, a new deal, Speed's reshuffle, the end), at the game clock's ``t`` (ms)."""
+    """One thing a real-time game's engine did (:class:`spite.games.Event`: a move, and what its game
+    fires by itself), at the game clock's ``t`` (ms)."""
 
     t: int
-    kind: Literal["move", "flip", "round-won", "deal", "shuffle", "game-over"]
+    kind: str = Field(max_length=40, description="What happened: ``move``, or one of the game's own kinds.")
     seat: int | None = None
     text: str = ""
-    auto: bool = Field(False, description="A move the engine made for the seat (automatic spit call or slap).")
-
-
-class Clock(_Msg):
-    """Spit and Speed: the table's clock and phase when the message was sent (all public)."""
-
-    now: int = Field(description="The game clock in ms (since the game began) when this was sent.")
-    phase: Literal["play", "slap", "over"]
-    playFrom: int = Field(description="No card may go to a center pile before this time (slowpoke).")
-    roundWinner: int | None = None
-    nextEvent: int | None = Field(None, description="When the engine fires its next automatic event, if any.")
-    startsIn: int | None = Field(None, description="A new game's countdown: ms left before play begins "
-                                 "(moves sent before then are refused with not-started); absent once play has begun.")
-    roundsWon: list[int] | None = Field(None, description="Spit: the rounds each seat has won so far "
-                                        "(absent for Speed, which is one round).")
+    auto: bool = Field(False, description="A move the engine made for the seat by itself.")
 
 
 class Words(_Msg):
@@ -482,42 +443,33 @@ class TableEvent(_Msg):
 # ====================================================================== server → client
 class LoggedMove(_Msg):
     """One entry of the game in play as every seat was told it (the ``welcome``'s ``moveLog``), in the
-    order it was told: a move (records.md §2, as the `state`'s `last` named it) with what its `last`
-    told besides (Spite and Malice: ``card``, ``wildAs``, ``completed``); a move taken back
-    (``undone``, after the move itself); or a table event (``event``: a seat taken, a player gone or
-    back, ...) where it happened. Never a hidden card: no draw, no shuffle or deal (chance entries),
-    no hand. Spit and Speed add the step's time and what else happened with it."""
+    order it was told: a move (records.md §2, as the `state`'s `last` named it) with what its game told
+    of it besides (``game``: as the move's `last` said it; a real-time game's step time and what else
+    happened with it); a move taken back (``undone``, after the move itself); or a table event
+    (``event``: a seat taken, a player gone or back, ...) where it happened. Never a hidden card: no
+    draw, no shuffle or deal (chance entries), no hand."""
 
-    seat: int | None = Field(description="The seat that moved (null: Spit's time limit ended the game here; an "
+    seat: int | None = Field(description="The seat that moved (null: the game's own time ended it here; an "
                              "event's seat, if it names one).")
     move: str | None = Field(description="The move as the `state`'s `last` named it (null with a null seat, and for "
                              "an event).")
-    t: int | None = Field(default=None, description="Spit and Speed: the game time of the step (ms).")
-    events: list[GameEvent] | None = Field(default=None, description="Spit and Speed: what else happened with "
-                                           "the step (flips, round ends, deals, shuffles; its own move left out).")
-    card: str | None = Field(default=None, description="As the move's `last`: the card it laid face up.")
-    wildAs: int | None = Field(default=None, description="As the move's `last`: the value a wild card was played as.")
-    completed: bool | None = Field(default=None, description="As the move's `last`: it completed its build pile.")
+    game: dict[str, Any] | None = Field(default=None, description="What the game told of the step besides its "
+                                        "notation, as its adapter says it (absent: nothing).")
     undone: bool | None = Field(default=None, description="True: the seat took this move back here (the move "
                                 "itself is the entry before, as it was told).")
     event: TableEvent | None = Field(default=None, description="A table event (the `table` message's `event`) in "
                                      "its place among the moves.")
 
     @model_serializer(mode="wrap")
-    def _leave_out_realtime(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+    def _leave_out_absent(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         # a plain step is just {seat, move}, with what its game told besides
-        return _leave_out(handler(self), ("t", "events", "undone", "event", *_TOLD))
+        return _leave_out(handler(self), ("game", "undone", "event"))
 
     @classmethod
     def of(cls, step: dict[str, Any]) -> LoggedMove:
-        """A step as the game's adapter gives it (``/api/games/{id}/positions``' ``moves``), or an
-        entry the table kept (an event, a move taken back)."""
-        t = step.get("t")
-        events = step.get("events")
-        return cls(seat=step["seat"], move=step["move"], t=t,
-                   events=None if events is None else [GameEvent(t=t or 0, **e) for e in events],
-                   card=step.get("card"), wildAs=step.get("wildAs"), completed=step.get("completed"),
-                   undone=step.get("undone"), event=step.get("event"))
+        """A step as the game's adapter gives it, or an entry the table kept (an event, a move taken back)."""
+        return cls(seat=step["seat"], move=step["move"], game=step.get("game"), undone=step.get("undone"),
+                   event=step.get("event"))
 
 
 class Welcome(_OutMsg):
@@ -529,9 +481,7 @@ class Welcome(_OutMsg):
     stateVersion: int
     view: dict[str, Any]
     legal: list[str] = Field(description="Your legal moves (empty unless you are to move).")
-    canUndo: bool | None = Field(default=None, description="Spite and Malice: you may take back your last move now.")
-    match: MatchInfo | None = Field(default=None, description="Match tables only: the score.")
-    clock: Clock | None = Field(default=None, description="Spit and Speed only.")
+    game: dict[str, Any] | None = Field(default=None, description=GAME_PART)
     fair: FairInfo | None = Field(default=None, description="The deal's commitment (docs/fairness.md).")
     moveLog: list[LoggedMove] = Field(default_factory=list, description="The game in play so far as every seat "
                                       "was told it, oldest first: its newest entries (at most 200).")
@@ -547,10 +497,8 @@ class StateMessage(_OutMsg):
     view: dict[str, Any]
     legal: list[str]
     last: LastMove | None = None
-    canUndo: bool | None = Field(default=None, description="Spite and Malice: you may take back your last move now.")
-    match: MatchInfo | None = Field(default=None, description="Match tables only: the score.")
-    events: list[GameEvent] | None = Field(default=None, description="Spit and Speed: what happened, in order.")
-    clock: Clock | None = Field(default=None, description="Spit and Speed only.")
+    game: dict[str, Any] | None = Field(default=None, description=GAME_PART + " A real-time game's part of a "
+                                        "change tells what happened, in order (``events``).")
     fair: FairInfo | None = Field(default=None, description="The deal's commitment (docs/fairness.md).")
 
 
@@ -562,7 +510,8 @@ class Ack(_OutMsg):
     move: str
     stateVersion: int = Field(description="The version after the move.")
     undone: bool | None = Field(default=None, description="True: the answer to undo; ``move`` was taken back.")
-    t: int | None = Field(default=None, description="Spit and Speed: the game clock (ms) at which the move landed.")
+    game: dict[str, Any] | None = Field(default=None, description=GAME_PART + " A real-time game's: the game "
+                                        "clock (ms) at which the move landed (``t``).")
 
 
 class TableMessage(_OutMsg):
@@ -572,7 +521,7 @@ class TableMessage(_OutMsg):
     type: Literal["table"] = "table"
     table: TableInfo
     event: TableEvent
-    match: MatchInfo | None = Field(default=None, description="Match tables only: the score.")
+    game: dict[str, Any] | None = Field(default=None, description=GAME_PART)
     fair: FairInfo | None = Field(default=None, description="A table abandoned before its game was dealt: the "
                                   "game's secret, revealed (docs/fairness.md).")
 
@@ -585,7 +534,9 @@ class GameOver(_OutMsg):
     result: dict[str, Any]
     gameId: int | None
     recordUrl: str | None
-    match: MatchInfo | None = Field(default=None, description="Match tables only: the score after this game.")
+    final: bool = Field(default=True, description="The table's last game: none follows but a rematch (false: the "
+                        "table's games go on, as a match's next game).")
+    game: dict[str, Any] | None = Field(default=None, description=GAME_PART)
     fair: FairInfo | None = Field(default=None, description="The game's secret and nonces, revealed.")
     series: SeriesInfo | None = Field(default=None, description="The score of the games at this table so far.")
     rematch: RematchInfo | None = Field(default=None, description="The table is finished: who wants another game.")
@@ -651,15 +602,15 @@ def error_text(code: str, message: str, *, msg_id: str | None = None, version: i
 
 
 def ack_text(move: str, version: int, *, msg_id: str | None = None, undone: bool | None = None,
-             t: int | None = None) -> str:
+             game: dict[str, Any] | None = None) -> str:
     """An ``ack`` message as JSON text: the same text as :class:`Ack`'s ``model_dump_json``, made
     without building the model (one goes out with every move)."""
     out: dict[str, Any] = {"type": "ack", "id": None if msg_id is None else _utf8(msg_id), "move": move,
                            "stateVersion": version}
     if undone is not None:
         out["undone"] = undone
-    if t is not None:
-        out["t"] = t
+    if game:
+        out["game"] = game
     return json.dumps(out, separators=(",", ":"), ensure_ascii=False)
 
 
@@ -675,7 +626,7 @@ game's seats take, its adapter says (``GameType.levels``; a level it has not is 
 
 class SeatRequest(_Msg):
     """One seat of a new table: a person (who joins by the link) or a bot of a level (one of the game's
-    ``GameType.levels``; a game may take more, as ``reflex:MS`` at Spit and Speed tables)."""
+    ``GameType.levels``; a game may take more, as ``reflex:MS`` at real-time tables)."""
 
     kind: Literal["person", "bot"]
     level: BOT_LEVEL | None = None
@@ -684,7 +635,7 @@ class SeatRequest(_Msg):
 class CreateTableRequest(_Msg):
     """Create a table. The creator takes the first person seat unless ``join`` is false."""
 
-    game: GAME_NAME = Field(DEFAULT_GAME, description="A registered game (spite.games), default spite-malice.")
+    game: GAME_NAME = Field(DEFAULT_GAME, description="A registered game (spite.games); default: the first registered.")
     preset: str | None = Field(None, max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatRequest] | None = Field(None, description="One per player; default: all persons.")
@@ -710,7 +661,7 @@ class QuickPlayRequest(_Msg):
     (as many as the game's preset has: two for a 3-player party, three for partners)."""
 
     name: NAME = "guest"
-    game: GAME_NAME = Field(DEFAULT_GAME, description="A registered game (spite.games), default spite-malice.")
+    game: GAME_NAME = Field(DEFAULT_GAME, description="A registered game (spite.games); default: the first registered.")
     playerKey: PLAYER_KEY | None = Field(None, description="Your secret player key: the games of this seat count "
                                           "for the player id made from it (returned as playerId).")
     level: BOT_LEVEL | None = Field(None, description="The bots' level (default: the game's own, "
@@ -725,7 +676,7 @@ class SeekRequest(_Msg):
     """Play a person now: wait for someone near your rating who wants the same game (docs/protocol.md,
     "Play a person")."""
 
-    game: GAME_NAME = Field(DEFAULT_GAME, description="A registered game (spite.games), default spite-malice.")
+    game: GAME_NAME = Field(DEFAULT_GAME, description="A registered game (spite.games); default: the first registered.")
     preset: str | None = Field(None, max_length=40, description="Default: the game's default preset.")
     rated: bool = Field(True, strict=True,
                         description="Rated (docs/ratings.md) or casual: the two are never paired.")
@@ -797,12 +748,10 @@ class StatsInfo(_Msg):
 class PositionsInfo(_Msg):
     """A finished game replayed: the whole table before the first move and after each.
 
-    Spite and Malice: ``moves`` are ``{seat, move}``, positions ``show --json`` of the whole table.
-    Spit and Speed: ``moves`` are the record's move and time entries, ``{seat, move, t, events}``
-    (``seat`` and ``move`` null where the time limit ended the game; ``t`` in ms; ``events`` the
-    flips, round ends, deals and shuffles that came with the step), and positions ``show --json``
-    of the whole table plus the clock (``t``, ``phase``, ``play_from``, ``round_winner``) and the
-    face-down cards (spite.records.spit.whole_table).
+    ``moves`` are the game's steps ``{seat, move}`` and what its replay adds to them (a real-time
+    game: the step's time ``t`` and ``events``, ``seat`` and ``move`` null where the game's own time
+    ended it), positions ``show --json`` of the whole table (a real-time game's with its clock); the
+    game's adapter makes both (``ServerGame.positions``, docs/protocol.md).
     """
 
     gameId: int
@@ -812,7 +761,7 @@ class PositionsInfo(_Msg):
     options: dict[str, Any]
     players: list[dict[str, Any]] = Field(description="Per seat: seat, player, isBot, won, points.")
     moves: list[dict[str, Any]] = Field(
-        description="Each move: {seat, move} in the notation (Spit and Speed: {seat, move, t, events}).")
+        description="Each move: {seat, move} in the notation and what the game's replay adds.")
     positions: list[dict[str, Any]] = Field(
         description="len(moves) + 1 positions (``show --json`` of the whole table, every card shown).")
     result: dict[str, Any]

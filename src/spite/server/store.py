@@ -508,7 +508,7 @@ class Store:
                               player_id=s["player_id"], address=s["address"]) for s in seat_rows],
             moves=[json.loads(m.entries) for m in move_rows],
             version_base=int(row["version_base"] or 0),
-            match=json.loads(row["match"]) if row["match"] else None,
+            game_data=json.loads(row["game_data"]) if row["game_data"] else None,
             series=json.loads(row["series"]) if row["series"] else None,
             rated=bool(row["rated"]),
         )

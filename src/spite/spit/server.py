@@ -27,12 +27,24 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from spite.errors import OptionsError
 from spite.games import Event, GameState, Record, get_game
-from spite.server.protocol import Clock
-from spite.server.table.play import Action, Listing, Opening, ServerGame, Table, TablePlay, restored, stored_record
+from spite.server.protocol import GameEvent
+from spite.server.table.play import (
+    Action,
+    Change,
+    Listing,
+    Opening,
+    ServerGame,
+    Table,
+    TablePlay,
+    restored,
+    stored_record,
+)
 from spite.server.table.seats import LobbyError, Seat
 from spite.spit import AnyState
 from spite.spit import Event as SpitEvent
@@ -43,12 +55,37 @@ from spite.spit.record import EntryReplayer, positions, replay_spit, step_of
 if TYPE_CHECKING:
     from spite.server.table.effects import StoredTable
 
-__all__ = ["SERVER", "SPIT_LEVEL_FOR", "SpitPlay", "SpitServer", "spit_level"]
+__all__ = ["SERVER", "SPIT_LEVEL_FOR", "Clock", "SpitPlay", "SpitServer", "spit_level"]
 
 SPIT_LEVEL_FOR = {"random": "beginner", **LEVEL_WORDS}
 """The reflex bot for each computer level of every game (easy … expert, as ``spite tui --game spit`` and
 ``spite tournament --game spit`` take them), and for ``random`` (the server's replacement level may be
 any level of Spite and Malice)."""
+
+
+class Clock(BaseModel):
+    """The table's clock and phase when the message was sent (all public): the ``clock`` of this game's
+    part of the messages (``game``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    now: int = Field(description="The game clock in ms (since the game began) when this was sent.")
+    phase: Literal["play", "slap", "over"]
+    playFrom: int = Field(description="No card may go to a center pile before this time (slowpoke).")
+    roundWinner: int | None = None
+    nextEvent: int | None = Field(None, description="When the engine fires its next automatic event, if any.")
+    startsIn: int | None = Field(None, description="A new game's countdown: ms left before play begins "
+                                 "(moves sent before then are refused with not-started); absent once play has begun.")
+    roundsWon: list[int] | None = Field(None, description="Spit: the rounds each seat has won so far "
+                                        "(absent for Speed, which is one round).")
+
+
+def logged(step: dict[str, Any]) -> dict[str, Any]:
+    """A step of the game (:func:`spite.spit.record.step_of`) as a ``welcome``'s ``moveLog`` tells it:
+    its seat and move, its time and events in the game's own part (``game``)."""
+    t = step["t"]
+    events = [GameEvent(t=t, **e).model_dump() for e in step.get("events", [])]
+    return {"seat": step["seat"], "move": step["move"], "game": {"t": t, "events": events}}
 
 
 def spit_level(level: str | None) -> str:
@@ -87,7 +124,8 @@ class SpitServer(ServerGame):
         # one replay gives the state and the steps a welcome's moveLog shows
         record = stored_record(st)
         steps: list[dict[str, Any]] = []
-        replay = replay_spit(record, lambda seat, move, t, events, _state: steps.append(step_of(seat, move, t, events)))
+        replay = replay_spit(record, lambda seat, move, t, events, _state: steps.append(
+            logged(step_of(seat, move, t, events))))
         plies = sum(1 for entry in record.moves if isinstance(entry, dict) and "p" in entry)
         game = get_game(record.game)
         assert isinstance(game, RealtimeGame)
@@ -154,21 +192,23 @@ class SpitPlay(TablePlay):
             return out, []
         return out, list(view.legal)  # type: ignore[attr-defined]
 
-    def fields(self, seat: int | None) -> dict[str, Any]:
-        return {"clock": self._clock()}
+    def fields(self, seat: int | None, events: Sequence[Event] | None = None) -> dict[str, Any]:
+        # the clock; a change's events (what the engine did, in order: nothing happens in turns here)
+        out: dict[str, Any] = {"clock": self._clock().model_dump()}
+        if events is not None:
+            out["events"] = [GameEvent(t=e.t, kind=e.kind, seat=e.seat, text=e.text,
+                                       auto=getattr(e, "auto", False)).model_dump() for e in events]
+        return out
 
-    def move_log(self, seat: int | None = None) -> list[dict[str, Any]]:
-        return self._log
+    def move_log(self, seat: int | None = None, newest: int | None = None) -> list[dict[str, Any]]:
+        return self._log if newest is None else self._log[-newest:]
 
     def _logged(self, seat: int | None, move: str | None, t: int, events: list[SpitEvent], _state: AnyState) -> None:
-        self._log.append(step_of(seat, move, t, events))
+        self._log.append(logged(step_of(seat, move, t, events)))
 
     # ------------------------------------------------------------------ moves
     def entries(self, events: Sequence[Event]) -> list[Any]:
         return self.engine.to_record_moves()[self.table.entries:]
-
-    def stored(self, seat: int | None, by_bot: bool, entries: list[Any]) -> None:
-        self._replayer.feed(entries)  # the steps of this change, from its entries
 
     # ------------------------------------------------------------------ the bots and the game's timers
     def _bot(self, seat: Seat) -> tuple[ReflexBot, random.Random]:
@@ -181,9 +221,12 @@ class SpitPlay(TablePlay):
             self._bots[seat.seat] = have
         return have[1], have[2]
 
-    def changed(self) -> None:
-        """Plan the bots again for the table as it is now (a bot reacts to what it sees); an intention
-        whose time came is spent, landed or not."""
+    def changed(self, stored: Change | None = None) -> None:
+        """Log the steps of a change just stored (from its entries), and plan the bots again for the
+        table as it is now (a bot reacts to what it sees); an intention whose time came is spent,
+        landed or not."""
+        if stored is not None:
+            self._replayer.feed(stored.entries)
         table = self.table
         if self._intents and table.live(table.now):
             t = table.game_ms(table.now)

@@ -76,6 +76,7 @@ __all__ = [
     "RemoteUpdate",
     "TableLink",
     "connect_table",
+    "game_part",
     "get_json",
     "join_table",
     "parse_address",
@@ -496,6 +497,17 @@ class RemoteUpdate:
     new_game: bool = False
 
 
+def game_part(msg: Any) -> dict[str, Any]:
+    """The game's own part of a server message or of a move it tells (``game``: what the table's game
+    adds, docs/protocol.md); empty when it has none.
+
+    >>> game_part({"type": "state", "game": {"canUndo": True}}), game_part({"type": "ack"}), game_part(None)
+    ({'canUndo': True}, {}, {})
+    """
+    part = msg.get("game") if isinstance(msg, dict) else None
+    return part if isinstance(part, dict) else {}
+
+
 def seat_name(info: dict[str, Any]) -> str:
     """How the screens name a seat of the table info: a person's name, a bot's level, ``ann→medium``
     when a bot took a dropped seat over."""
@@ -759,8 +771,7 @@ class TableLink:
             self._closing = Line.said(msg.get("words"), msg.get("message"))
 
     def _game_over(self, msg: dict[str, Any]) -> None:
-        match = msg.get("match")
-        self._table_over = not isinstance(match, dict) or bool(match.get("over", True))
+        self._table_over = bool(msg.get("final", True))  # false: the table's next game follows
         fair = msg.get("fair")
         url = msg.get("recordUrl") or (f"/api/games/{msg['gameId']}/record" if msg.get("gameId") else None)
         if not isinstance(fair, dict) or fair.get("secret") is None or not url:

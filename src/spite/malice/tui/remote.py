@@ -31,7 +31,7 @@ from spite.malice.moves import parse_move
 from spite.malice.rl.encoding import view_from_json
 from spite.malice.state import Result
 from spite.malice.tui.session import LogEntry, Seat
-from spite.tui.link import LinkedTable, RemoteError, RemoteUpdate, TableLink, seat_name
+from spite.tui.link import LinkedTable, RemoteError, RemoteUpdate, TableLink, game_part, seat_name
 
 __all__ = [
     "WELCOME_EXAMPLE",
@@ -179,7 +179,7 @@ class RemoteMaliceTable(LinkedTable):
                     version=int(welcome["stateVersion"]), view_json=welcome["view"],
                     legal=list(welcome.get("legal") or []))
         table._seats_from_info()
-        table.server_can_undo = bool(welcome.get("canUndo"))
+        table.server_can_undo = bool(game_part(welcome).get("canUndo"))
         table._match_from(welcome)
         table._position_game = table.match.game if table.match is not None else 1
         return table
@@ -326,7 +326,7 @@ class RemoteMaliceTable(LinkedTable):
 
     def _set_position(self, version: int, view: dict[str, Any], legal: list[str] | None,
                       msg: dict[str, Any] | None = None) -> bool:
-        """Take a position (with ``canUndo`` and ``match`` of its message); True when it is a new game."""
+        """Take a position (with ``canUndo`` and ``match`` of its message's ``game``); True when it is a new game."""
         old_game = self._position_game
         was_over = bool(self.view_json.get("finished"))
         self.version = version
@@ -334,9 +334,9 @@ class RemoteMaliceTable(LinkedTable):
         self.legal = list(legal or [])
         self._view = None
         if msg is not None:
-            self.server_can_undo = bool(msg.get("canUndo"))
+            self.server_can_undo = bool(game_part(msg).get("canUndo"))
             self._match_from(msg)
-            if self.match is not None and isinstance(msg.get("match"), dict):
+            if self.match is not None and isinstance(game_part(msg).get("match"), dict):
                 self._position_game = self.match.game
         new = not view.get("finished") and (was_over or self._position_game > old_game)
         if new:
@@ -368,7 +368,7 @@ class RemoteMaliceTable(LinkedTable):
         return pile[-1] if pile else None
 
     def _match_from(self, msg: dict[str, Any]) -> None:
-        data = msg.get("match")
+        data = game_part(msg).get("match")
         if isinstance(data, dict):
             self.match = RemoteMatch.from_json(data)
 
@@ -400,7 +400,7 @@ class RemoteMaliceTable(LinkedTable):
                     self.log.append(entry)
             out.new_game = self._set_position(version, msg["view"], msg.get("legal"), msg)
             if entry is not None and self.log and self.log[-1] is entry:
-                told = last.get("card") if isinstance(last, dict) else None  # the card as the server told it
+                told = game_part(last).get("card")  # the card as the server told it
                 card = parse_card(told) if isinstance(told, str) else self._card_put(entry)
                 self.log[-1] = replace(entry, card=card)
         elif kind == "ack":

@@ -232,8 +232,8 @@ export class TableClient {
     this.view = msg.view;
     this.legal = msg.legal || [];
     this.moves = parseLegal(this.legal);
-    this.canUndo = Boolean(msg.canUndo);
-    if (msg.match) this.match = msg.match;
+    this.canUndo = Boolean(msg.game?.canUndo);
+    if (msg.game?.match) this.match = msg.game.match;
     this.selected = null;
     this.pending = false;
   }
@@ -287,7 +287,7 @@ export class TableClient {
         break;
       case "table": {
         this.table = msg.table;
-        if (msg.match) this.match = msg.match;
+        if (msg.game?.match) this.match = msg.game.match;
         const ev = msg.event;
         if (ev.kind === "rematch") {
           // the same table, a new deal: the summary goes, the next state brings the position
@@ -302,7 +302,7 @@ export class TableClient {
       }
       case "gameOver":
         this.over = { result: msg.result, gameId: msg.gameId, recordUrl: msg.recordUrl };
-        if (msg.match) this.match = msg.match;
+        if (msg.game?.match) this.match = msg.game.match;
         this.table = { ...this.table, status: this.matchGoesOn() ? this.table.status : "finished", gameId: msg.gameId,
           series: msg.series ?? this.table.series };
         this.rematchAsk = msg.rematch ?? null;

@@ -52,6 +52,7 @@ from collections.abc import Callable, Generator, Mapping, Sequence
 from functools import partial
 from typing import Any
 
+from spite.catalogue import word
 from spite.errors import IllegalMoveError, Phrase
 from spite.games import Event, GameState
 from spite.rating import rating_group
@@ -103,7 +104,7 @@ from spite.server.table.effects import (
     UpdateTable,
 )
 from spite.server.table.fair import DealSource, FairDeal
-from spite.server.table.play import Opening, ServerGame, TablePlay, Undo
+from spite.server.table.play import Change, Ending, Opening, ServerGame, TablePlay, Undo
 from spite.server.table.seats import LobbyError, Seat, seat_for_token
 from spite.server.table.series import TableSeries
 from spite.server.table.view import TableView
@@ -636,9 +637,10 @@ class TableCore:
             yield self._lacking(conn, "undo", msg_id)
         elif (refused := self._refuse_turn(conn, seat_no, msg_id, "cannot undo", version, "undo")) is not None:
             yield refused
-        elif seat_no is None or (last := play.undoable(seat_no)) is None:
-            yield self._error(conn, "nothing-to-undo", "nothing to undo: this game takes back none of your moves now",
-                              msg_id, Phrase("refuse.nothing-to-undo"))
+        elif seat_no is None:
+            yield self._error(conn, "nothing-to-undo", "nothing to undo", msg_id)
+        elif isinstance(last := play.undoable(seat_no), Phrase):  # why not, in the game's own words
+            yield self._error(conn, "nothing-to-undo", word("en", last, "nothing to undo"), msg_id, last)
         else:
             yield from self._take_back_move(play, conn, seat_no, msg_id, *last)
 
@@ -646,7 +648,7 @@ class TableCore:
                         entries: int) -> Step:
         """Undo the last move: its row deleted and ``version_base`` raised by 2 in one commit (so
         ``stateVersion`` still rises by one), then the undoer's ``ack`` and everyone's position."""
-        told = self.play.told(True), self.play.told(False)  # the card taken back, as the move told it
+        told = self._told(seat)  # the card taken back, as the move told it
         base = self.version_base + 2
         result = yield from self._commit((DeleteMoves(self.rows - 1), UpdateTable({"version_base": base})))
         if not result.ok:
@@ -663,6 +665,12 @@ class TableCore:
         yield self.view.send(conn, ack_text(text, self.version, msg_id=msg_id, undone=True))
         self._changed(None)
         yield from self.view.broadcast_state(LastMove(seat=seat, move=text, undone=True), told=told)
+
+    def _told(self, seat: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        """What the move ``seat`` just made tells besides its seat (its step of the game's log): to the
+        seat's own connections, and to everyone else."""
+        (own,), (public,) = self.play.move_log(seat, newest=1), self.play.move_log(None, newest=1)
+        return ({k: v for k, v in own.items() if k != "seat"}, {k: v for k, v in public.items() if k != "seat"})
 
     def _lacking(self, conn: ConnId, kind: str, msg_id: str | None) -> Send:
         """``kind`` at a table whose game has no such thing: one line to the asker alone."""
@@ -696,9 +704,10 @@ class TableCore:
                 if done and done[0].kind == "move":
                     played = done[0].text
                 events.extend(done)
+        stored: Change | None = None
         if events:
             stored = yield from self._store_change(seat if outcome == "ok" else None, events, by_bot)
-            if not stored:
+            if stored is None:
                 self.state = before
                 if conn is not None:
                     yield self._error(conn, "storage", "the move could not be saved; try again", msg_id)
@@ -708,16 +717,17 @@ class TableCore:
             yield Counted()
         if conn is not None:
             if outcome == "ok":
+                # a real-time game's ack says when the move landed (in the game's own part)
                 yield self.view.send(conn, ack_text(played, self.version, msg_id=msg_id,
-                                                    t=t if self.state.game.realtime else None))
+                                                    game={"t": t} if self.state.game.realtime else None))
             elif refused is not None:
                 yield self._error(conn, "too-late" if refused.lost_race else "illegal", str(refused), msg_id,
                                   refused.phrase or Phrase("error.illegal"))
         if not events:
             return outcome
-        self._changed(seat if outcome == "ok" else None)
+        self._changed(seat if outcome == "ok" else None, stored)
         last = LastMove(seat=seat, move=played, byBot=by_bot) if outcome == "ok" and seat is not None else None
-        told = (self.play.told(True), self.play.told(False)) if last is not None else None
+        told = self._told(seat) if last is not None and seat is not None else None
         yield from self.view.broadcast_state(last, events, told)
         if self.state.is_over:
             yield from self.view.broadcast(self.view.game_over())
@@ -727,9 +737,11 @@ class TableCore:
                 yield Finished()
         return outcome
 
-    def _store_change(self, seat: int | None, events: Sequence[Event], by_bot: bool) -> Generator[Effect, Any, bool]:
+    def _store_change(self, seat: int | None, events: Sequence[Event],
+                      by_bot: bool) -> Generator[Effect, Any, Change | None]:
         """Commit what the change added (and, at the end of a game, its record, the players' figures,
-        a match's score, the series and the next game's fair deal, all in the same commit)."""
+        a match's score, the series and the next game's fair deal, all in the same commit); the change
+        stored, or ``None`` when it could not be."""
         state = self.state
         entries = self.play.entries(events)
         rows: list[Row] = [InsertMove(self.rows, seat if seat is not None else -1, entries)]
@@ -762,14 +774,13 @@ class TableCore:
         result = yield from self._commit(tuple(rows))
         if not result.ok:
             log.error("table %s: %d entries could not be stored (%s); taken back", self.id, len(entries), result.error)
-            return False
+            return None
         self.rows += 1
         self.entries += len(entries)
         self.version += 1
-        self.play.stored(seat, by_bot, entries)
         if ending is not None:
-            self._ended(result.game_id, ending.final, series, fair_next, result.ratings)
-        return True
+            self._ended(result.game_id, ending.final, series, fair_next, result.ratings, ending)
+        return Change(seat, by_bot, entries)
 
     def _another_may_follow(self, final: bool | None = None) -> bool:
         """Whether a game may follow the one just over: a match's next game, or a rematch (a table with
@@ -778,7 +789,8 @@ class TableCore:
         return not final or (self.deal_source is None and any(s.kind == "person" for s in self.seats))
 
     def _ended(self, game_id: int | None, final: bool, series: dict[str, Any] | None,
-               fair_next: FairDeal | None, ratings: Mapping[str, SeatRating] | None = None) -> None:
+               fair_next: FairDeal | None, ratings: Mapping[str, SeatRating] | None = None,
+               ending: Ending | None = None) -> None:
         """The game's end is stored: the table is finished, or waits for a match's next game. A rated
         game's new ratings (``ratings``, by player id) stand beside its players' names from now on."""
         self.game_id = game_id
@@ -786,8 +798,8 @@ class TableCore:
         for seat in self.seats:
             if ratings and seat.player_id is not None and seat.player_id in ratings:
                 seat.rating = ratings[seat.player_id]
-        if game_id is not None:
-            self.play.ended(game_id)
+        if game_id is not None and ending is not None and ending.stored is not None:
+            ending.stored(game_id)
         if fair_next is not None:
             self.fair_next = fair_next
             self.start = {**self.start, "fairNext": fair_next.stored()}
@@ -821,11 +833,12 @@ class TableCore:
         """Every side of the table has made a move of its own (a rated game left before that is aborted)."""
         return all(any(seat in self.moved for seat in side) for side in self.sides)
 
-    def _changed(self, mover: int | None) -> None:
-        """The position or who plays a seat changed: the clocks follow, the bots may go on."""
+    def _changed(self, mover: int | None, stored: Change | None = None) -> None:
+        """The position or who plays a seat changed (``stored``: the game's change just stored): the
+        clocks follow, the bots may go on."""
         self.bot_at = self.now + self.config.bot_delay
         self.thinking = None
-        self.play.changed()
+        self.play.changed(stored)
         self._refresh_clocks(mover)
 
     # ================================================================== bots

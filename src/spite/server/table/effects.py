@@ -165,7 +165,7 @@ class InsertMove:
 
 @dataclass(frozen=True, slots=True)
 class UpdateTable:
-    """Columns of the table's row (``status``, ``start`` as JSON, ``version_base``, ``match``, ...)."""
+    """Columns of the table's row (``status``, ``start`` as JSON, ``version_base``, ``game_data``, ...)."""
 
     values: dict[str, Any]
     game_id_in: tuple[str, ...] = ()
@@ -237,8 +237,8 @@ class StoredTable:
     moves: list[list[Any]]
     version_base: int = 0
     """``stateVersion`` is this plus the number of moves (undo and a match's next game raise it)."""
-    match: dict[str, Any] | None = None
-    """A match table's score (JSON), else ``None``."""
+    game_data: dict[str, Any] | None = None
+    """What the game's adapter keeps with the table (JSON: a match's score, ...), else ``None``."""
     series: dict[str, Any] | None = None
     """The games played at the table across rematches (JSON), ``None`` before the first ended."""
     rated: bool = False

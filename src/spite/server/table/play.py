@@ -6,8 +6,11 @@ which game it is. What differs between games is a small adapter, found in the re
 (``spite.games.register(..., server=...)``): a :class:`ServerGame` says how the lobby lists the game
 (:class:`Listing`, with its thinking bots), deals and restores a table's game
 (:meth:`ServerGame.open`: the one way a game is dealt, the table's first as a match's next or a
-rematch) and makes each game's :class:`TablePlay`, which supplies the extra fields of a game's
-messages, the bots' view or a real-time game's own bots and timers, and a match's score. Requests
+rematch) and makes each game's :class:`TablePlay`, which supplies the game's own part of its
+messages (``game``: docs/protocol.md), its steps as each audience is told them, the bots' view or a
+real-time game's own bots and timers, and a match's score. The surface is 16 methods (ServerGame 5,
+TablePlay 9, Undo 2) and 3 attributes (:attr:`ServerGame.listing`, :attr:`TablePlay.table`,
+:attr:`TablePlay.carried`). Requests
 only some games know are capabilities: a game whose bots think off the event loop
 (:attr:`Listing.bots`) answers ``hint`` from the same view; a play that is an :class:`Undo` takes a
 move back; a game whose tables may play matches (:attr:`Listing.matches`) understands ``next``.
@@ -16,11 +19,12 @@ move back; a game whose tables may play matches (:attr:`Listing.matches`) unders
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from spite.errors import Phrase
 from spite.games import Event, GameState, Record, get_game
 from spite.server.table.fair import FairDeal
 
@@ -31,7 +35,7 @@ if TYPE_CHECKING:
     from spite.server.table.seats import Seat
     from spite.server.table.series import TableSeries
 
-__all__ = ["Action", "Ending", "Listing", "Opening", "ServerGame", "Table", "TablePlay", "Undo", "restored"]
+__all__ = ["Action", "Change", "Ending", "Listing", "Opening", "ServerGame", "Table", "TablePlay", "Undo", "restored"]
 
 
 @dataclass
@@ -46,7 +50,8 @@ class Opening:
     start: dict[str, Any] = field(default_factory=dict)
     """The row's ``start`` of the game (the deal, the entries before the first move, its seed, its fair deal)."""
     columns: dict[str, Any] = field(default_factory=dict)
-    """More columns of the table's row to store with the game's start (a new match's score)."""
+    """More columns of the table's row to store with the game's start (``game_data``: the adapter's own
+    JSON, as a new match's score)."""
     version: int = 0
     version_base: int = 0
     rows: int = 0
@@ -70,12 +75,28 @@ class Ending:
     final: bool = True
     """The table is finished (False: a match goes on to its next game)."""
     columns: dict[str, Any] = field(default_factory=dict)
-    """Columns of the table's row to store with the game's record (a match's score)."""
+    """Columns of the table's row to store with the game's record (``game_data``: the adapter's own JSON,
+    as a match's score)."""
     ids_in: tuple[str, ...] = ()
     """Those of :attr:`columns` that are JSON with a ``"gameIds"`` list: completed with the new game's
     id when the game is stored, in the same commit."""
     next_first: int | None = None
     """The seat the rules let begin the next game (bound by its commitment); ``None``: the cut."""
+    stored: Callable[[int], None] | None = None
+    """Called with the game's id once its record and :attr:`columns` are stored (the play takes on what
+    it worked out for them: a match's score after this game); not called when the commit failed."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """A change of the game in play, just stored as one row (see :meth:`TablePlay.changed`)."""
+
+    seat: int | None
+    """The seat that moved (``None``: the time)."""
+    by_bot: bool
+    """A bot made the move."""
+    entries: list[Any]
+    """The record entries the row holds."""
 
 
 @dataclass(frozen=True)
@@ -250,35 +271,30 @@ class TablePlay:
         return {seat: (state.view(seat).to_json(), state.legal_moves(seat) if seat is not None else [])
                 for seat in seats}
 
-    def fields(self, seat: int | None) -> dict[str, Any]:
-        """The game's own fields (models) of the messages for ``seat`` (``None``: everyone): a match's
-        score, whether the seat may undo, a real-time game's clock. Each message carries those it has."""
+    def fields(self, seat: int | None, events: Sequence[Event] | None = None) -> dict[str, Any]:
+        """The game's own part (``game``, JSON) of the messages for ``seat`` (``None``: everyone): a
+        match's score, whether the seat may undo, a real-time game's clock; with ``events`` (a ``state``
+        message of a change: what happened, in order) what the game tells of them. Empty: the messages
+        carry no ``game``."""
         return {}
 
-    def move_log(self, seat: int | None = None) -> list[dict[str, Any]]:
+    def move_log(self, seat: int | None = None, newest: int | None = None) -> list[dict[str, Any]]:
         """The steps of the game in play so far, oldest first, as ``seat`` (``None``: a spectator) was
-        told them (the ``welcome``'s ``moveLog``), never a hidden card or a chance entry: each step as
-        :meth:`told` said it with its move."""
+        told them, never a hidden card or a chance entry: each ``{"seat", "move", "game"?}``, the move as
+        it is told (``move``) and what the game tells of it besides (``game``). All of them make a
+        ``welcome``'s ``moveLog``; the newest (``newest=1``) is the move just made, as its ``state``'s
+        ``last`` tells it to ``seat`` (the seat that made it) and to everyone else (``None``)."""
         steps, _ = self.table.server_game.positions(self.table.state.to_record())
-        return steps
-
-    def told(self, own: bool) -> dict[str, Any]:
-        """What is told of the move just made besides its notation (the ``state``'s ``last``; a
-        ``move`` here is how the move is told instead of as it was made), to the connections of the
-        seat that made it (``own``) or to everyone else; the same as :meth:`move_log` keeps for its
-        step. Nothing the audience may not see."""
-        return {}
+        return steps if newest is None else steps[-newest:]
 
     # ------------------------------------------------------------------ moves
     def entries(self, events: Sequence[Event]) -> list[Any]:
         """The record entries the move (and the time) just added, to store as one row."""
         return list(self.table.state.to_record().moves[self.table.entries:])
 
-    def stored(self, seat: int | None, by_bot: bool, entries: list[Any]) -> None:
-        """After a change of ``seat`` (``None``: the time) was stored."""
-
-    def changed(self) -> None:
-        """The position changed, or who plays a seat (a bot took it over, its person is back)."""
+    def changed(self, stored: Change | None = None) -> None:
+        """The position changed, or who plays a seat (a bot took it over, its person is back); with
+        ``stored``, the game's own change that was just stored (a move, the time)."""
 
     # ------------------------------------------------------------------ a match
     def match_game(self) -> int | None:
@@ -287,11 +303,9 @@ class TablePlay:
         return None
 
     def ending(self) -> Ending:
-        """The game is over: is the table (and what else to store with the record)?"""
+        """The game is over: is the table (and what else to store with the record, and what to do once
+        it is stored: :attr:`Ending.stored`)?"""
         return Ending()
-
-    def ended(self, game_id: int) -> None:
-        """The game's record (and :attr:`Ending.columns`) is stored as game ``game_id``."""
 
     # ------------------------------------------------------------------ what goes on by itself
     def bot_view(self, seat: int) -> Any:
@@ -312,8 +326,9 @@ class Undo(Protocol):
     """A table play that takes moves back (``undo``): the core stores the undo (the move's row goes)
     and then takes it back."""
 
-    def undoable(self, seat: int | None) -> tuple[str, int] | None:
-        """The move ``seat`` may take back now, and how many record entries it made (``None``: nothing)."""
+    def undoable(self, seat: int | None) -> tuple[str, int] | Phrase:
+        """The move ``seat`` may take back now, and how many record entries it made; or why it may take
+        none back (the game's own rule, in its words: a phrase of the catalogue)."""
 
     def take_back(self) -> None:
         """Take the last move back (it is stored so already)."""

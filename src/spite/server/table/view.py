@@ -20,7 +20,6 @@ from spite.errors import Phrase
 from spite.games import Event
 from spite.server.protocol import (
     FairInfo,
-    GameEvent,
     GameOver,
     LastMove,
     LoggedMove,
@@ -45,11 +44,6 @@ MOVE_LOG_MAX = 200
 TOLD_KEPT = 1000
 """The most entries besides the game's own steps (events, moves taken back) a table keeps for the
 ``moveLog``: the newest ones (a connection that comes and goes for hours does not grow it for ever)."""
-
-
-def _fields(model: type[BaseModel], fields: dict[str, Any]) -> dict[str, Any]:
-    """The fields of a game's play (:meth:`~spite.server.table.play.TablePlay.fields`) that ``model`` carries."""
-    return {k: v for k, v in fields.items() if k in model.model_fields}
 
 
 class TableView:
@@ -119,11 +113,16 @@ class TableView:
             return self.table.state.face_down_view(), []
         return self.table.play.views([seat])[seat]
 
+    def game_part(self, seat: int | None, events: Sequence[Event] | None = None) -> dict[str, Any] | None:
+        """The game's own part of a message for ``seat`` (``None``: everyone), as its play fills it
+        (:meth:`~spite.server.table.play.TablePlay.fields`); ``None`` when it adds nothing."""
+        return self.table.play.fields(seat, events) or None
+
     def state_message(self, seat: int | None, last: LastMove | None = None) -> StateMessage:
         """A ``state`` message for ``seat`` (the answer to ``sync``)."""
         view, legal = self.view_for(seat)
         return StateMessage(stateVersion=self.table.version, view=view, legal=legal, last=last, fair=self.fair_info(),
-                            **_fields(StateMessage, self.table.play.fields(seat)))
+                            game=self.game_part(seat))
 
     def game_over(self) -> GameOver:
         """The ``gameOver`` message of the game just ended (by its rules, or lost by leaving)."""
@@ -131,8 +130,9 @@ class TableView:
         assert result is not None
         url = f"/api/games/{self.table.game_id}/record" if self.table.game_id is not None else None
         return GameOver(stateVersion=self.table.version, result=dict(result), gameId=self.table.game_id, recordUrl=url,
-                        fair=self.fair_info(), series=self.table.series.info(), rematch=self.rematch_info(),
-                        **_fields(GameOver, self.table.play.fields(None)))
+                        final=self.table.status == "finished", fair=self.fair_info(),
+                        series=self.table.series.info(), rematch=self.rematch_info(),
+                        game=self.game_part(None))
 
     def move_log(self, seat: int | None = None) -> list[dict[str, Any]]:
         """The game in play so far as ``seat`` (``None``: a spectator) was told it, in the order it was
@@ -164,7 +164,7 @@ class TableView:
 
     def taken_back(self, seat: int, move: str, own: dict[str, Any], public: dict[str, Any]) -> None:
         """``seat`` took back ``move`` (its step is gone from the game's steps; ``own`` and ``public`` are
-        :meth:`TablePlay.told` of it): the move as it was told goes where it stood, before whatever was
+        what it told, as its ``last`` said it): the move as it was told goes where it stood, before whatever was
         told after it, and the undo after everything so far."""
         now = self.steps_now()
         at = next((k for k, (after, _, _) in enumerate(self.told) if after > now), len(self.told))
@@ -207,21 +207,18 @@ class TableView:
         # game's secret would show every hidden card of a game nobody finished: never revealed
         dealt = self.table.fair
         fair = dealt.info(revealed=True) if kind == "abandoned" and dealt is not None and not dealt.dealt else None
-        yield from self.broadcast(TableMessage(table=self.info(), event=event, fair=fair,
-                                               **_fields(TableMessage, self.table.play.fields(None))))
+        yield from self.broadcast(TableMessage(table=self.info(), event=event, fair=fair, game=self.game_part(None)))
 
     def broadcast_state(self, last: LastMove | None, events: Sequence[Event] = (),
                          told: tuple[dict[str, Any], dict[str, Any]] | None = None) -> Iterator[Effect]:
         """Every connection gets the new position, each its own view (made once per seat); ``last``
-        with ``told`` (what :meth:`TablePlay.told` says of it to its own seat, and to the others)."""
+        with ``told`` (what its step in :meth:`TablePlay.move_log` says of it to its own seat, and to the
+        others)."""
         head = {"type": "state", "stateVersion": self.table.version}
         tail: dict[str, Any] = {"last": last.model_dump() if last is not None else None}
         lasts: dict[bool, dict[str, Any]] = {}
         if last is not None and told is not None:
             lasts = {True: {**tail["last"], **told[0]}, False: {**tail["last"], **told[1]}}
-        if self.table.state.game.realtime:  # what the engine did, in order (nothing happens in turns there)
-            tail["events"] = [GameEvent(t=e.t, kind=e.kind, seat=e.seat, text=e.text,  # type: ignore[arg-type]
-                                        auto=getattr(e, "auto", False)).model_dump() for e in events]
         fair = self.fair_dumped()
         if fair is not None:
             tail["fair"] = fair
@@ -236,10 +233,10 @@ class TableView:
 
         def text(seat: int | None) -> str:
             view, legal = views[seat]
-            extra = {k: v.model_dump() if isinstance(v, BaseModel) else v for k, v in play.fields(seat).items()}
+            game = play.fields(seat, events)
             told_here = {"last": lasts[seat is not None and last is not None and seat == last.seat]} if lasts else {}
-            return json.dumps({**head, "view": view, "legal": legal, **extra, **tail, **told_here},
-                              separators=(",", ":"))
+            return json.dumps({**head, "view": view, "legal": legal, **({"game": game} if game else {}), **tail,
+                               **told_here}, separators=(",", ":"))
 
         for s in self.table.seats:
             if s.conns:
@@ -258,7 +255,7 @@ class TableView:
         yield self.send(conn, Welcome(table=self.info(), seat=seat, stateVersion=self.table.version, view=view,
                                       legal=legal, fair=self.fair_info(), moveLogStart=first or None,
                                       moveLog=[LoggedMove.of(s) for s in steps[first:]],
-                                      **_fields(Welcome, self.table.play.fields(seat))))
+                                      game=self.game_part(seat)))
         if self.table.game_ended and (self.table.status == "finished" or self.table.series.between):
             yield self.send(conn, self.game_over())
 

@@ -33,7 +33,7 @@ from spite.spit.rules import HAND, PLAY, SLAP, SLOT
 from spite.spit.rules import parse_move as parse_spit_move
 from spite.spit.table import Event
 from spite.spit.views import PileView, SpeedPlayerView, SpitPlayerView
-from spite.tui.link import LinkedTable, RemoteUpdate, TableLink, seat_name
+from spite.tui.link import LinkedTable, RemoteUpdate, TableLink, game_part, seat_name
 
 __all__ = ["RemoteSpeedTable", "RemoteSpitTable", "SpitUpdate", "speed_view_from_server", "spit_view_from_server"]
 
@@ -175,7 +175,7 @@ class RemoteSpitTable(LinkedTable):
         table = cls(link=link, preset=str(info.get("preset") or cls.game), seat=welcome.get("seat"), info=info,
                     version=int(welcome["stateVersion"]), view_json=welcome["view"],
                     legal=list(welcome.get("legal") or []))
-        table.clock_json = dict(welcome.get("clock") or {})
+        table.clock_json = dict(game_part(welcome).get("clock") or {})
         table.received_at = table.clock()
         return table
 
@@ -260,8 +260,9 @@ class RemoteSpitTable(LinkedTable):
         self.version = int(msg["stateVersion"])
         self.view_json = msg["view"]
         self.legal = list(msg.get("legal") or [])
-        if msg.get("clock"):
-            self.clock_json = dict(msg["clock"])
+        clock = game_part(msg).get("clock")
+        if isinstance(clock, dict):
+            self.clock_json = dict(clock)
             self.received_at = self.clock()
             won = self.clock_json.get("roundsWon")
             if isinstance(won, list) and len(won) == 2:
@@ -311,13 +312,13 @@ class RemoteSpitTable(LinkedTable):
             if not self.view_json.get("finished"):
                 self.game_over = None  # a new game at the table (a rematch): play on
             start = len(self.events)
-            for raw in msg.get("events") or []:
+            for raw in game_part(msg).get("events") or []:
                 ev = self._turn(raw)
                 self.events.append(ev)
                 self.fresh.append(ev)
             self._note_cards(start)
         elif kind == "ack":
-            self.acked.append((str(msg.get("move")), int(msg.get("t") or 0)))
+            self.acked.append((str(msg.get("move")), int(game_part(msg).get("t") or 0)))
         elif kind == "error":
             code, text = str(msg.get("code")), str(msg.get("message"))
             self.refused.append((code, text))
@@ -364,7 +365,7 @@ SPIT_WELCOME_EXAMPLE: dict[str, Any] = {
                          {"tableau": [{"top": "4S", "cards": 1}] * 5, "spit": 11, "cards": 26,
                           "called_spit": False}]},
     "legal": ["T1-C1"],
-    "clock": {"now": 0, "phase": "play", "playFrom": 0, "roundWinner": None, "nextEvent": None},
+    "game": {"clock": {"now": 0, "phase": "play", "playFrom": 0, "roundWinner": None, "nextEvent": None}},
 }
 """A ``welcome`` of a Spit table, seat 1 (for the examples above)."""
 
@@ -380,6 +381,6 @@ SPEED_WELCOME_EXAMPLE: dict[str, Any] = {
              "players": [{"hand": ["4S", "6D", "KC", "2H", "9S"], "draw": 15, "cards": 20, "called_spit": False},
                          {"hand": None, "draw": 15, "cards": 20, "called_spit": False}]},
     "legal": ["H4-C1", "H6-C1"],
-    "clock": {"now": 0, "phase": "play", "playFrom": 0, "roundWinner": None, "nextEvent": None},
+    "game": {"clock": {"now": 0, "phase": "play", "playFrom": 0, "roundWinner": None, "nextEvent": None}},
 }
 """A ``welcome`` of a Speed table, seat 0 (for the example above)."""

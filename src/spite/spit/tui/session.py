@@ -6,7 +6,7 @@ the time ``t`` in ms since the game began; the table lets the engine's time pass
 :meth:`SpitTable.play`.
 
 A game begins with a countdown, as at a server's table ("one, two, three — spit!",
-:data:`START_COUNTDOWN_S`, the server's ``spit_countdown``): the times before play are negative,
+:data:`START_COUNTDOWN_S`, the server's ``start_countdown``): the times before play are negative,
 the engine's clock stands at 0 until it ends, the center cards are face down in every view, the
 opponent waits and a move is refused with the time left.
 
@@ -50,7 +50,7 @@ __all__ = ["REACTION_MS", "START_COUNTDOWN_S", "SpitOpponent", "SpitTable", "Tim
 
 START_COUNTDOWN_S: Final = 3.0
 """Seconds from the deal to the first card ("one, two, three — spit!"): the server's
-``ServerConfig.spit_countdown`` (tests/tui/test_tui_spit.py checks they agree; the terminal app does
+``ServerConfig.start_countdown`` (tests/tui/test_tui_spit.py checks they agree; the terminal app does
 not load the server to read it)."""
 
 

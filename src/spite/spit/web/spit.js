@@ -222,12 +222,13 @@ export class SpitClient {
     this.view = msg.view;
     this.legal = this.seat === null ? [] : msg.legal || [];
     this.moves = parseLegal(this.legal);
-    if (msg.clock) {
-      this.clock = msg.clock;
+    const clock = msg.game?.clock;  // the game's own part of the message
+    if (clock) {
+      this.clock = clock;
       this.clockAt = performance.now();
-      this.startAt = msg.clock.startsIn ? this.clockAt + msg.clock.startsIn : 0;
-      if (msg.clock.startsIn) this.started = false;
-      if (Array.isArray(msg.clock.roundsWon)) this.roundsWon = msg.clock.roundsWon.slice(0, 2);
+      this.startAt = clock.startsIn ? this.clockAt + clock.startsIn : 0;
+      if (clock.startsIn) this.started = false;
+      if (Array.isArray(clock.roundsWon)) this.roundsWon = clock.roundsWon.slice(0, 2);
     }
     if (this.view.finished && !this.over) this.over = { result: this.view.result };
     // a picked pile stays picked while it still holds a card (Spit) / the hand still has that card (Speed)
@@ -247,8 +248,9 @@ export class SpitClient {
         break;
       case "state": {
         this.setPosition(msg);
-        const cards = eventCards(msg.events, msg.view);
-        (msg.events || []).forEach((ev, k) => this.onEvent(ev, cards.get(k) ?? null));
+        const events = msg.game?.events || [];
+        const cards = eventCards(events, msg.view);
+        events.forEach((ev, k) => this.onEvent(ev, cards.get(k) ?? null));
         break;
       }
       case "ack":
@@ -301,10 +303,11 @@ export class SpitClient {
         this.logEvent(step.event);
         continue;
       }
+      const told = step.game || {};  // the game's own part of the step: its time and what came with it
       if (step.move !== null && step.seat !== null) {
-        this.pushLog(this.logEntry({ t: step.t, kind: "move", seat: step.seat, text: step.move }, round, step.card ?? null));
+        this.pushLog(this.logEntry({ t: told.t, kind: "move", seat: step.seat, text: step.move }, round, told.card ?? null));
       }
-      for (const ev of step.events || []) {
+      for (const ev of told.events || []) {
         if (ev.kind === "deal") round += 1;
         const entry = this.logEntry(ev, round);
         if (entry) this.pushLog(entry);

@@ -30,8 +30,9 @@ export function pickedMove(source, card, target) {
  * the card it laid face up, the value a wild card stood for, a completed build pile) as
  * {card, wild, completed} for the words; null when it told nothing of the kind (a pass, another game). */
 export function toldCard(step) {
-  if (!step || !("card" in step || "wildAs" in step || "completed" in step)) return null;
-  return { card: step.card ?? null, wild: step.wildAs ?? null, completed: Boolean(step.completed) };
+  const told = step?.game;  // the game's own part of the step
+  if (!told || !("card" in told || "wildAs" in told || "completed" in told)) return null;
+  return { card: told.card ?? null, wild: told.wildAs ?? null, completed: Boolean(told.completed) };
 }
 
 /** A card token in words ("9H" → "9♥", German "9♥"; "X" → "joker"). */

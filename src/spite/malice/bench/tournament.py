@@ -2,7 +2,7 @@
 
 Per core: arena games (``random`` against ``random``, classic, each move through a seat view and
 the bot interface, think time measured) and the engine's own random playouts
-(:func:`spite.bench.engine.play_random_game`, what ``spite bench engine`` runs) take turns game by
+(:func:`spite.malice.bench.engine.play_random_game`, what ``spite bench engine`` runs) take turns game by
 game in this one process, so both see the same machine. They play the same games, move for move:
 each deal once by the engine's random player and once by two ``random`` bots drawing, in turn,
 from one random source seeded alike (the random bot is that player). So the ratio of their moves/s
@@ -25,9 +25,9 @@ from typing import Any
 from spite.arena.backends import run_local
 from spite.arena.runner import Setup
 from spite.arena.schedule import schedule
-from spite.bench.engine import play_random_game
 from spite.malice import Options
 from spite.malice.arena import play_game
+from spite.malice.bench.engine import play_random_game
 
 __all__ = ["run_tournament_bench"]
 

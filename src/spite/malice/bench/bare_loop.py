@@ -8,7 +8,7 @@ random build play (from the stock top, the hand or a discard top onto a pile tha
 there is one, then ends the turn by discarding a random hand card onto a random discard pile.
 
 Measured beside the engine, in the same process and in alternating slices (see
-:func:`spite.bench.engine.run_compared`), the ratio of the two says how much of the language's
+:func:`spite.malice.bench.engine.run_compared`), the ratio of the two says how much of the language's
 speed the engine keeps while doing its real work. It is written as plainly as the loop the first
 figures were measured against (about 5 % faster than that one on the same games), not tuned:
 its cost is the yardstick. It must stay a plain script: ``run_compared``

@@ -1,6 +1,6 @@
 """``spite bench engine``: random playouts through the engine's public API, one core.
 
-The player is the random player of :mod:`spite.bench.bare_loop` (the speed-of-light
+The player is the random player of :mod:`spite.malice.bench.bare_loop` (the speed-of-light
 reference): uniformly random build plays while there are any, then a uniformly random turn-ending
 move. Using the same player keeps the games alike, so games/s of the two can be compared.
 Every move goes through :meth:`State.build_moves` / :meth:`State.end_moves` and the checked
