@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from spite.games import game_names
 from spite.tournament.state import Tournament
 from spite.tournament.swiss import DEFAULT_WINDOW, pair_swiss
 
@@ -27,7 +28,7 @@ def run_pairing_bench(entrants: int, rounds: int, seed: int = 1, window: int = D
                       progress: Callable[[float], None] | None = None) -> dict[str, Any]:
     """Simulate the Swiss and time each round's pairing (see the module's text)."""
     rng = random.Random(f"bench-pairing/{seed}")
-    tournament = Tournament.create("bench", bytes(32), game="spite-malice", preset=None, system="swiss",
+    tournament = Tournament.create("bench", bytes(32), game=game_names()[0], preset=None, system="swiss",
                                    rounds=rounds, pause=0)
     tournament.window = window
     for i in range(entrants):

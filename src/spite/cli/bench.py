@@ -60,9 +60,9 @@ def bench_club(
     = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON line.")] = False,
 ) -> None:
-    """Play a whole club tournament of computers on one server process (docs/tournaments.md).
+    """Play a whole club tournament of computers on one server.
 
-    Its wall time, games, moves, and the errors and bot fallbacks the server counted.
+    On one server process (docs/tournaments.md): its wall time, games, moves, and the errors and bot fallbacks the server counted.
     """
     require_extra("server", "run a club tournament")
     if system not in ("swiss", "arena"):
