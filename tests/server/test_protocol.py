@@ -375,7 +375,9 @@ def test_game_types_describe_every_served_game_for_the_page(server: ServerThread
         assert listing.web is not None and t["page"] == f"/static/games/{t['name']}/{listing.page}"
         module = httpx.get(server.base + t["page"])
         assert module.status_code == 200 and module.text == (listing.web / listing.page).read_text()
-        assert "export const openGame" in module.text and "export async function replayBoard" in module.text
+        assert "export const openGame" in module.text
+        board = httpx.get(server.base + t["page"].rsplit("/", 1)[0] + "/replay-board.js")
+        assert board.status_code == 200 and "ReplayBoard" in board.text  # the replay board beside it
         for level in t["levels"]:  # a bot seat of every level offered is accepted (raises otherwise)
             server_game(t["name"]).check_bot(t["name"], level)
         # the lobby's picture of the table: card tokens the deck knows, backs, places; no court card

@@ -43,7 +43,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
@@ -64,7 +64,8 @@ from spite.tournament.state import Tournament, TournamentError
 
 if TYPE_CHECKING:
     from spite.server.host import TableHost
-    from spite.server.manager import Manager
+    from spite.server.keeper import LeaseKeeper
+    from spite.server.lobby import Lobby
 
 __all__ = ["CHANGED", "MAX_WAIT", "TournamentService"]
 
@@ -72,6 +73,21 @@ log = logging.getLogger("spite.server.tournaments")
 
 MAX_WAIT = 25.0
 """The longest a long poll is held (well under a proxy's idle timeout)."""
+
+
+class Manager(Protocol):
+    """What tournaments need of the server's manager: its store, the lobby that makes and tells of tables,
+    and the lease keeper of several workers. A protocol, so that this module stays below the manager,
+    which makes the service."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def lobby(self) -> Lobby: ...
+
+    @property
+    def keeper(self) -> LeaseKeeper | None: ...
 
 CHANGED = "spite_tournaments"
 """The PostgreSQL channel a worker notifies when it changes a tournament."""

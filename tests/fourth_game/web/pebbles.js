@@ -100,29 +100,28 @@ export function openGame(info) {
   openSeat(info, PebblesClient);
 }
 
-/** The replay board (replay.js): each position as the whole table, stepped with the arrow keys. */
-export async function replayBoard() {
-  return class PebblesReplay {
-    constructor(data) {
-      this.data = data;
-      this.ply = 0;
-    }
+/** The replay board (replay.js, through replay-board.js): each position as the whole table, stepped with
+ * the arrow keys. */
+export class PebblesReplay {
+  constructor(data) {
+    this.data = data;
+    this.ply = 0;
+  }
 
-    go(k) {
-      this.ply = Math.max(0, Math.min(k, this.data.positions.length - 1));
-      this.render();
-    }
+  go(k) {
+    this.ply = Math.max(0, Math.min(k, this.data.positions.length - 1));
+    this.render();
+  }
 
-    render() {
-      const pos = this.data.positions[this.ply];
-      setStatus("");
-      main().innerHTML = `<section class="panel pebbles-replay"><p>${esc(w("pile"))}: <b id="pebbles-pile">${pos.pile}</b></p>
-        <p>${pos.players.map((p) => esc((p.hand || []).join(" "))).join(" · ")}</p></section>`;
-    }
+  render() {
+    const pos = this.data.positions[this.ply];
+    setStatus("");
+    main().innerHTML = `<section class="panel pebbles-replay"><p>${esc(w("pile"))}: <b id="pebbles-pile">${pos.pile}</b></p>
+      <p>${pos.players.map((p) => esc((p.hand || []).join(" "))).join(" · ")}</p></section>`;
+  }
 
-    onReplayKey(ev) {
-      if (ev.key === "ArrowRight") this.go(this.ply + 1);
-      if (ev.key === "ArrowLeft") this.go(this.ply - 1);
-    }
-  };
+  onReplayKey(ev) {
+    if (ev.key === "ArrowRight") this.go(this.ply + 1);
+    if (ev.key === "ArrowLeft") this.go(this.ply - 1);
+  }
 }

@@ -47,11 +47,6 @@ export function openTable(info) {
 /** The page module's entry (games.js): this module draws the tables of the games whose type names it. */
 export const openGame = openTable;
 
-/** The replay board of this module's games (replay.js): loaded only when a replay is opened. */
-export async function replayBoard() {
-  return (await import("./table-replay.js")).ReplayBoard;
-}
-
 // The keys play the table on screen: bound once for the page, not once per table opened (a table
 // opened again, after a refused hello or a join, would otherwise answer each key twice).
 let current = null;

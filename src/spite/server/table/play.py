@@ -114,8 +114,9 @@ class Listing:
     serves it as ``/static/games/GAME/``, so the page's shared modules are two folders up from it.
     ``None``: the page has no screen for this game."""
     page: str = ""
-    """The page module in :attr:`web` that draws this game's tables and replays (it exports ``openGame``
-    and ``replayBoard``; the page's games.js); beside it the optional ``rules-text.js``, its rules."""
+    """The page module in :attr:`web` that draws this game's tables and replays (it exports ``openGame``:
+    the page's games.js); beside it ``replay-board.js`` (its replay board, ``ReplayBoard``) and the optional
+    ``rules-text.js``, its rules."""
     rules: str = ""
     """The rules page (``/rules/RULES``) of this game."""
     options: tuple[str, ...] = ()

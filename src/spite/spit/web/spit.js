@@ -70,11 +70,6 @@ export function moveWords(move, info = {}, game = "spit") {
   return cardMoveWords(move, { ...info, handKey: game === "speed" ? "tb_from_hand_speed" : "tb_from_hand" });
 }
 
-/** The replay board of this module's games (replay.js): loaded only when a replay is opened. */
-export async function replayBoard() {
-  return (await import("./spit-replay.js")).ReplayBoard;
-}
-
 /** A flip event's text ("C1 5H, C2 QS", or "nothing") as a person reads it: "center pile 1: 5♥,
  * center pile 2: Q♠". */
 export function flipText(text) {

@@ -5,8 +5,9 @@
 // here and opens the module named there: it never branches on a game's name, so a new game needs only
 // its own folder and the server's registry entry.
 //
-// A page module exports ``openGame(info)`` (a table's screen) and ``replayBoard()`` (its replay
-// board's class, replay.js); its folder may hold ``rules-text.js`` (rules.js: the game's rules page).
+// A page module exports ``openGame(info)`` (a table's screen); beside it in its folder ``replay-board.js``
+// exports ``ReplayBoard`` (its replay board's class, replay.js) and ``rules-text.js`` may hold the game's
+// rules (rules.js).
 
 import { hasText, t } from "./i18n.js";
 import { api } from "./store.js";
@@ -34,7 +35,7 @@ export function gameWord(name) {
   return hasText(`game.${name}`) ? t(`game.${name}`) : name;
 }
 
-/** The page module that draws ``type``'s tables (it exports openGame and replayBoard). */
+/** The page module that draws ``type``'s tables (it exports openGame). */
 export function pageModule(type) {
   return import(new URL(type.page, location.origin).href);
 }

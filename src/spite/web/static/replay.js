@@ -1,19 +1,19 @@
 // The replay viewer: a finished game's positions (GET /api/games/{id}/positions), stepped with
 // ◀ ▶, a slider, the arrow keys (Home/End too) or a click in the move list; read-only, with every
-// card shown. Each game's page module (games.js) has its replay board (its ``replayBoard()``, in its
-// family's folder), loaded only when a replay of its game is opened; what they share is
-// replay-controls.js.
+// card shown. Each game's page folder (games.js) has its replay board (``replay-board.js`` beside its page
+// module, exporting ``ReplayBoard``), loaded only when a replay of its game is opened; what the boards
+// share is replay-controls.js.
 
 import { esc } from "./html.js";
 import { main, setRerender, setStatus } from "./shell.js";
 import { t } from "./i18n.js";
-import { gameType, pageModule } from "./games.js";
+import { gameFile, gameType } from "./games.js";
 import { checkRecord } from "./fair.js";
 import { api } from "./store.js";
 
-/** The replay board of the page module that draws ``type``'s tables (games.js), loaded when a replay of
- * its game is opened (a replay of one family's game never fetches another family's module). */
-const boardOf = async (type) => (await pageModule(type)).replayBoard();
+/** The replay board of ``type``'s page folder (games.js), loaded when a replay of its game is opened (a
+ * replay of one family's game never fetches another family's module). */
+const boardOf = async (type) => (await import(gameFile(type, "replay-board.js"))).ReplayBoard;
 
 /** Open the replay of game ``id``. */
 export async function openReplay(id) {
