@@ -62,7 +62,8 @@ def bench_club(
 ) -> None:
     """Play a whole club tournament of computers on one server.
 
-    On one server process (docs/tournaments.md): its wall time, games, moves, and the errors and bot fallbacks the server counted.
+    On one server process (docs/tournaments.md): its wall time, games, moves, and the errors and bot fallbacks
+    the server counted.
     """
     require_extra("server", "run a club tournament")
     if system not in ("swiss", "arena"):
