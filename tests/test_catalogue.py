@@ -219,6 +219,8 @@ def test_the_shared_words_hold_no_key_of_one_family_only() -> None:
         only = sorted(k for k in shared if k in named and k not in in_shared
                       and not any(k in other for f, other in families.items() if f != family))
         assert only == [], f"used by {family} alone, yet in the shared catalogue: {only}"
+    # Spit's own prefixes (its page's sp_ and tb_sp_, its refusals), whether its source names the key whole or not
+    assert sorted(k for k in shared if k.startswith(("sp_", "tb_sp_", "refuse.spit.", "refuse.speed."))) == []
     by_name = {f"game.{g}" for g in game_names()} | {f"game_blurb.{g}" for g in game_names()}
     by_name |= {f"preset.{p}" for g in game_names() for p in get_game(g).presets}
     assert sorted(by_name & shared) == []
