@@ -1,12 +1,14 @@
-"""The message catalogue (``web/static/messages/en.json``, ``de.json``), shared by the page and the
-terminal app: both languages say every message with the same parameters, and every message the
-engine, the bots and the server can send (collected from the source) is in it with the parameters
-the code passes."""
+"""The message catalogue (the shared ``web/static/messages/en.json``, ``de.json`` and each game family's
+``words/en.json``, ``de.json``, merged), shared by the page and the terminal app: both languages say
+every message with the same parameters, and every message the engine, the bots and the server can
+send (collected from the source) is in it with the parameters the code passes. A key one family
+alone uses lives in its words, not the shared ones."""
 
 from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import get_args
 
@@ -151,3 +153,77 @@ def test_plurals_and_seats() -> None:
     assert text("en", "stock_left", name="Ben", n=3) == "Ben: 3 stock cards left"
     assert text("de", "event.next-game", game=2, name="bot:medium", seat=1) == \
         "Spiel 2 des Matches beginnt: Computer (mittel) (Platz 2) fängt an"
+
+
+def test_each_family_brings_its_own_words_through_the_registry() -> None:
+    """A family's words live in its package (``words/en.json``, ``de.json``, its ``words`` hook) and are
+    merged into the catalogue the terminal app, the server and the page word with."""
+    folders = catalogue.word_folders()
+    assert [f.relative_to(SRC).as_posix() for f in folders] == ["malice/words", "spit/words"]
+    for lang in catalogue.LANGUAGES:
+        merged, shared = catalogue.catalogue(lang), catalogue.shared(lang)
+        own = [catalogue.family_words(f, lang) for f in folders]
+        assert all(len(words) > 50 for words in own)
+        assert len(merged) == len(shared) + sum(len(words) for words in own)
+    assert "tb_mv_spit" in catalogue.catalogue("en") and "tb_mv_spit" not in catalogue.shared("en")
+    assert text("de", "refuse.nothing-to-undo") != "refuse.nothing-to-undo"
+
+
+CLASHING = SRC
+"""The words folder of the clashing game below (set by the test)."""
+
+
+def test_a_familys_key_may_not_clash_with_a_shared_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+    import sys
+
+    import spite.games as games
+
+    (tmp_path / "en.json").write_text(json.dumps({"clash.own": "mine", "hint": "Tip"}), encoding="utf-8")
+    monkeypatch.setattr(sys.modules[__name__], "CLASHING", tmp_path)
+    monkeypatch.setattr(games, "_REGISTRY", dict(games._REGISTRY))
+    games.register("clashing", "no.such:GAME", words=f"{__name__}:CLASHING")
+    with pytest.raises(ValueError, match="'hint' is already in the shared catalogue"):
+        catalogue.catalogue("en")
+    (tmp_path / "en.json").write_text(json.dumps({"clash.own": "mine", "tb_mv_spit": "spits"}), encoding="utf-8")
+    catalogue._family.cache_clear()
+    with pytest.raises(ValueError, match=r"'tb_mv_spit' is already in .*spit/words/en\.json"):
+        catalogue.catalogue("en")
+    (tmp_path / "en.json").write_text(json.dumps({"clash.own": "mine"}), encoding="utf-8")
+    catalogue._family.cache_clear()
+    assert text("en", "clash.own") == "mine"
+    assert text("de", "clash.own") == "clash.own"  # no de.json: no German words
+    catalogue._family.cache_clear()
+
+
+def _named_in(paths: Iterable[Path]) -> set[str]:
+    """The strings the source files among ``paths`` name in quotes (.py, .js, .html), and a terminal
+    screen's ``tr(lang, "KEY")`` as ``tui.KEY`` too."""
+    named: set[str] = set()
+    for path in paths:
+        if path.suffix not in (".py", ".js", ".html") or not path.is_file():
+            continue
+        source = path.read_text(encoding="utf-8")
+        named |= set(re.findall(r"""["'`]([\w.-]+)["'`]""", source))
+        named |= {f"tui.{k}" for k in re.findall(r"""\btr\(\s*[\w.]+\s*,\s*["']([\w.-]+)["']""", source)}
+    return named
+
+
+def test_the_shared_words_hold_no_key_of_one_family_only() -> None:
+    """A key that one family's source names and no shared module does lives in that family's words; so do
+    its games' names and their presets' (the shared modules word them by name: ``game.NAME``, ``preset.NAME``)."""
+    families = {f.parent.name: _named_in(f.parent.rglob("*")) for f in catalogue.word_folders()}
+    in_shared = _named_in(p for p in SRC.rglob("*") if p.relative_to(SRC).parts[0] not in families)
+    shared = set(catalogue.shared("en"))
+    for family, named in families.items():
+        only = sorted(k for k in shared if k in named and k not in in_shared
+                      and not any(k in other for f, other in families.items() if f != family))
+        assert only == [], f"used by {family} alone, yet in the shared catalogue: {only}"
+    # Spit's own prefixes (its page's sp_ and tb_sp_, its refusals), whether its source names the key whole or not
+    assert sorted(k for k in shared if k.startswith(("sp_", "tb_sp_", "refuse.spit.", "refuse.speed."))) == []
+    by_name = {f"game.{g}" for g in game_names()} | {f"game_blurb.{g}" for g in game_names()}
+    by_name |= {f"preset.{p}" for g in game_names() for p in get_game(g).presets}
+    assert sorted(by_name & shared) == []
+    # at least: no game's move words (tb_mv_pass is the shared move list's, moves.js)
+    assert sorted(k for k in shared if re.search(r"(^|[._])mv_", k)) == ["tb_mv_pass"]
+

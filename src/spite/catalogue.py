@@ -1,7 +1,11 @@
 """The message catalogue: every word the page and the terminal app show, in English and German.
 
-One JSON file per language (``spite/web/static/messages/en.json``, ``de.json``), read by the page
-(``i18n.js``) and by the terminal app (through this module). A message is a key with parameters:
+The shared words are one JSON file per language (``spite/web/static/messages/en.json``, ``de.json``);
+each game family brings its own (``en.json``, ``de.json`` in the folder its registry ``words`` hook names,
+say ``spite/malice/words/``): its rules, moves, refusals, presets and screens. :func:`catalogue` merges
+the shared words with every registered family's (a family's key may not be a shared one's, nor another
+family's); the terminal app and the server word with it, and the server serves the merged catalogue to the
+page (``i18n.js``) at the shared files' address, ``/static/messages/{lang}.json``. A message is a key with parameters:
 the engine and the server say what happened as a :class:`~spite.errors.Phrase`, and the user
 interface words it here. ``i18n.js`` words the same way (keep the two in step).
 
@@ -35,12 +39,14 @@ import re
 from collections.abc import Callable, Mapping
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Final
 
 from spite.errors import Param, Phrase
+from spite.games import game_names, has_hook, load_hook
 
-__all__ = ["LANGUAGES", "PLACEHOLDER", "SeatName", "catalogue", "has", "phrase_of", "placeholders", "render", "text",
-           "word", "words"]
+__all__ = ["LANGUAGES", "PLACEHOLDER", "SeatName", "catalogue", "family_words", "has", "phrase_of", "placeholders",
+           "render", "shared", "text", "word", "word_folders", "words"]
 
 LANGUAGES: Final = ("en", "de")
 
@@ -50,14 +56,71 @@ PLACEHOLDER: Final = re.compile(r"\{(\w+)(?:\|(\w+))?\}")
 Entry = str | dict[str, str]
 
 
-@cache
 def catalogue(lang: str) -> dict[str, Entry]:
-    """The catalogue of ``lang`` (read once from the package)."""
+    """The catalogue of ``lang``: the shared words and every registered game family's (read once)."""
+    _check(lang)
+    return _merged(lang, word_folders())
+
+
+def shared(lang: str) -> dict[str, Entry]:
+    """The shared words of ``lang`` alone (``spite/web/static/messages/{lang}.json``)."""
+    _check(lang)
+    return _shared(lang)
+
+
+def word_folders() -> tuple[Path, ...]:
+    """The folders of the registered game families' own words (each game's ``words`` hook; the games of one
+    family name the same folder), in the registry's order."""
+    return _folders(game_names())
+
+
+def family_words(folder: Path, lang: str) -> dict[str, Entry]:
+    """A family's own words in ``lang`` (``folder/{lang}.json``; none when the file is missing)."""
+    _check(lang)
+    return _family(folder, lang)
+
+
+def _check(lang: str) -> None:
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r} (en or de)")
+
+
+@cache
+def _shared(lang: str) -> dict[str, Entry]:
     path = resources.files("spite").joinpath("web", "static", "messages", f"{lang}.json")
     data: dict[str, Entry] = json.loads(path.read_text(encoding="utf-8"))
     return data
+
+
+@cache
+def _family(folder: Path, lang: str) -> dict[str, Entry]:
+    path = Path(folder) / f"{lang}.json"
+    if not path.is_file():
+        return {}
+    data: dict[str, Entry] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+@cache
+def _folders(names: tuple[str, ...]) -> tuple[Path, ...]:
+    found: list[Path] = []
+    for name in names:
+        if has_hook(name, "words") and (folder := Path(load_hook(name, "words")).resolve()) not in found:
+            found.append(folder)
+    return tuple(found)
+
+
+@cache
+def _merged(lang: str, folders: tuple[Path, ...]) -> dict[str, Entry]:
+    merged = dict(_shared(lang))
+    origin = dict.fromkeys(merged, "the shared catalogue")
+    for folder in folders:
+        for key, entry in _family(folder, lang).items():
+            if key in origin:
+                raise ValueError(f"{folder}/{lang}.json: {key!r} is already in {origin[key]}")
+            merged[key] = entry
+            origin[key] = f"{folder}/{lang}.json"
+    return merged
 
 
 def has(key: str) -> bool:

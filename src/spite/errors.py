@@ -15,8 +15,9 @@ Param = str | int
 
 
 class Phrase(NamedTuple):
-    """What happened, as a key of the message catalogue (``spite/web/static/messages/*.json``)
-    and its parameters; the page and the terminal app word it in the player's language.
+    """What happened, as a key of the message catalogue (``spite/web/static/messages/*.json`` and each
+    game family's ``words/*.json``, see :mod:`spite.catalogue`) and its parameters; the page and the
+    terminal app word it in the player's language.
 
     Parameters are plain values; the catalogue's placeholders say how to word them
     (``{card|card}`` a card token, ``{need|a}`` a rank token with its article, ``{seat|seat}`` a

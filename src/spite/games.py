@@ -396,16 +396,17 @@ def has_hook(name: str, kind: str) -> bool:
 # rules groups and what a rated table plays, a :class:`spite.rating.RatingRules`; none: the defaults), ``bots``
 # (its bots, registered with :func:`spite.bots.register_bot` when the hook is imported), ``commands`` (its own
 # commands of the ``spite`` command line: ``register(app, bench)``, see :mod:`spite.cli`), ``bench`` (finished games
-# for the shared benchmarks: ``finished_games(seed, count)``, see :mod:`spite.bench.backup`).
+# for the shared benchmarks: ``finished_games(seed, count)``, see :mod:`spite.bench.backup`), ``words`` (the folder of
+# its family's own words, ``en.json`` and ``de.json``, merged into the catalogue: see :mod:`spite.catalogue`).
 register("spite-malice", "spite.malice.game:GAME", arena_check="spite.malice.arena:check_malice_lineup",
          arena_play="spite.malice.arena:iter_malice_games", tui="spite.malice.tui.screen:TUI",
          server="spite.malice.server:SERVER", hint="spite.malice.hint:hint",
          review="spite.malice.review:review_malice", rating="spite.malice.rating:RATING",
          bots="spite.malice.bots:REGISTERED", commands="spite.malice.cli:register",
-         bench="spite.malice.bench:finished_games")
+         bench="spite.malice.bench:finished_games", words="spite.malice.words:FOLDER")
 register("spit", "spite.spit.game:SPIT", arena_check="spite.spit.arena:check_spit_tournament",
          arena_play="spite.spit.arena:run_spit_games", tui="spite.spit.tui.screen:TUI",
-         server="spite.spit.server:SERVER", commands="spite.spit.cli:register")
+         server="spite.spit.server:SERVER", commands="spite.spit.cli:register", words="spite.spit.words:FOLDER")
 register("speed", "spite.spit.game:SPEED", arena_check="spite.spit.arena:check_spit_tournament",
          arena_play="spite.spit.arena:run_spit_games", tui="spite.spit.tui.speed_screen:TUI",
-         server="spite.spit.server:SERVER", commands="spite.spit.cli:register")
+         server="spite.spit.server:SERVER", commands="spite.spit.cli:register", words="spite.spit.words:FOLDER")

@@ -1,9 +1,9 @@
 """A fourth game, Pebbles, that lives under tests/ only: it proves that a game plugs in through the
 registry alone. Its folder holds everything a family brings: the engine and its adapter (``game``),
-the server hook (``server``), its bots (``bots``), its terminal screen (``tui``) and its page folder
-(``web/``: ``pebbles.js``). :func:`registered` registers it at run time with the same call a family
-makes (:func:`spite.games.register`) and takes it away again afterwards, so the other tests see only
-the real games.
+the server hook (``server``), its bots (``bots``), its terminal screen (``tui``), its page folder
+(``web/``: ``pebbles.js``) and its words (``words/``: ``en.json``, ``de.json``). :func:`registered`
+registers it at run time with the same call a family makes (:func:`spite.games.register`) and takes it
+away again afterwards, so the other tests see only the real games.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def register_pebbles() -> None:
     from spite.games import register
 
     register(NAME, "fourth_game.game:GAME", server="fourth_game.server:SERVER", bots="fourth_game.bots:REGISTERED",
-             tui="fourth_game.tui:TUI")
+             tui="fourth_game.tui:TUI", words="fourth_game.words:FOLDER")
 
 
 @contextlib.contextmanager

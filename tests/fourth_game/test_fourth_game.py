@@ -98,10 +98,14 @@ def test_it_plays_in_the_terminal_app_to_the_end() -> None:
     from textual.widgets import Static
 
     from fourth_game.tui import PebblesScreen
+    from spite import catalogue
     from spite.tui.app import SpiteApp, TuiConfig, check_config, tui_games
 
     with registered():
         assert NAME in tui_games()
+        # its words come from its own folder, merged into the catalogue; the shared words know none of them
+        assert catalogue.text("de", "tui.pebbles.pile", n=3) == "Noch 3 Kiesel"
+        assert not any(k.startswith(("pebbles.", "tui.pebbles.")) for k in catalogue.shared("en"))
         config = TuiConfig(game=NAME, seed=4, lang="de")
         check_config(config)
         app = SpiteApp(config)
@@ -125,3 +129,4 @@ def test_it_plays_in_the_terminal_app_to_the_end() -> None:
         asyncio.run(main())
     assert "gewonnen" in seen["line"]
     assert re.search(r"Noch \d+ Kiesel", seen["pile"])
+    assert not catalogue.has("tui.pebbles.pile")  # the registry as it was: its words gone with it

@@ -15,17 +15,8 @@ from fourth_game.game import GAME, NAME, PebblesState
 from spite.bots import make_bot
 from spite.errors import OptionsError
 from spite.tui.config import TuiConfig
+from spite.tui.i18n import tr
 from spite.tui.widgets import TableScreen
-
-WORDS = {
-    "en": {"pile": "Pebbles left: {n}", "hand": "Your cards: {cards}", "other": "The computer holds {n} cards",
-           "turn": "Your turn: lay 1, 2 or 3", "won": "You won ({reason})", "lost": "The computer won ({reason})",
-           "bot": "The computer laid {move}"},
-    "de": {"pile": "Noch {n} Kiesel", "hand": "Deine Karten: {cards}", "other": "Der Computer hält {n} Karten",
-           "turn": "Du bist dran: lege 1, 2 oder 3", "won": "Du hast gewonnen ({reason})",
-           "lost": "Der Computer hat gewonnen ({reason})", "bot": "Der Computer legte {move}"},
-}
-"""The game's own words, in both languages (a game's words live in its folder)."""
 
 
 class PebblesScreen(TableScreen):
@@ -37,7 +28,7 @@ class PebblesScreen(TableScreen):
     def __init__(self, state: PebblesState, lang: str, seed: int) -> None:
         super().__init__()
         self.state = state
-        self.words = WORDS["de" if lang == "de" else "en"]
+        self.lang = lang  # its words: fourth_game/words (the catalogue's tui.pebbles.*)
         self.bot = make_bot(f"{NAME}-random")
         self.rng = random.Random(f"{NAME}-tui:{seed}")
         self.said = ""
@@ -62,21 +53,23 @@ class PebblesScreen(TableScreen):
             answer = self.bot.choose({"view": self.state.view(1).to_json(), "legal": self.state.legal_moves(1)},
                                      self.rng)
             self.state.apply(1, answer)
-            self.said = self.words["bot"].format(move=answer)
+            self.said = tr(self.lang, "pebbles.bot", move=answer)
         self.draw()
 
     def draw(self) -> None:
         view = self.state.view(0).to_json()
-        w = self.words
-        self.query_one("#pebbles-pile", Static).update(w["pile"].format(n=view["pile"]))
-        self.query_one("#pebbles-other", Static).update(w["other"].format(n=view["players"][1]["handSize"]))
+        def w(key: str, **params: Any) -> str:
+            return tr(self.lang, f"pebbles.{key}", **params)
+
+        self.query_one("#pebbles-pile", Static).update(w("pile", n=view["pile"]))
+        self.query_one("#pebbles-other", Static).update(w("other", n=view["players"][1]["handSize"]))
         self.query_one("#pebbles-hand", Static).update(
-            w["hand"].format(cards=" ".join(map(str, view["players"][0]["hand"])) or "-"))
+            w("hand", cards=" ".join(map(str, view["players"][0]["hand"])) or "-"))
         result = view["result"]
         if result is not None:
-            line = w["won" if result["winner"] == 0 else "lost"].format(reason=result["reason"])
+            line = w("won" if result["winner"] == 0 else "lost", reason=result["reason"])
         else:
-            line = w["turn"]
+            line = w("turn")
         self.query_one("#pebbles-said", Static).update(f"{self.said}\n{line}".strip())
 
 

@@ -22,13 +22,12 @@ from spite.malice.tui.session import sorted_hand
 from spite.malice.tui.words import malice_card, malice_move_words
 from spite.tui.app import SpiteApp, TuiConfig
 
-MESSAGES = Path(catalogue.__file__).parent / "web" / "static" / "messages"
 WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{3,}")
 
 
 def vocabulary(lang: str) -> set[str]:
     words: set[str] = set()
-    for entry in json.loads((MESSAGES / f"{lang}.json").read_text(encoding="utf-8")).values():
+    for entry in catalogue.catalogue(lang).values():
         for text in entry.values() if isinstance(entry, dict) else [entry]:
             words |= {w.lower() for w in WORD.findall(catalogue.PLACEHOLDER.sub(" ", text))}
     return words

@@ -1,6 +1,7 @@
-"""The page's words: every key once in the message catalogue (``messages/en.json``, ``de.json``,
-shared with the terminal app), with a text in both languages, every key the page's scripts ask for
-by name is there, and none is left in ``i18n.js``'s old ``TEXTS``. A key defined twice silently
+"""The page's words: every key once in the message catalogue (the shared ``messages/en.json``,
+``de.json`` and each game family's own ``words/en.json``, ``de.json``, all shared with the terminal
+app), with a text in both languages, every key the page's scripts (the shared ones and each family's
+``web/``) ask for by name is there, and none is left in ``i18n.js``'s old ``TEXTS``. A key defined twice silently
 drops the first text: the Spit prompt "Play! …" was never shown because the start banner "Spit!"
 reused its key."""
 
@@ -11,21 +12,34 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from spite.catalogue import word_folders
+
 STATIC = Path(__file__).resolve().parents[2] / "src" / "spite" / "web" / "static"
+FOLDERS = (STATIC / "messages", *word_folders())
+"""The shared words' folder and each family's."""
 
 
-def keys_of(lang: str) -> list[str]:
+def keys_in(path: Path) -> list[str]:
     pairs: list[tuple[str, object]] = []
-    json.loads((STATIC / "messages" / f"{lang}.json").read_text(encoding="utf-8"),
-               object_pairs_hook=lambda p: pairs.extend(p) or dict(p))
+    json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=lambda p: pairs.extend(p) or dict(p))
     return [k for k, v in pairs if not isinstance(v, str) or k not in ("one", "other")]
 
 
+def keys_of(lang: str) -> list[str]:
+    """Every key of ``lang``, the shared words' and every family's (a key twice when two files hold it)."""
+    return [k for folder in FOLDERS for k in keys_in(folder / f"{lang}.json")]
+
+
 def test_every_key_once_in_both_languages() -> None:
+    assert len(FOLDERS) == 3  # the shared words, Spite and Malice's, Spit's
+    for folder in FOLDERS:
+        for lang in ("en", "de"):
+            twice = sorted(k for k, n in Counter(keys_in(folder / f"{lang}.json")).items() if n > 1)
+            assert twice == [], f"keys defined more than once in {folder}/{lang}.json: {twice}"
+        assert sorted(set(keys_in(folder / "en.json")) ^ set(keys_in(folder / "de.json"))) == [], folder
     for lang in ("en", "de"):
         twice = sorted(k for k, n in Counter(keys_of(lang)).items() if n > 1)
-        assert twice == [], f"keys defined more than once in messages/{lang}.json: {twice}"
-    assert sorted(set(keys_of("en")) ^ set(keys_of("de"))) == []
+        assert twice == [], f"keys in both the shared words and a family's, or in two families': {twice}"
 
 
 def test_no_key_is_left_in_i18n_js() -> None:
@@ -39,7 +53,9 @@ def test_no_key_is_left_in_i18n_js() -> None:
 def test_every_key_asked_for_by_name_is_there() -> None:
     keys = set(keys_of("en"))
     used: set[str] = set()
-    for js in STATIC.glob("*.js"):
+    scripts = [*STATIC.glob("*.js"), *(js for folder in FOLDERS[1:] for js in (folder.parent / "web").glob("*.js"))]
+    assert len(scripts) > len(list(STATIC.glob("*.js")))
+    for js in scripts:
         used |= set(re.findall(r'\bt\("([\w.-]+)"', js.read_text(encoding="utf-8")))
     assert sorted(used - keys) == []
 
@@ -76,3 +92,25 @@ def test_keys_left_in_i18n_js_are_moved_into_the_catalogue(tmp_path: Path) -> No
     (tmp_path / "i18n.js").write_text(js.replace("const TEXTS = {\n};", clash), encoding="utf-8")
     assert main(tmp_path, tui) == 1
     assert json.loads((tmp_path / "messages" / "en.json").read_text(encoding="utf-8"))["hint"] == "Hint"
+
+
+def test_the_page_gets_the_merged_catalogue_at_the_shared_words_address() -> None:
+    """i18n.js loads ``messages/{lang}.json``; the server answers with the shared words and every family's."""
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+    from spite.catalogue import catalogue
+    from spite.web import install
+
+    app = FastAPI()
+    install(app, {}, catalogue)
+    client = TestClient(app)
+    for lang in ("en", "de"):
+        answer = client.get(f"/static/messages/{lang}.json")
+        assert answer.status_code == 200
+        assert answer.json() == catalogue(lang)
+        assert "tb_mv_spit" in answer.json() and "refuse.nothing-to-undo" in answer.json()
+        again = client.get(f"/static/messages/{lang}.json", headers={"If-None-Match": answer.headers["etag"]})
+        assert again.status_code == 304
+    assert client.get("/static/messages/fr.json").status_code == 404
+    assert client.get("/static/i18n.js").status_code == 200

@@ -1,7 +1,7 @@
 """The German page says everything in German (issue 20, "every word in the player's language"): a
 whole short game against the computer, with a move the server refuses and a hint, shows no English
 word. What the server says comes as a catalogue key with parameters (docs/protocol.md, "Words");
-the page words it from ``messages/de.json``.
+the page words it from the catalogue (``messages/de.json`` and the families' ``words/de.json``).
 
 An English word is one of the English catalogue's words that the German catalogue does not use
 (so "Computer", "Spit" or "Match" count as German); card codes, the move notation and the players'
@@ -9,9 +9,7 @@ names are no words of either."""
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -28,10 +26,9 @@ from conftest import (
 from test_web_page import play_one_move, start_quick_game, wait_for_turn
 
 from helpers import finished_bot_game, finished_spit_game
-from spite.catalogue import PLACEHOLDER
+from spite.catalogue import PLACEHOLDER, catalogue
 from waiting import bounded
 
-MESSAGES = Path(__file__).resolve().parents[2] / "src" / "spite" / "web" / "static" / "messages"
 WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{3,}")
 ALLOWED = {"udo"}  # the player's name
 
@@ -46,7 +43,7 @@ SOCKET_JS = """(() => {
 
 def vocabulary(lang: str) -> set[str]:
     words: set[str] = set()
-    for entry in json.loads((MESSAGES / f"{lang}.json").read_text(encoding="utf-8")).values():
+    for entry in catalogue(lang).values():
         for text in entry.values() if isinstance(entry, dict) else [entry]:
             words |= {w.lower() for w in WORD.findall(PLACEHOLDER.sub(" ", text))}
     return words

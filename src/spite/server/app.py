@@ -24,6 +24,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.middleware.gzip import GZipMiddleware
 
 from spite import rating
+from spite.catalogue import catalogue
 from spite.errors import OptionsError, Phrase, SpiteError
 from spite.games import get_game, has_hook
 from spite.records import record_from_json
@@ -622,5 +623,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     admin.install(app, config)  # the operator's /api/admin/…, reports, a player's own data
     # the browser page: /, /replay/{id}, /static/… (and /t/{id} above for browsers), each served game's own
     # page folder (its family's) as /static/games/GAME/
-    install_web(app, {name: folder for name in served_games() if (folder := server_game(name).listing.web)})
+    install_web(app, {name: folder for name in served_games() if (folder := server_game(name).listing.web)},
+                catalogue)  # the page's words: the shared catalogue and every family's, merged
     return app

@@ -1,7 +1,8 @@
 """The words of the terminal app in English and German.
 
 Every word comes from the message catalogue the app shares with the browser page
-(:mod:`spite.catalogue`, ``spite/web/static/messages/*.json``): the screen's own words (prompts,
+(:mod:`spite.catalogue`: the shared ``spite/web/static/messages/*.json`` and each game family's
+``words/*.json``): the screen's own words (prompts,
 keys) as ``tui.KEY``, and what the engine, the bots and the server say (refusals, hint reasons,
 game-over reasons) under the same keys the page uses: the same codes, the same words.
 :func:`tr` looks a key up as ``tui.KEY`` first, then as it is.

@@ -2,7 +2,8 @@
 
 :func:`install` adds ``/`` (the lobby), ``/replay/{id}``, ``/tournament/{id}``, ``/stats`` (``/stats/{player}``),
 ``/rules/{game}`` and ``/static/…`` to a FastAPI app, and each game's own page folder (its family's
-package data, which the registry's ``server`` hook names) as ``/static/games/{game}/…``;
+package data, which the registry's ``server`` hook names) as ``/static/games/{game}/…``, and the message
+catalogue the page words with (the shared words and every game family's, merged) as ``/static/messages/{lang}.json``;
 ``/t/{id}`` stays the server's own route and answers with the page when a browser asks for HTML
 (:func:`wants_html`), with the table's JSON otherwise.
 
@@ -12,11 +13,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+import json
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 __all__ = ["GAMES_URL", "STATIC_DIR", "index_response", "install", "wants_html"]
@@ -40,11 +43,13 @@ def index_response() -> FileResponse:
     return FileResponse(STATIC_DIR / "index.html", media_type="text/html", headers={"Cache-Control": "no-cache"})
 
 
-def install(app: FastAPI, games: Mapping[str, Path] | None = None) -> None:
+def install(app: FastAPI, games: Mapping[str, Path] | None = None,
+            messages: Callable[[str], Mapping[str, object]] | None = None) -> None:
     """Serve the page on ``app``: ``/``, ``/replay/{id}``, ``/tournament/{id}``, ``/stats[/{player}]``, ``/ratings``,
     ``/player/{player}``, ``/account``, ``/rules[/{game}]``, the static files under ``/static`` and each of
     ``games``' page folder (by game name) under ``/static/games/GAME``. The page routes by its URL itself, so
-    each is ``index.html``."""
+    each is ``index.html``. ``messages`` (a language's whole catalogue, :func:`spite.catalogue.catalogue`)
+    answers ``/static/messages/{lang}.json`` in place of the shared words' file alone."""
 
     async def page() -> FileResponse:
         return index_response()
@@ -71,6 +76,24 @@ def install(app: FastAPI, games: Mapping[str, Path] | None = None) -> None:
     app.add_api_route("/player/{player}", player_page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/rules", page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/rules/{game}", rules_page, methods=["GET"], include_in_schema=False)
+    if messages is not None:
+        words = messages
+        bodies: dict[str, tuple[bytes, str]] = {}
+
+        async def catalogue_file(lang: str, request: Request) -> Response:
+            if lang not in bodies:
+                try:
+                    body = json.dumps(words(lang), ensure_ascii=False, separators=(",", ":")).encode()
+                except ValueError:
+                    raise HTTPException(404) from None
+                bodies[lang] = (body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
+            body, etag = bodies[lang]
+            headers = {"ETag": etag, "Cache-Control": "no-cache"}
+            if request.headers.get("if-none-match") == etag:
+                return Response(status_code=304, headers=headers)
+            return Response(body, media_type="application/json", headers=headers)
+
+        app.add_api_route("/static/messages/{lang}.json", catalogue_file, methods=["GET"], include_in_schema=False)
     for game, folder in (games or {}).items():  # before /static, which would answer for them otherwise
         app.mount(f"{GAMES_URL}/{game}", StaticFiles(directory=folder), name=f"static-{game}")
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

@@ -5,18 +5,12 @@
 
 import { main, setRerender, setStatus } from "../../shell.js";
 import { esc } from "../../html.js";
-import { getLang } from "../../i18n.js";
+import { t } from "../../i18n.js";
 import { SeatLink } from "../../seat-link.js";
 import { linkClosed, openSeat, takeNotice } from "../../seatpage.js";
 
-// the game's own words, in both languages
-const WORDS = {
-  en: { pile: "Pebbles left", other: "The other player's cards", turn: "Your turn: lay a card",
-    wait: "The other player's turn", won: "You won", lost: "You lost", watch: "Watching", lay: "Lay {v}" },
-  de: { pile: "Kiesel übrig", other: "Karten des anderen", turn: "Du bist dran: lege eine Karte",
-    wait: "Der andere ist dran", won: "Du hast gewonnen", lost: "Du hast verloren", watch: "Zuschauen", lay: "{v} legen" },
-};
-const w = (key, v = "") => (WORDS[getLang() === "de" ? "de" : "en"][key] || key).replace("{v}", v);
+// the game's own words, in both languages: its words/ folder (pebbles.* in the catalogue the server serves)
+const w = (key, v = "") => t(`pebbles.${key}`, { v });
 
 /** One seat (or a spectator) at a Pebbles table. */
 class PebblesClient {

@@ -1,5 +1,6 @@
 // The page's words in English and German come from the message catalogue, one JSON file per
-// language (messages/en.json, messages/de.json), shared with the terminal app (spite.catalogue).
+// language (messages/en.json, messages/de.json), shared with the terminal app (spite.catalogue): the
+// server answers them with the shared words and every game family's own (spite/FAMILY/words/), merged.
 // The German terms are the seeds': Vorratsstapel (stock), Mittelstapel (build piles),
 // Ablagestapel (discard piles), Blatt (hand), Nachziehstapel (draw pile). Move notation (H7-B2)
 // stays the same in both.
