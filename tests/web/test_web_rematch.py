@@ -127,7 +127,9 @@ def test_partners_quick_play_from_the_lobby_on_a_phone(web_server: WebServer, br
         page.fill("#quick input[name=stock_size]", "3")
         page.click("#quick-play")
         page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"), timeout=45_000)
-        page.wait_for_selector(".table[data-status=playing]")
+        # as long as the table's link may take: on a busy two-core machine (the other worker in a browser test)
+        # the deal of four seats has taken more than 20 s to be drawn
+        page.wait_for_selector(".table[data-status=playing]", timeout=45_000)
         assert page.locator(".opponents .player").count() == 3
         teams = [page.inner_text(f'.board .player[data-seat="{s}"] .team') for s in range(4)]
         assert teams == ["team 1", "team 2", "team 1", "team 2"], teams

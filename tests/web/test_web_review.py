@@ -147,14 +147,16 @@ def test_a_realtime_game_has_no_review(page: Any, review_server: WebServer) -> N
     assert r.status_code == 422 and r.json()["code"] == "not-turn-based"
 
 
-def test_a_queued_review_shows_its_place_until_it_is_made(page: Any, review_server: WebServer) -> None:
+def test_a_queued_review_shows_its_place_until_it_is_made(page: Any, slow_review_server: WebServer) -> None:
     """Reviews are made one at a time: with another game's long review being made, the page says that
     one game is reviewed first (the server's place 2), then shows the review when it comes."""
-    long_game = finished_bot_game(review_server.base, stock_size=3)  # reviewed for some seconds
-    game_id = finished_bot_game(review_server.base, stock_size=2)
-    first = httpx.get(review_server.base + f"/api/games/{long_game}/review?wait=false")
+    # the slow server's review of the longer game takes long enough for the page to open behind it on a busy
+    # machine (at the quick server's budget it could be done before the page asked)
+    long_game = finished_bot_game(slow_review_server.base, stock_size=3)
+    game_id = finished_bot_game(slow_review_server.base, stock_size=2)
+    first = httpx.get(slow_review_server.base + f"/api/games/{long_game}/review?wait=false")
     assert first.status_code == 202 and first.json() == {"status": "queued", "place": 1}, first.text
-    page.goto(review_server.base + f"/replay/{game_id}?review=1")
+    page.goto(slow_review_server.base + f"/replay/{game_id}?review=1")
     page.wait_for_selector('#review-status[data-place="2"]')
     assert page.inner_text("#review-status").startswith("1 other game is being reviewed first")
     page.wait_for_selector("#review[data-state=done]", timeout=REVIEW_TIMEOUT)
