@@ -40,6 +40,16 @@ class TableScreen(Screen[None]):
     names no game.
     """
 
+    composed: bool = False
+    """True once the screen's widgets are all mounted (each game's screen sets it)."""
+
+    @property
+    def drawable(self) -> bool:
+        """Its widgets are there to draw on: composed, and not being taken down. When the app quits
+        or another screen replaces this one, Textual removes the widgets before the screen hears it
+        is unmounted, and a message the table's link delivers meanwhile must draw nothing."""
+        return self.composed and not (self._closing or self._closed or self._pruning)
+
     def leave(self) -> None:
         """Leave the table (Q): the app ends, or goes back to the screen the table was opened from
         (a tournament's view) when the app has one."""

@@ -434,7 +434,7 @@ class MaliceScreen(TableScreen):
     # ------------------------------------------------------------------ drawing
     def redraw(self) -> None:
         """Draw everything from the views."""
-        if not self.composed:
+        if not self.drawable:
             return
         table = self.table
         t = self.lang
@@ -1051,7 +1051,7 @@ class RemoteMaliceScreen(MaliceScreen, LinkedScreen):
     def redraw(self) -> None:
         """The local drawing, the connection's state on the prompt line, the deal's fingerprint."""
         super().redraw()
-        if not self.composed:
+        if not self.drawable:
             return
         table = self.table
         line: str | None = None

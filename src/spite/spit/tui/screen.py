@@ -234,7 +234,7 @@ class SpitScreen(TableScreen):
 
     def redraw(self) -> None:
         """Draw the table from the person's view."""
-        if not self.composed:
+        if not self.drawable:
             return
         t = self.lang
         view = self.spit_view()
@@ -534,7 +534,7 @@ class RemoteSpitScreen(SpitScreen, LinkedScreen):
     def redraw(self) -> None:
         """The local drawing, the connection's state on the prompt line, the deal's fingerprint."""
         super().redraw()
-        if not self.composed:
+        if not self.drawable:
             return
         table = self.table
         line: str | None = None

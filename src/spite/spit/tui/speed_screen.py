@@ -141,7 +141,7 @@ class SpeedScreen(SpitScreen):
 
     def redraw(self) -> None:
         """Draw the table from the person's view."""
-        if not self.composed:
+        if not self.drawable:
             return
         t = self.lang
         view = self.speed_view()
