@@ -5,21 +5,16 @@ from __future__ import annotations
 
 import contextlib
 import shutil
-import socket
 import ssl
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from ports import free_port
+from waiting import wait_until
+
 CLI = [sys.executable, "-c", "from spite.cli import main; main()"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def local_certificate(folder: Path) -> tuple[Path, Path]:
@@ -51,11 +46,11 @@ def tls_server(folder: Path, *extra: str) -> Iterator[tuple[str, int, Path]]:
                                  "--bot-workers", "0", "--bot-delay", "0", *extra],
                                 stdout=subprocess.DEVNULL, stderr=out)
     try:
-        deadline = time.monotonic() + 60
-        while "behind HAProxy" not in log.read_text():
-            assert proc.poll() is None, log.read_text()[-2000:]
-            assert time.monotonic() < deadline, log.read_text()[-2000:]
-            time.sleep(0.1)
+        def ready() -> bool:
+            assert proc.poll() is None, log.read_text()[-2000:]  # the server died: say why at once
+            return "behind HAProxy" in log.read_text()
+
+        wait_until(ready, lambda: "the server behind HAProxy: " + log.read_text()[-2000:], timeout=60)
         yield f"https://127.0.0.1:{port}", plain, cert
     finally:
         proc.terminate()

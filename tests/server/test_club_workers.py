@@ -7,7 +7,6 @@ table; ``/metrics`` on one port has every worker's figures, labelled by worker. 
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import httpx
@@ -17,18 +16,10 @@ from server_helpers import Client, http_from
 from test_workers import cluster, needs_cluster
 
 from ports import free_port
+from waiting import wait_until
 
 TOKEN = "club-workers-operator-token-00000000"
 AUTH = {"Authorization": f"Bearer {TOKEN}", "X-Spite-Operator": "olga"}
-
-
-def until(fn, timeout: float = 3.0):  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while True:
-        value = fn()
-        if value or time.monotonic() > deadline:
-            return value
-        time.sleep(0.02)
 
 
 @pytest.mark.slow
@@ -56,12 +47,14 @@ def test_moderation_reaches_every_worker_at_once_and_metrics_show_each(tmp_path:
                             timeout=30)
         assert banned.status_code == 200, banned.text
         assert ann_ws.until("error", timeout=3, code="banned")["words"]["key"] == "error.banned"
-        assert until(lambda: ann.get(c.direct(1) + "/api/tables").status_code == 403)
+        wait_until(lambda: ann.get(c.direct(1) + "/api/tables").status_code == 403, "worker 1 refusing ann",
+                   timeout=3)
         assert httpx.get(c.direct(1) + "/api/tables").status_code == 200  # 127.0.0.1 is not banned
         # lifted at worker 1: worker 0 lets her in at once
         lifted = httpx.delete(c.direct(1) + f"/api/admin/bans/{banned.json()['id']}", headers=AUTH, timeout=30)
         assert lifted.status_code == 200
-        assert until(lambda: ann.get(c.direct(0) + "/api/tables").status_code == 200)
+        wait_until(lambda: ann.get(c.direct(0) + "/api/tables").status_code == 200, "worker 0 letting ann in",
+                   timeout=3)
         # every worker's figures on the one metrics port: the open table is worker 1's
         text = httpx.get(f"http://127.0.0.1:{metrics}/metrics", timeout=10).text
         samples = [s for f in text_string_to_metric_families(text) for s in f.samples]

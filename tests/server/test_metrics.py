@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import time
 from pathlib import Path
 
 import httpx
@@ -17,6 +16,7 @@ from server_helpers import Client, ServerProcess
 from test_protocol import play_random
 
 from ports import free_port
+from waiting import wait_until
 
 OPERATOR = "metrics-test-operator-token-000000"
 
@@ -65,10 +65,8 @@ def test_metrics_move_as_the_play_does_on_a_port_of_their_own(tmp_path: Path) ->
         assert value(after, "spite_seeks_waiting") == 0 and value(after, "spite_bot_queue") == 0
         ann.close()
         bob.close()
-        deadline = time.monotonic() + 10
-        while value(scrape(port), "spite_seats_connected") != 0:
-            assert time.monotonic() < deadline, "the seats stayed connected after their sockets closed"
-            time.sleep(0.05)
+        wait_until(lambda: value(scrape(port), "spite_seats_connected") == 0,
+                   "the seats no longer connected after their sockets closed")
     finally:
         srv.stop()
 

@@ -17,9 +17,11 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
+from prometheus_client.parser import text_string_to_metric_families
 from test_tournaments import PERSON, check_swiss, computers, create, start, until_finished
 from test_workers import cluster, needs_cluster
 
+from ports import free_port
 from spite.server import db
 from waiting import wait_until
 
@@ -56,11 +58,19 @@ def test_a_swiss_and_an_arena_on_two_workers(tmp_path: Path) -> None:
         assert len([p for r in done["rounds"] for p in r["pairings"]]) >= 3
 
 
+def polls_waiting(port: int) -> dict[str, float]:
+    """Each worker's long polls waiting now, from the one metrics port."""
+    text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
+    return {s.labels["worker"]: s.value for f in text_string_to_metric_families(text) for s in f.samples
+            if s.name == "spite_tournament_polls"}
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(120)
 @needs_cluster
 def test_a_long_poll_at_one_worker_hears_of_a_join_at_the_other(tmp_path: Path) -> None:
-    with cluster(tmp_path, 2, *FAST) as c:
+    metrics = free_port()
+    with cluster(tmp_path, 2, *FAST, "--metrics-port", str(metrics)) as c:
         tid = create(c.direct(0), rounds=1)["id"]
         version = httpx.get(f"{c.direct(0)}/api/tournaments/{tid}").json()["version"]
         answered: dict[str, Any] = {}
@@ -71,7 +81,8 @@ def test_a_long_poll_at_one_worker_hears_of_a_join_at_the_other(tmp_path: Path) 
 
         waiter = threading.Thread(target=poll)
         waiter.start()
-        time.sleep(0.5)  # the poll is held at worker 0 (nothing but a change wakes it: the tournament is open)
+        # the poll is held at worker 0 (nothing but a change wakes it: the tournament is open)
+        wait_until(lambda: polls_waiting(metrics).get("0") == 1, "the long poll held at worker 0", timeout=10)
         r = httpx.post(f"{c.direct(1)}/api/tournaments/{tid}/join", json={"playerKey": PERSON, "name": "bob"})
         assert r.status_code == 200, r.text
         joined = time.monotonic()

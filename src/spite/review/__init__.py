@@ -8,12 +8,13 @@ of that chance the turn gave away; turns that gave away much are marked (:data:`
 (docs/bots.md, "Game review").
 
 A layer above the bots: the game looks up its reviewer as the ``review`` hook of :mod:`spite.games`
-(Spite and Malice: :mod:`spite.malice.review`). A game without one (Spit and Speed, played in real
-time, have no turns to review) is refused with one line. Every estimate comes from the reviewed
+(a family's ``review`` package). A game without one (a real-time game has no turns to review) is
+refused with one line. Every estimate comes from the reviewed
 seat's view of the position, never from the cards it could not see.
 
->>> from spite.games import get_game
->>> game = get_game("spite-malice").new("short", {"stock_size": 2}, seed=4)
+>>> from spite.games import game_names, get_game, has_hook
+>>> reviewed = next(name for name in game_names() if has_hook(name, "review"))
+>>> game = get_game(reviewed).new(None, {"stock_size": 2}, seed=4)
 >>> while not game.is_over:
 ...     seat, = game.to_act()
 ...     _ = game.apply(seat, game.legal_moves(seat)[0])
@@ -55,7 +56,7 @@ FORMAT = "spite-review/1"
 """The ``format`` of a review's JSON (docs/bots.md, "Game review")."""
 
 DEFAULT_BUDGET = 0.5
-"""Seconds of search per reviewed turn by default (about; see :data:`spite.malice.review.ROLLOUTS_PER_SECOND`)."""
+"""Seconds of search per reviewed turn by default (about: a game's reviewer turns it into its own search's work)."""
 
 INACCURACY = 0.05
 """A turn that gave away at least this much win probability (5 points) is an inaccuracy."""

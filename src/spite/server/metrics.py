@@ -91,6 +91,8 @@ class ServerCollector:
         yield GaugeMetricFamily("spite_seeks_waiting", "Seeks (play a person) waiting to be paired.",
                                 value=self._seeks_waiting())
         yield GaugeMetricFamily("spite_bot_queue", "Bot moves waiting for a bot worker.", value=self._bot_queue())
+        yield GaugeMetricFamily("spite_tournament_polls", "Requests waiting for a tournament to change (long polls).",
+                                value=manager.tournaments.listening)
         yield GaugeMetricFamily("spite_review_queue", "Game reviews waiting or being made.",
                                 value=len(self.reviews._running) if self.reviews is not None else 0)
         yield CounterMetricFamily("spite_bot_decisions", "Moves bots decided.", value=manager.bots.decisions)

@@ -1,6 +1,8 @@
-"""The Textual app of ``spite tui``: a start screen, then a Spite and Malice, Spit or Speed table.
+"""The Textual app of ``spite tui``: a start screen, then the table of the game chosen, drawn by
+that game's own screen (its ``tui`` hook in :mod:`spite.games`).
 
->>> config = TuiConfig(game="spite-malice", preset="short", seats="human,easy", seed=1)
+>>> from spite.games import game_names
+>>> config = TuiConfig(game=game_names()[0], seed=1)
 >>> app = SpiteApp(config)
 >>> app.config.lang
 'en'
@@ -149,7 +151,7 @@ def default_seats(lang: str) -> str:
 
 
 class SpiteApp(App[None]):
-    """``spite tui``: play Spite and Malice (people and bots), or Spit or Speed against a bot."""
+    """``spite tui``: play any registered game, against people or computers."""
 
     TITLE = "spite"
     ENABLE_COMMAND_PALETTE = False

@@ -35,8 +35,10 @@ class OpenSeek:
 def parse_seek(spec: str) -> tuple[str, str | None]:
     """``GAME[:PRESET]`` as the game and preset (the preset may be left to the game).
 
-    >>> parse_seek("spite-malice:short"), parse_seek("spit")
-    (('spite-malice', 'short'), ('spit', None))
+    >>> from spite.games import game_names
+    >>> game = game_names()[0]
+    >>> parse_seek(f"{game}:quick") == (game, "quick"), parse_seek(game) == (game, None)
+    (True, True)
     """
     game, _, preset = spec.partition(":")
     get_game(game)  # an unknown game: OptionsError naming the known ones

@@ -6,7 +6,7 @@ export function esc(s) {
 }
 
 /** Legal moves as source → set of targets ("S" → {"B1","B3"}, "T1" → {"C2"}); moves without "-"
- * ("pass", "spit", "slap C1") are left out. */
+ * (a pass, a flip, a slap) are left out. */
 export function parseLegal(legal) {
   const map = new Map();
   for (const m of legal) {
