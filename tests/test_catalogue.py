@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import get_args
 
@@ -166,6 +167,10 @@ def test_each_family_brings_its_own_words_through_the_registry() -> None:
         assert all(len(words) > 50 for words in own)
         assert len(merged) == len(shared) + sum(len(words) for words in own)
     assert "tb_mv_spit" in catalogue.catalogue("en") and "tb_mv_spit" not in catalogue.shared("en")
+    # keys the code builds (an end reason, an engine code, a footer's binding) are a family's, and merged as before
+    assert "reason_blocked" in catalogue.family_words(folders[0], "de") and "tui.key_slap" in catalogue.family_words(
+        folders[1], "en")
+    assert text("de", "reason_blocked") == "niemand konnte spielen" and text("en", "reason_time").startswith("the time")
     assert text("de", "refuse.nothing-to-undo") != "refuse.nothing-to-undo"
 
 
@@ -196,29 +201,167 @@ def test_a_familys_key_may_not_clash_with_a_shared_one(tmp_path: Path, monkeypat
     catalogue._family.cache_clear()
 
 
-def _named_in(paths: Iterable[Path]) -> set[str]:
-    """The strings the source files among ``paths`` name in quotes (.py, .js, .html), and a terminal
-    screen's ``tr(lang, "KEY")`` as ``tui.KEY`` too."""
+VARIANTS = (".one", ".other", "_one", "_on", "_off")
+"""Endings of a key's variants: a plural's form (``tui.stock_left_one`` is the one of ``stock_left``), a
+switch's state (``tb_notation_on``). Code that names a variant uses its stem, and the other way round."""
+
+FAMILY_CODES = ("reason_", "tb_option.")
+"""Prefixes a shared module puts before a code a game hands it (how a game ended, an option's name): the key
+is the family's whose code it is, even where a shared word is spelt the same (a tournament's "rounds", a
+forfeit's why "time")."""
+
+SHARED_VOCABULARY = ("rank.", "rank_", "suit.", "suit_", "card.", "card_", "lv_", "keyname_", "tui.keyname_")
+"""The cards (:mod:`spite.cards`), the computer levels and the keyboard's keys: the shared layers word them
+for every family, whichever family happens to name one."""
+
+_WORD = re.compile(r"[\w.-]+")
+_PREFIX = re.compile(r"[\w.-]*\w[._]")
+
+
+@dataclass
+class _Uses:
+    """What source files say about keys: the words they name in quotes, the prefixes of the keys they
+    build at run time (``f"refuse.needs.{source}"``, `` `reason_${r.reason}` ``, ``"key_" + action``) and
+    the actions of their key bindings (a footer words one as ``tui.key_ACTION``)."""
+
+    named: set[str] = field(default_factory=set)
+    built: set[str] = field(default_factory=set)
+    actions: set[str] = field(default_factory=set)
+
+    def add(self, named: Iterable[str], built: Iterable[str]) -> None:
+        self.named |= {part for word in named for part in word.split(",") if _WORD.fullmatch(part)}
+        self.built |= {prefix for prefix in built if _PREFIX.fullmatch(prefix)}
+
+
+def _call_name(node: ast.Call) -> str:
+    return node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", "")
+
+
+def _head(node: ast.AST) -> str | None:
+    """The text a string built at run time starts with (an f-string's, ``"prefix" + name``'s)."""
+    if isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.Constant):
+        return str(node.values[0].value)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and isinstance(node.left, ast.Constant) \
+            and isinstance(node.left.value, str):
+        return node.left.value
+    return None
+
+
+def _python_uses(source: str, uses: _Uses) -> None:
+    """A Python file's strings (not its docstrings: their examples are no use), the heads of the strings it
+    builds, a key binding's action (``Binding("q", "app.quit")``: ``quit``, as ``translate_bindings`` takes
+    it) and, as the terminal's ``tr`` and ``has_text`` look ``KEY`` up as ``tui.KEY`` first, ``tui.`` + what
+    they are handed."""
+    tree = ast.parse(source)
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+                  and node.body and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
     named: set[str] = set()
-    for path in paths:
-        if path.suffix not in (".py", ".js", ".html") or not path.is_file():
+    built: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            named.add(node.value)
+        elif (head := _head(node)) is not None:
+            built.add(head)
+        if not isinstance(node, ast.Call):
             continue
-        source = path.read_text(encoding="utf-8")
-        named |= set(re.findall(r"""["'`]([\w.-]+)["'`]""", source))
-        named |= {f"tui.{k}" for k in re.findall(r"""\btr\(\s*[\w.]+\s*,\s*["']([\w.-]+)["']""", source)}
-    return named
+        if _call_name(node) == "Binding" and len(node.args) > 1 and isinstance(node.args[1], ast.Constant):
+            uses.actions.add(str(node.args[1].value).rsplit(".", 1)[-1])
+        key = node.args[1] if _call_name(node) == "tr" and len(node.args) > 1 else \
+            node.args[0] if _call_name(node) == "has_text" and node.args else None
+        for part in ast.walk(key) if key is not None else ():
+            if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                named.add(f"tui.{part.value}")
+            elif (head := _head(part)) is not None:
+                built.add(f"tui.{head}")
+    uses.add(named, built)
+
+
+def _script_uses(source: str, uses: _Uses) -> None:
+    """A script's or page's words in quotes (not in its comments) and the heads of its template strings
+    (`` `reason_${r.reason}` ``) and of strings joined with ``+``."""
+    source = re.sub(r"/\*.*?\*/|<!--.*?-->", "", source, flags=re.S)
+    source = re.sub(r"(?m)^\s*//.*$", "", source)
+    uses.add(re.findall(r"""["'`]([\w.,-]+)["'`]""", source),
+             re.findall(r"`([\w.-]+)\$\{", source) + re.findall(r"""["'`]([\w.-]+)["'`]\s*\+""", source))
+
+
+def _uses_in(paths: Iterable[Path]) -> _Uses:
+    """What the source files among ``paths`` (.py, .js, .html) say about keys."""
+    uses = _Uses()
+    for path in paths:
+        if path.suffix == ".py" and path.is_file():
+            _python_uses(path.read_text(encoding="utf-8"), uses)
+        elif path.suffix in (".js", ".html") and path.is_file():
+            _script_uses(path.read_text(encoding="utf-8"), uses)
+    return uses
+
+
+def _used(key: str, uses: _Uses, prefixes: Iterable[str]) -> bool:
+    """True when ``key`` is used by code that says ``uses`` and whose keys are built from ``prefixes``: named
+    whole, as a variant's stem or a variant, or as PREFIX + NAME (a binding's action after ``key_``)."""
+    stems = {key, *(key.removesuffix(v) for v in VARIANTS if key.endswith(v)), *(key + v for v in VARIANTS)}
+    return bool(stems & uses.named) or any(
+        key.startswith(p) and key[len(p):] in (uses.actions if p.removeprefix("tui.") == "key_" else uses.named)
+        for p in prefixes)
+
+
+def test_the_key_finder_sees_keys_built_at_run_time() -> None:
+    uses = _Uses()
+    _python_uses('''"""A docstring naming "doc_only"."""
+BINDINGS = [Binding("q", "app.quit", "Quit"), Binding("enter,space", "go", "Go")]
+def draw(t, left, source, reason):
+    tr(t, "stock_left_one" if left == 1 else "stock_left", n=left)
+    has_text("reason_" + reason)
+    return Phrase(f"refuse.needs.{source}"), "hand"
+''', uses)
+    _script_uses('// t("in_a_comment")\nconst r = t(`reason_${r.reason}`) + t("sp_x", { n: 1 });\n', uses)
+    assert {"enter", "space", "hand", "tui.stock_left_one", "tui.stock_left", "sp_x"} <= uses.named
+    assert {"doc_only", "in_a_comment"}.isdisjoint(uses.named)
+    assert {"refuse.needs.", "reason_", "tui.reason_"} <= uses.built
+    assert uses.actions == {"quit", "go"}
+    assert _used("tui.key_quit", uses, ["tui.key_"]) and not _used("tui.key_hand", uses, ["tui.key_"])
+    assert _used("tui.stock_left", uses, []) and _used("refuse.needs.hand", uses, uses.built)
+    assert not _used("refuse.needs.stock", uses, uses.built)  # "stock" is named nowhere in this source
+    assert _used("tb_notation", _Uses({"tb_notation_on"}), []) and not _used("tb_notation", _Uses({"tb_notes"}), [])
 
 
 def test_the_shared_words_hold_no_key_of_one_family_only() -> None:
-    """A key that one family's source names and no shared module does lives in that family's words; so do
-    its games' names and their presets' (the shared modules word them by name: ``game.NAME``, ``preset.NAME``)."""
-    families = {f.parent.name: _named_in(f.parent.rglob("*")) for f in catalogue.word_folders()}
-    in_shared = _named_in(p for p in SRC.rglob("*") if p.relative_to(SRC).parts[0] not in families)
+    """A shared key that exactly one family's source uses and no shared module does lives in that family's
+    words; so do its games' names and their presets' (the shared modules word them by name: ``game.NAME``,
+    ``preset.NAME``).
+
+    Source "uses" a key (:func:`_uses_in`, :func:`_used`) when it names it whole in quotes (docstrings and
+    comments aside; a terminal ``tr(lang, "KEY")`` or ``has_text("KEY")`` names ``tui.KEY`` too), or names a
+    variant's stem or a variant (:data:`VARIANTS`: ``stock_left_one``, ``tb_notation_on``), or the key is
+    PREFIX + NAME where PREFIX is what the family itself or a shared module builds keys from at run time
+    (``f"refuse.needs.{source}"``, `` `tb_${w.key}` ``, ``tr(lang, "reason_" + reason)``, the footers'
+    ``"key_" + action``, store.js' ``tb_option.${name}``) and NAME a word the family names in quotes (a pile,
+    a hint's key, an end reason, an option) or, after ``key_``, the action of one of its key bindings
+    (the shared screens' and Textual's own ``quit``). The shared modules use PREFIX + NAME only for
+    a NAME they name themselves, and for a game's codes (:data:`FAMILY_CODES`) only one no family names;
+    a game's name in a shared module (the registry) is no use of a key. The shared layers' vocabulary
+    (:data:`SHARED_VOCABULARY`) stays shared."""
+    from textual.app import App
+    from textual.binding import Binding
+
+    families = {f.parent.name: _uses_in(f.parent.rglob("*")) for f in catalogue.word_folders()}
+    in_shared = _uses_in(p for p in SRC.rglob("*") if p.relative_to(SRC).parts[0] not in families)
+    in_shared.named -= set(game_names())
+    in_shared.actions |= {b.action if isinstance(b, Binding) else b[1] for b in App.BINDINGS}  # Textual's quit
+    family_named = set().union(*(uses.named for uses in families.values()))
+    codes = {p for p in in_shared.built if p.removeprefix("tui.") in FAMILY_CODES}
+    not_a_familys = _Uses(in_shared.named - family_named, actions=in_shared.actions)
+
+    def shared_uses(key: str) -> bool:
+        return _used(key, in_shared, in_shared.built - codes) or _used(key, not_a_familys, codes)
+
     shared = set(catalogue.shared("en"))
-    for family, named in families.items():
-        only = sorted(k for k in shared if k in named and k not in in_shared
-                      and not any(k in other for f, other in families.items() if f != family))
-        assert only == [], f"used by {family} alone, yet in the shared catalogue: {only}"
+    candidates = [k for k in catalogue.shared("en") if not k.startswith(SHARED_VOCABULARY) and not shared_uses(k)]
+    users = {k: [f for f, uses in families.items() if _used(k, uses, uses.built | in_shared.built)]
+             for k in candidates}
+    only = {family: [k for k in candidates if users[k] == [family]] for family in families}
+    assert only == {family: [] for family in families}, f"used by one family alone, yet in the shared words: {only}"
     # Spit's own prefixes (its page's sp_ and tb_sp_, its refusals), whether its source names the key whole or not
     assert sorted(k for k in shared if k.startswith(("sp_", "tb_sp_", "refuse.spit.", "refuse.speed."))) == []
     by_name = {f"game.{g}" for g in game_names()} | {f"game_blurb.{g}" for g in game_names()}
