@@ -103,11 +103,16 @@ def legal_texts(state: State) -> set[str]:
     return {m.text for m in state.legal_moves()}
 
 
-def finished_bot_game(base: str | Any, stock_size: int) -> int:
+def finished_bot_game(base: str | Any, stock_size: int, turn_limit: int | None = None) -> int:
     """Two bots play a short game by themselves on the server at ``base`` (its address, or an httpx
-    client at an app in this process); its stored game id."""
+    client at an app in this process); its stored game id. With ``turn_limit``, a game still going after
+    that many turns is a draw: what a review costs grows with the turns, and a small stock alone leaves
+    them to the deal (from 3 to 85 at stocks of 2)."""
+    options: dict[str, Any] = {"stock_size": stock_size}
+    if turn_limit is not None:
+        options["turn_limit"] = turn_limit
     return _bots_finish(base, {
-        "preset": "short", "join": False, "options": {"stock_size": stock_size},
+        "preset": "short", "join": False, "options": options,
         "seats": [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "random"}]})
 
 

@@ -25,6 +25,9 @@ pytestmark = pytest.mark.timeout(300)
 
 BUDGET = 0.1
 
+TURNS = 30
+"""The most turns of a reviewed game: a review's time grows with them."""
+
 
 @pytest.fixture
 def api(tmp_path: Path) -> Iterator[InProcess]:
@@ -36,7 +39,7 @@ def api(tmp_path: Path) -> Iterator[InProcess]:
 
 
 def test_a_finished_game_is_reviewed_once_and_kept(api: InProcess) -> None:
-    game_id = finished_bot_game(api.client, stock_size=3)
+    game_id = finished_bot_game(api.client, stock_size=3, turn_limit=TURNS)
     record = api.client.get(f"/api/games/{game_id}/record").json()
     r = api.client.get(f"/api/games/{game_id}/review")
     assert r.status_code == 200, r.text
@@ -57,7 +60,7 @@ def test_the_event_loop_answers_while_a_review_is_made(api: InProcess) -> None:
     # a game whose review takes seconds even on an idle machine (where decisions whose plans come out the
     # same on every sample stop early), asked for while the review is under way: /healthz answers in
     # milliseconds if the loop is free
-    game_id = finished_bot_game(api.client, stock_size=2)
+    game_id = finished_bot_game(api.client, stock_size=2, turn_limit=TURNS)
 
     with concurrent.futures.ThreadPoolExecutor(1) as asking:
         review = asking.submit(api.client.get, f"/api/games/{game_id}/review")
@@ -84,7 +87,7 @@ def test_refusals_carry_a_code(api: InProcess) -> None:
     spit = finished_spit_game(api.client)
     r = api.client.get(f"/api/games/{spit}/review")
     assert r.status_code == 422 and r.json()["code"] == "not-turn-based" and "real time" in r.json()["detail"]
-    done = finished_bot_game(api.client, stock_size=2)
+    done = finished_bot_game(api.client, stock_size=2, turn_limit=TURNS)
     r = api.client.get(f"/api/games/{done}/review?seat=2")
     assert r.status_code == 422 and r.json()["code"] == "no-seat"
     assert api.client.get(f"/api/games/{done}/review?seat=-1").status_code == 422
@@ -95,11 +98,13 @@ def test_reviews_wait_in_a_bounded_queue_and_each_address_starts_few(tmp_path: P
     review waited: a client address starts at most ``review_burst`` reviews (then one each
     1 / ``review_rate`` s), the queue holds at most ``review_queue``, and a review asked for without
     waiting answers its place in the queue."""
+    # a small budget: two whole reviews are waited for below (at BUDGET, a long deal's took a minute on a
+    # busy machine); the worker's start alone outlasts the asks, milliseconds apart, that must find the
+    # first review under way
     config = ServerConfig(db_url=f"sqlite:///{tmp_path / 'spite.db'}", bot_workers=0, rate=1000, burst=2000,
-                          review_budget=BUDGET, review_queue=2, review_rate=0.001, review_burst=2)
+                          review_budget=0.02, review_queue=2, review_rate=0.001, review_burst=2)
     with InProcess(config) as app:
-        # (each review takes seconds: the asks below, milliseconds apart, all find the first one under way)
-        games = [finished_bot_game(app.client, stock_size=3) for _ in range(3)]
+        games = [finished_bot_game(app.client, stock_size=2, turn_limit=TURNS) for _ in range(3)]
 
         def ask(game_id: int, wait: bool = False) -> Any:
             return app.client.get(f"/api/games/{game_id}/review", params={"wait": wait})
@@ -145,7 +150,7 @@ def test_a_review_shows_its_first_turns_while_the_rest_is_made(tmp_path: Path) -
                           review_budget=0.2)
     with InProcess(config) as api:
         # enough turns that the review is made in several parts, whatever the bots played
-        game_id = finished_bot_game(api.client, stock_size=5)
+        game_id = finished_bot_game(api.client, stock_size=5, turn_limit=TURNS)
         url = f"/api/games/{game_id}/review?wait=false"
         seen: list[dict] = []
 

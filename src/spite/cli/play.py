@@ -59,7 +59,7 @@ def tui(
 ) -> None:
     """Play in the terminal, against the computer or each other.
 
-    Spite and Malice with people and bots (the Textual app), or Spit or Speed against a bot.
+    Any registered game, with people and computers (the Textual app).
     Without --game, --preset or --seats a start screen asks. With --connect URL --table ID you play
     a seat of a server's table (--token, or --name to take a free seat), or watch it.
     """

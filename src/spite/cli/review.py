@@ -55,7 +55,7 @@ def review(
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes to review turns in (the same review "
                                       "whatever the number).")] = 1,
 ) -> None:
-    """Show where a finished Spite and Malice game was won and lost.
+    """Show where a finished game with turns was won and lost.
 
     For every turn the plan played, the plan expert prefers, the estimated win probability before and
     after, and the inaccuracies and blunders; then each seat's accuracy.

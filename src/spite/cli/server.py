@@ -77,7 +77,7 @@ def register(app: typer.Typer, bench: typer.Typer | None = None) -> None:
     ) -> None:
         """Run the server: play in the browser with friends and bots.
 
-        The browser page, the REST lobby and WebSocket play (Spite and Malice, Spit, Speed) with bots;
+        The browser page, the REST lobby and WebSocket play of every game with computers;
         the database is migrated on start. Every refusal is one line and exit code 2: a bad option, a
         port in use, a database that cannot be opened, a missing extra. The operator's token (spite
         admin --server) comes from SPITE_OPERATOR_TOKEN.

@@ -1,4 +1,4 @@
-// The page: a tiny router (/, /t/{id}, /tournament/{id}, /replay/{id}, /stats[/{player}], /ratings, /player/{id}, /rules/{game}), the lobby and the Spite and Malice table.
+// The page: a tiny router (/, /t/{id}, /tournament/{id}, /replay/{id}, /stats[/{player}], /ratings, /player/{id}, /rules/{game}), the lobby, and each game's table from its own module.
 // It only uses what the server gives a seat (docs/protocol.md): TableInfo, the seat's view, its legal moves.
 
 import { esc } from "./html.js";
@@ -7,8 +7,8 @@ import { gameType, gameTypes, pageModule } from "./games.js";
 import { main, redraw, setStatus } from "./shell.js";
 import { api } from "./store.js";
 
-// Each screen is loaded when its route is opened (import()): a Spite and Malice table never
-// fetches the Spit screen, the rules texts, the statistics or the replay viewer.
+// Each screen is loaded when its route is opened (import()): one game's table never
+// fetches another game's screen, the rules texts, the statistics or the replay viewer.
 
 
 function applyLang() {
