@@ -8,7 +8,7 @@ import { esc } from "../../html.js";
 import { main, setStatus } from "../../shell.js";
 import { t } from "../../i18n.js";
 import { cardSVG, setNumberedDeck } from "../../cards.js";
-import { moveWords } from "../../moves.js";
+import { moveWords } from "./move-words.js";
 import { moveCard } from "./move-card.js";
 import { markNotation, notationOn } from "../../panel.js";
 import { TableClient, placesOf } from "./table.js";

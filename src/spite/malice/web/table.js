@@ -4,7 +4,7 @@
 // protocol (hello, reconnects, versions, pending moves, the fair deal's checks) is the seat link's
 // (seat-link.js): this screen draws what it reports and sends the person's intents through it.
 //
-// Everything a person reads is worded (moves.js, people.js): "Ben: 9♥ from the hand onto discard
+// Everything a person reads is worded (move-words.js, people.js): "Ben: 9♥ from the hand onto discard
 // pile 1"; the notation (H9-D1) shows only in the notation view. A move the rules refuse is sent
 // all the same and the engine's reason shows next to where the person tried (a bubble on the pile).
 // Hint (button, H or ?) shows the server's suggestion on the table (source and target marked) with
@@ -20,7 +20,8 @@ import { backSVG, cardName, cardSVG, handToken, rankValue, setNumberedDeck, slot
 import { bindDrag, dragging } from "../../drag.js";
 import { hasText, t, word, words } from "../../i18n.js";
 import { bindFair, fairHTML } from "../../fair.js";
-import { cardWord, moveWords, pickedMove, toldCard, valueWord } from "../../moves.js";
+import { cardWord, toldCard, valueWord } from "../../moves.js";
+import { moveWords, pickedMove } from "./move-words.js";
 import { moveCard } from "./move-card.js";
 import { computerAtTable, personName, ratedMarkHTML, seatHeadHTML, seatTag } from "../../people.js";
 import { newTableLike, rematchHTML, seriesHTML, tableEventText } from "../../rematch.js";

@@ -26,7 +26,7 @@ export class ReplayBoard extends SpitClient {
     const step = this.data.moves[i];
     const ev = { kind: "move", seat: step.seat, text: step.move };
     const card = eventCards([ev], this.data.positions[i + 1]).get(0) ?? null;
-    return moveWords(step.move, { card }, this.game);
+    return moveWords(step.move, { card });
   }
 
   go(ply) {
@@ -49,7 +49,7 @@ export class ReplayBoard extends SpitClient {
       case "deal": return t("sp_new_round", { n: Number(String(ev.text).replace(/\D/g, "")) || round + 1 });
       case "shuffle": return t("sp_shuffle");
       case "game-over": return t("game_over");
-      case "move": return `${who}: ${moveWords(ev.text, {}, this.game)}`;
+      case "move": return `${who}: ${moveWords(ev.text)}`;
       default: return "";
     }
   }

@@ -10,7 +10,7 @@
 // an empty slot moves it there; Space calls spit; S slaps the smaller center pile after winning a
 // round (Q/W/E slap that one); Esc cancels. The mouse and a finger do the same: a card, then a
 // center pile, or a card dragged onto one (drag.js). The keys' hints show only where there is a
-// keyboard. Moves are told in words (moves.js); the notation shows in the notation view.
+// keyboard. Moves are told in words (moveWords here, moves.js); the notation shows in the notation view.
 
 import { planPlaceFlight, runPlaceFlights } from "../../anim.js";
 import { main, setRerender, setStatus } from "../../shell.js";
@@ -61,13 +61,30 @@ export function openSpit(info) {
 /** The page module's entry (games.js): this module draws the tables of the games whose type names it. */
 export const openGame = openSpit;
 
+/** Where a card comes from and where it goes, in words: Tn (a tableau pile), Hr (Speed's hand, worded
+ * as its own: a Spit player has no hand); Cn (a center pile), Tn (an empty tableau place). A pile it
+ * does not know stays in notation. */
+export const pileWords = {
+  from(src) {
+    if (/^T\d+$/.test(src)) return t("tb_from_tableau", { i: Number(src.slice(1)) });
+    if (src.startsWith("H")) return t("tb_from_hand_speed");
+    return src;
+  },
+  to(target) {
+    const i = Number(target.slice(1));
+    if (target.startsWith("C")) return t("tb_to_center", { i });
+    if (target.startsWith("T")) return t("tb_to_slot", { i });
+    return target;
+  },
+};
+
 /** A Spit or Speed move in words, without who made it: "calls spit", "slaps center pile 2", or a card's
- * move ("9♥ from tableau pile 2 onto center pile 1"; Speed's hand is worded as its own). */
-export function moveWords(move, info = {}, game = "spit") {
+ * move ("9♥ from tableau pile 2 onto center pile 1", Speed's "7♥ from the hand onto center pile 1"). */
+export function moveWords(move, info = {}) {
   if (move === "spit") return t("tb_mv_spit");
   const slap = /^slap C(\d+)$/.exec(move || "");
   if (slap) return t("tb_mv_slap", { i: Number(slap[1]) });
-  return cardMoveWords(move, { ...info, handKey: game === "speed" ? "tb_from_hand_speed" : "tb_from_hand" });
+  return cardMoveWords(move, pileWords, info);
 }
 
 /** A flip event's text ("C1 5H, C2 QS", or "nothing") as a person reads it: "center pile 1: 5♥,
@@ -354,7 +371,7 @@ export class SpitClient {
     if (slap) {
       sound("slap");
       this.flash(slap[1], "flash-slap");
-      this.banner = { text: t("tb_log_move", { name: this.plainName(seat), what: moveWords(text, {}, this.game) }), cls: "b-slap", at: Date.now() };
+      this.banner = { text: t("tb_log_move", { name: this.plainName(seat), what: moveWords(text) }), cls: "b-slap", at: Date.now() };
       return;
     }
     const m = text.match(/^([TH]\w+)-([TC]\d)$/);
@@ -798,7 +815,7 @@ export class SpitClient {
 
   /** A move in words, from the log's entry: "Ben: 7♣ from tableau pile 5 onto center pile 2". */
   moveText(e) {
-    return moveWords(e.text, { card: e.card }, this.game);
+    return moveWords(e.text, { card: e.card });
   }
 
   logHTML() {

@@ -3,11 +3,15 @@
 // replay and the review. The notation (H9-D1, T5-C2: records.md §2) stays in records, downloads
 // and the notation view; here it is only read.
 //
+// This module words the card of a move and puts the move's words together ("{card} {from} {to}");
+// the piles are a game family's: its page module hands moveWords its own words for where a card
+// comes from and where it goes (``piles``), and words the moves only its games have (a pass, a
+// call, a slap) and what a move did to a pile (a completed build pile) itself.
+//
 // A move's notation names a hand card by its rank ("H9") or as the very card ("H9H", records.md
 // §2), and a stock or discard card not at all: a card the move does not name comes from what the
 // server told with it or from the positions around it when the page has them (a game's own module
-// works that out: its family's board), else the words say what is known ("a 9", "a card"). Moves
-// only one game has (a call, a slap) are worded by that game's module, which hands the rest here.
+// works that out: its family's board), else the words say what is known ("a 9", "a card").
 
 import { valueName } from "./cards.js";
 import { cardName, hasText, t } from "./i18n.js";
@@ -17,13 +21,6 @@ import { cardName, hasText, t } from "./i18n.js";
 export function namedCard(src) {
   const m = /^H(10|[2-9AJQK])([SHDC])$/.exec(src || "");
   return m ? `${m[1]}${m[2]}` : null;
-}
-
-/** A move as the page sends it for the card a person picked: a hand card with a suit named as
- * itself ("H7" with 7♥ → "H7H-B2"), every other source as it is. */
-export function pickedMove(source, card, target) {
-  const named = source.startsWith("H") && card && /[SHDC]$/.test(card) ? `H${card}` : source;
-  return `${named}-${target}`;
 }
 
 /** What the server told of a move besides its notation (a ``state``'s ``last``, a ``moveLog`` step:
@@ -51,26 +48,6 @@ export function valueWord(value, numbered = false) {
   return hasText(`rank.short.${v}`) ? t(`rank.short.${v}`) : v;
 }
 
-/** Where a card comes from: S (a stock), Dn (a discard pile), Tn (a tableau pile), Hr (the hand: worded
- * by ``handKey``, a game whose hand is no hand of cards to choose from says it its own way). */
-function fromWords(src, handKey = "tb_from_hand") {
-  if (src === "S") return t("tb_from_stock");
-  if (/^D\d+$/.test(src)) return t("tb_from_discard", { i: Number(src.slice(1)) });
-  if (/^T\d+$/.test(src)) return t("tb_from_tableau", { i: Number(src.slice(1)) });
-  if (src.startsWith("H")) return t(handKey);
-  return src;
-}
-
-/** Where a card goes: Bn, Dn, Cn, Tn. */
-function toWords(target) {
-  const i = Number(target.slice(1));
-  if (target.startsWith("B")) return t("tb_to_build", { i });
-  if (target.startsWith("D")) return t("tb_to_discard", { i });
-  if (target.startsWith("C")) return t("tb_to_center", { i });
-  if (target.startsWith("T")) return t("tb_to_slot", { i });
-  return target;
-}
-
 /** The card of a move in words: the card (``card``), else the rank of a hand card, else "a card";
  * a wild with the value it stands for. */
 function cardPart(src, { card = null, wild = null, numbered = false } = {}) {
@@ -82,22 +59,16 @@ function cardPart(src, { card = null, wild = null, numbered = false } = {}) {
   return wild ? t("tb_wild", { card: text, value: valueWord(wild, numbered) }) : text;
 }
 
-/** A move in words, without who made it: "9♥ from the hand onto discard pile 1", "passes". ``info``:
- * {card, wild (the value a wild stands for), completed (the build pile it completed), numbered (a numbered deck: values as numbers),
- * handKey (the catalogue's words for "from the hand" in this game)}. */
-export function moveWords(move, info = {}) {
+/** A card's move in words, without who made it: "9♥ from the hand onto discard pile 1". ``move`` is
+ * SOURCE-TARGET; ``piles`` is the game family's words for its piles: {from(source), to(target)}, each a
+ * pile's words ("from the hand", "onto discard pile 1"), or the notation itself for a pile it does not
+ * know. ``info``: {card, wild (the value a wild stands for), numbered (a numbered deck: values as
+ * numbers)}. A move that moves no card (a pass, a call) is the family's to word: here it stays as it is. */
+export function moveWords(move, piles, info = {}) {
   if (!move) return "";
-  if (move === "pass") return t("tb_mv_pass");
   const i = move.indexOf("-");
   if (i < 0) return move;
   const src = move.slice(0, i);
   const target = move.slice(i + 1);
-  let text = t("tb_mv", { card: cardPart(src, info), from: fromWords(src, info.handKey), to: toWords(target) });
-  if (info.completed) text += ` · ${t("tb_completed", { i: Number(target.slice(1)) })}`;
-  return text;
-}
-
-/** "Ben: 9♥ from the hand onto discard pile 1". */
-export function loggedMove(name, move, info = {}) {
-  return t("tb_log_move", { name, what: moveWords(move, info) });
+  return t("tb_mv", { card: cardPart(src, info), from: piles.from(src), to: piles.to(target) });
 }
