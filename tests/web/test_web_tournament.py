@@ -64,12 +64,14 @@ def test_a_person_makes_fills_joins_starts_and_plays_a_round(web_server: WebServ
     assert page.locator("#tourney-form input[name=minutes]").count() == 1  # an arena asks for its minutes
     page.select_option("#tourney-form select[name=system]", "swiss")
     page.fill("#tourney-form input[name=rounds]", "1")
+    page.fill("#tourney-form input[name=stock_size]", "3")  # every table of it: stocks of three cards
     page.click("#tourney-create")
     page.wait_for_url(re.compile(r"/tournament/[A-Za-z0-9_-]+$"))
     tid = page.url.rsplit("/", 1)[1]
     page.wait_for_selector("#tournament[data-state=open]")
     assert page.inner_text("#tournament-title") == "Tournament: Spite and Malice · short"
     assert "Swiss system · 1 round · casual · made by Ann" in page.inner_text("#tournament-what")
+    assert page.inner_text("#tournament-options") == "Options — the stock size: 3"
     assert "begins when its maker starts it" in page.inner_text("#tournament-clock")
     commitment = page.inner_text("#tournament-commitment")
     assert re.fullmatch(r"[0-9a-f]{64}", commitment)
@@ -84,6 +86,7 @@ def test_a_person_makes_fills_joins_starts_and_plays_a_round(web_server: WebServ
         watcher.goto(f"{base}/tournament/{tid}")
         watcher.wait_for_selector("#tournament[data-state=open]")
         assert "Turnier:" in watcher.inner_text("#tournament-title")
+        assert watcher.inner_text("#tournament-options") == "Optionen — die Größe des Vorratsstapels: 3"
         assert watcher.locator("#tournament-join").count() == 1 and watcher.locator("#tournament-start").count() == 0
         assert not_german(watcher, "Ann") == []
 
