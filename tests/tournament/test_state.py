@@ -222,9 +222,9 @@ def test_the_info_has_the_contracts_shape() -> None:
     t.attach_table(p.number, 1, "tab-1")
     t.attach_game(p.number, 1, "game-1")
     info = t.info(60.0)
-    assert set(info) >= {"id", "game", "preset", "options", "system", "roundCount", "minutes", "rated", "grace", "creator",
-                         "state", "version", "round", "startedAt", "endsAt", "nextRoundAt", "now", "entrants",
-                         "standings", "rounds", "fair"}
+    assert set(info) >= {"id", "game", "preset", "options", "system", "roundCount", "minutes", "rated", "grace",
+                         "creator", "state", "version", "round", "startedAt", "endsAt", "nextRoundAt", "now",
+                         "entrants", "standings", "rounds", "fair"}
     assert info["roundCount"] == 1 and isinstance(info["rounds"], list) and "rounds" not in t.info(60.0, rounds=False)
     assert info["creator"] == "Ann" and info["state"] == "playing" and info["round"] == 1 and info["now"] == 60.0
     assert info["entrants"][0] == {"id": "e1", "name": "c1", "computer": "medium", "withdrawn": False}
