@@ -47,9 +47,14 @@ def server(db_url: str) -> Iterator[ServerThread]:
         yield srv
 
 
+SMALL = {"stock_size": 3}
+"""The options of the tests' tournaments: the short preset with stocks of three cards (games of a few dozen
+moves; a rated tournament plays the preset as it is: ``options={}``)."""
+
+
 def create(base: str, system: str = "swiss", key: str = CREATOR, **body: Any) -> dict[str, Any]:
     r = httpx.post(f"{base}/api/tournaments", json={"game": "spite-malice", "preset": "short", "system": system,
-                                                      "playerKey": key, "name": "ann", **body})
+                                                      "playerKey": key, "name": "ann", "options": SMALL, **body})
     assert r.status_code == 200, r.text
     TournamentInfo.model_validate(r.json())  # exactly the documented answer (no field more, none missing)
     return r.json()  # type: ignore[no-any-return]
@@ -115,7 +120,7 @@ def seated(url: str, table_id: str) -> list[str]:
     return [s["entrant"] for s in json.loads(text)]
 
 
-@pytest.mark.timeout(120)  # on PostgreSQL every move of 18 games commits: some 25 s here
+@pytest.mark.timeout(120)  # on PostgreSQL every move of 18 games commits (games of stocks of three: some 5 s)
 def test_a_whole_swiss_of_computers_on_duplicate_deals(server: ServerThread, db_url: str, tmp_path: Path) -> None:
     base = server.base
     made = create(base, rounds=3)
@@ -152,14 +157,14 @@ def test_a_whole_swiss_of_computers_on_duplicate_deals(server: ServerThread, db_
 
 
 def test_a_whole_arena_of_computers(db_url: str) -> None:
-    """A minute's arena lasting 9 s (games of random computers take one to three): whoever finishes is
-    paired again at once, until the end; the games in play then finish and count."""
-    with ServerThread(settings(db_url, tournament_time_scale=0.15)) as srv:
+    """A minute's arena lasting 3 s (games of random computers with stocks of three cards take well under
+    one): whoever finishes is paired again at once, until the end; the games in play then finish and count."""
+    with ServerThread(settings(db_url, tournament_time_scale=0.05)) as srv:
         base = srv.base
         tid = create(base, "arena", minutes=1)["id"]
         computers(base, tid, 5)
         info = start(base, tid)
-        assert info["endsAt"] is not None and info["endsAt"] - info["startedAt"] == pytest.approx(9.0, abs=0.01)
+        assert info["endsAt"] is not None and info["endsAt"] - info["startedAt"] == pytest.approx(3.0, abs=0.01)
         info = until_finished(base, tid)
         rec = record(base, info["rounds"][0]["pairings"][0]["games"][0])
     pairings = [p for r in info["rounds"] for p in r["pairings"]]
@@ -171,6 +176,46 @@ def test_a_whole_arena_of_computers(db_url: str) -> None:
     points = sum(s["points"] for s in info["standings"])
     assert points == sum(sum(p["points"].values()) for p in pairings) and points >= 2 * len(pairings)
     assert rec["fairness"]["secret"] == info["fair"]["secret"] and verify(rec["fairness"], rec["seed"]).fair
+
+
+def test_a_tournaments_options_are_its_tables_and_records_and_are_checked_as_a_tables(server: ServerThread,
+                                                                                       tmp_path: Path) -> None:
+    """Every table of a tournament plays its preset with the tournament's options (its table info, its
+    records, their deals: stocks of 3 cards), and ``spite verify`` checks such a record; options a table
+    would refuse are refused with the table's words, and a rated tournament plays the preset as it is."""
+    base = server.base
+    made = create(base, rounds=1, options={"stock_size": 3})
+    assert made["options"] == {"stock_size": 3}
+    tid = made["id"]
+    computers(base, tid, 2)
+    start(base, tid)
+    info = until_finished(base, tid)
+    assert info["options"] == {"stock_size": 3}
+    listed = httpx.get(f"{base}/api/tournaments", params={"state": "finished"}).json()["tournaments"]
+    assert [t["options"] for t in listed if t["id"] == tid] == [{"stock_size": 3}]
+    (pairing,) = info["rounds"][0]["pairings"]
+    for table_id, game_id in zip(pairing["tables"], pairing["games"], strict=True):
+        table = httpx.get(f"{base}/api/tables/{table_id}").json()
+        assert (table["preset"], table["options"]) == ("short", {"stock_size": 3})
+        rec = record(base, game_id)
+        assert (rec["preset"], rec["options"]) == ("short", {"stock_size": 3})
+        assert [len(stock) for stock in rec["deal"]["stocks"]] == [3, 3]
+        path = tmp_path / f"{game_id}.json"
+        path.write_text(json.dumps(rec))
+        done = CliRunner().invoke(app, ["verify", str(path)])
+        assert done.exit_code == 0 and "not fair" not in done.output, done.output
+    for bad in ({"stock_size": 0}, {"no_such_option": 1}, {"stock_size": "three"}):
+        table = httpx.post(f"{base}/api/tables", json={"game": "spite-malice", "preset": "short", "options": bad})
+        tournament = httpx.post(f"{base}/api/tournaments", json={"game": "spite-malice", "preset": "short",
+                                                                 "options": bad, "playerKey": CREATOR})
+        assert table.status_code == 400 and table.json()["words"]["key"].startswith("options."), table.text
+        assert (tournament.status_code, tournament.json()["words"]) == (table.status_code, table.json()["words"])
+        assert tournament.json()["detail"] == table.json()["detail"]
+    rated = {"game": "spite-malice", "preset": "short", "options": {"stock_size": 5}, "rated": True,
+             "playerKey": CREATOR}
+    refused(httpx.post(f"{base}/api/tournaments", json=rated), 400, "lobby.rated-standard")
+    table = httpx.post(f"{base}/api/tables", json={**rated, "join": False})
+    assert httpx.post(f"{base}/api/tournaments", json=rated).json()["words"] == table.json()["words"]
 
 
 # ---------------------------------------------------------------------- a restart mid-round
@@ -287,7 +332,7 @@ def test_an_address_has_at_most_max_tournaments(db_url: str) -> None:
 
 def test_a_rated_tournament_takes_computers_at_measured_levels_only_and_plays_rated(server: ServerThread) -> None:
     base = server.base
-    tid = create(base, rated=True, rounds=1)["id"]
+    tid = create(base, rated=True, rounds=1, options={})["id"]
     refused(httpx.post(f"{base}/api/tournaments/{tid}/join", json={"playerKey": CREATOR, "computer": "random"}),
             400, "lobby.rated-level")
     computers(base, tid, 2, level="easy")

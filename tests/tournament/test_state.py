@@ -137,6 +137,20 @@ def test_a_restart_in_the_middle_of_a_round_resumes_with_nothing_paired_twice() 
     assert sorted(p.number for p in back.pairings) == list(range(1, len(back.pairings) + 1))
 
 
+def test_a_tournaments_options_are_stored_and_shown_and_a_state_stored_before_options_loads() -> None:
+    t = Tournament.create("op1", SECRET, game="spite-malice", preset="short", system="swiss", rounds=1,
+                          options={"stock_size": 3})
+    back = Tournament.from_dict(json.loads(json.dumps(t.to_dict())))
+    assert back.options == {"stock_size": 3} and back.to_dict() == t.to_dict()
+    assert t.info(0.0)["options"] == {"stock_size": 3} and t.info(0.0, rounds=False)["options"] == {"stock_size": 3}
+    # a row written before tournaments had options: the preset as it is
+    old = t.to_dict()
+    del old["options"]
+    before = Tournament.from_dict(old)
+    assert before.options == {} and before.info(0.0)["options"] == {}
+    assert Tournament.create("op2", SECRET, game="spit", preset=None, system="arena", minutes=5).options == {}
+
+
 def test_two_noshows_withdraw_an_entrant_and_their_games_not_yet_seated_are_lost() -> None:
     t = swiss(4, 3, pause=0)
     made = t.start(0.0)
@@ -208,9 +222,9 @@ def test_the_info_has_the_contracts_shape() -> None:
     t.attach_table(p.number, 1, "tab-1")
     t.attach_game(p.number, 1, "game-1")
     info = t.info(60.0)
-    assert set(info) >= {"id", "game", "preset", "system", "roundCount", "minutes", "rated", "grace", "creator",
-                         "state", "version", "round", "startedAt", "endsAt", "nextRoundAt", "now", "entrants",
-                         "standings", "rounds", "fair"}
+    assert set(info) >= {"id", "game", "preset", "options", "system", "roundCount", "minutes", "rated", "grace",
+                         "creator", "state", "version", "round", "startedAt", "endsAt", "nextRoundAt", "now",
+                         "entrants", "standings", "rounds", "fair"}
     assert info["roundCount"] == 1 and isinstance(info["rounds"], list) and "rounds" not in t.info(60.0, rounds=False)
     assert info["creator"] == "Ann" and info["state"] == "playing" and info["round"] == 1 and info["now"] == 60.0
     assert info["entrants"][0] == {"id": "e1", "name": "c1", "computer": "medium", "withdrawn": False}

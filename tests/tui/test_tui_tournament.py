@@ -60,7 +60,9 @@ class Maker:
         return answer.json()  # type: ignore[no-any-return]
 
     def make(self, **body: Any) -> str:
-        info = self.post("/api/tournaments", {"game": "spite-malice", "preset": "short", "name": "cat", **body})
+        """A tournament of the short preset with stocks of three cards (games of a few dozen moves)."""
+        info = self.post("/api/tournaments", {"game": "spite-malice", "preset": "short", "name": "cat",
+                                              "options": {"stock_size": 3}, **body})
         return str(info["id"])
 
 
@@ -124,7 +126,7 @@ def test_the_terminal_plays_a_tournament_of_computers_to_its_end(server: ServerP
         assert isinstance(view, TournamentScreen)
         text = app.screen_text()
         for words in ("Tournament: Spite and Malice · short", "Swiss system · 1 round · casual · made by cat",
-                      "entered as bob", "Standings"):
+                      "Options — the stock size: 3", "entered as bob", "Standings"):
             assert words in text, (words, text)
         assert "It begins when its maker starts it." in text
         await asyncio.to_thread(maker.post, f"/api/tournaments/{tid}/start", {})
@@ -224,7 +226,8 @@ def test_the_view_in_german_and_esc_leaves_the_app_entered(server: ServerProcess
         await wait_for(pilot, lambda: "Turnier:" in app.screen_text(), 5000)
         text = flat(app.screen_text())
         for words in ("Turnier: Spite and Malice · kurz", "Schweizer System · 2 Runden · ungewertet · gemacht von cat",
-                      "offen für Anmeldungen · 1 Teilnehmer", "Es beginnt, wenn es sein Macher startet.",
+                      "offen für Anmeldungen · 1 Teilnehmer", "Optionen — die Größe des Vorratsstapels: 3",
+                      "Es beginnt, wenn es sein Macher startet.",
                       "angemeldet als udo", "Warte auf deinen nächsten Tisch", "Tabelle", "udo (du)",
                       "Zum Tisch", "Verlassen"):
             assert words in text, (words, text)

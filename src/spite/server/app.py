@@ -418,8 +418,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         assert pid is not None
         manager.check_player(pid)
         return await manager.tournaments.create(
-            game=body.game, preset=body.preset, system=body.system, rounds=body.rounds, minutes=body.minutes,
-            rated=body.rated, grace=body.grace, player_id=pid, name=body.name,
+            game=body.game, preset=body.preset, options=body.options, system=body.system, rounds=body.rounds,
+            minutes=body.minutes, rated=body.rated, grace=body.grace, player_id=pid, name=body.name,
             address=address_key(client_address(request.scope)))
 
     @app.get("/api/tournaments", response_model=None)

@@ -76,6 +76,15 @@ def check_requests(game: str, hook: ServerGame, requests: list[SeatRequest], pre
             hook.check_bot(game, r.level)
 
 
+def check_standard(game: str, preset: str, options: dict[str, Any], what: str) -> None:
+    """Refuse (``lobby.rated-standard``) rated play of ``preset`` with ``options`` that change its rules
+    (docs/ratings.md): a rated ``what`` (a table, a tournament) plays a preset as it is."""
+    if not rating.standard(game, preset, options):
+        changed = ", ".join(f"{k}={v}" for k, v in sorted(options.items()))
+        raise LobbyError(f"rated {what}s play the presets as they are: {preset} without {changed} "
+                         f"(or make the {what} casual)", 400, "lobby.rated-standard", preset=preset, options=changed)
+
+
 @dataclass
 class TablePlan:
     """A new table before it is stored: its game's adapter, its opening (dealt from the secret alone,
@@ -354,14 +363,16 @@ class Lobby:
             seated.append(await self.join_here(host, name, None, pid, key))
         return host, seated
 
-    async def create_seated(self, *, table_id: str, game: str, preset: str, seats: list[SeatRequest],
-                            people: dict[int, tuple[str, str, str | None]], rated: bool,
+    async def create_seated(self, *, table_id: str, game: str, preset: str, options: dict[str, Any],
+                            seats: list[SeatRequest], people: dict[int, tuple[str, str, str | None]], rated: bool,
                             deal_source: DealSource | None) -> TableHost | None:
         """A table made with its people already seated, in one insert (an organiser's table: a
-        tournament's): ``people`` maps a person seat to (name, token hash, player id); it is in play at
-        once, its deal made when every person has said hello. ``table_id`` is chosen by the caller, so
-        that making it twice makes it once: ``None`` when a table of that id exists already."""
-        plan = plan_table(table_id, game, preset, {}, seats, False, entropy=self.entropy, deal_source=deal_source)
+        tournament's, of its preset with its options): ``people`` maps a person seat to (name, token hash,
+        player id); it is in play at once, its deal made when every person has said hello. ``table_id`` is
+        chosen by the caller, so that making it twice makes it once: ``None`` when a table of that id
+        exists already."""
+        plan = plan_table(table_id, game, preset, options, seats, False, entropy=self.entropy,
+                          deal_source=deal_source)
         plan.rated = rated
         if rated:
             self.check_rated(plan, game)
@@ -419,11 +430,7 @@ class Lobby:
         """A rated table plays standard rules (a preset as it is) and the computer only at a measured
         level (docs/ratings.md): anything else is refused, to be made casual."""
         opening = plan.opening
-        if not rating.standard(game, opening.preset, opening.options):
-            changed = ", ".join(f"{k}={v}" for k, v in sorted(opening.options.items()))
-            raise LobbyError(f"rated tables play the presets as they are: {opening.preset} without {changed} "
-                             "(or make the table casual)", 400, "lobby.rated-standard", preset=opening.preset,
-                             options=changed)
+        check_standard(game, opening.preset, opening.options, "table")
         group = rating.rating_group(game, opening.preset, opening.options, len(plan.seats)).name
         levels = {s.level for s in plan.seats if s.kind == "bot"}
         unmeasured = sorted(lv or "" for lv in levels if not rating.measured(group, lv))

@@ -773,6 +773,9 @@ class CreateTournamentRequest(_Msg):
 
     game: GAME_NAME = Field(DEFAULT_GAME, description="A registered two-player game.")
     preset: str | None = Field(None, max_length=40, description="Default: the game's default preset.")
+    options: dict[str, Any] = Field(default_factory=dict, description="The game's options every table of the "
+                                    "tournament plays with, as a table takes them (e.g. {\"stock_size\": 5}); "
+                                    "a rated tournament plays the preset as it is.")
     system: Literal["swiss", "arena"] = "swiss"
     rounds: int = Field(3, ge=1, le=15, description="Swiss: how many rounds.")
     minutes: float = Field(30, ge=1, le=240, description="Arena: how long it runs.")
@@ -844,6 +847,7 @@ class TournamentInfo(_Msg):
     id: str
     game: str
     preset: str | None
+    options: dict[str, Any] = Field(description="The game's options its tables play with ({}: the preset as it is).")
     system: Literal["swiss", "arena"]
     roundCount: int | None = Field(description="Swiss: how many rounds it has (null: an arena).")
     minutes: float | None

@@ -53,7 +53,7 @@ from spite.errors import OptionsError
 from spite.games import get_game
 from spite.server import db
 from spite.server.config import ServerConfig
-from spite.server.lobby import server_game
+from spite.server.lobby import check_standard, server_game
 from spite.server.protocol import SeatRequest
 from spite.server.store import Store
 from spite.server.table.effects import NoShow
@@ -293,28 +293,30 @@ class TournamentService:
 
     # ------------------------------------------------------------------ requests
     async def create(self, *, game: str, preset: str | None, system: str, rounds: int, minutes: float, rated: bool,
-                     grace: float, player_id: str, name: str, address: str | None) -> dict[str, Any]:
-        """A new tournament, open for entrants, its commitment published. 429 when ``address`` (a key
-        of the client's address) has ``max_tournaments`` open or playing ones."""
+                     grace: float, player_id: str, name: str, address: str | None,
+                     options: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A new tournament, open for entrants, its commitment published; every table of it plays
+        ``preset`` with ``options``, checked as a new table's are (the same refusals). 429 when
+        ``address`` (a key of the client's address) has ``max_tournaments`` open or playing ones."""
+        options = dict(options or {})
         try:
             preset = preset or get_game(game).default_preset
-            seats = get_game(game).seats(preset, {})
+            seats = get_game(game).seats(preset, options)  # a table's check of its options (plan_table's)
         except OptionsError as exc:
             raise LobbyError.of(exc) from None
         server_game(game)  # served here (501 otherwise)
         if seats != 2:
             raise LobbyError(f"tournaments are for two-player games: {preset} seats {seats}", 400,
                              "tournament.two-players", preset=preset, seats=seats)
-        if rated and not rating.standard(game, preset, {}):
-            raise LobbyError(f"rated games play the presets as they are, not {preset}", 400, "lobby.rated-standard",
-                             preset=preset, options="")
+        if rated:
+            check_standard(game, preset, options, "tournament")
         tid = base64.urlsafe_b64encode(self.entropy(9)).decode()
         secret = self.entropy(deals.SECRET_BYTES)
         try:
             t = Tournament.create(tid, secret, game=game, preset=preset, system=system,
                                   rounds=rounds if system == "swiss" else None,
                                   minutes=minutes if system == "arena" else None, rated=rated, grace=round(grace),
-                                  creator=name, creator_key=player_id)
+                                  creator=name, creator_key=player_id, options=options)
         except TournamentError as exc:
             raise _refusal(exc) from None
         cap = self.config.max_tournaments
@@ -335,7 +337,8 @@ class TournamentService:
                                               created_at=now, updated_at=now))
 
         await self.store.write(write)
-        log.info("tournament %s: made (%s %s, %s)", tid, game, preset, system)
+        log.info("tournament %s: made (%s %s%s, %s)", tid, game, preset,
+                 "".join(f" {k}={v}" for k, v in sorted(options.items())), system)
         return await self.info(tid)
 
     async def join(self, tid: str, *, player_id: str, name: str | None,
@@ -538,8 +541,8 @@ class TournamentService:
             try:
                 if row["there"] is None:  # (made by another worker just now: only noted below)
                     host = await self.manager.lobby.create_seated(
-                        table_id=row["table_id"], game=t.game, preset=t.preset, seats=requests, people=people,
-                        rated=t.rated, deal_source=self.source(t.id, t.secret, row["deal"]))
+                        table_id=row["table_id"], game=t.game, preset=t.preset, options=t.options, seats=requests,
+                        people=people, rated=t.rated, deal_source=self.source(t.id, t.secret, row["deal"]))
             except Exception:
                 log.exception("tournament %s: table %s could not be made; the next pass tries again", tid,
                               row["table_id"])
@@ -659,7 +662,7 @@ def _made(table_id: str) -> Callable[[Connection], None]:
 
 def _group(t: Tournament) -> str:
     """The rules group a tournament's games are rated in."""
-    return rating.rating_group(t.game, t.preset or get_game(t.game).default_preset, {}, 2).name
+    return rating.rating_group(t.game, t.preset or get_game(t.game).default_preset, t.options, 2).name
 
 
 def _level_rating(t: Tournament, level: str) -> float:

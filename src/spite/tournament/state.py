@@ -213,6 +213,9 @@ class Tournament:
     """Entrants who ever joined (numbers their ids: e1, e2, ...; one who left before the start keeps theirs)."""
     window: int | None = None
     """The pairing window (``None``: the pairing modules' own)."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """The game's options every table of the tournament plays its preset with (``{}``: the preset as it is);
+    checked by the server, as a table's are."""
     _tally: dict[tuple[int, int, int], Any] = field(default_factory=dict, repr=False, compare=False)
     """The standings of the results so far, kept until a result or an entrant comes (not stored)."""
     _arena_tally: ArenaTally | None = field(default=None, repr=False, compare=False)
@@ -228,7 +231,7 @@ class Tournament:
     def create(cls, tournament_id: str, secret: bytes, *, game: str, preset: str | None, system: str,
                rounds: int | None = None, minutes: float | None = None, rated: bool = False,
                grace: int = DEFAULT_GRACE, pause: float = DEFAULT_PAUSE, creator: str = "",
-               creator_key: str | None = None) -> Tournament:
+               creator_key: str | None = None, options: dict[str, Any] | None = None) -> Tournament:
         """A new, open tournament. ``secret`` (32 bytes) is the server's draw; its commitment is published."""
         _check(system in (SWISS, ARENA), "tournament.bad-system", f"a system is swiss or arena, not {system!r}",
                system=system)
@@ -244,7 +247,7 @@ class Tournament:
         _check(pause >= 0, "tournament.bad-pause", "the pause between rounds is 0 seconds or more", pause=pause)
         commitment(secret, tournament_id)  # checks the secret and the id
         return cls(tournament_id, game, preset, system, secret, rounds, minutes, rated, grace, pause, creator,
-                   creator_key)
+                   creator_key, options=dict(options or {}))
 
     @property
     def commitment(self) -> str:
@@ -648,7 +651,8 @@ class Tournament:
         ``roundCount`` is a Swiss's number of rounds (``None`` for an arena), ``rounds`` the list of rounds."""
         creator = self.creator
         out: dict[str, Any] = {
-            "id": self.id, "game": self.game, "preset": self.preset, "system": self.system, "roundCount": self.rounds,
+            "id": self.id, "game": self.game, "preset": self.preset, "options": dict(self.options),
+            "system": self.system, "roundCount": self.rounds,
             "minutes": self.minutes, "rated": self.rated, "grace": self.grace, "creator": creator,
             "state": self.state, "version": self.version, "round": self.round, "startedAt": self.started_at,
             "endsAt": self.ends_at, "nextRoundAt": self.next_round_at, "now": now,
@@ -675,7 +679,8 @@ class Tournament:
                 "state": self.state, "version": self.version, "round": self.round, "startedAt": self.started_at,
                 "endsAt": self.ends_at, "nextRoundAt": self.next_round_at, "finishedAt": self.finished_at,
                 "entrants": [e.to_dict() for e in self.entrants], "pairings": [p.to_dict() for p in self.pairings],
-                "endedGames": self.ended_games, "joined": self.joined, "window": self.window}
+                "endedGames": self.ended_games, "joined": self.joined, "window": self.window,
+                "options": dict(self.options)}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Tournament:
@@ -688,4 +693,5 @@ class Tournament:
                    int(d["version"]), int(d["round"]), d.get("startedAt"), d.get("endsAt"), d.get("nextRoundAt"),
                    d.get("finishedAt"), [Entrant.from_dict(e) for e in d.get("entrants", [])],
                    [Pairing.from_dict(p) for p in d.get("pairings", [])], int(d.get("endedGames", 0)),
-                   int(d.get("joined", len(d.get("entrants", [])))), d.get("window"))
+                   int(d.get("joined", len(d.get("entrants", [])))), d.get("window"),
+                   dict(d.get("options") or {}))  # a tournament stored before options: the preset as it is

@@ -181,8 +181,13 @@ class TournamentScreen(Screen[None]):
             else tr(t, "tn_what_swiss", n=i.get("roundCount") or 0)
         rated = tr(t, "seek_rated" if i.get("rated") else "seek_casual")
         count = sum(1 for e in i.get("entrants", []) if not e.get("withdrawn"))
-        return " · ".join((system, rated, tr(t, "tn_by", name=i.get("creator") or "—"),
+        line = " · ".join((system, rated, tr(t, "tn_by", name=i.get("creator") or "—"),
                            self._word("tn_state_", str(i.get("state"))), tr(t, "tn_entrants", n=count)))
+        options = i.get("options") or {}
+        if not options:
+            return line
+        changed = ", ".join(f"{self._word('tb_option.', str(name))}: {value}" for name, value in options.items())
+        return f"{line}\n{tr(t, 'tn_options', options=changed)}"
 
     def clock_words(self) -> str:
         i, t = self.info, self.lang

@@ -191,6 +191,7 @@ function tourneyFormHTML(state) {
     <label>${esc(t("tn_system"))} <select name="system">${options(["swiss", "arena"], state.tnSystem, (v) => t(`tn_system_${v}`))}</select></label>
     ${swiss ? `<label>${esc(t("tn_rounds"))} <input name="rounds" type="number" min="1" max="15" value="${esc(state.tnRounds)}" required></label>`
       : `<label>${esc(t("tn_minutes"))} <input name="minutes" type="number" min="1" max="240" value="${esc(state.tnMinutes)}" required></label>`}
+    ${offers(state.tnGame, "stock_size") ? `<label>${t("stock_size")} <input name="stock_size" type="number" min="1" max="50" value="${esc(state.tnStock)}"></label>` : ""}
     <label class="check"><input type="checkbox" name="rated"${state.tnRated ? " checked" : ""}> ${esc(t("tn_rated_box"))}</label>
     <button type="submit" class="primary" id="tourney-create">${esc(t("tn_create"))}</button>
     <p class="error" role="alert"></p>
@@ -200,8 +201,8 @@ function tourneyFormHTML(state) {
 /** Make a tournament; this browser is its maker (it starts it and adds computers); the page goes there. */
 async function createTourney(form) {
   const system = form.system.value;
-  const body = { game: form.game.value, preset: form.preset.value, system, rated: form.rated.checked,
-    name: playerName(), playerKey: getPlayerKey() };
+  const body = { game: form.game.value, preset: form.preset.value, options: formOptions(form), system,
+    rated: form.rated.checked, name: playerName(), playerKey: getPlayerKey() };
   if (system === "swiss") body.rounds = Number(form.rounds.value);
   else body.minutes = Number(form.minutes.value);
   const info = await api("POST", "/api/tournaments", body);
@@ -223,7 +224,7 @@ export async function renderLobby() {
     stock: "", qpGame: first, ftGame: first, qpRated: false, more: false,
     rated: Object.fromEntries(types.map((g) => [g.name, true])), // a person is sought rated unless asked otherwise
     tnGame: first, tnPreset: duelPresets(first).includes(quickPreset(first)) ? quickPreset(first) : duelPresets(first)[0],
-    tnSystem: "swiss", tnRounds: 3, tnMinutes: 30, tnRated: false,
+    tnSystem: "swiss", tnRounds: 3, tnMinutes: 30, tnRated: false, tnStock: "",
   };
   const draw = () => {
     setStatus("");
@@ -393,6 +394,7 @@ export async function renderLobby() {
       state.tnRated = tourney.rated.checked;
       if (tourney.rounds) state.tnRounds = tourney.rounds.value;
       if (tourney.minutes) state.tnMinutes = tourney.minutes.value;
+      if (tourney.stock_size) state.tnStock = tourney.stock_size.value;
     };
     tourney.game.addEventListener("change", () => {
       keepTourney();

@@ -54,13 +54,20 @@ export function getPlayerId() {
   return localStorage.getItem("spite.playerId") || "";
 }
 
+/** A game's option as people say it where the catalogue has it ("the stock size", not "stock_size":
+ * ``tb_option.NAME``), else its name. */
+export const optionWord = (name) => (hasText(`tb_option.${name}`) ? t(`tb_option.${name}`) : name);
+
+/** Options as people read them: "the stock size: 5, the hand size: 3" (not "stock_size=5"). */
+export const optionsText = (options) => Object.entries(options || {})
+  .map(([name, value]) => `${optionWord(name)}: ${value}`).join(", ");
+
 /** A lobby refusal's words with what it names as people say it, where the catalogue has it: an
- * option ("the stock size", not "stock_size": ``tb_option.NAME``), the options changed ("the stock
- * size: 5", not "stock_size=5"), computer levels ("easy, medium", ``lv_LEVEL``). */
+ * option (:func:`optionWord`), the options changed ("the stock size: 5", not "stock_size=5"),
+ * computer levels ("easy, medium", ``lv_LEVEL``). */
 function lobbyWords(words) {
   const params = words?.params;
   if (!params) return words;
-  const optionWord = (name) => (hasText(`tb_option.${name}`) ? t(`tb_option.${name}`) : name);
   const levelWord = (level) => (hasText(`lv_${level}`) ? t(`lv_${level}`) : level);
   const list = (text, fn) => String(text).split(", ").map(fn).join(", ");
   const out = { ...params };

@@ -12,7 +12,7 @@ import { esc, morph } from "./html.js";
 import { main, setRerender, setStatus } from "./shell.js";
 import { botName, hasText, presetName, t } from "./i18n.js";
 import { gameType, gameWord } from "./games.js";
-import { api, getName, getPlayerKey, saveSeat, setName } from "./store.js";
+import { api, getName, getPlayerKey, optionsText, saveSeat, setName } from "./store.js";
 import { markTournamentTable } from "./tourney-link.js";
 
 /** Seconds one long poll may wait at the server (it answers sooner when something changes). */
@@ -120,6 +120,7 @@ export async function renderTournament(id) {
       <p id="tournament-what">${esc(systemWord(i))} · ${esc(rated)} · ${esc(t("tn_by", { name: i.creator || "—" }))}
         · <span id="tournament-state" data-state="${esc(i.state)}">${esc(stateWord(i.state))}</span>
         · ${esc(t("tn_entrants", { n: i.entrants.filter((e) => !e.withdrawn).length }))}</p>
+      ${Object.keys(i.options || {}).length ? `<p id="tournament-options">${esc(t("tn_options", { options: optionsText(i.options) }))}</p>` : ""}
       <p class="tournament-clock"><span id="tournament-clock" role="timer" aria-live="off">${esc(clockLine())}</span></p>`;
   };
 
