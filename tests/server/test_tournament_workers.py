@@ -62,7 +62,7 @@ def polls_waiting(port: int) -> dict[str, float]:
     """Each worker's long polls waiting now, from the one metrics port."""
     text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
     return {s.labels["worker"]: s.value for f in text_string_to_metric_families(text) for s in f.samples
-            if s.name == "spite_tournament_polls"}
+            if s.name == "spite_long_polls" and s.labels["kind"] == "tournament"}
 
 
 @pytest.mark.slow

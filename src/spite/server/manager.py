@@ -74,6 +74,11 @@ class Manager:
         self.seeks.start()
         self.tournaments.start()
 
+    def stop_waiting(self) -> None:
+        """The server begins to shut down: long polls (seeks, tournaments) are answered at once."""
+        self.seeks.stop_waiting()
+        self.tournaments.stop_waiting()
+
     async def close(self) -> None:
         """Stop every table (all state is already in the database)."""
         await self.seeks.close()

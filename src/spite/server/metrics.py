@@ -91,8 +91,11 @@ class ServerCollector:
         yield GaugeMetricFamily("spite_seeks_waiting", "Seeks (play a person) waiting to be paired.",
                                 value=self._seeks_waiting())
         yield GaugeMetricFamily("spite_bot_queue", "Bot moves waiting for a bot worker.", value=self._bot_queue())
-        yield GaugeMetricFamily("spite_tournament_polls", "Requests waiting for a tournament to change (long polls).",
-                                value=manager.tournaments.listening)
+        polls = GaugeMetricFamily("spite_long_polls", "Requests waiting for a change (long polls), by what they "
+                                  "wait for.", labels=["kind"])
+        polls.add_metric(["seek"], manager.seeks.listening)
+        polls.add_metric(["tournament"], manager.tournaments.listening)
+        yield polls
         yield GaugeMetricFamily("spite_review_queue", "Game reviews waiting or being made.",
                                 value=len(self.reviews._running) if self.reviews is not None else 0)
         yield CounterMetricFamily("spite_bot_decisions", "Moves bots decided.", value=manager.bots.decisions)

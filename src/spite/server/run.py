@@ -92,7 +92,24 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000, log_l
     app.state.collector = Collector()
     installed_probe()
     logs: dict[str, Any] | None = uvicorn_log_config(config.log_format)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws_max_size=config.ws_max_frame,
-                ws_ping_interval=20.0, ws_ping_timeout=20.0, ws_per_message_deflate=False, lifespan="on",
-                proxy_headers=True, forwarded_allow_ips=config.forwarded_allow_ips,
-                **({"log_config": logs} if logs is not None else {}))  # type: ignore[arg-type]
+    settings = uvicorn.Config(app, host=host, port=port, log_level=log_level, ws_max_size=config.ws_max_frame,
+                              ws_ping_interval=20.0, ws_ping_timeout=20.0, ws_per_message_deflate=False,
+                              lifespan="on", proxy_headers=True, forwarded_allow_ips=config.forwarded_allow_ips,
+                              **({"log_config": logs} if logs is not None else {}))  # type: ignore[arg-type]
+    _answering_polls(settings, app).run()
+
+
+def _answering_polls(settings: Any, app: Any) -> Any:
+    """uvicorn's server, which answers the long polls (a seek's, a tournament's) as soon as it begins
+    to shut down: it waits for the requests under way before it stops, and a poll would hold a
+    restart for up to its whole wait."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def shutdown(self, sockets: Any = None) -> None:
+            manager = getattr(app.state, "manager", None)  # (set once the app has started)
+            if manager is not None:
+                manager.stop_waiting()
+            await super().shutdown(sockets)
+
+    return Server(settings)

@@ -234,6 +234,8 @@ class SeekService:
         """Set (and replaced by a fresh one) whenever a seek may have stopped waiting."""
         self.listening = 0
         """Requests waiting for a seek's change now (``GET …?wait=``)."""
+        self.stopping = False
+        """The server is shutting down: a long poll is answered at once, as the seek stands."""
 
     # ------------------------------------------------------------------ running
     def start(self) -> None:
@@ -249,6 +251,12 @@ class SeekService:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+
+    def stop_waiting(self) -> None:
+        """The server begins to shut down: answer every long poll now (see
+        :meth:`spite.server.manager.Manager.stop_waiting`)."""
+        self.stopping = True
+        self._announce()
 
     def _announce(self) -> None:
         """Wake every request waiting for a change (each reads its own seek again)."""
@@ -376,7 +384,7 @@ class SeekService:
         deadline = loop.time() + wait
         self.listening += 1
         try:
-            while seek.status in ("waiting", "pairing") and (left := deadline - loop.time()) > 0:
+            while seek.status in ("waiting", "pairing") and not self.stopping and (left := deadline - loop.time()) > 0:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(changed.wait(), timeout=left)
                 changed = self._changed

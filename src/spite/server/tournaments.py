@@ -150,6 +150,8 @@ class TournamentService:
         """One making of tables at a time in this process (two would make the same table twice)."""
         self.listening = 0
         """Requests waiting for a change now (long polls)."""
+        self.stopping = False
+        """The server is shutting down: a long poll is answered at once, as things stand."""
         self.made = 0
         """Tables this process made for tournaments."""
         # set before the lobby restores its tables: a restored tournament table gets its deals again
@@ -174,6 +176,12 @@ class TournamentService:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+
+    def stop_waiting(self) -> None:
+        """The server begins to shut down: answer every long poll now (the server waits for the
+        requests under way before it stops, and a poll would hold it for up to its whole wait)."""
+        self.stopping = True
+        self._announce()
 
     def _announce(self) -> None:
         """Wake every request waiting for a change (each reads again)."""
@@ -410,7 +418,7 @@ class TournamentService:
         if since is not None and wait > 0:
             self.listening += 1
             try:
-                while t.version <= since and (left := deadline - loop.time()) > 0:
+                while t.version <= since and not self.stopping and (left := deadline - loop.time()) > 0:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(changed.wait(), timeout=left)
                     changed = self._changed
@@ -461,7 +469,7 @@ class TournamentService:
             changed = self._changed
             answer: dict[str, Any] = await self.store.read(lambda c: self._next_of(c, tid, player_id))
             left = deadline - loop.time()
-            if answer["state"] != "waiting" or left <= 0:
+            if answer["state"] != "waiting" or left <= 0 or self.stopping:
                 return answer
             self.listening += 1
             try:
