@@ -270,7 +270,7 @@ def test_every_page_and_dialog_says_only_german_words(web_server: WebServer, con
     assert not_german(page, "Udo") == []
 
     # the statistics, the rules, a replay and its review
-    game_id = finished_bot_game(base, stock_size=3)
+    game_id = finished_bot_game(base, stock_size=3, turn_limit=30)  # its review: seconds, whatever the deal
     for path in ("/stats", "/stats/Udo", "/stats/bot%3Aeasy"):
         page.goto(base + path)
         page.wait_for_selector('.stats-page[data-loaded="1"]')
