@@ -126,6 +126,12 @@ def test_no_text_over_cards_and_every_card_reads_at_spite_and_malice(
     start_quick_game(page, web_server, name="Ann", stock=5, level="easy", preset=preset)
     assert wait_for_turn(page)
     check(page, f"{preset}: the table")
+    # another player whose hand is empty (they played it out): its count keeps its place below their name
+    page.evaluate("""() => { const hand = document.querySelector('.player.opponent .hand.backs');
+      hand.querySelectorAll('.card').forEach((c) => c.remove());
+      hand.querySelector('.hand-count').textContent = '0'; }""")
+    check(page, f"{preset}: an empty hand")
+    page.evaluate("() => window.dispatchEvent(new Event('resize'))")  # (the next redraw draws the hand again)
     # a picked card (lifted, its targets lit) and the German words (longer) change nothing
     page.click('.board [data-playable="1"] >> nth=0')
     page.wait_for_selector('[data-selected="1"]')

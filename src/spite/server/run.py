@@ -8,7 +8,9 @@ made, a server that does not answer). Each failure is :class:`CannotServe` with 
 
 from __future__ import annotations
 
+import contextlib
 import socket
+import sys
 from typing import Any
 
 from spite.server.collector import Collector
@@ -83,6 +85,7 @@ def check_database(config: ServerConfig) -> None:
 def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000, log_level: str = "info") -> None:
     """Serve until interrupted (Ctrl-C or SIGTERM shut down cleanly; everything is stored anyway)."""
     import uvicorn
+    from uvicorn.config import STARTUP_FAILURE
 
     from spite.server.app import create_app
 
@@ -96,7 +99,13 @@ def serve(config: ServerConfig, host: str = "127.0.0.1", port: int = 8000, log_l
                               ws_ping_interval=20.0, ws_ping_timeout=20.0, ws_per_message_deflate=False,
                               lifespan="on", proxy_headers=True, forwarded_allow_ips=config.forwarded_allow_ips,
                               **({"log_config": logs} if logs is not None else {}))  # type: ignore[arg-type]
-    _answering_polls(settings, app).run()
+    server = _answering_polls(settings, app)
+    # as uvicorn.run does: Ctrl-C (which uvicorn raises again once it has shut down) is the way to stop,
+    # and a server that never started exits with uvicorn's code for that
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    if not server.started:
+        sys.exit(STARTUP_FAILURE)
 
 
 def _answering_polls(settings: Any, app: Any) -> Any:
