@@ -109,33 +109,32 @@ function leave(plan, at, delay) {
 /** After the redraw: fly the moved card, let a full pile leave, deal a refill. */
 export function runFlights(plan, root) {
   if (!plan || !root) return;
+  // every place is measured before the first copy is added to the page: one layout for the redraw
+  const targetEl = plan.from ? placeEl(root, plan.seat, plan.target) : null;
+  const landed = topCard(targetEl);
+  const at = plan.completed && targetEl ? targetEl.getBoundingClientRect() : landed?.getBoundingClientRect();
+  const deals = plan.drawRect ? plan.deals.flatMap(({ seat, n }) =>
+    [...root.querySelectorAll(`${playerSel(seat)} .hand .card`)].slice(-n)
+      .map((el, i) => ({ el, i, dest: el.getBoundingClientRect() }))) : [];
   let delay = 0;
   if (plan.from) {
-    const targetEl = placeEl(root, plan.seat, plan.target);
-    const landed = topCard(targetEl);
     if (plan.completed && targetEl) {
       // the card goes onto the pile's place, and the whole pile goes away
-      const at = targetEl.getBoundingClientRect();
       const ghost = document.createElement("div");
       Object.assign(ghost.style, { position: "fixed", left: `${at.left}px`, top: `${at.top}px`, width: `${at.width}px`, height: `${at.height}px` });
       layer().appendChild(ghost);
-      const anim = fly(plan.from, ghost, plan.cardHTML, { move: plan.move });
+      const anim = fly(plan.from, ghost, plan.cardHTML, { move: plan.move, dest: at });
       if (anim) anim.finished.then(() => ghost.remove(), () => ghost.remove());
       else ghost.remove();
       leave(plan, at, FLIGHT_MS);
       delay = FLIGHT_MS + LEAVE_MS / 2;
     } else if (landed) {
-      fly(plan.from, landed, landed.innerHTML, { move: plan.move, selector: selectorOf(plan.seat, plan.target) });
+      fly(plan.from, landed, landed.innerHTML, { move: plan.move, selector: selectorOf(plan.seat, plan.target), dest: at });
       delay = FLIGHT_MS / 2;
     }
   }
-  if (plan.drawRect) {
-    for (const { seat, n } of plan.deals) {
-      const cards = [...root.querySelectorAll(`${playerSel(seat)} .hand .card`)].slice(-n);
-      cards.forEach((el, i) => {
-        fly(plan.drawRect, el, el.innerHTML, { delay: delay + i * DEAL_STAGGER_MS, duration: DEAL_MS, move: "deal" });
-      });
-    }
+  for (const { el, i, dest } of deals) {
+    fly(plan.drawRect, el, el.innerHTML, { delay: delay + i * DEAL_STAGGER_MS, duration: DEAL_MS, move: "deal", dest });
   }
 }
 

@@ -27,7 +27,7 @@ import { computerAtTable, personName, ratedMarkHTML, seatHeadHTML, seatTag } fro
 import { newTableLike, rematchHTML, seriesHTML, tableEventText } from "../../rematch.js";
 import { tournamentLinkHTML, tournamentOf } from "../../tourney-link.js";
 import { openReport, reportButtonHTML } from "../../report.js";
-import { esc, loadStyle, morph, parseLegal } from "../../html.js";
+import { esc, loadStyle, morph, parseLegal, scrollToEnd } from "../../html.js";
 import { markNotation, notationOn, panelOpen, panelSetting, setPanelOpen, wideScreen } from "../../panel.js";
 import { SeatLink } from "../../seat-link.js";
 import { linkClosed, openSeat, takeNotice } from "../../seatpage.js";
@@ -879,7 +879,7 @@ export class TableClient {
     const log = document.getElementById("log");
     if (log && log.dataset.count !== String(this.logCount)) {
       log.dataset.count = String(this.logCount);
-      log.scrollTop = log.scrollHeight;
+      scrollToEnd(log);
     }
     this.bind(root);
     this.afterRender(root, focused);

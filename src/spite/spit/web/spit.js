@@ -23,7 +23,7 @@ import { personName, ratedMarkHTML, seatHeadHTML, seatTag } from "../../people.j
 import { newTableLike, rematchHTML, seriesHTML, tableEventText } from "../../rematch.js";
 import { tournamentLinkHTML, tournamentOf } from "../../tourney-link.js";
 import { openReport, reportButtonHTML } from "../../report.js";
-import { esc, loadStyle, morph, parseLegal } from "../../html.js";
+import { esc, loadStyle, morph, parseLegal, scrollToEnd } from "../../html.js";
 import { markNotation, notationOn, panelOpen, panelSetting, setPanelOpen, wideScreen } from "../../panel.js";
 import { SeatLink } from "../../seat-link.js";
 import { linkClosed, openSeat, takeNotice } from "../../seatpage.js";
@@ -934,7 +934,7 @@ export class SpitClient {
     const log = document.getElementById("sp-log");
     if (log && log.dataset.count !== String(this.logCount)) {
       log.dataset.count = String(this.logCount);
-      log.scrollTop = log.scrollHeight;
+      scrollToEnd(log);
     }
     this.bind(root);
   }

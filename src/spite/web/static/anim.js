@@ -158,9 +158,11 @@ export function count(move) {
   document.dispatchEvent(new CustomEvent("spite:flight", { detail: { move } }));
 }
 
-/** A copy of ``html`` flying from rectangle ``from`` onto element ``to``. */
-export function fly(from, to, html, { delay = 0, duration = FLIGHT_MS, selector = null, move = "" } = {}) {
-  const dest = to.getBoundingClientRect();
+/** A copy of ``html`` flying from rectangle ``from`` onto element ``to`` (whose rectangle is ``dest``
+ * when the caller has measured it: several flights of one redraw measure all their places first, as
+ * each copy added to the page would make the next measure lay the page out again). */
+export function fly(from, to, html, { delay = 0, duration = FLIGHT_MS, selector = null, move = "", dest = null } = {}) {
+  dest ??= to.getBoundingClientRect();
   if (!dest.width || !from.width) return null;
   const ghost = document.createElement("div");
   ghost.className = "card flying";
@@ -171,9 +173,11 @@ export function fly(from, to, html, { delay = 0, duration = FLIGHT_MS, selector 
   const dx = from.left - dest.left;
   const dy = from.top - dest.top;
   const scale = from.width / dest.width;
+  // only the transform moves (the shadow is the copy's own, table-extra.css): the compositor flies
+  // it alone, where a changing shadow would be painted again at every frame
   const anim = ghost.animate([
-    { transform: `translate(${dx}px, ${dy}px) scale(${scale})`, boxShadow: "0 10px 22px rgba(0,0,0,0.45)" },
-    { transform: "none", boxShadow: "0 2px 4px rgba(0,0,0,0.3)" },
+    { transform: `translate(${dx}px, ${dy}px) scale(${scale})` },
+    { transform: "none" },
   ], { duration, delay, easing: "cubic-bezier(0.2, 0.7, 0.3, 1)", fill: "backwards" });
   anim.finished.then(() => ghost.remove(), () => ghost.remove());
   hide(to, delay + duration);
@@ -211,8 +215,10 @@ export function planPlaceFlight(root, fromSel, toSel, move) {
 }
 
 export function runPlaceFlights(plans, root) {
-  for (const plan of plans) {
-    const landed = topCard(root.querySelector(plan.toSel));
-    if (landed && landed.dataset.card) fly(plan.from, landed, landed.innerHTML, { move: plan.move, duration: 160, selector: plan.toSel });
+  const flights = plans.map((plan) => [plan, topCard(root.querySelector(plan.toSel))])
+    .filter(([, landed]) => landed && landed.dataset.card)
+    .map(([plan, landed]) => [plan, landed, landed.getBoundingClientRect()]);
+  for (const [plan, landed, dest] of flights) {
+    fly(plan.from, landed, landed.innerHTML, { move: plan.move, duration: 160, selector: plan.toSel, dest });
   }
 }

@@ -53,6 +53,21 @@ function morphChildren(cur, next) {
   for (let i = want.length; i < have.length; i++) have[i].remove();
 }
 
+const toScroll = new Set();
+
+/** Show the end of a scrolled list (a table's log) at the next frame. Reading ``scrollHeight`` at
+ * once would make the browser lay the page out a second time in the same redraw (once more for
+ * each of the several redraws a move may bring); at the frame the layout is done once for all. */
+export function scrollToEnd(el) {
+  if (!toScroll.size) {
+    requestAnimationFrame(() => {
+      for (const list of toScroll) if (list.isConnected) list.scrollTop = list.scrollHeight;
+      toScroll.clear();
+    });
+  }
+  toScroll.add(el);
+}
+
 /** Link the stylesheet at ``url`` (once) and wait until it has loaded (or failed: the page still
  * works, unstyled). A page module loads its own styles this way when it is imported, so a page
  * that never opens that module never fetches them. */
