@@ -28,7 +28,7 @@ from waiting import bounded
 pytestmark = pytest.mark.timeout(300)
 """A review plays out thousands of rollouts a turn: tens of seconds a game, minutes on a busy machine."""
 
-BUDGET = 0.2
+BUDGET = 0.05
 """Small: the tests check what the review says, not how finely it searched."""
 
 runner = CliRunner()
