@@ -29,8 +29,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import networkx as nx
-
 __all__ = [
     "ARENA_DRAW",
     "ARENA_LOSS",
@@ -95,6 +93,8 @@ def _met_last(a: ArenaPlayer, b: ArenaPlayer) -> bool:
 def _match(group: list[ArenaPlayer]) -> tuple[list[tuple[ArenaPlayer, ArenaPlayer]], list[ArenaPlayer]]:
     if len(group) < 2:
         return [], list(group)
+    import networkx as nx  # here, not at the top: a server or a command that pairs nobody never loads it
+
     graph = nx.Graph()
     for i, a in enumerate(group):
         for j in range(i + 1, len(group)):

@@ -51,8 +51,6 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import networkx as nx
-
 __all__ = ["BYE_POINTS", "DEFAULT_WINDOW", "SwissPairing", "SwissPlayer", "pair_swiss"]
 
 DEFAULT_WINDOW = 12
@@ -176,6 +174,8 @@ def _match(group: list[_Entry], mode: int) -> tuple[list[tuple[_Entry, _Entry]],
             else:
                 cost += _RATING * abs(abs(position[b.rank] - position[a.rank]) - size[a.half] // 2)
             edges.append((a.rank, b.rank, -cost))
+    import networkx as nx  # here, not at the top: a server or a command that pairs nobody never loads it
+
     graph = nx.Graph()
     graph.add_weighted_edges_from(edges)
     matched = nx.max_weight_matching(graph, maxcardinality=True)
