@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 
 import httpx
 import pytest
 from conftest import WebServer
-from test_web_page import play_to_the_end, start_quick_game
-from test_web_rematch import random_player_to_the_end
+from test_web_page import start_quick_game
 
 from helpers import finished_table
 
@@ -58,7 +58,7 @@ def test_the_fingerprint_shows_before_the_first_card(web_server: WebServer, brow
 
 
 def test_the_table_and_the_replay_show_verified(web_server: WebServer, page: Any) -> None:
-    table_id = start_quick_game(page, web_server, name="Vera", stock=3, level="random")
+    table_id = start_quick_game(page, web_server, name="Vera", stock=2, level="random")
     page.wait_for_selector('#fair[data-dealt="1"]')
     commitment = page.get_attribute("#fair", "data-commitment")
     # the computer adds no random part, and the details say so, by its name
@@ -66,7 +66,7 @@ def test_the_table_and_the_replay_show_verified(web_server: WebServer, page: Any
     page.click("#fair-mark")
     assert f"No random number of their own from {bot}" in page.inner_text("#fair-details")
     page.click("#fair-mark")
-    play_to_the_end(page)
+    play_out_in_the_background(page, web_server, table_id)
     page.wait_for_selector('#fair[data-verified="1"]')
     assert page.inner_text("#fair-mark").strip() == "fair deal ✓"
     assert "verified" in page.inner_text("#fair-verified")
@@ -233,13 +233,57 @@ def fairs(msg: dict[str, Any]) -> list[dict[str, Any]]:
     return [f for f in (msg.get("fair"), (msg.get("table") or {}).get("fair")) if isinstance(f, dict)]
 
 
+GAME_TIMEOUT = 40.0
+
+
+def eager_move(legal: list[str]) -> str:
+    """The move a player in a hurry makes: the stock onto a build pile, else any card onto one, else a
+    discard (the turn's end). Random moves would discard at once half the time and make a game of
+    stocks of 2 last a hundred moves, each a frame the page draws."""
+    for prefix in ("S-B", "H", "D"):
+        builds = [m for m in legal if m.startswith(prefix) and "-B" in m]
+        if builds:
+            return builds[0]
+    return legal[0]
+
+
+def eager_player_to_the_end(base: str, table_id: str, token: str) -> dict[str, Any]:
+    """A seat played over the WebSocket (:func:`eager_move` of its newest position) until ``gameOver``."""
+    from websockets.sync.client import connect
+
+    deadline = time.monotonic() + GAME_TIMEOUT
+    sent = -1
+    with connect(base.replace("http", "ws", 1) + f"/ws/{table_id}", open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        while True:
+            assert time.monotonic() < deadline, f"the game did not end within {GAME_TIMEOUT} s"
+            msg = json.loads(ws.recv(10))
+            if msg["type"] == "gameOver":
+                return dict(msg)
+            if msg["type"] in ("welcome", "state") and msg["legal"] and msg["stateVersion"] > sent:
+                sent = msg["stateVersion"]
+                ws.send(json.dumps({"type": "move", "move": eager_move(msg["legal"]), "stateVersion": sent}))
+
+
+def play_out_in_the_background(page: Any, server: WebServer, table_id: str) -> dict[str, Any]:
+    """The page's seat (its token from the lobby, in the browser's storage) played to the end by a
+    second connection of the seat, while the page looks on: what these tests check comes at the end,
+    and clicks are test_web_page.py's. Returns the gameOver."""
+    token = page.evaluate("id => JSON.parse(localStorage.getItem('spite.seats'))[id].token", table_id)
+    over = eager_player_to_the_end(server.base, table_id, token)
+    # the page draws every position of the game it was sent in a few seconds: on a busy machine that
+    # takes a while
+    page.wait_for_selector('.table[data-over="1"]', timeout=60_000)
+    return over
+
+
 def play_out(web_server: WebServer, page: Any, table_id: str, token: str) -> dict[str, Any]:
     """The page holds the seat (its hello made the deal); a second connection of the seat plays it to
-    the end with random moves (quicker than clicks). Returns the gameOver."""
+    the end (quicker than clicks). Returns the gameOver."""
     hold_seat(page, web_server, table_id, token)
     page.goto(f"{web_server.base}/t/{table_id}")
     page.wait_for_selector('#fair[data-dealt="1"]')
-    return random_player_to_the_end(web_server.base, table_id, token)
+    return eager_player_to_the_end(web_server.base, table_id, token)
 
 
 def test_an_honest_game_is_verified_and_a_rematch_from_another_commitment_is_caught(
@@ -345,7 +389,7 @@ def test_during_play_the_details_say_the_deal_is_checked_when_the_game_ends(
         web_server: WebServer, page: Any, viewport: dict[str, int]) -> None:
     """Issue 48: no verdict yet is not "cannot check": until the reveal the details say when the check
     comes, in both languages; at the end the same place says it was verified."""
-    start_quick_game(page, web_server, name="Nora", stock=3, level="random")
+    table_id = start_quick_game(page, web_server, name="Nora", stock=2, level="random")
     page.wait_for_selector('#fair[data-dealt="1"]')
     page.click("#fair-mark")
     page.wait_for_selector("#fair-details:not([hidden])")
@@ -360,6 +404,6 @@ def test_during_play_the_details_say_the_deal_is_checked_when_the_game_ends(
                            " === 'checked when the game ends'")
     if page.get_attribute("#fair-mark", "aria-expanded") == "true":
         page.click("#fair-mark")
-    play_to_the_end(page)
+    play_out_in_the_background(page, web_server, table_id)
     page.wait_for_selector('#fair[data-verified="1"]')
     assert page.locator("#fair-pending").count() == 0

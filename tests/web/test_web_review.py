@@ -152,9 +152,9 @@ def test_a_queued_review_shows_its_place_until_it_is_made(page: Any, slow_review
     one game is reviewed first (the server's place 2), then shows the review when it comes."""
     # the slow server's review of the longer game takes long enough for the page to open behind it on a busy
     # machine (at the quick server's budget it could be done before the page asked; with stocks of 3 a deal
-    # could end the game in three turns): stocks of 10 take all 24 turns the limit allows (measured: 14 to
-    # 64 s for 40 turns, at 0.1 s a turn)
-    long_game = finished_bot_game(slow_review_server.base, stock_size=10, turn_limit=24)
+    # could end the game in three turns): stocks of 10 take all 16 turns the limit allows (measured: 14 to
+    # 64 s for 40 turns, at 0.1 s a turn, so 5 s and more for 16; the page asks within a second or two)
+    long_game = finished_bot_game(slow_review_server.base, stock_size=10, turn_limit=16)
     game_id = finished_bot_game(slow_review_server.base, stock_size=2)
     first = httpx.get(slow_review_server.base + f"/api/games/{long_game}/review?wait=false")
     assert first.status_code == 202 and first.json() == {"status": "queued", "place": 1}, first.text

@@ -22,6 +22,11 @@ from conftest import PHONE, SIZES, ConsoleWatch, WebServer, open_more_options, s
 FAST = {"centers": 3, "auto_spit_ms": 250, "auto_slap_ms": 1500}
 ROUND_BOT = [{"kind": "person"}, {"kind": "bot", "level": "reflex:700"}]
 SLOW_BOT = [{"kind": "person"}, {"kind": "bot", "level": "reflex:3000"}]
+SLEEPING_BOT = [{"kind": "person"}, {"kind": "bot", "level": "reflex:60000"}]
+"""A bot that waits a minute before any move: the position stays as the test player leaves it."""
+QUICK_BOT = [{"kind": "person"}, {"kind": "bot", "level": "reflex:150"}]
+"""A bot quicker than the test player's keys: it wins most rounds, in a few seconds each, so that a
+game of rounds won in a row ends after two or three, not after a see-saw of many."""
 CENTER_KEY = {"C1": "q", "C2": "w", "C3": "e"}
 ROUND_TIMEOUT = 45.0
 
@@ -341,9 +346,12 @@ def test_held_mouse_clicks_play_while_the_table_moves(web_server: WebServer, pag
     table_id, token = create_table(web_server, [{"kind": "person"}, {"kind": "bot", "level": "club"}],
                                    options={"centers": 3})
     take_seat(page, web_server, table_id, 0, token)
+    # four acknowledged at desktop size; on a phone (smaller targets, the same redraws) two show that the
+    # held clicks land there as well
+    wanted = 4 if viewport["width"] >= 1000 else 2
     acked = tries = 0
     deadline = time.monotonic() + 40
-    while acked < 4:
+    while acked < wanted:
         assert time.monotonic() < deadline, f"{acked} of {tries} mouse moves acknowledged"
         st = state(page)
         if st["over"] or st["phase"] != "play":
@@ -386,8 +394,7 @@ def play_a_few_moves_against_a_sleeping_bot(page: Any, server: WebServer) -> str
     stuck, so no spit comes, and we would wait a minute for the bot. Such a deal is dealt again."""
     my_moves = '#sp-log li[data-seat="0"]'
     for _ in range(6):
-        table_id, token = create_table(server, [{"kind": "person"}, {"kind": "bot", "level": "reflex:60000"}],
-                                       options={"centers": 3})
+        table_id, token = create_table(server, SLEEPING_BOT, options={"centers": 3})
         take_seat(page, server, table_id, 0, token)
         page.wait_for_function(COUNTDOWN_OVER_JS, timeout=15000)
         idle_since = time.monotonic()
@@ -439,7 +446,7 @@ def test_on_a_phone_the_verdict_bubble_shows_whole(web_server: WebServer, browse
         page = ctx.new_page()
         watch = ConsoleWatch(page)
         for _ in range(10):
-            table_id, token = create_table(web_server, [{"kind": "person"}, {"kind": "bot", "level": "reflex:60000"}])
+            table_id, token = create_table(web_server, SLEEPING_BOT)
             take_seat(page, web_server, table_id, 0, token)
             targets = page.get_attribute('.me .sp-pile[data-place="T1"]', "data-targets") or ""
             center = next((c for c in ("C1", "C2") if c not in targets.split()), None)
@@ -468,7 +475,7 @@ def test_the_game_over_dialog_is_above_the_banners(web_server: WebServer, browse
     try:
         page = ctx.new_page()
         watch = ConsoleWatch(page)
-        table_id, token = create_table(web_server, ROUND_BOT, options={**FAST, "rounds_in_a_row": 2})
+        table_id, token = create_table(web_server, QUICK_BOT, options={**FAST, "rounds_in_a_row": 2})
         take_seat(page, web_server, table_id, 0, token)
         deadline = time.monotonic() + 150
         while not state(page)["over"]:
