@@ -156,6 +156,11 @@ def test_the_card_picked_is_the_card_that_moves(seeded: WebServer, browser: Any,
         page.context.close()
 
 
+RELOAD_MOVES = 5
+"""Ann's moves before the reload: in the seeded deal the second is a build play from the hand, taken back
+and played again, and the computer has had two turns in between."""
+
+
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1366x768", "phone"])
 def test_a_reload_shows_the_same_log_entry_by_entry(seeded: WebServer, browser: Any, viewport: dict[str, int]) -> None:
     """Issue 48, point 2: what the page logged live (each card, the moves taken back, the table's
@@ -166,7 +171,7 @@ def test_a_reload_shows_the_same_log_entry_by_entry(seeded: WebServer, browser: 
         start_quick_game(page, seeded, name="Ann", stock=10, level="random")
         played = 0
         undone = False
-        while played < 14 and wait_for_turn(page):
+        while played < RELOAD_MOVES and wait_for_turn(page):
             offers = page.eval_on_selector_all('.board [data-playable="1"]',
                                                "els => els.map(e => [e.dataset.source, e.dataset.targets])")
             builds = [(s, t) for s, ts in offers for t in ts.split() if t.startswith("B")]
@@ -185,10 +190,12 @@ def test_a_reload_shows_the_same_log_entry_by_entry(seeded: WebServer, browser: 
                 discard_by(page, "click", len(hand(page)) - 1, 1 + played % 4)
                 page.wait_for_function(f"() => Number(document.querySelector('.table').dataset.version) > {before}")
             played += 1
+        assert undone, "no build play came up to take back"
         wait_for_turn(page)
         open_side_panel(page)
         live = page.evaluate(LOG_JS)
         assert sum(" from the hand onto " in e for e in live) >= 3, live
+        assert sum(" took back: " in e for e in live) == 1, live
         assert live[0].endswith("Ann is at seat 1"), live  # the news the page heard first, in its place
         page.reload()
         page.wait_for_selector('.table[data-seat="0"]')

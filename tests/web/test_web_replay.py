@@ -195,7 +195,7 @@ def test_spit_replay_steps_forwards_and_back(page: Any, web_server: WebServer) -
 def test_speed_replay_from_the_game_over_dialog(page: Any, web_server: WebServer) -> None:
     # two fast bots play Speed; the page watches until the game-over dialog, whose Replay link opens the viewer
     r = httpx.post(web_server.base + "/api/tables", json={
-        "game": "speed", "join": False, "options": {"auto_spit_ms": 150, "time_limit_s": 6},
+        "game": "speed", "join": False, "options": {"auto_spit_ms": 150, "time_limit_s": 3},
         "seats": [{"kind": "bot", "level": "reflex:30"}, {"kind": "bot", "level": "reflex:60"}]})
     assert r.status_code == 200, r.text
     page.goto(web_server.base + f"/t/{r.json()['id']}?watch=1")

@@ -20,8 +20,8 @@ from test_web_page import play_one_move, wait_for_turn
 from waiting import bounded
 
 GAME_MOVES = 400
-"""A game of the short preset with stocks of three cards (the tournament's options) by clicks ends well within
-this many of the person's moves (15 to 20 were measured)."""
+"""A game of the short preset with stocks of two cards (the tournament's options) by clicks ends well within
+this many of the person's moves (15 to 20 were measured with stocks of three)."""
 
 
 def standings(page: Any) -> dict[str, dict[str, str]]:
@@ -64,14 +64,14 @@ def test_a_person_makes_fills_joins_starts_and_plays_a_round(web_server: WebServ
     assert page.locator("#tourney-form input[name=minutes]").count() == 1  # an arena asks for its minutes
     page.select_option("#tourney-form select[name=system]", "swiss")
     page.fill("#tourney-form input[name=rounds]", "1")
-    page.fill("#tourney-form input[name=stock_size]", "3")  # every table of it: stocks of three cards
+    page.fill("#tourney-form input[name=stock_size]", "2")  # every table of it: stocks of two cards
     page.click("#tourney-create")
     page.wait_for_url(re.compile(r"/tournament/[A-Za-z0-9_-]+$"))
     tid = page.url.rsplit("/", 1)[1]
     page.wait_for_selector("#tournament[data-state=open]")
     assert page.inner_text("#tournament-title") == "Tournament: Spite and Malice · short"
     assert "Swiss system · 1 round · casual · made by Ann" in page.inner_text("#tournament-what")
-    assert page.inner_text("#tournament-options") == "Options — the stock size: 3"
+    assert page.inner_text("#tournament-options") == "Options — the stock size: 2"
     assert "begins when its maker starts it" in page.inner_text("#tournament-clock")
     commitment = page.inner_text("#tournament-commitment")
     assert re.fullmatch(r"[0-9a-f]{64}", commitment)
@@ -86,7 +86,7 @@ def test_a_person_makes_fills_joins_starts_and_plays_a_round(web_server: WebServ
         watcher.goto(f"{base}/tournament/{tid}")
         watcher.wait_for_selector("#tournament[data-state=open]")
         assert "Turnier:" in watcher.inner_text("#tournament-title")
-        assert watcher.inner_text("#tournament-options") == "Optionen — die Größe des Vorratsstapels: 3"
+        assert watcher.inner_text("#tournament-options") == "Optionen — die Größe des Vorratsstapels: 2"
         assert watcher.locator("#tournament-join").count() == 1 and watcher.locator("#tournament-start").count() == 0
         assert not_german(watcher, "Ann") == []
 
