@@ -47,6 +47,11 @@ function seconds(ms) {
   return (Math.max(0, ms) / 1000).toFixed(1);
 }
 
+/** Write ``text`` into ``el`` (if there is one) only when it is not there already. */
+function setText(el, text) {
+  if (el && el.textContent !== text) el.textContent = text;
+}
+
 function clockText(ms) {
   const s = Math.max(0, Math.floor(ms / 1000));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
@@ -585,15 +590,16 @@ export class SpitClient {
   tick() {
     if (!this.view || !document.getElementById("sp-clock")) return;
     const now = this.now();
-    document.getElementById("sp-clock").textContent = this.clockHTML(now);
-    const prompt = document.getElementById("sp-prompt");
-    if (prompt) prompt.textContent = this.promptText(now);
+    // ten ticks a second, and the words change about once a second: a text written again unchanged
+    // would still be laid out and painted anew at every tick
+    setText(document.getElementById("sp-clock"), this.clockHTML(now));
+    setText(document.getElementById("sp-prompt"), this.promptText(now));
     const cd = document.getElementById("sp-countdown");
     const start = this.startWait();
     const waiting = start > 0 || (this.clock.phase === "play" && now < this.clock.playFrom && !this.over);
     if (cd) {
-      cd.hidden = !waiting;
-      if (waiting) cd.textContent = start > 0 ? String(Math.ceil(start / 1000)) : seconds(this.clock.playFrom - now);
+      if (cd.hidden !== !waiting) cd.hidden = !waiting;
+      if (waiting) setText(cd, start > 0 ? String(Math.ceil(start / 1000)) : seconds(this.clock.playFrom - now));
     }
     // the start countdown is over: "Spit!", and ask for the seat's legal moves at the game's start
     if (start === 0 && !this.started && !this.over) {
