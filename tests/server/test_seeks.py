@@ -161,7 +161,7 @@ def test_a_waiting_seeker_is_told_of_the_match_at_once_in_one_long_poll(server: 
     waiter = threading.Thread(target=long_poll)
     waiter.start()
     # her request is at the server, waiting
-    wait_until(lambda: server.manager.seeks.listening >= 1, "the long poll at the server")
+    wait_until(lambda: server.manager.seeks.changes.listening >= 1, "the long poll at the server")
     with http_from("127.0.0.2") as other:
         bob = other.post(server.base + "/api/seeks", json={"preset": "short", "name": "bob",
                                                            "playerKey": secrets.token_urlsafe(24)}).json()
@@ -172,7 +172,7 @@ def test_a_waiting_seeker_is_told_of_the_match_at_once_in_one_long_poll(server: 
     assert answered_at[0] - bob_answered < 1.0, f"ann learnt it {answered_at[0] - bob_answered:.2f} s later"
     mine = httpx.get(f"{server.base}/api/seeks/{bob['id']}?wait=20", timeout=30).json()  # matched: at once
     assert mine["state"] == "matched" and mine["matched"]["table"] == got["matched"]["table"]
-    assert server.manager.seeks.listening == 0
+    assert server.manager.seeks.changes.listening == 0
 
 
 def test_a_long_poll_is_bounded_and_a_cancel_ends_it(server: ServerThread) -> None:
@@ -187,7 +187,7 @@ def test_a_long_poll_is_bounded_and_a_cancel_ends_it(server: ServerThread) -> No
     asked: list[dict[str, Any]] = []
     waiter = threading.Thread(target=lambda: asked.append(httpx.get(url + "?wait=20", timeout=30).json()))
     waiter.start()
-    wait_until(lambda: server.manager.seeks.listening >= 1, "the long poll at the server")
+    wait_until(lambda: server.manager.seeks.changes.listening >= 1, "the long poll at the server")
     cancelled_at = time.monotonic()
     assert httpx.delete(url).json()["state"] == "cancelled"  # e.g. from another tab
     waiter.join(30)
@@ -257,7 +257,7 @@ def test_a_long_poll_at_one_worker_hears_of_a_pairing_made_at_another() -> None:
             await a.pass_once()
             await b.add(seek("ann", 1000, since=time.time()))
             waiting = asyncio.create_task(a.get("ann", wait=20))
-            await wait_until_async(lambda: a.listening >= 1, "the long poll at worker A")
+            await wait_until_async(lambda: a.changes.listening >= 1, "the long poll at worker A")
             await b.add(seek("bob", 1000, since=time.time()))
             await b.pass_once()
             paired_at = time.monotonic()

@@ -76,8 +76,8 @@ class Manager:
 
     def stop_waiting(self) -> None:
         """The server begins to shut down: long polls (seeks, tournaments) are answered at once."""
-        self.seeks.stop_waiting()
-        self.tournaments.stop_waiting()
+        self.seeks.changes.stop()
+        self.tournaments.changes.stop()
 
     async def close(self) -> None:
         """Stop every table (all state is already in the database)."""

@@ -93,8 +93,8 @@ class ServerCollector:
         yield GaugeMetricFamily("spite_bot_queue", "Bot moves waiting for a bot worker.", value=self._bot_queue())
         polls = GaugeMetricFamily("spite_long_polls", "Requests waiting for a change (long polls), by what they "
                                   "wait for.", labels=["kind"])
-        polls.add_metric(["seek"], manager.seeks.listening)
-        polls.add_metric(["tournament"], manager.tournaments.listening)
+        polls.add_metric(["seek"], manager.seeks.changes.listening)
+        polls.add_metric(["tournament"], manager.tournaments.changes.listening)
         yield polls
         yield GaugeMetricFamily("spite_review_queue", "Game reviews waiting or being made.",
                                 value=len(self.reviews._running) if self.reviews is not None else 0)

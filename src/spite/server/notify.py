@@ -9,12 +9,16 @@ look every ``poll`` seconds, so nothing waits longer than that even while the co
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 import sqlalchemy as sa
 
-__all__ = ["listen"]
+__all__ = ["Changes", "listen"]
+
+T = TypeVar("T")
 
 log = logging.getLogger("spite.server.notify")
 
@@ -35,3 +39,48 @@ async def listen(engine: sa.Engine, channel: str, woken: Callable[[], None], *, 
         except (psycopg.Error, OSError) as exc:
             log.warning("listening for %s failed (%s); trying again", what, exc)
         await asyncio.sleep(poll)
+
+
+class Changes:
+    """The requests of one service that wait for a change (long polls: ``GET …?wait=``).
+
+    :meth:`announce` wakes them all, and each reads what it waits for again; :meth:`stop` (the server
+    begins to shut down) answers every one at once as things stand, since the server waits for the
+    requests under way before it stops and a poll would hold it for its whole wait."""
+
+    def __init__(self) -> None:
+        self._changed = asyncio.Event()
+        """Set, and replaced by a fresh one, at every change."""
+        self.listening = 0
+        """Requests waiting now (the gauge ``spite_long_polls``)."""
+        self.stopping = False
+
+    def announce(self) -> None:
+        """Something may have changed: wake every waiting request."""
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    def stop(self) -> None:
+        """The server shuts down: answer every waiting request now, and every new one at once."""
+        self.stopping = True
+        self.announce()
+
+    async def until(self, read: Callable[[], Awaitable[T]], done: Callable[[T], bool], wait: float) -> T:
+        """``read()``, and again after each change, until ``done`` says so, ``wait`` seconds have passed
+        or the server stops: the last thing read."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + wait
+        changed = self._changed  # taken before the read: a change after it sets this one
+        value = await read()
+        if wait <= 0 or done(value):
+            return value
+        self.listening += 1
+        try:
+            while not done(value) and not self.stopping and (left := deadline - loop.time()) > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(changed.wait(), timeout=left)
+                changed = self._changed
+                value = await read()
+        finally:
+            self.listening -= 1
+        return value

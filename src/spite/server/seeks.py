@@ -41,7 +41,7 @@ from sqlalchemy.exc import IntegrityError
 
 from spite import rating
 from spite.server import db
-from spite.server.notify import listen
+from spite.server.notify import Changes, listen
 from spite.server.table.seats import LobbyError
 
 __all__ = ["MAX_WAIT", "Computer", "Pairing", "Seek", "SeekPolicy", "SeekService", "apart", "next_change", "plan",
@@ -230,19 +230,15 @@ class SeekService:
         self._task: asyncio.Task[None] | None = None
         self._listener: asyncio.Task[None] | None = None
         self._lock = asyncio.Lock()
-        self._changed = asyncio.Event()
-        """Set (and replaced by a fresh one) whenever a seek may have stopped waiting."""
-        self.listening = 0
-        """Requests waiting for a seek's change now (``GET …?wait=``)."""
-        self.stopping = False
-        """The server is shutting down: a long poll is answered at once, as the seek stands."""
+        self.changes = Changes()
+        """Requests waiting for a seek to stop waiting (``GET …?wait=``), woken when one may have."""
 
     # ------------------------------------------------------------------ running
     def start(self) -> None:
         loop = asyncio.get_running_loop()
         self._task = loop.create_task(self._run(), name="spite-seeks")
         if self.engine is not None and self.engine.dialect.name == "postgresql":
-            listening = listen(self.engine, CHANGED, self._announce, poll=self.poll, what="seek changes")
+            listening = listen(self.engine, CHANGED, self.changes.announce, poll=self.poll, what="seek changes")
             self._listener = loop.create_task(listening, name="spite-seeks-listen")
 
     async def close(self) -> None:
@@ -252,16 +248,6 @@ class SeekService:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
 
-    def stop_waiting(self) -> None:
-        """The server begins to shut down: answer every long poll now (see
-        :meth:`spite.server.manager.Manager.stop_waiting`)."""
-        self.stopping = True
-        self._announce()
-
-    def _announce(self) -> None:
-        """Wake every request waiting for a change (each reads its own seek again)."""
-        self._changed.set()
-        self._changed = asyncio.Event()
 
     async def _run(self) -> None:
         """Pass after pass: in memory, sleeping until :func:`next_change` or a new seek; with several
@@ -288,7 +274,7 @@ class SeekService:
             actions = await self._claim(now)
             for action in actions:
                 await self._seat(action, now)
-        self._announce()  # seated or expired here; with several workers, perhaps by another worker
+        self.changes.announce()  # seated or expired here; with several workers, perhaps by another worker
 
     async def _claim(self, now: float) -> list[Pairing | Computer]:
         if self.engine is None:
@@ -376,22 +362,8 @@ class SeekService:
         """A seek as it stands (asking keeps a waiting seek alive). With ``wait`` seconds, a waiting
         seek is answered as soon as it stops waiting (matched, cancelled, expired), at the latest
         after ``wait`` seconds as it stands then."""
-        changed = self._changed  # taken before the read: a change after it sets this one
-        seek = await self._read(seek_id)
-        if wait <= 0 or seek.status not in ("waiting", "pairing"):
-            return seek
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + wait
-        self.listening += 1
-        try:
-            while seek.status in ("waiting", "pairing") and not self.stopping and (left := deadline - loop.time()) > 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(changed.wait(), timeout=left)
-                changed = self._changed
-                seek = await self._read(seek_id)
-        finally:
-            self.listening -= 1
-        return seek
+        return await self.changes.until(lambda: self._read(seek_id),
+                                        lambda seek: seek.status not in ("waiting", "pairing"), wait)
 
     async def _read(self, seek_id: str) -> Seek:
         now = self.clock()
@@ -421,7 +393,7 @@ class SeekService:
             if found is None:
                 raise _no_seek(seek_id)
             seek = found
-        self._announce()
+        self.changes.announce()
         if seek.status in ("matched", "pairing"):
             raise LobbyError(f"seek {seek_id} is matched already: its table is {seek.table}", 409, "seek.matched",
                              table=seek.table or "")

@@ -54,6 +54,7 @@ from spite.games import get_game
 from spite.server import db
 from spite.server.config import ServerConfig
 from spite.server.lobby import check_standard, server_game
+from spite.server.notify import Changes, listen
 from spite.server.protocol import SeatRequest
 from spite.server.store import Store
 from spite.server.table.effects import NoShow
@@ -142,16 +143,13 @@ class TournamentService:
         self.poll = poll
         self.scale = config.tournament_time_scale or 1.0
         """Tests and benchmarks: a tournament's durations last this many times their length."""
-        self._changed = asyncio.Event()
+        self.changes = Changes()
+        """Requests waiting for a tournament's change (long polls)."""
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._jobs: set[asyncio.Task[None]] = set()
         self._making = asyncio.Lock()
         """One making of tables at a time in this process (two would make the same table twice)."""
-        self.listening = 0
-        """Requests waiting for a change now (long polls)."""
-        self.stopping = False
-        """The server is shutting down: a long poll is answered at once, as things stand."""
         self.made = 0
         """Tables this process made for tournaments."""
         # set before the lobby restores its tables: a restored tournament table gets its deals again
@@ -167,7 +165,9 @@ class TournamentService:
         loop = asyncio.get_running_loop()
         self._tasks.append(loop.create_task(self._run(), name="spite-tournaments"))
         if self.store.dialect == "postgresql":
-            self._tasks.append(loop.create_task(self._listen(), name="spite-tournaments-listen"))
+            listening = listen(self.store.engine, CHANGED, self._changed_elsewhere, poll=self.poll,
+                               what="tournament changes")
+            self._tasks.append(loop.create_task(listening, name="spite-tournaments-listen"))
 
     async def close(self) -> None:
         tasks = [*self._tasks, *self._jobs]
@@ -177,34 +177,11 @@ class TournamentService:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 
-    def stop_waiting(self) -> None:
-        """The server begins to shut down: answer every long poll now (the server waits for the
-        requests under way before it stops, and a poll would hold it for up to its whole wait)."""
-        self.stopping = True
-        self._announce()
-
-    def _announce(self) -> None:
-        """Wake every request waiting for a change (each reads again)."""
-        self._changed.set()
-        self._changed = asyncio.Event()
-
-    async def _listen(self) -> None:
-        """Under PostgreSQL: wake this worker's waiting requests and passes when any worker changed a
-        tournament (``NOTIFY`` :data:`CHANGED`, sent with the change's commit)."""
-        import psycopg  # the postgres extra: only a server on PostgreSQL gets here
-
-        url = self.store.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
-        while True:
-            try:
-                async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
-                    await conn.execute(f"LISTEN {CHANGED}")
-                    self._announce()
-                    async for _note in conn.notifies():
-                        self._announce()
-                        self._wake.set()
-            except (psycopg.Error, OSError) as exc:
-                log.warning("listening for tournament changes failed (%s); trying again", exc)
-            await asyncio.sleep(self.poll)
+    def _changed_elsewhere(self) -> None:
+        """Under PostgreSQL, any worker changed a tournament (``NOTIFY`` :data:`CHANGED`, sent with the
+        change's commit): wake this worker's waiting requests and its next pass."""
+        self.changes.announce()
+        self._wake.set()
 
     async def _run(self) -> None:
         """Pass after pass (every ``poll`` seconds, and at once when woken)."""
@@ -267,7 +244,7 @@ class TournamentService:
             return answer
 
         answer = await self.store.write(write)
-        self._announce()
+        self.changes.announce()
         if wake:
             self._wake.set()
         return answer
@@ -411,20 +388,7 @@ class TournamentService:
     async def info(self, tid: str, since: int | None = None, wait: float = 0.0) -> dict[str, Any]:
         """The tournament as everyone sees it; with ``since`` and ``wait``, answered as soon as its
         version is above ``since`` (at the latest after ``wait`` seconds, as it stands then)."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + wait
-        changed = self._changed  # taken before the read: a change after it sets this one
-        t = await self._read(tid)
-        if since is not None and wait > 0:
-            self.listening += 1
-            try:
-                while t.version <= since and not self.stopping and (left := deadline - loop.time()) > 0:
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(changed.wait(), timeout=left)
-                    changed = self._changed
-                    t = await self._read(tid)
-            finally:
-                self.listening -= 1
+        t = await self.changes.until(lambda: self._read(tid), lambda t: since is None or t.version > since, wait)
         return self._shown(t, full=True)
 
     async def _read(self, tid: str) -> Tournament:
@@ -463,21 +427,11 @@ class TournamentService:
     async def next_table(self, tid: str, player_id: str, wait: float = 0.0) -> dict[str, Any]:
         """A person's current or next table with their seat's token; with ``wait``, answered as soon as
         it is made (or their tournament ends, or they have a bye)."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + wait
-        for _ in range(10_000):
-            changed = self._changed
+        async def read() -> dict[str, Any]:
             answer: dict[str, Any] = await self.store.read(lambda c: self._next_of(c, tid, player_id))
-            left = deadline - loop.time()
-            if answer["state"] != "waiting" or left <= 0 or self.stopping:
-                return answer
-            self.listening += 1
-            try:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(changed.wait(), timeout=left)
-            finally:
-                self.listening -= 1
-        return answer
+            return answer
+
+        return await self.changes.until(read, lambda answer: answer["state"] != "waiting", wait)
 
     def _next_of(self, conn: Connection, tid: str, player_id: str) -> dict[str, Any]:
         t = self._load(conn, tid, lock=False)
@@ -560,7 +514,7 @@ class TournamentService:
                 self.made += 1
                 if self.manager.keeper is not None:
                     await self.manager.keeper.let_go_if_people(host)
-        self._announce()
+        self.changes.announce()
 
     def source(self, tid: str, secret: bytes, deal: int) -> DealSource:
         """The deals of a table of deal ``deal``: game k at the table (a match preset's later games) is
