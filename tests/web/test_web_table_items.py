@@ -161,6 +161,7 @@ def open_in_a_new_browser(browser: Any, base: str, table_id: str, token: str | N
 @pytest.mark.timeout(180)  # a long game's log, rebuilt in two more browsers
 def test_the_log_numbers_and_a_new_browser_rebuilds_it(web_server: WebServer, browser: Any, page: Any) -> None:
     table_id = start_quick_game(page, web_server, name="Lena", stock=12, level="random")
+    page.set_viewport_size({"width": 1280, "height": 560})  # a low window: the log outgrows its box
     for _ in range(40):
         if len(page.evaluate(MOVES_JS)) >= 12 or not wait_for_turn(page):
             break
@@ -172,6 +173,12 @@ def test_the_log_numbers_and_a_new_browser_rebuilds_it(web_server: WebServer, br
     # 1., 2., … 10., 11.: every number whole and inside the log's box
     assert [e["n"] for e in log] == [f"{i}." for i in range(1, len(log) + 1)]
     assert all(e["inside"] for e in log), log
+    # the log has grown past its box, and the newest entry is in view: it follows the game
+    sizes = page.evaluate("() => { const l = document.getElementById('log');"
+                          " return [l.scrollHeight, l.clientHeight]; }")
+    assert sizes[0] > sizes[1], f"the log never overflowed its box (heights {sizes}): nothing to follow"
+    page.wait_for_function("() => { const l = document.getElementById('log');"
+                           " return l.scrollTop + l.clientHeight >= l.scrollHeight - 2; }", timeout=5_000)
     token = page.evaluate("id => JSON.parse(localStorage.getItem('spite.seats'))[id].token", table_id)
     # another device (desktop, then a phone as a spectator) has kept nothing: the server tells it the
     # game so far (the moves, and the table's events in their place), numbered from 1

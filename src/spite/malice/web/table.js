@@ -877,8 +877,10 @@ export class TableClient {
     setStatus(this.statusText());
     markNotation();
     const log = document.getElementById("log");
-    if (log && log.dataset.count !== String(this.logCount)) {
-      log.dataset.count = String(this.logCount);
+    // the count shown is kept on the element as a property, not an attribute: the next redraw's
+    // morph would take away an attribute its markup lacks, and the log would be scrolled every time
+    if (log && log.shownCount !== this.logCount) {
+      log.shownCount = this.logCount;
       scrollToEnd(log);
     }
     this.bind(root);
