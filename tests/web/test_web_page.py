@@ -121,13 +121,13 @@ def test_routes_serve_the_page_and_keep_the_api(web_server: WebServer) -> None:
 
 @pytest.mark.timeout(180)  # a whole game by clicks
 def test_a_whole_game_against_a_bot_by_clicks(web_server: WebServer, page: Any) -> None:
-    table_id = start_quick_game(page, web_server)
+    table_id = start_quick_game(page, web_server, stock=2)   # a whole game in about 10 moves (15 at stocks of 3)
     assert page.evaluate("localStorage.getItem('spite.name')") == "Ann"
     assert json.loads(page.evaluate("localStorage.getItem('spite.seats')"))[table_id]["seat"] == 0
     # the computer player has a name of its own, with its level beside it
     bot = page.inner_text(".opponent .seat-name")
     assert bot and "Computer" not in bot and "easy" in page.inner_text(".opponent .seat-status")
-    moves = play_to_the_end(page, shot_after=2, shot="web-table.png")
+    moves = play_to_the_end(page, shot_after=1, shot="web-table.png")
     assert moves > 0
     over = page.locator("#game-over")
     over.wait_for()
