@@ -162,7 +162,8 @@ def play_by_letters(page: Any) -> None:
 def test_a_whole_game_by_keyboard_alone(web_server: WebServer, browser: Any, viewport: dict[str, int],
                                         way: str) -> None:
     with page_at(browser, viewport) as page:
-        start_quick_game(page, web_server, name="Kai", stock=4, level="easy")
+        # stocks of 2: a whole game, its end and the game-over view, in about 10 moves (20 at stocks of 4)
+        start_quick_game(page, web_server, name="Kai", stock=2, level="easy")
         page.mouse.move(0, 0)
         moves = 0
         deadline = time.monotonic() + GAME_TIMEOUT * 2

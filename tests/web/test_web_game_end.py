@@ -30,10 +30,14 @@ def seat_page(browser: Any, server: WebServer, table_id: str, seat: int, token: 
     return page
 
 
+STOCK = 1
+"""Stocks of one card: the end of a game, which is what these tests are about, in a few moves."""
+
+
 def friends_table(server: WebServer) -> tuple[str, str, str]:
     """A short table of two people, Ann (seat 0) and Bob (seat 1): its id and both tokens."""
     r = httpx.post(server.base + "/api/tables", json={
-        "game": "spite-malice", "preset": "short", "options": {"stock_size": 2}, "name": "Ann",
+        "game": "spite-malice", "preset": "short", "options": {"stock_size": STOCK}, "name": "Ann",
         "seats": [{"kind": "person"}, {"kind": "person"}]})
     assert r.status_code == 200, r.text
     table_id, ann = r.json()["table"]["id"], r.json()["token"]
@@ -83,7 +87,7 @@ def test_a_declined_rematch_is_shown_to_everyone_and_survives_a_reload(web_serve
         assert new_id != table_id
         assert ann.is_visible("#share-link")
         info = httpx.get(f"{web_server.base}/api/tables/{new_id}").json()
-        assert info["preset"] == "short" and info["options"].get("stock_size") == 2
+        assert info["preset"] == "short" and info["options"].get("stock_size") == STOCK
         assert [s["kind"] for s in info["seats"]] == ["person", "person"]
         for p in (ann, bob):
             assert p.watch.errors == [], p.watch.errors

@@ -75,9 +75,9 @@ def refused_move(page: Any) -> str:
     return str(move)
 
 
-def german_table_with_a_refusal_and_a_hint(page: Any, server: WebServer) -> None:
-    """The lobby in English and then German, a quick game in German against the computer, a move the
-    rules refuse and a hint: all of it in German."""
+def german_table_with_a_refusal_and_a_hint(page: Any, server: WebServer, stock: int = 3) -> None:
+    """The lobby in English and then German, a quick game in German against the computer (stocks of
+    ``stock``), a move the rules refuse and a hint: all of it in German."""
     assert {"cannot", "needs", "wins", "turn", "stock", "pile"} <= ENGLISH  # the check has teeth
     page.add_init_script(SOCKET_JS)
     page.goto(server.base + "/")
@@ -87,7 +87,7 @@ def german_table_with_a_refusal_and_a_hint(page: Any, server: WebServer) -> None
     assert {"Create", "Refresh", "Your"} <= set(english_words(page))
     page.click("button.lang[data-lang=de]")
     assert english_words(page) == []
-    start_quick_game(page, server, name="Udo", stock=3, level="random")
+    start_quick_game(page, server, name="Udo", stock=stock, level="random")
     assert wait_for_turn(page)
     assert english_words(page) == []
 
@@ -110,7 +110,8 @@ def german_table_with_a_refusal_and_a_hint(page: Any, server: WebServer) -> None
 
 @pytest.mark.timeout(180)  # a whole game by clicks, every view read
 def test_a_whole_german_game_shows_no_english(web_server: WebServer, page: Any) -> None:
-    german_table_with_a_refusal_and_a_hint(page, web_server)
+    # stocks of 2: a whole game in about 10 moves of the person's (15 at stocks of 3)
+    german_table_with_a_refusal_and_a_hint(page, web_server, stock=2)
     moves = 0
     while wait_for_turn(page):
         assert moves < 200
@@ -213,10 +214,18 @@ BOTH_LANGUAGES = {"deck", "standard"}
 """Words German says as English does ("ein Standard-Kartendeck", "das Deck mischen")."""
 
 
+@pytest.fixture(scope="module")
+def reviewed_game(web_server: WebServer) -> int:
+    """A finished game of two bots for the replay and its review, one for both sizes' walks: the
+    server makes its review once and keeps it (what a review costs grows with the turns, hence the
+    turn limit: seconds, whatever the deal)."""
+    return finished_bot_game(web_server.base, stock_size=3, turn_limit=30)
+
+
 @pytest.mark.timeout(180)  # every page and dialog, a game played to its end
 @SIZES
 def test_every_page_and_dialog_says_only_german_words(web_server: WebServer, context: Any,
-                                                      viewport: dict[str, int]) -> None:
+                                                      viewport: dict[str, int], reviewed_game: int) -> None:
     """The lobby with a refusal, a table for a friend, a game against the computer with its panel,
     fair-deal details, a hint and the game over with a declined rematch; the statistics, the rules,
     the replay and its review; Spit with a refusal, its game over and its replay: nothing shown that
@@ -248,8 +257,9 @@ def test_every_page_and_dialog_says_only_german_words(web_server: WebServer, con
     page.wait_for_selector(".table[data-status=open]")
     assert not_german(page, "Udo") == []
 
-    # a game against the computer: the table, its side panel, the fair deal's details, a hint
-    start_quick_game(page, web_server, name="Udo", stock=2, level="random")
+    # a game against the computer: the table, its side panel, the fair deal's details, a hint; on a
+    # phone a shorter game (stocks of 1), since the desktop walk words a longer one's log
+    start_quick_game(page, web_server, name="Udo", stock=1 if viewport == PHONE else 2, level="random")
     assert not_german(page, "Udo") == []
     open_side_panel(page)
     assert not_german(page, "Udo") == []
@@ -270,7 +280,7 @@ def test_every_page_and_dialog_says_only_german_words(web_server: WebServer, con
     assert not_german(page, "Udo") == []
 
     # the statistics, the rules, a replay and its review
-    game_id = finished_bot_game(base, stock_size=3, turn_limit=30)  # its review: seconds, whatever the deal
+    game_id = reviewed_game
     for path in ("/stats", "/stats/Udo", "/stats/bot%3Aeasy"):
         page.goto(base + path)
         page.wait_for_selector('.stats-page[data-loaded="1"]')
