@@ -166,8 +166,9 @@ def test_the_pace_setting_spaces_the_computers_moves_and_is_remembered(web_serve
         assert page.input_value("#pace") == "slow"
         fast = bot_gaps(page, web_server, "fast")
     assert slow and fast, (slow, fast)
-    # slow: 1.3 s from a shown move to the computer's next, fast: 0.3 s (less the time a redraw takes,
-    # since the gaps are measured from the end of one redraw to the end of the next)
+    # slow: 1.3 s from a shown move to the computer's next, fast: 0.3 s; the page counts the pace from
+    # the end of a move's redraw, and the gaps are measured from the end of one redraw to the end of the
+    # next, so a slow redraw (a busy machine) lengthens a gap and never shortens it
     assert min(slow) >= 1100, slow
     assert min(fast) >= 150, fast
     assert statistics.median(fast) < statistics.median(slow) - 500, (fast, slow)

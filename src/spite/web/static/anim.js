@@ -104,8 +104,10 @@ export class Pacer {
         }
       }
       this.queue.shift();
-      if (msg.type === "state" && msg.last) this.lastShown = performance.now();
       this.apply(msg, false);
+      // the pace runs from the moment a move has been drawn: a slow redraw (a busy phone) does not
+      // shorten the time the person has to see it
+      if (msg.type === "state" && msg.last) this.lastShown = performance.now();
     }
   }
 
