@@ -3,6 +3,7 @@ app in this process: REST alone needs no socket)."""
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import time
 from collections.abc import Iterator
@@ -93,14 +94,17 @@ def test_refusals_carry_a_code(api: InProcess) -> None:
     assert api.client.get(f"/api/games/{done}/review?seat=-1").status_code == 422
 
 
+async def _released(lock: asyncio.Lock) -> None:
+    lock.release()
+
+
 def test_reviews_wait_in_a_bounded_queue_and_each_address_starts_few(tmp_path: Path) -> None:
     """Twelve requests from one address held the review worker for 100 s while another person's
     review waited: a client address starts at most ``review_burst`` reviews (then one each
     1 / ``review_rate`` s), the queue holds at most ``review_queue``, and a review asked for without
     waiting answers its place in the queue."""
     # a small budget: two whole reviews are waited for below (at BUDGET, a long deal's took a minute on a
-    # busy machine); the worker's start alone outlasts the asks, milliseconds apart, that must find the
-    # first review under way
+    # busy machine)
     config = ServerConfig(db_url=f"sqlite:///{tmp_path / 'spite.db'}", bot_workers=0, rate=1000, burst=2000,
                           review_budget=0.02, review_queue=2, review_rate=0.001, review_burst=2)
     with InProcess(config) as app:
@@ -109,14 +113,21 @@ def test_reviews_wait_in_a_bounded_queue_and_each_address_starts_few(tmp_path: P
         def ask(game_id: int, wait: bool = False) -> Any:
             return app.client.get(f"/api/games/{game_id}/review", params={"wait": wait})
 
-        first = ask(games[0])
-        assert first.status_code == 202 and first.json() == {"status": "queued", "place": 1}
-        second = ask(games[1])
-        assert second.status_code == 202 and second.json()["place"] in (1, 2)
-        assert ask(games[0]).status_code in (200, 202)  # asking again for a review under way costs nothing
-        third = ask(games[2])  # the queue is full (2), whoever asks
-        assert third.status_code == 503 and third.json()["code"] == "review-queue-full"
-        assert int(third.headers["Retry-After"]) >= 1
+        # the worker is busy (as with another address's long review) until the queue has been tried:
+        # a review as quick as these could otherwise be made between two asks, and the queue not fill
+        busy = app.app.state.reviews._one_at_a_time
+        app.run(busy.acquire())
+        try:
+            first = ask(games[0])
+            assert first.status_code == 202 and first.json() == {"status": "queued", "place": 1}
+            second = ask(games[1])
+            assert second.status_code == 202 and second.json()["place"] == 2
+            assert ask(games[0]).status_code == 202  # asking again for a review waiting costs nothing
+            third = ask(games[2])  # the queue is full (2), whoever asks
+            assert third.status_code == 503 and third.json()["code"] == "review-queue-full"
+            assert int(third.headers["Retry-After"]) >= 1
+        finally:
+            app.run(_released(busy))
         assert ask(games[0], wait=True).status_code == 200  # waited for: the review itself
         assert ask(games[1], wait=True).status_code == 200
         again = ask(games[2])  # room in the queue now, but this address has started its two
