@@ -249,8 +249,9 @@ def test_the_tab_title_shows_the_turn_and_the_game_over_view_closes(web_server: 
         # the turn came back with a sound, and the end sounded the win or the loss
         assert "turn" in names and names[-1] in ("win", "loss"), names
         assert re.fullmatch(r"/replay/\d+", page.get_attribute("#replay-link", "href") or "")
-        page.wait_for_selector("#over-summary")
-        assert re.search(r"\d+ moves · \d+:\d\d", page.inner_text("#over-summary"))
+        # the time at once, the move count once the game's record has come (the page fetches it)
+        page.wait_for_function(r"""() => /\d+ moves · \d+:\d\d/.test(
+                               document.getElementById('over-summary')?.textContent ?? '')""")
         assert "stock cards left" in over.inner_text()
         page.keyboard.press("Escape")          # the final board, without the view over it
         page.wait_for_selector("#game-over", state="detached")
