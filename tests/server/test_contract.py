@@ -204,7 +204,7 @@ def test_join_watch_reconnect_takeover_and_the_record(server: ServerThread, game
 def test_kill_9_loses_no_acknowledged_move(db_url: str, game: str) -> None:
     """The server process dies mid-game (``kill -9``); restarted, every seat is welcomed back at the
     last acknowledged position, the game goes on, and bots finish it once the people drop."""
-    args = ("--grace", "3", "--bot-workers", "0", "--bot-budget", "0.05", "--rate", "2000")
+    args = ("--grace", "1.5", "--bot-workers", "0", "--bot-budget", "0.05", "--rate", "2000")
     server = ServerProcess(db_url, None, *args).start()
     clients: dict[int, Client] = {}
     try:

@@ -229,7 +229,10 @@ async def play_seat(seat: Seat, think: float, deadline: float) -> None:
                     if last is not None and not pending and last["legal"] and not last["view"]["finished"]:
                         # the person's thinking time (a pace, so that the games are mid-way at the kill)
                         await asyncio.sleep(think * seat.rng.uniform(0.5, 1.5))
-                        await ws.send(json.dumps({"type": "move", "move": seat.rng.choice(last["legal"]),
+                        # a stock card when one fits, else a build, as people play: the games end soon
+                        legal = last["legal"]
+                        keen = [m for m in legal if m.startswith("S-")] or [m for m in legal if "-B" in m] or legal
+                        await ws.send(json.dumps({"type": "move", "move": seat.rng.choice(keen),
                                                   "stateVersion": last["stateVersion"]}))
                         pending = True
                         last = None  # the next move waits for the position after this one
@@ -257,21 +260,21 @@ def test_kill_9_of_a_worker_at_20_tables(tmp_path: Path) -> None:
             entry = c.direct(i % 2)  # tables begin on both workers, then follow their sockets
             if i < 10:  # two people
                 created = httpx.post(entry + "/api/tables", json={"preset": "short", "name": f"a{i}",
-                                                                  "options": {"stock_size": 6}}).json()
+                                                                  "options": {"stock_size": 3}}).json()
                 tid = created["table"]["id"]
                 joined = httpx.post(c.base + f"/api/tables/{tid}/join", json={"name": f"b{i}"}, timeout=30).json()
                 people[tid] = [Seat(f"{ws_base}/ws/{tid}", created["token"], random.Random(rng.random())),
                                Seat(f"{ws_base}/ws/{tid}", joined["token"], random.Random(rng.random()))]
             elif i < 15:  # a person against a bot
-                quick = httpx.post(entry + "/api/quickplay", json={"name": f"q{i}", "level": "random",
+                quick = httpx.post(entry + "/api/quickplay", json={"name": f"q{i}", "level": "easy",
                                                                    "preset": "short",
-                                                                   "options": {"stock_size": 6}}).json()
+                                                                   "options": {"stock_size": 3}}).json()
                 tid = quick["table"]["id"]
                 people[tid] = [Seat(f"{ws_base}/ws/{tid}", quick["token"], random.Random(rng.random()))]
             else:  # bots alone
                 made = httpx.post(entry + "/api/tables", json={
-                    "preset": "short", "options": {"stock_size": 8}, "join": False,
-                    "seats": [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]}).json()
+                    "preset": "short", "options": {"stock_size": 2}, "join": False,
+                    "seats": [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]}).json()
                 bots_only.append(made["id"])
         all_ids = [*people, *bots_only]
         seats = [s for group in people.values() for s in group]

@@ -130,7 +130,8 @@ def move_by_tab(page: Any) -> None:
     before = version(page)
     offers = page.eval_on_selector_all('.me [data-playable="1"]',
                                        "els => els.map(e => [e.dataset.source, e.dataset.targets])")
-    options = sorted(((s, t) for s, ts in offers for t in ts.split()), key=lambda m: not m[1].startswith("B"))
+    options = sorted(((s, t) for s, ts in offers for t in ts.split()),
+                     key=lambda m: (not m[1].startswith("B"), m[0] != "S"))  # the stock's build plays first
     if not options:
         assert tab_to(page, "#pass")
         page.keyboard.press("Enter")

@@ -167,15 +167,25 @@ def test_reload_resumes_the_seat(web_server: WebServer, page: Any) -> None:
 
 
 def play_by_keys(page: Any) -> None:
-    """One move with the keyboard: a hand card by its digit (or S), then B+n / D+n."""
+    """One move with the keyboard: the stock (S), a hand card by its digit or a discard pile (D+n), then
+    its target, B+n or D+n. A build first, the stock's before the others, as a person plays: a game of
+    first-card discards ran to 60 moves and more."""
     before = version(page)
-    if page.locator('.me [data-source="S"][data-playable="1"]').count():
+    offers = page.eval_on_selector_all('.me [data-playable="1"]',
+                                       "els => els.map(e => [e.dataset.source, e.dataset.targets,"
+                                       " e.classList.contains('hand-card') ? e.dataset.index : null])")
+    moves = [(src, target, index) for src, targets, index in offers for target in targets.split()]
+    builds = sorted((m for m in moves if m[1].startswith("B")), key=lambda m: m[0] != "S")
+    src, target, index = (builds or [m for m in moves if m[2] is not None])[0]
+    if src == "S":
         page.keyboard.press("s")
-    else:
-        index = int(page.get_attribute('.me .hand-card[data-playable="1"] >> nth=0', "data-index"))
-        page.keyboard.press(str(index + 1))
+    elif index is not None:
+        page.keyboard.press(str(int(index) + 1))
+    else:  # a discard pile (D1 … D4)
+        page.keyboard.press("d")
+        page.keyboard.press(src[1:])
     page.wait_for_selector('[data-selected="1"]')
-    target = page.get_attribute('[data-legal="1"] >> nth=0', "data-target")
+    assert page.get_attribute(f'[data-target="{target}"]', "data-legal") == "1", target
     page.keyboard.press(target[0].lower())
     page.keyboard.press(target[1:])
     page.wait_for_function(f"() => Number(document.querySelector('.table').dataset.version) > {before}")
