@@ -40,8 +40,9 @@ def play(specs: list[str], preset: str, seed: int, **options: Any) -> State:
 
 @cache
 def short_game() -> Record:
-    """A short finished game of the heuristic against greedy (stocks of 4 cards)."""
-    return record_from_state(play(["heuristic", "greedy"], "short", 11, stock_size=4), "short")
+    """A short finished game of the heuristic against greedy (stocks of 2 cards: 25 moves; each test
+    that reviews it spends about a third of a second a turn)."""
+    return record_from_state(play(["heuristic", "greedy"], "short", 1, stock_size=2), "short")
 
 
 @cache
@@ -217,9 +218,9 @@ def test_a_random_player_is_marked_where_a_strong_one_is_not() -> None:
 @pytest.mark.parametrize("spec", ["search:iters=16,value=turn", "search:iters=16"], ids=["expert", "judge"])
 def test_the_search_against_itself_is_marked_on_few_turns(spec: str) -> None:
     """``expert`` (hard with the rest of its turn sampled) and the review's own judge (the stock-valued
-    search), each at 16 samples a plan to keep the test short, against itself: fewer than 15 % of the
-    turns marked."""
-    state = play([spec, spec], "classic", 4, stock_size=10)
+    search), each at 16 samples a plan and on stocks of 6 to keep the test short (17 and 28 turns; the
+    judge took 18 s at stocks of 10), against itself: fewer than 15 % of the turns marked."""
+    state = play([spec, spec], "classic", 4, stock_size=6)
     review = review_record(record_from_state(state, "classic"), budget=0.3, seed=1)
     marked = [t for t in review.turns if t.mark]
     assert len(marked) < 0.15 * len(review.turns), [(t.turn, round(t.loss, 3)) for t in review.turns]

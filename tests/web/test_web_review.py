@@ -38,8 +38,9 @@ def review_of(server: WebServer, game_id: int) -> dict[str, Any]:
 
 
 def test_the_review_opens_from_the_game_over_view(page: Any, review_server: WebServer) -> None:
+    # a draw after 10 turns at the latest: a review's time grows with the turns (see finished_bot_game)
     r = httpx.post(review_server.base + "/api/tables", json={
-        "preset": "short", "join": False, "options": {"stock_size": 3},
+        "preset": "short", "join": False, "options": {"stock_size": 3, "turn_limit": 10},
         "seats": [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "random"}]})
     assert r.status_code == 200, r.text
     page.goto(review_server.base + f"/t/{r.json()['id']}?watch=1")
