@@ -119,12 +119,21 @@ def finished_bot_game(base: str | Any, stock_size: int, turn_limit: int | None =
 def finished_spit_game(base: str | Any, game: str = "spit", options: dict[str, Any] | None = None) -> int:
     """Two fast reflex bots play a short Spit (or Speed) game by themselves on the server at ``base``;
     its stored game id."""
+    return int(finished_table(base, started_spit_game(base, game, options))["gameId"])
+
+
+def started_spit_game(base: str | Any, game: str = "spit", options: dict[str, Any] | None = None) -> str:
+    """The same game begun, not waited for: its table id (:func:`finished_table` waits for its end), so
+    that a test can do other things while the bots play."""
     opts = options if options is not None else (
         {"auto_spit_ms": 150, "auto_slap_ms": 150, "rounds_in_a_row": 2, "time_limit_s": 6} if game == "spit"
         else {"auto_spit_ms": 150, "time_limit_s": 6})
-    return _bots_finish(base, {
-        "game": game, "join": False, "options": opts,
-        "seats": [{"kind": "bot", "level": "reflex:30"}, {"kind": "bot", "level": "reflex:60"}]})
+    with _http(base) as http:
+        r = http.post("/api/tables", json={
+            "game": game, "join": False, "options": opts,
+            "seats": [{"kind": "bot", "level": "reflex:30"}, {"kind": "bot", "level": "reflex:60"}]})
+        assert r.status_code == 200, r.text
+        return str(r.json()["id"])
 
 
 def _bots_finish(base: str | Any, table: dict[str, Any]) -> int:

@@ -25,7 +25,7 @@ from conftest import (
 )
 from test_web_page import play_one_move, start_quick_game, wait_for_turn
 
-from helpers import finished_bot_game, finished_spit_game
+from helpers import finished_bot_game, finished_table, started_spit_game
 from spite.catalogue import PLACEHOLDER, catalogue
 from waiting import bounded
 
@@ -219,7 +219,10 @@ def reviewed_game(web_server: WebServer) -> int:
     """A finished game of two bots for the replay and its review, one for both sizes' walks: the
     server makes its review once and keeps it (what a review costs grows with the turns, hence the
     turn limit: seconds, whatever the deal)."""
-    return finished_bot_game(web_server.base, stock_size=3, turn_limit=30)
+    game_id = finished_bot_game(web_server.base, stock_size=3, turn_limit=12)
+    # the review begun now (answered 202), so that it is made while the walk goes through the pages before it
+    assert httpx.get(f"{web_server.base}/api/games/{game_id}/review?wait=false", timeout=30).status_code in (200, 202)
+    return game_id
 
 
 @pytest.mark.timeout(180)  # every page and dialog, a game played to its end
@@ -232,6 +235,7 @@ def test_every_page_and_dialog_says_only_german_words(web_server: WebServer, con
     the German catalogue does not say."""
     assert {"cannot", "needs", "wins", "turn", "stock", "pile"} <= ENGLISH and "vorratsstapel" in GERMAN
     base = web_server.base
+    spit_table = started_spit_game(base)  # for its replay at the end: the bots play it meanwhile
     page = context.new_page()
     watch = ConsoleWatch(page)
     page.goto(base + "/")
@@ -302,7 +306,7 @@ def test_every_page_and_dialog_says_only_german_words(web_server: WebServer, con
 
     # Spit: the table with a refusal, its game over, its replay
     r = httpx.post(base + "/api/tables", json={
-        "game": "spit", "name": "Udo", "options": {"time_limit_s": 6, "auto_spit_ms": 200, "auto_slap_ms": 300},
+        "game": "spit", "name": "Udo", "options": {"time_limit_s": 4, "auto_spit_ms": 200, "auto_slap_ms": 300},
         "seats": [{"kind": "person"}, {"kind": "bot", "level": "reflex:3000"}]})
     assert r.status_code == 200, r.text
     page.evaluate("([id, token]) => localStorage.setItem('spite.seats', JSON.stringify({[id]: {seat: 0, token,"
@@ -320,7 +324,7 @@ def test_every_page_and_dialog_says_only_german_words(web_server: WebServer, con
         assert not_german(page, "Udo") == []
     page.wait_for_selector("#game-over", timeout=60_000)
     assert not_german(page, "Udo") == []
-    spit_id = finished_spit_game(base)
+    spit_id = finished_table(base, spit_table)["gameId"]
     page.goto(f"{base}/replay/{spit_id}")
     page.wait_for_selector(".spit-table.replay")
     assert not_german(page) == []
