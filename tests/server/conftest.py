@@ -17,11 +17,12 @@ BACKENDS = ["sqlite", pytest.param("postgresql", marks=[pytest.mark.postgres, py
 
 @pytest.fixture(params=BACKENDS)
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """SQLite in a temporary folder; PostgreSQL (a fresh database) when SPITE_TEST_PG_URL is set."""
+    """SQLite in a temporary folder; PostgreSQL (a fresh database, at the newest schema already) when
+    SPITE_TEST_PG_URL is set."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'spite.db'}"
         return
-    with pg_database(os.environ[PG_ENV]) as url:
+    with pg_database(os.environ[PG_ENV], migrated=True) as url:
         yield url
 
 

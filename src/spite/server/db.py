@@ -411,14 +411,15 @@ def make_engine(url: str, *, sqlite_synchronous: str = "NORMAL") -> Engine:
 
 
 @contextlib.contextmanager
-def scratch_database(base_url: str, prefix: str = "spite_scratch") -> Iterator[str]:
+def scratch_database(base_url: str, prefix: str = "spite_scratch", template: str | None = None) -> Iterator[str]:
     """A fresh, empty database on the PostgreSQL server of ``base_url`` (its URL), dropped afterwards
-    even while sessions still hold it: for tests and benchmarks that must not share state."""
+    even while sessions still hold it: for tests and benchmarks that must not share state. With
+    ``template`` (a database's name nobody is connected to), a copy of that database instead."""
     url = sa.make_url(normalize_url(base_url))
     name = f"{prefix}_{uuid.uuid4().hex[:10]}"
     admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
-        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else "")))
     try:
         yield url.set(database=name).render_as_string(hide_password=False)
     finally:
