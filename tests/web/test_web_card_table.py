@@ -105,6 +105,9 @@ def refusal_at(page: Any, target: str) -> str:
 @SIZES
 def test_a_refused_move_says_why_at_the_pile_tried_by_click_drag_and_key(
         web_server: WebServer, page: Any, viewport: dict[str, int]) -> None:
+    # the page's clock, so that a refusal's 4.5 s on screen (table.js REFUSAL_MS) can be skipped: it runs
+    # as the real one does until the test moves it on
+    page.clock.install()
     start_quick_game(page, web_server, name="Ann", stock=8, level="easy")
     assert wait_for_turn(page)
     found = page.evaluate(REFUSABLE_JS)
@@ -123,12 +126,14 @@ def test_a_refused_move_says_why_at_the_pile_tried_by_click_drag_and_key(
 
     # a drag of the card onto the pile (pointer events: mouse here, a finger on a phone)
     page.keyboard.press("Escape")
-    page.locator(".refusal").wait_for(state="detached", timeout=8000)
+    page.clock.fast_forward(5000)
+    page.locator(".refusal").wait_for(state="detached")
     drag(page, card, f'.board [data-target="{pile}"]')
     assert reason.search(refusal_at(page, pile))
 
     # the keys: the card's number, then B and the pile's number
-    page.locator(".refusal").wait_for(state="detached", timeout=8000)
+    page.clock.fast_forward(5000)
+    page.locator(".refusal").wait_for(state="detached")
     page.keyboard.press(str(index + 1))
     page.keyboard.press("b")
     page.keyboard.press(pile[1:])
