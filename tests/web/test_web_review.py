@@ -83,9 +83,10 @@ def plan_moves(page: Any, where: str) -> list[str]:
 
 
 def test_marked_turns_and_the_better_plan(page: Any, review_server: WebServer) -> None:
-    # a game with a marked turn (random against the greedy player makes one in a few games)
+    # a game with a marked turn (random against the greedy player makes one in most games, mostly in
+    # its first 20 turns; the limit bounds the review's time, which grows with the turns)
     for _ in range(6):
-        game_id = finished_bot_game(review_server.base, stock_size=6)
+        game_id = finished_bot_game(review_server.base, stock_size=6, turn_limit=20)
         review = review_of(review_server, game_id)
         marked = [t for t in review["turns"] if t["mark"]]
         if marked:
