@@ -29,12 +29,12 @@ haproxy:
 		|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null) \
 		|| echo "Debian's haproxy could not be installed: the multi-worker tests will be skipped"
 
-# The suite on several xdist workers, one a core: on this two-core machine two ran a fresh clone's
-# .ci/run in 20 min 14 s with every test passing; four were no faster (18 min 27 s and 20 min 34 s)
-# and starved the browser and timing tests of CPU, so that some failed for it
-# (`make test TEST_WORKERS=4` to try; TEST_WORKERS=1 runs it in one process). worksteal: a worker
-# that runs out takes tests from a busy one.
-TEST_WORKERS ?= 2
+# The suite on several xdist workers: on this two-core machine three ran a fresh clone's tests in
+# 14 min 9 s, two in 16 min 34 s (many tests wait on the clock: a pace, a real-time game, a takeover,
+# a lease; two workers left a fifth of the CPU idle). Four were no faster and starved the browser and
+# timing tests of CPU, so that some failed for it (`make test TEST_WORKERS=2` to try another number;
+# TEST_WORKERS=1 runs it in one process). worksteal: a worker that runs out takes tests from a busy one.
+TEST_WORKERS ?= 3
 
 # Bytecode caches written even where PYTHONDONTWRITEBYTECODE is set (this machine sets it): the suite
 # starts hundreds of Python processes (servers, their workers, the CLI), and without a cache each one

@@ -157,7 +157,7 @@ def test_a_queued_review_shows_its_place_until_it_is_made(page: Any, slow_review
     # could end the game in three turns): stocks of 10 take all 16 turns the limit allows (measured: 14 to
     # 64 s for 40 turns, at 0.1 s a turn, so 5 s and more for 16; the page asks within a second or two)
     long_game = finished_bot_game(slow_review_server.base, stock_size=10, turn_limit=16)
-    game_id = finished_bot_game(slow_review_server.base, stock_size=2)
+    game_id = finished_bot_game(slow_review_server.base, stock_size=2, turn_limit=10)  # 3 to 85 turns without
     first = httpx.get(slow_review_server.base + f"/api/games/{long_game}/review?wait=false")
     assert first.status_code == 202 and first.json() == {"status": "queued", "place": 1}, first.text
     page.goto(slow_review_server.base + f"/replay/{game_id}?review=1")
