@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 from conftest import SIZES, WebServer, shoot
-from test_web_page import play_to_the_end, start_quick_game
+from test_web_page import play_to_the_end, wait_for_turn
 
 from helpers import finished_bot_game, finished_spit_game
 
@@ -59,10 +59,29 @@ def test_the_review_opens_from_the_game_over_view(page: Any, review_server: WebS
     assert len(set(names)) == 2 and all(f"{n}: accuracy" in summary for n in names), (names, summary)
 
 
+def quick_game_with_a_turn_limit(page: Any, server: WebServer, name: str) -> None:
+    """Quick play against the easy computer at stocks of 2, a draw after 12 turns at the latest (the
+    lobby's form has no turn limit: the REST lobby, then the seat's token given to the page as the lobby
+    gives it), opened at the person's first turn. A review's time grows with the turns, and a deal
+    alone left them anywhere from 3 to 85."""
+    for _ in range(5):  # the computer may start and play out its stock first (see start_quick_game)
+        r = httpx.post(server.base + "/api/quickplay", json={
+            "name": name, "level": "easy", "preset": "short", "options": {"stock_size": 2, "turn_limit": 12}})
+        assert r.status_code == 200, r.text
+        table_id, token = r.json()["table"]["id"], r.json()["token"]
+        page.goto(server.base + "/")
+        page.evaluate("([id, token]) => localStorage.setItem('spite.seats', JSON.stringify({[id]: {seat: 0, token,"
+                      " at: Date.now()}}))", [table_id, token])
+        page.goto(f"{server.base}/t/{table_id}")
+        if wait_for_turn(page, timeout=45):
+            return
+    raise AssertionError("five quick games in a row were over before the person's first move")
+
+
 def test_a_person_opens_the_review_from_the_game_over_view(page: Any, review_server: WebServer) -> None:
     """A game played in the page to its end: the game-over view (not the finished table's page) links
     to the review of that game, with the person's turns in it."""
-    start_quick_game(page, review_server, name="Ida", stock=2, level="easy")
+    quick_game_with_a_turn_limit(page, review_server, "Ida")
     assert play_to_the_end(page) > 0
     page.wait_for_selector("#game-over #review-link")
     page.click("#game-over #review-link")
