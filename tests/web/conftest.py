@@ -172,6 +172,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.browser)
 
 
+def remember_seat(page: Any, base: str, table_id: str, token: str, seat: int = 0) -> None:
+    """Give this browser a seat's token at ``table_id`` as the lobby does when it seats a person
+    (``spite.seats`` in the site's localStorage); the page then opens the table at that seat."""
+    page.goto(base + "/")
+    page.evaluate("([id, seat, token]) => localStorage.setItem('spite.seats',"
+                  " JSON.stringify({[id]: {seat, token, at: Date.now()}}))", [table_id, seat, token])
+
+
+def open_seat(page: Any, base: str, table_id: str, token: str, seat: int = 0, *, ready: str | None = None) -> None:
+    """:func:`remember_seat`, then open the table's link; with ``ready``, wait for that selector."""
+    remember_seat(page, base, table_id, token, seat)
+    page.goto(f"{base}/t/{table_id}")
+    if ready is not None:
+        page.wait_for_selector(ready)
+
+
 def open_more_options(page: Any) -> None:
     """Open the lobby's more options (another variant, the computer's level, the stock size, rated
     play against the computer, a table for a friend), folded away until asked for: one click."""

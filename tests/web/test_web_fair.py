@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import WebServer
+from conftest import WebServer, remember_seat
 from test_web_page import start_quick_game
 
 from helpers import finished_table
@@ -118,9 +118,7 @@ FAKE = "c0ffee" * 10 + "c0ff"
 
 def hold_seat(page: Any, server: WebServer, table_id: str, token: str, seat: int = 0) -> None:
     """Store ``token`` as this browser's seat at ``table_id`` (as the lobby would)."""
-    page.goto(server.base + "/")
-    page.evaluate("([id, seat, token]) => localStorage.setItem('spite.seats',"
-                  " JSON.stringify({[id]: {seat, token, at: Date.now()}}))", [table_id, seat, token])
+    remember_seat(page, server.base, table_id, token, seat)
 
 
 def quick_table(server: WebServer, name: str = "Vera", stock: int = 2) -> tuple[str, str]:

@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import DESKTOP, NO_PACE, PHONE, ConsoleWatch, WebServer
+from conftest import DESKTOP, NO_PACE, PHONE, ConsoleWatch, WebServer, open_seat
 from test_web_rematch import play_both_to_the_end
 
 
@@ -22,11 +22,7 @@ def seat_page(browser: Any, server: WebServer, table_id: str, seat: int, token: 
     ctx.add_init_script(NO_PACE)
     page = ctx.new_page()
     page.watch = ConsoleWatch(page)
-    page.goto(server.base + "/")
-    page.evaluate("([id, seat, token]) => localStorage.setItem('spite.seats',"
-                  " JSON.stringify({[id]: {seat, token, at: Date.now()}}))", [table_id, seat, token])
-    page.goto(f"{server.base}/t/{table_id}")
-    page.wait_for_selector(f'.table[data-seat="{seat}"]')
+    open_seat(page, server.base, table_id, token, seat, ready=f'.table[data-seat="{seat}"]')
     return page
 
 

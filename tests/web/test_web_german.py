@@ -21,6 +21,7 @@ from conftest import (
     WebServer,
     close_side_panel_on_a_phone,
     open_more_options,
+    open_seat,
     open_side_panel,
 )
 from test_web_page import play_one_move, start_quick_game, wait_for_turn
@@ -309,10 +310,7 @@ def test_every_page_and_dialog_says_only_german_words(web_server: WebServer, con
         "game": "spit", "name": "Udo", "options": {"time_limit_s": 4, "auto_spit_ms": 200, "auto_slap_ms": 300},
         "seats": [{"kind": "person"}, {"kind": "bot", "level": "reflex:3000"}]})
     assert r.status_code == 200, r.text
-    page.evaluate("([id, token]) => localStorage.setItem('spite.seats', JSON.stringify({[id]: {seat: 0, token,"
-                  " at: Date.now()}}))", [r.json()["table"]["id"], r.json()["token"]])
-    page.goto(f"{base}/t/{r.json()['table']['id']}")
-    page.wait_for_selector('.spit-table[data-phase="play"]')
+    open_seat(page, base, r.json()["table"]["id"], r.json()["token"], ready='.spit-table[data-phase="play"]')
     assert not_german(page, "Udo") == []
     tops = page.eval_on_selector_all('.me .sp-tableau .sp-pile[data-cards]:not([data-cards="0"])',
                                      "els => els.map(e => [e.dataset.place, e.dataset.targets || ''])")

@@ -4,14 +4,13 @@ page marks playable."""
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from typing import Any
 
 import httpx
 import pytest
-from conftest import SIZES, WebServer
+from conftest import SIZES, WebServer, open_seat
 from test_web_page import play_one_move, play_to_the_end, version, wait_for_turn
 
 
@@ -20,11 +19,7 @@ def open_quick_table(page: Any, server: WebServer, options: dict[str, Any], name
     joined = httpx.post(server.base + "/api/quickplay", json={"name": name, "level": "easy", "preset": "classic",
                                                                 "options": options}).json()
     table_id = joined["table"]["id"]
-    page.goto(server.base + "/")
-    seats = {table_id: {"seat": joined["seat"], "token": joined["token"], "at": int(time.time() * 1000)}}
-    page.evaluate(f"localStorage.setItem('spite.seats', {json.dumps(json.dumps(seats))})")
-    page.goto(server.base + f"/t/{table_id}")
-    page.wait_for_selector(".table[data-status=playing]")
+    open_seat(page, server.base, table_id, joined["token"], joined["seat"], ready=".table[data-status=playing]")
     return str(table_id)
 
 

@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 import httpx
-from conftest import ConsoleWatch, WebServer
+from conftest import ConsoleWatch, WebServer, remember_seat
 
 
 def two_people_table(server: WebServer) -> str:
@@ -25,9 +25,7 @@ def two_people_table(server: WebServer) -> str:
 def hold_seat(page: Any, server: WebServer, table_id: str, token: str) -> list[str]:
     """Store ``token`` as this browser's seat at ``table_id`` (as the lobby would) and note every
     WebSocket the page opens from now on."""
-    page.goto(server.base + "/")
-    page.evaluate("([id, token]) => localStorage.setItem('spite.seats',"
-                  " JSON.stringify({[id]: {seat: 0, token, at: Date.now()}}))", [table_id, token])
+    remember_seat(page, server.base, table_id, token)
     sockets: list[str] = []
     page.on("websocket", lambda ws: sockets.append(ws.url))
     return sockets

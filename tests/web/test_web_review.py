@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import SIZES, WebServer, shoot
+from conftest import SIZES, WebServer, open_seat, shoot
 from test_web_page import play_to_the_end, wait_for_turn
 
 from helpers import finished_bot_game, finished_spit_game
@@ -69,10 +69,7 @@ def quick_game_with_a_turn_limit(page: Any, server: WebServer, name: str) -> Non
             "name": name, "level": "easy", "preset": "short", "options": {"stock_size": 2, "turn_limit": 12}})
         assert r.status_code == 200, r.text
         table_id, token = r.json()["table"]["id"], r.json()["token"]
-        page.goto(server.base + "/")
-        page.evaluate("([id, token]) => localStorage.setItem('spite.seats', JSON.stringify({[id]: {seat: 0, token,"
-                      " at: Date.now()}}))", [table_id, token])
-        page.goto(f"{server.base}/t/{table_id}")
+        open_seat(page, server.base, table_id, token)
         if wait_for_turn(page, timeout=45):
             return
     raise AssertionError("five quick games in a row were over before the person's first move")

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import PHONE, SIZES, ConsoleWatch, WebServer, open_more_options, shoot, sync_api
+from conftest import PHONE, SIZES, ConsoleWatch, WebServer, open_more_options, open_seat, shoot, sync_api
 
 # three center piles (each flip takes three spit cards), quick automatic spit calls and slaps: a
 # round ends in about 15 s against a bot that reacts in 0.7 s on average
@@ -57,11 +57,7 @@ def create_table(server: WebServer, seats: list[dict[str, Any]], *, game: str = 
 
 def take_seat(page: Any, server: WebServer, table_id: str, seat: int, token: str) -> None:
     """Give the browser the seat's token (as the lobby would) and open the table's link."""
-    page.goto(server.base + "/")
-    page.evaluate("([id, seat, token]) => localStorage.setItem('spite.seats',"
-                  " JSON.stringify({[id]: {seat, token, at: Date.now()}}))", [table_id, seat, token])
-    page.goto(f"{server.base}/t/{table_id}")
-    page.wait_for_selector(f'.spit-table[data-status=playing][data-seat="{seat}"]')
+    open_seat(page, server.base, table_id, token, seat, ready=f'.spit-table[data-status=playing][data-seat="{seat}"]')
 
 
 def digit(place: str) -> str:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from conftest import SIZES, WebServer
+from conftest import SIZES, WebServer, open_seat
 from test_web_spit import COUNTDOWN_OVER_JS, create_table, state
 
 SLOW_BOT = [{"kind": "person"}, {"kind": "bot", "level": "reflex:60000"}]
@@ -28,11 +28,7 @@ def test_the_center_cards_turn_up_at_go(countdown_server: WebServer, page: Any, 
     server = countdown_server
     for _ in range(5):
         table_id, token = create_table(server, SLOW_BOT)
-        page.goto(server.base + "/")
-        page.evaluate("([id, token]) => localStorage.setItem('spite.seats',"
-                      " JSON.stringify({[id]: {seat: 0, token, at: Date.now()}}))", [table_id, token])
-        page.goto(f"{server.base}/t/{table_id}")
-        page.wait_for_selector('.spit-table[data-status=playing][data-seat="0"]')
+        open_seat(page, server.base, table_id, token, ready='.spit-table[data-status=playing][data-seat="0"]')
         # the countdown: two center piles, face down, with their sizes; nothing to play yet
         assert "the game starts in" in page.inner_text("#sp-prompt")
         assert page.locator(".sp-centers .center-pile").count() == 2

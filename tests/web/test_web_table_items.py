@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import NO_PACE, ConsoleWatch, WebServer
+from conftest import NO_PACE, ConsoleWatch, WebServer, open_seat
 from test_web_page import play_one_move, start_quick_game, wait_for_turn
 from websockets.sync.client import connect
 
@@ -150,11 +150,7 @@ def open_in_a_new_browser(browser: Any, base: str, table_id: str, token: str | N
         page.goto(f"{base}/t/{table_id}?watch=1")
         page.wait_for_selector('.table[data-seat=""]')
     else:
-        page.goto(base + "/")
-        page.evaluate("([id, token]) => localStorage.setItem('spite.seats',"
-                      " JSON.stringify({[id]: {seat: 0, token, at: Date.now()}}))", [table_id, token])
-        page.goto(f"{base}/t/{table_id}")
-        page.wait_for_selector('.table[data-seat="0"]')
+        open_seat(page, base, table_id, token, ready='.table[data-seat="0"]')
     return page
 
 
@@ -266,11 +262,7 @@ def test_a_long_game_shows_its_newest_moves_numbered_as_the_games(web_server: We
     table_id, token = r.json()["table"]["id"], r.json()["token"]
     friend = httpx.post(f"{web_server.base}/api/tables/{table_id}/join", json={"name": "Tom"}).json()["token"]
     played = play_both_seats(web_server.base, table_id, [token, friend], 230)
-    page.goto(web_server.base + "/")
-    page.evaluate("([id, token]) => localStorage.setItem('spite.seats',"
-                  " JSON.stringify({[id]: {seat: 0, token, at: Date.now()}}))", [table_id, token])
-    page.goto(f"{web_server.base}/t/{table_id}")
-    page.wait_for_selector('.table[data-seat="0"]')
+    open_seat(page, web_server.base, table_id, token, ready='.table[data-seat="0"]')
     check_long_log(page, played)
     # the same on a phone watching (where the log lies under the board), told all of it by the server
     other = open_in_a_new_browser(browser, web_server.base, table_id, None, {"width": 390, "height": 844})
@@ -318,11 +310,7 @@ def test_only_a_seated_player_is_offered_the_link_to_share(web_server: WebServer
                 **({"preset": "short"} if game == "spite-malice" else {})})
             assert r.status_code == 200, r.text
             table_id, token = r.json()["table"]["id"], r.json()["token"]
-            page.goto(web_server.base + "/")
-            page.evaluate("([id, token]) => localStorage.setItem('spite.seats',"
-                          " JSON.stringify({[id]: {seat: 0, token, at: Date.now()}}))", [table_id, token])
-            page.goto(f"{web_server.base}/t/{table_id}")
-            page.wait_for_selector("#share-link")
+            open_seat(page, web_server.base, table_id, token, ready="#share-link")
             assert "Share this link" in page.inner_text("main")
             watcher.goto(f"{web_server.base}/t/{table_id}?watch=1")
             watcher.wait_for_selector('[data-status="open"][data-seat=""]')
