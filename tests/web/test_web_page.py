@@ -168,8 +168,8 @@ def test_reload_resumes_the_seat(web_server: WebServer, page: Any) -> None:
 
 def play_by_keys(page: Any) -> None:
     """One move with the keyboard: the stock (S), a hand card by its digit or a discard pile (D+n), then
-    its target, B+n or D+n. A build first, the stock's before the others, as a person plays: a game of
-    first-card discards ran to 60 moves and more."""
+    its target, B+n or D+n. A build first, the stock's before the others, as a person plays: with the
+    first hand card and its first target (often a discard) a game of stocks of 2 ran long (26 s)."""
     before = version(page)
     offers = page.eval_on_selector_all('.me [data-playable="1"]',
                                        "els => els.map(e => [e.dataset.source, e.dataset.targets,"
