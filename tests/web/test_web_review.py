@@ -207,6 +207,8 @@ def test_a_review_appears_as_it_is_made_beside_the_board(page: Any, slow_review_
     done, total = int(making.get_attribute("data-done")), int(making.get_attribute("data-total"))
     assert 0 < done < total and page.locator("#wp-bar .wp-turn").count() == done
     assert making.inner_text() == f"{done} of {total} turns reviewed; the rest follows …"
+    # (each part redraws the review: wait until it is drawn, then measure)
+    page.wait_for_selector("#review", state="visible")
     board = page.locator(".table.replay .board").bounding_box()
     review = page.locator("#review").bounding_box()
     assert board is not None and review is not None
