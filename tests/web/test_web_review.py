@@ -207,11 +207,14 @@ def test_a_review_appears_as_it_is_made_beside_the_board(page: Any, slow_review_
     done, total = int(making.get_attribute("data-done")), int(making.get_attribute("data-total"))
     assert 0 < done < total and page.locator("#wp-bar .wp-turn").count() == done
     assert making.inner_text() == f"{done} of {total} turns reviewed; the rest follows …"
-    # (each part redraws the review: wait until it is drawn, then measure)
-    page.wait_for_selector("#review", state="visible")
-    board = page.locator(".table.replay .board").bounding_box()
-    review = page.locator("#review").bounding_box()
-    assert board is not None and review is not None
+    # both measured in one go, once both are drawn (each part redraws the board and the review: two
+    # separate measurements could each fall in the instant of a redraw, as they did in CI-like runs)
+    board, review = page.wait_for_function("""() => {
+      const box = (sel) => { const el = document.querySelector(sel); const r = el && el.getBoundingClientRect();
+        return r && r.width ? {x: r.x, y: r.y, width: r.width, height: r.height} : null; };
+      const both = [box('.table.replay .board'), box('#review')];
+      return both[0] && both[1] ? both : null;
+    }""").json_value()
     assert board["y"] < viewport["height"] / 2, "the board starts below the fold"
     if viewport["width"] >= 1000:
         assert review["x"] >= board["x"] + board["width"] - 1 and review["y"] < viewport["height"], \
