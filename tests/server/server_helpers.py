@@ -47,28 +47,20 @@ _TEMPLATES: dict[str, str] = {}
 def _migrated_template(base_url: str) -> str:
     if base_url not in _TEMPLATES:
         import atexit
-        import uuid
 
         import sqlalchemy as sa
 
         from spite.server import db
 
-        name = f"spite_template_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}_{uuid.uuid4().hex[:10]}"
-        url = sa.make_url(db.normalize_url(base_url))
-        admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-        engine = db.make_engine(url.set(database=name).render_as_string(hide_password=False))
+        # a scratch database of its own, kept until the process ends (then dropped, as any scratch one)
+        kept = contextlib.ExitStack()
+        prefix = f"spite_template_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
+        url = kept.enter_context(db.scratch_database(base_url, prefix))
+        atexit.register(kept.close)
+        engine = db.make_engine(url)
         db.migrate(engine)
         engine.dispose()  # a template takes no copies while anyone is connected to it
-
-        def drop() -> None:
-            with admin.connect() as conn:
-                conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-            admin.dispose()
-
-        atexit.register(drop)
-        _TEMPLATES[base_url] = name
+        _TEMPLATES[base_url] = str(sa.make_url(url).database)
     return _TEMPLATES[base_url]
 
 
