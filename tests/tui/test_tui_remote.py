@@ -38,9 +38,11 @@ from server_helpers import ServerProcess
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     db = tmp_path_factory.mktemp("remote") / "spite.db"
-    # --next-game 300: between a match's games the server waits for the person's N (not its own pause)
+    # --next-game 300: between a match's games the server waits for the person's N (not its own pause);
+    # max_open_tables: the tests try fresh tables until a deal suits them and leave the rest playing, all
+    # from this one address (the cap has its own tests)
     proc = ServerProcess(f"sqlite:///{db}", None, "--bot-workers", "0", "--bot-delay", "0", "--rate", "200",
-                         "--next-game", "300").start()
+                         "--next-game", "300", "--limit", "max_open_tables=1000").start()
     try:
         yield proc
     finally:
