@@ -188,6 +188,20 @@ def open_seat(page: Any, base: str, table_id: str, token: str, seat: int = 0, *,
         page.wait_for_selector(ready)
 
 
+NEXT_GAME_JS = """(played) => {
+  const over = document.querySelector('.table[data-status=playing][data-over="1"], .table[data-status=finished]');
+  const series = document.querySelector(over ? '#game-over #series' : '.table[data-over="0"] .series-bar #series');
+  return series?.dataset.games === String(over ? played + 1 : played);
+}"""
+
+
+def wait_for_the_next_game(page: Any, played: int) -> None:
+    """After a rematch's yes, with ``played`` games played at the table: the next game has begun. The
+    series counts them in the bar over the new game, or, should the computer's first turn end a game
+    of small stocks at once (a few % of deals of stocks of 2), in the new game's game-over view."""
+    page.wait_for_function(NEXT_GAME_JS, arg=played)
+
+
 def open_more_options(page: Any) -> None:
     """Open the lobby's more options (another variant, the computer's level, the stock size, rated
     play against the computer, a table for a friend), folded away until asked for: one click."""

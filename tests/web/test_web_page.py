@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import WebServer, open_more_options, shoot
+from conftest import WebServer, open_more_options, shoot, wait_for_the_next_game
 
 GAME_TIMEOUT = 60.0
 """A bound on one game by clicks, not what it takes: the deals are random, and a stock of 2 has run to
@@ -148,13 +148,7 @@ def test_a_whole_game_against_a_bot_by_clicks(web_server: WebServer, page: Any) 
     assert said and all(worded.search(w) for w in said), said
     # the rematch is at the same table link: the bot agrees at once, the series counts the first game
     page.click("#rematch")
-    # the series is in the bar over the second game, or (the computer's first turn may win a game of
-    # stocks of 2 at once, about 3 % of deals) in the second game's game-over view, counting it
-    page.wait_for_function("""() => {
-      const over = document.querySelector('.table[data-status=playing][data-over="1"], .table[data-status=finished]');
-      const series = document.querySelector(over ? '#game-over #series' : '.table[data-over="0"] .series-bar #series');
-      return series?.dataset.games === (over ? '2' : '1');
-    }""")
+    wait_for_the_next_game(page, 1)
     assert page.url.endswith(f"/t/{table_id}")
 
 

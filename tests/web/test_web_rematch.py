@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from conftest import DESKTOP, NO_PACE, PHONE, ConsoleWatch, WebServer, open_more_options
+from conftest import DESKTOP, NO_PACE, PHONE, ConsoleWatch, WebServer, open_more_options, wait_for_the_next_game
 from test_web_page import play_one_move, play_to_the_end
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
@@ -146,7 +146,7 @@ def test_party_quick_play_from_the_lobby(web_server: WebServer, page: Any) -> No
     page.wait_for_selector("#game-over #rematch-ask")
     # both computer players agree at once: one click, a new party at the same link
     page.click("#rematch")
-    page.wait_for_selector('.table[data-status=playing][data-over="0"]')
+    wait_for_the_next_game(page, 1)
     assert page.url == table_url and page.locator(".opponents .player").count() == 2
 
 
