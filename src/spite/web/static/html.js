@@ -44,6 +44,9 @@ function morphChildren(cur, next) {
     const c = have[i];
     if (!c) cur.appendChild(n);
     else if (!sameNode(c, n)) cur.replaceChild(n, c);
+    // most of a redraw is what was there already (a move changes a few piles): the browser's own
+    // comparison of a whole subtree is many times quicker than walking it here
+    else if (c.isEqualNode(n)) return;
     else if (c.nodeType === Node.ELEMENT_NODE) {
       for (const { name, value } of [...n.attributes]) if (c.getAttribute(name) !== value) c.setAttribute(name, value);
       for (const { name } of [...c.attributes]) if (!n.hasAttribute(name)) c.removeAttribute(name);
