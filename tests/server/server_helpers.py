@@ -112,6 +112,28 @@ class ServerThread:
         return self.manager.store._task.get_loop()  # type: ignore[no-any-return]
 
 
+SHUTDOWN_BOUND = 30.0
+"""Seconds an in-process app may take to shut down (it takes well under one)."""
+
+
+async def _running_loop() -> asyncio.AbstractEventLoop:
+    return asyncio.get_running_loop()
+
+
+def _where_it_waits(loop: asyncio.AbstractEventLoop | None) -> str:
+    """The stacks of ``loop``'s tasks and of every thread (for a shutdown that does not end)."""
+    import io
+    import traceback
+
+    out = io.StringIO()
+    for task in list(asyncio.all_tasks(loop)) if loop is not None else []:
+        out.write(f"task {task.get_name()}: {task.get_coro()!r}\n")
+        task.print_stack(file=out)
+    for ident, frame in sys._current_frames().items():
+        out.write(f"thread {ident}:\n{''.join(traceback.format_stack(frame))}\n")
+    return out.getvalue()
+
+
 class InProcess:
     """The app in this process without a socket, for tests of its REST endpoints: Starlette's
     TestClient runs the app's lifespan (the store, the tables, the bots) in an event loop of its own
@@ -133,7 +155,14 @@ class InProcess:
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        self.client.__exit__(*exc)
+        # the app's shutdown, bounded: it once hung on PostgreSQL (seen once in many runs, not found
+        # yet); should it hang again, the failure says where each of the loop's tasks and each thread waits
+        loop = self.client.portal.call(_running_loop) if self.client.portal is not None else None
+        leaving = threading.Thread(target=self.client.__exit__, args=exc, daemon=True, name="app-shutdown")
+        leaving.start()
+        leaving.join(SHUTDOWN_BOUND)
+        if leaving.is_alive():
+            raise AssertionError(f"the app did not shut down within {SHUTDOWN_BOUND} s:\n" + _where_it_waits(loop))
 
     def run(self, coro: Any) -> Any:
         """Run a coroutine in the app's loop (to look at tables safely, or to write to the store)."""
