@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint typecheck bench figures core-only golden value clean chromium haproxy screenshots
+.PHONY: play test lint typecheck bench figures core-only golden value clean chromium haproxy screenshots bench-page
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,10 @@ test: $(STAMP) lint chromium haproxy
 
 bench: $(STAMP)
 	$(BIN)/spite bench engine --seconds 10 --baseline src/spite/malice/bench/bare_loop.py
+
+# What the browser page costs to draw a move, on the same games every time (README, "The browser page")
+bench-page: $(STAMP) chromium
+	$(BIN)/python tools/bench_page.py
 
 # The README's quick figures (start-up, the research environments, a game review), measured again by the
 # commands their tables name and rewritten between their markers; the strength and server tables take
