@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from ports import IN_USE, PortTaken, listening_socket, start_retrying
@@ -279,6 +280,10 @@ class Client:
             except TimeoutError:
                 tail = [json.dumps(m)[:160] for m in self.received[-3:]]
                 raise TimeoutError(f"no {kind} message within {timeout} s; the last ones: {tail}") from None
+            except ConnectionClosed as closed:  # the server's reason is in the error it sent before closing
+                tail = [json.dumps(m)[:240] for m in self.received[-3:]]
+                raise AssertionError(f"the server closed the socket ({closed}) while a {kind} message was "
+                                     f"awaited; the last messages: {tail}") from None
             if msg["type"] == kind and all(msg.get(k) == v for k, v in match.items()):
                 return msg
 

@@ -232,7 +232,10 @@ def test_kill_9_loses_no_acknowledged_move(db_url: str, game: str) -> None:
         server = ServerProcess(db_url, None, *args).start()
         clients = {seat: Client(server.base, table_id) for seat in range(len(tokens))}
         for seat, client in clients.items():
-            welcome = client.hello(tokens[seat])
+            try:
+                welcome = client.hello(tokens[seat])
+            except AssertionError as refused:  # why the restarted server would not have this seat back
+                raise AssertionError(f"{refused}\nthe restarted server said: {server.said()[-3000:]}") from None
             old = before[seat]
             assert old is not None
             assert welcome["stateVersion"] == old["stateVersion"] >= acked

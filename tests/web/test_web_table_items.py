@@ -285,8 +285,11 @@ def check_long_log(page: Any, played: list[tuple[int, str]]) -> None:
     the moves in order and the events in their place (the connection lost after the last move, then
     Lena back)."""
     first = page.locator("#log li >> nth=0")
-    entries = page.evaluate(ENTRIES_JS)
     total = 230 + 4
+    # the last event (Lena's page come back) may reach the page a moment after the table is drawn
+    page.wait_for_function(f"""() => {{ const n = [...document.querySelectorAll('#log li .n')].at(-1);
+      return n !== undefined && n.textContent === '{total}.'; }}""", timeout=15_000)
+    entries = page.evaluate(ENTRIES_JS)
     hidden = int(re.fullmatch(r"(\d+) earlier entries \(not shown\)", first.inner_text())[1])
     assert hidden == total - 200 and first.locator(".n").count() == 0
     assert [n for n, _, _ in entries[1:]] == list(range(hidden + 1, total + 1))
