@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import socket
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -22,6 +24,27 @@ def listening_socket() -> socket.socket:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
     return sock
+
+
+def listens(pid: int, port: int) -> bool:
+    """Whether process ``pid`` holds the socket listening on ``port`` (Linux's ``/proc``; elsewhere
+    always true). A server started on a port chosen by :func:`free_port` may lose it to another test's
+    server, whose ``/healthz`` then answers on it: the answer alone does not say that the server is ours."""
+    tables = [Path("/proc/net/tcp"), Path("/proc/net/tcp6")]
+    if not all(t.exists() for t in tables):
+        return True
+    inodes = set()
+    for table in tables:
+        for line in table.read_text().splitlines()[1:]:
+            fields = line.split()
+            local, state, inode = fields[1], fields[3], fields[9]
+            if state == "0A" and int(local.rsplit(":", 1)[1], 16) == port:  # 0A: LISTEN
+                inodes.add(f"socket:[{inode}]")
+    fds = Path(f"/proc/{pid}/fd")
+    try:
+        return any(os.readlink(fd) in inodes for fd in fds.iterdir())
+    except (FileNotFoundError, ProcessLookupError, PermissionError):  # gone, or not ours to read
+        return False
 
 
 IN_USE = "address already in use"

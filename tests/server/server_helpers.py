@@ -18,7 +18,7 @@ import httpx
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from ports import IN_USE, PortTaken, listening_socket, start_retrying
+from ports import IN_USE, PortTaken, listening_socket, listens, start_retrying
 from spite.server import ServerConfig, create_app
 from waiting import wait_until
 
@@ -207,8 +207,11 @@ class ServerProcess:
             stdout=self.output, stderr=subprocess.STDOUT, env=dict(os.environ))
 
         def answers() -> bool:
+            if proc.poll() is not None:
+                return True
             with contextlib.suppress(httpx.HTTPError):
-                return proc.poll() is not None or httpx.get(self.base + "/healthz", timeout=1).status_code == 200
+                # and it is this server that answers, not another test's that took the port meanwhile
+                return httpx.get(self.base + "/healthz", timeout=1).status_code == 200 and listens(proc.pid, port)
             return False
 
         wait_until(answers, "the server's answer to /healthz", timeout=60, every=0.1)

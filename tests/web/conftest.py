@@ -89,12 +89,32 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
         server.stop()
 
 
+class StillBrowser:
+    """The tests' Chromium, whose new contexts ask for reduced motion (``prefers-reduced-motion``:
+    the table draws no card flights) unless a test asks for motion: ``reduced_motion="no-preference"``
+    to ``new_context``, or the ``motion`` mark on a test that uses the ``context`` or ``page``
+    fixture. The flights are half of what Chromium spends drawing a move, and a test that waits for a
+    still page waits a quarter of a second more a move for them; their own tests keep them
+    (``test_web_feel``, ``test_web_picked_card``, and the whole games of ``test_web_page``), where the
+    console watch still catches an error of theirs."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def new_context(self, **options: Any) -> Any:
+        options.setdefault("reduced_motion", "reduce")
+        return self._browser.new_context(**options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     with sync_api.sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:
-            yield b
+            yield StillBrowser(b)
         finally:
             b.close()
 
@@ -145,8 +165,9 @@ class ConsoleWatch:
 
 
 @pytest.fixture
-def context(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
-    ctx = browser.new_context(viewport=viewport, locale="en-US")
+def context(browser: Any, viewport: dict[str, int], request: pytest.FixtureRequest) -> Iterator[Any]:
+    motion = request.node.get_closest_marker("motion") is not None  # the flights drawn (StillBrowser)
+    ctx = browser.new_context(viewport=viewport, locale="en-US", reduced_motion="no-preference" if motion else "reduce")
     ctx.set_default_timeout(15_000)
     # the computer's moves come at once unless a test sets the pace (tests/web/test_web_feel.py)
     ctx.add_init_script(NO_PACE)

@@ -125,6 +125,7 @@ def test_routes_serve_the_page_and_keep_the_api(web_server: WebServer) -> None:
 
 
 @pytest.mark.timeout(180)  # a whole game by clicks
+@pytest.mark.motion  # with the card flights: a whole game of them under the console watch
 def test_a_whole_game_against_a_bot_by_clicks(web_server: WebServer, page: Any) -> None:
     table_id = start_quick_game(page, web_server, stock=2)   # a whole game in about 10 moves (15 at stocks of 3)
     assert page.evaluate("localStorage.getItem('spite.name')") == "Ann"

@@ -64,7 +64,8 @@ def seeded(tmp_path: Path) -> Iterator[WebServer]:
 
 
 def new_page(browser: Any, viewport: dict[str, int]) -> Any:
-    ctx = browser.new_context(viewport=viewport, locale="en-US")
+    # the flights drawn: the card drawn flying is checked (conftest's StillBrowser asks for none)
+    ctx = browser.new_context(viewport=viewport, locale="en-US", reduced_motion="no-preference")
     ctx.set_default_timeout(20_000)
     ctx.add_init_script(NO_PACE)
     ctx.add_init_script(FIXED_RANDOM)

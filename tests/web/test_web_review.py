@@ -200,7 +200,9 @@ def test_a_review_appears_as_it_is_made_beside_the_board(page: Any, slow_review_
     """The review's first turns show while the rest is made (its bars so far, "3 of N turns
     reviewed"), then it is whole; and the board stays in view: the review sits beside it on a desktop
     (at 1366×768 the board's top and the review's top are both on the first screen), under it on a phone."""
-    game_id = finished_bot_game(slow_review_server.base, stock_size=6, turn_limit=40)  # parts, not minutes
+    # a review in parts (3 turns, then 6, then the rest: the page sees the first while the next is made),
+    # and not minutes of it: the review of 40 turns took up to 106 s on the full machine
+    game_id = finished_bot_game(slow_review_server.base, stock_size=6, turn_limit=16)
     page.goto(slow_review_server.base + f"/replay/{game_id}?review=1")
     page.wait_for_selector("#review[data-state=partial]", timeout=REVIEW_TIMEOUT)
     making = page.locator("#review-making")

@@ -190,6 +190,7 @@ def test_spit_from_the_lobby_by_mouse_and_on_a_phone(web_server: WebServer, brow
 
 
 @pytest.mark.timeout(180)  # a whole Spit round by keys
+@pytest.mark.motion  # with the cards' transitions (conftest's StillBrowser asks for reduced motion)
 def test_a_spit_round_by_keys(web_server: WebServer, page: Any) -> None:
     table_id, token = create_table(web_server, ROUND_BOT, options=FAST)
     take_seat(page, web_server, table_id, 0, token)
