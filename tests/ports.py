@@ -40,11 +40,31 @@ def listens(pid: int, port: int) -> bool:
             local, state, inode = fields[1], fields[3], fields[9]
             if state == "0A" and int(local.rsplit(":", 1)[1], 16) == port:  # 0A: LISTEN
                 inodes.add(f"socket:[{inode}]")
-    fds = Path(f"/proc/{pid}/fd")
-    try:
-        return any(os.readlink(fd) in inodes for fd in fds.iterdir())
-    except (FileNotFoundError, ProcessLookupError, PermissionError):  # gone, or not ours to read
-        return False
+    for owner in (pid, *descendants(pid)):  # a server behind HAProxy: HAProxy, its grandchild, listens
+        try:
+            if any(os.readlink(fd) in inodes for fd in Path(f"/proc/{owner}/fd").iterdir()):
+                return True
+        except (FileNotFoundError, ProcessLookupError, PermissionError):  # gone, or not ours to read
+            continue
+    return False
+
+
+def descendants(pid: int) -> list[int]:
+    """The processes started by ``pid``, by their children and so on (Linux's ``/proc``)."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            parents.setdefault(parent, []).append(int(entry.name))
+    found, todo = [], [pid]
+    while todo:
+        children = parents.get(todo.pop(), [])
+        found += children
+        todo += children
+    return found
 
 
 IN_USE = "address already in use"

@@ -26,7 +26,7 @@ from typing import NoReturn
 import pytest
 
 import spite
-from ports import free_port
+from ports import free_port, listens
 from spite.bots import BOTS, NeedsExtraError, make_bot
 from spite.cli.common import EXTRAS
 from spite.malice import Options, State
@@ -343,10 +343,14 @@ def run_case(case: Case, blocker: Path, tmp: Path, blocked: tuple[str, ...] = ()
 
         def answers() -> bool:
             nonlocal answered
+            if server.poll() is not None:
+                return True
             with contextlib.suppress(OSError), urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz",
                                                                        timeout=2) as reply:
-                answered = reply.read().decode()
-            return server.poll() is not None or bool(answered)
+                body = reply.read().decode()
+                if listens(server.pid, port):  # this server's answer, not another test's on a port it took
+                    answered = body
+            return bool(answered)
 
         with contextlib.suppress(AssertionError):  # (what the server said is checked by the caller)
             wait_until(answers, "the server's answer to /healthz", timeout=120, every=0.05)

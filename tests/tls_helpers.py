@@ -11,7 +11,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from ports import free_port
+from ports import free_port, listens
 from waiting import wait_until
 
 CLI = [sys.executable, "-c", "from spite.cli import main; main()"]
@@ -48,7 +48,9 @@ def tls_server(folder: Path, *extra: str) -> Iterator[tuple[str, int, Path]]:
     try:
         def ready() -> bool:
             assert proc.poll() is None, log.read_text()[-2000:]  # the server died: say why at once
-            return "behind HAProxy" in log.read_text()
+            # and HAProxy, started by this server, holds the port (another test's server could have
+            # taken the port chosen free, and answered the server's own check that it is open)
+            return "behind HAProxy" in log.read_text() and listens(proc.pid, port) and listens(proc.pid, plain)
 
         wait_until(ready, lambda: "the server behind HAProxy: " + log.read_text()[-2000:], timeout=60)
         yield f"https://127.0.0.1:{port}", plain, cert

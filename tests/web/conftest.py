@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from ports import IN_USE, PortTaken, start_retrying
+from ports import IN_USE, PortTaken, listens, start_retrying
 from waiting import wait_until
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -57,8 +57,11 @@ class WebServer:
                 stdout=out, stderr=subprocess.STDOUT, env=dict(os.environ))
 
         def answers() -> bool:
+            if proc.poll() is not None:
+                return True
             with contextlib.suppress(httpx.HTTPError):
-                return proc.poll() is not None or httpx.get(self.base + "/healthz", timeout=1).status_code == 200
+                # and it is this server that answers, not another test's that took the port meanwhile
+                return httpx.get(self.base + "/healthz", timeout=1).status_code == 200 and listens(proc.pid, port)
             return False
 
         try:
