@@ -15,7 +15,7 @@ import httpx
 import pytest
 from server_helpers import Client
 
-from ports import free_port
+from ports import free_port, listens
 from spite.bench.server import stop_process
 from spite.server.cluster import find_haproxy
 from waiting import wait_until
@@ -42,7 +42,9 @@ def proxied(tmp_path: Path, *limits: str) -> Iterator[str]:
                                  str(port), "--log-level", "warning", "--bot-workers", "0", *args],
                                 stdout=subprocess.DEVNULL, stderr=out)
     try:
-        wait_until(lambda: proc.poll() is not None or "behind HAProxy" in log.read_text(),
+        # HAProxy, started by the server, holds the port (the server's own check is a connection, which
+        # another test's server on a port chosen free would answer too)
+        wait_until(lambda: proc.poll() is not None or ("behind HAProxy" in log.read_text() and listens(proc.pid, port)),
                    lambda: f"the proxied server's start: {log.read_text()[-2000:]}", timeout=60, every=0.2)
         assert proc.poll() is None, log.read_text()[-2000:]
         yield f"http://127.0.0.1:{port}"

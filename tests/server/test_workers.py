@@ -32,7 +32,7 @@ import sqlalchemy as sa
 from server_helpers import PG_ENV, Client, http_from, pg_database
 from test_protocol import play_random
 
-from ports import free_port
+from ports import free_port, listens
 from spite.server import db
 from spite.server.cluster import find_haproxy
 from spite.server.db import make_engine
@@ -100,7 +100,9 @@ def cluster(tmp_path: Path, workers: int = 2, *extra: str) -> Iterator[Cluster]:
                 stdout=subprocess.DEVNULL, stderr=out)
         c = Cluster(proc, port, log, url)
         try:
-            wait_until(lambda: proc.poll() is not None or "behind HAProxy" in c.read_log(),
+            # and HAProxy holds the port (not another test's server on a port chosen free: see ports.listens)
+            wait_until(lambda: proc.poll() is not None
+                       or ("behind HAProxy" in c.read_log() and listens(proc.pid, port)),
                        lambda: f"the workers' start: {c.read_log()[-2000:]}", timeout=90, every=0.2)
             assert proc.poll() is None, f"spite serve --workers exited: {c.read_log()[-2000:]}"
             assert len(c.workers) == workers

@@ -375,7 +375,8 @@ def test_the_summary_shows_the_verify_line_of_a_record_that_does_not_replay() ->
     async def body(app: SpiteApp, pilot: Pilot[Any]) -> None:
         screen = next(s for s in app.screen_stack if isinstance(s, RemoteMaliceScreen))
         shown = lambda: app.screen.text.plain if isinstance(app.screen, SummaryScreen) else ""  # noqa: E731
-        await wait_for(pilot, lambda: "does not check out" in shown(), 5000)
+        # the record fetched, replayed and checked: more than 10 s once on a full machine (four workers)
+        await wait_for(pilot, lambda: "does not check out" in shown(), 15000)
         seen["summary"], seen["message"] = shown(), screen.message
 
     server = at_the_table(talk, body)
