@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
+
+import httpx
 
 T = TypeVar("T")
 
@@ -46,6 +50,16 @@ def listens(pid: int, port: int) -> bool:
                 return True
         except (FileNotFoundError, ProcessLookupError, PermissionError):  # gone, or not ours to read
             continue
+    return False
+
+
+def serves(proc: subprocess.Popen[Any], port: int) -> bool:
+    """For a wait on a server process started on ``port`` of 127.0.0.1: it exited (its caller says
+    why), or it answers ``/healthz`` there and holds the port itself (:func:`listens`)."""
+    if proc.poll() is not None:
+        return True
+    with contextlib.suppress(httpx.HTTPError):
+        return httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200 and listens(proc.pid, port)
     return False
 
 

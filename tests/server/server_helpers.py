@@ -18,7 +18,7 @@ import httpx
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from ports import IN_USE, PortTaken, listening_socket, listens, start_retrying
+from ports import IN_USE, PortTaken, listening_socket, serves, start_retrying
 from spite.server import ServerConfig, create_app
 from waiting import wait_until
 
@@ -206,15 +206,7 @@ class ServerProcess:
              "warning", "--start-countdown", "0", *self.extra],
             stdout=self.output, stderr=subprocess.STDOUT, env=dict(os.environ))
 
-        def answers() -> bool:
-            if proc.poll() is not None:
-                return True
-            with contextlib.suppress(httpx.HTTPError):
-                # and it is this server that answers, not another test's that took the port meanwhile
-                return httpx.get(self.base + "/healthz", timeout=1).status_code == 200 and listens(proc.pid, port)
-            return False
-
-        wait_until(answers, "the server's answer to /healthz", timeout=60, every=0.1)
+        wait_until(lambda: serves(proc, port), "the server's answer to /healthz", timeout=60, every=0.1)
         if proc.poll() is not None:
             self.output.seek(0)
             said = self.output.read().decode(errors="replace")

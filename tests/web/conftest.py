@@ -3,7 +3,6 @@ Debian's Chromium driven by Playwright's sync API. Everything skips when /usr/bi
 
 from __future__ import annotations
 
-import contextlib
 import os
 import subprocess
 import sys
@@ -11,10 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
-from ports import IN_USE, PortTaken, listens, start_retrying
+from ports import IN_USE, PortTaken, serves, start_retrying
 from waiting import wait_until
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -56,16 +54,8 @@ class WebServer:
                  "--start-countdown", "0", *_GENEROUS, *self.extra],
                 stdout=out, stderr=subprocess.STDOUT, env=dict(os.environ))
 
-        def answers() -> bool:
-            if proc.poll() is not None:
-                return True
-            with contextlib.suppress(httpx.HTTPError):
-                # and it is this server that answers, not another test's that took the port meanwhile
-                return httpx.get(self.base + "/healthz", timeout=1).status_code == 200 and listens(proc.pid, port)
-            return False
-
         try:
-            wait_until(answers, "the web server's answer to /healthz", timeout=60, every=0.1)
+            wait_until(lambda: serves(proc, port), "the web server's answer to /healthz", timeout=60, every=0.1)
         except AssertionError:
             self.stop()
             raise
@@ -98,8 +88,8 @@ class StillBrowser:
     to ``new_context``, or the ``motion`` mark on a test that uses the ``context`` or ``page``
     fixture. The flights are half of what Chromium spends drawing a move, and a test that waits for a
     still page waits a quarter of a second more a move for them; their own tests keep them
-    (``test_web_feel``, ``test_web_picked_card``, and the whole games of ``test_web_page``), where the
-    console watch still catches an error of theirs."""
+    (``test_web_feel``, ``test_web_picked_card``) and so do a whole game by clicks and a Spit round by
+    keys (the ``motion`` mark), where the console watch still catches an error of theirs."""
 
     def __init__(self, browser: Any) -> None:
         self._browser = browser
@@ -169,8 +159,9 @@ class ConsoleWatch:
 
 @pytest.fixture
 def context(browser: Any, viewport: dict[str, int], request: pytest.FixtureRequest) -> Iterator[Any]:
-    motion = request.node.get_closest_marker("motion") is not None  # the flights drawn (StillBrowser)
-    ctx = browser.new_context(viewport=viewport, locale="en-US", reduced_motion="no-preference" if motion else "reduce")
+    # the flights drawn for a test marked ``motion`` (StillBrowser asks for none otherwise)
+    motion = {"reduced_motion": "no-preference"} if request.node.get_closest_marker("motion") else {}
+    ctx = browser.new_context(viewport=viewport, locale="en-US", **motion)
     ctx.set_default_timeout(15_000)
     # the computer's moves come at once unless a test sets the pace (tests/web/test_web_feel.py)
     ctx.add_init_script(NO_PACE)
