@@ -155,3 +155,11 @@ def test_every_odd_frame_gets_one_answer_and_the_socket_stays(socket_server: Any
         assert c.recv(10) == {"type": "pong", "id": "end"}
     finally:
         c.close()
+
+
+def test_a_refusal_that_names_a_lone_surrogate_is_still_an_answer(client: TestClient) -> None:
+    # found by the test above: the refusal names the unknown option, and "\ud800" is not UTF-8
+    body = json.dumps({"name": "ann", "preset": "short", "playerKey": "k" * 32, "options": {"\ud800": ""}})
+    r = client.post("/api/tables", content=body.encode(), headers={"content-type": "application/json"})
+    assert r.status_code == 400, r.text[:300]
+    assert "unknown option" in r.json()["detail"]

@@ -90,6 +90,15 @@ _CODES = ("bad-name",)
 """Validation errors that answer with a ``code`` beside the ``detail``."""
 
 
+class RefusalJSON(JSONResponse):
+    """A refusal's answer, which may name what the client sent (an option's name, a preset): a lone
+    surrogate in it is not UTF-8, so it is written as ``?`` rather than failing the answer (a 500)."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode(
+            "utf-8", "replace")
+
+
 def _joined(table_info: TableInfo, seat: int, token: str, player: str | None = None) -> JoinedInfo:
     return JoinedInfo(table=table_info, seat=seat, token=token, ws=f"/ws/{table_info.id}", playerId=player)
 
@@ -179,8 +188,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         words = {"words": exc.phrase.as_json()} if exc.phrase is not None else {}
         retry = getattr(exc, "retry_after", None)
         headers = {"Retry-After": str(max(1, math.ceil(retry)))} if retry is not None else None
-        return JSONResponse({"detail": str(exc), **({"code": code} if code else {}), **words}, status_code=exc.status,
-                            headers=headers)
+        return RefusalJSON({"detail": str(exc), **({"code": code} if code else {}), **words}, status_code=exc.status,
+                           headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
