@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import io
 import logging
@@ -334,19 +335,36 @@ async def seat_token(store: Any, session: Session | None, table_id: str) -> str 
     return token
 
 
+
+class _Passkeys:
+    """The passkey library, imported at a server's first passkey ceremony and not at its start: with the
+    certificate and ASN.1 parsers under it, it was a tenth of a second of every start, and most of a
+    server's players never make an account."""
+
+    def __init__(self) -> None:
+        import webauthn
+        from webauthn.helpers import options_to_json_dict, structs
+        from webauthn.helpers.exceptions import WebAuthnException
+
+        self.webauthn = webauthn
+        self.structs = structs
+        self.to_json = options_to_json_dict
+        self.refused = WebAuthnException
+
+    def selection(self) -> Any:
+        """A passkey kept on the device (a discoverable credential), unlocked by the person."""
+        required = self.structs.UserVerificationRequirement.REQUIRED
+        return self.structs.AuthenticatorSelectionCriteria(
+            resident_key=self.structs.ResidentKeyRequirement.REQUIRED, user_verification=required)
+
+
+@functools.cache
+def _passkeys() -> _Passkeys:
+    return _Passkeys()
+
 # ---------------------------------------------------------------------------------------------- the routes
 def install(app: FastAPI, config: ServerConfig) -> None:
     """Add ``/api/account/…`` to ``app``."""
-    import webauthn
-    from webauthn.helpers import options_to_json_dict
-    from webauthn.helpers.exceptions import WebAuthnException
-    from webauthn.helpers.structs import (
-        AuthenticatorSelectionCriteria,
-        PublicKeyCredentialDescriptor,
-        ResidentKeyRequirement,
-        UserVerificationRequirement,
-    )
-
     by_address = RateLimiter(config.account_rate, config.account_burst)
     by_account = RateLimiter(config.account_rate, config.account_burst)
     app.state.limiters["accounts"] = by_address
@@ -477,22 +495,21 @@ def install(app: FastAPI, config: ServerConfig) -> None:
         await manager_of(request).store.read(check)
         rp_id, _origin = relying_party(request)
         user = secrets.token_bytes(15)  # the account id: "a-" and 30 hex digits
-        options = webauthn.generate_registration_options(
+        options = _passkeys().webauthn.generate_registration_options(
             rp_id=rp_id, rp_name="spite", user_name=handle, user_display_name=handle, user_id=user,
-            authenticator_selection=AuthenticatorSelectionCriteria(
-                resident_key=ResidentKeyRequirement.REQUIRED, user_verification=UserVerificationRequirement.REQUIRED))
+            authenticator_selection=_passkeys().selection())
         now = time.time()
         cid = await manager_of(request).store.transact(lambda c: put_challenge(
             c, "register", options.challenge, now, account_id="a-" + user.hex(), handle=handle, player_id=pid))
-        return {"challengeId": cid, "options": options_to_json_dict(options)}
+        return {"challengeId": cid, "options": _passkeys().to_json(options)}
 
     def verified_registration(request: Request, body: CeremonyFinish, challenge: str) -> Any:
         rp_id, origin = relying_party(request)
         try:
-            return webauthn.verify_registration_response(
+            return _passkeys().webauthn.verify_registration_response(
                 credential=body.credential, expected_challenge=_unb64(challenge), expected_rp_id=rp_id,
                 expected_origin=origin, require_user_verification=True)
-        except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
+        except (_passkeys().refused, ValueError, KeyError, TypeError) as exc:
             log.info("a passkey registration was refused: %s", type(exc).__name__)
             raise AccountError("the passkey was refused", 400, "account.passkey-refused") from None
 
@@ -550,16 +567,15 @@ def install(app: FastAPI, config: ServerConfig) -> None:
 
         ids, user = await store.read(existing)
         rp_id, _origin = relying_party(request)
-        options = webauthn.generate_registration_options(
+        options = _passkeys().webauthn.generate_registration_options(
             rp_id=rp_id, rp_name="spite", user_name=session.handle, user_display_name=session.handle,
             user_id=_unb64(user),
-            exclude_credentials=[PublicKeyCredentialDescriptor(id=_unb64(i)) for i in ids],
-            authenticator_selection=AuthenticatorSelectionCriteria(
-                resident_key=ResidentKeyRequirement.REQUIRED, user_verification=UserVerificationRequirement.REQUIRED))
+            exclude_credentials=[_passkeys().structs.PublicKeyCredentialDescriptor(id=_unb64(i)) for i in ids],
+            authenticator_selection=_passkeys().selection())
         now = time.time()
         cid = await store.transact(lambda c: put_challenge(c, "add", options.challenge, now,
                                                            account_id=session.account_id))
-        return {"challengeId": cid, "options": options_to_json_dict(options)}
+        return {"challengeId": cid, "options": _passkeys().to_json(options)}
 
     @app.post("/api/account/passkeys/finish")
     async def passkey_finish(request: Request, body: CeremonyFinish) -> JSONResponse:
@@ -603,11 +619,11 @@ def install(app: FastAPI, config: ServerConfig) -> None:
         """Start signing in with a passkey: the request options (any of this site's passkeys)."""
         limit(by_address, client_address(request.scope))
         rp_id, _origin = relying_party(request)
-        options = webauthn.generate_authentication_options(
-            rp_id=rp_id, user_verification=UserVerificationRequirement.REQUIRED)
+        options = _passkeys().webauthn.generate_authentication_options(
+            rp_id=rp_id, user_verification=_passkeys().structs.UserVerificationRequirement.REQUIRED)
         now = time.time()
         cid = await manager_of(request).store.transact(lambda c: put_challenge(c, "signin", options.challenge, now))
-        return {"challengeId": cid, "options": options_to_json_dict(options)}
+        return {"challengeId": cid, "options": _passkeys().to_json(options)}
 
     @app.post("/api/account/signin/finish")
     async def signin_finish(request: Request, body: CeremonyFinish) -> JSONResponse:
@@ -626,11 +642,11 @@ def install(app: FastAPI, config: ServerConfig) -> None:
         limit(by_account, key["account_id"])
         rp_id, origin = relying_party(request)
         try:
-            verified = webauthn.verify_authentication_response(
+            verified = _passkeys().webauthn.verify_authentication_response(
                 credential=body.credential, expected_challenge=_unb64(row["challenge"]), expected_rp_id=rp_id,
                 expected_origin=origin, credential_public_key=_unb64(key["public_key"]),
                 credential_current_sign_count=key["sign_count"], require_user_verification=True)
-        except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
+        except (_passkeys().refused, ValueError, KeyError, TypeError) as exc:
             log.info("a passkey sign-in was refused: %s", type(exc).__name__)
             raise AccountError("the passkey was refused", 400, "account.passkey-refused") from None
         name = device_name(request, body.device)
