@@ -102,27 +102,17 @@ class StillBrowser:
         return getattr(self._browser, name)
 
 
-@pytest.fixture(scope="session")
-def chromium() -> Iterator[Any]:
-    """One Chromium (and one Playwright driver) per xdist worker: starting them for each module cost
-    about a CPU-second a module; the ``browser`` fixture keeps the modules apart."""
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    # per module, not per session: Playwright's sync API keeps an event loop running in this thread
+    # while it is started, and a later test of another folder on the same xdist worker could not
+    # call asyncio.run()
     with sync_api.sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         try:
-            yield b
+            yield StillBrowser(b)
         finally:
             b.close()
-
-
-@pytest.fixture(scope="module")
-def browser(chromium: Any) -> Iterator[Any]:
-    """The worker's Chromium for one module: a page a test left open (a live table with its socket and
-    timers) is closed with its context when the module ends, as it was when each module had its own."""
-    try:
-        yield StillBrowser(chromium)
-    finally:
-        for left in list(chromium.contexts):
-            left.close()
 
 
 DESKTOP = {"width": 1280, "height": 860}
