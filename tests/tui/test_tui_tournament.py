@@ -163,7 +163,9 @@ def test_the_terminal_plays_a_tournament_of_computers_to_its_end(server: ServerP
 
     run(config, body, size=(100, 30))
     info = seen["info"]
-    assert all(p > 0 for p in seen["presses"]) and len(set(seen["tables"])) == 2
+    # keys played the games; one of the two may have had none to play (a computer that begins can
+    # empty a stock of three before the person's first turn, at random deals a game in a few dozen)
+    assert sum(seen["presses"]) > 0 and len(seen["presses"]) == 2 and len(set(seen["tables"])) == 2
     assert seen["alarms"] == []
     (pairing,) = info["rounds"][0]["pairings"]
     assert pairing["tables"] == seen["tables"]
