@@ -147,7 +147,9 @@ def test_no_text_over_cards_and_every_card_reads_at_spit_and_speed(
         web_server: WebServer, page: Any, viewport: dict[str, int], game: str) -> None:
     table_id, token = create_table(web_server, SLOW_BOT, game=game)
     take_seat(page, web_server, table_id, 0, token)
-    page.wait_for_selector(".spit-table[data-phase=play] .me [data-playable='1']")
+    # a card of mine to play: at some deals none fits until the computer plays or both flip (the
+    # computer's three seconds, the automatic flip's three), even twice in a row
+    page.wait_for_selector(".spit-table[data-phase=play] .me [data-playable='1']", timeout=45_000)
     # the flip's "Spit!" banner is laid over the centre for a moment on purpose (and comes again at every
     # flip, which a slow computer may need at any time): the table is read without it
     page.add_style_tag(content="#sp-banner { display: none !important; }")
