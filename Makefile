@@ -32,11 +32,12 @@ haproxy:
 		|| (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null) \
 		|| echo "Debian's haproxy could not be installed: the multi-worker tests will be skipped"
 
-# The suite on several xdist workers: on this two-core machine three ran a fresh clone's tests in
-# 13 min 14 s to 16 min 48 s over nine clean runs (2026-12-06/07), two in 16 min 34 s (many tests wait on the clock: a pace, a real-time game, a takeover,
-# a lease; two workers left a fifth of the CPU idle). Four were no faster (15 min 33 s on 2026-12-07)
-# and starved the browser and timing tests of CPU, so that some failed for it (`make test TEST_WORKERS=2` to try another number;
-# TEST_WORKERS=1 runs it in one process). worksteal: a worker that runs out takes tests from a busy one.
+# The suite on several xdist workers: on this two-core machine three ran a fresh clone's `make test`
+# in 10 min 48 s (2026-12-07; README, "Tests"): many tests wait on the clock (a pace, a real-time game,
+# a takeover, a lease), so two workers left a fifth of the CPU idle. Four were no faster
+# (9 min 53 s to 10 min 44 s in four runs) and starved the browser and timing tests of CPU, so that some failed for
+# it (`make test TEST_WORKERS=2` to try another number; TEST_WORKERS=1 runs it in one process).
+# worksteal: a worker that runs out takes tests from a busy one.
 TEST_WORKERS ?= 3
 
 # Bytecode caches written even where PYTHONDONTWRITEBYTECODE is set (this machine sets it): the suite
