@@ -335,7 +335,6 @@ async def seat_token(store: Any, session: Session | None, table_id: str) -> str 
     return token
 
 
-
 class _Passkeys:
     """The passkey library, imported at a server's first passkey ceremony and not at its start: with the
     certificate and ASN.1 parsers under it, it was a tenth of a second of every start, and most of a
@@ -361,6 +360,7 @@ class _Passkeys:
 @functools.cache
 def _passkeys() -> _Passkeys:
     return _Passkeys()
+
 
 # ---------------------------------------------------------------------------------------------- the routes
 def install(app: FastAPI, config: ServerConfig) -> None:
