@@ -33,7 +33,7 @@ haproxy:
 		|| echo "Debian's haproxy could not be installed: the multi-worker tests will be skipped"
 
 # The suite on several xdist workers: on this two-core machine three ran a fresh clone's `make test`
-# in 10 min 48 s (2026-12-07; README, "Tests"): many tests wait on the clock (a pace, a real-time game,
+# in 10 min 11 s and 10 min 48 s (2026-12-07; README, "Tests"): many tests wait on the clock (a pace, a real-time game,
 # a takeover, a lease), so two workers left a fifth of the CPU idle. Four were no faster
 # (9 min 53 s to 10 min 44 s in four runs) and starved the browser and timing tests of CPU, so that some failed for
 # it (`make test TEST_WORKERS=2` to try another number; TEST_WORKERS=1 runs it in one process).
