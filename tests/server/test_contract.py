@@ -122,23 +122,31 @@ def check_record(base: str, game: str, over: dict[str, Any], player: str, taken_
     assert [p["takenOver"] for p in listed[0]["players"] if p["player"] == player] == [taken_over]
 
 
+def contract_server(db_url: str, grace: float) -> ServerThread:
+    """A server whose dropped seats go to a bot after ``grace`` seconds, with bots that think briefly."""
+    return ServerThread(ServerConfig(db_url=db_url, bot_workers=0, grace_seconds=grace, rate=500, burst=1000,
+                                     bot_budget=0.05, start_countdown=0.0))
+
+
 @pytest.fixture
-def server(db_url: str, request: pytest.FixtureRequest) -> Iterator[ServerThread]:
-    """A server whose dropped seats go to a bot after 1.5 s (long enough to reconnect on a busy
-    machine) in the takeover test, 10 s in the others, with bots that think briefly. The grace also
-    runs for seats that have not come yet once the game has begun, and a table that nobody is at
-    (no seat, no spectator) when it runs out is closed: on a busy machine the joins and the sockets of
-    a table of the other tests took more than 1.5 s, and their table was gone before their hellos."""
-    grace = 1.5 if "takeover" in request.node.name else 10.0
-    config = ServerConfig(db_url=db_url, bot_workers=0, grace_seconds=grace, rate=500, burst=1000, bot_budget=0.05,
-                          start_countdown=0.0)
-    with ServerThread(config) as srv:
+def server(db_url: str) -> Iterator[ServerThread]:
+    """10 s of grace. It also runs for seats that have not come yet once the game has begun, and a
+    table that nobody is at (no seat, no spectator) when it runs out is closed: on a busy machine a
+    table's joins and sockets took more than 1.5 s, and the table was gone before its hellos."""
+    with contract_server(db_url, 10.0) as srv:
+        yield srv
+
+
+@pytest.fixture
+def takeover_server(db_url: str) -> Iterator[ServerThread]:
+    """1.5 s of grace: long enough to reconnect on a busy machine, short enough for the takeover test."""
+    with contract_server(db_url, 1.5) as srv:
         yield srv
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_join_watch_reconnect_takeover_and_the_record(server: ServerThread, game: str) -> None:
-    base = server.base
+def test_join_watch_reconnect_takeover_and_the_record(takeover_server: ServerThread, game: str) -> None:
+    base = takeover_server.base
     table_id, tokens = open_table(base, game)
     watcher = Client(base, table_id)
     clients = {seat: Client(base, table_id) for seat in range(len(tokens))}

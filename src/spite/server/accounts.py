@@ -495,21 +495,23 @@ def install(app: FastAPI, config: ServerConfig) -> None:
         await manager_of(request).store.read(check)
         rp_id, _origin = relying_party(request)
         user = secrets.token_bytes(15)  # the account id: "a-" and 30 hex digits
-        options = _passkeys().webauthn.generate_registration_options(
+        passkeys = _passkeys()
+        options = passkeys.webauthn.generate_registration_options(
             rp_id=rp_id, rp_name="spite", user_name=handle, user_display_name=handle, user_id=user,
-            authenticator_selection=_passkeys().selection())
+            authenticator_selection=passkeys.selection())
         now = time.time()
         cid = await manager_of(request).store.transact(lambda c: put_challenge(
             c, "register", options.challenge, now, account_id="a-" + user.hex(), handle=handle, player_id=pid))
-        return {"challengeId": cid, "options": _passkeys().to_json(options)}
+        return {"challengeId": cid, "options": passkeys.to_json(options)}
 
     def verified_registration(request: Request, body: CeremonyFinish, challenge: str) -> Any:
         rp_id, origin = relying_party(request)
+        passkeys = _passkeys()
         try:
-            return _passkeys().webauthn.verify_registration_response(
+            return passkeys.webauthn.verify_registration_response(
                 credential=body.credential, expected_challenge=_unb64(challenge), expected_rp_id=rp_id,
                 expected_origin=origin, require_user_verification=True)
-        except (_passkeys().refused, ValueError, KeyError, TypeError) as exc:
+        except (passkeys.refused, ValueError, KeyError, TypeError) as exc:
             log.info("a passkey registration was refused: %s", type(exc).__name__)
             raise AccountError("the passkey was refused", 400, "account.passkey-refused") from None
 
@@ -567,15 +569,16 @@ def install(app: FastAPI, config: ServerConfig) -> None:
 
         ids, user = await store.read(existing)
         rp_id, _origin = relying_party(request)
-        options = _passkeys().webauthn.generate_registration_options(
+        passkeys = _passkeys()
+        options = passkeys.webauthn.generate_registration_options(
             rp_id=rp_id, rp_name="spite", user_name=session.handle, user_display_name=session.handle,
             user_id=_unb64(user),
-            exclude_credentials=[_passkeys().structs.PublicKeyCredentialDescriptor(id=_unb64(i)) for i in ids],
-            authenticator_selection=_passkeys().selection())
+            exclude_credentials=[passkeys.structs.PublicKeyCredentialDescriptor(id=_unb64(i)) for i in ids],
+            authenticator_selection=passkeys.selection())
         now = time.time()
         cid = await store.transact(lambda c: put_challenge(c, "add", options.challenge, now,
                                                            account_id=session.account_id))
-        return {"challengeId": cid, "options": _passkeys().to_json(options)}
+        return {"challengeId": cid, "options": passkeys.to_json(options)}
 
     @app.post("/api/account/passkeys/finish")
     async def passkey_finish(request: Request, body: CeremonyFinish) -> JSONResponse:
@@ -619,11 +622,12 @@ def install(app: FastAPI, config: ServerConfig) -> None:
         """Start signing in with a passkey: the request options (any of this site's passkeys)."""
         limit(by_address, client_address(request.scope))
         rp_id, _origin = relying_party(request)
-        options = _passkeys().webauthn.generate_authentication_options(
-            rp_id=rp_id, user_verification=_passkeys().structs.UserVerificationRequirement.REQUIRED)
+        passkeys = _passkeys()
+        options = passkeys.webauthn.generate_authentication_options(
+            rp_id=rp_id, user_verification=passkeys.structs.UserVerificationRequirement.REQUIRED)
         now = time.time()
         cid = await manager_of(request).store.transact(lambda c: put_challenge(c, "signin", options.challenge, now))
-        return {"challengeId": cid, "options": _passkeys().to_json(options)}
+        return {"challengeId": cid, "options": passkeys.to_json(options)}
 
     @app.post("/api/account/signin/finish")
     async def signin_finish(request: Request, body: CeremonyFinish) -> JSONResponse:
@@ -641,12 +645,13 @@ def install(app: FastAPI, config: ServerConfig) -> None:
                                "account.unknown-passkey")
         limit(by_account, key["account_id"])
         rp_id, origin = relying_party(request)
+        passkeys = _passkeys()
         try:
-            verified = _passkeys().webauthn.verify_authentication_response(
+            verified = passkeys.webauthn.verify_authentication_response(
                 credential=body.credential, expected_challenge=_unb64(row["challenge"]), expected_rp_id=rp_id,
                 expected_origin=origin, credential_public_key=_unb64(key["public_key"]),
                 credential_current_sign_count=key["sign_count"], require_user_verification=True)
-        except (_passkeys().refused, ValueError, KeyError, TypeError) as exc:
+        except (passkeys.refused, ValueError, KeyError, TypeError) as exc:
             log.info("a passkey sign-in was refused: %s", type(exc).__name__)
             raise AccountError("the passkey was refused", 400, "account.passkey-refused") from None
         name = device_name(request, body.device)

@@ -194,14 +194,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         # one line, like every refusal; and never the client's own input echoed back (a lone
-        # surrogate in it made the default answer unencodable: a 500)
+        # surrogate in a field's name is written as RefusalJSON writes it)
         err = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(p) for p in err.get("loc", ())[1:]) or "request"
-        line = f"{where}: {err.get('msg', 'invalid')}".encode("utf-8", "replace").decode("utf-8")
-        answer = {"detail": line}
+        answer = {"detail": f"{where}: {err.get('msg', 'invalid')}"}
         if err.get("type") in _CODES:  # a refusal of ours with a code (docs/protocol.md)
             answer["code"] = str(err["type"])
-        return JSONResponse(answer, status_code=422)
+        return RefusalJSON(answer, status_code=422)
 
     @app.get("/healthz")
     async def healthz(request: Request, gc: bool = False) -> dict[str, Any]:
